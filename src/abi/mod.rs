@@ -1,0 +1,21 @@
+//! `#[repr(C)]` mirrors of rdma-core's C types. No logic lives here.
+//!
+//! - `verbs`: the public `infiniband/verbs.h` of rdma-core v65.
+//! - `driver`: the provider-facing `infiniband/driver.h` and `kern-abi.h` at provider ABI 34
+//!   (everything whose layout a `lib<name>-rdmav34.so` provider walks). A later provider ABI gets a
+//!   sibling module; nothing outside `abi/` and the provider glue may assume PABI 34.
+//! - `uapi`: the kernel's `rdma/ib_user_verbs.h`, `ib_user_ioctl_cmds.h`, `ib_user_ioctl_verbs.h`
+//!   and `rdma_user_ioctl_cmds.h` (what the command layer writes to /dev/infiniband/uverbsN).
+//!
+//! Conventions (the header generator and the layout tests rely on them):
+//! - Type names are rdma-core's C tag names (`ibv_context`, `verbs_context_ops`, `ib_uverbs_cmd_hdr`).
+//! - A C `enum X` is a `#[repr(C)] pub enum X` (so the generated header declares `enum X`), used from
+//!   Rust as `X::NAME as u32`; struct fields and function parameters of enum type are the plain
+//!   integer (`u32`, or `i32` for the signed enums), because C may hand us any value.
+//! - An anonymous struct/union member is a field named `anon_N` whose type is named
+//!   `<parent>_anon_N`; the header generator inlines it as an anonymous member, so C sees rdma-core's
+//!   member names. A named member of an anonymous type (`ibv_send_wr.wr`) gets a type `<parent>_<member>`.
+//! - Bitfields are an integer field named `bitfield_N` with accessor functions.
+pub mod driver;
+pub mod uapi;
+pub mod verbs;
