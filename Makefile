@@ -22,7 +22,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps test cargo-test abi-test headers install clean FORCE
+.PHONY: all lib deps test cargo-test abi-test install-test headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -39,13 +39,16 @@ $(LIB): FORCE
 deps:
 	tools/deps.sh
 
-test: deps lib cargo-test abi-test
+test: deps lib cargo-test abi-test install-test
 
 cargo-test:
 	$(CARGO) test --all-targets
 
 abi-test: lib
 	python3 abi-tests/run --lib $(OUT)
+
+install-test: lib
+	tests/install/run
 
 headers:
 	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers
