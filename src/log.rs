@@ -1,9 +1,11 @@
 //! The verbs log: VERBS_LOG_LEVEL and VERBS_LOG_FILE (rdma-core: init.c, `__verbs_log`).
 //!
-//! Semantics: the level is read once, as C's `strtol(value, NULL, 0)` would (so "0x3" and "010"
-//! work); messages with a level at or below it are written. The sink is VERBS_LOG_FILE, opened for
-//! appending, else stderr. Level 0 (the default) writes nothing. The library's own diagnostics
-//! (why a device or provider was skipped) go through [`log`] with the same filter.
+//! Semantics (rdma-core release builds): the level is read once, as C's `strtol(value, NULL, 0)`
+//! would (so "0x3" and "010" work); messages with a level at or below it are written to
+//! VERBS_LOG_FILE, opened for appending. Without VERBS_LOG_FILE, or when it cannot be opened,
+//! nothing is logged at all (rdma-core's release fallback sets the level to none; only its debug
+//! builds fall back to stderr). The library's own diagnostics (why a device or provider was
+//! skipped) go through [`log`] with the same filter.
 #![forbid(unsafe_code)]
 
 use std::io::Write;
@@ -19,18 +21,30 @@ struct Sink {
     file: Option<Mutex<std::fs::File>>,
 }
 
+impl Sink {
+    fn from_env(level: Option<&str>, file: Option<&std::ffi::OsStr>) -> Sink {
+        let level = level.map_or(0, parse_c_long);
+        let file = match (level, file) {
+            (0, _) | (_, None) => None,
+            (_, Some(p)) => std::fs::OpenOptions::new()
+                .append(true)
+                .read(true)
+                .create(true)
+                .open(p)
+                .ok()
+                .map(Mutex::new),
+        };
+        // No file: rdma-core's release fallback turns logging off.
+        let level = if file.is_some() { level } else { 0 };
+        Sink { level, file }
+    }
+}
+
 fn sink() -> &'static Sink {
     static SINK: OnceLock<Sink> = OnceLock::new();
     SINK.get_or_init(|| {
-        let level = std::env::var("VERBS_LOG_LEVEL").ok().map_or(0, |v| parse_c_long(&v));
-        let file = if level == 0 {
-            None
-        } else {
-            std::env::var_os("VERBS_LOG_FILE").and_then(|p| {
-                std::fs::OpenOptions::new().append(true).create(true).open(p).ok().map(Mutex::new)
-            })
-        };
-        Sink { level, file }
+        let level = std::env::var("VERBS_LOG_LEVEL").ok();
+        Sink::from_env(level.as_deref(), std::env::var_os("VERBS_LOG_FILE").as_deref())
     })
 }
 
@@ -63,14 +77,9 @@ pub fn enabled(level: u32) -> bool {
 /// Write one already-formatted message (no newline is added, as rdma-core's vfprintf adds none).
 pub fn write(msg: &[u8]) {
     let s = sink();
-    match &s.file {
-        Some(f) => {
-            if let Ok(mut f) = f.lock() {
-                let _ = f.write_all(msg);
-            }
-        }
-        None => {
-            let _ = std::io::stderr().write_all(msg);
+    if let Some(f) = &s.file {
+        if let Ok(mut f) = f.lock() {
+            let _ = f.write_all(msg);
         }
     }
 }
@@ -86,7 +95,18 @@ pub fn log(level: u32, args: std::fmt::Arguments<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_c_long;
+    use super::{Sink, parse_c_long};
+
+    #[test]
+    fn no_file_means_no_log() {
+        assert_eq!(Sink::from_env(Some("4"), None).level, 0);
+        let dir = std::env::temp_dir().join(format!("verbs-log-{}", std::process::id()));
+        let s = Sink::from_env(Some("4"), Some(dir.as_os_str()));
+        assert_eq!(s.level, 4);
+        assert!(s.file.is_some());
+        let _ = std::fs::remove_file(dir);
+        assert_eq!(Sink::from_env(Some("0"), Some(std::ffi::OsStr::new("/nonexistent/x"))).level, 0);
+    }
 
     #[test]
     fn strtol_like() {
