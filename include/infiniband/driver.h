@@ -9,4 +9,3226 @@
 #include <sys/types.h>
 #include <infiniband/verbs.h>
 
+// Oldest kernel uverbs ABI version rdma-core can drive.
+#define IB_USER_VERBS_MIN_ABI_VERSION 3
+
+// Newest kernel uverbs ABI version rdma-core can drive.
+#define IB_USER_VERBS_MAX_ABI_VERSION 6
+
+#define IB_USER_VERBS_CMD_MODIFY_SRQ_V3 IB_USER_VERBS_CMD_MODIFY_SRQ
+
+#define IB_USER_VERBS_CMD_CREATE_SRQ_V5 IB_USER_VERBS_CMD_CREATE_SRQ
+
+#define IB_USER_VERBS_CMD_CREATE_QP_V4 IB_USER_VERBS_CMD_CREATE_QP
+
+#define IB_USER_VERBS_CMD_CREATE_QP_V3 IB_USER_VERBS_CMD_CREATE_QP
+
+// `uhw_in_idx` / `uhw_out_idx` value meaning "no driver (UHW) attribute yet".
+#define _UHW_NO_INDEX 255
+
+// Kernel uverbs ABI version this header describes.
+#define IB_USER_VERBS_ABI_VERSION 6
+
+// First extended command number that has no legacy twin.
+#define IB_USER_VERBS_CMD_THRESHOLD 50
+
+// Mask of the command number in `ib_uverbs_cmd_hdr.command`.
+#define IB_USER_VERBS_CMD_COMMAND_MASK 255
+
+// Flag in `ib_uverbs_cmd_hdr.command` marking an extended command.
+#define IB_USER_VERBS_CMD_FLAG_EXTENDED 2147483648
+
+// Largest log2 size of an RWQ indirection table the kernel accepts.
+#define IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE 13
+
+// Size of a kernel device name buffer.
+#define IB_DEVICE_NAME_MAX 64
+
+#define IB_USER_VERBS_CMD_GET_CONTEXT 0
+
+#define IB_USER_VERBS_CMD_QUERY_DEVICE 1
+
+#define IB_USER_VERBS_CMD_QUERY_PORT 2
+
+#define IB_USER_VERBS_CMD_ALLOC_PD 3
+
+#define IB_USER_VERBS_CMD_DEALLOC_PD 4
+
+#define IB_USER_VERBS_CMD_CREATE_AH 5
+
+#define IB_USER_VERBS_CMD_MODIFY_AH 6
+
+#define IB_USER_VERBS_CMD_QUERY_AH 7
+
+#define IB_USER_VERBS_CMD_DESTROY_AH 8
+
+#define IB_USER_VERBS_CMD_REG_MR 9
+
+#define IB_USER_VERBS_CMD_REG_SMR 10
+
+#define IB_USER_VERBS_CMD_REREG_MR 11
+
+#define IB_USER_VERBS_CMD_QUERY_MR 12
+
+#define IB_USER_VERBS_CMD_DEREG_MR 13
+
+#define IB_USER_VERBS_CMD_ALLOC_MW 14
+
+#define IB_USER_VERBS_CMD_BIND_MW 15
+
+#define IB_USER_VERBS_CMD_DEALLOC_MW 16
+
+#define IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL 17
+
+#define IB_USER_VERBS_CMD_CREATE_CQ 18
+
+#define IB_USER_VERBS_CMD_RESIZE_CQ 19
+
+#define IB_USER_VERBS_CMD_DESTROY_CQ 20
+
+#define IB_USER_VERBS_CMD_POLL_CQ 21
+
+#define IB_USER_VERBS_CMD_PEEK_CQ 22
+
+#define IB_USER_VERBS_CMD_REQ_NOTIFY_CQ 23
+
+#define IB_USER_VERBS_CMD_CREATE_QP 24
+
+#define IB_USER_VERBS_CMD_QUERY_QP 25
+
+#define IB_USER_VERBS_CMD_MODIFY_QP 26
+
+#define IB_USER_VERBS_CMD_DESTROY_QP 27
+
+#define IB_USER_VERBS_CMD_POST_SEND 28
+
+#define IB_USER_VERBS_CMD_POST_RECV 29
+
+#define IB_USER_VERBS_CMD_ATTACH_MCAST 30
+
+#define IB_USER_VERBS_CMD_DETACH_MCAST 31
+
+#define IB_USER_VERBS_CMD_CREATE_SRQ 32
+
+#define IB_USER_VERBS_CMD_MODIFY_SRQ 33
+
+#define IB_USER_VERBS_CMD_QUERY_SRQ 34
+
+#define IB_USER_VERBS_CMD_DESTROY_SRQ 35
+
+#define IB_USER_VERBS_CMD_POST_SRQ_RECV 36
+
+#define IB_USER_VERBS_CMD_OPEN_XRCD 37
+
+#define IB_USER_VERBS_CMD_CLOSE_XRCD 38
+
+#define IB_USER_VERBS_CMD_CREATE_XSRQ 39
+
+#define IB_USER_VERBS_CMD_OPEN_QP 40
+
+#define IB_USER_VERBS_EX_CMD_QUERY_DEVICE IB_USER_VERBS_CMD_QUERY_DEVICE
+
+#define IB_USER_VERBS_EX_CMD_CREATE_CQ IB_USER_VERBS_CMD_CREATE_CQ
+
+#define IB_USER_VERBS_EX_CMD_CREATE_QP IB_USER_VERBS_CMD_CREATE_QP
+
+#define IB_USER_VERBS_EX_CMD_MODIFY_QP IB_USER_VERBS_CMD_MODIFY_QP
+
+#define IB_USER_VERBS_EX_CMD_CREATE_FLOW IB_USER_VERBS_CMD_THRESHOLD
+
+#define IB_USER_VERBS_EX_CMD_DESTROY_FLOW 51
+
+#define IB_USER_VERBS_EX_CMD_CREATE_WQ 52
+
+#define IB_USER_VERBS_EX_CMD_MODIFY_WQ 53
+
+#define IB_USER_VERBS_EX_CMD_DESTROY_WQ 54
+
+#define IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL 55
+
+#define IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL 56
+
+#define IB_USER_VERBS_EX_CMD_MODIFY_CQ 57
+
+// `comp_mask` bits of the extended create-QP command the kernel supports.
+#define IB_UVERBS_CREATE_QP_SUP_COMP_MASK (uint32_t)IB_UVERBS_CREATE_QP_MASK_IND_TABLE
+
+#define IB_UVERBS_DEVICE_RAW_SCATTER_FCS (1 << 34)
+
+#define IB_UVERBS_DEVICE_PCI_WRITE_END_PADDING (1 << 36)
+
+#define IB_UVERBS_DEVICE_FLUSH_GLOBAL (1 << 38)
+
+#define IB_UVERBS_DEVICE_FLUSH_PERSISTENT (1 << 39)
+
+#define IB_UVERBS_DEVICE_ATOMIC_WRITE (1 << 40)
+
+#define IB_UVERBS_DEVICE_CC_DMA_BOUNCE (1 << 41)
+
+// ioctl type ("magic") of the RDMA subsystem.
+#define RDMA_IOCTL_MAGIC 27
+
+// Older name of `RDMA_IOCTL_MAGIC`.
+#define IB_IOCTL_MAGIC RDMA_IOCTL_MAGIC
+
+// The attribute is mandatory: fail the call if the kernel does not know it.
+#define UVERBS_ATTR_F_MANDATORY (1 << 0)
+
+// Set by the kernel on output attributes it has written.
+#define UVERBS_ATTR_F_VALID_OUTPUT (1 << 1)
+
+// Mask of the namespace bits of an id.
+#define UVERBS_ID_NS_MASK 61440
+
+// Shift of the namespace bits of an id.
+#define UVERBS_ID_NS_SHIFT 12
+
+#define UVERBS_OBJECT_DEVICE 0
+
+#define UVERBS_OBJECT_PD 1
+
+#define UVERBS_OBJECT_COMP_CHANNEL 2
+
+#define UVERBS_OBJECT_CQ 3
+
+#define UVERBS_OBJECT_QP 4
+
+#define UVERBS_OBJECT_SRQ 5
+
+#define UVERBS_OBJECT_AH 6
+
+#define UVERBS_OBJECT_MR 7
+
+#define UVERBS_OBJECT_MW 8
+
+#define UVERBS_OBJECT_FLOW 9
+
+#define UVERBS_OBJECT_XRCD 10
+
+#define UVERBS_OBJECT_RWQ_IND_TBL 11
+
+#define UVERBS_OBJECT_WQ 12
+
+#define UVERBS_OBJECT_FLOW_ACTION 13
+
+#define UVERBS_OBJECT_DM 14
+
+#define UVERBS_OBJECT_COUNTERS 15
+
+#define UVERBS_OBJECT_ASYNC_EVENT 16
+
+#define UVERBS_OBJECT_DMAH 17
+
+#define UVERBS_OBJECT_DMABUF 18
+
+#define UVERBS_OBJECT_COMP_CNTR 19
+
+#define UVERBS_ID_DRIVER_NS (1 << 12)
+
+#define UVERBS_ATTR_UHW_IN UVERBS_ID_DRIVER_NS
+
+#define UVERBS_ATTR_UHW_OUT 4097
+
+#define UVERBS_ID_DRIVER_NS_WITH_UHW 4098
+
+#define UVERBS_METHOD_INVOKE_WRITE 0
+
+#define UVERBS_METHOD_INFO_HANDLES 1
+
+#define UVERBS_METHOD_QUERY_PORT 2
+
+#define UVERBS_METHOD_GET_CONTEXT 3
+
+#define UVERBS_METHOD_QUERY_CONTEXT 4
+
+#define UVERBS_METHOD_QUERY_GID_TABLE 5
+
+#define UVERBS_METHOD_QUERY_GID_ENTRY 6
+
+#define UVERBS_METHOD_QUERY_PORT_SPEED 7
+
+#define UVERBS_METHOD_QUERY_COMP_CNTR_CAPS 8
+
+#define UVERBS_ATTR_CORE_IN 0
+
+#define UVERBS_ATTR_CORE_OUT 1
+
+#define UVERBS_ATTR_WRITE_CMD 2
+
+#define UVERBS_ATTR_QUERY_PORT_PORT_NUM 0
+
+#define UVERBS_ATTR_QUERY_PORT_RESP 1
+
+#define UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM 0
+
+#define UVERBS_ATTR_QUERY_PORT_SPEED_RESP 1
+
+#define UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS 0
+
+#define UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE 1
+
+#define UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS 2
+
+#define UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS 0
+
+#define UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT 1
+
+#define UVERBS_ATTR_GET_CONTEXT_FD_ARR 2
+
+#define UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS 0
+
+#define UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT 1
+
+#define UVERBS_ATTR_CREATE_CQ_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_CQ_CQE 1
+
+#define UVERBS_ATTR_CREATE_CQ_USER_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL 3
+
+#define UVERBS_ATTR_CREATE_CQ_COMP_VECTOR 4
+
+#define UVERBS_ATTR_CREATE_CQ_FLAGS 5
+
+#define UVERBS_ATTR_CREATE_CQ_RESP_CQE 6
+
+#define UVERBS_ATTR_CREATE_CQ_EVENT_FD 7
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_VA 8
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH 9
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_FD 10
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET 11
+
+#define UVERBS_ATTR_CREATE_CQ_BUF_UMEM 12
+
+#define UVERBS_ATTR_DESTROY_CQ_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_CQ_RESP 1
+
+#define UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE 0
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS 1
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_ESN 2
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT 3
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY 4
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP 5
+
+#define UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE
+
+#define UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_QP_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_QP_XRCD_HANDLE 1
+
+#define UVERBS_ATTR_CREATE_QP_PD_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_QP_SRQ_HANDLE 3
+
+#define UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE 4
+
+#define UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE 5
+
+#define UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE 6
+
+#define UVERBS_ATTR_CREATE_QP_USER_HANDLE 7
+
+#define UVERBS_ATTR_CREATE_QP_CAP 8
+
+#define UVERBS_ATTR_CREATE_QP_TYPE 9
+
+#define UVERBS_ATTR_CREATE_QP_FLAGS 10
+
+#define UVERBS_ATTR_CREATE_QP_SOURCE_QPN 11
+
+#define UVERBS_ATTR_CREATE_QP_EVENT_FD 12
+
+#define UVERBS_ATTR_CREATE_QP_RESP_CAP 13
+
+#define UVERBS_ATTR_CREATE_QP_RESP_QP_NUM 14
+
+#define UVERBS_ATTR_CREATE_QP_BUF_UMEM 15
+
+#define UVERBS_ATTR_CREATE_QP_RQ_BUF_UMEM 16
+
+#define UVERBS_ATTR_CREATE_QP_SQ_BUF_UMEM 17
+
+#define UVERBS_ATTR_DESTROY_QP_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_QP_RESP 1
+
+#define UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE 1
+
+#define UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK 2
+
+#define UVERBS_METHOD_QP_CREATE 0
+
+#define UVERBS_METHOD_QP_DESTROY 1
+
+#define UVERBS_METHOD_QP_ATTACH_COMP_CNTR 2
+
+#define UVERBS_ATTR_CREATE_SRQ_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_SRQ_PD_HANDLE 1
+
+#define UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE 3
+
+#define UVERBS_ATTR_CREATE_SRQ_USER_HANDLE 4
+
+#define UVERBS_ATTR_CREATE_SRQ_MAX_WR 5
+
+#define UVERBS_ATTR_CREATE_SRQ_MAX_SGE 6
+
+#define UVERBS_ATTR_CREATE_SRQ_LIMIT 7
+
+#define UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS 8
+
+#define UVERBS_ATTR_CREATE_SRQ_TYPE 9
+
+#define UVERBS_ATTR_CREATE_SRQ_EVENT_FD 10
+
+#define UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR 11
+
+#define UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE 12
+
+#define UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM 13
+
+#define UVERBS_ATTR_DESTROY_SRQ_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_SRQ_RESP 1
+
+#define UVERBS_METHOD_SRQ_CREATE 0
+
+#define UVERBS_METHOD_SRQ_DESTROY 1
+
+#define UVERBS_METHOD_CQ_CREATE 0
+
+#define UVERBS_METHOD_CQ_DESTROY 1
+
+#define UVERBS_ATTR_CREATE_WQ_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_WQ_PD_HANDLE 1
+
+#define UVERBS_ATTR_CREATE_WQ_CQ_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_WQ_USER_HANDLE 3
+
+#define UVERBS_ATTR_CREATE_WQ_TYPE 4
+
+#define UVERBS_ATTR_CREATE_WQ_EVENT_FD 5
+
+#define UVERBS_ATTR_CREATE_WQ_MAX_WR 6
+
+#define UVERBS_ATTR_CREATE_WQ_MAX_SGE 7
+
+#define UVERBS_ATTR_CREATE_WQ_FLAGS 8
+
+#define UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR 9
+
+#define UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE 10
+
+#define UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM 11
+
+#define UVERBS_ATTR_DESTROY_WQ_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_WQ_RESP 1
+
+#define UVERBS_METHOD_WQ_CREATE 0
+
+#define UVERBS_METHOD_WQ_DESTROY 1
+
+#define UVERBS_METHOD_FLOW_ACTION_ESP_CREATE 0
+
+#define UVERBS_METHOD_FLOW_ACTION_DESTROY 1
+
+#define UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY 2
+
+#define UVERBS_ATTR_ALLOC_DM_HANDLE 0
+
+#define UVERBS_ATTR_ALLOC_DM_LENGTH 1
+
+#define UVERBS_ATTR_ALLOC_DM_ALIGNMENT 2
+
+#define UVERBS_ATTR_FREE_DM_HANDLE 0
+
+#define UVERBS_METHOD_DM_ALLOC 0
+
+#define UVERBS_METHOD_DM_FREE 1
+
+#define UVERBS_ATTR_ALLOC_DMAH_HANDLE 0
+
+#define UVERBS_ATTR_ALLOC_DMAH_CPU_ID 1
+
+#define UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE 2
+
+#define UVERBS_ATTR_ALLOC_DMAH_PH 3
+
+#define UVERBS_ATTR_FREE_DMA_HANDLE 0
+
+#define UVERBS_METHOD_DMAH_ALLOC 0
+
+#define UVERBS_METHOD_DMAH_FREE 1
+
+#define UVERBS_ATTR_ALLOC_DMABUF_HANDLE 0
+
+#define UVERBS_ATTR_ALLOC_DMABUF_PGOFF 1
+
+#define UVERBS_METHOD_DMABUF_ALLOC 0
+
+#define UVERBS_ATTR_REG_DM_MR_HANDLE 0
+
+#define UVERBS_ATTR_REG_DM_MR_OFFSET 1
+
+#define UVERBS_ATTR_REG_DM_MR_LENGTH 2
+
+#define UVERBS_ATTR_REG_DM_MR_PD_HANDLE 3
+
+#define UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS 4
+
+#define UVERBS_ATTR_REG_DM_MR_DM_HANDLE 5
+
+#define UVERBS_ATTR_REG_DM_MR_RESP_LKEY 6
+
+#define UVERBS_ATTR_REG_DM_MR_RESP_RKEY 7
+
+#define UVERBS_METHOD_DM_MR_REG 0
+
+#define UVERBS_METHOD_MR_DESTROY 1
+
+#define UVERBS_METHOD_ADVISE_MR 2
+
+#define UVERBS_METHOD_QUERY_MR 3
+
+#define UVERBS_METHOD_REG_DMABUF_MR 4
+
+#define UVERBS_METHOD_REG_MR 5
+
+#define UVERBS_ATTR_DESTROY_MR_HANDLE 0
+
+#define UVERBS_ATTR_ADVISE_MR_PD_HANDLE 0
+
+#define UVERBS_ATTR_ADVISE_MR_ADVICE 1
+
+#define UVERBS_ATTR_ADVISE_MR_FLAGS 2
+
+#define UVERBS_ATTR_ADVISE_MR_SGE_LIST 3
+
+#define UVERBS_ATTR_QUERY_MR_HANDLE 0
+
+#define UVERBS_ATTR_QUERY_MR_RESP_LKEY 1
+
+#define UVERBS_ATTR_QUERY_MR_RESP_RKEY 2
+
+#define UVERBS_ATTR_QUERY_MR_RESP_LENGTH 3
+
+#define UVERBS_ATTR_QUERY_MR_RESP_IOVA 4
+
+#define UVERBS_ATTR_REG_DMABUF_MR_HANDLE 0
+
+#define UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE 1
+
+#define UVERBS_ATTR_REG_DMABUF_MR_OFFSET 2
+
+#define UVERBS_ATTR_REG_DMABUF_MR_LENGTH 3
+
+#define UVERBS_ATTR_REG_DMABUF_MR_IOVA 4
+
+#define UVERBS_ATTR_REG_DMABUF_MR_FD 5
+
+#define UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS 6
+
+#define UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY 7
+
+#define UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY 8
+
+#define UVERBS_ATTR_REG_MR_HANDLE 0
+
+#define UVERBS_ATTR_REG_MR_PD_HANDLE 1
+
+#define UVERBS_ATTR_REG_MR_DMA_HANDLE 2
+
+#define UVERBS_ATTR_REG_MR_IOVA 3
+
+#define UVERBS_ATTR_REG_MR_ADDR 4
+
+#define UVERBS_ATTR_REG_MR_LENGTH 5
+
+#define UVERBS_ATTR_REG_MR_ACCESS_FLAGS 6
+
+#define UVERBS_ATTR_REG_MR_FD 7
+
+#define UVERBS_ATTR_REG_MR_FD_OFFSET 8
+
+#define UVERBS_ATTR_REG_MR_RESP_LKEY 9
+
+#define UVERBS_ATTR_REG_MR_RESP_RKEY 10
+
+#define UVERBS_ATTR_CREATE_COUNTERS_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_COUNTERS_HANDLE 0
+
+#define UVERBS_ATTR_READ_COUNTERS_HANDLE 0
+
+#define UVERBS_ATTR_READ_COUNTERS_BUFF 1
+
+#define UVERBS_ATTR_READ_COUNTERS_FLAGS 2
+
+#define UVERBS_METHOD_COUNTERS_CREATE 0
+
+#define UVERBS_METHOD_COUNTERS_DESTROY 1
+
+#define UVERBS_METHOD_COUNTERS_READ 2
+
+#define UVERBS_ATTR_INFO_OBJECT_ID 0
+
+#define UVERBS_ATTR_INFO_TOTAL_HANDLES 1
+
+#define UVERBS_ATTR_INFO_HANDLES_LIST 2
+
+#define UVERBS_METHOD_PD_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_PD_HANDLE 0
+
+#define UVERBS_METHOD_MW_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_MW_HANDLE 0
+
+#define UVERBS_METHOD_XRCD_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_XRCD_HANDLE 0
+
+#define UVERBS_METHOD_AH_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_AH_HANDLE 0
+
+#define UVERBS_METHOD_RWQ_IND_TBL_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE 0
+
+#define UVERBS_METHOD_FLOW_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_FLOW_HANDLE 0
+
+#define UVERBS_METHOD_ASYNC_EVENT_ALLOC 0
+
+#define UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE 0
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE 0
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_FLAGS 1
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES 2
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES 3
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_PORT 0
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX 1
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS 2
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY 3
+
+#define UVERBS_METHOD_COMP_CNTR_CREATE 0
+
+#define UVERBS_METHOD_COMP_CNTR_DESTROY 1
+
+#define UVERBS_METHOD_COMP_CNTR_MODIFY 2
+
+#define UVERBS_METHOD_COMP_CNTR_READ 3
+
+#define UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY 1
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_OP 2
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_VALUE 3
+
+#define UVERBS_ATTR_READ_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_READ_COMP_CNTR_ENTRY 1
+
+#define UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE 2
+
+// First bit of the optional access-flag range (the kernel may ignore these).
+#define IB_UVERBS_ACCESS_OPTIONAL_FIRST (1 << 20)
+
+// Last bit of the optional access-flag range.
+#define IB_UVERBS_ACCESS_OPTIONAL_LAST (1 << 29)
+
+#define IB_UVERBS_PCF_HIERARCHY_INFO_SUP (1 << 31)
+
+#define IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TUNNEL (uint32_t)IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO
+
+#define IB_UVERBS_FLOW_ACTION_ESP_FLAGS_DECRYPT (uint32_t)IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO
+
+#define RDMA_DRIVER_IRDMA (uint32_t)RDMA_DRIVER_I40IW
+
+// `comp_mask` bits of the extended create-QP command.
+enum ib_uverbs_create_qp_mask {
+        IB_UVERBS_CREATE_QP_MASK_IND_TABLE = (1 << 0),
+};
+
+// ESP action flags (the zero-valued defaults beyond the first are constants).
+enum ib_uverbs_flow_action_esp_flags {
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO = 0,
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD = (1 << 0),
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TRANSPORT = (1 << 1),
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_ENCRYPT = (1 << 2),
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW = (1 << 3),
+};
+
+// Kernel driver ids (`ib_uverbs_ioctl_hdr.driver_id`).
+enum rdma_driver_id {
+        RDMA_DRIVER_UNKNOWN = 0,
+        RDMA_DRIVER_MLX5 = 1,
+        RDMA_DRIVER_MLX4 = 2,
+        RDMA_DRIVER_CXGB3 = 3,
+        RDMA_DRIVER_CXGB4 = 4,
+        RDMA_DRIVER_MTHCA = 5,
+        RDMA_DRIVER_BNXT_RE = 6,
+        RDMA_DRIVER_OCRDMA = 7,
+        RDMA_DRIVER_NES = 8,
+        RDMA_DRIVER_I40IW = 9,
+        RDMA_DRIVER_VMW_PVRDMA = 10,
+        RDMA_DRIVER_QEDR = 11,
+        RDMA_DRIVER_HNS = 12,
+        RDMA_DRIVER_USNIC = 13,
+        RDMA_DRIVER_RXE = 14,
+        RDMA_DRIVER_HFI1 = 15,
+        RDMA_DRIVER_QIB = 16,
+        RDMA_DRIVER_EFA = 17,
+        RDMA_DRIVER_SIW = 18,
+        RDMA_DRIVER_ERDMA = 19,
+        RDMA_DRIVER_MANA = 20,
+        RDMA_DRIVER_IONIC = 21,
+};
+
+// Flush placement types.
+enum ib_placement_type {
+        IB_FLUSH_GLOBAL = (1 << 0),
+        IB_FLUSH_PERSISTENT = (1 << 1),
+};
+
+// Flush selectivity levels.
+enum ib_selectivity_level {
+        IB_FLUSH_RANGE = 0,
+        IB_FLUSH_MR = 1,
+};
+
+// Memory access flags.
+enum ib_uverbs_access_flags {
+        IB_UVERBS_ACCESS_LOCAL_WRITE = (1 << 0),
+        IB_UVERBS_ACCESS_REMOTE_WRITE = (1 << 1),
+        IB_UVERBS_ACCESS_REMOTE_READ = (1 << 2),
+        IB_UVERBS_ACCESS_REMOTE_ATOMIC = (1 << 3),
+        IB_UVERBS_ACCESS_MW_BIND = (1 << 4),
+        IB_UVERBS_ACCESS_ZERO_BASED = (1 << 5),
+        IB_UVERBS_ACCESS_ON_DEMAND = (1 << 6),
+        IB_UVERBS_ACCESS_HUGETLB = (1 << 7),
+        IB_UVERBS_ACCESS_FLUSH_GLOBAL = (1 << 8),
+        IB_UVERBS_ACCESS_FLUSH_PERSISTENT = (1 << 9),
+        IB_UVERBS_ACCESS_RELAXED_ORDERING = 1048576,
+        IB_UVERBS_ACCESS_OPTIONAL_RANGE = 1072693248,
+};
+
+// Advice kinds of the advise-MR method.
+enum ib_uverbs_advise_mr_advice {
+        IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH = 0,
+        IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE = 1,
+        IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT = 2,
+};
+
+// Flags of the advise-MR method.
+enum ib_uverbs_advise_mr_flag {
+        IB_UVERBS_ADVISE_MR_FLAG_FLUSH = (1 << 0),
+};
+
+// Kinds of `ib_uverbs_buffer_desc`.
+enum ib_uverbs_buffer_type {
+        IB_UVERBS_BUFFER_TYPE_DMABUF = 0,
+        IB_UVERBS_BUFFER_TYPE_VA = 1,
+};
+
+// Entries of a completion counter.
+enum ib_uverbs_comp_cntr_entry {
+        IB_UVERBS_COMP_CNTR_ENTRY_COMP = 0,
+        IB_UVERBS_COMP_CNTR_ENTRY_ERR = 1,
+};
+
+// Operations of the modify-completion-counter method.
+enum ib_uverbs_comp_cntr_modify_op {
+        IB_UVERBS_COMP_CNTR_MODIFY_OP_SET = 0,
+        IB_UVERBS_COMP_CNTR_MODIFY_OP_INC = 1,
+};
+
+// Optional core features the kernel reports on get-context.
+enum ib_uverbs_core_support {
+        IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS = (1 << 0),
+        IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA = (1 << 1),
+};
+
+// Device capability bits (bits 32 and up are `u64` constants).
+enum ib_uverbs_device_cap_flags {
+        IB_UVERBS_DEVICE_RESIZE_MAX_WR = (1 << 0),
+        IB_UVERBS_DEVICE_BAD_PKEY_CNTR = (1 << 1),
+        IB_UVERBS_DEVICE_BAD_QKEY_CNTR = (1 << 2),
+        IB_UVERBS_DEVICE_RAW_MULTI = (1 << 3),
+        IB_UVERBS_DEVICE_AUTO_PATH_MIG = (1 << 4),
+        IB_UVERBS_DEVICE_CHANGE_PHY_PORT = (1 << 5),
+        IB_UVERBS_DEVICE_UD_AV_PORT_ENFORCE = (1 << 6),
+        IB_UVERBS_DEVICE_CURR_QP_STATE_MOD = (1 << 7),
+        IB_UVERBS_DEVICE_SHUTDOWN_PORT = (1 << 8),
+        IB_UVERBS_DEVICE_PORT_ACTIVE_EVENT = (1 << 10),
+        IB_UVERBS_DEVICE_SYS_IMAGE_GUID = (1 << 11),
+        IB_UVERBS_DEVICE_RC_RNR_NAK_GEN = (1 << 12),
+        IB_UVERBS_DEVICE_SRQ_RESIZE = (1 << 13),
+        IB_UVERBS_DEVICE_N_NOTIFY_CQ = (1 << 14),
+        IB_UVERBS_DEVICE_MEM_WINDOW = (1 << 17),
+        IB_UVERBS_DEVICE_UD_IP_CSUM = (1 << 18),
+        IB_UVERBS_DEVICE_XRC = (1 << 20),
+        IB_UVERBS_DEVICE_MEM_MGT_EXTENSIONS = (1 << 21),
+        IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2A = (1 << 23),
+        IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B = (1 << 24),
+        IB_UVERBS_DEVICE_RC_IP_CSUM = (1 << 25),
+        IB_UVERBS_DEVICE_RAW_IP_CSUM = (1 << 26),
+        IB_UVERBS_DEVICE_MANAGED_FLOW_STEERING = (1 << 29),
+};
+
+// Flags of the extended create-CQ command.
+enum ib_uverbs_ex_create_cq_flags {
+        IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION = (1 << 0),
+        IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN = (1 << 1),
+};
+
+// ESP key material kinds.
+enum ib_uverbs_flow_action_esp_keymat {
+        IB_UVERBS_FLOW_ACTION_ESP_KEYMAT_AES_GCM = 0,
+};
+
+// AES-GCM IV algorithms of an ESP action.
+enum ib_uverbs_flow_action_esp_keymat_aes_gcm_iv_algo {
+        IB_UVERBS_FLOW_ACTION_IV_ALGO_SEQ = 0,
+};
+
+// ESP replay protection kinds.
+enum ib_uverbs_flow_action_esp_replay {
+        IB_UVERBS_FLOW_ACTION_ESP_REPLAY_NONE = 0,
+        IB_UVERBS_FLOW_ACTION_ESP_REPLAY_BMP = 1,
+};
+
+// GID types.
+enum ib_uverbs_gid_type {
+        IB_UVERBS_GID_TYPE_IB = 0,
+        IB_UVERBS_GID_TYPE_ROCE_V1 = 1,
+        IB_UVERBS_GID_TYPE_ROCE_V2 = 2,
+};
+
+// General on-demand paging capability bits.
+enum ib_uverbs_odp_general_cap_bits {
+        IB_UVERBS_ODP_SUPPORT = (1 << 0),
+        IB_UVERBS_ODP_SUPPORT_IMPLICIT = (1 << 1),
+};
+
+// Per-transport on-demand paging capability bits.
+enum ib_uverbs_odp_transport_cap_bits {
+        IB_UVERBS_ODP_SUPPORT_SEND = (1 << 0),
+        IB_UVERBS_ODP_SUPPORT_RECV = (1 << 1),
+        IB_UVERBS_ODP_SUPPORT_WRITE = (1 << 2),
+        IB_UVERBS_ODP_SUPPORT_READ = (1 << 3),
+        IB_UVERBS_ODP_SUPPORT_ATOMIC = (1 << 4),
+        IB_UVERBS_ODP_SUPPORT_SRQ_RECV = (1 << 5),
+        IB_UVERBS_ODP_SUPPORT_FLUSH = (1 << 6),
+        IB_UVERBS_ODP_SUPPORT_ATOMIC_WRITE = (1 << 7),
+};
+
+// Operations a completion counter attached to a QP counts.
+enum ib_uverbs_qp_attach_comp_cntr_op {
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND = (1 << 0),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV = (1 << 1),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = (1 << 2),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = (1 << 3),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = (1 << 4),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = (1 << 5),
+};
+
+// QP creation flags.
+enum ib_uverbs_qp_create_flags {
+        IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK = (1 << 1),
+        IB_UVERBS_QP_CREATE_SCATTER_FCS = (1 << 8),
+        IB_UVERBS_QP_CREATE_CVLAN_STRIPPING = (1 << 9),
+        IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING = (1 << 11),
+        IB_UVERBS_QP_CREATE_SQ_SIG_ALL = (1 << 12),
+};
+
+// QP types on the wire.
+enum ib_uverbs_qp_type {
+        IB_UVERBS_QPT_RC = 2,
+        IB_UVERBS_QPT_UC = 3,
+        IB_UVERBS_QPT_UD = 4,
+        IB_UVERBS_QPT_RAW_PACKET = 8,
+        IB_UVERBS_QPT_XRC_INI = 9,
+        IB_UVERBS_QPT_XRC_TGT = 10,
+        IB_UVERBS_QPT_DRIVER = 255,
+};
+
+// Port capability bits (bit 31 is a `u32` constant).
+enum ib_uverbs_query_port_cap_flags {
+        IB_UVERBS_PCF_SM = (1 << 1),
+        IB_UVERBS_PCF_NOTICE_SUP = (1 << 2),
+        IB_UVERBS_PCF_TRAP_SUP = (1 << 3),
+        IB_UVERBS_PCF_OPT_IPD_SUP = (1 << 4),
+        IB_UVERBS_PCF_AUTO_MIGR_SUP = (1 << 5),
+        IB_UVERBS_PCF_SL_MAP_SUP = (1 << 6),
+        IB_UVERBS_PCF_MKEY_NVRAM = (1 << 7),
+        IB_UVERBS_PCF_PKEY_NVRAM = (1 << 8),
+        IB_UVERBS_PCF_LED_INFO_SUP = (1 << 9),
+        IB_UVERBS_PCF_SM_DISABLED = (1 << 10),
+        IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP = (1 << 11),
+        IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP = (1 << 12),
+        IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP = (1 << 14),
+        IB_UVERBS_PCF_CM_SUP = (1 << 16),
+        IB_UVERBS_PCF_SNMP_TUNNEL_SUP = (1 << 17),
+        IB_UVERBS_PCF_REINIT_SUP = (1 << 18),
+        IB_UVERBS_PCF_DEVICE_MGMT_SUP = (1 << 19),
+        IB_UVERBS_PCF_VENDOR_CLASS_SUP = (1 << 20),
+        IB_UVERBS_PCF_DR_NOTICE_SUP = (1 << 21),
+        IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP = (1 << 22),
+        IB_UVERBS_PCF_BOOT_MGMT_SUP = (1 << 23),
+        IB_UVERBS_PCF_LINK_LATENCY_SUP = (1 << 24),
+        IB_UVERBS_PCF_CLIENT_REG_SUP = (1 << 25),
+        IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP = (1 << 27),
+        IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP = (1 << 28),
+        IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP = (1 << 29),
+        IB_UVERBS_PCF_MCAST_FDB_TOP_SUP = (1 << 30),
+        IB_UVERBS_PCF_IP_BASED_GIDS = (1 << 26),
+};
+
+// Port flags of the query-port response.
+enum ib_uverbs_query_port_flags {
+        IB_UVERBS_QPF_GRH_REQUIRED = (1 << 0),
+};
+
+// Raw packet QP capability bits.
+enum ib_uverbs_raw_packet_caps {
+        IB_UVERBS_RAW_PACKET_CAP_CVLAN_STRIPPING = (1 << 0),
+        IB_UVERBS_RAW_PACKET_CAP_SCATTER_FCS = (1 << 1),
+        IB_UVERBS_RAW_PACKET_CAP_IP_CSUM = (1 << 2),
+        IB_UVERBS_RAW_PACKET_CAP_DELAY_DROP = (1 << 3),
+};
+
+// Flags of the read-counters method.
+enum ib_uverbs_read_counters_flags {
+        IB_UVERBS_READ_COUNTERS_PREFER_CACHED = (1 << 0),
+};
+
+// SRQ types.
+enum ib_uverbs_srq_type {
+        IB_UVERBS_SRQT_BASIC = 0,
+        IB_UVERBS_SRQT_XRC = 1,
+        IB_UVERBS_SRQT_TM = 2,
+};
+
+// Work completion opcodes on the wire.
+enum ib_uverbs_wc_opcode {
+        IB_UVERBS_WC_SEND = 0,
+        IB_UVERBS_WC_RDMA_WRITE = 1,
+        IB_UVERBS_WC_RDMA_READ = 2,
+        IB_UVERBS_WC_COMP_SWAP = 3,
+        IB_UVERBS_WC_FETCH_ADD = 4,
+        IB_UVERBS_WC_BIND_MW = 5,
+        IB_UVERBS_WC_LOCAL_INV = 6,
+        IB_UVERBS_WC_TSO = 7,
+        IB_UVERBS_WC_FLUSH = 8,
+        IB_UVERBS_WC_ATOMIC_WRITE = 9,
+};
+
+// WQ creation and modify flags.
+enum ib_uverbs_wq_flags {
+        IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING = (1 << 0),
+        IB_UVERBS_WQ_FLAGS_SCATTER_FCS = (1 << 1),
+        IB_UVERBS_WQ_FLAGS_DELAY_DROP = (1 << 2),
+        IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING = (1 << 3),
+};
+
+// WQ types.
+enum ib_uverbs_wq_type {
+        IB_UVERBS_WQT_RQ = 0,
+};
+
+// Work request opcodes on the wire.
+enum ib_uverbs_wr_opcode {
+        IB_UVERBS_WR_RDMA_WRITE = 0,
+        IB_UVERBS_WR_RDMA_WRITE_WITH_IMM = 1,
+        IB_UVERBS_WR_SEND = 2,
+        IB_UVERBS_WR_SEND_WITH_IMM = 3,
+        IB_UVERBS_WR_RDMA_READ = 4,
+        IB_UVERBS_WR_ATOMIC_CMP_AND_SWP = 5,
+        IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD = 6,
+        IB_UVERBS_WR_LOCAL_INV = 7,
+        IB_UVERBS_WR_BIND_MW = 8,
+        IB_UVERBS_WR_SEND_WITH_INV = 9,
+        IB_UVERBS_WR_TSO = 10,
+        IB_UVERBS_WR_RDMA_READ_WITH_INV = 11,
+        IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP = 12,
+        IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD = 13,
+        IB_UVERBS_WR_FLUSH = 14,
+        IB_UVERBS_WR_ATOMIC_WRITE = 15,
+};
+
+// The zero-size payload of commands without a response (a GNU C empty struct).
+struct empty {
+
+};
+
+// Header every write command starts with.
+struct ib_uverbs_cmd_hdr {
+        uint32_t command;
+        uint16_t in_words;
+        uint16_t out_words;
+};
+
+// Second header of an extended write command.
+struct ib_uverbs_ex_cmd_hdr {
+        uint64_t response;
+        uint16_t provider_in_words;
+        uint16_t provider_out_words;
+        uint32_t cmd_hdr_reserved;
+};
+
+// The two headers an extended write command starts with.
+struct ex_hdr {
+        struct ib_uverbs_cmd_hdr hdr;
+        struct ib_uverbs_ex_cmd_hdr ex_hdr;
+};
+
+// GRH part of an address vector.
+struct ib_uverbs_global_route {
+        uint8_t dgid[16];
+        uint32_t flow_label;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+        uint8_t reserved;
+};
+
+// Address vector as the write commands carry it.
+struct ib_uverbs_ah_attr {
+        struct ib_uverbs_global_route grh;
+        uint16_t dlid;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+        uint8_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ALLOC_MW`.
+struct ib_uverbs_alloc_mw {
+        uint64_t response;
+        uint32_t pd_handle;
+        uint8_t mw_type;
+        uint8_t reserved[3];
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_ALLOC_MW`.
+struct ib_uverbs_alloc_mw_resp {
+        uint32_t mw_handle;
+        uint32_t rkey;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ALLOC_PD`.
+struct ib_uverbs_alloc_pd {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_ALLOC_PD`.
+struct ib_uverbs_alloc_pd_resp {
+        uint32_t pd_handle;
+        uint32_t driver_data[0];
+};
+
+// One record read from the async event file.
+struct ib_uverbs_async_event_desc {
+        uint64_t element;
+        uint32_t event_type;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ATTACH_MCAST`.
+struct ib_uverbs_attach_mcast {
+        uint8_t gid[16];
+        uint32_t qp_handle;
+        uint16_t mlid;
+        uint16_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Type of `ib_uverbs_attr.attr_data.enum_data`.
+struct ib_uverbs_attr_attr_data_enum_data {
+        uint8_t elem_id;
+        uint8_t reserved;
+};
+
+// Type of `ib_uverbs_attr.attr_data`.
+union ib_uverbs_attr_attr_data {
+        struct ib_uverbs_attr_attr_data_enum_data enum_data;
+        uint16_t reserved;
+};
+
+// One attribute of an ioctl command.
+struct ib_uverbs_attr {
+        uint16_t attr_id;
+        uint16_t len;
+        uint16_t flags;
+        union ib_uverbs_attr_attr_data attr_data;
+        union {
+                uint64_t data;
+                int64_t data_s64;
+        };
+};
+
+// A dma-buf or user-VA buffer passed as a UMEM attribute.
+struct ib_uverbs_buffer_desc {
+        uint32_t type;
+        int32_t fd;
+        uint32_t flags;
+        uint32_t optional_flags;
+        uint64_t addr;
+        uint64_t length;
+};
+
+// Timecounter page a driver may map read-only into user space.
+struct ib_uverbs_clock_info {
+        uint32_t sign;
+        uint32_t resv;
+        uint64_t nsec;
+        uint64_t cycles;
+        uint64_t frac;
+        uint32_t mult;
+        uint32_t shift;
+        uint64_t mask;
+        uint64_t overflow_period;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CLOSE_XRCD`.
+struct ib_uverbs_close_xrcd {
+        uint32_t xrcd_handle;
+};
+
+// One record read from a completion channel.
+struct ib_uverbs_comp_event_desc {
+        uint64_t cq_handle;
+};
+
+// CQ moderation count and period.
+struct ib_uverbs_cq_moderation {
+        uint16_t cq_count;
+        uint16_t cq_period;
+};
+
+// Limits of CQ moderation.
+struct ib_uverbs_cq_moderation_caps {
+        uint16_t max_cq_moderation_count;
+        uint16_t max_cq_moderation_period;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t reserved;
+        struct ib_uverbs_ah_attr attr;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah_resp {
+        uint32_t ah_handle;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+struct ib_uverbs_create_comp_channel {
+        uint64_t response;
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+struct ib_uverbs_create_comp_channel_resp {
+        uint32_t fd;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_CQ`.
+struct ib_uverbs_create_cq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t cqe;
+        uint32_t comp_vector;
+        int32_t comp_channel;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_CQ`.
+struct ib_uverbs_create_cq_resp {
+        uint32_t cq_handle;
+        uint32_t cqe;
+        uint64_t driver_data[0];
+};
+
+// Common head of every flow spec.
+struct ib_uverbs_flow_spec_hdr {
+        uint32_t type;
+        uint16_t size;
+        uint16_t reserved;
+        uint64_t flow_spec_data[0];
+};
+
+// Flow rule header; flow specs follow it.
+struct ib_uverbs_flow_attr {
+        uint32_t type;
+        uint16_t size;
+        uint16_t priority;
+        uint8_t num_of_specs;
+        uint8_t reserved[2];
+        uint8_t port;
+        uint32_t flags;
+        struct ib_uverbs_flow_spec_hdr flow_specs[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
+struct ib_uverbs_create_flow {
+        uint32_t comp_mask;
+        uint32_t qp_handle;
+        struct ib_uverbs_flow_attr flow_attr;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
+struct ib_uverbs_create_flow_resp {
+        uint32_t comp_mask;
+        uint32_t flow_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_QP`.
+struct ib_uverbs_create_qp {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t send_cq_handle;
+        uint32_t recv_cq_handle;
+        uint32_t srq_handle;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint8_t sq_sig_all;
+        uint8_t qp_type;
+        uint8_t is_srq;
+        uint8_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_QP`.
+struct ib_uverbs_create_qp_resp {
+        uint32_t qp_handle;
+        uint32_t qpn;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint32_t reserved;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_SRQ`.
+struct ib_uverbs_create_srq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_SRQ`.
+struct ib_uverbs_create_srq_resp {
+        uint32_t srq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srqn;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_XSRQ`.
+struct ib_uverbs_create_xsrq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t srq_type;
+        uint32_t pd_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t max_num_tags;
+        uint32_t xrcd_handle;
+        uint32_t cq_handle;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEALLOC_MW`.
+struct ib_uverbs_dealloc_mw {
+        uint32_t mw_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEALLOC_PD`.
+struct ib_uverbs_dealloc_pd {
+        uint32_t pd_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEREG_MR`.
+struct ib_uverbs_dereg_mr {
+        uint32_t mr_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_AH`.
+struct ib_uverbs_destroy_ah {
+        uint32_t ah_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_CQ`.
+struct ib_uverbs_destroy_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_CQ`.
+struct ib_uverbs_destroy_cq_resp {
+        uint32_t comp_events_reported;
+        uint32_t async_events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_FLOW`.
+struct ib_uverbs_destroy_flow {
+        uint32_t comp_mask;
+        uint32_t flow_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_QP`.
+struct ib_uverbs_destroy_qp {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_QP`.
+struct ib_uverbs_destroy_qp_resp {
+        uint32_t events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+struct ib_uverbs_destroy_srq {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+struct ib_uverbs_destroy_srq_resp {
+        uint32_t events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DETACH_MCAST`.
+struct ib_uverbs_detach_mcast {
+        uint8_t gid[16];
+        uint32_t qp_handle;
+        uint16_t mlid;
+        uint16_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+struct ib_uverbs_ex_create_cq {
+        uint64_t user_handle;
+        uint32_t cqe;
+        uint32_t comp_vector;
+        int32_t comp_channel;
+        uint32_t comp_mask;
+        uint32_t flags;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+struct ib_uverbs_ex_create_cq_resp {
+        struct ib_uverbs_create_cq_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+struct ib_uverbs_ex_create_qp {
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t send_cq_handle;
+        uint32_t recv_cq_handle;
+        uint32_t srq_handle;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint8_t sq_sig_all;
+        uint8_t qp_type;
+        uint8_t is_srq;
+        uint8_t reserved;
+        uint32_t comp_mask;
+        uint32_t create_flags;
+        uint32_t rwq_ind_tbl_handle;
+        uint32_t source_qpn;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+struct ib_uverbs_ex_create_qp_resp {
+        struct ib_uverbs_create_qp_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
+struct ib_uverbs_ex_create_rwq_ind_table {
+        uint32_t comp_mask;
+        uint32_t log_ind_tbl_size;
+        uint32_t wq_handles[0];
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
+struct ib_uverbs_ex_create_rwq_ind_table_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t ind_tbl_handle;
+        uint32_t ind_tbl_num;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
+struct ib_uverbs_ex_create_wq {
+        uint32_t comp_mask;
+        uint32_t wq_type;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t cq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t create_flags;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
+struct ib_uverbs_ex_create_wq_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t wq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t wqn;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL`.
+struct ib_uverbs_ex_destroy_rwq_ind_table {
+        uint32_t comp_mask;
+        uint32_t ind_tbl_handle;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
+struct ib_uverbs_ex_destroy_wq {
+        uint32_t comp_mask;
+        uint32_t wq_handle;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
+struct ib_uverbs_ex_destroy_wq_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t events_reported;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_CQ`.
+struct ib_uverbs_ex_modify_cq {
+        uint32_t cq_handle;
+        uint32_t attr_mask;
+        struct ib_uverbs_cq_moderation attr;
+        uint32_t reserved;
+};
+
+// Path (address vector) part of query/modify QP.
+struct ib_uverbs_qp_dest {
+        uint8_t dgid[16];
+        uint32_t flow_label;
+        uint16_t dlid;
+        uint16_t reserved;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_MODIFY_QP`.
+struct ib_uverbs_modify_qp {
+        struct ib_uverbs_qp_dest dest;
+        struct ib_uverbs_qp_dest alt_dest;
+        uint32_t qp_handle;
+        uint32_t attr_mask;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t qp_state;
+        uint8_t cur_qp_state;
+        uint8_t path_mtu;
+        uint8_t path_mig_state;
+        uint8_t en_sqd_async_notify;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t reserved[2];
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+struct ib_uverbs_ex_modify_qp {
+        struct ib_uverbs_modify_qp base;
+        uint32_t rate_limit;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+struct ib_uverbs_ex_modify_qp_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_WQ`.
+struct ib_uverbs_ex_modify_wq {
+        uint32_t attr_mask;
+        uint32_t wq_handle;
+        uint32_t wq_state;
+        uint32_t curr_wq_state;
+        uint32_t flags;
+        uint32_t flags_mask;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
+struct ib_uverbs_ex_query_device {
+        uint32_t comp_mask;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_DEVICE`.
+struct ib_uverbs_query_device_resp {
+        uint64_t fw_ver;
+        // Big-endian on the wire.
+        uint64_t node_guid;
+        // Big-endian on the wire.
+        uint64_t sys_image_guid;
+        uint64_t max_mr_size;
+        uint64_t page_size_cap;
+        uint32_t vendor_id;
+        uint32_t vendor_part_id;
+        uint32_t hw_ver;
+        uint32_t max_qp;
+        uint32_t max_qp_wr;
+        uint32_t device_cap_flags;
+        uint32_t max_sge;
+        uint32_t max_sge_rd;
+        uint32_t max_cq;
+        uint32_t max_cqe;
+        uint32_t max_mr;
+        uint32_t max_pd;
+        uint32_t max_qp_rd_atom;
+        uint32_t max_ee_rd_atom;
+        uint32_t max_res_rd_atom;
+        uint32_t max_qp_init_rd_atom;
+        uint32_t max_ee_init_rd_atom;
+        uint32_t atomic_cap;
+        uint32_t max_ee;
+        uint32_t max_rdd;
+        uint32_t max_mw;
+        uint32_t max_raw_ipv6_qp;
+        uint32_t max_raw_ethy_qp;
+        uint32_t max_mcast_grp;
+        uint32_t max_mcast_qp_attach;
+        uint32_t max_total_mcast_qp_attach;
+        uint32_t max_ah;
+        uint32_t max_fmr;
+        uint32_t max_map_per_fmr;
+        uint32_t max_srq;
+        uint32_t max_srq_wr;
+        uint32_t max_srq_sge;
+        uint16_t max_pkeys;
+        uint8_t local_ca_ack_delay;
+        uint8_t phys_port_cnt;
+        uint8_t reserved[4];
+};
+
+// Type of `ib_uverbs_odp_caps.per_transport_caps`.
+struct ib_uverbs_odp_caps_per_transport_caps {
+        uint32_t rc_odp_caps;
+        uint32_t uc_odp_caps;
+        uint32_t ud_odp_caps;
+};
+
+// On-demand paging capabilities.
+struct ib_uverbs_odp_caps {
+        uint64_t general_caps;
+        struct ib_uverbs_odp_caps_per_transport_caps per_transport_caps;
+        uint32_t reserved;
+};
+
+// RSS capabilities.
+struct ib_uverbs_rss_caps {
+        uint32_t supported_qpts;
+        uint32_t max_rwq_indirection_tables;
+        uint32_t max_rwq_indirection_table_size;
+        uint32_t reserved;
+};
+
+// Tag matching capabilities.
+struct ib_uverbs_tm_caps {
+        uint32_t max_rndv_hdr_size;
+        uint32_t max_num_tags;
+        uint32_t flags;
+        uint32_t max_ops;
+        uint32_t max_sge;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
+struct ib_uverbs_ex_query_device_resp {
+        struct ib_uverbs_query_device_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+        struct ib_uverbs_odp_caps odp_caps;
+        uint64_t timestamp_mask;
+        uint64_t hca_core_clock;
+        uint64_t device_cap_flags_ex;
+        struct ib_uverbs_rss_caps rss_caps;
+        uint32_t max_wq_type_rq;
+        uint32_t raw_packet_caps;
+        struct ib_uverbs_tm_caps tm_caps;
+        struct ib_uverbs_cq_moderation_caps cq_moderation_caps;
+        uint64_t max_dm_size;
+        uint32_t xrc_odp_caps;
+        uint32_t reserved;
+};
+
+// ESP flow action parameters.
+struct ib_uverbs_flow_action_esp {
+        uint32_t spi;
+        uint32_t seq;
+        uint32_t tfc_pad;
+        uint32_t flags;
+        uint64_t hard_limit_pkts;
+};
+
+// One element of the ESP encapsulation filter list.
+struct ib_uverbs_flow_action_esp_encap {
+        union {
+                void *val_ptr;
+                uint64_t val_ptr_data_u64;
+        };
+        union {
+                struct ib_uverbs_flow_action_esp_encap *next_ptr;
+                uint64_t next_ptr_data_u64;
+        };
+        uint16_t len;
+        uint16_t type;
+};
+
+// AES-GCM key material of an ESP flow action.
+struct ib_uverbs_flow_action_esp_keymat_aes_gcm {
+        uint64_t iv;
+        uint32_t iv_algo;
+        uint32_t salt;
+        uint32_t icv_len;
+        uint32_t key_len;
+        uint32_t aes_key[8];
+};
+
+// Bitmap replay protection of an ESP flow action.
+struct ib_uverbs_flow_action_esp_replay_bmp {
+        uint32_t size;
+};
+
+// Ethernet match values of a flow spec.
+struct ib_uverbs_flow_eth_filter {
+        uint8_t dst_mac[6];
+        uint8_t src_mac[6];
+        // Big-endian on the wire.
+        uint16_t ether_type;
+        // Big-endian on the wire.
+        uint16_t vlan_tag;
+};
+
+// GRE match values of a flow spec.
+struct ib_uverbs_flow_gre_filter {
+        // Big-endian on the wire.
+        uint16_t c_ks_res0_ver;
+        // Big-endian on the wire.
+        uint16_t protocol;
+        // Big-endian on the wire.
+        uint32_t key;
+};
+
+// IPv4 match values of a flow spec.
+struct ib_uverbs_flow_ipv4_filter {
+        // Big-endian on the wire.
+        uint32_t src_ip;
+        // Big-endian on the wire.
+        uint32_t dst_ip;
+        uint8_t proto;
+        uint8_t tos;
+        uint8_t ttl;
+        uint8_t flags;
+};
+
+// IPv6 match values of a flow spec.
+struct ib_uverbs_flow_ipv6_filter {
+        uint8_t src_ip[16];
+        uint8_t dst_ip[16];
+        // Big-endian on the wire.
+        uint32_t flow_label;
+        uint8_t next_hdr;
+        uint8_t traffic_class;
+        uint8_t hop_limit;
+        uint8_t reserved;
+};
+
+// MPLS match values of a flow spec.
+struct ib_uverbs_flow_mpls_filter {
+        // Big-endian on the wire.
+        uint32_t label;
+};
+
+// Flow spec attaching a counters object.
+struct ib_uverbs_flow_spec_action_count {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        uint32_t handle;
+        uint32_t reserved1;
+};
+
+// Flow spec dropping matched packets.
+struct ib_uverbs_flow_spec_action_drop {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+};
+
+// Flow spec attaching a flow action object.
+struct ib_uverbs_flow_spec_action_handle {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        uint32_t handle;
+        uint32_t reserved1;
+};
+
+// Flow spec tagging matched packets.
+struct ib_uverbs_flow_spec_action_tag {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        uint32_t tag_id;
+        uint32_t reserved1;
+};
+
+// ESP match values of a flow spec.
+struct ib_uverbs_flow_spec_esp_filter {
+        uint32_t spi;
+        uint32_t seq;
+};
+
+// ESP flow spec.
+struct ib_uverbs_flow_spec_esp {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_spec_esp_filter val;
+        struct ib_uverbs_flow_spec_esp_filter mask;
+};
+
+// Ethernet flow spec.
+struct ib_uverbs_flow_spec_eth {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_eth_filter val;
+        struct ib_uverbs_flow_eth_filter mask;
+};
+
+// GRE flow spec.
+struct ib_uverbs_flow_spec_gre {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_gre_filter val;
+        struct ib_uverbs_flow_gre_filter mask;
+};
+
+// IPv4 flow spec.
+struct ib_uverbs_flow_spec_ipv4 {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_ipv4_filter val;
+        struct ib_uverbs_flow_ipv4_filter mask;
+};
+
+// IPv6 flow spec.
+struct ib_uverbs_flow_spec_ipv6 {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_ipv6_filter val;
+        struct ib_uverbs_flow_ipv6_filter mask;
+};
+
+// MPLS flow spec.
+struct ib_uverbs_flow_spec_mpls {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_mpls_filter val;
+        struct ib_uverbs_flow_mpls_filter mask;
+};
+
+// TCP/UDP port match values of a flow spec.
+struct ib_uverbs_flow_tcp_udp_filter {
+        // Big-endian on the wire.
+        uint16_t dst_port;
+        // Big-endian on the wire.
+        uint16_t src_port;
+};
+
+// TCP/UDP flow spec.
+struct ib_uverbs_flow_spec_tcp_udp {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_tcp_udp_filter val;
+        struct ib_uverbs_flow_tcp_udp_filter mask;
+};
+
+// Tunnel id match value of a flow spec.
+struct ib_uverbs_flow_tunnel_filter {
+        // Big-endian on the wire.
+        uint32_t tunnel_id;
+};
+
+// VXLAN tunnel flow spec.
+struct ib_uverbs_flow_spec_tunnel {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_tunnel_filter val;
+        struct ib_uverbs_flow_tunnel_filter mask;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_GET_CONTEXT`.
+struct ib_uverbs_get_context {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_GET_CONTEXT`.
+struct ib_uverbs_get_context_resp {
+        uint32_t async_fd;
+        uint32_t num_comp_vectors;
+        uint64_t driver_data[0];
+};
+
+// One GID table entry as the query-GID methods return it.
+struct ib_uverbs_gid_entry {
+        uint64_t gid[2];
+        uint32_t gid_index;
+        uint32_t port_num;
+        uint32_t gid_type;
+        uint32_t netdev_ifindex;
+};
+
+// Header of an RDMA_VERBS_IOCTL call; the attributes follow it.
+struct ib_uverbs_ioctl_hdr {
+        uint16_t length;
+        uint16_t object_id;
+        uint16_t method_id;
+        uint16_t num_attrs;
+        uint64_t reserved1;
+        uint32_t driver_id;
+        uint32_t reserved2;
+        struct ib_uverbs_attr attrs[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_MODIFY_SRQ`.
+struct ib_uverbs_modify_srq {
+        uint32_t srq_handle;
+        uint32_t attr_mask;
+        uint32_t max_wr;
+        uint32_t srq_limit;
+        uint64_t driver_data[0];
+};
+
+// Modify-SRQ payload of kernel ABI 3.
+struct ib_uverbs_modify_srq_v3 {
+        uint32_t srq_handle;
+        uint32_t attr_mask;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_OPEN_QP`.
+struct ib_uverbs_open_qp {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t qpn;
+        uint8_t qp_type;
+        uint8_t reserved[7];
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_OPEN_XRCD`.
+struct ib_uverbs_open_xrcd {
+        uint64_t response;
+        uint32_t fd;
+        uint32_t oflags;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_OPEN_XRCD`.
+struct ib_uverbs_open_xrcd_resp {
+        uint32_t xrcd_handle;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POLL_CQ`.
+struct ib_uverbs_poll_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t ne;
+};
+
+// Type of `ib_uverbs_wc.ex`.
+union ib_uverbs_wc_ex {
+        // Big-endian on the wire.
+        uint32_t imm_data;
+        uint32_t invalidate_rkey;
+};
+
+// Work completion as the poll-CQ command returns it.
+struct ib_uverbs_wc {
+        uint64_t wr_id;
+        uint32_t status;
+        uint32_t opcode;
+        uint32_t vendor_err;
+        uint32_t byte_len;
+        union ib_uverbs_wc_ex ex;
+        uint32_t qp_num;
+        uint32_t src_qp;
+        uint32_t wc_flags;
+        uint16_t pkey_index;
+        uint16_t slid;
+        uint8_t sl;
+        uint8_t dlid_path_bits;
+        uint8_t port_num;
+        uint8_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_POLL_CQ`.
+struct ib_uverbs_poll_cq_resp {
+        uint32_t count;
+        uint32_t reserved;
+        struct ib_uverbs_wc wc[0];
+};
+
+// Receive work request header in a post-recv command.
+struct ib_uverbs_recv_wr {
+        uint64_t wr_id;
+        uint32_t num_sge;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POST_RECV`.
+struct ib_uverbs_post_recv {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t wr_count;
+        uint32_t sge_count;
+        uint32_t wqe_size;
+        struct ib_uverbs_recv_wr recv_wr[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_POST_RECV`.
+struct ib_uverbs_post_recv_resp {
+        uint32_t bad_wr;
+};
+
+// Type of `ib_uverbs_send_wr.ex`.
+union ib_uverbs_send_wr_ex {
+        // Big-endian on the wire.
+        uint32_t imm_data;
+        uint32_t invalidate_rkey;
+};
+
+// Type of `ib_uverbs_send_wr.wr.rdma`.
+struct ib_uverbs_send_wr_wr_rdma {
+        uint64_t remote_addr;
+        uint32_t rkey;
+        uint32_t reserved;
+};
+
+// Type of `ib_uverbs_send_wr.wr.atomic`.
+struct ib_uverbs_send_wr_wr_atomic {
+        uint64_t remote_addr;
+        uint64_t compare_add;
+        uint64_t swap;
+        uint32_t rkey;
+        uint32_t reserved;
+};
+
+// Type of `ib_uverbs_send_wr.wr.ud`.
+struct ib_uverbs_send_wr_wr_ud {
+        uint32_t ah;
+        uint32_t remote_qpn;
+        uint32_t remote_qkey;
+        uint32_t reserved;
+};
+
+// Type of `ib_uverbs_send_wr.wr`.
+union ib_uverbs_send_wr_wr {
+        struct ib_uverbs_send_wr_wr_rdma rdma;
+        struct ib_uverbs_send_wr_wr_atomic atomic;
+        struct ib_uverbs_send_wr_wr_ud ud;
+};
+
+// Send work request header in a post-send command.
+struct ib_uverbs_send_wr {
+        uint64_t wr_id;
+        uint32_t num_sge;
+        uint32_t opcode;
+        uint32_t send_flags;
+        union ib_uverbs_send_wr_ex ex;
+        union ib_uverbs_send_wr_wr wr;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POST_SEND`.
+struct ib_uverbs_post_send {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t wr_count;
+        uint32_t sge_count;
+        uint32_t wqe_size;
+        struct ib_uverbs_send_wr send_wr[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_POST_SEND`.
+struct ib_uverbs_post_send_resp {
+        uint32_t bad_wr;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POST_SRQ_RECV`.
+struct ib_uverbs_post_srq_recv {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t wr_count;
+        uint32_t sge_count;
+        uint32_t wqe_size;
+        struct ib_uverbs_recv_wr recv[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_POST_SRQ_RECV`.
+struct ib_uverbs_post_srq_recv_resp {
+        uint32_t bad_wr;
+};
+
+// QP attributes (kernel layout, not sent by the write path).
+struct ib_uverbs_qp_attr {
+        uint32_t qp_attr_mask;
+        uint32_t qp_state;
+        uint32_t cur_qp_state;
+        uint32_t path_mtu;
+        uint32_t path_mig_state;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        struct ib_uverbs_ah_attr ah_attr;
+        struct ib_uverbs_ah_attr alt_ah_attr;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t en_sqd_async_notify;
+        uint8_t sq_draining;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t reserved[5];
+};
+
+// QP capacities as the ioctl create-QP method carries them.
+struct ib_uverbs_qp_cap {
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_DEVICE`.
+struct ib_uverbs_query_device {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_PORT`.
+struct ib_uverbs_query_port {
+        uint64_t response;
+        uint8_t port_num;
+        uint8_t reserved[7];
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_PORT`.
+struct ib_uverbs_query_port_resp {
+        uint32_t port_cap_flags;
+        uint32_t max_msg_sz;
+        uint32_t bad_pkey_cntr;
+        uint32_t qkey_viol_cntr;
+        uint32_t gid_tbl_len;
+        uint16_t pkey_tbl_len;
+        uint16_t lid;
+        uint16_t sm_lid;
+        uint8_t state;
+        uint8_t max_mtu;
+        uint8_t active_mtu;
+        uint8_t lmc;
+        uint8_t max_vl_num;
+        uint8_t sm_sl;
+        uint8_t subnet_timeout;
+        uint8_t init_type_reply;
+        uint8_t active_width;
+        uint8_t active_speed;
+        uint8_t phys_state;
+        uint8_t link_layer;
+        uint8_t flags;
+        uint8_t reserved;
+};
+
+// Response of the ioctl query-port method.
+struct ib_uverbs_query_port_resp_ex {
+        struct ib_uverbs_query_port_resp legacy_resp;
+        uint16_t port_cap_flags2;
+        uint8_t reserved[2];
+        uint32_t active_speed_ex;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_QP`.
+struct ib_uverbs_query_qp {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t attr_mask;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_QP`.
+struct ib_uverbs_query_qp_resp {
+        struct ib_uverbs_qp_dest dest;
+        struct ib_uverbs_qp_dest alt_dest;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t qp_state;
+        uint8_t cur_qp_state;
+        uint8_t path_mtu;
+        uint8_t path_mig_state;
+        uint8_t sq_draining;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t sq_sig_all;
+        uint8_t reserved[5];
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_SRQ`.
+struct ib_uverbs_query_srq {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_SRQ`.
+struct ib_uverbs_query_srq_resp {
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REG_MR`.
+struct ib_uverbs_reg_mr {
+        uint64_t response;
+        uint64_t start;
+        uint64_t length;
+        uint64_t hca_va;
+        uint32_t pd_handle;
+        uint32_t access_flags;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_REG_MR`.
+struct ib_uverbs_reg_mr_resp {
+        uint32_t mr_handle;
+        uint32_t lkey;
+        uint32_t rkey;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`.
+struct ib_uverbs_req_notify_cq {
+        uint32_t cq_handle;
+        uint32_t solicited_only;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REREG_MR`.
+struct ib_uverbs_rereg_mr {
+        uint64_t response;
+        uint32_t mr_handle;
+        uint32_t flags;
+        uint64_t start;
+        uint64_t length;
+        uint64_t hca_va;
+        uint32_t pd_handle;
+        uint32_t access_flags;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_REREG_MR`.
+struct ib_uverbs_rereg_mr_resp {
+        uint32_t lkey;
+        uint32_t rkey;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_RESIZE_CQ`.
+struct ib_uverbs_resize_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t cqe;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_RESIZE_CQ`.
+struct ib_uverbs_resize_cq_resp {
+        uint32_t cqe;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Scatter/gather entry (documents the ABI; same as `ibv_sge`).
+struct ib_uverbs_sge {
+        uint64_t addr;
+        uint32_t length;
+        uint32_t lkey;
+};
+
+// Command `IB_USER_VERBS_CMD_ALLOC_MW`: header, then `ib_uverbs_alloc_mw`.
+struct ibv_alloc_mw {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t pd_handle;
+                        uint8_t mw_type;
+                        uint8_t reserved[3];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_alloc_mw core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_ALLOC_PD`: header, then `ib_uverbs_alloc_pd`.
+struct ibv_alloc_pd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_alloc_pd core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_ATTACH_MCAST`: header, then `ib_uverbs_attach_mcast`.
+struct ibv_attach_mcast {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint8_t gid[16];
+                        uint32_t qp_handle;
+                        uint16_t mlid;
+                        uint16_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_attach_mcast core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CLOSE_XRCD`: header, then `ib_uverbs_close_xrcd`.
+struct ibv_close_xrcd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t xrcd_handle;
+                };
+                struct ib_uverbs_close_xrcd core_payload;
+        };
+};
+
+// An ioctl command being built, chained to its driver part; the attributes follow `hdr`.
+struct ibv_command_buffer {
+        struct ibv_command_buffer *next;
+        struct ib_uverbs_attr *next_attr;
+        struct ib_uverbs_attr *last_attr;
+        uint8_t uhw_in_idx;
+        uint8_t uhw_out_idx;
+        uint8_t uhw_in_headroom_dwords;
+        uint8_t uhw_out_headroom_dwords;
+        // Bit 0 `buffer_error`, bit 1 `fallback_require_ex`, bit 2 `fallback_ioctl_only`.
+        uint8_t bitfield_1;
+        struct ib_uverbs_ioctl_hdr hdr;
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_AH`: header, then `ib_uverbs_create_ah`.
+struct ibv_create_ah {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t reserved;
+                        struct ib_uverbs_ah_attr attr;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_ah core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`: header, then `ib_uverbs_create_comp_channel`.
+struct ibv_create_comp_channel {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                };
+                struct ib_uverbs_create_comp_channel core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_CQ`: header, then `ib_uverbs_create_cq`.
+struct ibv_create_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t cqe;
+                        uint32_t comp_vector;
+                        int32_t comp_channel;
+                        uint32_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_CQ`: header, then `ib_uverbs_ex_create_cq`.
+struct ibv_create_cq_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint64_t user_handle;
+                        uint32_t cqe;
+                        uint32_t comp_vector;
+                        int32_t comp_channel;
+                        uint32_t comp_mask;
+                        uint32_t flags;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_create_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_FLOW`: header, then `ib_uverbs_create_flow`.
+struct ibv_create_flow {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t qp_handle;
+                        struct ib_uverbs_flow_attr flow_attr;
+                };
+                struct ib_uverbs_create_flow core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_QP`: header, then `ib_uverbs_ex_create_qp`.
+struct ibv_create_qp_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint32_t comp_mask;
+                        uint32_t create_flags;
+                        uint32_t rwq_ind_tbl_handle;
+                        uint32_t source_qpn;
+                };
+                struct ib_uverbs_ex_create_qp core_payload;
+        };
+};
+
+// Create-QP response of kernel ABI 3.
+struct ibv_create_qp_resp_v3 {
+        uint32_t qp_handle;
+        uint32_t qpn;
+};
+
+// Create-QP response of kernel ABI 4.
+struct ibv_create_qp_resp_v4 {
+        uint32_t qp_handle;
+        uint32_t qpn;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP_V3`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp_v3 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP_V4`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp_v4 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`:
+// header, then `ib_uverbs_ex_create_rwq_ind_table`.
+struct ibv_create_rwq_ind_table {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t log_ind_tbl_size;
+                        uint32_t wq_handles[0];
+                };
+                struct ib_uverbs_ex_create_rwq_ind_table core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_SRQ`: header, then `ib_uverbs_create_srq`.
+struct ibv_create_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_srq core_payload;
+        };
+};
+
+// Create-SRQ response of kernel ABI 5 and older.
+struct ibv_create_srq_resp_v5 {
+        uint32_t srq_handle;
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_SRQ_V5`: header, then `ib_uverbs_create_srq`.
+struct ibv_create_srq_v5 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_srq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_WQ`: header, then `ib_uverbs_ex_create_wq`.
+struct ibv_create_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t wq_type;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t cq_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t create_flags;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_create_wq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_XSRQ`: header, then `ib_uverbs_create_xsrq`.
+struct ibv_create_xsrq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t srq_type;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint32_t max_num_tags;
+                        uint32_t xrcd_handle;
+                        uint32_t cq_handle;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_xsrq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DEALLOC_MW`: header, then `ib_uverbs_dealloc_mw`.
+struct ibv_dealloc_mw {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t mw_handle;
+                };
+                struct ib_uverbs_dealloc_mw core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DEALLOC_PD`: header, then `ib_uverbs_dealloc_pd`.
+struct ibv_dealloc_pd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t pd_handle;
+                };
+                struct ib_uverbs_dealloc_pd core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DEREG_MR`: header, then `ib_uverbs_dereg_mr`.
+struct ibv_dereg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t mr_handle;
+                };
+                struct ib_uverbs_dereg_mr core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_AH`: header, then `ib_uverbs_destroy_ah`.
+struct ibv_destroy_ah {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t ah_handle;
+                };
+                struct ib_uverbs_destroy_ah core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_CQ`: header, then `ib_uverbs_destroy_cq`.
+struct ibv_destroy_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_destroy_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_DESTROY_FLOW`: header, then `ib_uverbs_destroy_flow`.
+struct ibv_destroy_flow {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t flow_handle;
+                };
+                struct ib_uverbs_destroy_flow core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_QP`: header, then `ib_uverbs_destroy_qp`.
+struct ibv_destroy_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_destroy_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL`:
+// header, then `ib_uverbs_ex_destroy_rwq_ind_table`.
+struct ibv_destroy_rwq_ind_table {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t ind_tbl_handle;
+                };
+                struct ib_uverbs_ex_destroy_rwq_ind_table core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_SRQ`: header, then `ib_uverbs_destroy_srq`.
+struct ibv_destroy_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_destroy_srq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_DESTROY_WQ`: header, then `ib_uverbs_ex_destroy_wq`.
+struct ibv_destroy_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t wq_handle;
+                };
+                struct ib_uverbs_ex_destroy_wq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DETACH_MCAST`: header, then `ib_uverbs_detach_mcast`.
+struct ibv_detach_mcast {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint8_t gid[16];
+                        uint32_t qp_handle;
+                        uint16_t mlid;
+                        uint16_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_detach_mcast core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_GET_CONTEXT`: header, then `ib_uverbs_get_context`.
+struct ibv_get_context {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_get_context core_payload;
+        };
+};
+
+// Short IPv4 filter of the original flow API.
+struct ibv_kern_ipv4_filter {
+        uint32_t src_ip;
+        uint32_t dst_ip;
+};
+
+// Short IPv4 flow spec of the original flow API.
+struct ibv_kern_spec_ipv4 {
+        uint32_t type;
+        uint16_t size;
+        uint16_t reserved;
+        struct ibv_kern_ipv4_filter val;
+        struct ibv_kern_ipv4_filter mask;
+};
+
+// Any one flow spec, as the create-flow command builds them.
+struct ibv_kern_spec {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct ib_uverbs_flow_spec_eth eth;
+                struct ibv_kern_spec_ipv4 ipv4;
+                struct ib_uverbs_flow_spec_ipv4 ipv4_ext;
+                struct ib_uverbs_flow_spec_esp esp;
+                struct ib_uverbs_flow_spec_tcp_udp tcp_udp;
+                struct ib_uverbs_flow_spec_ipv6 ipv6;
+                struct ib_uverbs_flow_spec_gre gre;
+                struct ib_uverbs_flow_spec_tunnel tunnel;
+                struct ib_uverbs_flow_spec_mpls mpls;
+                struct ib_uverbs_flow_spec_action_tag flow_tag;
+                struct ib_uverbs_flow_spec_action_drop drop;
+                struct ib_uverbs_flow_spec_action_handle handle;
+                struct ib_uverbs_flow_spec_action_count flow_count;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_CQ`: header, then `ib_uverbs_ex_modify_cq`.
+struct ibv_modify_cq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t cq_handle;
+                        uint32_t attr_mask;
+                        struct ib_uverbs_cq_moderation attr;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_modify_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_QP`: header, then `ib_uverbs_modify_qp`.
+struct ibv_modify_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        struct ib_uverbs_qp_dest dest;
+                        struct ib_uverbs_qp_dest alt_dest;
+                        uint32_t qp_handle;
+                        uint32_t attr_mask;
+                        uint32_t qkey;
+                        uint32_t rq_psn;
+                        uint32_t sq_psn;
+                        uint32_t dest_qp_num;
+                        uint32_t qp_access_flags;
+                        uint16_t pkey_index;
+                        uint16_t alt_pkey_index;
+                        uint8_t qp_state;
+                        uint8_t cur_qp_state;
+                        uint8_t path_mtu;
+                        uint8_t path_mig_state;
+                        uint8_t en_sqd_async_notify;
+                        uint8_t max_rd_atomic;
+                        uint8_t max_dest_rd_atomic;
+                        uint8_t min_rnr_timer;
+                        uint8_t port_num;
+                        uint8_t timeout;
+                        uint8_t retry_cnt;
+                        uint8_t rnr_retry;
+                        uint8_t alt_port_num;
+                        uint8_t alt_timeout;
+                        uint8_t reserved[2];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_modify_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_QP`: header, then `ib_uverbs_ex_modify_qp`.
+struct ibv_modify_qp_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        struct ib_uverbs_modify_qp base;
+                        uint32_t rate_limit;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_modify_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_SRQ`: header, then `ib_uverbs_modify_srq`.
+struct ibv_modify_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t srq_handle;
+                        uint32_t attr_mask;
+                        uint32_t max_wr;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_modify_srq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_SRQ_V3`: header, then `ib_uverbs_modify_srq_v3`.
+struct ibv_modify_srq_v3 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct ib_uverbs_modify_srq_v3 core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_WQ`: header, then `ib_uverbs_ex_modify_wq`.
+struct ibv_modify_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t attr_mask;
+                        uint32_t wq_handle;
+                        uint32_t wq_state;
+                        uint32_t curr_wq_state;
+                        uint32_t flags;
+                        uint32_t flags_mask;
+                };
+                struct ib_uverbs_ex_modify_wq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_OPEN_QP`: header, then `ib_uverbs_open_qp`.
+struct ibv_open_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t qpn;
+                        uint8_t qp_type;
+                        uint8_t reserved[7];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_open_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_OPEN_XRCD`: header, then `ib_uverbs_open_xrcd`.
+struct ibv_open_xrcd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t fd;
+                        uint32_t oflags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_open_xrcd core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POLL_CQ`: header, then `ib_uverbs_poll_cq`.
+struct ibv_poll_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t ne;
+                };
+                struct ib_uverbs_poll_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POST_RECV`: header, then `ib_uverbs_post_recv`.
+struct ibv_post_recv {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t wr_count;
+                        uint32_t sge_count;
+                        uint32_t wqe_size;
+                        struct ib_uverbs_recv_wr recv_wr[0];
+                };
+                struct ib_uverbs_post_recv core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POST_SEND`: header, then `ib_uverbs_post_send`.
+struct ibv_post_send {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t wr_count;
+                        uint32_t sge_count;
+                        uint32_t wqe_size;
+                        struct ib_uverbs_send_wr send_wr[0];
+                };
+                struct ib_uverbs_post_send core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POST_SRQ_RECV`: header, then `ib_uverbs_post_srq_recv`.
+struct ibv_post_srq_recv {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t wr_count;
+                        uint32_t sge_count;
+                        uint32_t wqe_size;
+                        struct ib_uverbs_recv_wr recv[0];
+                };
+                struct ib_uverbs_post_srq_recv core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_DEVICE`: header, then `ib_uverbs_query_device`.
+struct ibv_query_device {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_device core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`: header, then `ib_uverbs_ex_query_device`.
+struct ibv_query_device_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_query_device core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_PORT`: header, then `ib_uverbs_query_port`.
+struct ibv_query_port {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint8_t port_num;
+                        uint8_t reserved[7];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_port core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_QP`: header, then `ib_uverbs_query_qp`.
+struct ibv_query_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t attr_mask;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_SRQ`: header, then `ib_uverbs_query_srq`.
+struct ibv_query_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_srq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_REG_MR`: header, then `ib_uverbs_reg_mr`.
+struct ibv_reg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t start;
+                        uint64_t length;
+                        uint64_t hca_va;
+                        uint32_t pd_handle;
+                        uint32_t access_flags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_reg_mr core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`: header, then `ib_uverbs_req_notify_cq`.
+struct ibv_req_notify_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t cq_handle;
+                        uint32_t solicited_only;
+                };
+                struct ib_uverbs_req_notify_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_REREG_MR`: header, then `ib_uverbs_rereg_mr`.
+struct ibv_rereg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t mr_handle;
+                        uint32_t flags;
+                        uint64_t start;
+                        uint64_t length;
+                        uint64_t hca_va;
+                        uint32_t pd_handle;
+                        uint32_t access_flags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_rereg_mr core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_RESIZE_CQ`: header, then `ib_uverbs_resize_cq`.
+struct ibv_resize_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t cqe;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_resize_cq core_payload;
+        };
+};
+
 #endif  /* INFINIBAND_DRIVER_H */
