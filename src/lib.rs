@@ -11,5 +11,6 @@
 pub mod abi;
 pub mod capi;
 pub mod errno;
+pub mod log;
 pub mod strings;
 pub mod sys;

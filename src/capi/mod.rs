@@ -33,4 +33,5 @@ macro_rules! symver {
 }
 pub(crate) use symver;
 
+pub mod log;
 pub mod strings;

@@ -1,0 +1,66 @@
+# libibverbs.so.1 from the Rust staticlib, relinked with our version script.
+#
+#   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
+#   make test            every test: cargo tests, then abi-tests (symbols, layouts, behaviour diffs)
+#   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
+#   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
+#
+# Why not a cdylib: rustc hands the linker its own anonymous version script for a cdylib, which
+# cannot be combined with named version nodes; a staticlib linked by cc takes ours unchanged.
+
+PREFIX     ?= /usr/local
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR    ?=
+CC         ?= cc
+CARGO      ?= cargo
+
+# rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>.
+LIBVERSION := 1.18.65.0
+OUT        := target/release
+LIB        := $(OUT)/libibverbs.so.1
+NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
+
+.PHONY: all lib deps test cargo-test abi-test install-test headers install clean FORCE
+
+all: lib
+lib: $(LIB)
+
+$(LIB): FORCE
+	$(CARGO) build --release --lib
+	$(CC) -shared -o $@.tmp -Wl,-soname,libibverbs.so.1 \
+	  -Wl,--version-script=symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
+	  -Wl,--gc-sections -Wl,--strip-debug \
+	  -Wl,--whole-archive $(OUT)/libibverbs.a -Wl,--no-whole-archive $(NATIVE_LIBS)
+	mv -f $@.tmp $@
+	ln -sf libibverbs.so.1 $(OUT)/libibverbs.so
+
+deps:
+	tools/deps.sh
+
+test: deps lib cargo-test abi-test install-test
+
+cargo-test:
+	$(CARGO) test --all-targets
+
+abi-test: lib
+	python3 abi-tests/run --lib $(OUT)
+
+install-test: lib
+	tests/install/run
+
+headers:
+	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers
+
+install: lib
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/infiniband $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/libibverbs.so.$(LIBVERSION)
+	ln -sf libibverbs.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libibverbs.so.1
+	ln -sf libibverbs.so.1 $(DESTDIR)$(LIBDIR)/libibverbs.so
+	install -m 0644 include/infiniband/*.h $(DESTDIR)$(INCLUDEDIR)/infiniband/
+	sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(LIBVERSION)|' \
+	  meson-compat/libibverbs.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libibverbs.pc
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,282 @@
+//! The committed headers in include/infiniband/ are exactly what cbindgen makes of the Rust types.
+//!
+//! `make headers` (IBVERBS_UPDATE_HEADERS=1) rewrites them; otherwise this test fails when they are
+//! stale. Two headers, split by where an item is declared:
+//! - verbs.h: the types of src/abi/verbs* and the public exports (IBVERBS_1.x nodes);
+//! - driver.h: the types of src/abi/{driver,kern_abi,uapi}* and the IBVERBS_PRIVATE_34 exports.
+//!
+//! Two rewrites after cbindgen, because C can say what a Rust type cannot:
+//! - a field `anon_N` of a type `<parent>_anon_N` becomes an anonymous struct/union member, so C
+//!   code names the members as it does with rdma-core's headers (`wc.imm_data`);
+//! - an export `__<name>_1_1` (the default half of a name exported in two versions, see
+//!   src/capi/mod.rs) is declared under its public name.
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+#[derive(Default)]
+struct Items {
+    types: BTreeSet<String>,
+    consts: BTreeSet<String>,
+    fns: BTreeSet<String>,
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn ident_after<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = line.trim_start().strip_prefix(prefix)?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    (end > 0).then(|| &rest[..end])
+}
+
+/// Every item a file declares that cbindgen could emit.
+fn scan(file: &Path, items: &mut Items) {
+    let text = std::fs::read_to_string(file).expect("read source");
+    let mut exported_name: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("#[unsafe(no_mangle)]") {
+            exported_name = Some(String::new());
+        } else if let Some(rest) = t.strip_prefix("#[unsafe(export_name = \"") {
+            exported_name = rest.split('"').next().map(str::to_string);
+        }
+        for kw in ["pub struct ", "pub union ", "pub enum ", "pub type "] {
+            if let Some(n) = ident_after(t, kw) {
+                items.types.insert(n.to_string());
+            }
+        }
+        if let Some(n) = ident_after(t, "pub const ") {
+            items.consts.insert(n.to_string());
+        }
+        if let Some(pos) = t.find("extern \"C\" fn ") {
+            if let Some(mark) = exported_name.take() {
+                let n = ident_after(&t[pos..], "extern \"C\" fn ").unwrap_or("");
+                items.fns.insert(if mark.is_empty() { n.to_string() } else { mark });
+            }
+        }
+    }
+}
+
+/// Provider-private symbols that rdma-core nevertheless declares in the public verbs.h.
+const PRIVATE_IN_VERBS_H: &[&str] = &["ibv_wr_opcode_str"];
+
+fn public_name(f: &str) -> &str {
+    f.strip_prefix("__").and_then(|s| s.strip_suffix("_1_1")).unwrap_or(f)
+}
+
+struct Header {
+    file: &'static str,
+    guard: &'static str,
+    includes: &'static [&'static str],
+    abi_dirs: &'static [&'static str],
+    private: bool,
+}
+
+const HEADERS: [Header; 2] = [
+    Header {
+        file: "include/infiniband/verbs.h",
+        guard: "INFINIBAND_VERBS_H",
+        includes: &[],
+        abi_dirs: &["verbs"],
+        private: false,
+    },
+    Header {
+        file: "include/infiniband/driver.h",
+        guard: "INFINIBAND_DRIVER_H",
+        includes: &["infiniband/verbs.h"],
+        abi_dirs: &["driver", "kern_abi", "uapi"],
+        private: true,
+    },
+];
+
+fn owns_abi_file(h: &Header, abi_root: &Path, f: &Path) -> bool {
+    let rel = f.strip_prefix(abi_root).unwrap_or(f);
+    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let first = first.unwrap_or_default();
+    let stem = first.trim_end_matches(".rs");
+    h.abi_dirs.contains(&stem)
+}
+
+/// Find the body of a top-level `struct|union NAME {` … `};` block.
+fn find_block<'a>(lines: &'a [String], name: &str) -> Option<(usize, usize, &'a str)> {
+    for (i, l) in lines.iter().enumerate() {
+        for kw in ["struct", "union"] {
+            if *l == format!("{kw} {name} {{") {
+                let end = (i..lines.len()).find(|&j| lines[j] == "};")?;
+                return Some((i, end, kw));
+            }
+        }
+    }
+    None
+}
+
+/// Inline `anon_N` members and drop the standalone `<parent>_anon_N` definitions.
+fn inline_anonymous(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    loop {
+        let hit = lines.iter().enumerate().find_map(|(i, l)| {
+            let t = l.trim_start();
+            let indent = l.len() - t.len();
+            let mut parts = t.trim_end_matches(';').split_whitespace();
+            let (kw, ty, field) = (parts.next()?, parts.next()?, parts.next()?);
+            let ok = (kw == "struct" || kw == "union")
+                && field.starts_with("anon_")
+                && ty.ends_with(field)
+                && indent > 0;
+            ok.then(|| (i, indent, ty.to_string()))
+        });
+        let Some((i, indent, ty)) = hit else { break };
+        let (start, end, kw) = find_block(&lines, &ty).expect("anonymous member type is defined");
+        let pad = " ".repeat(indent);
+        let mut inlined = vec![format!("{pad}{kw} {{")];
+        inlined.extend(lines[start + 1..end].iter().map(|b| format!("{pad}{b}")));
+        inlined.push(format!("{pad}}};"));
+        lines.splice(i..=i, inlined);
+    }
+    // Drop the now-unused definitions (and the doc comment and blank line before each).
+    loop {
+        let def = lines.iter().position(|l| {
+            let mut p = l.split_whitespace();
+            matches!(p.next(), Some("struct" | "union"))
+                && p.next().is_some_and(|n| n.contains("_anon_"))
+                && p.next() == Some("{")
+        });
+        let Some(start) = def else { break };
+        let end = (start..lines.len()).find(|&j| lines[j] == "};").expect("block end");
+        let mut first = start;
+        while first > 0 && lines[first - 1].starts_with("//") {
+            first -= 1;
+        }
+        let last = if lines.get(end + 1).is_some_and(|l| l.is_empty()) { end + 1 } else { end };
+        lines.drain(first..=last);
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+fn rename_twins(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let mut l = line.to_string();
+        if let Some(start) = l.find("__") {
+            let rest = &l[start + 2..];
+            if let Some(paren) = rest.find('(') {
+                let name = &rest[..paren];
+                if let Some(base) = name.strip_suffix("_1_1") {
+                    if !name.contains(' ') {
+                        l = format!("{}{}{}", &l[..start], base, &rest[paren..]);
+                    }
+                }
+            }
+        }
+        out.push_str(&l);
+    }
+    out
+}
+
+fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String {
+    let abi_root = root.join("src/abi");
+    let mut abi_files = Vec::new();
+    rust_files(&abi_root, &mut abi_files);
+    let mut all_files = Vec::new();
+    rust_files(&root.join("src"), &mut all_files);
+
+    let mut own = Items::default();
+    let mut all = Items::default();
+    for f in &all_files {
+        scan(f, &mut all);
+        if f.starts_with(&abi_root) && owns_abi_file(h, &abi_root, f) {
+            scan(f, &mut own);
+        }
+    }
+    // Functions belong to the header of their symbol's node; helpers exported for the C shim
+    // (not in the target list) belong to neither.
+    for f in &all.fns {
+        let name = public_name(f);
+        let private = target.get(name).map(|p| *p && !PRIVATE_IN_VERBS_H.contains(&name));
+        if private == Some(h.private) {
+            own.fns.insert(f.clone());
+        }
+    }
+
+    let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    config.include_guard = Some(h.guard.to_string());
+    config.sys_includes.extend(h.includes.iter().map(|s| s.to_string()));
+    config.export.include = own.types.iter().cloned().collect();
+    config.export.exclude = all
+        .types
+        .iter()
+        .chain(&all.consts)
+        .chain(&all.fns)
+        .filter(|n| !own.types.contains(*n) && !own.consts.contains(*n) && !own.fns.contains(*n))
+        .cloned()
+        .collect();
+
+    let mut buf = Vec::new();
+    cbindgen::Builder::new()
+        .with_config(config)
+        .with_src(root.join("src/lib.rs"))
+        .generate()
+        .expect("cbindgen")
+        .write(&mut buf);
+    let text = String::from_utf8(buf).expect("utf-8 header");
+    squeeze_blank_lines(&rename_twins(&inline_anonymous(&text)))
+}
+
+/// Excluded items leave their separating blank lines behind: keep at most one in a row.
+fn squeeze_blank_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = false;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            if !blank {
+                out.push('\n');
+            }
+            blank = true;
+        } else {
+            out.push_str(line);
+            out.push('\n');
+            blank = false;
+        }
+    }
+    out
+}
+
+#[test]
+fn headers_are_up_to_date() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target_list = std::fs::read_to_string(root.join("../shared/abi/symbols-target.txt"))
+        .expect("../shared/abi/symbols-target.txt");
+    // symbol name -> is it provider-private?
+    let target: BTreeMap<String, bool> = target_list
+        .lines()
+        .filter_map(|l| l.split_once('@'))
+        .map(|(n, v)| (n.to_string(), v.contains("PRIVATE")))
+        .collect();
+    let update = std::env::var_os("IBVERBS_UPDATE_HEADERS").is_some();
+    let mut stale = Vec::new();
+    for h in &HEADERS {
+        let fresh = generate(root, h, &target);
+        let path = root.join(h.file);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        if committed != fresh {
+            if update {
+                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir include");
+                std::fs::write(&path, fresh).expect("write header");
+            } else {
+                stale.push(h.file);
+            }
+        }
+    }
+    assert!(stale.is_empty(), "stale generated headers {stale:?}: run `make headers` and commit them");
+}

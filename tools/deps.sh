@@ -1,0 +1,22 @@
+#!/bin/bash
+# Install what the build and the tests need on a fresh Debian 12 machine (idempotent; quiet when done).
+#   tools/deps.sh          build + ABI/behaviour tests without a kernel
+#   tools/deps.sh vm       also the soft-RoCE VM (QEMU, busybox, kmod, cpio, iproute2, rdma programs)
+set -euo pipefail
+pkgs=(gcc make pkg-config python3 binutils meson ninja-build
+      libibverbs-dev ibverbs-providers ibverbs-utils)
+if [ "${1:-}" = vm ]; then
+  pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
+         perftest rdmacm-utils python3-pyverbs strace)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v cargo >/dev/null || { echo "deps: cargo (Rust toolchain) is required" >&2; exit 1; }
