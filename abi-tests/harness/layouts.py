@@ -71,11 +71,12 @@ class Layouts:
         ntypes = len({r.type for r in rows})
         bad = len({p.split(":")[0] for p in problems})
         skipped = sum(1 for r in rows if kind(r) == "anon")
-        counts = f"{compared} rows of {ntypes} types compared, {skipped} <anon> rows skipped"
+        counts = (f"{compared} of {len(rows) - skipped} rows of {ntypes} types compared, "
+                  f"{skipped} <anon> rows skipped")
         if allowed:
             counts += f", {len(allowed)} allowed v44->v65 differences"
         rep.check(name, problems, note=counts + note,
-                  reason=f"{len(problems)} mismatched rows in {bad} of {ntypes} types; {counts}")
+                  reason=f"{len(problems)} problems in {bad} of {ntypes} types; {counts}")
         return values
 
     def ours_verbs(self):
