@@ -1,0 +1,1 @@
+"""Checks behind abi-tests/run: exported symbols, struct layouts, behaviour diffs."""

@@ -1,0 +1,124 @@
+"""Behaviour diff: each abi-tests/diff/<name>.c, built against the installed rdma-core
+headers, runs under the system libibverbs and under ours; stdout, stderr and exit
+status must match after <name>.v65.sed is applied to the system library's output."""
+
+import difflib
+import os
+import re
+import string
+import subprocess
+from pathlib import Path
+
+DIFF_DIR = Path(__file__).resolve().parent.parent / "diff"
+SONAME = "libibverbs.so.1"
+MODES = {"LD_LIBRARY_PATH": lambda lib: {"LD_LIBRARY_PATH": str(lib)},
+         "LD_PRELOAD": lambda lib: {"LD_PRELOAD": str(lib / SONAME)}}
+
+
+def build(name, out_dir):
+    out_dir.mkdir(parents=True, exist_ok=True)
+    exe = out_dir / name
+    cc = subprocess.run(["cc", "-O1", "-g", "-Wall", "-o", str(exe), str(DIFF_DIR / f"{name}.c"), "-libverbs"],
+                        capture_output=True, text=True)
+    return exe, cc.stderr.splitlines() if cc.returncode else None
+
+
+def environment(name, extra, out_dir):
+    env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "LD_PRELOAD")}
+    env_file = DIFF_DIR / f"{name}.env"
+    if env_file.exists():
+        subst = {"DIFF_DIR": str(DIFF_DIR), "BUILD_DIR": str(out_dir)}
+        for line in env_file.read_text().splitlines():
+            if line.strip() and not line.lstrip().startswith("#"):
+                k, v = line.split("=", 1)
+                env[k.strip()] = string.Template(v.strip()).safe_substitute(subst)
+    env.update(extra)
+    return env
+
+
+def loaded_verbs(exe, env):
+    """Paths of every libibverbs the dynamic linker would load for exe under env."""
+    r = subprocess.run([str(exe)], env=dict(env, LD_TRACE_LOADED_OBJECTS="1"),
+                       capture_output=True, text=True, timeout=20)
+    paths = re.findall(r"(/\S*libibverbs\.so[\d.]*)\s", r.stdout)
+    return {os.path.realpath(p) for p in paths}
+
+
+def execute(exe, env, timeout):
+    try:
+        r = subprocess.run([str(exe)], env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    dec = lambda b: b.decode("utf-8", "replace")
+    return dec(r.stdout), dec(r.stderr), r.returncode
+
+
+def sed(name, text):
+    script = DIFF_DIR / f"{name}.v65.sed"
+    if not script.exists() or not text:
+        return text
+    return subprocess.run(["sed", "-f", str(script)], input=text, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def differences(want, got):
+    if got is None:
+        return ["timed out under our library"]
+    problems = []
+    if want[2] != got[2]:
+        problems.append(f"exit status: system {want[2]}, ours {got[2]}")
+    for i, stream in ((1, "stderr"), (0, "stdout")):  # stderr first: short, telling
+        if want[i] != got[i]:
+            problems += list(difflib.unified_diff(want[i].splitlines(), got[i].splitlines(),
+                                                  f"{stream} (system, after .v65.sed)", f"{stream} (ours)",
+                                                  n=1, lineterm=""))
+    return problems
+
+
+def run(rep, lib_dir, names, system_only, timeout, out_dir):
+    names = names or sorted(p.stem for p in DIFF_DIR.glob("*.c"))
+    ours = (lib_dir / SONAME).resolve()
+    for name in names:
+        label = f"diff/{name}"
+        if not (DIFF_DIR / f"{name}.c").exists():
+            rep.fail(label, f"no such program: {DIFF_DIR / name}.c")
+            continue
+        exe, errors = build(name, out_dir)
+        if errors is not None:
+            rep.fail(label, "build failed", errors)
+            continue
+        sys_env = environment(name, {}, out_dir)
+        want = execute(exe, sys_env, timeout)
+        if system_only:
+            show_system(rep, label, want)
+            continue
+        if want is None:
+            rep.fail(f"{label} (system)", "timed out under the system library")
+            continue
+        want = (sed(name, want[0]), sed(name, want[1]), want[2])
+        for mode, extra in MODES.items():
+            check = f"{label} (system vs ours, {mode})"
+            if not ours.exists():
+                rep.fail(check, f"library missing: {ours}")
+                continue
+            env = environment(name, extra(lib_dir), out_dir)
+            loaded = loaded_verbs(exe, env)
+            if loaded != {str(ours)}:
+                rep.fail(check, f"our library is not the one loaded: {sorted(loaded)}")
+                continue
+            rep.check(check, differences(want, execute(exe, env, timeout)), reason="output differs")
+
+
+def show_system(rep, label, res):
+    if res is None:
+        rep.fail(f"{label} (system only)", "timed out")
+        return
+    out, err, rc = res
+    for line in out.splitlines():
+        print(f"# {line}")
+    for line in err.splitlines():
+        print(f"# stderr: {line}")
+    if rc < 0:
+        rep.fail(f"{label} (system only)", f"killed by signal {-rc}")
+    else:
+        rep.ok(f"{label} (system only)", f"exit status {rc}, {len(out.splitlines())} lines of stdout")

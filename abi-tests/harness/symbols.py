@@ -1,0 +1,104 @@
+"""Dynamic symbol table, SONAME, version nodes and load-ability of our libibverbs.so.1."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SONAME = "libibverbs.so.1"
+
+
+def readelf(*args):
+    return subprocess.run(["readelf", "-W", *args], capture_output=True, text=True, check=True).stdout
+
+
+def exported(lib):
+    """Defined global symbols as name@@VER / name@VER, minus the version-node ABS symbols."""
+    out = set()
+    for line in readelf("--dyn-syms", str(lib)).splitlines():
+        f = line.split()
+        if len(f) < 8 or not f[0].endswith(":") or f[4] not in ("GLOBAL", "WEAK", "UNIQUE"):
+            continue
+        ndx, name = f[6], f[7]
+        if ndx == "UND":
+            continue
+        if ndx == "ABS" and "@" not in name:
+            continue  # the symbol the linker emits for each version node
+        out.add(name)
+    return out
+
+
+def verdefs(lib):
+    """[(name, flags, [parents])] from .gnu.version_d, in file order."""
+    nodes = []
+    for line in readelf("-V", str(lib)).splitlines():
+        m = re.search(r"Flags: (\S+)\s+Index: \d+\s+Cnt: \d+\s+Name: (\S+)", line)
+        if m:
+            nodes.append((m.group(2), m.group(1), []))
+            continue
+        m = re.search(r"Parent \d+: (\S+)", line)
+        if m and nodes:
+            nodes[-1][2].append(m.group(1))
+    return nodes
+
+
+def expected_nodes(expected_syms):
+    """Version chain as libibverbs.map.in declares it: each public IBVERBS_1.x node
+    inherits the previous one; the IBVERBS_PRIVATE_* node stands alone."""
+    vers = {s.split("@")[-1] for s in expected_syms}
+    public = sorted((v for v in vers if v.startswith("IBVERBS_1.")),
+                    key=lambda v: int(v.split(".")[1]))
+    chain = [(v, public[i - 1:i]) for i, v in enumerate(public)]
+    return chain + [(v, []) for v in sorted(vers - set(public))]
+
+
+def chain_note(nodes):
+    public = [n for n, p in nodes if n.startswith("IBVERBS_1.")]
+    private = [n for n, p in nodes if n not in public]
+    return (f"{len(nodes)} nodes: {public[0]} <- {public[1]} <- ... <- {public[-1]}; "
+            + ", ".join(private) + " standalone")
+
+
+def dlopen_now(lib):
+    code = "import ctypes,os,sys; ctypes.CDLL(sys.argv[1], mode=os.RTLD_NOW|os.RTLD_GLOBAL)"
+    env = dict(os.environ, LD_BIND_NOW="1")
+    r = subprocess.run([sys.executable, "-c", code, str(lib)], capture_output=True,
+                       text=True, env=env, timeout=30)
+    return r.returncode, (r.stderr.strip().splitlines() or [""])[-1]
+
+
+def run(rep, lib_dir, expect_file):
+    lib = Path(lib_dir) / SONAME
+    if not lib.exists():
+        for n in ("exports", "soname", "version-nodes", "dlopen-now"):
+            rep.fail(f"symbols/{n}", f"library missing: {lib}")
+        return
+    want = {l.strip() for l in open(expect_file) if l.strip() and not l.startswith("#")}
+    have = exported(lib)
+    problems = [f"missing:    {s}" for s in sorted(want - have)]
+    problems += [f"unexpected: {s}" for s in sorted(have - want)]
+    rep.check("symbols/exports", problems, note=f"{len(want)} symbols match {Path(expect_file).name}",
+              reason=f"{len(want - have)} missing, {len(have - want)} unexpected")
+
+    m = re.search(r"\(SONAME\)\s+Library soname: \[(.*?)\]", readelf("-d", str(lib)))
+    soname = m.group(1) if m else None
+    rep.check("symbols/soname", [] if soname == SONAME else [f"SONAME is {soname!r}"],
+              note=SONAME, reason=f"SONAME {soname!r}, want {SONAME}")
+
+    nodes = verdefs(lib)
+    problems = []
+    if not nodes or nodes[0][1] != "BASE" or nodes[0][0] != SONAME:
+        problems.append(f"first verdef should be BASE {SONAME}, got {nodes[:1]}")
+    got = [(n, p) for n, flags, p in nodes if flags != "BASE"]
+    want_nodes = expected_nodes(want)
+    if sorted(got) != sorted(want_nodes):
+        problems += [f"want {n} <- {p or '(none)'}" for n, p in want_nodes if (n, p) not in got]
+        problems += [f"have {n} <- {p or '(none)'}" for n, p in got if (n, p) not in want_nodes]
+    rep.check("symbols/version-nodes", problems,
+              note=chain_note(want_nodes),
+              reason="version definitions differ")
+
+    rc, err = dlopen_now(lib)
+    rep.check("symbols/dlopen-now", [err] if rc else [], note="LD_BIND_NOW=1, RTLD_NOW",
+              reason="dlopen failed")
