@@ -22,7 +22,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps test cargo-test abi-test install-test headers install clean FORCE
+.PHONY: all lib deps demo test cargo-test abi-test install-test headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -38,6 +38,14 @@ $(LIB): FORCE
 
 deps:
 	tools/deps.sh
+
+# The main job (until the soft-RoCE demo lands): the library, its symbol table, its ABI checks.
+demo: deps lib
+	@echo "== $(LIB): SONAME, version nodes, exported symbols"
+	@readelf -d $(LIB) | grep SONAME
+	@objdump -T $(LIB) | awk '/\*ABS\*/ {print "   node " $$NF}' | sort -V
+	@objdump -T $(LIB) | awk '$$0 !~ /\*ABS\*|\*UND\*/ && / g / {print $$(NF-1)}' | sort | uniq -c | sort -k2 -V
+	python3 abi-tests/run --lib $(OUT) symbols layouts
 
 test: deps lib cargo-test abi-test install-test
 
