@@ -370,7 +370,7 @@ fn driver_h_v44_pabi34_layouts() {
             wr_rdma_write_imm, wr_send, wr_send_imm, wr_send_inv, wr_send_tso, wr_set_ud_addr,
             wr_set_xrc_srqn, wr_set_inline_data, wr_set_inline_data_list, wr_set_sge,
             wr_set_sge_list, wr_start, wr_complete, wr_abort, wr_atomic_write }
-        verbs_context { query_port, advise_mr, alloc_null_mr, read_counters,
+        verbs_context_pabi34 = "verbs_context" { query_port, advise_mr, alloc_null_mr, read_counters,
             attach_counters_point_flow, create_counters, destroy_counters, reg_dm_mr, alloc_dm,
             free_dm, modify_flow_action_esp, destroy_flow_action, create_flow_action_esp,
             modify_qp_rate_limit, alloc_parent_domain, dealloc_td, alloc_td, modify_cq,

@@ -9,13 +9,18 @@
 //! - a field `anon_N` of a type `<parent>_anon_N` becomes an anonymous struct/union member, so C
 //!   code names the members as it does with rdma-core's headers (`wc.imm_data`);
 //! - an export `__<name>_1_1` (the default half of a name exported in two versions, see
-//!   src/capi/mod.rs) is declared under its public name.
+//!   src/capi/mod.rs) is declared under its public name;
+//! - a `bitfield_N` storage field documented `bitfield: a:1, b:1` becomes C bitfields;
+//! - definitions are re-ordered so by-value members come first, and every tag is declared up
+//!   front (cbindgen does not tell pointer from value dependencies).
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Default)]
 struct Items {
     types: BTreeSet<String>,
+    /// C tag kind of each struct/union/enum (`struct`, `union`, `enum`).
+    kinds: BTreeMap<String, &'static str>,
     consts: BTreeSet<String>,
     fns: BTreeSet<String>,
 }
@@ -49,9 +54,17 @@ fn scan(file: &Path, items: &mut Items) {
         } else if let Some(rest) = t.strip_prefix("#[unsafe(export_name = \"") {
             exported_name = rest.split('"').next().map(str::to_string);
         }
-        for kw in ["pub struct ", "pub union ", "pub enum ", "pub type "] {
+        for (kw, kind) in [
+            ("pub struct ", Some("struct")),
+            ("pub union ", Some("union")),
+            ("pub enum ", Some("enum")),
+            ("pub type ", None),
+        ] {
             if let Some(n) = ident_after(t, kw) {
                 items.types.insert(n.to_string());
+                if let Some(k) = kind {
+                    items.kinds.insert(n.to_string(), k);
+                }
             }
         }
         if let Some(n) = ident_after(t, "pub const ") {
@@ -122,6 +135,7 @@ fn find_block<'a>(lines: &'a [String], name: &str) -> Option<(usize, usize, &'a 
 /// Inline `anon_N` members and drop the standalone `<parent>_anon_N` definitions.
 fn inline_anonymous(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut inlined_types = BTreeSet::new();
     loop {
         let hit = lines.iter().enumerate().find_map(|(i, l)| {
             let t = l.trim_start();
@@ -136,6 +150,7 @@ fn inline_anonymous(text: &str) -> String {
         });
         let Some((i, indent, ty)) = hit else { break };
         let (start, end, kw) = find_block(&lines, &ty).expect("anonymous member type is defined");
+        inlined_types.insert(ty.clone());
         let pad = " ".repeat(indent);
         let mut inlined = vec![format!("{pad}{kw} {{")];
         inlined.extend(lines[start + 1..end].iter().map(|b| format!("{pad}{b}")));
@@ -147,7 +162,7 @@ fn inline_anonymous(text: &str) -> String {
         let def = lines.iter().position(|l| {
             let mut p = l.split_whitespace();
             matches!(p.next(), Some("struct" | "union"))
-                && p.next().is_some_and(|n| n.contains("_anon_"))
+                && p.next().is_some_and(|n| inlined_types.contains(n))
                 && p.next() == Some("{")
         });
         let Some(start) = def else { break };
@@ -162,6 +177,138 @@ fn inline_anonymous(text: &str) -> String {
     let mut out = lines.join("\n");
     out.push('\n');
     out
+}
+
+/// cbindgen orders types by dependencies without telling a pointer from a value, so a cycle
+/// through pointers (`ibv_device` holds `_ibv_device_ops` whose callbacks take `ibv_device *`) can
+/// put a struct before what it holds by value. Re-order: constants and enums first, then structs
+/// and unions so that every by-value member's type comes earlier (stable otherwise), and declare
+/// every tag up front so pointer uses (also inside callback parameter lists) name the same type.
+fn order_definitions(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let is_def = |l: &str| {
+        let mut p = l.split_whitespace();
+        matches!(p.next(), Some("struct" | "union" | "enum")) && p.nth(1) == Some("{")
+    };
+    let Some(first) = lines.iter().position(|l| is_def(l) || l.starts_with("#define ")) else {
+        return text.to_string();
+    };
+    // Skip the include guard's own #define.
+    let first = if lines[first].starts_with("#define INFINIBAND_") { first + 1 } else { first };
+    let end = lines.iter().position(|l| *l == "#ifdef __cplusplus").unwrap_or(lines.len());
+    // Chunks: leading comment lines + one definition block or one #define line.
+    struct Chunk {
+        text: Vec<String>,
+        name: Option<String>,
+        kind: &'static str,
+        deps: BTreeSet<String>,
+    }
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let mut pending: Vec<String> = Vec::new();
+    let mut i = first;
+    while i < end {
+        let l = lines[i];
+        if l.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        if l.starts_with("//") || l.starts_with("/*") {
+            pending.push(l.to_string());
+            i += 1;
+            continue;
+        }
+        let mut text = std::mem::take(&mut pending);
+        if is_def(l) {
+            let stop = (i..end).find(|&j| lines[j] == "};").unwrap_or(end - 1);
+            let mut p = l.split_whitespace();
+            let kw = p.next().unwrap_or("");
+            let name = p.next().unwrap_or("").to_string();
+            let mut deps = BTreeSet::new();
+            for body in &lines[i + 1..stop] {
+                let t = body.trim_start();
+                let mut w = t.split_whitespace();
+                if let (Some("struct" | "union"), Some(ty), Some(field)) = (w.next(), w.next(), w.next()) {
+                    if !field.starts_with('*') && !ty.ends_with('*') && ty != "{" {
+                        deps.insert(ty.to_string());
+                    }
+                }
+            }
+            text.extend(lines[i..=stop].iter().map(|s| s.to_string()));
+            let kind = match kw {
+                "enum" => "enum",
+                "union" => "union",
+                _ => "struct",
+            };
+            chunks.push(Chunk { text, name: Some(name), kind, deps });
+            i = stop + 1;
+        } else {
+            text.push(l.to_string());
+            chunks.push(Chunk { text, name: None, kind: "other", deps: BTreeSet::new() });
+            i += 1;
+        }
+    }
+    let mut out: Vec<String> = lines[..first].iter().map(|s| s.to_string()).collect();
+    let mut tags: Vec<String> = Vec::new();
+    for c in &chunks {
+        if let (Some(n), "struct" | "union") = (&c.name, c.kind) {
+            tags.push(format!("{} {};", c.kind, n));
+        }
+    }
+    let mut emit = |out: &mut Vec<String>, c: &Chunk| {
+        out.extend(c.text.iter().cloned());
+        out.push(String::new());
+    };
+    for c in chunks.iter().filter(|c| c.kind == "other" || c.kind == "enum") {
+        emit(&mut out, c);
+    }
+    out.extend(tags);
+    out.push(String::new());
+    let defined: BTreeSet<String> = chunks.iter().filter_map(|c| c.name.clone()).collect();
+    let mut done: BTreeSet<String> = BTreeSet::new();
+    let mut left: Vec<&Chunk> = chunks.iter().filter(|c| c.kind == "struct" || c.kind == "union").collect();
+    while !left.is_empty() {
+        let ready = left
+            .iter()
+            .position(|c| c.deps.iter().all(|d| done.contains(d) || !defined.contains(d)))
+            .unwrap_or(0); // a by-value cycle cannot compile anyway; keep going
+        let c = left.remove(ready);
+        if let Some(n) = &c.name {
+            done.insert(n.clone());
+        }
+        emit(&mut out, c);
+    }
+    out.extend(lines[end..].iter().map(|s| s.to_string()));
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
+}
+
+/// A Rust `bitfield_N` storage field documented `bitfield: a:1, b:2` becomes C bitfields.
+fn expand_bitfields(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut spec: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if let Some(s) = t.strip_prefix("// bitfield:") {
+            spec = Some(s.trim().to_string());
+            continue;
+        }
+        if let Some(s) = spec.take() {
+            let indent = &line[..line.len() - t.len()];
+            let ty = t.split_whitespace().next().unwrap_or("unsigned");
+            if t.contains(" bitfield_") {
+                for part in s.split(',') {
+                    out.push(format!("{indent}{ty} {};", part.trim()));
+                }
+                continue;
+            }
+            out.push(format!("{indent}// bitfield: {s}"));
+        }
+        out.push(line.to_string());
+    }
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
 }
 
 fn rename_twins(text: &str) -> String {
@@ -222,6 +369,14 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .cloned()
         .collect();
 
+    // Types declared elsewhere (libc, or the other header) keep their C tag when referenced.
+    config.export.rename.insert("timespec".into(), "struct timespec".into());
+    for (name, kind) in &all.kinds {
+        if !own.types.contains(name) && *kind != "enum" && !config.export.rename.contains_key(name) {
+            config.export.rename.insert(name.clone(), format!("{kind} {name}"));
+        }
+    }
+
     let mut buf = Vec::new();
     cbindgen::Builder::new()
         .with_config(config)
@@ -230,7 +385,8 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .expect("cbindgen")
         .write(&mut buf);
     let text = String::from_utf8(buf).expect("utf-8 header");
-    squeeze_blank_lines(&rename_twins(&inline_anonymous(&text)))
+    let text = order_definitions(&inline_anonymous(&text));
+    squeeze_blank_lines(&rename_twins(&expand_bitfields(&text)))
 }
 
 /// Excluded items leave their separating blank lines behind: keep at most one in a row.

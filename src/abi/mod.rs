@@ -1,9 +1,10 @@
 //! `#[repr(C)]` mirrors of rdma-core's C types. No logic lives here.
 //!
 //! - `verbs`: the public `infiniband/verbs.h` of rdma-core v65.
-//! - `driver`: the provider-facing `infiniband/driver.h` and `kern-abi.h` at provider ABI 34
-//!   (everything whose layout a `lib<name>-rdmav34.so` provider walks). A later provider ABI gets a
-//!   sibling module; nothing outside `abi/` and the provider glue may assume PABI 34.
+//! - `driver`: the provider-facing `infiniband/driver.h` at provider ABI 34 (everything whose
+//!   layout a `lib<name>-rdmav34.so` provider walks), in `driver::pabi34`. A later provider ABI gets
+//!   a sibling module; nothing outside `abi/` and the provider glue may assume PABI 34.
+//! - `kern_abi`: kern-abi.h's command structs and cmd_ioctl.h's `ibv_command_buffer` (PABI 34).
 //! - `uapi`: the kernel's `rdma/ib_user_verbs.h`, `ib_user_ioctl_cmds.h`, `ib_user_ioctl_verbs.h`
 //!   and `rdma_user_ioctl_cmds.h` (what the command layer writes to /dev/infiniband/uverbsN).
 //! - `kern_abi`: rdma-core's `kern-abi.h` write-command structs and the `cmd_ioctl.h` command

@@ -6,7 +6,7 @@
 //!
 //! A later provider ABI gets a sibling module (`pabi65`) that re-uses the unchanged records from
 //! `pabi34` and defines its own `verbs_context`, `verbs_context_ops` and `verbs_qp`; `verbs`
-//! stays as it is. Note that `driver::verbs_context` and `verbs::verbs_context` are different
+//! stays as it is. Note that `driver::verbs_context_pabi34` and `verbs::verbs_context` are different
 //! layouts under the same C name; do not glob-import both.
 
 mod common;

@@ -17,7 +17,7 @@ pub struct ibv_command_buffer {
     pub uhw_out_idx: u8,
     pub uhw_in_headroom_dwords: u8,
     pub uhw_out_headroom_dwords: u8,
-    /// Bit 0 `buffer_error`, bit 1 `fallback_require_ex`, bit 2 `fallback_ioctl_only`.
+    /// bitfield: buffer_error:1, fallback_require_ex:1, fallback_ioctl_only:1
     pub bitfield_1: u8,
     pub hdr: ib_uverbs_ioctl_hdr,
 }

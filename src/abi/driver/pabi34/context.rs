@@ -23,7 +23,7 @@ use core::ffi::{c_int, c_uint, c_void};
 /// provider must report `sz = 648`, or v65 callers would read the provider's memory in front of it.
 #[repr(C)]
 #[derive(Clone, Copy)]
-pub struct verbs_context {
+pub struct verbs_context_pabi34 {
     pub query_port: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
