@@ -6,6 +6,8 @@
 //!   sibling module; nothing outside `abi/` and the provider glue may assume PABI 34.
 //! - `uapi`: the kernel's `rdma/ib_user_verbs.h`, `ib_user_ioctl_cmds.h`, `ib_user_ioctl_verbs.h`
 //!   and `rdma_user_ioctl_cmds.h` (what the command layer writes to /dev/infiniband/uverbsN).
+//! - `kern_abi`: rdma-core's `kern-abi.h` write-command structs and the `cmd_ioctl.h` command
+//!   buffer at provider ABI 34 (providers embed these in their own commands).
 //!
 //! Conventions (the header generator and the layout tests rely on them):
 //! - Type names are rdma-core's C tag names (`ibv_context`, `verbs_context_ops`, `ib_uverbs_cmd_hdr`).
@@ -17,5 +19,6 @@
 //!   member names. A named member of an anonymous type (`ibv_send_wr.wr`) gets a type `<parent>_<member>`.
 //! - Bitfields are an integer field named `bitfield_N` with accessor functions.
 pub mod driver;
+pub mod kern_abi;
 pub mod uapi;
 pub mod verbs;

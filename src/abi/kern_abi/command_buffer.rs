@@ -1,0 +1,55 @@
+//! The ioctl command buffer of rdma-core's `libibverbs/cmd_ioctl.h` (provider ABI 34): the
+//! `ib_uverbs_ioctl_hdr` under construction plus bookkeeping, chained to a driver's buffer.
+
+use super::*;
+
+/// `uhw_in_idx` / `uhw_out_idx` value meaning "no driver (UHW) attribute yet".
+pub const _UHW_NO_INDEX: u8 = 0xff;
+
+/// An ioctl command being built, chained to its driver part; the attributes follow `hdr`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct ibv_command_buffer {
+    pub next: *mut ibv_command_buffer,
+    pub next_attr: *mut ib_uverbs_attr,
+    pub last_attr: *mut ib_uverbs_attr,
+    pub uhw_in_idx: u8,
+    pub uhw_out_idx: u8,
+    pub uhw_in_headroom_dwords: u8,
+    pub uhw_out_headroom_dwords: u8,
+    /// Bit 0 `buffer_error`, bit 1 `fallback_require_ex`, bit 2 `fallback_ioctl_only`.
+    pub bitfield_1: u8,
+    pub hdr: ib_uverbs_ioctl_hdr,
+}
+
+impl ibv_command_buffer {
+    const BUFFER_ERROR: u8 = 1 << 0;
+    const FALLBACK_REQUIRE_EX: u8 = 1 << 1;
+    const FALLBACK_IOCTL_ONLY: u8 = 1 << 2;
+
+    const fn with_bit(bits: u8, bit: u8, on: bool) -> u8 {
+        if on { bits | bit } else { bits & !bit }
+    }
+
+    /// An attribute did not fit: the command must fail.
+    pub const fn buffer_error(&self) -> bool {
+        self.bitfield_1 & Self::BUFFER_ERROR != 0
+    }
+    pub const fn set_buffer_error(&mut self, on: bool) {
+        self.bitfield_1 = Self::with_bit(self.bitfield_1, Self::BUFFER_ERROR, on);
+    }
+    /// The write fallback must use the extended command.
+    pub const fn fallback_require_ex(&self) -> bool {
+        self.bitfield_1 & Self::FALLBACK_REQUIRE_EX != 0
+    }
+    pub const fn set_fallback_require_ex(&mut self, on: bool) {
+        self.bitfield_1 = Self::with_bit(self.bitfield_1, Self::FALLBACK_REQUIRE_EX, on);
+    }
+    /// There is no write fallback: fail if the kernel lacks the ioctl method.
+    pub const fn fallback_ioctl_only(&self) -> bool {
+        self.bitfield_1 & Self::FALLBACK_IOCTL_ONLY != 0
+    }
+    pub const fn set_fallback_ioctl_only(&mut self, on: bool) {
+        self.bitfield_1 = Self::with_bit(self.bitfield_1, Self::FALLBACK_IOCTL_ONLY, on);
+    }
+}
