@@ -9,4 +9,4349 @@
 #include <sys/types.h>
 #include <infiniband/verbs.h>
 
+struct ibv_ah;
+struct ibv_ah_attr;
+struct ibv_alloc_dm_attr;
+struct ibv_async_event;
+struct ibv_comp_channel;
+struct ibv_context;
+struct ibv_counter_attach_attr;
+struct ibv_counters;
+struct ibv_counters_init_attr;
+struct ibv_cq;
+struct ibv_cq_ex;
+struct ibv_cq_init_attr_ex;
+struct ibv_data_buf;
+struct ibv_device;
+struct ibv_device_attr_ex;
+struct ibv_dm;
+struct ibv_ece;
+struct ibv_flow;
+struct ibv_flow_action;
+struct ibv_flow_action_esp_attr;
+struct ibv_flow_attr;
+struct ibv_modify_cq_attr;
+struct ibv_mr;
+struct ibv_mw;
+struct ibv_mw_bind;
+struct ibv_mw_bind_info;
+struct ibv_ops_wr;
+struct ibv_parent_domain_init_attr;
+struct ibv_pd;
+struct ibv_port_attr;
+struct ibv_qp;
+struct ibv_qp_attr;
+struct ibv_qp_init_attr;
+struct ibv_qp_init_attr_ex;
+struct ibv_qp_open_attr;
+struct ibv_qp_rate_limit_attr;
+struct ibv_query_device_ex_input;
+struct ibv_recv_wr;
+struct ibv_rwq_ind_table;
+struct ibv_rwq_ind_table_init_attr;
+struct ibv_send_wr;
+struct ibv_sge;
+struct ibv_srq;
+struct ibv_srq_attr;
+struct ibv_srq_init_attr;
+struct ibv_srq_init_attr_ex;
+struct ibv_td;
+struct ibv_td_init_attr;
+struct ibv_values_ex;
+struct ibv_wc;
+struct ibv_wq;
+struct ibv_wq_attr;
+struct ibv_wq_init_attr;
+struct ibv_xrcd;
+struct ibv_xrcd_init_attr;
+struct timespec;
+struct verbs_device_ops;
+union ibv_gid;
+
+#define VERBS_LOG_LEVEL_NONE 0
+
+#define VERBS_LOG_ERR 1
+
+#define VERBS_LOG_WARN 2
+
+#define VERBS_LOG_INFO 3
+
+#define VERBS_LOG_DEBUG 4
+
+#define VERBS_MATCH_SENTINEL 0
+
+#define VERBS_MATCH_PCI 1
+
+#define VERBS_MATCH_MODALIAS 2
+
+#define VERBS_MATCH_DRIVER_ID 3
+
+#define VSYSFS_READ_MODALIAS 1
+
+#define VSYSFS_READ_NODE_GUID 2
+
+// The provider ABI these layouts belong to (`verbs_register_driver_34`, `IBVERBS_PRIVATE_34`).
+#define IBVERBS_PABI_VERSION 34
+
+// Oldest kernel uverbs ABI version rdma-core can drive.
+#define IB_USER_VERBS_MIN_ABI_VERSION 3
+
+// Newest kernel uverbs ABI version rdma-core can drive.
+#define IB_USER_VERBS_MAX_ABI_VERSION 6
+
+#define IB_USER_VERBS_CMD_MODIFY_SRQ_V3 IB_USER_VERBS_CMD_MODIFY_SRQ
+
+#define IB_USER_VERBS_CMD_CREATE_SRQ_V5 IB_USER_VERBS_CMD_CREATE_SRQ
+
+#define IB_USER_VERBS_CMD_CREATE_QP_V4 IB_USER_VERBS_CMD_CREATE_QP
+
+#define IB_USER_VERBS_CMD_CREATE_QP_V3 IB_USER_VERBS_CMD_CREATE_QP
+
+// `uhw_in_idx` / `uhw_out_idx` value meaning "no driver (UHW) attribute yet".
+#define _UHW_NO_INDEX 255
+
+// Kernel uverbs ABI version this header describes.
+#define IB_USER_VERBS_ABI_VERSION 6
+
+// First extended command number that has no legacy twin.
+#define IB_USER_VERBS_CMD_THRESHOLD 50
+
+// Mask of the command number in `ib_uverbs_cmd_hdr.command`.
+#define IB_USER_VERBS_CMD_COMMAND_MASK 255
+
+// Flag in `ib_uverbs_cmd_hdr.command` marking an extended command.
+#define IB_USER_VERBS_CMD_FLAG_EXTENDED 2147483648
+
+// Largest log2 size of an RWQ indirection table the kernel accepts.
+#define IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE 13
+
+// Size of a kernel device name buffer.
+#define IB_DEVICE_NAME_MAX 64
+
+#define IB_USER_VERBS_CMD_GET_CONTEXT 0
+
+#define IB_USER_VERBS_CMD_QUERY_DEVICE 1
+
+#define IB_USER_VERBS_CMD_QUERY_PORT 2
+
+#define IB_USER_VERBS_CMD_ALLOC_PD 3
+
+#define IB_USER_VERBS_CMD_DEALLOC_PD 4
+
+#define IB_USER_VERBS_CMD_CREATE_AH 5
+
+#define IB_USER_VERBS_CMD_MODIFY_AH 6
+
+#define IB_USER_VERBS_CMD_QUERY_AH 7
+
+#define IB_USER_VERBS_CMD_DESTROY_AH 8
+
+#define IB_USER_VERBS_CMD_REG_MR 9
+
+#define IB_USER_VERBS_CMD_REG_SMR 10
+
+#define IB_USER_VERBS_CMD_REREG_MR 11
+
+#define IB_USER_VERBS_CMD_QUERY_MR 12
+
+#define IB_USER_VERBS_CMD_DEREG_MR 13
+
+#define IB_USER_VERBS_CMD_ALLOC_MW 14
+
+#define IB_USER_VERBS_CMD_BIND_MW 15
+
+#define IB_USER_VERBS_CMD_DEALLOC_MW 16
+
+#define IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL 17
+
+#define IB_USER_VERBS_CMD_CREATE_CQ 18
+
+#define IB_USER_VERBS_CMD_RESIZE_CQ 19
+
+#define IB_USER_VERBS_CMD_DESTROY_CQ 20
+
+#define IB_USER_VERBS_CMD_POLL_CQ 21
+
+#define IB_USER_VERBS_CMD_PEEK_CQ 22
+
+#define IB_USER_VERBS_CMD_REQ_NOTIFY_CQ 23
+
+#define IB_USER_VERBS_CMD_CREATE_QP 24
+
+#define IB_USER_VERBS_CMD_QUERY_QP 25
+
+#define IB_USER_VERBS_CMD_MODIFY_QP 26
+
+#define IB_USER_VERBS_CMD_DESTROY_QP 27
+
+#define IB_USER_VERBS_CMD_POST_SEND 28
+
+#define IB_USER_VERBS_CMD_POST_RECV 29
+
+#define IB_USER_VERBS_CMD_ATTACH_MCAST 30
+
+#define IB_USER_VERBS_CMD_DETACH_MCAST 31
+
+#define IB_USER_VERBS_CMD_CREATE_SRQ 32
+
+#define IB_USER_VERBS_CMD_MODIFY_SRQ 33
+
+#define IB_USER_VERBS_CMD_QUERY_SRQ 34
+
+#define IB_USER_VERBS_CMD_DESTROY_SRQ 35
+
+#define IB_USER_VERBS_CMD_POST_SRQ_RECV 36
+
+#define IB_USER_VERBS_CMD_OPEN_XRCD 37
+
+#define IB_USER_VERBS_CMD_CLOSE_XRCD 38
+
+#define IB_USER_VERBS_CMD_CREATE_XSRQ 39
+
+#define IB_USER_VERBS_CMD_OPEN_QP 40
+
+#define IB_USER_VERBS_EX_CMD_QUERY_DEVICE IB_USER_VERBS_CMD_QUERY_DEVICE
+
+#define IB_USER_VERBS_EX_CMD_CREATE_CQ IB_USER_VERBS_CMD_CREATE_CQ
+
+#define IB_USER_VERBS_EX_CMD_CREATE_QP IB_USER_VERBS_CMD_CREATE_QP
+
+#define IB_USER_VERBS_EX_CMD_MODIFY_QP IB_USER_VERBS_CMD_MODIFY_QP
+
+#define IB_USER_VERBS_EX_CMD_CREATE_FLOW IB_USER_VERBS_CMD_THRESHOLD
+
+#define IB_USER_VERBS_EX_CMD_DESTROY_FLOW 51
+
+#define IB_USER_VERBS_EX_CMD_CREATE_WQ 52
+
+#define IB_USER_VERBS_EX_CMD_MODIFY_WQ 53
+
+#define IB_USER_VERBS_EX_CMD_DESTROY_WQ 54
+
+#define IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL 55
+
+#define IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL 56
+
+#define IB_USER_VERBS_EX_CMD_MODIFY_CQ 57
+
+// `comp_mask` bits of the extended create-QP command the kernel supports.
+#define IB_UVERBS_CREATE_QP_SUP_COMP_MASK (uint32_t)IB_UVERBS_CREATE_QP_MASK_IND_TABLE
+
+#define IB_UVERBS_DEVICE_RAW_SCATTER_FCS (1 << 34)
+
+#define IB_UVERBS_DEVICE_PCI_WRITE_END_PADDING (1 << 36)
+
+#define IB_UVERBS_DEVICE_FLUSH_GLOBAL (1 << 38)
+
+#define IB_UVERBS_DEVICE_FLUSH_PERSISTENT (1 << 39)
+
+#define IB_UVERBS_DEVICE_ATOMIC_WRITE (1 << 40)
+
+#define IB_UVERBS_DEVICE_CC_DMA_BOUNCE (1 << 41)
+
+// ioctl type ("magic") of the RDMA subsystem.
+#define RDMA_IOCTL_MAGIC 27
+
+// Older name of `RDMA_IOCTL_MAGIC`.
+#define IB_IOCTL_MAGIC RDMA_IOCTL_MAGIC
+
+// The attribute is mandatory: fail the call if the kernel does not know it.
+#define UVERBS_ATTR_F_MANDATORY (1 << 0)
+
+// Set by the kernel on output attributes it has written.
+#define UVERBS_ATTR_F_VALID_OUTPUT (1 << 1)
+
+// Mask of the namespace bits of an id.
+#define UVERBS_ID_NS_MASK 61440
+
+// Shift of the namespace bits of an id.
+#define UVERBS_ID_NS_SHIFT 12
+
+#define UVERBS_OBJECT_DEVICE 0
+
+#define UVERBS_OBJECT_PD 1
+
+#define UVERBS_OBJECT_COMP_CHANNEL 2
+
+#define UVERBS_OBJECT_CQ 3
+
+#define UVERBS_OBJECT_QP 4
+
+#define UVERBS_OBJECT_SRQ 5
+
+#define UVERBS_OBJECT_AH 6
+
+#define UVERBS_OBJECT_MR 7
+
+#define UVERBS_OBJECT_MW 8
+
+#define UVERBS_OBJECT_FLOW 9
+
+#define UVERBS_OBJECT_XRCD 10
+
+#define UVERBS_OBJECT_RWQ_IND_TBL 11
+
+#define UVERBS_OBJECT_WQ 12
+
+#define UVERBS_OBJECT_FLOW_ACTION 13
+
+#define UVERBS_OBJECT_DM 14
+
+#define UVERBS_OBJECT_COUNTERS 15
+
+#define UVERBS_OBJECT_ASYNC_EVENT 16
+
+#define UVERBS_OBJECT_DMAH 17
+
+#define UVERBS_OBJECT_DMABUF 18
+
+#define UVERBS_OBJECT_COMP_CNTR 19
+
+#define UVERBS_ID_DRIVER_NS (1 << 12)
+
+#define UVERBS_ATTR_UHW_IN UVERBS_ID_DRIVER_NS
+
+#define UVERBS_ATTR_UHW_OUT 4097
+
+#define UVERBS_ID_DRIVER_NS_WITH_UHW 4098
+
+#define UVERBS_METHOD_INVOKE_WRITE 0
+
+#define UVERBS_METHOD_INFO_HANDLES 1
+
+#define UVERBS_METHOD_QUERY_PORT 2
+
+#define UVERBS_METHOD_GET_CONTEXT 3
+
+#define UVERBS_METHOD_QUERY_CONTEXT 4
+
+#define UVERBS_METHOD_QUERY_GID_TABLE 5
+
+#define UVERBS_METHOD_QUERY_GID_ENTRY 6
+
+#define UVERBS_METHOD_QUERY_PORT_SPEED 7
+
+#define UVERBS_METHOD_QUERY_COMP_CNTR_CAPS 8
+
+#define UVERBS_ATTR_CORE_IN 0
+
+#define UVERBS_ATTR_CORE_OUT 1
+
+#define UVERBS_ATTR_WRITE_CMD 2
+
+#define UVERBS_ATTR_QUERY_PORT_PORT_NUM 0
+
+#define UVERBS_ATTR_QUERY_PORT_RESP 1
+
+#define UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM 0
+
+#define UVERBS_ATTR_QUERY_PORT_SPEED_RESP 1
+
+#define UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS 0
+
+#define UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE 1
+
+#define UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS 2
+
+#define UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS 0
+
+#define UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT 1
+
+#define UVERBS_ATTR_GET_CONTEXT_FD_ARR 2
+
+#define UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS 0
+
+#define UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT 1
+
+#define UVERBS_ATTR_CREATE_CQ_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_CQ_CQE 1
+
+#define UVERBS_ATTR_CREATE_CQ_USER_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL 3
+
+#define UVERBS_ATTR_CREATE_CQ_COMP_VECTOR 4
+
+#define UVERBS_ATTR_CREATE_CQ_FLAGS 5
+
+#define UVERBS_ATTR_CREATE_CQ_RESP_CQE 6
+
+#define UVERBS_ATTR_CREATE_CQ_EVENT_FD 7
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_VA 8
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH 9
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_FD 10
+
+#define UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET 11
+
+#define UVERBS_ATTR_CREATE_CQ_BUF_UMEM 12
+
+#define UVERBS_ATTR_DESTROY_CQ_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_CQ_RESP 1
+
+#define UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE 0
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS 1
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_ESN 2
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT 3
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY 4
+
+#define UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP 5
+
+#define UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE
+
+#define UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_QP_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_QP_XRCD_HANDLE 1
+
+#define UVERBS_ATTR_CREATE_QP_PD_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_QP_SRQ_HANDLE 3
+
+#define UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE 4
+
+#define UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE 5
+
+#define UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE 6
+
+#define UVERBS_ATTR_CREATE_QP_USER_HANDLE 7
+
+#define UVERBS_ATTR_CREATE_QP_CAP 8
+
+#define UVERBS_ATTR_CREATE_QP_TYPE 9
+
+#define UVERBS_ATTR_CREATE_QP_FLAGS 10
+
+#define UVERBS_ATTR_CREATE_QP_SOURCE_QPN 11
+
+#define UVERBS_ATTR_CREATE_QP_EVENT_FD 12
+
+#define UVERBS_ATTR_CREATE_QP_RESP_CAP 13
+
+#define UVERBS_ATTR_CREATE_QP_RESP_QP_NUM 14
+
+#define UVERBS_ATTR_CREATE_QP_BUF_UMEM 15
+
+#define UVERBS_ATTR_CREATE_QP_RQ_BUF_UMEM 16
+
+#define UVERBS_ATTR_CREATE_QP_SQ_BUF_UMEM 17
+
+#define UVERBS_ATTR_DESTROY_QP_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_QP_RESP 1
+
+#define UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE 1
+
+#define UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK 2
+
+#define UVERBS_METHOD_QP_CREATE 0
+
+#define UVERBS_METHOD_QP_DESTROY 1
+
+#define UVERBS_METHOD_QP_ATTACH_COMP_CNTR 2
+
+#define UVERBS_ATTR_CREATE_SRQ_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_SRQ_PD_HANDLE 1
+
+#define UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE 3
+
+#define UVERBS_ATTR_CREATE_SRQ_USER_HANDLE 4
+
+#define UVERBS_ATTR_CREATE_SRQ_MAX_WR 5
+
+#define UVERBS_ATTR_CREATE_SRQ_MAX_SGE 6
+
+#define UVERBS_ATTR_CREATE_SRQ_LIMIT 7
+
+#define UVERBS_ATTR_CREATE_SRQ_MAX_NUM_TAGS 8
+
+#define UVERBS_ATTR_CREATE_SRQ_TYPE 9
+
+#define UVERBS_ATTR_CREATE_SRQ_EVENT_FD 10
+
+#define UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR 11
+
+#define UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE 12
+
+#define UVERBS_ATTR_CREATE_SRQ_RESP_SRQ_NUM 13
+
+#define UVERBS_ATTR_DESTROY_SRQ_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_SRQ_RESP 1
+
+#define UVERBS_METHOD_SRQ_CREATE 0
+
+#define UVERBS_METHOD_SRQ_DESTROY 1
+
+#define UVERBS_METHOD_CQ_CREATE 0
+
+#define UVERBS_METHOD_CQ_DESTROY 1
+
+#define UVERBS_ATTR_CREATE_WQ_HANDLE 0
+
+#define UVERBS_ATTR_CREATE_WQ_PD_HANDLE 1
+
+#define UVERBS_ATTR_CREATE_WQ_CQ_HANDLE 2
+
+#define UVERBS_ATTR_CREATE_WQ_USER_HANDLE 3
+
+#define UVERBS_ATTR_CREATE_WQ_TYPE 4
+
+#define UVERBS_ATTR_CREATE_WQ_EVENT_FD 5
+
+#define UVERBS_ATTR_CREATE_WQ_MAX_WR 6
+
+#define UVERBS_ATTR_CREATE_WQ_MAX_SGE 7
+
+#define UVERBS_ATTR_CREATE_WQ_FLAGS 8
+
+#define UVERBS_ATTR_CREATE_WQ_RESP_MAX_WR 9
+
+#define UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE 10
+
+#define UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM 11
+
+#define UVERBS_ATTR_DESTROY_WQ_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_WQ_RESP 1
+
+#define UVERBS_METHOD_WQ_CREATE 0
+
+#define UVERBS_METHOD_WQ_DESTROY 1
+
+#define UVERBS_METHOD_FLOW_ACTION_ESP_CREATE 0
+
+#define UVERBS_METHOD_FLOW_ACTION_DESTROY 1
+
+#define UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY 2
+
+#define UVERBS_ATTR_ALLOC_DM_HANDLE 0
+
+#define UVERBS_ATTR_ALLOC_DM_LENGTH 1
+
+#define UVERBS_ATTR_ALLOC_DM_ALIGNMENT 2
+
+#define UVERBS_ATTR_FREE_DM_HANDLE 0
+
+#define UVERBS_METHOD_DM_ALLOC 0
+
+#define UVERBS_METHOD_DM_FREE 1
+
+#define UVERBS_ATTR_ALLOC_DMAH_HANDLE 0
+
+#define UVERBS_ATTR_ALLOC_DMAH_CPU_ID 1
+
+#define UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE 2
+
+#define UVERBS_ATTR_ALLOC_DMAH_PH 3
+
+#define UVERBS_ATTR_FREE_DMA_HANDLE 0
+
+#define UVERBS_METHOD_DMAH_ALLOC 0
+
+#define UVERBS_METHOD_DMAH_FREE 1
+
+#define UVERBS_ATTR_ALLOC_DMABUF_HANDLE 0
+
+#define UVERBS_ATTR_ALLOC_DMABUF_PGOFF 1
+
+#define UVERBS_METHOD_DMABUF_ALLOC 0
+
+#define UVERBS_ATTR_REG_DM_MR_HANDLE 0
+
+#define UVERBS_ATTR_REG_DM_MR_OFFSET 1
+
+#define UVERBS_ATTR_REG_DM_MR_LENGTH 2
+
+#define UVERBS_ATTR_REG_DM_MR_PD_HANDLE 3
+
+#define UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS 4
+
+#define UVERBS_ATTR_REG_DM_MR_DM_HANDLE 5
+
+#define UVERBS_ATTR_REG_DM_MR_RESP_LKEY 6
+
+#define UVERBS_ATTR_REG_DM_MR_RESP_RKEY 7
+
+#define UVERBS_METHOD_DM_MR_REG 0
+
+#define UVERBS_METHOD_MR_DESTROY 1
+
+#define UVERBS_METHOD_ADVISE_MR 2
+
+#define UVERBS_METHOD_QUERY_MR 3
+
+#define UVERBS_METHOD_REG_DMABUF_MR 4
+
+#define UVERBS_METHOD_REG_MR 5
+
+#define UVERBS_ATTR_DESTROY_MR_HANDLE 0
+
+#define UVERBS_ATTR_ADVISE_MR_PD_HANDLE 0
+
+#define UVERBS_ATTR_ADVISE_MR_ADVICE 1
+
+#define UVERBS_ATTR_ADVISE_MR_FLAGS 2
+
+#define UVERBS_ATTR_ADVISE_MR_SGE_LIST 3
+
+#define UVERBS_ATTR_QUERY_MR_HANDLE 0
+
+#define UVERBS_ATTR_QUERY_MR_RESP_LKEY 1
+
+#define UVERBS_ATTR_QUERY_MR_RESP_RKEY 2
+
+#define UVERBS_ATTR_QUERY_MR_RESP_LENGTH 3
+
+#define UVERBS_ATTR_QUERY_MR_RESP_IOVA 4
+
+#define UVERBS_ATTR_REG_DMABUF_MR_HANDLE 0
+
+#define UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE 1
+
+#define UVERBS_ATTR_REG_DMABUF_MR_OFFSET 2
+
+#define UVERBS_ATTR_REG_DMABUF_MR_LENGTH 3
+
+#define UVERBS_ATTR_REG_DMABUF_MR_IOVA 4
+
+#define UVERBS_ATTR_REG_DMABUF_MR_FD 5
+
+#define UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS 6
+
+#define UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY 7
+
+#define UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY 8
+
+#define UVERBS_ATTR_REG_MR_HANDLE 0
+
+#define UVERBS_ATTR_REG_MR_PD_HANDLE 1
+
+#define UVERBS_ATTR_REG_MR_DMA_HANDLE 2
+
+#define UVERBS_ATTR_REG_MR_IOVA 3
+
+#define UVERBS_ATTR_REG_MR_ADDR 4
+
+#define UVERBS_ATTR_REG_MR_LENGTH 5
+
+#define UVERBS_ATTR_REG_MR_ACCESS_FLAGS 6
+
+#define UVERBS_ATTR_REG_MR_FD 7
+
+#define UVERBS_ATTR_REG_MR_FD_OFFSET 8
+
+#define UVERBS_ATTR_REG_MR_RESP_LKEY 9
+
+#define UVERBS_ATTR_REG_MR_RESP_RKEY 10
+
+#define UVERBS_ATTR_CREATE_COUNTERS_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_COUNTERS_HANDLE 0
+
+#define UVERBS_ATTR_READ_COUNTERS_HANDLE 0
+
+#define UVERBS_ATTR_READ_COUNTERS_BUFF 1
+
+#define UVERBS_ATTR_READ_COUNTERS_FLAGS 2
+
+#define UVERBS_METHOD_COUNTERS_CREATE 0
+
+#define UVERBS_METHOD_COUNTERS_DESTROY 1
+
+#define UVERBS_METHOD_COUNTERS_READ 2
+
+#define UVERBS_ATTR_INFO_OBJECT_ID 0
+
+#define UVERBS_ATTR_INFO_TOTAL_HANDLES 1
+
+#define UVERBS_ATTR_INFO_HANDLES_LIST 2
+
+#define UVERBS_METHOD_PD_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_PD_HANDLE 0
+
+#define UVERBS_METHOD_MW_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_MW_HANDLE 0
+
+#define UVERBS_METHOD_XRCD_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_XRCD_HANDLE 0
+
+#define UVERBS_METHOD_AH_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_AH_HANDLE 0
+
+#define UVERBS_METHOD_RWQ_IND_TBL_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE 0
+
+#define UVERBS_METHOD_FLOW_DESTROY 0
+
+#define UVERBS_ATTR_DESTROY_FLOW_HANDLE 0
+
+#define UVERBS_METHOD_ASYNC_EVENT_ALLOC 0
+
+#define UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE 0
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE 0
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_FLAGS 1
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES 2
+
+#define UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES 3
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_PORT 0
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX 1
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS 2
+
+#define UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY 3
+
+#define UVERBS_METHOD_COMP_CNTR_CREATE 0
+
+#define UVERBS_METHOD_COMP_CNTR_DESTROY 1
+
+#define UVERBS_METHOD_COMP_CNTR_MODIFY 2
+
+#define UVERBS_METHOD_COMP_CNTR_READ 3
+
+#define UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY 1
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_OP 2
+
+#define UVERBS_ATTR_MODIFY_COMP_CNTR_VALUE 3
+
+#define UVERBS_ATTR_READ_COMP_CNTR_HANDLE 0
+
+#define UVERBS_ATTR_READ_COMP_CNTR_ENTRY 1
+
+#define UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE 2
+
+// First bit of the optional access-flag range (the kernel may ignore these).
+#define IB_UVERBS_ACCESS_OPTIONAL_FIRST (1 << 20)
+
+// Last bit of the optional access-flag range.
+#define IB_UVERBS_ACCESS_OPTIONAL_LAST (1 << 29)
+
+#define IB_UVERBS_PCF_HIERARCHY_INFO_SUP (1 << 31)
+
+#define IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TUNNEL (uint32_t)IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO
+
+#define IB_UVERBS_FLOW_ACTION_ESP_FLAGS_DECRYPT (uint32_t)IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO
+
+#define RDMA_DRIVER_IRDMA (uint32_t)RDMA_DRIVER_I40IW
+
+// `comp_mask` bits of the extended create-QP command.
+enum ib_uverbs_create_qp_mask {
+        IB_UVERBS_CREATE_QP_MASK_IND_TABLE = (1 << 0),
+};
+
+// ESP action flags (the zero-valued defaults beyond the first are constants).
+enum ib_uverbs_flow_action_esp_flags {
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO = 0,
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD = (1 << 0),
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_TRANSPORT = (1 << 1),
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_ENCRYPT = (1 << 2),
+        IB_UVERBS_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW = (1 << 3),
+};
+
+// Kernel driver ids (`ib_uverbs_ioctl_hdr.driver_id`).
+enum rdma_driver_id {
+        RDMA_DRIVER_UNKNOWN = 0,
+        RDMA_DRIVER_MLX5 = 1,
+        RDMA_DRIVER_MLX4 = 2,
+        RDMA_DRIVER_CXGB3 = 3,
+        RDMA_DRIVER_CXGB4 = 4,
+        RDMA_DRIVER_MTHCA = 5,
+        RDMA_DRIVER_BNXT_RE = 6,
+        RDMA_DRIVER_OCRDMA = 7,
+        RDMA_DRIVER_NES = 8,
+        RDMA_DRIVER_I40IW = 9,
+        RDMA_DRIVER_VMW_PVRDMA = 10,
+        RDMA_DRIVER_QEDR = 11,
+        RDMA_DRIVER_HNS = 12,
+        RDMA_DRIVER_USNIC = 13,
+        RDMA_DRIVER_RXE = 14,
+        RDMA_DRIVER_HFI1 = 15,
+        RDMA_DRIVER_QIB = 16,
+        RDMA_DRIVER_EFA = 17,
+        RDMA_DRIVER_SIW = 18,
+        RDMA_DRIVER_ERDMA = 19,
+        RDMA_DRIVER_MANA = 20,
+        RDMA_DRIVER_IONIC = 21,
+};
+
+// Flags a provider passes to the core's extended create-CQ command.
+enum create_cq_cmd_flags {
+        CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1,
+};
+
+// Flush placement types.
+enum ib_placement_type {
+        IB_FLUSH_GLOBAL = (1 << 0),
+        IB_FLUSH_PERSISTENT = (1 << 1),
+};
+
+// Flush selectivity levels.
+enum ib_selectivity_level {
+        IB_FLUSH_RANGE = 0,
+        IB_FLUSH_MR = 1,
+};
+
+// Memory access flags.
+enum ib_uverbs_access_flags {
+        IB_UVERBS_ACCESS_LOCAL_WRITE = (1 << 0),
+        IB_UVERBS_ACCESS_REMOTE_WRITE = (1 << 1),
+        IB_UVERBS_ACCESS_REMOTE_READ = (1 << 2),
+        IB_UVERBS_ACCESS_REMOTE_ATOMIC = (1 << 3),
+        IB_UVERBS_ACCESS_MW_BIND = (1 << 4),
+        IB_UVERBS_ACCESS_ZERO_BASED = (1 << 5),
+        IB_UVERBS_ACCESS_ON_DEMAND = (1 << 6),
+        IB_UVERBS_ACCESS_HUGETLB = (1 << 7),
+        IB_UVERBS_ACCESS_FLUSH_GLOBAL = (1 << 8),
+        IB_UVERBS_ACCESS_FLUSH_PERSISTENT = (1 << 9),
+        IB_UVERBS_ACCESS_RELAXED_ORDERING = 1048576,
+        IB_UVERBS_ACCESS_OPTIONAL_RANGE = 1072693248,
+};
+
+// Advice kinds of the advise-MR method.
+enum ib_uverbs_advise_mr_advice {
+        IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH = 0,
+        IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_WRITE = 1,
+        IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT = 2,
+};
+
+// Flags of the advise-MR method.
+enum ib_uverbs_advise_mr_flag {
+        IB_UVERBS_ADVISE_MR_FLAG_FLUSH = (1 << 0),
+};
+
+// Kinds of `ib_uverbs_buffer_desc`.
+enum ib_uverbs_buffer_type {
+        IB_UVERBS_BUFFER_TYPE_DMABUF = 0,
+        IB_UVERBS_BUFFER_TYPE_VA = 1,
+};
+
+// Entries of a completion counter.
+enum ib_uverbs_comp_cntr_entry {
+        IB_UVERBS_COMP_CNTR_ENTRY_COMP = 0,
+        IB_UVERBS_COMP_CNTR_ENTRY_ERR = 1,
+};
+
+// Operations of the modify-completion-counter method.
+enum ib_uverbs_comp_cntr_modify_op {
+        IB_UVERBS_COMP_CNTR_MODIFY_OP_SET = 0,
+        IB_UVERBS_COMP_CNTR_MODIFY_OP_INC = 1,
+};
+
+// Optional core features the kernel reports on get-context.
+enum ib_uverbs_core_support {
+        IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS = (1 << 0),
+        IB_UVERBS_CORE_SUPPORT_ROBUST_UDATA = (1 << 1),
+};
+
+// Device capability bits (bits 32 and up are `u64` constants).
+enum ib_uverbs_device_cap_flags {
+        IB_UVERBS_DEVICE_RESIZE_MAX_WR = (1 << 0),
+        IB_UVERBS_DEVICE_BAD_PKEY_CNTR = (1 << 1),
+        IB_UVERBS_DEVICE_BAD_QKEY_CNTR = (1 << 2),
+        IB_UVERBS_DEVICE_RAW_MULTI = (1 << 3),
+        IB_UVERBS_DEVICE_AUTO_PATH_MIG = (1 << 4),
+        IB_UVERBS_DEVICE_CHANGE_PHY_PORT = (1 << 5),
+        IB_UVERBS_DEVICE_UD_AV_PORT_ENFORCE = (1 << 6),
+        IB_UVERBS_DEVICE_CURR_QP_STATE_MOD = (1 << 7),
+        IB_UVERBS_DEVICE_SHUTDOWN_PORT = (1 << 8),
+        IB_UVERBS_DEVICE_PORT_ACTIVE_EVENT = (1 << 10),
+        IB_UVERBS_DEVICE_SYS_IMAGE_GUID = (1 << 11),
+        IB_UVERBS_DEVICE_RC_RNR_NAK_GEN = (1 << 12),
+        IB_UVERBS_DEVICE_SRQ_RESIZE = (1 << 13),
+        IB_UVERBS_DEVICE_N_NOTIFY_CQ = (1 << 14),
+        IB_UVERBS_DEVICE_MEM_WINDOW = (1 << 17),
+        IB_UVERBS_DEVICE_UD_IP_CSUM = (1 << 18),
+        IB_UVERBS_DEVICE_XRC = (1 << 20),
+        IB_UVERBS_DEVICE_MEM_MGT_EXTENSIONS = (1 << 21),
+        IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2A = (1 << 23),
+        IB_UVERBS_DEVICE_MEM_WINDOW_TYPE_2B = (1 << 24),
+        IB_UVERBS_DEVICE_RC_IP_CSUM = (1 << 25),
+        IB_UVERBS_DEVICE_RAW_IP_CSUM = (1 << 26),
+        IB_UVERBS_DEVICE_MANAGED_FLOW_STEERING = (1 << 29),
+};
+
+// Flags of the extended create-CQ command.
+enum ib_uverbs_ex_create_cq_flags {
+        IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION = (1 << 0),
+        IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN = (1 << 1),
+};
+
+// ESP key material kinds.
+enum ib_uverbs_flow_action_esp_keymat {
+        IB_UVERBS_FLOW_ACTION_ESP_KEYMAT_AES_GCM = 0,
+};
+
+// AES-GCM IV algorithms of an ESP action.
+enum ib_uverbs_flow_action_esp_keymat_aes_gcm_iv_algo {
+        IB_UVERBS_FLOW_ACTION_IV_ALGO_SEQ = 0,
+};
+
+// ESP replay protection kinds.
+enum ib_uverbs_flow_action_esp_replay {
+        IB_UVERBS_FLOW_ACTION_ESP_REPLAY_NONE = 0,
+        IB_UVERBS_FLOW_ACTION_ESP_REPLAY_BMP = 1,
+};
+
+// GID types.
+enum ib_uverbs_gid_type {
+        IB_UVERBS_GID_TYPE_IB = 0,
+        IB_UVERBS_GID_TYPE_ROCE_V1 = 1,
+        IB_UVERBS_GID_TYPE_ROCE_V2 = 2,
+};
+
+// General on-demand paging capability bits.
+enum ib_uverbs_odp_general_cap_bits {
+        IB_UVERBS_ODP_SUPPORT = (1 << 0),
+        IB_UVERBS_ODP_SUPPORT_IMPLICIT = (1 << 1),
+};
+
+// Per-transport on-demand paging capability bits.
+enum ib_uverbs_odp_transport_cap_bits {
+        IB_UVERBS_ODP_SUPPORT_SEND = (1 << 0),
+        IB_UVERBS_ODP_SUPPORT_RECV = (1 << 1),
+        IB_UVERBS_ODP_SUPPORT_WRITE = (1 << 2),
+        IB_UVERBS_ODP_SUPPORT_READ = (1 << 3),
+        IB_UVERBS_ODP_SUPPORT_ATOMIC = (1 << 4),
+        IB_UVERBS_ODP_SUPPORT_SRQ_RECV = (1 << 5),
+        IB_UVERBS_ODP_SUPPORT_FLUSH = (1 << 6),
+        IB_UVERBS_ODP_SUPPORT_ATOMIC_WRITE = (1 << 7),
+};
+
+// Operations a completion counter attached to a QP counts.
+enum ib_uverbs_qp_attach_comp_cntr_op {
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND = (1 << 0),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV = (1 << 1),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = (1 << 2),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = (1 << 3),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = (1 << 4),
+        IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = (1 << 5),
+};
+
+// QP creation flags.
+enum ib_uverbs_qp_create_flags {
+        IB_UVERBS_QP_CREATE_BLOCK_MULTICAST_LOOPBACK = (1 << 1),
+        IB_UVERBS_QP_CREATE_SCATTER_FCS = (1 << 8),
+        IB_UVERBS_QP_CREATE_CVLAN_STRIPPING = (1 << 9),
+        IB_UVERBS_QP_CREATE_PCI_WRITE_END_PADDING = (1 << 11),
+        IB_UVERBS_QP_CREATE_SQ_SIG_ALL = (1 << 12),
+};
+
+// QP types on the wire.
+enum ib_uverbs_qp_type {
+        IB_UVERBS_QPT_RC = 2,
+        IB_UVERBS_QPT_UC = 3,
+        IB_UVERBS_QPT_UD = 4,
+        IB_UVERBS_QPT_RAW_PACKET = 8,
+        IB_UVERBS_QPT_XRC_INI = 9,
+        IB_UVERBS_QPT_XRC_TGT = 10,
+        IB_UVERBS_QPT_DRIVER = 255,
+};
+
+// Port capability bits (bit 31 is a `u32` constant).
+enum ib_uverbs_query_port_cap_flags {
+        IB_UVERBS_PCF_SM = (1 << 1),
+        IB_UVERBS_PCF_NOTICE_SUP = (1 << 2),
+        IB_UVERBS_PCF_TRAP_SUP = (1 << 3),
+        IB_UVERBS_PCF_OPT_IPD_SUP = (1 << 4),
+        IB_UVERBS_PCF_AUTO_MIGR_SUP = (1 << 5),
+        IB_UVERBS_PCF_SL_MAP_SUP = (1 << 6),
+        IB_UVERBS_PCF_MKEY_NVRAM = (1 << 7),
+        IB_UVERBS_PCF_PKEY_NVRAM = (1 << 8),
+        IB_UVERBS_PCF_LED_INFO_SUP = (1 << 9),
+        IB_UVERBS_PCF_SM_DISABLED = (1 << 10),
+        IB_UVERBS_PCF_SYS_IMAGE_GUID_SUP = (1 << 11),
+        IB_UVERBS_PCF_PKEY_SW_EXT_PORT_TRAP_SUP = (1 << 12),
+        IB_UVERBS_PCF_EXTENDED_SPEEDS_SUP = (1 << 14),
+        IB_UVERBS_PCF_CM_SUP = (1 << 16),
+        IB_UVERBS_PCF_SNMP_TUNNEL_SUP = (1 << 17),
+        IB_UVERBS_PCF_REINIT_SUP = (1 << 18),
+        IB_UVERBS_PCF_DEVICE_MGMT_SUP = (1 << 19),
+        IB_UVERBS_PCF_VENDOR_CLASS_SUP = (1 << 20),
+        IB_UVERBS_PCF_DR_NOTICE_SUP = (1 << 21),
+        IB_UVERBS_PCF_CAP_MASK_NOTICE_SUP = (1 << 22),
+        IB_UVERBS_PCF_BOOT_MGMT_SUP = (1 << 23),
+        IB_UVERBS_PCF_LINK_LATENCY_SUP = (1 << 24),
+        IB_UVERBS_PCF_CLIENT_REG_SUP = (1 << 25),
+        IB_UVERBS_PCF_LINK_SPEED_WIDTH_TABLE_SUP = (1 << 27),
+        IB_UVERBS_PCF_VENDOR_SPECIFIC_MADS_TABLE_SUP = (1 << 28),
+        IB_UVERBS_PCF_MCAST_PKEY_TRAP_SUPPRESSION_SUP = (1 << 29),
+        IB_UVERBS_PCF_MCAST_FDB_TOP_SUP = (1 << 30),
+        IB_UVERBS_PCF_IP_BASED_GIDS = (1 << 26),
+};
+
+// Port flags of the query-port response.
+enum ib_uverbs_query_port_flags {
+        IB_UVERBS_QPF_GRH_REQUIRED = (1 << 0),
+};
+
+// Raw packet QP capability bits.
+enum ib_uverbs_raw_packet_caps {
+        IB_UVERBS_RAW_PACKET_CAP_CVLAN_STRIPPING = (1 << 0),
+        IB_UVERBS_RAW_PACKET_CAP_SCATTER_FCS = (1 << 1),
+        IB_UVERBS_RAW_PACKET_CAP_IP_CSUM = (1 << 2),
+        IB_UVERBS_RAW_PACKET_CAP_DELAY_DROP = (1 << 3),
+};
+
+// Flags of the read-counters method.
+enum ib_uverbs_read_counters_flags {
+        IB_UVERBS_READ_COUNTERS_PREFER_CACHED = (1 << 0),
+};
+
+// SRQ types.
+enum ib_uverbs_srq_type {
+        IB_UVERBS_SRQT_BASIC = 0,
+        IB_UVERBS_SRQT_XRC = 1,
+        IB_UVERBS_SRQT_TM = 2,
+};
+
+// Work completion opcodes on the wire.
+enum ib_uverbs_wc_opcode {
+        IB_UVERBS_WC_SEND = 0,
+        IB_UVERBS_WC_RDMA_WRITE = 1,
+        IB_UVERBS_WC_RDMA_READ = 2,
+        IB_UVERBS_WC_COMP_SWAP = 3,
+        IB_UVERBS_WC_FETCH_ADD = 4,
+        IB_UVERBS_WC_BIND_MW = 5,
+        IB_UVERBS_WC_LOCAL_INV = 6,
+        IB_UVERBS_WC_TSO = 7,
+        IB_UVERBS_WC_FLUSH = 8,
+        IB_UVERBS_WC_ATOMIC_WRITE = 9,
+};
+
+// WQ creation and modify flags.
+enum ib_uverbs_wq_flags {
+        IB_UVERBS_WQ_FLAGS_CVLAN_STRIPPING = (1 << 0),
+        IB_UVERBS_WQ_FLAGS_SCATTER_FCS = (1 << 1),
+        IB_UVERBS_WQ_FLAGS_DELAY_DROP = (1 << 2),
+        IB_UVERBS_WQ_FLAGS_PCI_WRITE_END_PADDING = (1 << 3),
+};
+
+// WQ types.
+enum ib_uverbs_wq_type {
+        IB_UVERBS_WQT_RQ = 0,
+};
+
+// Work request opcodes on the wire.
+enum ib_uverbs_wr_opcode {
+        IB_UVERBS_WR_RDMA_WRITE = 0,
+        IB_UVERBS_WR_RDMA_WRITE_WITH_IMM = 1,
+        IB_UVERBS_WR_SEND = 2,
+        IB_UVERBS_WR_SEND_WITH_IMM = 3,
+        IB_UVERBS_WR_RDMA_READ = 4,
+        IB_UVERBS_WR_ATOMIC_CMP_AND_SWP = 5,
+        IB_UVERBS_WR_ATOMIC_FETCH_AND_ADD = 6,
+        IB_UVERBS_WR_LOCAL_INV = 7,
+        IB_UVERBS_WR_BIND_MW = 8,
+        IB_UVERBS_WR_SEND_WITH_INV = 9,
+        IB_UVERBS_WR_TSO = 10,
+        IB_UVERBS_WR_RDMA_READ_WITH_INV = 11,
+        IB_UVERBS_WR_MASKED_ATOMIC_CMP_AND_SWP = 12,
+        IB_UVERBS_WR_MASKED_ATOMIC_FETCH_AND_ADD = 13,
+        IB_UVERBS_WR_FLUSH = 14,
+        IB_UVERBS_WR_ATOMIC_WRITE = 15,
+};
+
+// Kind of a `verbs_flow_action`.
+enum ibv_flow_action_type {
+        IBV_FLOW_ACTION_UNSPECIFIED = 0,
+        IBV_FLOW_ACTION_ESP = 1,
+};
+
+// GID type as read from sysfs.
+enum ibv_gid_type_sysfs {
+        IBV_GID_TYPE_SYSFS_IB_ROCE_V1 = 0,
+        IBV_GID_TYPE_SYSFS_ROCE_V2 = 1,
+};
+
+// How a `verbs_mr` came to be.
+enum ibv_mr_type {
+        IBV_MR_TYPE_MR = 0,
+        IBV_MR_TYPE_NULL_MR = 1,
+        IBV_MR_TYPE_IMPORTED_MR = 2,
+        IBV_MR_TYPE_DMABUF_MR = 3,
+};
+
+// Bits of `verbs_qp::comp_mask`.
+enum verbs_qp_mask {
+        VERBS_QP_XRCD = 1,
+        VERBS_QP_EX = 2,
+};
+
+// Which GID attributes the core's GID query should fill.
+enum verbs_query_gid_attr_mask {
+        VERBS_QUERY_GID_ATTR_GID = 1,
+        VERBS_QUERY_GID_ATTR_TYPE = 2,
+        VERBS_QUERY_GID_ATTR_NDEV_IFINDEX = 4,
+};
+
+// Bits of `verbs_xrcd::comp_mask`.
+enum verbs_xrcd_mask {
+        VERBS_XRCD_HANDLE = 1,
+        VERBS_XRCD_RESERVED = 2,
+};
+
+// Header every write command starts with.
+struct ib_uverbs_cmd_hdr {
+        uint32_t command;
+        uint16_t in_words;
+        uint16_t out_words;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_CQ`.
+struct ib_uverbs_create_cq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t cqe;
+        uint32_t comp_vector;
+        int32_t comp_channel;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_CQ`: header, then `ib_uverbs_create_cq`.
+struct ibv_create_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t cqe;
+                        uint32_t comp_vector;
+                        int32_t comp_channel;
+                        uint32_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_cq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_CQ`.
+struct ib_uverbs_create_cq_resp {
+        uint32_t cq_handle;
+        uint32_t cqe;
+        uint64_t driver_data[0];
+};
+
+// The core's wrapper around a CQ (plain or extended view).
+struct verbs_cq {
+        union {
+                struct ibv_cq cq;
+                struct ibv_cq_ex cq_ex;
+        };
+};
+
+// Second header of an extended write command.
+struct ib_uverbs_ex_cmd_hdr {
+        uint64_t response;
+        uint16_t provider_in_words;
+        uint16_t provider_out_words;
+        uint32_t cmd_hdr_reserved;
+};
+
+// The two headers an extended write command starts with.
+struct ex_hdr {
+        struct ib_uverbs_cmd_hdr hdr;
+        struct ib_uverbs_ex_cmd_hdr ex_hdr;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+struct ib_uverbs_ex_create_cq {
+        uint64_t user_handle;
+        uint32_t cqe;
+        uint32_t comp_vector;
+        int32_t comp_channel;
+        uint32_t comp_mask;
+        uint32_t flags;
+        uint32_t reserved;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_CQ`: header, then `ib_uverbs_ex_create_cq`.
+struct ibv_create_cq_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint64_t user_handle;
+                        uint32_t cqe;
+                        uint32_t comp_vector;
+                        int32_t comp_channel;
+                        uint32_t comp_mask;
+                        uint32_t flags;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_create_cq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+struct ib_uverbs_ex_create_cq_resp {
+        struct ib_uverbs_create_cq_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Type of `ib_uverbs_attr.attr_data.enum_data`.
+struct ib_uverbs_attr_attr_data_enum_data {
+        uint8_t elem_id;
+        uint8_t reserved;
+};
+
+// Type of `ib_uverbs_attr.attr_data`.
+union ib_uverbs_attr_attr_data {
+        struct ib_uverbs_attr_attr_data_enum_data enum_data;
+        uint16_t reserved;
+};
+
+// One attribute of an ioctl command.
+struct ib_uverbs_attr {
+        uint16_t attr_id;
+        uint16_t len;
+        uint16_t flags;
+        union ib_uverbs_attr_attr_data attr_data;
+        union {
+                uint64_t data;
+                int64_t data_s64;
+        };
+};
+
+// Header of an RDMA_VERBS_IOCTL call; the attributes follow it.
+struct ib_uverbs_ioctl_hdr {
+        uint16_t length;
+        uint16_t object_id;
+        uint16_t method_id;
+        uint16_t num_attrs;
+        uint64_t reserved1;
+        uint32_t driver_id;
+        uint32_t reserved2;
+        struct ib_uverbs_attr attrs[0];
+};
+
+// An ioctl command being built, chained to its driver part; the attributes follow `hdr`.
+struct ibv_command_buffer {
+        struct ibv_command_buffer *next;
+        struct ib_uverbs_attr *next_attr;
+        struct ib_uverbs_attr *last_attr;
+        uint8_t uhw_in_idx;
+        uint8_t uhw_out_idx;
+        uint8_t uhw_in_headroom_dwords;
+        uint8_t uhw_out_headroom_dwords;
+        // Bit 0 `buffer_error`, bit 1 `fallback_require_ex`, bit 2 `fallback_ioctl_only`.
+        uint8_t bitfield_1;
+        struct ib_uverbs_ioctl_hdr hdr;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_RESIZE_CQ`.
+struct ib_uverbs_resize_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t cqe;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_RESIZE_CQ`: header, then `ib_uverbs_resize_cq`.
+struct ibv_resize_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t cqe;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_resize_cq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_RESIZE_CQ`.
+struct ib_uverbs_resize_cq_resp {
+        uint32_t cqe;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// CQ moderation count and period.
+struct ib_uverbs_cq_moderation {
+        uint16_t cq_count;
+        uint16_t cq_period;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_CQ`.
+struct ib_uverbs_ex_modify_cq {
+        uint32_t cq_handle;
+        uint32_t attr_mask;
+        struct ib_uverbs_cq_moderation attr;
+        uint32_t reserved;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_CQ`: header, then `ib_uverbs_ex_modify_cq`.
+struct ibv_modify_cq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t cq_handle;
+                        uint32_t attr_mask;
+                        struct ib_uverbs_cq_moderation attr;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_modify_cq core_payload;
+        };
+};
+
+// The extended context as a provider ABI 34 provider lays it out; `context` is its last member.
+//
+// This is `struct verbs_context` of rdma-core v44's verbs.h: 648 bytes, `sz` at 312 and
+// `context` at 320. The public v65 `verbs::verbs_context` (696 bytes) adds six ops in front
+// (`free_buf`, `alloc_buf`, `dm_export_dmabuf_fd`, `reg_mr_ex`, `dealloc_dmah`, `alloc_dmah`);
+// every member from `query_port` on sits at the same distance before `context` in both. The
+// public inline functions test `sz` against that distance, so a context built from a PABI 34
+// provider must report `sz = 648`, or v65 callers would read the provider's memory in front of it.
+struct verbs_context {
+        int (*query_port)(struct ibv_context *context,
+                          uint8_t port_num,
+                          struct ibv_port_attr *port_attr,
+                          size_t port_attr_len);
+        int (*advise_mr)(struct ibv_pd *pd,
+                         uint32_t advice,
+                         uint32_t flags,
+                         struct ibv_sge *sg_list,
+                         uint32_t num_sges);
+        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
+        int (*read_counters)(struct ibv_counters *counters,
+                             uint64_t *counters_value,
+                             uint32_t ncounters,
+                             uint32_t flags);
+        int (*attach_counters_point_flow)(struct ibv_counters *counters,
+                                          struct ibv_counter_attach_attr *attr,
+                                          struct ibv_flow *flow);
+        struct ibv_counters *(*create_counters)(struct ibv_context *context,
+                                                struct ibv_counters_init_attr *init_attr);
+        int (*destroy_counters)(struct ibv_counters *counters);
+        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
+                                    struct ibv_dm *dm,
+                                    uint64_t dm_offset,
+                                    size_t length,
+                                    unsigned int access);
+        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+        int (*free_dm)(struct ibv_dm *dm);
+        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
+                                      struct ibv_flow_action_esp_attr *attr);
+        int (*destroy_flow_action)(struct ibv_flow_action *action);
+        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
+                                                          struct ibv_flow_action_esp_attr *attr);
+        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
+        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+                                              struct ibv_parent_domain_init_attr *attr);
+        int (*dealloc_td)(struct ibv_td *td);
+        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
+        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
+        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
+        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
+        int (*destroy_wq)(struct ibv_wq *wq);
+        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
+        struct ibv_wq *(*create_wq)(struct ibv_context *context,
+                                    struct ibv_wq_init_attr *wq_init_attr);
+        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
+        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+                                          struct ibv_cq_init_attr_ex *init_attr);
+        // The core's private per-context data (`struct verbs_ex_private *` in C).
+        void *priv;
+        int (*query_device_ex)(struct ibv_context *context,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr,
+                               size_t attr_size);
+        int (*ibv_destroy_flow)(struct ibv_flow *flow);
+        void (*ABI_placeholder2)(void);
+        struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
+        void (*ABI_placeholder1)(void);
+        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
+        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
+        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
+                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
+        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
+                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
+        int (*close_xrcd)(struct ibv_xrcd *xrcd);
+        uint64_t _ABI_placeholder3;
+        size_t sz;
+        struct ibv_context context;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_GET_CONTEXT`.
+struct ib_uverbs_get_context {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_GET_CONTEXT`: header, then `ib_uverbs_get_context`.
+struct ibv_get_context {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_get_context core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_GET_CONTEXT`.
+struct ib_uverbs_get_context_resp {
+        uint32_t async_fd;
+        uint32_t num_comp_vectors;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_DEVICE`.
+struct ib_uverbs_query_device_resp {
+        uint64_t fw_ver;
+        // Big-endian on the wire.
+        uint64_t node_guid;
+        // Big-endian on the wire.
+        uint64_t sys_image_guid;
+        uint64_t max_mr_size;
+        uint64_t page_size_cap;
+        uint32_t vendor_id;
+        uint32_t vendor_part_id;
+        uint32_t hw_ver;
+        uint32_t max_qp;
+        uint32_t max_qp_wr;
+        uint32_t device_cap_flags;
+        uint32_t max_sge;
+        uint32_t max_sge_rd;
+        uint32_t max_cq;
+        uint32_t max_cqe;
+        uint32_t max_mr;
+        uint32_t max_pd;
+        uint32_t max_qp_rd_atom;
+        uint32_t max_ee_rd_atom;
+        uint32_t max_res_rd_atom;
+        uint32_t max_qp_init_rd_atom;
+        uint32_t max_ee_init_rd_atom;
+        uint32_t atomic_cap;
+        uint32_t max_ee;
+        uint32_t max_rdd;
+        uint32_t max_mw;
+        uint32_t max_raw_ipv6_qp;
+        uint32_t max_raw_ethy_qp;
+        uint32_t max_mcast_grp;
+        uint32_t max_mcast_qp_attach;
+        uint32_t max_total_mcast_qp_attach;
+        uint32_t max_ah;
+        uint32_t max_fmr;
+        uint32_t max_map_per_fmr;
+        uint32_t max_srq;
+        uint32_t max_srq_wr;
+        uint32_t max_srq_sge;
+        uint16_t max_pkeys;
+        uint8_t local_ca_ack_delay;
+        uint8_t phys_port_cnt;
+        uint8_t reserved[4];
+};
+
+// Type of `ib_uverbs_odp_caps.per_transport_caps`.
+struct ib_uverbs_odp_caps_per_transport_caps {
+        uint32_t rc_odp_caps;
+        uint32_t uc_odp_caps;
+        uint32_t ud_odp_caps;
+};
+
+// On-demand paging capabilities.
+struct ib_uverbs_odp_caps {
+        uint64_t general_caps;
+        struct ib_uverbs_odp_caps_per_transport_caps per_transport_caps;
+        uint32_t reserved;
+};
+
+// RSS capabilities.
+struct ib_uverbs_rss_caps {
+        uint32_t supported_qpts;
+        uint32_t max_rwq_indirection_tables;
+        uint32_t max_rwq_indirection_table_size;
+        uint32_t reserved;
+};
+
+// Tag matching capabilities.
+struct ib_uverbs_tm_caps {
+        uint32_t max_rndv_hdr_size;
+        uint32_t max_num_tags;
+        uint32_t flags;
+        uint32_t max_ops;
+        uint32_t max_sge;
+        uint32_t reserved;
+};
+
+// Limits of CQ moderation.
+struct ib_uverbs_cq_moderation_caps {
+        uint16_t max_cq_moderation_count;
+        uint16_t max_cq_moderation_period;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
+struct ib_uverbs_ex_query_device_resp {
+        struct ib_uverbs_query_device_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+        struct ib_uverbs_odp_caps odp_caps;
+        uint64_t timestamp_mask;
+        uint64_t hca_core_clock;
+        uint64_t device_cap_flags_ex;
+        struct ib_uverbs_rss_caps rss_caps;
+        uint32_t max_wq_type_rq;
+        uint32_t raw_packet_caps;
+        struct ib_uverbs_tm_caps tm_caps;
+        struct ib_uverbs_cq_moderation_caps cq_moderation_caps;
+        uint64_t max_dm_size;
+        uint32_t xrc_odp_caps;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_PORT`.
+struct ib_uverbs_query_port {
+        uint64_t response;
+        uint8_t port_num;
+        uint8_t reserved[7];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_PORT`: header, then `ib_uverbs_query_port`.
+struct ibv_query_port {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint8_t port_num;
+                        uint8_t reserved[7];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_port core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ALLOC_PD`.
+struct ib_uverbs_alloc_pd {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_ALLOC_PD`: header, then `ib_uverbs_alloc_pd`.
+struct ibv_alloc_pd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_alloc_pd core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_ALLOC_PD`.
+struct ib_uverbs_alloc_pd_resp {
+        uint32_t pd_handle;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around an XRC domain.
+struct verbs_xrcd {
+        struct ibv_xrcd xrcd;
+        uint32_t comp_mask;
+        uint32_t handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_OPEN_XRCD`.
+struct ib_uverbs_open_xrcd {
+        uint64_t response;
+        uint32_t fd;
+        uint32_t oflags;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_OPEN_XRCD`: header, then `ib_uverbs_open_xrcd`.
+struct ibv_open_xrcd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t fd;
+                        uint32_t oflags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_open_xrcd core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_OPEN_XRCD`.
+struct ib_uverbs_open_xrcd_resp {
+        uint32_t xrcd_handle;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around a flow action.
+struct verbs_flow_action {
+        struct ibv_flow_action action;
+        uint32_t handle;
+        uint32_t type;
+};
+
+// The core's wrapper around a counters object.
+struct verbs_counters {
+        struct ibv_counters counters;
+        uint32_t handle;
+};
+
+// The core's wrapper around a memory region.
+struct verbs_mr {
+        struct ibv_mr ibv_mr;
+        uint32_t mr_type;
+        int access;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REG_MR`.
+struct ib_uverbs_reg_mr {
+        uint64_t response;
+        uint64_t start;
+        uint64_t length;
+        uint64_t hca_va;
+        uint32_t pd_handle;
+        uint32_t access_flags;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_REG_MR`: header, then `ib_uverbs_reg_mr`.
+struct ibv_reg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t start;
+                        uint64_t length;
+                        uint64_t hca_va;
+                        uint32_t pd_handle;
+                        uint32_t access_flags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_reg_mr core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_REG_MR`.
+struct ib_uverbs_reg_mr_resp {
+        uint32_t mr_handle;
+        uint32_t lkey;
+        uint32_t rkey;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around device memory.
+struct verbs_dm {
+        struct ibv_dm dm;
+        uint32_t handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REREG_MR`.
+struct ib_uverbs_rereg_mr {
+        uint64_t response;
+        uint32_t mr_handle;
+        uint32_t flags;
+        uint64_t start;
+        uint64_t length;
+        uint64_t hca_va;
+        uint32_t pd_handle;
+        uint32_t access_flags;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_REREG_MR`: header, then `ib_uverbs_rereg_mr`.
+struct ibv_rereg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t mr_handle;
+                        uint32_t flags;
+                        uint64_t start;
+                        uint64_t length;
+                        uint64_t hca_va;
+                        uint32_t pd_handle;
+                        uint32_t access_flags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_rereg_mr core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_REREG_MR`.
+struct ib_uverbs_rereg_mr_resp {
+        uint32_t lkey;
+        uint32_t rkey;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ALLOC_MW`.
+struct ib_uverbs_alloc_mw {
+        uint64_t response;
+        uint32_t pd_handle;
+        uint8_t mw_type;
+        uint8_t reserved[3];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_ALLOC_MW`: header, then `ib_uverbs_alloc_mw`.
+struct ibv_alloc_mw {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t pd_handle;
+                        uint8_t mw_type;
+                        uint8_t reserved[3];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_alloc_mw core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_ALLOC_MW`.
+struct ib_uverbs_alloc_mw_resp {
+        uint32_t mw_handle;
+        uint32_t rkey;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_QP`.
+struct ib_uverbs_create_qp {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t send_cq_handle;
+        uint32_t recv_cq_handle;
+        uint32_t srq_handle;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint8_t sq_sig_all;
+        uint8_t qp_type;
+        uint8_t is_srq;
+        uint8_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_QP`.
+struct ib_uverbs_create_qp_resp {
+        uint32_t qp_handle;
+        uint32_t qpn;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint32_t reserved;
+        uint32_t driver_data[0];
+};
+
+// `struct ibv_qp_ex` as a provider ABI 34 (rdma-core v44) provider lays it out.
+struct ibv_qp_ex_pabi34 {
+        struct ibv_qp qp_base;
+        uint64_t comp_mask;
+        uint64_t wr_id;
+        unsigned int wr_flags;
+        void (*wr_atomic_cmp_swp)(struct ibv_qp_ex_pabi34 *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint64_t compare,
+                                  uint64_t swap);
+        void (*wr_atomic_fetch_add)(struct ibv_qp_ex_pabi34 *qp,
+                                    uint32_t rkey,
+                                    uint64_t remote_addr,
+                                    uint64_t add);
+        void (*wr_bind_mw)(struct ibv_qp_ex_pabi34 *qp,
+                           struct ibv_mw *mw,
+                           uint32_t rkey,
+                           const struct ibv_mw_bind_info *bind_info);
+        void (*wr_local_inv)(struct ibv_qp_ex_pabi34 *qp, uint32_t invalidate_rkey);
+        void (*wr_rdma_read)(struct ibv_qp_ex_pabi34 *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write)(struct ibv_qp_ex_pabi34 *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write_imm)(struct ibv_qp_ex_pabi34 *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint32_t imm_data);
+        void (*wr_send)(struct ibv_qp_ex_pabi34 *qp);
+        void (*wr_send_imm)(struct ibv_qp_ex_pabi34 *qp, uint32_t imm_data);
+        void (*wr_send_inv)(struct ibv_qp_ex_pabi34 *qp, uint32_t invalidate_rkey);
+        void (*wr_send_tso)(struct ibv_qp_ex_pabi34 *qp, void *hdr, uint16_t hdr_sz, uint16_t mss);
+        void (*wr_set_ud_addr)(struct ibv_qp_ex_pabi34 *qp,
+                               struct ibv_ah *ah,
+                               uint32_t remote_qpn,
+                               uint32_t remote_qkey);
+        void (*wr_set_xrc_srqn)(struct ibv_qp_ex_pabi34 *qp, uint32_t remote_srqn);
+        void (*wr_set_inline_data)(struct ibv_qp_ex_pabi34 *qp, void *addr, size_t length);
+        void (*wr_set_inline_data_list)(struct ibv_qp_ex_pabi34 *qp,
+                                        size_t num_buf,
+                                        const struct ibv_data_buf *buf_list);
+        void (*wr_set_sge)(struct ibv_qp_ex_pabi34 *qp,
+                           uint32_t lkey,
+                           uint64_t addr,
+                           uint32_t length);
+        void (*wr_set_sge_list)(struct ibv_qp_ex_pabi34 *qp,
+                                size_t num_sge,
+                                const struct ibv_sge *sg_list);
+        void (*wr_start)(struct ibv_qp_ex_pabi34 *qp);
+        int (*wr_complete)(struct ibv_qp_ex_pabi34 *qp);
+        void (*wr_abort)(struct ibv_qp_ex_pabi34 *qp);
+        void (*wr_atomic_write)(struct ibv_qp_ex_pabi34 *qp,
+                                uint32_t rkey,
+                                uint64_t remote_addr,
+                                const void *atomic_wr);
+};
+
+// The core's wrapper around a QP (plain or extended view).
+struct verbs_qp {
+        union {
+                struct ibv_qp qp;
+                struct ibv_qp_ex_pabi34 qp_ex;
+        };
+        uint32_t comp_mask;
+        struct verbs_xrcd *xrcd;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+struct ib_uverbs_ex_create_qp {
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t send_cq_handle;
+        uint32_t recv_cq_handle;
+        uint32_t srq_handle;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint8_t sq_sig_all;
+        uint8_t qp_type;
+        uint8_t is_srq;
+        uint8_t reserved;
+        uint32_t comp_mask;
+        uint32_t create_flags;
+        uint32_t rwq_ind_tbl_handle;
+        uint32_t source_qpn;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_QP`: header, then `ib_uverbs_ex_create_qp`.
+struct ibv_create_qp_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint32_t comp_mask;
+                        uint32_t create_flags;
+                        uint32_t rwq_ind_tbl_handle;
+                        uint32_t source_qpn;
+                };
+                struct ib_uverbs_ex_create_qp core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+struct ib_uverbs_ex_create_qp_resp {
+        struct ib_uverbs_create_qp_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_OPEN_QP`.
+struct ib_uverbs_open_qp {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t qpn;
+        uint8_t qp_type;
+        uint8_t reserved[7];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_OPEN_QP`: header, then `ib_uverbs_open_qp`.
+struct ibv_open_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t qpn;
+                        uint8_t qp_type;
+                        uint8_t reserved[7];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_open_qp core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_QP`.
+struct ib_uverbs_query_qp {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t attr_mask;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_QP`: header, then `ib_uverbs_query_qp`.
+struct ibv_query_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t attr_mask;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_qp core_payload;
+        };
+};
+
+// Path (address vector) part of query/modify QP.
+struct ib_uverbs_qp_dest {
+        uint8_t dgid[16];
+        uint32_t flow_label;
+        uint16_t dlid;
+        uint16_t reserved;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_MODIFY_QP`.
+struct ib_uverbs_modify_qp {
+        struct ib_uverbs_qp_dest dest;
+        struct ib_uverbs_qp_dest alt_dest;
+        uint32_t qp_handle;
+        uint32_t attr_mask;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t qp_state;
+        uint8_t cur_qp_state;
+        uint8_t path_mtu;
+        uint8_t path_mig_state;
+        uint8_t en_sqd_async_notify;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t reserved[2];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_QP`: header, then `ib_uverbs_modify_qp`.
+struct ibv_modify_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        struct ib_uverbs_qp_dest dest;
+                        struct ib_uverbs_qp_dest alt_dest;
+                        uint32_t qp_handle;
+                        uint32_t attr_mask;
+                        uint32_t qkey;
+                        uint32_t rq_psn;
+                        uint32_t sq_psn;
+                        uint32_t dest_qp_num;
+                        uint32_t qp_access_flags;
+                        uint16_t pkey_index;
+                        uint16_t alt_pkey_index;
+                        uint8_t qp_state;
+                        uint8_t cur_qp_state;
+                        uint8_t path_mtu;
+                        uint8_t path_mig_state;
+                        uint8_t en_sqd_async_notify;
+                        uint8_t max_rd_atomic;
+                        uint8_t max_dest_rd_atomic;
+                        uint8_t min_rnr_timer;
+                        uint8_t port_num;
+                        uint8_t timeout;
+                        uint8_t retry_cnt;
+                        uint8_t rnr_retry;
+                        uint8_t alt_port_num;
+                        uint8_t alt_timeout;
+                        uint8_t reserved[2];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_modify_qp core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+struct ib_uverbs_ex_modify_qp {
+        struct ib_uverbs_modify_qp base;
+        uint32_t rate_limit;
+        uint32_t reserved;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_QP`: header, then `ib_uverbs_ex_modify_qp`.
+struct ibv_modify_qp_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        struct ib_uverbs_modify_qp base;
+                        uint32_t rate_limit;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_modify_qp core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+struct ib_uverbs_ex_modify_qp_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah_resp {
+        uint32_t ah_handle;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_SRQ`.
+struct ib_uverbs_create_srq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_SRQ`: header, then `ib_uverbs_create_srq`.
+struct ibv_create_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_srq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_SRQ`.
+struct ib_uverbs_create_srq_resp {
+        uint32_t srq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srqn;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around an SRQ, with its XRC extras.
+struct verbs_srq {
+        struct ibv_srq srq;
+        uint32_t srq_type;
+        struct verbs_xrcd *xrcd;
+        struct ibv_cq *cq;
+        uint32_t srq_num;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_XSRQ`.
+struct ib_uverbs_create_xsrq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t srq_type;
+        uint32_t pd_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t max_num_tags;
+        uint32_t xrcd_handle;
+        uint32_t cq_handle;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_XSRQ`: header, then `ib_uverbs_create_xsrq`.
+struct ibv_create_xsrq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t srq_type;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint32_t max_num_tags;
+                        uint32_t xrcd_handle;
+                        uint32_t cq_handle;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_xsrq core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_MODIFY_SRQ`.
+struct ib_uverbs_modify_srq {
+        uint32_t srq_handle;
+        uint32_t attr_mask;
+        uint32_t max_wr;
+        uint32_t srq_limit;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_SRQ`: header, then `ib_uverbs_modify_srq`.
+struct ibv_modify_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t srq_handle;
+                        uint32_t attr_mask;
+                        uint32_t max_wr;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_modify_srq core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_SRQ`.
+struct ib_uverbs_query_srq {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_SRQ`: header, then `ib_uverbs_query_srq`.
+struct ibv_query_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_srq core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
+struct ib_uverbs_ex_create_wq {
+        uint32_t comp_mask;
+        uint32_t wq_type;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t cq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t create_flags;
+        uint32_t reserved;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_WQ`: header, then `ib_uverbs_ex_create_wq`.
+struct ibv_create_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t wq_type;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t cq_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t create_flags;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_create_wq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
+struct ib_uverbs_ex_create_wq_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t wq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t wqn;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_WQ`.
+struct ib_uverbs_ex_modify_wq {
+        uint32_t attr_mask;
+        uint32_t wq_handle;
+        uint32_t wq_state;
+        uint32_t curr_wq_state;
+        uint32_t flags;
+        uint32_t flags_mask;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_WQ`: header, then `ib_uverbs_ex_modify_wq`.
+struct ibv_modify_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t attr_mask;
+                        uint32_t wq_handle;
+                        uint32_t wq_state;
+                        uint32_t curr_wq_state;
+                        uint32_t flags;
+                        uint32_t flags_mask;
+                };
+                struct ib_uverbs_ex_modify_wq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
+struct ib_uverbs_ex_create_rwq_ind_table_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t ind_tbl_handle;
+        uint32_t ind_tbl_num;
+};
+
+// Modalias pattern or kernel driver id of a match entry.
+union verbs_match_ent_u {
+        const char *modalias;
+        uint64_t driver_id;
+};
+
+// One entry of a provider's device match table.
+struct verbs_match_ent {
+        void *driver_data;
+        union verbs_match_ent_u u;
+        uint16_t vendor;
+        uint16_t device;
+        uint8_t kind;
+};
+
+// ccan's intrusive doubly linked list link (`struct list_node`).
+struct list_node {
+        struct list_node *next;
+        struct list_node *prev;
+};
+
+// An RDMA device found in sysfs, before a provider claims it.
+struct verbs_sysfs_dev {
+        struct list_node entry;
+        void *provider_data;
+        const struct verbs_match_ent *match;
+        unsigned int flags;
+        char sysfs_name[IBV_SYSFS_NAME_MAX];
+        dev_t sysfs_cdev;
+        char ibdev_name[IBV_SYSFS_NAME_MAX];
+        char ibdev_path[IBV_SYSFS_PATH_MAX];
+        char modalias[512];
+        uint64_t node_guid;
+        uint32_t driver_id;
+        int32_t node_type;
+        int ibdev_idx;
+        uint32_t num_ports;
+        uint32_t abi_ver;
+        struct timespec time_created;
+};
+
+// The core's device object, embedding the public `ibv_device`.
+struct verbs_device {
+        struct ibv_device device;
+        const struct verbs_device_ops *ops;
+        // C `atomic_int`; only touch it through `AtomicI32::from_ptr`.
+        int refcount;
+        struct list_node entry;
+        struct verbs_sysfs_dev *sysfs;
+        uint64_t core_support;
+};
+
+// What a provider registers: its match rules and its device/context constructors.
+struct verbs_device_ops {
+        const char *name;
+        uint32_t match_min_abi_version;
+        uint32_t match_max_abi_version;
+        const struct verbs_match_ent *match_table;
+        const struct verbs_device_ops **static_providers;
+        bool (*match_device)(struct verbs_sysfs_dev *sysfs_dev);
+        struct verbs_context *(*alloc_context)(struct ibv_device *device,
+                                               int cmd_fd,
+                                               void *private_data);
+        struct verbs_context *(*import_context)(struct ibv_device *device, int cmd_fd);
+        struct verbs_device *(*alloc_device)(struct verbs_sysfs_dev *sysfs_dev);
+        void (*uninit_device)(struct verbs_device *device);
+};
+
+// The full provider dispatch table (one slot per op, sorted by name).
+struct verbs_context_ops {
+        int (*advise_mr)(struct ibv_pd *pd,
+                         uint32_t advice,
+                         uint32_t flags,
+                         struct ibv_sge *sg_list,
+                         uint32_t num_sges);
+        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+        struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, uint32_t type);
+        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
+        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+                                              struct ibv_parent_domain_init_attr *attr);
+        struct ibv_pd *(*alloc_pd)(struct ibv_context *context);
+        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
+        void (*async_event)(struct ibv_context *context, struct ibv_async_event *event);
+        int (*attach_counters_point_flow)(struct ibv_counters *counters,
+                                          struct ibv_counter_attach_attr *attr,
+                                          struct ibv_flow *flow);
+        int (*attach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+        int (*bind_mw)(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *mw_bind);
+        int (*close_xrcd)(struct ibv_xrcd *xrcd);
+        void (*cq_event)(struct ibv_cq *cq);
+        struct ibv_ah *(*create_ah)(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+        struct ibv_counters *(*create_counters)(struct ibv_context *context,
+                                                struct ibv_counters_init_attr *init_attr);
+        struct ibv_cq *(*create_cq)(struct ibv_context *context,
+                                    int cqe,
+                                    struct ibv_comp_channel *channel,
+                                    int comp_vector);
+        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+                                          struct ibv_cq_init_attr_ex *init_attr);
+        struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
+        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
+                                                          struct ibv_flow_action_esp_attr *attr);
+        struct ibv_qp *(*create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
+        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
+        struct ibv_srq *(*create_srq)(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
+        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
+                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
+        struct ibv_wq *(*create_wq)(struct ibv_context *context,
+                                    struct ibv_wq_init_attr *wq_init_attr);
+        int (*dealloc_mw)(struct ibv_mw *mw);
+        int (*dealloc_pd)(struct ibv_pd *pd);
+        int (*dealloc_td)(struct ibv_td *td);
+        int (*dereg_mr)(struct verbs_mr *vmr);
+        int (*destroy_ah)(struct ibv_ah *ah);
+        int (*destroy_counters)(struct ibv_counters *counters);
+        int (*destroy_cq)(struct ibv_cq *cq);
+        int (*destroy_flow)(struct ibv_flow *flow);
+        int (*destroy_flow_action)(struct ibv_flow_action *action);
+        int (*destroy_qp)(struct ibv_qp *qp);
+        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
+        int (*destroy_srq)(struct ibv_srq *srq);
+        int (*destroy_wq)(struct ibv_wq *wq);
+        int (*detach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+        void (*free_context)(struct ibv_context *context);
+        int (*free_dm)(struct ibv_dm *dm);
+        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+        struct ibv_dm *(*import_dm)(struct ibv_context *context, uint32_t dm_handle);
+        struct ibv_mr *(*import_mr)(struct ibv_pd *pd, uint32_t mr_handle);
+        struct ibv_pd *(*import_pd)(struct ibv_context *context, uint32_t pd_handle);
+        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
+                                      struct ibv_flow_action_esp_attr *attr);
+        int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
+        int (*modify_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
+        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
+        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
+        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
+                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
+        int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
+        int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+        int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
+        int (*post_srq_recv)(struct ibv_srq *srq,
+                             struct ibv_recv_wr *recv_wr,
+                             struct ibv_recv_wr **bad_recv_wr);
+        int (*query_device_ex)(struct ibv_context *context,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr,
+                               size_t attr_size);
+        int (*query_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
+        int (*query_port)(struct ibv_context *context,
+                          uint8_t port_num,
+                          struct ibv_port_attr *port_attr);
+        int (*query_qp)(struct ibv_qp *qp,
+                        struct ibv_qp_attr *attr,
+                        int attr_mask,
+                        struct ibv_qp_init_attr *init_attr);
+        int (*query_qp_data_in_order)(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
+        int (*query_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
+        int (*read_counters)(struct ibv_counters *counters,
+                             uint64_t *counters_value,
+                             uint32_t ncounters,
+                             uint32_t flags);
+        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
+                                    struct ibv_dm *dm,
+                                    uint64_t dm_offset,
+                                    size_t length,
+                                    unsigned int access);
+        struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *pd,
+                                        uint64_t offset,
+                                        size_t length,
+                                        uint64_t iova,
+                                        int fd,
+                                        int access);
+        struct ibv_mr *(*reg_mr)(struct ibv_pd *pd,
+                                 void *addr,
+                                 size_t length,
+                                 uint64_t hca_va,
+                                 int access);
+        int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only);
+        int (*rereg_mr)(struct verbs_mr *vmr,
+                        int flags,
+                        struct ibv_pd *pd,
+                        void *addr,
+                        size_t length,
+                        int access);
+        int (*resize_cq)(struct ibv_cq *cq, int cqe);
+        int (*set_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
+        void (*unimport_dm)(struct ibv_dm *dm);
+        void (*unimport_mr)(struct ibv_mr *mr);
+        void (*unimport_pd)(struct ibv_pd *pd);
+};
+
+// The zero-size payload of commands without a response (a GNU C empty struct).
+struct empty {
+
+};
+
+// GRH part of an address vector.
+struct ib_uverbs_global_route {
+        uint8_t dgid[16];
+        uint32_t flow_label;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+        uint8_t reserved;
+};
+
+// Address vector as the write commands carry it.
+struct ib_uverbs_ah_attr {
+        struct ib_uverbs_global_route grh;
+        uint16_t dlid;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+        uint8_t reserved;
+};
+
+// One record read from the async event file.
+struct ib_uverbs_async_event_desc {
+        uint64_t element;
+        uint32_t event_type;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ATTACH_MCAST`.
+struct ib_uverbs_attach_mcast {
+        uint8_t gid[16];
+        uint32_t qp_handle;
+        uint16_t mlid;
+        uint16_t reserved;
+        uint64_t driver_data[0];
+};
+
+// A dma-buf or user-VA buffer passed as a UMEM attribute.
+struct ib_uverbs_buffer_desc {
+        uint32_t type;
+        int32_t fd;
+        uint32_t flags;
+        uint32_t optional_flags;
+        uint64_t addr;
+        uint64_t length;
+};
+
+// Timecounter page a driver may map read-only into user space.
+struct ib_uverbs_clock_info {
+        uint32_t sign;
+        uint32_t resv;
+        uint64_t nsec;
+        uint64_t cycles;
+        uint64_t frac;
+        uint32_t mult;
+        uint32_t shift;
+        uint64_t mask;
+        uint64_t overflow_period;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CLOSE_XRCD`.
+struct ib_uverbs_close_xrcd {
+        uint32_t xrcd_handle;
+};
+
+// One record read from a completion channel.
+struct ib_uverbs_comp_event_desc {
+        uint64_t cq_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t reserved;
+        struct ib_uverbs_ah_attr attr;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+struct ib_uverbs_create_comp_channel {
+        uint64_t response;
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+struct ib_uverbs_create_comp_channel_resp {
+        uint32_t fd;
+};
+
+// Common head of every flow spec.
+struct ib_uverbs_flow_spec_hdr {
+        uint32_t type;
+        uint16_t size;
+        uint16_t reserved;
+        uint64_t flow_spec_data[0];
+};
+
+// Flow rule header; flow specs follow it.
+struct ib_uverbs_flow_attr {
+        uint32_t type;
+        uint16_t size;
+        uint16_t priority;
+        uint8_t num_of_specs;
+        uint8_t reserved[2];
+        uint8_t port;
+        uint32_t flags;
+        struct ib_uverbs_flow_spec_hdr flow_specs[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
+struct ib_uverbs_create_flow {
+        uint32_t comp_mask;
+        uint32_t qp_handle;
+        struct ib_uverbs_flow_attr flow_attr;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
+struct ib_uverbs_create_flow_resp {
+        uint32_t comp_mask;
+        uint32_t flow_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEALLOC_MW`.
+struct ib_uverbs_dealloc_mw {
+        uint32_t mw_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEALLOC_PD`.
+struct ib_uverbs_dealloc_pd {
+        uint32_t pd_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEREG_MR`.
+struct ib_uverbs_dereg_mr {
+        uint32_t mr_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_AH`.
+struct ib_uverbs_destroy_ah {
+        uint32_t ah_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_CQ`.
+struct ib_uverbs_destroy_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_CQ`.
+struct ib_uverbs_destroy_cq_resp {
+        uint32_t comp_events_reported;
+        uint32_t async_events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_FLOW`.
+struct ib_uverbs_destroy_flow {
+        uint32_t comp_mask;
+        uint32_t flow_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_QP`.
+struct ib_uverbs_destroy_qp {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_QP`.
+struct ib_uverbs_destroy_qp_resp {
+        uint32_t events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+struct ib_uverbs_destroy_srq {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+struct ib_uverbs_destroy_srq_resp {
+        uint32_t events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DETACH_MCAST`.
+struct ib_uverbs_detach_mcast {
+        uint8_t gid[16];
+        uint32_t qp_handle;
+        uint16_t mlid;
+        uint16_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
+struct ib_uverbs_ex_create_rwq_ind_table {
+        uint32_t comp_mask;
+        uint32_t log_ind_tbl_size;
+        uint32_t wq_handles[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL`.
+struct ib_uverbs_ex_destroy_rwq_ind_table {
+        uint32_t comp_mask;
+        uint32_t ind_tbl_handle;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
+struct ib_uverbs_ex_destroy_wq {
+        uint32_t comp_mask;
+        uint32_t wq_handle;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
+struct ib_uverbs_ex_destroy_wq_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t events_reported;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
+struct ib_uverbs_ex_query_device {
+        uint32_t comp_mask;
+        uint32_t reserved;
+};
+
+// ESP flow action parameters.
+struct ib_uverbs_flow_action_esp {
+        uint32_t spi;
+        uint32_t seq;
+        uint32_t tfc_pad;
+        uint32_t flags;
+        uint64_t hard_limit_pkts;
+};
+
+// One element of the ESP encapsulation filter list.
+struct ib_uverbs_flow_action_esp_encap {
+        union {
+                void *val_ptr;
+                uint64_t val_ptr_data_u64;
+        };
+        union {
+                struct ib_uverbs_flow_action_esp_encap *next_ptr;
+                uint64_t next_ptr_data_u64;
+        };
+        uint16_t len;
+        uint16_t type;
+};
+
+// AES-GCM key material of an ESP flow action.
+struct ib_uverbs_flow_action_esp_keymat_aes_gcm {
+        uint64_t iv;
+        uint32_t iv_algo;
+        uint32_t salt;
+        uint32_t icv_len;
+        uint32_t key_len;
+        uint32_t aes_key[8];
+};
+
+// Bitmap replay protection of an ESP flow action.
+struct ib_uverbs_flow_action_esp_replay_bmp {
+        uint32_t size;
+};
+
+// Ethernet match values of a flow spec.
+struct ib_uverbs_flow_eth_filter {
+        uint8_t dst_mac[6];
+        uint8_t src_mac[6];
+        // Big-endian on the wire.
+        uint16_t ether_type;
+        // Big-endian on the wire.
+        uint16_t vlan_tag;
+};
+
+// GRE match values of a flow spec.
+struct ib_uverbs_flow_gre_filter {
+        // Big-endian on the wire.
+        uint16_t c_ks_res0_ver;
+        // Big-endian on the wire.
+        uint16_t protocol;
+        // Big-endian on the wire.
+        uint32_t key;
+};
+
+// IPv4 match values of a flow spec.
+struct ib_uverbs_flow_ipv4_filter {
+        // Big-endian on the wire.
+        uint32_t src_ip;
+        // Big-endian on the wire.
+        uint32_t dst_ip;
+        uint8_t proto;
+        uint8_t tos;
+        uint8_t ttl;
+        uint8_t flags;
+};
+
+// IPv6 match values of a flow spec.
+struct ib_uverbs_flow_ipv6_filter {
+        uint8_t src_ip[16];
+        uint8_t dst_ip[16];
+        // Big-endian on the wire.
+        uint32_t flow_label;
+        uint8_t next_hdr;
+        uint8_t traffic_class;
+        uint8_t hop_limit;
+        uint8_t reserved;
+};
+
+// MPLS match values of a flow spec.
+struct ib_uverbs_flow_mpls_filter {
+        // Big-endian on the wire.
+        uint32_t label;
+};
+
+// Flow spec attaching a counters object.
+struct ib_uverbs_flow_spec_action_count {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        uint32_t handle;
+        uint32_t reserved1;
+};
+
+// Flow spec dropping matched packets.
+struct ib_uverbs_flow_spec_action_drop {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+};
+
+// Flow spec attaching a flow action object.
+struct ib_uverbs_flow_spec_action_handle {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        uint32_t handle;
+        uint32_t reserved1;
+};
+
+// Flow spec tagging matched packets.
+struct ib_uverbs_flow_spec_action_tag {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        uint32_t tag_id;
+        uint32_t reserved1;
+};
+
+// ESP match values of a flow spec.
+struct ib_uverbs_flow_spec_esp_filter {
+        uint32_t spi;
+        uint32_t seq;
+};
+
+// ESP flow spec.
+struct ib_uverbs_flow_spec_esp {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_spec_esp_filter val;
+        struct ib_uverbs_flow_spec_esp_filter mask;
+};
+
+// Ethernet flow spec.
+struct ib_uverbs_flow_spec_eth {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_eth_filter val;
+        struct ib_uverbs_flow_eth_filter mask;
+};
+
+// GRE flow spec.
+struct ib_uverbs_flow_spec_gre {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_gre_filter val;
+        struct ib_uverbs_flow_gre_filter mask;
+};
+
+// IPv4 flow spec.
+struct ib_uverbs_flow_spec_ipv4 {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_ipv4_filter val;
+        struct ib_uverbs_flow_ipv4_filter mask;
+};
+
+// IPv6 flow spec.
+struct ib_uverbs_flow_spec_ipv6 {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_ipv6_filter val;
+        struct ib_uverbs_flow_ipv6_filter mask;
+};
+
+// MPLS flow spec.
+struct ib_uverbs_flow_spec_mpls {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_mpls_filter val;
+        struct ib_uverbs_flow_mpls_filter mask;
+};
+
+// TCP/UDP port match values of a flow spec.
+struct ib_uverbs_flow_tcp_udp_filter {
+        // Big-endian on the wire.
+        uint16_t dst_port;
+        // Big-endian on the wire.
+        uint16_t src_port;
+};
+
+// TCP/UDP flow spec.
+struct ib_uverbs_flow_spec_tcp_udp {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_tcp_udp_filter val;
+        struct ib_uverbs_flow_tcp_udp_filter mask;
+};
+
+// Tunnel id match value of a flow spec.
+struct ib_uverbs_flow_tunnel_filter {
+        // Big-endian on the wire.
+        uint32_t tunnel_id;
+};
+
+// VXLAN tunnel flow spec.
+struct ib_uverbs_flow_spec_tunnel {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct {
+                        uint32_t type;
+                        uint16_t size;
+                        uint16_t reserved;
+                };
+        };
+        struct ib_uverbs_flow_tunnel_filter val;
+        struct ib_uverbs_flow_tunnel_filter mask;
+};
+
+// One GID table entry as the query-GID methods return it.
+struct ib_uverbs_gid_entry {
+        uint64_t gid[2];
+        uint32_t gid_index;
+        uint32_t port_num;
+        uint32_t gid_type;
+        uint32_t netdev_ifindex;
+};
+
+// Modify-SRQ payload of kernel ABI 3.
+struct ib_uverbs_modify_srq_v3 {
+        uint32_t srq_handle;
+        uint32_t attr_mask;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POLL_CQ`.
+struct ib_uverbs_poll_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t ne;
+};
+
+// Type of `ib_uverbs_wc.ex`.
+union ib_uverbs_wc_ex {
+        // Big-endian on the wire.
+        uint32_t imm_data;
+        uint32_t invalidate_rkey;
+};
+
+// Work completion as the poll-CQ command returns it.
+struct ib_uverbs_wc {
+        uint64_t wr_id;
+        uint32_t status;
+        uint32_t opcode;
+        uint32_t vendor_err;
+        uint32_t byte_len;
+        union ib_uverbs_wc_ex ex;
+        uint32_t qp_num;
+        uint32_t src_qp;
+        uint32_t wc_flags;
+        uint16_t pkey_index;
+        uint16_t slid;
+        uint8_t sl;
+        uint8_t dlid_path_bits;
+        uint8_t port_num;
+        uint8_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_POLL_CQ`.
+struct ib_uverbs_poll_cq_resp {
+        uint32_t count;
+        uint32_t reserved;
+        struct ib_uverbs_wc wc[0];
+};
+
+// Receive work request header in a post-recv command.
+struct ib_uverbs_recv_wr {
+        uint64_t wr_id;
+        uint32_t num_sge;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POST_RECV`.
+struct ib_uverbs_post_recv {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t wr_count;
+        uint32_t sge_count;
+        uint32_t wqe_size;
+        struct ib_uverbs_recv_wr recv_wr[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_POST_RECV`.
+struct ib_uverbs_post_recv_resp {
+        uint32_t bad_wr;
+};
+
+// Type of `ib_uverbs_send_wr.ex`.
+union ib_uverbs_send_wr_ex {
+        // Big-endian on the wire.
+        uint32_t imm_data;
+        uint32_t invalidate_rkey;
+};
+
+// Type of `ib_uverbs_send_wr.wr.rdma`.
+struct ib_uverbs_send_wr_wr_rdma {
+        uint64_t remote_addr;
+        uint32_t rkey;
+        uint32_t reserved;
+};
+
+// Type of `ib_uverbs_send_wr.wr.atomic`.
+struct ib_uverbs_send_wr_wr_atomic {
+        uint64_t remote_addr;
+        uint64_t compare_add;
+        uint64_t swap;
+        uint32_t rkey;
+        uint32_t reserved;
+};
+
+// Type of `ib_uverbs_send_wr.wr.ud`.
+struct ib_uverbs_send_wr_wr_ud {
+        uint32_t ah;
+        uint32_t remote_qpn;
+        uint32_t remote_qkey;
+        uint32_t reserved;
+};
+
+// Type of `ib_uverbs_send_wr.wr`.
+union ib_uverbs_send_wr_wr {
+        struct ib_uverbs_send_wr_wr_rdma rdma;
+        struct ib_uverbs_send_wr_wr_atomic atomic;
+        struct ib_uverbs_send_wr_wr_ud ud;
+};
+
+// Send work request header in a post-send command.
+struct ib_uverbs_send_wr {
+        uint64_t wr_id;
+        uint32_t num_sge;
+        uint32_t opcode;
+        uint32_t send_flags;
+        union ib_uverbs_send_wr_ex ex;
+        union ib_uverbs_send_wr_wr wr;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POST_SEND`.
+struct ib_uverbs_post_send {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t wr_count;
+        uint32_t sge_count;
+        uint32_t wqe_size;
+        struct ib_uverbs_send_wr send_wr[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_POST_SEND`.
+struct ib_uverbs_post_send_resp {
+        uint32_t bad_wr;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_POST_SRQ_RECV`.
+struct ib_uverbs_post_srq_recv {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t wr_count;
+        uint32_t sge_count;
+        uint32_t wqe_size;
+        struct ib_uverbs_recv_wr recv[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_POST_SRQ_RECV`.
+struct ib_uverbs_post_srq_recv_resp {
+        uint32_t bad_wr;
+};
+
+// QP attributes (kernel layout, not sent by the write path).
+struct ib_uverbs_qp_attr {
+        uint32_t qp_attr_mask;
+        uint32_t qp_state;
+        uint32_t cur_qp_state;
+        uint32_t path_mtu;
+        uint32_t path_mig_state;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        struct ib_uverbs_ah_attr ah_attr;
+        struct ib_uverbs_ah_attr alt_ah_attr;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t en_sqd_async_notify;
+        uint8_t sq_draining;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t reserved[5];
+};
+
+// QP capacities as the ioctl create-QP method carries them.
+struct ib_uverbs_qp_cap {
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_DEVICE`.
+struct ib_uverbs_query_device {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_PORT`.
+struct ib_uverbs_query_port_resp {
+        uint32_t port_cap_flags;
+        uint32_t max_msg_sz;
+        uint32_t bad_pkey_cntr;
+        uint32_t qkey_viol_cntr;
+        uint32_t gid_tbl_len;
+        uint16_t pkey_tbl_len;
+        uint16_t lid;
+        uint16_t sm_lid;
+        uint8_t state;
+        uint8_t max_mtu;
+        uint8_t active_mtu;
+        uint8_t lmc;
+        uint8_t max_vl_num;
+        uint8_t sm_sl;
+        uint8_t subnet_timeout;
+        uint8_t init_type_reply;
+        uint8_t active_width;
+        uint8_t active_speed;
+        uint8_t phys_state;
+        uint8_t link_layer;
+        uint8_t flags;
+        uint8_t reserved;
+};
+
+// Response of the ioctl query-port method.
+struct ib_uverbs_query_port_resp_ex {
+        struct ib_uverbs_query_port_resp legacy_resp;
+        uint16_t port_cap_flags2;
+        uint8_t reserved[2];
+        uint32_t active_speed_ex;
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_QP`.
+struct ib_uverbs_query_qp_resp {
+        struct ib_uverbs_qp_dest dest;
+        struct ib_uverbs_qp_dest alt_dest;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t qp_state;
+        uint8_t cur_qp_state;
+        uint8_t path_mtu;
+        uint8_t path_mig_state;
+        uint8_t sq_draining;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t sq_sig_all;
+        uint8_t reserved[5];
+        uint64_t driver_data[0];
+};
+
+// Response of `IB_USER_VERBS_CMD_QUERY_SRQ`.
+struct ib_uverbs_query_srq_resp {
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`.
+struct ib_uverbs_req_notify_cq {
+        uint32_t cq_handle;
+        uint32_t solicited_only;
+};
+
+// Scatter/gather entry (documents the ABI; same as `ibv_sge`).
+struct ib_uverbs_sge {
+        uint64_t addr;
+        uint32_t length;
+        uint32_t lkey;
+};
+
+// Command `IB_USER_VERBS_CMD_ATTACH_MCAST`: header, then `ib_uverbs_attach_mcast`.
+struct ibv_attach_mcast {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint8_t gid[16];
+                        uint32_t qp_handle;
+                        uint16_t mlid;
+                        uint16_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_attach_mcast core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CLOSE_XRCD`: header, then `ib_uverbs_close_xrcd`.
+struct ibv_close_xrcd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t xrcd_handle;
+                };
+                struct ib_uverbs_close_xrcd core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_AH`: header, then `ib_uverbs_create_ah`.
+struct ibv_create_ah {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t reserved;
+                        struct ib_uverbs_ah_attr attr;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_ah core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`: header, then `ib_uverbs_create_comp_channel`.
+struct ibv_create_comp_channel {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                };
+                struct ib_uverbs_create_comp_channel core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_FLOW`: header, then `ib_uverbs_create_flow`.
+struct ibv_create_flow {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t qp_handle;
+                        struct ib_uverbs_flow_attr flow_attr;
+                };
+                struct ib_uverbs_create_flow core_payload;
+        };
+};
+
+// Create-QP response of kernel ABI 3.
+struct ibv_create_qp_resp_v3 {
+        uint32_t qp_handle;
+        uint32_t qpn;
+};
+
+// Create-QP response of kernel ABI 4.
+struct ibv_create_qp_resp_v4 {
+        uint32_t qp_handle;
+        uint32_t qpn;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP_V3`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp_v3 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP_V4`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp_v4 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`:
+// header, then `ib_uverbs_ex_create_rwq_ind_table`.
+struct ibv_create_rwq_ind_table {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t log_ind_tbl_size;
+                        uint32_t wq_handles[0];
+                };
+                struct ib_uverbs_ex_create_rwq_ind_table core_payload;
+        };
+};
+
+// Create-SRQ response of kernel ABI 5 and older.
+struct ibv_create_srq_resp_v5 {
+        uint32_t srq_handle;
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_SRQ_V5`: header, then `ib_uverbs_create_srq`.
+struct ibv_create_srq_v5 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_srq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DEALLOC_MW`: header, then `ib_uverbs_dealloc_mw`.
+struct ibv_dealloc_mw {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t mw_handle;
+                };
+                struct ib_uverbs_dealloc_mw core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DEALLOC_PD`: header, then `ib_uverbs_dealloc_pd`.
+struct ibv_dealloc_pd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t pd_handle;
+                };
+                struct ib_uverbs_dealloc_pd core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DEREG_MR`: header, then `ib_uverbs_dereg_mr`.
+struct ibv_dereg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t mr_handle;
+                };
+                struct ib_uverbs_dereg_mr core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_AH`: header, then `ib_uverbs_destroy_ah`.
+struct ibv_destroy_ah {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t ah_handle;
+                };
+                struct ib_uverbs_destroy_ah core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_CQ`: header, then `ib_uverbs_destroy_cq`.
+struct ibv_destroy_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_destroy_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_DESTROY_FLOW`: header, then `ib_uverbs_destroy_flow`.
+struct ibv_destroy_flow {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t flow_handle;
+                };
+                struct ib_uverbs_destroy_flow core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_QP`: header, then `ib_uverbs_destroy_qp`.
+struct ibv_destroy_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_destroy_qp core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL`:
+// header, then `ib_uverbs_ex_destroy_rwq_ind_table`.
+struct ibv_destroy_rwq_ind_table {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t ind_tbl_handle;
+                };
+                struct ib_uverbs_ex_destroy_rwq_ind_table core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DESTROY_SRQ`: header, then `ib_uverbs_destroy_srq`.
+struct ibv_destroy_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_destroy_srq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_DESTROY_WQ`: header, then `ib_uverbs_ex_destroy_wq`.
+struct ibv_destroy_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t wq_handle;
+                };
+                struct ib_uverbs_ex_destroy_wq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_DETACH_MCAST`: header, then `ib_uverbs_detach_mcast`.
+struct ibv_detach_mcast {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint8_t gid[16];
+                        uint32_t qp_handle;
+                        uint16_t mlid;
+                        uint16_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_detach_mcast core_payload;
+        };
+};
+
+// Short IPv4 filter of the original flow API.
+struct ibv_kern_ipv4_filter {
+        uint32_t src_ip;
+        uint32_t dst_ip;
+};
+
+// Short IPv4 flow spec of the original flow API.
+struct ibv_kern_spec_ipv4 {
+        uint32_t type;
+        uint16_t size;
+        uint16_t reserved;
+        struct ibv_kern_ipv4_filter val;
+        struct ibv_kern_ipv4_filter mask;
+};
+
+// Any one flow spec, as the create-flow command builds them.
+struct ibv_kern_spec {
+        union {
+                struct ib_uverbs_flow_spec_hdr hdr;
+                struct ib_uverbs_flow_spec_eth eth;
+                struct ibv_kern_spec_ipv4 ipv4;
+                struct ib_uverbs_flow_spec_ipv4 ipv4_ext;
+                struct ib_uverbs_flow_spec_esp esp;
+                struct ib_uverbs_flow_spec_tcp_udp tcp_udp;
+                struct ib_uverbs_flow_spec_ipv6 ipv6;
+                struct ib_uverbs_flow_spec_gre gre;
+                struct ib_uverbs_flow_spec_tunnel tunnel;
+                struct ib_uverbs_flow_spec_mpls mpls;
+                struct ib_uverbs_flow_spec_action_tag flow_tag;
+                struct ib_uverbs_flow_spec_action_drop drop;
+                struct ib_uverbs_flow_spec_action_handle handle;
+                struct ib_uverbs_flow_spec_action_count flow_count;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_SRQ_V3`: header, then `ib_uverbs_modify_srq_v3`.
+struct ibv_modify_srq_v3 {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct ib_uverbs_modify_srq_v3 core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POLL_CQ`: header, then `ib_uverbs_poll_cq`.
+struct ibv_poll_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t ne;
+                };
+                struct ib_uverbs_poll_cq core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POST_RECV`: header, then `ib_uverbs_post_recv`.
+struct ibv_post_recv {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t wr_count;
+                        uint32_t sge_count;
+                        uint32_t wqe_size;
+                        struct ib_uverbs_recv_wr recv_wr[0];
+                };
+                struct ib_uverbs_post_recv core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POST_SEND`: header, then `ib_uverbs_post_send`.
+struct ibv_post_send {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t wr_count;
+                        uint32_t sge_count;
+                        uint32_t wqe_size;
+                        struct ib_uverbs_send_wr send_wr[0];
+                };
+                struct ib_uverbs_post_send core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_POST_SRQ_RECV`: header, then `ib_uverbs_post_srq_recv`.
+struct ibv_post_srq_recv {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t wr_count;
+                        uint32_t sge_count;
+                        uint32_t wqe_size;
+                        struct ib_uverbs_recv_wr recv[0];
+                };
+                struct ib_uverbs_post_srq_recv core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_DEVICE`: header, then `ib_uverbs_query_device`.
+struct ibv_query_device {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_device core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`: header, then `ib_uverbs_ex_query_device`.
+struct ibv_query_device_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_query_device core_payload;
+        };
+};
+
+// Command `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`: header, then `ib_uverbs_req_notify_cq`.
+struct ibv_req_notify_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t cq_handle;
+                        uint32_t solicited_only;
+                };
+                struct ib_uverbs_req_notify_cq core_payload;
+        };
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
+
+// `extern bool verbs_allow_disassociate_destroy;`
+//
+// Not a stub, and not a function: a data symbol (one byte in `.bss`) that providers read to take
+// EIO from a destroy command for success once the device is disassociated (cmd_write.h,
+// `verbs_is_destroy_err`). rdma-core sets it at library init when `RDMAV_ALLOW_DISASSOC_DESTROY`
+// is in the environment; until that init exists here it stays false.
+extern bool verbs_allow_disassociate_destroy;
+
+// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_cq(struct ibv_context *context,
+                      int cqe,
+                      struct ibv_comp_channel *channel,
+                      int comp_vector,
+                      struct ibv_cq *cq,
+                      struct ibv_create_cq *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_create_cq_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
+// verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+                         const struct ibv_cq_init_attr_ex *cq_attr,
+                         struct verbs_cq *cq,
+                         struct ibv_create_cq_ex *cmd,
+                         size_t cmd_size,
+                         struct ib_uverbs_ex_create_cq_resp *resp,
+                         size_t resp_size,
+                         uint32_t cmd_flags);
+
+// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
+// `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
+int ibv_cmd_create_cq_ex2(struct ibv_context *context,
+                          const struct ibv_cq_init_attr_ex *cq_attr,
+                          struct verbs_cq *cq,
+                          struct ibv_create_cq_ex *cmd,
+                          size_t cmd_size,
+                          struct ib_uverbs_ex_create_cq_resp *resp,
+                          size_t resp_size,
+                          uint32_t cmd_flags,
+                          struct ibv_command_buffer *driver);
+
+// `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core returns the number of completions, or -1.
+int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
+
+// `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
+
+// `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_resize_cq(struct ibv_cq *cq,
+                      int cqe,
+                      struct ibv_resize_cq *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_resize_cq_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_cq(struct ibv_cq *cq,
+                      struct ibv_modify_cq_attr *attr,
+                      struct ibv_modify_cq *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_cq(struct ibv_cq *cq);
+
+// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature (v44-v56). Provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
+// before `resp`.
+int ibv_cmd_get_context(struct verbs_context *context,
+                        struct ibv_get_context *cmd,
+                        size_t cmd_size,
+                        struct ib_uverbs_get_context_resp *resp,
+                        size_t resp_size);
+
+// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver);
+
+// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_device_any(struct ibv_context *context,
+                             const struct ibv_query_device_ex_input *input,
+                             struct ibv_device_attr_ex *attr,
+                             size_t attr_size,
+                             struct ib_uverbs_ex_query_device_resp *resp,
+                             size_t *resp_size);
+
+// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_port(struct ibv_context *context,
+                       uint8_t port_num,
+                       struct ibv_port_attr *port_attr,
+                       struct ibv_query_port *cmd,
+                       size_t cmd_size);
+
+// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_alloc_pd(struct ibv_context *context,
+                     struct ibv_pd *pd,
+                     struct ibv_alloc_pd *cmd,
+                     size_t cmd_size,
+                     struct ib_uverbs_alloc_pd_resp *resp,
+                     size_t resp_size);
+
+// `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+
+// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_open_xrcd(struct ibv_context *context,
+                      struct verbs_xrcd *xrcd,
+                      int vxrcd_size,
+                      struct ibv_xrcd_init_attr *attr,
+                      struct ibv_open_xrcd *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_open_xrcd_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
+
+// `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_flow(struct ibv_qp *qp,
+                        struct ibv_flow *flow_id,
+                        struct ibv_flow_attr *flow_attr,
+                        void *ucmd,
+                        size_t ucmd_size);
+
+// `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_flow(struct ibv_flow *flow_id);
+
+// `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
+                                   struct ibv_flow_action_esp_attr *attr,
+                                   struct verbs_flow_action *flow_action,
+                                   struct ibv_command_buffer *driver);
+
+// `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
+                                   struct ibv_flow_action_esp_attr *attr,
+                                   struct ibv_command_buffer *driver);
+
+// `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
+
+// `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_counters(struct ibv_context *context,
+                            struct ibv_counters_init_attr *init_attr,
+                            struct verbs_counters *vcounters,
+                            struct ibv_command_buffer *link);
+
+// `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
+
+// `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_read_counters(struct verbs_counters *vcounters,
+                          uint64_t *counters_value,
+                          uint32_t ncounters,
+                          uint32_t flags,
+                          struct ibv_command_buffer *link);
+
+// `int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_reg_mr(struct ibv_pd *pd,
+                   void *addr,
+                   size_t length,
+                   uint64_t hca_va,
+                   int access,
+                   struct verbs_mr *vmr,
+                   struct ibv_reg_mr *cmd,
+                   size_t cmd_size,
+                   struct ib_uverbs_reg_mr_resp *resp,
+                   size_t resp_size);
+
+// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
+// inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
+// definition (the extra argument is ignored), while the 8-argument form would read a stale stack
+// slot as `driver` when a v44 provider calls.
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
+                          uint64_t offset,
+                          size_t length,
+                          uint64_t iova,
+                          int fd,
+                          int access,
+                          struct verbs_mr *vmr);
+
+// `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
+                      struct verbs_dm *dm,
+                      uint64_t offset,
+                      size_t length,
+                      unsigned int access,
+                      struct verbs_mr *vmr,
+                      struct ibv_command_buffer *link);
+
+// `int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr, size_t length, uint64_t hca_va, int access, struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
+                     uint32_t flags,
+                     void *addr,
+                     size_t length,
+                     uint64_t hca_va,
+                     int access,
+                     struct ibv_pd *pd,
+                     struct ibv_rereg_mr *cmd,
+                     size_t cmd_sz,
+                     struct ib_uverbs_rereg_mr_resp *resp,
+                     size_t resp_sz);
+
+// `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+
+// `int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle);
+
+// `int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_advise_mr(struct ibv_pd *pd,
+                      uint32_t advice,
+                      uint32_t flags,
+                      struct ibv_sge *sg_list,
+                      uint32_t num_sge);
+
+// `int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw, struct ibv_alloc_mw *cmd, size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_alloc_mw(struct ibv_pd *pd,
+                     uint32_t type,
+                     struct ibv_mw *mw,
+                     struct ibv_alloc_mw *cmd,
+                     size_t cmd_size,
+                     struct ib_uverbs_alloc_mw_resp *resp,
+                     size_t resp_size);
+
+// `int ibv_cmd_dealloc_mw(struct ibv_mw *mw)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
+
+// `int ibv_cmd_alloc_dm(struct ibv_context *ctx, const struct ibv_alloc_dm_attr *dm_attr, struct verbs_dm *dm, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_alloc_dm(struct ibv_context *ctx,
+                     const struct ibv_alloc_dm_attr *dm_attr,
+                     struct verbs_dm *dm,
+                     struct ibv_command_buffer *link);
+
+// `int ibv_cmd_free_dm(struct verbs_dm *dm)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_free_dm(struct verbs_dm *dm);
+
+// `int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_qp(struct ibv_pd *pd,
+                      struct ibv_qp *qp,
+                      struct ibv_qp_init_attr *attr,
+                      struct ibv_create_qp *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_create_qp_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_qp_ex(struct ibv_context *context,
+                         struct verbs_qp *qp,
+                         struct ibv_qp_init_attr_ex *attr_ex,
+                         struct ibv_create_qp *cmd,
+                         size_t cmd_size,
+                         struct ib_uverbs_create_qp_resp *resp,
+                         size_t resp_size);
+
+// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
+// *driver`.
+int ibv_cmd_create_qp_ex2(struct ibv_context *context,
+                          struct verbs_qp *qp,
+                          struct ibv_qp_init_attr_ex *qp_attr,
+                          struct ibv_create_qp_ex *cmd,
+                          size_t cmd_size,
+                          struct ib_uverbs_ex_create_qp_resp *resp,
+                          size_t resp_size);
+
+// `int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp, int vqp_sz, struct ibv_qp_open_attr *attr, struct ibv_open_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_open_qp(struct ibv_context *context,
+                    struct verbs_qp *qp,
+                    int vqp_sz,
+                    struct ibv_qp_open_attr *attr,
+                    struct ibv_open_qp *cmd,
+                    size_t cmd_size,
+                    struct ib_uverbs_create_qp_resp *resp,
+                    size_t resp_size);
+
+// `int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr, int attr_mask, struct ibv_qp_init_attr *qp_init_attr, struct ibv_query_qp *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_qp(struct ibv_qp *qp,
+                     struct ibv_qp_attr *qp_attr,
+                     int attr_mask,
+                     struct ibv_qp_init_attr *qp_init_attr,
+                     struct ibv_query_qp *cmd,
+                     size_t cmd_size);
+
+// `int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_qp(struct ibv_qp *qp,
+                      struct ibv_qp_attr *attr,
+                      int attr_mask,
+                      struct ibv_modify_qp *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_modify_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
+                         struct ibv_qp_attr *attr,
+                         int attr_mask,
+                         struct ibv_modify_qp_ex *cmd,
+                         size_t cmd_size,
+                         struct ib_uverbs_ex_modify_qp_resp *resp,
+                         size_t resp_size);
+
+// `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+
+// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+
+// `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+
+// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_ah(struct ibv_pd *pd,
+                      struct ibv_ah *ah,
+                      struct ibv_ah_attr *attr,
+                      struct ib_uverbs_create_ah_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
+
+// `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_srq(struct ibv_pd *pd,
+                       struct ibv_srq *srq,
+                       struct ibv_srq_init_attr *attr,
+                       struct ibv_create_srq *cmd,
+                       size_t cmd_size,
+                       struct ib_uverbs_create_srq_resp *resp,
+                       size_t resp_size);
+
+// `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_srq_ex(struct ibv_context *context,
+                          struct verbs_srq *srq,
+                          struct ibv_srq_init_attr_ex *attr_ex,
+                          struct ibv_create_xsrq *cmd,
+                          size_t cmd_size,
+                          struct ib_uverbs_create_srq_resp *resp,
+                          size_t resp_size);
+
+// `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_srq(struct ibv_srq *srq,
+                       struct ibv_srq_attr *srq_attr,
+                       int srq_attr_mask,
+                       struct ibv_modify_srq *cmd,
+                       size_t cmd_size);
+
+// `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_srq(struct ibv_srq *srq,
+                      struct ibv_srq_attr *srq_attr,
+                      struct ibv_query_srq *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_srq(struct ibv_srq *srq);
+
+// `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
+                          struct ibv_recv_wr *wr,
+                          struct ibv_recv_wr **bad_wr);
+
+// `int ibv_cmd_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *wq_init_attr, struct ibv_wq *wq, struct ibv_create_wq *cmd, size_t cmd_size, struct ib_uverbs_ex_create_wq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_wq(struct ibv_context *context,
+                      struct ibv_wq_init_attr *wq_init_attr,
+                      struct ibv_wq *wq,
+                      struct ibv_create_wq *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_ex_create_wq_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr, struct ibv_modify_wq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_wq(struct ibv_wq *wq,
+                      struct ibv_wq_attr *attr,
+                      struct ibv_modify_wq *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_wq(struct ibv_wq *wq);
+
+// `int ibv_cmd_create_rwq_ind_table(struct ibv_context *context, struct ibv_rwq_ind_table_init_attr *init_attr, struct ibv_rwq_ind_table *rwq_ind_table, struct ib_uverbs_ex_create_rwq_ind_table_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
+                                 struct ibv_rwq_ind_table_init_attr *init_attr,
+                                 struct ibv_rwq_ind_table *rwq_ind_table,
+                                 struct ib_uverbs_ex_create_rwq_ind_table_resp *resp,
+                                 size_t resp_size);
+
+// `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
+
+// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_register_driver_34(const struct verbs_device_ops *ops);
+
+// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops);
+
+// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// `context_offset` is an offset disguised as a pointer (`&((T *)NULL)->member`).
+void *_verbs_init_and_alloc_context(struct ibv_device *device,
+                                    int cmd_fd,
+                                    size_t alloc_size,
+                                    struct verbs_context *context_offset,
+                                    uint32_t driver_id);
+
+// `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel, void *cq_context)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_init_cq(struct ibv_cq *cq,
+                   struct ibv_context *context,
+                   struct ibv_comp_channel *channel,
+                   void *cq_context);
+
+// `void verbs_uninit_context(struct verbs_context *context)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_uninit_context(struct verbs_context *context);
+
+// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data);
+
+// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_query_gid_type(struct ibv_context *context,
+                       uint8_t port_num,
+                       unsigned int index,
+                       uint32_t *type);
+
+// `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
+
+// `unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link)`
+//
+// Not a stub: the provider macro `DECLARE_COMMAND_BUFFER_LINK` sizes its on-stack attribute array
+// with it, so there is no neutral answer, only the right one: `num_attrs` plus the attributes
+// filled so far in every buffer of the `link` chain (no error channel).
+unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link);
+
+// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// C declares this variadic. Stable Rust cannot define a C variadic, and on x86-64 SysV the fixed
+// arguments arrive exactly as for a non-variadic call, so this definition takes the four fixed
+// ones; the implementation needs a C shim, as `__verbs_log` has.
+int ibv_read_ibdev_sysfs_file(char *buf,
+                              size_t size,
+                              struct verbs_sysfs_dev *sysfs_dev,
+                              const char *fnfmt, ...);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
+
 #endif  /* INFINIBAND_DRIVER_H */

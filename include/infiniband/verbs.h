@@ -7,10 +7,2690 @@
 #include <stdint.h>
 #include <pthread.h>
 #include <sys/types.h>
+#include <stdbool.h>
+#include <time.h>
+
+struct ib_uverbs_ah_attr;
+struct ib_uverbs_qp_attr;
+struct ibv_ah;
+struct ibv_context;
+struct ibv_device;
+struct timespec;
+
+#define IBV_SYSFS_NAME_MAX 64
+
+#define IBV_SYSFS_PATH_MAX 256
+
+// Lowest UDP source port allowed for RoCE v2 encapsulation.
+#define IB_ROCE_UDP_ENCAP_VALID_PORT_MIN 49152
+
+// Highest UDP source port allowed for RoCE v2 encapsulation.
+#define IB_ROCE_UDP_ENCAP_VALID_PORT_MAX 65535
+
+// Mask of the 20-bit GRH flow label.
+#define IB_GRH_FLOWLABEL_MASK 1048575
+
+// Member of `enum ibv_rx_hash_fields` (does not fit a Rust `repr(C)` discriminant).
+#define IBV_RX_HASH_INNER (1 << 31)
+
+#define IBV_LINK_LAYER_UNSPECIFIED 0
+
+#define IBV_LINK_LAYER_INFINIBAND 1
+
+#define IBV_LINK_LAYER_ETHERNET 2
+
+// Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
+#define IBV_DEVICE_RAW_SCATTER_FCS (1 << 34)
+
+// Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
+#define IBV_DEVICE_PCI_WRITE_END_PADDING (1 << 36)
+
+// Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
+#define IBV_DEVICE_CC_DMA_BOUNCE (1 << 41)
+
+// Length of a MAC address in the Ethernet flow filter.
+#define ETHERNET_LL_SIZE 6
+
+#define IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM 0
+
+#define IBV_FLOW_ACTION_IV_ALGO_SEQ 0
+
+#define IBV_FLOW_ACTION_ESP_REPLAY_NONE 0
+
+#define IBV_FLOW_ACTION_ESP_REPLAY_BMP 1
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO 0
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD (1 << 0)
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_TUNNEL 0
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_TRANSPORT (1 << 1)
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_DECRYPT 0
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_ENCRYPT (1 << 2)
+
+#define IBV_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW (1 << 3)
+
+#define IBV_ADVISE_MR_ADVICE_PREFETCH 0
+
+#define IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE 1
+
+#define IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT 2
+
+#define IBV_ADVISE_MR_FLAG_FLUSH (1 << 0)
+
+#define IBV_QPF_GRH_REQUIRED (1 << 0)
+
+// Access bits a provider may ignore if it does not support them.
+#define IBV_ACCESS_OPTIONAL_RANGE 1072693248
+
+#define IBV_ACCESS_OPTIONAL_FIRST (1 << 20)
+
+#define IBV_WC_IP_CSUM_OK_SHIFT 2
+
+#define IBV_WC_STANDARD_FLAGS 127
+
+#define IBV_CREATE_CQ_SUP_WC_FLAGS 4095
+
+// Memory access rights of an MR or MW.
+enum ibv_access_flags {
+        IBV_ACCESS_LOCAL_WRITE = (1 << 0),
+        IBV_ACCESS_REMOTE_WRITE = (1 << 1),
+        IBV_ACCESS_REMOTE_READ = (1 << 2),
+        IBV_ACCESS_REMOTE_ATOMIC = (1 << 3),
+        IBV_ACCESS_MW_BIND = (1 << 4),
+        IBV_ACCESS_ZERO_BASED = (1 << 5),
+        IBV_ACCESS_ON_DEMAND = (1 << 6),
+        IBV_ACCESS_HUGETLB = (1 << 7),
+        IBV_ACCESS_FLUSH_GLOBAL = (1 << 8),
+        IBV_ACCESS_FLUSH_PERSISTENT = (1 << 9),
+        IBV_ACCESS_RELAXED_ORDERING = (1 << 20),
+};
+
+// How far atomic operations are guaranteed to be atomic.
+enum ibv_atomic_cap {
+        IBV_ATOMIC_NONE = 0,
+        IBV_ATOMIC_HCA = 1,
+        IBV_ATOMIC_GLOB = 2,
+};
+
+// Completion counter type.
+enum ibv_comp_cntr_type {
+        IBV_COMP_CNTR_TYPE_WRS = 0,
+        IBV_COMP_CNTR_TYPE_BYTES = 1,
+};
+
+// What a counter counts.
+enum ibv_counter_description {
+        IBV_COUNTER_PACKETS = 0,
+        IBV_COUNTER_BYTES = 1,
+};
+
+// Bits of `ibv_modify_cq_attr::attr_mask`.
+enum ibv_cq_attr_mask {
+        IBV_CQ_ATTR_MODERATE = 1,
+        IBV_CQ_ATTR_RESERVED = 2,
+};
+
+// Bits of `ibv_cq_init_attr_ex::comp_mask`.
+enum ibv_cq_init_attr_mask {
+        IBV_CQ_INIT_ATTR_MASK_FLAGS = 1,
+        IBV_CQ_INIT_ATTR_MASK_PD = 2,
+};
+
+// Bits of `ibv_cq_init_attr_ex::flags`.
+enum ibv_create_cq_attr_flags {
+        IBV_CREATE_CQ_ATTR_SINGLE_THREADED = 1,
+        IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN = 2,
+};
+
+// Completion fields an extended CQ is asked to report (`ibv_cq_init_attr_ex::wc_flags`).
+enum ibv_create_cq_wc_flags {
+        IBV_WC_EX_WITH_BYTE_LEN = (1 << 0),
+        IBV_WC_EX_WITH_IMM = (1 << 1),
+        IBV_WC_EX_WITH_QP_NUM = (1 << 2),
+        IBV_WC_EX_WITH_SRC_QP = (1 << 3),
+        IBV_WC_EX_WITH_SLID = (1 << 4),
+        IBV_WC_EX_WITH_SL = (1 << 5),
+        IBV_WC_EX_WITH_DLID_PATH_BITS = (1 << 6),
+        IBV_WC_EX_WITH_COMPLETION_TIMESTAMP = (1 << 7),
+        IBV_WC_EX_WITH_CVLAN = (1 << 8),
+        IBV_WC_EX_WITH_FLOW_TAG = (1 << 9),
+        IBV_WC_EX_WITH_TM_INFO = (1 << 10),
+        IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK = (1 << 11),
+};
+
+// Bits of `ibv_device_attr::device_cap_flags` (low 32 bits of the 64-bit caps).
+enum ibv_device_cap_flags {
+        IBV_DEVICE_RESIZE_MAX_WR = (1 << 0),
+        IBV_DEVICE_BAD_PKEY_CNTR = (1 << 1),
+        IBV_DEVICE_BAD_QKEY_CNTR = (1 << 2),
+        IBV_DEVICE_RAW_MULTI = (1 << 3),
+        IBV_DEVICE_AUTO_PATH_MIG = (1 << 4),
+        IBV_DEVICE_CHANGE_PHY_PORT = (1 << 5),
+        IBV_DEVICE_UD_AV_PORT_ENFORCE = (1 << 6),
+        IBV_DEVICE_CURR_QP_STATE_MOD = (1 << 7),
+        IBV_DEVICE_SHUTDOWN_PORT = (1 << 8),
+        IBV_DEVICE_INIT_TYPE = (1 << 9),
+        IBV_DEVICE_PORT_ACTIVE_EVENT = (1 << 10),
+        IBV_DEVICE_SYS_IMAGE_GUID = (1 << 11),
+        IBV_DEVICE_RC_RNR_NAK_GEN = (1 << 12),
+        IBV_DEVICE_SRQ_RESIZE = (1 << 13),
+        IBV_DEVICE_N_NOTIFY_CQ = (1 << 14),
+        IBV_DEVICE_MEM_WINDOW = (1 << 17),
+        IBV_DEVICE_UD_IP_CSUM = (1 << 18),
+        IBV_DEVICE_XRC = (1 << 20),
+        IBV_DEVICE_MEM_MGT_EXTENSIONS = (1 << 21),
+        IBV_DEVICE_MEM_WINDOW_TYPE_2A = (1 << 23),
+        IBV_DEVICE_MEM_WINDOW_TYPE_2B = (1 << 24),
+        IBV_DEVICE_RC_IP_CSUM = (1 << 25),
+        IBV_DEVICE_RAW_IP_CSUM = (1 << 26),
+        IBV_DEVICE_MANAGED_FLOW_STEERING = (1 << 29),
+};
+
+// Bits of `ibv_alloc_dm_attr::comp_mask`.
+enum ibv_dm_mask {
+        IBV_DM_MASK_HANDLE = 1,
+};
+
+// Bits of `ibv_dmah_init_attr::comp_mask`.
+enum ibv_dmah_init_attr_mask {
+        IBV_DMAH_INIT_ATTR_MASK_CPU_ID = 1,
+        IBV_DMAH_INIT_ATTR_MASK_PH = 2,
+        IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE = 4,
+};
+
+// Kind of an asynchronous event.
+enum ibv_event_type {
+        IBV_EVENT_CQ_ERR = 0,
+        IBV_EVENT_QP_FATAL = 1,
+        IBV_EVENT_QP_REQ_ERR = 2,
+        IBV_EVENT_QP_ACCESS_ERR = 3,
+        IBV_EVENT_COMM_EST = 4,
+        IBV_EVENT_SQ_DRAINED = 5,
+        IBV_EVENT_PATH_MIG = 6,
+        IBV_EVENT_PATH_MIG_ERR = 7,
+        IBV_EVENT_DEVICE_FATAL = 8,
+        IBV_EVENT_PORT_ACTIVE = 9,
+        IBV_EVENT_PORT_ERR = 10,
+        IBV_EVENT_LID_CHANGE = 11,
+        IBV_EVENT_PKEY_CHANGE = 12,
+        IBV_EVENT_SM_CHANGE = 13,
+        IBV_EVENT_SRQ_ERR = 14,
+        IBV_EVENT_SRQ_LIMIT_REACHED = 15,
+        IBV_EVENT_QP_LAST_WQE_REACHED = 16,
+        IBV_EVENT_CLIENT_REREGISTER = 17,
+        IBV_EVENT_GID_CHANGE = 18,
+        IBV_EVENT_WQ_FATAL = 19,
+        IBV_EVENT_DEVICE_SPEED_CHANGE = 20,
+};
+
+// Bits of `ibv_flow_action_esp_attr::comp_mask`.
+enum ibv_flow_action_esp_mask {
+        IBV_FLOW_ACTION_ESP_MASK_ESN = 1,
+};
+
+// Kind of a steering rule.
+enum ibv_flow_attr_type {
+        IBV_FLOW_ATTR_NORMAL = 0,
+        IBV_FLOW_ATTR_ALL_DEFAULT = 1,
+        IBV_FLOW_ATTR_MC_DEFAULT = 2,
+        IBV_FLOW_ATTR_SNIFFER = 3,
+};
+
+// Bits of `ibv_flow_attr::flags`.
+enum ibv_flow_flags {
+        IBV_FLOW_ATTR_FLAGS_DONT_TRAP = 2,
+        IBV_FLOW_ATTR_FLAGS_EGRESS = 4,
+};
+
+// Kind of a flow specification.
+enum ibv_flow_spec_type {
+        IBV_FLOW_SPEC_ETH = 32,
+        IBV_FLOW_SPEC_IPV4 = 48,
+        IBV_FLOW_SPEC_IPV6 = 49,
+        IBV_FLOW_SPEC_IPV4_EXT = 50,
+        IBV_FLOW_SPEC_ESP = 52,
+        IBV_FLOW_SPEC_TCP = 64,
+        IBV_FLOW_SPEC_UDP = 65,
+        IBV_FLOW_SPEC_VXLAN_TUNNEL = 80,
+        IBV_FLOW_SPEC_GRE = 81,
+        IBV_FLOW_SPEC_MPLS = 96,
+        IBV_FLOW_SPEC_INNER = 256,
+        IBV_FLOW_SPEC_ACTION_TAG = 4096,
+        IBV_FLOW_SPEC_ACTION_DROP = 4097,
+        IBV_FLOW_SPEC_ACTION_HANDLE = 4098,
+        IBV_FLOW_SPEC_ACTION_COUNT = 4099,
+};
+
+// Result of `ibv_is_fork_initialized`.
+enum ibv_fork_status {
+        IBV_FORK_DISABLED = 0,
+        IBV_FORK_ENABLED = 1,
+        IBV_FORK_UNNEEDED = 2,
+};
+
+// Kind of a GID table entry (`ibv_gid_entry::gid_type`).
+enum ibv_gid_type {
+        IBV_GID_TYPE_IB = 0,
+        IBV_GID_TYPE_ROCE_V1 = 1,
+        IBV_GID_TYPE_ROCE_V2 = 2,
+};
+
+// Bits of `ibv_rwq_ind_table_init_attr::comp_mask`.
+enum ibv_ind_table_init_attr_mask {
+        IBV_CREATE_IND_TABLE_RESERVED = 1,
+};
+
+// Path migration state.
+enum ibv_mig_state {
+        IBV_MIG_MIGRATED = 0,
+        IBV_MIG_REARM = 1,
+        IBV_MIG_ARMED = 2,
+};
+
+// Bits of `ibv_mr_init_attr::comp_mask`.
+enum ibv_mr_init_attr_mask {
+        IBV_REG_MR_MASK_IOVA = (1 << 0),
+        IBV_REG_MR_MASK_ADDR = (1 << 1),
+        IBV_REG_MR_MASK_FD = (1 << 2),
+        IBV_REG_MR_MASK_FD_OFFSET = (1 << 3),
+        IBV_REG_MR_MASK_DMAH = (1 << 4),
+        IBV_REG_MR_MASK_BUF = (1 << 5),
+};
+
+// Path MTU codes.
+enum ibv_mtu {
+        IBV_MTU_256 = 1,
+        IBV_MTU_512 = 2,
+        IBV_MTU_1024 = 3,
+        IBV_MTU_2048 = 4,
+        IBV_MTU_4096 = 5,
+};
+
+// Memory window type.
+enum ibv_mw_type {
+        IBV_MW_TYPE_1 = 1,
+        IBV_MW_TYPE_2 = 2,
+};
+
+// Node type of an RDMA device (`ibv_device::node_type`).
+enum ibv_node_type {
+        IBV_NODE_UNKNOWN = -1,
+        IBV_NODE_CA = 1,
+        IBV_NODE_SWITCH = 2,
+        IBV_NODE_ROUTER = 3,
+        IBV_NODE_RNIC = 4,
+        IBV_NODE_USNIC = 5,
+        IBV_NODE_USNIC_UDP = 6,
+        IBV_NODE_UNSPECIFIED = 7,
+};
+
+// Bits of `ibv_odp_caps::general_caps`.
+enum ibv_odp_general_caps {
+        IBV_ODP_SUPPORT = 1,
+        IBV_ODP_SUPPORT_IMPLICIT = 2,
+};
+
+// Per-transport on-demand-paging capability bits.
+enum ibv_odp_transport_cap_bits {
+        IBV_ODP_SUPPORT_SEND = (1 << 0),
+        IBV_ODP_SUPPORT_RECV = (1 << 1),
+        IBV_ODP_SUPPORT_WRITE = (1 << 2),
+        IBV_ODP_SUPPORT_READ = (1 << 3),
+        IBV_ODP_SUPPORT_ATOMIC = (1 << 4),
+        IBV_ODP_SUPPORT_SRQ_RECV = (1 << 5),
+        IBV_ODP_SUPPORT_FLUSH = (1 << 6),
+        IBV_ODP_SUPPORT_ATOMIC_WRITE = (1 << 7),
+};
+
+// Bits of `ibv_ops_wr::flags`.
+enum ibv_ops_flags {
+        IBV_OPS_SIGNALED = 1,
+        IBV_OPS_TM_SYNC = 2,
+};
+
+// Opcode of an SRQ tag-matching operation.
+enum ibv_ops_wr_opcode {
+        IBV_WR_TAG_ADD = 0,
+        IBV_WR_TAG_DEL = 1,
+        IBV_WR_TAG_SYNC = 2,
+};
+
+// Bits of `ibv_parent_domain_init_attr::comp_mask`.
+enum ibv_parent_domain_init_attr_mask {
+        IBV_PARENT_DOMAIN_INIT_ATTR_ALLOCATORS = 1,
+        IBV_PARENT_DOMAIN_INIT_ATTR_PD_CONTEXT = 2,
+        IBV_PARENT_DOMAIN_INIT_ATTR_ALLOW_CC_UNPROTECTED_ALLOC = 4,
+};
+
+// Bits of the PCIe atomic operation size masks.
+enum ibv_pci_atomic_op_size {
+        IBV_PCI_ATOMIC_OPERATION_4_BYTE_SIZE_SUP = 1,
+        IBV_PCI_ATOMIC_OPERATION_8_BYTE_SIZE_SUP = 2,
+        IBV_PCI_ATOMIC_OPERATION_16_BYTE_SIZE_SUP = 4,
+};
+
+// Placement types for a flush operation.
+enum ibv_placement_type {
+        IBV_FLUSH_GLOBAL = 1,
+        IBV_FLUSH_PERSISTENT = 2,
+};
+
+// Bits of `ibv_port_attr::port_cap_flags`.
+enum ibv_port_cap_flags {
+        IBV_PORT_SM = (1 << 1),
+        IBV_PORT_NOTICE_SUP = (1 << 2),
+        IBV_PORT_TRAP_SUP = (1 << 3),
+        IBV_PORT_OPT_IPD_SUP = (1 << 4),
+        IBV_PORT_AUTO_MIGR_SUP = (1 << 5),
+        IBV_PORT_SL_MAP_SUP = (1 << 6),
+        IBV_PORT_MKEY_NVRAM = (1 << 7),
+        IBV_PORT_PKEY_NVRAM = (1 << 8),
+        IBV_PORT_LED_INFO_SUP = (1 << 9),
+        IBV_PORT_SYS_IMAGE_GUID_SUP = (1 << 11),
+        IBV_PORT_PKEY_SW_EXT_PORT_TRAP_SUP = (1 << 12),
+        IBV_PORT_EXTENDED_SPEEDS_SUP = (1 << 14),
+        IBV_PORT_CAP_MASK2_SUP = (1 << 15),
+        IBV_PORT_CM_SUP = (1 << 16),
+        IBV_PORT_SNMP_TUNNEL_SUP = (1 << 17),
+        IBV_PORT_REINIT_SUP = (1 << 18),
+        IBV_PORT_DEVICE_MGMT_SUP = (1 << 19),
+        IBV_PORT_VENDOR_CLASS_SUP = (1 << 20),
+        IBV_PORT_DR_NOTICE_SUP = (1 << 21),
+        IBV_PORT_CAP_MASK_NOTICE_SUP = (1 << 22),
+        IBV_PORT_BOOT_MGMT_SUP = (1 << 23),
+        IBV_PORT_LINK_LATENCY_SUP = (1 << 24),
+        IBV_PORT_CLIENT_REG_SUP = (1 << 25),
+        IBV_PORT_IP_BASED_GIDS = (1 << 26),
+};
+
+// Bits of `ibv_port_attr::port_cap_flags2`.
+enum ibv_port_cap_flags2 {
+        IBV_PORT_SET_NODE_DESC_SUP = (1 << 0),
+        IBV_PORT_INFO_EXT_SUP = (1 << 1),
+        IBV_PORT_VIRT_SUP = (1 << 2),
+        IBV_PORT_SWITCH_PORT_STATE_TABLE_SUP = (1 << 3),
+        IBV_PORT_LINK_WIDTH_2X_SUP = (1 << 4),
+        IBV_PORT_LINK_SPEED_HDR_SUP = (1 << 5),
+        IBV_PORT_LINK_SPEED_NDR_SUP = (1 << 10),
+        IBV_PORT_LINK_SPEED_XDR_SUP = (1 << 12),
+};
+
+// Logical state of a port.
+enum ibv_port_state {
+        IBV_PORT_NOP = 0,
+        IBV_PORT_DOWN = 1,
+        IBV_PORT_INIT = 2,
+        IBV_PORT_ARMED = 3,
+        IBV_PORT_ACTIVE = 4,
+        IBV_PORT_ACTIVE_DEFER = 5,
+};
+
+// Operations whose completions a completion counter counts.
+enum ibv_qp_attach_comp_cntr_op {
+        IBV_QP_ATTACH_COMP_CNTR_OP_SEND = (1 << 0),
+        IBV_QP_ATTACH_COMP_CNTR_OP_RECV = (1 << 1),
+        IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = (1 << 2),
+        IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = (1 << 3),
+        IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = (1 << 4),
+        IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = (1 << 5),
+};
+
+// Which `ibv_qp_attr` fields a modify or query uses.
+enum ibv_qp_attr_mask {
+        IBV_QP_STATE = (1 << 0),
+        IBV_QP_CUR_STATE = (1 << 1),
+        IBV_QP_EN_SQD_ASYNC_NOTIFY = (1 << 2),
+        IBV_QP_ACCESS_FLAGS = (1 << 3),
+        IBV_QP_PKEY_INDEX = (1 << 4),
+        IBV_QP_PORT = (1 << 5),
+        IBV_QP_QKEY = (1 << 6),
+        IBV_QP_AV = (1 << 7),
+        IBV_QP_PATH_MTU = (1 << 8),
+        IBV_QP_TIMEOUT = (1 << 9),
+        IBV_QP_RETRY_CNT = (1 << 10),
+        IBV_QP_RNR_RETRY = (1 << 11),
+        IBV_QP_RQ_PSN = (1 << 12),
+        IBV_QP_MAX_QP_RD_ATOMIC = (1 << 13),
+        IBV_QP_ALT_PATH = (1 << 14),
+        IBV_QP_MIN_RNR_TIMER = (1 << 15),
+        IBV_QP_SQ_PSN = (1 << 16),
+        IBV_QP_MAX_DEST_RD_ATOMIC = (1 << 17),
+        IBV_QP_PATH_MIG_STATE = (1 << 18),
+        IBV_QP_CAP = (1 << 19),
+        IBV_QP_DEST_QPN = (1 << 20),
+        IBV_QP_RATE_LIMIT = (1 << 25),
+};
+
+// Bits of `ibv_qp_init_attr_ex::create_flags`.
+enum ibv_qp_create_flags {
+        IBV_QP_CREATE_BLOCK_SELF_MCAST_LB = (1 << 1),
+        IBV_QP_CREATE_SCATTER_FCS = (1 << 8),
+        IBV_QP_CREATE_CVLAN_STRIPPING = (1 << 9),
+        IBV_QP_CREATE_SOURCE_QPN = (1 << 10),
+        IBV_QP_CREATE_PCI_WRITE_END_PADDING = (1 << 11),
+};
+
+// Send operations an extended QP may post (`ibv_qp_init_attr_ex::send_ops_flags`).
+enum ibv_qp_create_send_ops_flags {
+        IBV_QP_EX_WITH_RDMA_WRITE = (1 << 0),
+        IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM = (1 << 1),
+        IBV_QP_EX_WITH_SEND = (1 << 2),
+        IBV_QP_EX_WITH_SEND_WITH_IMM = (1 << 3),
+        IBV_QP_EX_WITH_RDMA_READ = (1 << 4),
+        IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP = (1 << 5),
+        IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD = (1 << 6),
+        IBV_QP_EX_WITH_LOCAL_INV = (1 << 7),
+        IBV_QP_EX_WITH_BIND_MW = (1 << 8),
+        IBV_QP_EX_WITH_SEND_WITH_INV = (1 << 9),
+        IBV_QP_EX_WITH_TSO = (1 << 10),
+        IBV_QP_EX_WITH_FLUSH = (1 << 11),
+        IBV_QP_EX_WITH_ATOMIC_WRITE = (1 << 12),
+};
+
+// Bits of `ibv_qp_init_attr_ex::comp_mask`.
+enum ibv_qp_init_attr_mask {
+        IBV_QP_INIT_ATTR_PD = (1 << 0),
+        IBV_QP_INIT_ATTR_XRCD = (1 << 1),
+        IBV_QP_INIT_ATTR_CREATE_FLAGS = (1 << 2),
+        IBV_QP_INIT_ATTR_MAX_TSO_HEADER = (1 << 3),
+        IBV_QP_INIT_ATTR_IND_TABLE = (1 << 4),
+        IBV_QP_INIT_ATTR_RX_HASH = (1 << 5),
+        IBV_QP_INIT_ATTR_SEND_OPS_FLAGS = (1 << 6),
+};
+
+// Bits of `ibv_qp_open_attr::comp_mask`.
+enum ibv_qp_open_attr_mask {
+        IBV_QP_OPEN_ATTR_NUM = (1 << 0),
+        IBV_QP_OPEN_ATTR_XRCD = (1 << 1),
+        IBV_QP_OPEN_ATTR_CONTEXT = (1 << 2),
+        IBV_QP_OPEN_ATTR_TYPE = (1 << 3),
+        IBV_QP_OPEN_ATTR_RESERVED = (1 << 4),
+};
+
+// Queue pair state.
+enum ibv_qp_state {
+        IBV_QPS_RESET = 0,
+        IBV_QPS_INIT = 1,
+        IBV_QPS_RTR = 2,
+        IBV_QPS_RTS = 3,
+        IBV_QPS_SQD = 4,
+        IBV_QPS_SQE = 5,
+        IBV_QPS_ERR = 6,
+        IBV_QPS_UNKNOWN = 7,
+};
+
+// Queue pair transport type.
+enum ibv_qp_type {
+        IBV_QPT_RC = 2,
+        IBV_QPT_UC = 3,
+        IBV_QPT_UD = 4,
+        IBV_QPT_RAW_PACKET = 8,
+        IBV_QPT_XRC_SEND = 9,
+        IBV_QPT_XRC_RECV = 10,
+        IBV_QPT_DRIVER = 255,
+};
+
+// Result bits of `ibv_query_qp_data_in_order`.
+enum ibv_query_qp_data_in_order_caps {
+        IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG = 1,
+        IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES = 2,
+};
+
+// Flags of `ibv_query_qp_data_in_order`.
+enum ibv_query_qp_data_in_order_flags {
+        IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS = 1,
+        IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY = 2,
+};
+
+// Static rate codes.
+enum ibv_rate {
+        IBV_RATE_MAX = 0,
+        IBV_RATE_2_5_GBPS = 2,
+        IBV_RATE_5_GBPS = 5,
+        IBV_RATE_10_GBPS = 3,
+        IBV_RATE_20_GBPS = 6,
+        IBV_RATE_30_GBPS = 4,
+        IBV_RATE_40_GBPS = 7,
+        IBV_RATE_60_GBPS = 8,
+        IBV_RATE_80_GBPS = 9,
+        IBV_RATE_120_GBPS = 10,
+        IBV_RATE_14_GBPS = 11,
+        IBV_RATE_56_GBPS = 12,
+        IBV_RATE_112_GBPS = 13,
+        IBV_RATE_168_GBPS = 14,
+        IBV_RATE_25_GBPS = 15,
+        IBV_RATE_100_GBPS = 16,
+        IBV_RATE_200_GBPS = 17,
+        IBV_RATE_300_GBPS = 18,
+        IBV_RATE_28_GBPS = 19,
+        IBV_RATE_50_GBPS = 20,
+        IBV_RATE_400_GBPS = 21,
+        IBV_RATE_600_GBPS = 22,
+        IBV_RATE_800_GBPS = 23,
+        IBV_RATE_1200_GBPS = 24,
+};
+
+// Bits of `ibv_device_attr_ex::raw_packet_caps`.
+enum ibv_raw_packet_caps {
+        IBV_RAW_PACKET_CAP_CVLAN_STRIPPING = (1 << 0),
+        IBV_RAW_PACKET_CAP_SCATTER_FCS = (1 << 1),
+        IBV_RAW_PACKET_CAP_IP_CSUM = (1 << 2),
+        IBV_RAW_PACKET_CAP_DELAY_DROP = (1 << 3),
+};
+
+// Flags of `ibv_read_counters`.
+enum ibv_read_counters_flags {
+        IBV_READ_COUNTERS_ATTR_PREFER_CACHED = 1,
+};
+
+// Error codes `ibv_rereg_mr` may return.
+enum ibv_rereg_mr_err_code {
+        IBV_REREG_MR_ERR_INPUT = -1,
+        IBV_REREG_MR_ERR_DONT_FORK_NEW = -2,
+        IBV_REREG_MR_ERR_DO_FORK_OLD = -3,
+        IBV_REREG_MR_ERR_CMD = -4,
+        IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW = -5,
+};
+
+// What `ibv_rereg_mr` changes.
+enum ibv_rereg_mr_flags {
+        IBV_REREG_MR_CHANGE_TRANSLATION = 1,
+        IBV_REREG_MR_CHANGE_PD = 2,
+        IBV_REREG_MR_CHANGE_ACCESS = 4,
+        IBV_REREG_MR_FLAGS_SUPPORTED = 7,
+};
+
+// Packet fields a receive-side-scaling hash may cover.
+enum ibv_rx_hash_fields {
+        IBV_RX_HASH_SRC_IPV4 = (1 << 0),
+        IBV_RX_HASH_DST_IPV4 = (1 << 1),
+        IBV_RX_HASH_SRC_IPV6 = (1 << 2),
+        IBV_RX_HASH_DST_IPV6 = (1 << 3),
+        IBV_RX_HASH_SRC_PORT_TCP = (1 << 4),
+        IBV_RX_HASH_DST_PORT_TCP = (1 << 5),
+        IBV_RX_HASH_SRC_PORT_UDP = (1 << 6),
+        IBV_RX_HASH_DST_PORT_UDP = (1 << 7),
+        IBV_RX_HASH_IPSEC_SPI = (1 << 8),
+};
+
+// Receive-side-scaling hash functions.
+enum ibv_rx_hash_function_flags {
+        IBV_RX_HASH_FUNC_TOEPLITZ = 1,
+};
+
+// Selectivity levels for a flush operation.
+enum ibv_selectivity_level {
+        IBV_FLUSH_RANGE = 0,
+        IBV_FLUSH_MR = 1,
+};
+
+// Bits of `ibv_send_wr::send_flags`.
+enum ibv_send_flags {
+        IBV_SEND_FENCE = (1 << 0),
+        IBV_SEND_SIGNALED = (1 << 1),
+        IBV_SEND_SOLICITED = (1 << 2),
+        IBV_SEND_INLINE = (1 << 3),
+        IBV_SEND_IP_CSUM = (1 << 4),
+};
+
+// Bits of the `srq_attr_mask` argument of `ibv_modify_srq`.
+enum ibv_srq_attr_mask {
+        IBV_SRQ_MAX_WR = 1,
+        IBV_SRQ_LIMIT = 2,
+};
+
+// Bits of `ibv_srq_init_attr_ex::comp_mask`.
+enum ibv_srq_init_attr_mask {
+        IBV_SRQ_INIT_ATTR_TYPE = (1 << 0),
+        IBV_SRQ_INIT_ATTR_PD = (1 << 1),
+        IBV_SRQ_INIT_ATTR_XRCD = (1 << 2),
+        IBV_SRQ_INIT_ATTR_CQ = (1 << 3),
+        IBV_SRQ_INIT_ATTR_TM = (1 << 4),
+        IBV_SRQ_INIT_ATTR_RESERVED = (1 << 5),
+};
+
+// Shared receive queue type.
+enum ibv_srq_type {
+        IBV_SRQT_BASIC = 0,
+        IBV_SRQT_XRC = 1,
+        IBV_SRQT_TM = 2,
+};
+
+// Bits of `ibv_tm_caps::capability_flags`.
+enum ibv_tm_cap_flags {
+        IBV_TM_CAP_RC = 1,
+};
+
+// TPH memory type of a DMA handle.
+enum ibv_tph_mem_type {
+        IBV_TPH_MEM_TYPE_VM = 0,
+        IBV_TPH_MEM_TYPE_PM = 1,
+};
+
+// Transport of an RDMA device (`ibv_device::transport_type`).
+enum ibv_transport_type {
+        IBV_TRANSPORT_UNKNOWN = -1,
+        IBV_TRANSPORT_IB = 0,
+        IBV_TRANSPORT_IWARP = 1,
+        IBV_TRANSPORT_USNIC = 2,
+        IBV_TRANSPORT_USNIC_UDP = 3,
+        IBV_TRANSPORT_UNSPECIFIED = 4,
+};
+
+// Bits of `ibv_values_ex::comp_mask`.
+enum ibv_values_mask {
+        IBV_VALUES_MASK_RAW_CLOCK = 1,
+        IBV_VALUES_MASK_RESERVED = 2,
+};
+
+// Bits of `ibv_wc::wc_flags`.
+enum ibv_wc_flags {
+        IBV_WC_GRH = (1 << 0),
+        IBV_WC_WITH_IMM = (1 << 1),
+        IBV_WC_IP_CSUM_OK = (1 << 2),
+        IBV_WC_WITH_INV = (1 << 3),
+        IBV_WC_TM_SYNC_REQ = (1 << 4),
+        IBV_WC_TM_MATCH = (1 << 5),
+        IBV_WC_TM_DATA_VALID = (1 << 6),
+};
+
+// Opcode of a work completion.
+enum ibv_wc_opcode {
+        IBV_WC_SEND = 0,
+        IBV_WC_RDMA_WRITE = 1,
+        IBV_WC_RDMA_READ = 2,
+        IBV_WC_COMP_SWAP = 3,
+        IBV_WC_FETCH_ADD = 4,
+        IBV_WC_BIND_MW = 5,
+        IBV_WC_LOCAL_INV = 6,
+        IBV_WC_TSO = 7,
+        IBV_WC_FLUSH = 8,
+        IBV_WC_ATOMIC_WRITE = 9,
+        IBV_WC_RECV = 128,
+        IBV_WC_RECV_RDMA_WITH_IMM = 129,
+        IBV_WC_TM_ADD = 130,
+        IBV_WC_TM_DEL = 131,
+        IBV_WC_TM_SYNC = 132,
+        IBV_WC_TM_RECV = 133,
+        IBV_WC_TM_NO_TAG = 134,
+        IBV_WC_DRIVER1 = 135,
+        IBV_WC_DRIVER2 = 136,
+        IBV_WC_DRIVER3 = 137,
+};
+
+// Status of a work completion.
+enum ibv_wc_status {
+        IBV_WC_SUCCESS = 0,
+        IBV_WC_LOC_LEN_ERR = 1,
+        IBV_WC_LOC_QP_OP_ERR = 2,
+        IBV_WC_LOC_EEC_OP_ERR = 3,
+        IBV_WC_LOC_PROT_ERR = 4,
+        IBV_WC_WR_FLUSH_ERR = 5,
+        IBV_WC_MW_BIND_ERR = 6,
+        IBV_WC_BAD_RESP_ERR = 7,
+        IBV_WC_LOC_ACCESS_ERR = 8,
+        IBV_WC_REM_INV_REQ_ERR = 9,
+        IBV_WC_REM_ACCESS_ERR = 10,
+        IBV_WC_REM_OP_ERR = 11,
+        IBV_WC_RETRY_EXC_ERR = 12,
+        IBV_WC_RNR_RETRY_EXC_ERR = 13,
+        IBV_WC_LOC_RDD_VIOL_ERR = 14,
+        IBV_WC_REM_INV_RD_REQ_ERR = 15,
+        IBV_WC_REM_ABORT_ERR = 16,
+        IBV_WC_INV_EECN_ERR = 17,
+        IBV_WC_INV_EEC_STATE_ERR = 18,
+        IBV_WC_FATAL_ERR = 19,
+        IBV_WC_RESP_TIMEOUT_ERR = 20,
+        IBV_WC_GENERAL_ERR = 21,
+        IBV_WC_TM_ERR = 22,
+        IBV_WC_TM_RNDV_INCOMPLETE = 23,
+};
+
+// Bits of `ibv_wq_attr::attr_mask`.
+enum ibv_wq_attr_mask {
+        IBV_WQ_ATTR_STATE = (1 << 0),
+        IBV_WQ_ATTR_CURR_STATE = (1 << 1),
+        IBV_WQ_ATTR_FLAGS = (1 << 2),
+        IBV_WQ_ATTR_RESERVED = (1 << 3),
+};
+
+// Creation and modify flags of a work queue.
+enum ibv_wq_flags {
+        IBV_WQ_FLAGS_CVLAN_STRIPPING = (1 << 0),
+        IBV_WQ_FLAGS_SCATTER_FCS = (1 << 1),
+        IBV_WQ_FLAGS_DELAY_DROP = (1 << 2),
+        IBV_WQ_FLAGS_PCI_WRITE_END_PADDING = (1 << 3),
+        IBV_WQ_FLAGS_RESERVED = (1 << 4),
+};
+
+// Bits of `ibv_wq_init_attr::comp_mask`.
+enum ibv_wq_init_attr_mask {
+        IBV_WQ_INIT_ATTR_FLAGS = 1,
+        IBV_WQ_INIT_ATTR_RESERVED = 2,
+};
+
+// Work queue state.
+enum ibv_wq_state {
+        IBV_WQS_RESET = 0,
+        IBV_WQS_RDY = 1,
+        IBV_WQS_ERR = 2,
+        IBV_WQS_UNKNOWN = 3,
+};
+
+// Work queue type.
+enum ibv_wq_type {
+        IBV_WQT_RQ = 0,
+};
+
+// Opcode of a send work request.
+enum ibv_wr_opcode {
+        IBV_WR_RDMA_WRITE = 0,
+        IBV_WR_RDMA_WRITE_WITH_IMM = 1,
+        IBV_WR_SEND = 2,
+        IBV_WR_SEND_WITH_IMM = 3,
+        IBV_WR_RDMA_READ = 4,
+        IBV_WR_ATOMIC_CMP_AND_SWP = 5,
+        IBV_WR_ATOMIC_FETCH_AND_ADD = 6,
+        IBV_WR_LOCAL_INV = 7,
+        IBV_WR_BIND_MW = 8,
+        IBV_WR_SEND_WITH_INV = 9,
+        IBV_WR_TSO = 10,
+        IBV_WR_DRIVER1 = 11,
+        IBV_WR_FLUSH = 14,
+        IBV_WR_ATOMIC_WRITE = 15,
+};
+
+// Bits of `ibv_xrcd_init_attr::comp_mask`.
+enum ibv_xrcd_init_attr_mask {
+        IBV_XRCD_INIT_ATTR_FD = 1,
+        IBV_XRCD_INIT_ATTR_OFLAGS = 2,
+        IBV_XRCD_INIT_ATTR_RESERVED = 4,
+};
+
+// Two obsolete callback slots kept in `ibv_device` for layout.
+struct _ibv_device_ops {
+        struct ibv_context *(*_dummy1)(struct ibv_device *device, int cmd_fd);
+        void (*_dummy2)(struct ibv_context *context);
+};
+
+// An RDMA device as listed by `ibv_get_device_list`.
+struct ibv_device {
+        struct _ibv_device_ops _ops;
+        int32_t node_type;
+        int32_t transport_type;
+        char name[IBV_SYSFS_NAME_MAX];
+        char dev_name[IBV_SYSFS_NAME_MAX];
+        char dev_path[IBV_SYSFS_PATH_MAX];
+        char ibdev_path[IBV_SYSFS_PATH_MAX];
+};
+
+// Device limits and capabilities from `ibv_query_device`.
+struct ibv_device_attr {
+        char fw_ver[64];
+        // Big-endian (network byte order).
+        uint64_t node_guid;
+        // Big-endian (network byte order).
+        uint64_t sys_image_guid;
+        uint64_t max_mr_size;
+        uint64_t page_size_cap;
+        uint32_t vendor_id;
+        uint32_t vendor_part_id;
+        uint32_t hw_ver;
+        int max_qp;
+        int max_qp_wr;
+        unsigned int device_cap_flags;
+        int max_sge;
+        int max_sge_rd;
+        int max_cq;
+        int max_cqe;
+        int max_mr;
+        int max_pd;
+        int max_qp_rd_atom;
+        int max_ee_rd_atom;
+        int max_res_rd_atom;
+        int max_qp_init_rd_atom;
+        int max_ee_init_rd_atom;
+        uint32_t atomic_cap;
+        int max_ee;
+        int max_rdd;
+        int max_mw;
+        int max_raw_ipv6_qp;
+        int max_raw_ethy_qp;
+        int max_mcast_grp;
+        int max_mcast_qp_attach;
+        int max_total_mcast_qp_attach;
+        int max_ah;
+        int max_fmr;
+        int max_map_per_fmr;
+        int max_srq;
+        int max_srq_wr;
+        int max_srq_sge;
+        uint16_t max_pkeys;
+        uint8_t local_ca_ack_delay;
+        uint8_t phys_port_cnt;
+};
+
+// Opaque pre-1.1 port attribute layout used only by the `_compat_query_port` slot.
+struct _compat_ibv_port_attr {
+        uint8_t _opaque[0];
+};
+
+// A protection domain.
+struct ibv_pd {
+        struct ibv_context *context;
+        uint32_t handle;
+};
+
+// A memory window.
+struct ibv_mw {
+        struct ibv_context *context;
+        struct ibv_pd *pd;
+        uint32_t rkey;
+        uint32_t handle;
+        uint32_t type;
+};
+
+// A completion event channel.
+struct ibv_comp_channel {
+        struct ibv_context *context;
+        int fd;
+        int refcnt;
+};
+
+// A completion queue.
+struct ibv_cq {
+        struct ibv_context *context;
+        struct ibv_comp_channel *channel;
+        void *cq_context;
+        uint32_t handle;
+        int cqe;
+        pthread_mutex_t mutex;
+        pthread_cond_t cond;
+        uint32_t comp_events_completed;
+        uint32_t async_events_completed;
+};
+
+// A shared receive queue.
+struct ibv_srq {
+        struct ibv_context *context;
+        void *srq_context;
+        struct ibv_pd *pd;
+        uint32_t handle;
+        pthread_mutex_t mutex;
+        pthread_cond_t cond;
+        uint32_t events_completed;
+};
+
+// A queue pair.
+struct ibv_qp {
+        struct ibv_context *context;
+        void *qp_context;
+        struct ibv_pd *pd;
+        struct ibv_cq *send_cq;
+        struct ibv_cq *recv_cq;
+        struct ibv_srq *srq;
+        uint32_t handle;
+        uint32_t qp_num;
+        uint32_t state;
+        uint32_t qp_type;
+        pthread_mutex_t mutex;
+        pthread_cond_t cond;
+        uint32_t events_completed;
+};
+
+// A registered memory region.
+struct ibv_mr {
+        struct ibv_context *context;
+        struct ibv_pd *pd;
+        void *addr;
+        size_t length;
+        uint32_t handle;
+        uint32_t lkey;
+        uint32_t rkey;
+};
+
+// What a memory window bind grants on which MR.
+struct ibv_mw_bind_info {
+        struct ibv_mr *mr;
+        uint64_t addr;
+        uint64_t length;
+        unsigned int mw_access_flags;
+};
+
+// A memory window bind request for `ibv_bind_mw`.
+struct ibv_mw_bind {
+        uint64_t wr_id;
+        unsigned int send_flags;
+        struct ibv_mw_bind_info bind_info;
+};
+
+// A work completion as returned by `ibv_poll_cq`.
+struct ibv_wc {
+        uint64_t wr_id;
+        uint32_t status;
+        uint32_t opcode;
+        uint32_t vendor_err;
+        uint32_t byte_len;
+        union {
+                // Big-endian (network byte order).
+                uint32_t imm_data;
+                uint32_t invalidated_rkey;
+        };
+        uint32_t qp_num;
+        uint32_t src_qp;
+        unsigned int wc_flags;
+        uint16_t pkey_index;
+        uint16_t slid;
+        uint8_t sl;
+        uint8_t dlid_path_bits;
+};
+
+// A scatter/gather element.
+struct ibv_sge {
+        uint64_t addr;
+        uint32_t length;
+        uint32_t lkey;
+};
+
+// A receive work request for `ibv_post_recv`.
+struct ibv_recv_wr {
+        uint64_t wr_id;
+        struct ibv_recv_wr *next;
+        struct ibv_sge *sg_list;
+        int num_sge;
+};
+
+// RDMA target of a send work request.
+struct ibv_send_wr_wr_rdma {
+        uint64_t remote_addr;
+        uint32_t rkey;
+};
+
+// Atomic operation target and operands of a send work request.
+struct ibv_send_wr_wr_atomic {
+        uint64_t remote_addr;
+        uint64_t compare_add;
+        uint64_t swap;
+        uint32_t rkey;
+};
+
+// UD destination of a send work request.
+struct ibv_send_wr_wr_ud {
+        struct ibv_ah *ah;
+        uint32_t remote_qpn;
+        uint32_t remote_qkey;
+};
+
+// Opcode-specific part of a send work request.
+union ibv_send_wr_wr {
+        struct ibv_send_wr_wr_rdma rdma;
+        struct ibv_send_wr_wr_atomic atomic;
+        struct ibv_send_wr_wr_ud ud;
+};
+
+// XRC target SRQ of a send work request.
+struct ibv_send_wr_qp_type_xrc {
+        uint32_t remote_srqn;
+};
+
+// QP-type-specific part of a send work request.
+union ibv_send_wr_qp_type {
+        struct ibv_send_wr_qp_type_xrc xrc;
+};
+
+// Memory window bind of a send work request.
+struct ibv_send_wr_anon_2_bind_mw {
+        struct ibv_mw *mw;
+        uint32_t rkey;
+        struct ibv_mw_bind_info bind_info;
+};
+
+// TCP segmentation offload header of a send work request.
+struct ibv_send_wr_anon_2_tso {
+        void *hdr;
+        uint16_t hdr_sz;
+        uint16_t mss;
+};
+
+// A send work request for `ibv_post_send`.
+struct ibv_send_wr {
+        uint64_t wr_id;
+        struct ibv_send_wr *next;
+        struct ibv_sge *sg_list;
+        int num_sge;
+        uint32_t opcode;
+        unsigned int send_flags;
+        union {
+                // Big-endian (network byte order).
+                uint32_t imm_data;
+                uint32_t invalidate_rkey;
+        };
+        union ibv_send_wr_wr wr;
+        union ibv_send_wr_qp_type qp_type;
+        union {
+                struct ibv_send_wr_anon_2_bind_mw bind_mw;
+                struct ibv_send_wr_anon_2_tso tso;
+        };
+};
+
+// The original per-context dispatch table.
+struct ibv_context_ops {
+        int (*_compat_query_device)(struct ibv_context *context, struct ibv_device_attr *device_attr);
+        int (*_compat_query_port)(struct ibv_context *context,
+                                  uint8_t port_num,
+                                  struct _compat_ibv_port_attr *port_attr);
+        void *(*_compat_alloc_pd)(void);
+        void *(*_compat_dealloc_pd)(void);
+        void *(*_compat_reg_mr)(void);
+        void *(*_compat_rereg_mr)(void);
+        void *(*_compat_dereg_mr)(void);
+        struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, uint32_t type);
+        int (*bind_mw)(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *mw_bind);
+        int (*dealloc_mw)(struct ibv_mw *mw);
+        void *(*_compat_create_cq)(void);
+        int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
+        int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only);
+        void *(*_compat_cq_event)(void);
+        void *(*_compat_resize_cq)(void);
+        void *(*_compat_destroy_cq)(void);
+        void *(*_compat_create_srq)(void);
+        void *(*_compat_modify_srq)(void);
+        void *(*_compat_query_srq)(void);
+        void *(*_compat_destroy_srq)(void);
+        int (*post_srq_recv)(struct ibv_srq *srq,
+                             struct ibv_recv_wr *recv_wr,
+                             struct ibv_recv_wr **bad_recv_wr);
+        void *(*_compat_create_qp)(void);
+        void *(*_compat_query_qp)(void);
+        void *(*_compat_modify_qp)(void);
+        void *(*_compat_destroy_qp)(void);
+        int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+        int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+        void *(*_compat_create_ah)(void);
+        void *(*_compat_destroy_ah)(void);
+        void *(*_compat_attach_mcast)(void);
+        void *(*_compat_detach_mcast)(void);
+        void *(*_compat_async_event)(void);
+};
+
+// An open device context.
+struct ibv_context {
+        struct ibv_device *device;
+        struct ibv_context_ops ops;
+        int cmd_fd;
+        int async_fd;
+        int num_comp_vectors;
+        pthread_mutex_t mutex;
+        void *abi_compat;
+};
+
+// An address handle.
+struct ibv_ah {
+        struct ibv_context *context;
+        struct ibv_pd *pd;
+        uint32_t handle;
+};
+
+// The two big-endian halves of a GID.
+struct ibv_gid_global {
+        // Big-endian (network byte order).
+        uint64_t subnet_prefix;
+        // Big-endian (network byte order).
+        uint64_t interface_id;
+};
+
+// A 128-bit port GID, as raw bytes or as prefix plus interface id.
+union ibv_gid {
+        uint8_t raw[16];
+        struct ibv_gid_global global;
+};
+
+// GRH fields of an address vector.
+struct ibv_global_route {
+        union ibv_gid dgid;
+        uint32_t flow_label;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+};
+
+// Address vector for `ibv_create_ah` and QP paths.
+struct ibv_ah_attr {
+        struct ibv_global_route grh;
+        uint16_t dlid;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+};
+
+// A global route header as found at the start of a UD receive buffer.
+struct ibv_grh {
+        // Big-endian (network byte order).
+        uint32_t version_tclass_flow;
+        // Big-endian (network byte order).
+        uint16_t paylen;
+        uint8_t next_hdr;
+        uint8_t hop_limit;
+        union ibv_gid sgid;
+        union ibv_gid dgid;
+};
+
+// One GID table entry as returned by `ibv_query_gid_ex` / `ibv_query_gid_table`.
+struct ibv_gid_entry {
+        union ibv_gid gid;
+        uint32_t gid_index;
+        uint32_t port_num;
+        uint32_t gid_type;
+        uint32_t ndev_ifindex;
+};
+
+// Completion counter capabilities.
+struct ibv_comp_cntr_caps {
+        uint64_t max_value;
+        uint32_t max_counters;
+        uint32_t supported_qp_attach_ops;
+};
+
+// A completion counter.
+struct ibv_comp_cntr {
+        struct ibv_context *context;
+        uint32_t handle;
+};
+
+// Attributes for creating a completion counter.
+struct ibv_comp_cntr_init_attr {
+        uint32_t comp_mask;
+        uint32_t type;
+        uint32_t flags;
+};
+
+// Attributes for attaching a completion counter to a QP.
+struct ibv_qp_attach_comp_cntr_attr {
+        uint32_t comp_mask;
+        uint32_t op_mask;
+};
+
+// Device memory allocated with `ibv_alloc_dm`; the copy callbacks are the provider's.
+struct ibv_dm {
+        struct ibv_context *context;
+        int (*memcpy_to_dm)(struct ibv_dm *dm,
+                            uint64_t dm_offset,
+                            const void *host_addr,
+                            size_t length);
+        int (*memcpy_from_dm)(void *host_addr, struct ibv_dm *dm, uint64_t dm_offset, size_t length);
+        uint32_t comp_mask;
+        uint32_t handle;
+};
+
+// A DMA handle (processing hints) from `ibv_alloc_dmah`.
+struct ibv_dmah {
+        struct ibv_context *context;
+};
+
+// Attributes for `ibv_alloc_dmah`.
+struct ibv_dmah_init_attr {
+        uint32_t comp_mask;
+        uint32_t cpu_id;
+        uint8_t ph;
+        uint8_t tph_mem_type;
+};
+
+// A work queue.
+struct ibv_wq {
+        struct ibv_context *context;
+        void *wq_context;
+        struct ibv_pd *pd;
+        struct ibv_cq *cq;
+        uint32_t wq_num;
+        uint32_t handle;
+        uint32_t state;
+        uint32_t wq_type;
+        int (*post_recv)(struct ibv_wq *current,
+                         struct ibv_recv_wr *recv_wr,
+                         struct ibv_recv_wr **bad_recv_wr);
+        pthread_mutex_t mutex;
+        pthread_cond_t cond;
+        uint32_t events_completed;
+        uint32_t comp_mask;
+};
+
+// The object an asynchronous event concerns.
+union ibv_async_event_element {
+        struct ibv_cq *cq;
+        struct ibv_qp *qp;
+        struct ibv_srq *srq;
+        struct ibv_wq *wq;
+        int port_num;
+};
+
+// An asynchronous event from `ibv_get_async_event`.
+struct ibv_async_event {
+        union ibv_async_event_element element;
+        uint32_t event_type;
+};
+
+// Queue pair size limits.
+struct ibv_qp_cap {
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+};
+
+// Queue pair attributes for modify and query.
+struct ibv_qp_attr {
+        uint32_t qp_state;
+        uint32_t cur_qp_state;
+        uint32_t path_mtu;
+        uint32_t path_mig_state;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        unsigned int qp_access_flags;
+        struct ibv_qp_cap cap;
+        struct ibv_ah_attr ah_attr;
+        struct ibv_ah_attr alt_ah_attr;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t en_sqd_async_notify;
+        uint8_t sq_draining;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint32_t rate_limit;
+};
+
+// Opaque buffer handle from `ibv_alloc_buf` (declared but not defined by verbs.h).
+struct ibv_buf {
+        uint8_t _opaque[0];
+};
+
+// Attributes for `ibv_reg_mr_ex`.
+struct ibv_mr_init_attr {
+        size_t length;
+        int access;
+        uint64_t comp_mask;
+        uint64_t iova;
+        void *addr;
+        int fd;
+        uint64_t fd_offset;
+        struct ibv_dmah *dmah;
+        struct ibv_buf *buf;
+};
+
+// Attributes for `ibv_create_qp`.
+struct ibv_qp_init_attr {
+        void *qp_context;
+        struct ibv_cq *send_cq;
+        struct ibv_cq *recv_cq;
+        struct ibv_srq *srq;
+        struct ibv_qp_cap cap;
+        uint32_t qp_type;
+        int sq_sig_all;
+};
+
+// One buffer of an inline data list.
+struct ibv_data_buf {
+        void *addr;
+        size_t length;
+};
+
+// An extended queue pair with the work-request builder callbacks.
+struct ibv_qp_ex {
+        struct ibv_qp qp_base;
+        uint64_t comp_mask;
+        uint64_t wr_id;
+        unsigned int wr_flags;
+        void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint64_t compare,
+                                  uint64_t swap);
+        void (*wr_atomic_fetch_add)(struct ibv_qp_ex *qp,
+                                    uint32_t rkey,
+                                    uint64_t remote_addr,
+                                    uint64_t add);
+        void (*wr_bind_mw)(struct ibv_qp_ex *qp,
+                           struct ibv_mw *mw,
+                           uint32_t rkey,
+                           const struct ibv_mw_bind_info *bind_info);
+        void (*wr_local_inv)(struct ibv_qp_ex *qp, uint32_t invalidate_rkey);
+        void (*wr_rdma_read)(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write)(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write_imm)(struct ibv_qp_ex *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint32_t imm_data);
+        void (*wr_send)(struct ibv_qp_ex *qp);
+        void (*wr_send_imm)(struct ibv_qp_ex *qp, uint32_t imm_data);
+        void (*wr_send_inv)(struct ibv_qp_ex *qp, uint32_t invalidate_rkey);
+        void (*wr_send_tso)(struct ibv_qp_ex *qp, void *hdr, uint16_t hdr_sz, uint16_t mss);
+        void (*wr_set_ud_addr)(struct ibv_qp_ex *qp,
+                               struct ibv_ah *ah,
+                               uint32_t remote_qpn,
+                               uint32_t remote_qkey);
+        void (*wr_set_xrc_srqn)(struct ibv_qp_ex *qp, uint32_t remote_srqn);
+        void (*wr_set_inline_data)(struct ibv_qp_ex *qp, void *addr, size_t length);
+        void (*wr_set_inline_data_list)(struct ibv_qp_ex *qp,
+                                        size_t num_buf,
+                                        const struct ibv_data_buf *buf_list);
+        void (*wr_set_sge)(struct ibv_qp_ex *qp, uint32_t lkey, uint64_t addr, uint32_t length);
+        void (*wr_set_sge_list)(struct ibv_qp_ex *qp, size_t num_sge, const struct ibv_sge *sg_list);
+        void (*wr_start)(struct ibv_qp_ex *qp);
+        int (*wr_complete)(struct ibv_qp_ex *qp);
+        void (*wr_abort)(struct ibv_qp_ex *qp);
+        void (*wr_atomic_write)(struct ibv_qp_ex *qp,
+                                uint32_t rkey,
+                                uint64_t remote_addr,
+                                const void *atomic_wr);
+        void (*wr_flush)(struct ibv_qp_ex *qp,
+                         uint32_t rkey,
+                         uint64_t remote_addr,
+                         size_t len,
+                         uint8_t type,
+                         uint8_t level);
+};
+
+// Enhanced connection establishment options of a QP.
+struct ibv_ece {
+        uint32_t vendor_id;
+        uint32_t options;
+        uint32_t comp_mask;
+};
+
+// Shared receive queue limits.
+struct ibv_srq_attr {
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+};
+
+// Attributes for `ibv_create_srq`.
+struct ibv_srq_init_attr {
+        void *srq_context;
+        struct ibv_srq_attr attr;
+};
+
+// Request for `ibv_alloc_dm`: size, alignment and mask.
+struct ibv_alloc_dm_attr {
+        size_t length;
+        uint32_t log_align_req;
+        uint32_t comp_mask;
+};
+
+// Attributes for `ibv_attach_counters_point_flow`.
+struct ibv_counter_attach_attr {
+        uint32_t counter_desc;
+        uint32_t index;
+        uint32_t comp_mask;
+};
+
+// A counters object.
+struct ibv_counters {
+        struct ibv_context *context;
+};
+
+// Attributes for `ibv_create_counters`.
+struct ibv_counters_init_attr {
+        uint32_t comp_mask;
+};
+
+// Input of `ibv_start_poll`.
+struct ibv_poll_cq_attr {
+        uint32_t comp_mask;
+};
+
+// Tag-matching information of a completion.
+struct ibv_wc_tm_info {
+        uint64_t tag;
+        uint32_t priv;
+};
+
+// An extended completion queue with the polling and reading callbacks.
+struct ibv_cq_ex {
+        struct ibv_context *context;
+        struct ibv_comp_channel *channel;
+        void *cq_context;
+        uint32_t handle;
+        int cqe;
+        pthread_mutex_t mutex;
+        pthread_cond_t cond;
+        uint32_t comp_events_completed;
+        uint32_t async_events_completed;
+        uint32_t comp_mask;
+        uint32_t status;
+        uint64_t wr_id;
+        int (*start_poll)(struct ibv_cq_ex *current, struct ibv_poll_cq_attr *attr);
+        int (*next_poll)(struct ibv_cq_ex *current);
+        void (*end_poll)(struct ibv_cq_ex *current);
+        uint32_t (*read_opcode)(struct ibv_cq_ex *current);
+        uint32_t (*read_vendor_err)(struct ibv_cq_ex *current);
+        uint32_t (*read_byte_len)(struct ibv_cq_ex *current);
+        uint32_t (*read_imm_data)(struct ibv_cq_ex *current);
+        uint32_t (*read_qp_num)(struct ibv_cq_ex *current);
+        uint32_t (*read_src_qp)(struct ibv_cq_ex *current);
+        unsigned int (*read_wc_flags)(struct ibv_cq_ex *current);
+        uint32_t (*read_slid)(struct ibv_cq_ex *current);
+        uint8_t (*read_sl)(struct ibv_cq_ex *current);
+        uint8_t (*read_dlid_path_bits)(struct ibv_cq_ex *current);
+        uint64_t (*read_completion_ts)(struct ibv_cq_ex *current);
+        uint16_t (*read_cvlan)(struct ibv_cq_ex *current);
+        uint32_t (*read_flow_tag)(struct ibv_cq_ex *current);
+        void (*read_tm_info)(struct ibv_cq_ex *current, struct ibv_wc_tm_info *tm_info);
+        uint64_t (*read_completion_wallclock_ns)(struct ibv_cq_ex *current);
+};
+
+// Attributes for `ibv_create_cq_ex`.
+struct ibv_cq_init_attr_ex {
+        uint32_t cqe;
+        void *cq_context;
+        struct ibv_comp_channel *channel;
+        uint32_t comp_vector;
+        uint64_t wc_flags;
+        uint32_t comp_mask;
+        uint32_t flags;
+        struct ibv_pd *parent_domain;
+};
+
+// Completion queue moderation limits.
+struct ibv_cq_moderation_caps {
+        uint16_t max_cq_count;
+        uint16_t max_cq_period;
+};
+
+// On-demand paging capability bits for each transport.
+struct ibv_odp_caps_per_transport_caps {
+        uint32_t rc_odp_caps;
+        uint32_t uc_odp_caps;
+        uint32_t ud_odp_caps;
+};
+
+// On-demand paging capabilities.
+struct ibv_odp_caps {
+        uint64_t general_caps;
+        struct ibv_odp_caps_per_transport_caps per_transport_caps;
+};
+
+// TCP segmentation offload limits.
+struct ibv_tso_caps {
+        uint32_t max_tso;
+        uint32_t supported_qpts;
+};
+
+// Receive-side-scaling capabilities.
+struct ibv_rss_caps {
+        uint32_t supported_qpts;
+        uint32_t max_rwq_indirection_tables;
+        uint32_t max_rwq_indirection_table_size;
+        uint64_t rx_hash_fields_mask;
+        uint8_t rx_hash_function;
+};
+
+// Packet pacing rate limits.
+struct ibv_packet_pacing_caps {
+        uint32_t qp_rate_limit_min;
+        uint32_t qp_rate_limit_max;
+        uint32_t supported_qpts;
+};
+
+// Tag matching capabilities.
+struct ibv_tm_caps {
+        uint32_t max_rndv_hdr_size;
+        uint32_t max_num_tags;
+        uint32_t flags;
+        uint32_t max_ops;
+        uint32_t max_sge;
+};
+
+// PCIe atomic operations the device supports.
+struct ibv_pci_atomic_caps {
+        uint16_t fetch_add;
+        uint16_t swap;
+        uint16_t compare_swap;
+};
+
+// Extended device attributes from `ibv_query_device_ex`.
+struct ibv_device_attr_ex {
+        struct ibv_device_attr orig_attr;
+        uint32_t comp_mask;
+        struct ibv_odp_caps odp_caps;
+        uint64_t completion_timestamp_mask;
+        uint64_t hca_core_clock;
+        uint64_t device_cap_flags_ex;
+        struct ibv_tso_caps tso_caps;
+        struct ibv_rss_caps rss_caps;
+        uint32_t max_wq_type_rq;
+        struct ibv_packet_pacing_caps packet_pacing_caps;
+        uint32_t raw_packet_caps;
+        struct ibv_tm_caps tm_caps;
+        struct ibv_cq_moderation_caps cq_mod_caps;
+        uint64_t max_dm_size;
+        struct ibv_pci_atomic_caps pci_atomic_caps;
+        uint32_t xrc_odp_caps;
+        uint32_t phys_port_cnt_ex;
+};
+
+// An array of file descriptors.
+struct ibv_fd_arr {
+        int *arr;
+        uint32_t count;
+};
+
+// A steering rule.
+struct ibv_flow {
+        uint32_t comp_mask;
+        struct ibv_context *context;
+        uint32_t handle;
+};
+
+// A flow action object.
+struct ibv_flow_action {
+        struct ibv_context *context;
+};
+
+// Attributes for creating or modifying an ESP flow action.
+struct ibv_flow_action_esp_attr {
+        // `struct ib_uverbs_flow_action_esp *` in C (kernel uapi type, see `abi::uapi`).
+        void *esp_attr;
+        uint32_t keymat_proto;
+        uint16_t keymat_len;
+        void *keymat_ptr;
+        uint32_t replay_proto;
+        uint16_t replay_len;
+        void *replay_ptr;
+        // `struct ib_uverbs_flow_action_esp_encap *` in C (kernel uapi type, see `abi::uapi`).
+        void *esp_encap;
+        uint32_t comp_mask;
+        uint32_t esn;
+};
+
+// Steering rule header; its specifications follow it in memory.
+struct ibv_flow_attr {
+        uint32_t comp_mask;
+        uint32_t type;
+        uint16_t size;
+        uint16_t priority;
+        uint8_t num_of_specs;
+        uint8_t port;
+        uint32_t flags;
+};
+
+// ESP header match values.
+struct ibv_flow_esp_filter {
+        uint32_t spi;
+        uint32_t seq;
+};
+
+// Ethernet header match values.
+struct ibv_flow_eth_filter {
+        uint8_t dst_mac[6];
+        uint8_t src_mac[6];
+        uint16_t ether_type;
+        uint16_t vlan_tag;
+};
+
+// GRE header match values.
+struct ibv_flow_gre_filter {
+        uint16_t c_ks_res0_ver;
+        uint16_t protocol;
+        uint32_t key;
+};
+
+// Extended IPv4 header match values.
+struct ibv_flow_ipv4_ext_filter {
+        uint32_t src_ip;
+        uint32_t dst_ip;
+        uint8_t proto;
+        uint8_t tos;
+        uint8_t ttl;
+        uint8_t flags;
+};
+
+// IPv4 address match values.
+struct ibv_flow_ipv4_filter {
+        uint32_t src_ip;
+        uint32_t dst_ip;
+};
+
+// IPv6 header match values.
+struct ibv_flow_ipv6_filter {
+        uint8_t src_ip[16];
+        uint8_t dst_ip[16];
+        uint32_t flow_label;
+        uint8_t next_hdr;
+        uint8_t traffic_class;
+        uint8_t hop_limit;
+};
+
+// MPLS label match value.
+struct ibv_flow_mpls_filter {
+        uint32_t label;
+};
+
+// Type and size header shared by every flow specification.
+struct ibv_flow_spec_anon_1_hdr {
+        uint32_t type;
+        uint16_t size;
+};
+
+// Ethernet flow specification (value and mask).
+struct ibv_flow_spec_eth {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_eth_filter val;
+        struct ibv_flow_eth_filter mask;
+};
+
+// IPv4 flow specification (value and mask).
+struct ibv_flow_spec_ipv4 {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_ipv4_filter val;
+        struct ibv_flow_ipv4_filter mask;
+};
+
+// TCP/UDP port match values.
+struct ibv_flow_tcp_udp_filter {
+        uint16_t dst_port;
+        uint16_t src_port;
+};
+
+// TCP/UDP flow specification (value and mask).
+struct ibv_flow_spec_tcp_udp {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_tcp_udp_filter val;
+        struct ibv_flow_tcp_udp_filter mask;
+};
+
+// Extended IPv4 flow specification (value and mask).
+struct ibv_flow_spec_ipv4_ext {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_ipv4_ext_filter val;
+        struct ibv_flow_ipv4_ext_filter mask;
+};
+
+// IPv6 flow specification (value and mask).
+struct ibv_flow_spec_ipv6 {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_ipv6_filter val;
+        struct ibv_flow_ipv6_filter mask;
+};
+
+// ESP flow specification (value and mask).
+struct ibv_flow_spec_esp {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_esp_filter val;
+        struct ibv_flow_esp_filter mask;
+};
+
+// Tunnel id match value.
+struct ibv_flow_tunnel_filter {
+        uint32_t tunnel_id;
+};
+
+// Tunnel flow specification (value and mask).
+struct ibv_flow_spec_tunnel {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_tunnel_filter val;
+        struct ibv_flow_tunnel_filter mask;
+};
+
+// GRE flow specification (value and mask).
+struct ibv_flow_spec_gre {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_gre_filter val;
+        struct ibv_flow_gre_filter mask;
+};
+
+// MPLS flow specification (value and mask).
+struct ibv_flow_spec_mpls {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_flow_mpls_filter val;
+        struct ibv_flow_mpls_filter mask;
+};
+
+// Flow action that tags matching packets.
+struct ibv_flow_spec_action_tag {
+        uint32_t type;
+        uint16_t size;
+        uint32_t tag_id;
+};
+
+// Flow action that drops matching packets.
+struct ibv_flow_spec_action_drop {
+        uint32_t type;
+        uint16_t size;
+};
+
+// Flow action given by an `ibv_flow_action` object.
+struct ibv_flow_spec_action_handle {
+        uint32_t type;
+        uint16_t size;
+        const struct ibv_flow_action *action;
+};
+
+// Flow action that counts matching packets.
+struct ibv_flow_spec_counter_action {
+        uint32_t type;
+        uint16_t size;
+        struct ibv_counters *counters;
+};
+
+// Any one flow specification, led by a common type/size header.
+struct ibv_flow_spec {
+        union {
+                struct ibv_flow_spec_anon_1_hdr hdr;
+                struct ibv_flow_spec_eth eth;
+                struct ibv_flow_spec_ipv4 ipv4;
+                struct ibv_flow_spec_tcp_udp tcp_udp;
+                struct ibv_flow_spec_ipv4_ext ipv4_ext;
+                struct ibv_flow_spec_ipv6 ipv6;
+                struct ibv_flow_spec_esp esp;
+                struct ibv_flow_spec_tunnel tunnel;
+                struct ibv_flow_spec_gre gre;
+                struct ibv_flow_spec_mpls mpls;
+                struct ibv_flow_spec_action_tag flow_tag;
+                struct ibv_flow_spec_action_drop drop;
+                struct ibv_flow_spec_action_handle handle;
+                struct ibv_flow_spec_counter_action flow_count;
+        };
+};
+
+// Completion moderation settings.
+struct ibv_moderate_cq {
+        uint16_t cq_count;
+        uint16_t cq_period;
+};
+
+// Attributes for `ibv_modify_cq`.
+struct ibv_modify_cq_attr {
+        uint32_t attr_mask;
+        struct ibv_moderate_cq moderate;
+};
+
+// Tag entry to add by an SRQ operation.
+struct ibv_ops_wr_tm_add {
+        uint64_t recv_wr_id;
+        struct ibv_sge *sg_list;
+        int num_sge;
+        uint64_t tag;
+        uint64_t mask;
+};
+
+// Tag-matching part of an SRQ operation.
+struct ibv_ops_wr_tm {
+        uint32_t unexpected_cnt;
+        uint32_t handle;
+        struct ibv_ops_wr_tm_add add;
+};
+
+// A tag-matching operation for `ibv_post_srq_ops`.
+struct ibv_ops_wr {
+        uint64_t wr_id;
+        struct ibv_ops_wr *next;
+        uint32_t opcode;
+        int flags;
+        struct ibv_ops_wr_tm tm;
+};
+
+// A thread domain.
+struct ibv_td {
+        struct ibv_context *context;
+};
+
+// Attributes for `ibv_alloc_parent_domain`.
+struct ibv_parent_domain_init_attr {
+        struct ibv_pd *pd;
+        struct ibv_td *td;
+        uint32_t comp_mask;
+        void *(*alloc)(struct ibv_pd *pd,
+                       void *pd_context,
+                       size_t size,
+                       size_t alignment,
+                       uint64_t resource_type);
+        void (*free)(struct ibv_pd *pd, void *pd_context, void *ptr, uint64_t resource_type);
+        void *pd_context;
+};
+
+// Port attributes from `ibv_query_port`.
+struct ibv_port_attr {
+        uint32_t state;
+        uint32_t max_mtu;
+        uint32_t active_mtu;
+        int gid_tbl_len;
+        uint32_t port_cap_flags;
+        uint32_t max_msg_sz;
+        uint32_t bad_pkey_cntr;
+        uint32_t qkey_viol_cntr;
+        uint16_t pkey_tbl_len;
+        uint16_t lid;
+        uint16_t sm_lid;
+        uint8_t lmc;
+        uint8_t max_vl_num;
+        uint8_t sm_sl;
+        uint8_t subnet_timeout;
+        uint8_t init_type_reply;
+        uint8_t active_width;
+        uint8_t active_speed;
+        uint8_t phys_state;
+        uint8_t link_layer;
+        uint8_t flags;
+        uint16_t port_cap_flags2;
+        uint32_t active_speed_ex;
+};
+
+// An XRC domain.
+struct ibv_xrcd {
+        struct ibv_context *context;
+};
+
+// A receive work queue indirection table.
+struct ibv_rwq_ind_table {
+        struct ibv_context *context;
+        int ind_tbl_handle;
+        int ind_tbl_num;
+        uint32_t comp_mask;
+};
+
+// Receive-side-scaling hash setup of a RAW_PACKET QP.
+struct ibv_rx_hash_conf {
+        uint8_t rx_hash_function;
+        uint8_t rx_hash_key_len;
+        uint8_t *rx_hash_key;
+        uint64_t rx_hash_fields_mask;
+};
+
+// Attributes for `ibv_create_qp_ex`.
+struct ibv_qp_init_attr_ex {
+        void *qp_context;
+        struct ibv_cq *send_cq;
+        struct ibv_cq *recv_cq;
+        struct ibv_srq *srq;
+        struct ibv_qp_cap cap;
+        uint32_t qp_type;
+        int sq_sig_all;
+        uint32_t comp_mask;
+        struct ibv_pd *pd;
+        struct ibv_xrcd *xrcd;
+        uint32_t create_flags;
+        uint16_t max_tso_header;
+        struct ibv_rwq_ind_table *rwq_ind_tbl;
+        struct ibv_rx_hash_conf rx_hash_conf;
+        uint32_t source_qpn;
+        uint64_t send_ops_flags;
+};
+
+// Attributes for `ibv_open_qp`.
+struct ibv_qp_open_attr {
+        uint32_t comp_mask;
+        uint32_t qp_num;
+        struct ibv_xrcd *xrcd;
+        void *qp_context;
+        uint32_t qp_type;
+};
+
+// Attributes for `ibv_modify_qp_rate_limit`.
+struct ibv_qp_rate_limit_attr {
+        uint32_t rate_limit;
+        uint32_t max_burst_sz;
+        uint16_t typical_pkt_sz;
+        uint32_t comp_mask;
+};
+
+// Input of `ibv_query_device_ex` (only `comp_mask` today).
+struct ibv_query_device_ex_input {
+        uint32_t comp_mask;
+};
+
+// Attributes for `ibv_create_rwq_ind_table`.
+struct ibv_rwq_ind_table_init_attr {
+        uint32_t log_ind_tbl_size;
+        struct ibv_wq **ind_tbl;
+        uint32_t comp_mask;
+};
+
+// Tag matching limits requested for a tag-matching SRQ.
+struct ibv_tm_cap {
+        uint32_t max_num_tags;
+        uint32_t max_ops;
+};
+
+// Attributes for `ibv_create_srq_ex`.
+struct ibv_srq_init_attr_ex {
+        void *srq_context;
+        struct ibv_srq_attr attr;
+        uint32_t comp_mask;
+        uint32_t srq_type;
+        struct ibv_pd *pd;
+        struct ibv_xrcd *xrcd;
+        struct ibv_cq *cq;
+        struct ibv_tm_cap tm_cap;
+};
+
+// Attributes for `ibv_alloc_td`.
+struct ibv_td_init_attr {
+        uint32_t comp_mask;
+};
+
+// Values read by `ibv_query_rt_values_ex`.
+struct ibv_values_ex {
+        uint32_t comp_mask;
+        struct timespec raw_clock;
+};
+
+// Attributes for `ibv_modify_wq`.
+struct ibv_wq_attr {
+        uint32_t attr_mask;
+        uint32_t wq_state;
+        uint32_t curr_wq_state;
+        uint32_t flags;
+        uint32_t flags_mask;
+};
+
+// Attributes for `ibv_create_wq`.
+struct ibv_wq_init_attr {
+        void *wq_context;
+        uint32_t wq_type;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        struct ibv_pd *pd;
+        struct ibv_cq *cq;
+        uint32_t comp_mask;
+        uint32_t create_flags;
+};
+
+// Attributes for `ibv_open_xrcd`.
+struct ibv_xrcd_init_attr {
+        uint32_t comp_mask;
+        int fd;
+        int oflags;
+};
+
+// The extended context as a provider ABI 34 provider lays it out; `context` is its last member.
+//
+// This is `struct verbs_context` of rdma-core v44's verbs.h: 648 bytes, `sz` at 312 and
+// `context` at 320. The public v65 `verbs::verbs_context` (696 bytes) adds six ops in front
+// (`free_buf`, `alloc_buf`, `dm_export_dmabuf_fd`, `reg_mr_ex`, `dealloc_dmah`, `alloc_dmah`);
+// every member from `query_port` on sits at the same distance before `context` in both. The
+// public inline functions test `sz` against that distance, so a context built from a PABI 34
+// provider must report `sz = 648`, or v65 callers would read the provider's memory in front of it.
+struct verbs_context {
+        int (*query_port)(struct ibv_context *context,
+                          uint8_t port_num,
+                          struct ibv_port_attr *port_attr,
+                          size_t port_attr_len);
+        int (*advise_mr)(struct ibv_pd *pd,
+                         uint32_t advice,
+                         uint32_t flags,
+                         struct ibv_sge *sg_list,
+                         uint32_t num_sges);
+        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
+        int (*read_counters)(struct ibv_counters *counters,
+                             uint64_t *counters_value,
+                             uint32_t ncounters,
+                             uint32_t flags);
+        int (*attach_counters_point_flow)(struct ibv_counters *counters,
+                                          struct ibv_counter_attach_attr *attr,
+                                          struct ibv_flow *flow);
+        struct ibv_counters *(*create_counters)(struct ibv_context *context,
+                                                struct ibv_counters_init_attr *init_attr);
+        int (*destroy_counters)(struct ibv_counters *counters);
+        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
+                                    struct ibv_dm *dm,
+                                    uint64_t dm_offset,
+                                    size_t length,
+                                    unsigned int access);
+        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+        int (*free_dm)(struct ibv_dm *dm);
+        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
+                                      struct ibv_flow_action_esp_attr *attr);
+        int (*destroy_flow_action)(struct ibv_flow_action *action);
+        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
+                                                          struct ibv_flow_action_esp_attr *attr);
+        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
+        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+                                              struct ibv_parent_domain_init_attr *attr);
+        int (*dealloc_td)(struct ibv_td *td);
+        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
+        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
+        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
+        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
+        int (*destroy_wq)(struct ibv_wq *wq);
+        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
+        struct ibv_wq *(*create_wq)(struct ibv_context *context,
+                                    struct ibv_wq_init_attr *wq_init_attr);
+        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
+        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+                                          struct ibv_cq_init_attr_ex *init_attr);
+        // The core's private per-context data (`struct verbs_ex_private *` in C).
+        void *priv;
+        int (*query_device_ex)(struct ibv_context *context,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr,
+                               size_t attr_size);
+        int (*ibv_destroy_flow)(struct ibv_flow *flow);
+        void (*ABI_placeholder2)(void);
+        struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
+        void (*ABI_placeholder1)(void);
+        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
+        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
+        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
+                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
+        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
+                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
+        int (*close_xrcd)(struct ibv_xrcd *xrcd);
+        uint64_t _ABI_placeholder3;
+        size_t sz;
+        struct ibv_context context;
+};
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+// `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+
+// `int ibv_destroy_ah(struct ibv_ah *ah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_ah(struct ibv_ah *ah);
+
+// `int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc, struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_init_ah_from_wc(struct ibv_context *context,
+                        uint8_t port_num,
+                        struct ibv_wc *wc,
+                        struct ibv_grh *grh,
+                        struct ibv_ah_attr *ah_attr);
+
+// `struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
+                                     struct ibv_wc *wc,
+                                     struct ibv_grh *grh,
+                                     uint8_t port_num);
+
+// `int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[ETHERNET_LL_SIZE], uint16_t *vid)`
+//
+// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: 0, or a negative errno).
+//
+// rdma-core returns a negative errno here (-EINVAL, -EHOSTUNREACH), or -1 from a failed GID query.
+int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
+                                struct ibv_ah_attr *attr,
+                                uint8_t *eth_mac,
+                                uint16_t *vid);
+
+// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr);
+
+// `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// The buffer is the pre-`active_speed_ex` `ibv_port_attr` (verbs.h's inline `ibv_query_port` calls
+// the provider op directly for the full one).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_port(struct ibv_context *context,
+                         uint8_t port_num,
+                         struct _compat_ibv_port_attr *port_attr);
+
+// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed);
+
+// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_gid(struct ibv_context *context,
+                        uint8_t port_num,
+                        int index,
+                        union ibv_gid *gid);
+
+// `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int _ibv_query_gid_ex(struct ibv_context *context,
+                      uint32_t port_num,
+                      uint32_t gid_index,
+                      struct ibv_gid_entry *entry,
+                      uint32_t flags,
+                      size_t entry_size);
+
+// `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
+//
+// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: the entry count, or a negative errno).
+ssize_t _ibv_query_gid_table(struct ibv_context *context,
+                             struct ibv_gid_entry *entries,
+                             size_t max_entries,
+                             uint32_t flags,
+                             size_t entry_size);
+
+// `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, uint16_t *pkey);
+
+// `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, uint16_t pkey);
+
+// `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int _ibv_query_comp_cntr_caps(struct ibv_context *context,
+                              struct ibv_comp_cntr_caps *caps,
+                              size_t caps_size);
+
+// `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
+                                           struct ibv_comp_cntr_init_attr *cc_attr);
+
+// `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
+
+// `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+
+// `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+
+// `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+
+// `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+
+// `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+
+// `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+
+// `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
+                            struct ibv_comp_cntr *comp_cntr,
+                            struct ibv_qp_attach_comp_cntr_attr *attr);
+
+// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_cq *ibv_create_cq(struct ibv_context *context,
+                                   int cqe,
+                                   void *cq_context,
+                                   struct ibv_comp_channel *channel,
+                                   int comp_vector);
+
+// `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_resize_cq(struct ibv_cq *cq, int cqe);
+
+// `int ibv_destroy_cq(struct ibv_cq *cq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_cq(struct ibv_cq *cq);
+
+// `struct ibv_device **ibv_get_device_list(int *num_devices)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_device **ibv_get_device_list(int *num_devices);
+
+// `void ibv_free_device_list(struct ibv_device **list)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+void ibv_free_device_list(struct ibv_device **list);
+
+// `const char *ibv_get_device_name(struct ibv_device *device)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// rdma-core has no failure path (it returns `device->name`); NULL is what the man page names for
+// failure.
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+const char *ibv_get_device_name(struct ibv_device *device);
+
+// `__be64 ibv_get_device_guid(struct ibv_device *device)`
+//
+// Stub: returns 0, with errno EOPNOTSUPP.
+//
+// rdma-core returns 0 when it cannot read the node GUID; errno is set as well.
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+uint64_t ibv_get_device_guid(struct ibv_device *device);
+
+// `int ibv_get_device_index(struct ibv_device *device)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core returns -1 when the kernel gives no index (without setting errno); we set errno too.
+int ibv_get_device_index(struct ibv_device *device);
+
+// `struct ibv_context *ibv_open_device(struct ibv_device *device)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_context *ibv_open_device(struct ibv_device *device);
+
+// `int ibv_close_device(struct ibv_context *context)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core always returns 0; its man page documents -1 on failure.
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_close_device(struct ibv_context *context);
+
+// `struct ibv_context *ibv_import_device(int cmd_fd)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_context *ibv_import_device(int cmd_fd);
+
+// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle);
+
+// `void ibv_unimport_dm(struct ibv_dm *dm)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_unimport_dm(struct ibv_dm *dm);
+
+// `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
+
+// `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
+
+// `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_dealloc_dmah(struct ibv_dmah *dmah);
+
+// `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event);
+
+// `void ibv_ack_async_event(struct ibv_async_event *event)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+void ibv_ack_async_event(struct ibv_async_event *event);
+
+// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context);
+
+// `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_destroy_comp_channel(struct ibv_comp_channel *channel);
+
+// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
+
+// `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
+
+// `int ibv_fork_init(void)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_fork_init(void);
+
+// `enum ibv_fork_status ibv_is_fork_initialized(void)`
+//
+// Stub: returns IBV_FORK_DISABLED, with errno EOPNOTSUPP.
+//
+// No error channel: IBV_FORK_DISABLED is what rdma-core reports before `ibv_fork_init` succeeded.
+uint32_t ibv_is_fork_initialized(void);
+
+// `int ibv_dontfork_range(void *base, size_t size)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core: 0, or nonzero (-1) with errno set.
+int ibv_dontfork_range(void *base, size_t size);
+
+// `int ibv_dofork_range(void *base, size_t size)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core: 0, or nonzero (-1) with errno set.
+int ibv_dofork_range(void *base, size_t size);
+
+// `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src);
+
+// `void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
+
+// `void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (sa-kern-abi.h) are not mirrored
+// in `abi`: `void *` here.
+void ibv_copy_path_rec_from_kern(void *dst, void *src);
+
+// `void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (sa-kern-abi.h) are not mirrored
+// in `abi`: `void *` here.
+void ibv_copy_path_rec_to_kern(void *dst, void *src);
+
+// `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
+
+// `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
+                               void *addr,
+                               size_t length,
+                               uint64_t iova,
+                               int access);
+
+// `struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd,
+                                void *addr,
+                                size_t length,
+                                uint64_t iova,
+                                unsigned int access);
+
+// `struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
+                                 uint64_t offset,
+                                 size_t length,
+                                 uint64_t iova,
+                                 int fd,
+                                 int access);
+
+// `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
+
+// `int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Returns `enum ibv_rereg_mr_err_code`; -1 is `IBV_REREG_MR_ERR_INPUT` ("the old MR is still
+// valid"), which is true of a call that did nothing (rdma-core's fallback op answers the same,
+// with errno EOPNOTSUPP).
+int ibv_rereg_mr(struct ibv_mr *mr,
+                 int flags,
+                 struct ibv_pd *pd,
+                 void *addr,
+                 size_t length,
+                 int access);
+
+// `int ibv_dereg_mr(struct ibv_mr *mr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_dereg_mr(struct ibv_mr *mr);
+
+// `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+
+// `void ibv_unimport_mr(struct ibv_mr *mr)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_unimport_mr(struct ibv_mr *mr);
+
+// `void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+
+// `void ibv_free_buf(struct ibv_buf *buf)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_free_buf(struct ibv_buf *buf);
+
+// `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
+                              struct ibv_buf *buf,
+                              void *addr,
+                              size_t length,
+                              int access);
+
+// `int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
+
+// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
+
+// `int ibv_dealloc_pd(struct ibv_pd *pd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_dealloc_pd(struct ibv_pd *pd);
+
+// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle);
+
+// `void ibv_unimport_pd(struct ibv_pd *pd)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_unimport_pd(struct ibv_pd *pd);
+
+// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
+
+// `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_qp(struct ibv_qp *qp,
+                       struct ibv_qp_attr *attr,
+                       int attr_mask,
+                       struct ibv_qp_init_attr *init_attr);
+
+// `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+
+// `int ibv_destroy_qp(struct ibv_qp *qp)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_qp(struct ibv_qp *qp);
+
+// `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// rdma-core returns NULL (without errno) for a QP that has no extended interface.
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
+
+// `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`
+//
+// Stub: returns 0, with errno EOPNOTSUPP.
+//
+// No error channel: 0 ("not in order", no capabilities) is what rdma-core answers for unknown
+// flags or a provider without the op.
+int ibv_query_qp_data_in_order(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+
+// `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+
+// `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+
+// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
+
+// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
+
+// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
+
+// `int ibv_destroy_srq(struct ibv_srq *srq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_srq(struct ibv_srq *srq);
 
 // `const char *ibv_node_type_str(enum ibv_node_type node_type)`
 const char *ibv_node_type_str(int node_type);
@@ -38,6 +2718,18 @@ int ibv_rate_to_mbps(unsigned int rate);
 
 // `enum ibv_rate mbps_to_ibv_rate(int mbps)`
 unsigned int mbps_to_ibv_rate(int mbps);
+
+// `const char *ibv_get_sysfs_path(void)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// rdma-core cannot fail here (it falls back to "/sys").
+const char *ibv_get_sysfs_path(void);
+
+// `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
 
 #ifdef __cplusplus
 }  // extern "C"
