@@ -5,23 +5,25 @@
 //! - verbs.h: the types of src/abi/verbs* and the public exports (IBVERBS_1.x nodes);
 //! - driver.h: the types of src/abi/{driver,kern_abi,uapi}* and the IBVERBS_PRIVATE_34 exports.
 //!
-//! Two rewrites after cbindgen, because C can say what a Rust type cannot:
+//! Rewrites after cbindgen, because C can say what a Rust type cannot:
 //! - a field `anon_N` of a type `<parent>_anon_N` becomes an anonymous struct/union member, so C
 //!   code names the members as it does with rdma-core's headers (`wc.imm_data`);
 //! - an export `__<name>_1_1` (the default half of a name exported in two versions, see
 //!   src/capi/mod.rs) is declared under its public name;
 //! - a `bitfield_N` storage field documented `bitfield: a:1, b:1` becomes C bitfields;
 //! - definitions are re-ordered so by-value members come first, and every tag is declared up
-//!   front (cbindgen does not tell pointer from value dependencies).
+//!   front (cbindgen does not tell pointer from value dependencies);
+//! - C variadics get their `...` back, and functions the other header owns are dropped.
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 #[derive(Default)]
 struct Items {
     types: BTreeSet<String>,
-    /// C tag kind of each struct/union/enum (`struct`, `union`, `enum`).
-    kinds: BTreeMap<String, &'static str>,
+    /// The C tag keyword of each struct/union type (`struct`, `union`).
+    tags: BTreeMap<String, &'static str>,
     consts: BTreeSet<String>,
+    /// Exported functions and statics, by symbol name.
     fns: BTreeSet<String>,
 }
 
@@ -54,21 +56,29 @@ fn scan(file: &Path, items: &mut Items) {
         } else if let Some(rest) = t.strip_prefix("#[unsafe(export_name = \"") {
             exported_name = rest.split('"').next().map(str::to_string);
         }
-        for (kw, kind) in [
+        for (kw, tag) in [
             ("pub struct ", Some("struct")),
             ("pub union ", Some("union")),
-            ("pub enum ", Some("enum")),
+            ("pub enum ", None),
             ("pub type ", None),
         ] {
             if let Some(n) = ident_after(t, kw) {
                 items.types.insert(n.to_string());
-                if let Some(k) = kind {
-                    items.kinds.insert(n.to_string(), k);
+                if let Some(tag) = tag {
+                    items.tags.insert(n.to_string(), tag);
                 }
             }
         }
         if let Some(n) = ident_after(t, "pub const ") {
             items.consts.insert(n.to_string());
+        }
+        for kw in ["pub static mut ", "pub static "] {
+            if let Some(n) = ident_after(t, kw) {
+                if let Some(mark) = exported_name.take() {
+                    items.fns.insert(if mark.is_empty() { n.to_string() } else { mark });
+                }
+                break;
+            }
         }
         if let Some(pos) = t.find("extern \"C\" fn ") {
             if let Some(mark) = exported_name.take() {
@@ -81,6 +91,10 @@ fn scan(file: &Path, items: &mut Items) {
 
 /// Provider-private symbols that rdma-core nevertheless declares in the public verbs.h.
 const PRIVATE_IN_VERBS_H: &[&str] = &["ibv_wr_opcode_str"];
+
+/// C variadics defined in Rust with their fixed parameters only (stable Rust cannot define a C
+/// variadic; see the export's doc): their declarations get back the `...`.
+const VARIADIC: &[&str] = &["ibv_read_ibdev_sysfs_file"];
 
 fn public_name(f: &str) -> &str {
     f.strip_prefix("__").and_then(|s| s.strip_suffix("_1_1")).unwrap_or(f)
@@ -98,7 +112,7 @@ const HEADERS: [Header; 2] = [
     Header {
         file: "include/infiniband/verbs.h",
         guard: "INFINIBAND_VERBS_H",
-        includes: &[],
+        includes: &["stdbool.h", "time.h"],
         abi_dirs: &["verbs"],
         private: false,
     },
@@ -150,14 +164,15 @@ fn inline_anonymous(text: &str) -> String {
         });
         let Some((i, indent, ty)) = hit else { break };
         let (start, end, kw) = find_block(&lines, &ty).expect("anonymous member type is defined");
-        inlined_types.insert(ty.clone());
         let pad = " ".repeat(indent);
         let mut inlined = vec![format!("{pad}{kw} {{")];
         inlined.extend(lines[start + 1..end].iter().map(|b| format!("{pad}{b}")));
         inlined.push(format!("{pad}}};"));
         lines.splice(i..=i, inlined);
+        inlined_types.insert(ty);
     }
-    // Drop the now-unused definitions (and the doc comment and blank line before each).
+    // Drop the now-unused definitions (and the doc comment and blank line before each); a named
+    // member's type (`ibv_send_wr_anon_2_bind_mw`) was not inlined and stays.
     loop {
         let def = lines.iter().position(|l| {
             let mut p = l.split_whitespace();
@@ -368,14 +383,22 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .filter(|n| !own.types.contains(*n) && !own.consts.contains(*n) && !own.fns.contains(*n))
         .cloned()
         .collect();
-
-    // Types declared elsewhere (libc, or the other header) keep their C tag when referenced.
-    config.export.rename.insert("timespec".into(), "struct timespec".into());
-    for (name, kind) in &all.kinds {
-        if !own.types.contains(name) && *kind != "enum" && !config.export.rename.contains_key(name) {
-            config.export.rename.insert(name.clone(), format!("{kind} {name}"));
+    // cbindgen writes an excluded (foreign) type by its bare name; give it its C tag. Names that
+    // are also exported functions (kern-abi.h's `struct ibv_alloc_pd`) are left alone: the rename
+    // would hit the function too, and the other header never refers to those types.
+    let exported: BTreeSet<&str> = all.fns.iter().map(|f| public_name(f)).collect();
+    for (name, tag) in &all.tags {
+        if !own.types.contains(name) && !exported.contains(name.as_str()) {
+            config.export.rename.insert(name.clone(), format!("{tag} {name}"));
         }
     }
+    config.export.rename.insert("timespec".to_string(), "struct timespec".to_string());
+    let foreign_fns: BTreeSet<String> = all
+        .fns
+        .iter()
+        .filter(|f| !own.fns.contains(*f))
+        .map(|f| public_name(f).to_string())
+        .collect();
 
     let mut buf = Vec::new();
     cbindgen::Builder::new()
@@ -386,7 +409,112 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .write(&mut buf);
     let text = String::from_utf8(buf).expect("utf-8 header");
     let text = order_definitions(&inline_anonymous(&text));
-    squeeze_blank_lines(&rename_twins(&expand_bitfields(&text)))
+    let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
+    let text = restore_variadics(&text);
+    squeeze_blank_lines(&forward_declare_tags(&text))
+}
+
+/// Append `...` to the parameter list of each [`VARIADIC`] declaration.
+fn restore_variadics(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for name in VARIADIC {
+        let decl = format!("{name}(");
+        let Some(start) = lines.iter().position(|l| !l.starts_with("//") && l.contains(&decl))
+        else {
+            continue;
+        };
+        if let Some(end) = (start..lines.len()).find(|&j| lines[j].trim_end().ends_with(");")) {
+            let l = &mut lines[end];
+            let cut = l.rfind(");").expect("end of declaration");
+            l.replace_range(cut.., ", ...);");
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// Remove the declarations (and their doc comments) of functions the other header owns.
+///
+/// cbindgen's exclusion is by name, so a function named like one of this header's types
+/// (`ibv_create_comp_channel` and kern-abi.h's `struct ibv_create_comp_channel`) slips through.
+fn drop_fn_declarations(text: &str, names: &BTreeSet<String>) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let declares = |l: &str| {
+        let Some(paren) = l.find('(') else { return false };
+        let head = &l[..paren];
+        let name = head.rsplit([' ', '*']).next().unwrap_or(head);
+        let top_level = !l.starts_with([' ', '/', '#', '}']) && !head.contains('=');
+        top_level && names.contains(name)
+    };
+    let mut keep = vec![true; lines.len()];
+    let mut i = 0;
+    while i < lines.len() {
+        if declares(lines[i]) {
+            let end = (i..lines.len()).find(|&j| lines[j].trim_end().ends_with(");")).unwrap_or(i);
+            let mut first = i;
+            while first > 0 && lines[first - 1].starts_with("//") {
+                first -= 1;
+            }
+            keep[first..=end].iter_mut().for_each(|k| *k = false);
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    let mut out: String =
+        lines.iter().zip(&keep).filter(|(_, k)| **k).map(|(l, _)| format!("{l}\n")).collect();
+    if out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// Declare up front every struct/union tag the header refers to before defining it, or not at all
+/// (the other header's types, say `struct ib_uverbs_ah_attr` in a verbs.h prototype), so that no
+/// prototype declares a tag of its own scope. A tag the included header defines is merely
+/// declared again: harmless.
+fn forward_declare_tags(text: &str) -> String {
+    let mut defined = BTreeSet::new();
+    let mut used = BTreeSet::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        let words: Vec<&str> = line
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '{'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        for w in words.windows(2) {
+            if w[0] == "struct" || w[0] == "union" {
+                let name = w[1].trim_end_matches('{');
+                if name.is_empty() {
+                    continue;
+                }
+                if line.starts_with(&format!("{} {name} {{", w[0])) {
+                    defined.insert(name.to_string());
+                } else if !defined.contains(name) {
+                    used.insert((w[0], name.to_string()));
+                }
+            }
+        }
+    }
+    let decls: Vec<String> = used.iter().map(|(kw, n)| format!("{kw} {n};\n")).collect();
+    if decls.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let lines: Vec<&str> = text.lines().collect();
+    let last_include = lines.iter().rposition(|l| l.starts_with("#include")).unwrap_or(0);
+    for (i, line) in text.lines().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        if i == last_include {
+            out.push('\n');
+            out.extend(decls.iter().cloned());
+        }
+    }
+    out
 }
 
 /// Excluded items leave their separating blank lines behind: keep at most one in a row.

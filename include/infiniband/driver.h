@@ -15,6 +15,280 @@
 
 #include <infiniband/verbs.h>
 
+struct empty;
+struct ex_hdr;
+struct ib_uverbs_ah_attr;
+struct ib_uverbs_alloc_mw;
+struct ib_uverbs_alloc_mw_resp;
+struct ib_uverbs_alloc_pd;
+struct ib_uverbs_alloc_pd_resp;
+struct ib_uverbs_async_event_desc;
+struct ib_uverbs_attach_mcast;
+struct ib_uverbs_attr;
+struct ib_uverbs_attr_attr_data_enum_data;
+struct ib_uverbs_buffer_desc;
+struct ib_uverbs_clock_info;
+struct ib_uverbs_close_xrcd;
+struct ib_uverbs_cmd_hdr;
+struct ib_uverbs_comp_event_desc;
+struct ib_uverbs_cq_moderation;
+struct ib_uverbs_cq_moderation_caps;
+struct ib_uverbs_create_ah;
+struct ib_uverbs_create_ah_resp;
+struct ib_uverbs_create_comp_channel;
+struct ib_uverbs_create_comp_channel_resp;
+struct ib_uverbs_create_cq;
+struct ib_uverbs_create_cq_resp;
+struct ib_uverbs_create_flow;
+struct ib_uverbs_create_flow_resp;
+struct ib_uverbs_create_qp;
+struct ib_uverbs_create_qp_resp;
+struct ib_uverbs_create_srq;
+struct ib_uverbs_create_srq_resp;
+struct ib_uverbs_create_xsrq;
+struct ib_uverbs_dealloc_mw;
+struct ib_uverbs_dealloc_pd;
+struct ib_uverbs_dereg_mr;
+struct ib_uverbs_destroy_ah;
+struct ib_uverbs_destroy_cq;
+struct ib_uverbs_destroy_cq_resp;
+struct ib_uverbs_destroy_flow;
+struct ib_uverbs_destroy_qp;
+struct ib_uverbs_destroy_qp_resp;
+struct ib_uverbs_destroy_srq;
+struct ib_uverbs_destroy_srq_resp;
+struct ib_uverbs_detach_mcast;
+struct ib_uverbs_ex_cmd_hdr;
+struct ib_uverbs_ex_create_cq;
+struct ib_uverbs_ex_create_cq_resp;
+struct ib_uverbs_ex_create_qp;
+struct ib_uverbs_ex_create_qp_resp;
+struct ib_uverbs_ex_create_rwq_ind_table;
+struct ib_uverbs_ex_create_rwq_ind_table_resp;
+struct ib_uverbs_ex_create_wq;
+struct ib_uverbs_ex_create_wq_resp;
+struct ib_uverbs_ex_destroy_rwq_ind_table;
+struct ib_uverbs_ex_destroy_wq;
+struct ib_uverbs_ex_destroy_wq_resp;
+struct ib_uverbs_ex_modify_cq;
+struct ib_uverbs_ex_modify_qp;
+struct ib_uverbs_ex_modify_qp_resp;
+struct ib_uverbs_ex_modify_wq;
+struct ib_uverbs_ex_query_device;
+struct ib_uverbs_ex_query_device_resp;
+struct ib_uverbs_flow_action_esp;
+struct ib_uverbs_flow_action_esp_encap;
+struct ib_uverbs_flow_action_esp_keymat_aes_gcm;
+struct ib_uverbs_flow_action_esp_replay_bmp;
+struct ib_uverbs_flow_attr;
+struct ib_uverbs_flow_eth_filter;
+struct ib_uverbs_flow_gre_filter;
+struct ib_uverbs_flow_ipv4_filter;
+struct ib_uverbs_flow_ipv6_filter;
+struct ib_uverbs_flow_mpls_filter;
+struct ib_uverbs_flow_spec_action_count;
+struct ib_uverbs_flow_spec_action_drop;
+struct ib_uverbs_flow_spec_action_handle;
+struct ib_uverbs_flow_spec_action_tag;
+struct ib_uverbs_flow_spec_esp;
+struct ib_uverbs_flow_spec_esp_filter;
+struct ib_uverbs_flow_spec_eth;
+struct ib_uverbs_flow_spec_gre;
+struct ib_uverbs_flow_spec_hdr;
+struct ib_uverbs_flow_spec_ipv4;
+struct ib_uverbs_flow_spec_ipv6;
+struct ib_uverbs_flow_spec_mpls;
+struct ib_uverbs_flow_spec_tcp_udp;
+struct ib_uverbs_flow_spec_tunnel;
+struct ib_uverbs_flow_tcp_udp_filter;
+struct ib_uverbs_flow_tunnel_filter;
+struct ib_uverbs_get_context;
+struct ib_uverbs_get_context_resp;
+struct ib_uverbs_gid_entry;
+struct ib_uverbs_global_route;
+struct ib_uverbs_ioctl_hdr;
+struct ib_uverbs_modify_qp;
+struct ib_uverbs_modify_srq;
+struct ib_uverbs_modify_srq_v3;
+struct ib_uverbs_odp_caps;
+struct ib_uverbs_odp_caps_per_transport_caps;
+struct ib_uverbs_open_qp;
+struct ib_uverbs_open_xrcd;
+struct ib_uverbs_open_xrcd_resp;
+struct ib_uverbs_poll_cq;
+struct ib_uverbs_poll_cq_resp;
+struct ib_uverbs_post_recv;
+struct ib_uverbs_post_recv_resp;
+struct ib_uverbs_post_send;
+struct ib_uverbs_post_send_resp;
+struct ib_uverbs_post_srq_recv;
+struct ib_uverbs_post_srq_recv_resp;
+struct ib_uverbs_qp_attr;
+struct ib_uverbs_qp_cap;
+struct ib_uverbs_qp_dest;
+struct ib_uverbs_query_device;
+struct ib_uverbs_query_device_resp;
+struct ib_uverbs_query_port;
+struct ib_uverbs_query_port_resp;
+struct ib_uverbs_query_port_resp_ex;
+struct ib_uverbs_query_qp;
+struct ib_uverbs_query_qp_resp;
+struct ib_uverbs_query_srq;
+struct ib_uverbs_query_srq_resp;
+struct ib_uverbs_recv_wr;
+struct ib_uverbs_reg_mr;
+struct ib_uverbs_reg_mr_resp;
+struct ib_uverbs_req_notify_cq;
+struct ib_uverbs_rereg_mr;
+struct ib_uverbs_rereg_mr_resp;
+struct ib_uverbs_resize_cq;
+struct ib_uverbs_resize_cq_resp;
+struct ib_uverbs_rss_caps;
+struct ib_uverbs_send_wr;
+struct ib_uverbs_send_wr_wr_atomic;
+struct ib_uverbs_send_wr_wr_rdma;
+struct ib_uverbs_send_wr_wr_ud;
+struct ib_uverbs_sge;
+struct ib_uverbs_tm_caps;
+struct ib_uverbs_wc;
+struct ibv_ah;
+struct ibv_ah_attr;
+struct ibv_alloc_dm_attr;
+struct ibv_alloc_mw;
+struct ibv_alloc_pd;
+struct ibv_async_event;
+struct ibv_attach_mcast;
+struct ibv_close_xrcd;
+struct ibv_command_buffer;
+struct ibv_comp_channel;
+struct ibv_context;
+struct ibv_counter_attach_attr;
+struct ibv_counters;
+struct ibv_counters_init_attr;
+struct ibv_cq;
+struct ibv_cq_ex;
+struct ibv_cq_init_attr_ex;
+struct ibv_create_ah;
+struct ibv_create_comp_channel;
+struct ibv_create_cq;
+struct ibv_create_cq_ex;
+struct ibv_create_flow;
+struct ibv_create_qp;
+struct ibv_create_qp_ex;
+struct ibv_create_qp_resp_v3;
+struct ibv_create_qp_resp_v4;
+struct ibv_create_qp_v3;
+struct ibv_create_qp_v4;
+struct ibv_create_rwq_ind_table;
+struct ibv_create_srq;
+struct ibv_create_srq_resp_v5;
+struct ibv_create_srq_v5;
+struct ibv_create_wq;
+struct ibv_create_xsrq;
+struct ibv_data_buf;
+struct ibv_dealloc_mw;
+struct ibv_dealloc_pd;
+struct ibv_dereg_mr;
+struct ibv_destroy_ah;
+struct ibv_destroy_cq;
+struct ibv_destroy_flow;
+struct ibv_destroy_qp;
+struct ibv_destroy_rwq_ind_table;
+struct ibv_destroy_srq;
+struct ibv_destroy_wq;
+struct ibv_detach_mcast;
+struct ibv_device;
+struct ibv_device_attr_ex;
+struct ibv_dm;
+struct ibv_ece;
+struct ibv_flow;
+struct ibv_flow_action;
+struct ibv_flow_action_esp_attr;
+struct ibv_flow_attr;
+struct ibv_get_context;
+struct ibv_kern_ipv4_filter;
+struct ibv_kern_spec;
+struct ibv_kern_spec_ipv4;
+struct ibv_modify_cq;
+struct ibv_modify_cq_attr;
+struct ibv_modify_qp;
+struct ibv_modify_qp_ex;
+struct ibv_modify_srq;
+struct ibv_modify_srq_v3;
+struct ibv_modify_wq;
+struct ibv_mr;
+struct ibv_mw;
+struct ibv_mw_bind;
+struct ibv_mw_bind_info;
+struct ibv_open_qp;
+struct ibv_open_xrcd;
+struct ibv_ops_wr;
+struct ibv_parent_domain_init_attr;
+struct ibv_pd;
+struct ibv_poll_cq;
+struct ibv_port_attr;
+struct ibv_post_recv;
+struct ibv_post_send;
+struct ibv_post_srq_recv;
+struct ibv_qp;
+struct ibv_qp_attr;
+struct ibv_qp_ex_pabi34;
+struct ibv_qp_init_attr;
+struct ibv_qp_init_attr_ex;
+struct ibv_qp_open_attr;
+struct ibv_qp_rate_limit_attr;
+struct ibv_query_device;
+struct ibv_query_device_ex;
+struct ibv_query_device_ex_input;
+struct ibv_query_port;
+struct ibv_query_qp;
+struct ibv_query_srq;
+struct ibv_recv_wr;
+struct ibv_reg_mr;
+struct ibv_req_notify_cq;
+struct ibv_rereg_mr;
+struct ibv_resize_cq;
+struct ibv_rwq_ind_table;
+struct ibv_rwq_ind_table_init_attr;
+struct ibv_send_wr;
+struct ibv_sge;
+struct ibv_srq;
+struct ibv_srq_attr;
+struct ibv_srq_init_attr;
+struct ibv_srq_init_attr_ex;
+struct ibv_td;
+struct ibv_td_init_attr;
+struct ibv_values_ex;
+struct ibv_wc;
+struct ibv_wq;
+struct ibv_wq_attr;
+struct ibv_wq_init_attr;
+struct ibv_xrcd;
+struct ibv_xrcd_init_attr;
+struct list_node;
+struct timespec;
+struct verbs_context;
+struct verbs_context_ops;
+struct verbs_context_pabi34;
+struct verbs_counters;
+struct verbs_cq;
+struct verbs_device;
+struct verbs_device_ops;
+struct verbs_dm;
+struct verbs_flow_action;
+struct verbs_match_ent;
+struct verbs_mr;
+struct verbs_qp;
+struct verbs_srq;
+struct verbs_sysfs_dev;
+struct verbs_xrcd;
+union ib_uverbs_attr_attr_data;
+union ib_uverbs_send_wr_ex;
+union ib_uverbs_send_wr_wr;
+union ib_uverbs_wc_ex;
+union ibv_gid;
+union verbs_match_ent_u;
+
 #define VERBS_LOG_LEVEL_NONE 0
 
 #define VERBS_LOG_ERR 1
@@ -1068,44 +1342,118 @@ enum verbs_xrcd_mask {
         VERBS_XRCD_RESERVED = 2,
 };
 
-#endif  /* INFINIBAND_DRIVER_H */
-
-struct empty;
 struct ib_uverbs_cmd_hdr;
+struct ib_uverbs_create_cq;
+struct ibv_create_cq;
+struct ib_uverbs_create_cq_resp;
+struct verbs_cq;
 struct ib_uverbs_ex_cmd_hdr;
 struct ex_hdr;
-struct ib_uverbs_global_route;
-struct ib_uverbs_ah_attr;
-struct ib_uverbs_alloc_mw;
-struct ib_uverbs_alloc_mw_resp;
-struct ib_uverbs_alloc_pd;
-struct ib_uverbs_alloc_pd_resp;
-struct ib_uverbs_async_event_desc;
-struct ib_uverbs_attach_mcast;
+struct ib_uverbs_ex_create_cq;
+struct ibv_create_cq_ex;
+struct ib_uverbs_ex_create_cq_resp;
 struct ib_uverbs_attr_attr_data_enum_data;
 union ib_uverbs_attr_attr_data;
 struct ib_uverbs_attr;
+struct ib_uverbs_ioctl_hdr;
+struct ibv_command_buffer;
+struct ib_uverbs_resize_cq;
+struct ibv_resize_cq;
+struct ib_uverbs_resize_cq_resp;
+struct ib_uverbs_cq_moderation;
+struct ib_uverbs_ex_modify_cq;
+struct ibv_modify_cq;
+struct ib_uverbs_get_context;
+struct ibv_get_context;
+struct ib_uverbs_get_context_resp;
+struct ib_uverbs_query_device_resp;
+struct ib_uverbs_odp_caps_per_transport_caps;
+struct ib_uverbs_odp_caps;
+struct ib_uverbs_rss_caps;
+struct ib_uverbs_tm_caps;
+struct ib_uverbs_cq_moderation_caps;
+struct ib_uverbs_ex_query_device_resp;
+struct ib_uverbs_query_port;
+struct ibv_query_port;
+struct ib_uverbs_alloc_pd;
+struct ibv_alloc_pd;
+struct ib_uverbs_alloc_pd_resp;
+struct verbs_xrcd;
+struct ib_uverbs_open_xrcd;
+struct ibv_open_xrcd;
+struct ib_uverbs_open_xrcd_resp;
+struct verbs_flow_action;
+struct verbs_counters;
+struct verbs_mr;
+struct ib_uverbs_reg_mr;
+struct ibv_reg_mr;
+struct ib_uverbs_reg_mr_resp;
+struct verbs_dm;
+struct ib_uverbs_rereg_mr;
+struct ibv_rereg_mr;
+struct ib_uverbs_rereg_mr_resp;
+struct ib_uverbs_alloc_mw;
+struct ibv_alloc_mw;
+struct ib_uverbs_alloc_mw_resp;
+struct ib_uverbs_create_qp;
+struct ibv_create_qp;
+struct ib_uverbs_create_qp_resp;
+struct ibv_qp_ex_pabi34;
+struct verbs_qp;
+struct ib_uverbs_ex_create_qp;
+struct ibv_create_qp_ex;
+struct ib_uverbs_ex_create_qp_resp;
+struct ib_uverbs_open_qp;
+struct ibv_open_qp;
+struct ib_uverbs_query_qp;
+struct ibv_query_qp;
+struct ib_uverbs_qp_dest;
+struct ib_uverbs_modify_qp;
+struct ibv_modify_qp;
+struct ib_uverbs_ex_modify_qp;
+struct ibv_modify_qp_ex;
+struct ib_uverbs_ex_modify_qp_resp;
+struct ib_uverbs_create_ah_resp;
+struct ib_uverbs_create_srq;
+struct ibv_create_srq;
+struct ib_uverbs_create_srq_resp;
+struct verbs_srq;
+struct ib_uverbs_create_xsrq;
+struct ibv_create_xsrq;
+struct ib_uverbs_modify_srq;
+struct ibv_modify_srq;
+struct ib_uverbs_query_srq;
+struct ibv_query_srq;
+struct ib_uverbs_ex_create_wq;
+struct ibv_create_wq;
+struct ib_uverbs_ex_create_wq_resp;
+struct ib_uverbs_ex_modify_wq;
+struct ibv_modify_wq;
+struct ib_uverbs_ex_create_rwq_ind_table_resp;
+union verbs_match_ent_u;
+struct verbs_match_ent;
+struct list_node;
+struct verbs_sysfs_dev;
+struct verbs_context_pabi34;
+struct verbs_device;
+struct verbs_device_ops;
+struct verbs_context_ops;
+struct empty;
+struct ib_uverbs_global_route;
+struct ib_uverbs_ah_attr;
+struct ib_uverbs_async_event_desc;
+struct ib_uverbs_attach_mcast;
 struct ib_uverbs_buffer_desc;
 struct ib_uverbs_clock_info;
 struct ib_uverbs_close_xrcd;
 struct ib_uverbs_comp_event_desc;
-struct ib_uverbs_cq_moderation;
-struct ib_uverbs_cq_moderation_caps;
 struct ib_uverbs_create_ah;
-struct ib_uverbs_create_ah_resp;
 struct ib_uverbs_create_comp_channel;
 struct ib_uverbs_create_comp_channel_resp;
-struct ib_uverbs_create_cq;
-struct ib_uverbs_create_cq_resp;
 struct ib_uverbs_flow_spec_hdr;
 struct ib_uverbs_flow_attr;
 struct ib_uverbs_create_flow;
 struct ib_uverbs_create_flow_resp;
-struct ib_uverbs_create_qp;
-struct ib_uverbs_create_qp_resp;
-struct ib_uverbs_create_srq;
-struct ib_uverbs_create_srq_resp;
-struct ib_uverbs_create_xsrq;
 struct ib_uverbs_dealloc_mw;
 struct ib_uverbs_dealloc_pd;
 struct ib_uverbs_dereg_mr;
@@ -1118,30 +1466,11 @@ struct ib_uverbs_destroy_qp_resp;
 struct ib_uverbs_destroy_srq;
 struct ib_uverbs_destroy_srq_resp;
 struct ib_uverbs_detach_mcast;
-struct ib_uverbs_ex_create_cq;
-struct ib_uverbs_ex_create_cq_resp;
-struct ib_uverbs_ex_create_qp;
-struct ib_uverbs_ex_create_qp_resp;
 struct ib_uverbs_ex_create_rwq_ind_table;
-struct ib_uverbs_ex_create_rwq_ind_table_resp;
-struct ib_uverbs_ex_create_wq;
-struct ib_uverbs_ex_create_wq_resp;
 struct ib_uverbs_ex_destroy_rwq_ind_table;
 struct ib_uverbs_ex_destroy_wq;
 struct ib_uverbs_ex_destroy_wq_resp;
-struct ib_uverbs_ex_modify_cq;
-struct ib_uverbs_qp_dest;
-struct ib_uverbs_modify_qp;
-struct ib_uverbs_ex_modify_qp;
-struct ib_uverbs_ex_modify_qp_resp;
-struct ib_uverbs_ex_modify_wq;
 struct ib_uverbs_ex_query_device;
-struct ib_uverbs_query_device_resp;
-struct ib_uverbs_odp_caps_per_transport_caps;
-struct ib_uverbs_odp_caps;
-struct ib_uverbs_rss_caps;
-struct ib_uverbs_tm_caps;
-struct ib_uverbs_ex_query_device_resp;
 struct ib_uverbs_flow_action_esp;
 struct ib_uverbs_flow_action_esp_encap;
 struct ib_uverbs_flow_action_esp_keymat_aes_gcm;
@@ -1166,15 +1495,8 @@ struct ib_uverbs_flow_tcp_udp_filter;
 struct ib_uverbs_flow_spec_tcp_udp;
 struct ib_uverbs_flow_tunnel_filter;
 struct ib_uverbs_flow_spec_tunnel;
-struct ib_uverbs_get_context;
-struct ib_uverbs_get_context_resp;
 struct ib_uverbs_gid_entry;
-struct ib_uverbs_ioctl_hdr;
-struct ib_uverbs_modify_srq;
 struct ib_uverbs_modify_srq_v3;
-struct ib_uverbs_open_qp;
-struct ib_uverbs_open_xrcd;
-struct ib_uverbs_open_xrcd_resp;
 struct ib_uverbs_poll_cq;
 union ib_uverbs_wc_ex;
 struct ib_uverbs_wc;
@@ -1195,43 +1517,24 @@ struct ib_uverbs_post_srq_recv_resp;
 struct ib_uverbs_qp_attr;
 struct ib_uverbs_qp_cap;
 struct ib_uverbs_query_device;
-struct ib_uverbs_query_port;
 struct ib_uverbs_query_port_resp;
 struct ib_uverbs_query_port_resp_ex;
-struct ib_uverbs_query_qp;
 struct ib_uverbs_query_qp_resp;
-struct ib_uverbs_query_srq;
 struct ib_uverbs_query_srq_resp;
-struct ib_uverbs_reg_mr;
-struct ib_uverbs_reg_mr_resp;
 struct ib_uverbs_req_notify_cq;
-struct ib_uverbs_rereg_mr;
-struct ib_uverbs_rereg_mr_resp;
-struct ib_uverbs_resize_cq;
-struct ib_uverbs_resize_cq_resp;
 struct ib_uverbs_sge;
-struct ibv_alloc_mw;
-struct ibv_alloc_pd;
 struct ibv_attach_mcast;
 struct ibv_close_xrcd;
-struct ibv_command_buffer;
 struct ibv_create_ah;
 struct ibv_create_comp_channel;
-struct ibv_create_cq;
-struct ibv_create_cq_ex;
 struct ibv_create_flow;
-struct ibv_create_qp;
-struct ibv_create_qp_ex;
 struct ibv_create_qp_resp_v3;
 struct ibv_create_qp_resp_v4;
 struct ibv_create_qp_v3;
 struct ibv_create_qp_v4;
 struct ibv_create_rwq_ind_table;
-struct ibv_create_srq;
 struct ibv_create_srq_resp_v5;
 struct ibv_create_srq_v5;
-struct ibv_create_wq;
-struct ibv_create_xsrq;
 struct ibv_dealloc_mw;
 struct ibv_dealloc_pd;
 struct ibv_dereg_mr;
@@ -1243,59 +1546,66 @@ struct ibv_destroy_rwq_ind_table;
 struct ibv_destroy_srq;
 struct ibv_destroy_wq;
 struct ibv_detach_mcast;
-struct ibv_get_context;
 struct ibv_kern_ipv4_filter;
 struct ibv_kern_spec_ipv4;
 struct ibv_kern_spec;
-struct ibv_modify_cq;
-struct ibv_modify_qp;
-struct ibv_modify_qp_ex;
-struct ibv_modify_srq;
 struct ibv_modify_srq_v3;
-struct ibv_modify_wq;
-struct ibv_open_qp;
-struct ibv_open_xrcd;
 struct ibv_poll_cq;
 struct ibv_post_recv;
 struct ibv_post_send;
 struct ibv_post_srq_recv;
-struct ibv_qp_ex_pabi34;
 struct ibv_query_device;
 struct ibv_query_device_ex;
-struct ibv_query_port;
-struct ibv_query_qp;
-struct ibv_query_srq;
-struct ibv_reg_mr;
 struct ibv_req_notify_cq;
-struct ibv_rereg_mr;
-struct ibv_resize_cq;
-struct list_node;
-struct verbs_mr;
-struct verbs_context_ops;
-struct verbs_context_pabi34;
-struct verbs_counters;
-struct verbs_cq;
-union verbs_match_ent_u;
-struct verbs_match_ent;
-struct verbs_sysfs_dev;
-struct verbs_device_ops;
-struct verbs_device;
-struct verbs_dm;
-struct verbs_flow_action;
-struct verbs_xrcd;
-struct verbs_qp;
-struct verbs_srq;
-
-// The zero-size payload of commands without a response (a GNU C empty struct).
-struct empty {
-
-};
 
 // Header every write command starts with.
 struct ib_uverbs_cmd_hdr {
         uint32_t command;
         uint16_t in_words;
         uint16_t out_words;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_CQ`.
+struct ib_uverbs_create_cq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t cqe;
+        uint32_t comp_vector;
+        int32_t comp_channel;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_CQ`: header, then `ib_uverbs_create_cq`.
+struct ibv_create_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t cqe;
+                        uint32_t comp_vector;
+                        int32_t comp_channel;
+                        uint32_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_cq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_CQ`.
+struct ib_uverbs_create_cq_resp {
+        uint32_t cq_handle;
+        uint32_t cqe;
+        uint64_t driver_data[0];
+};
+
+// The core's wrapper around a CQ (plain or extended view).
+struct verbs_cq {
+        union {
+                struct ibv_cq cq;
+                struct ibv_cq_ex cq_ex;
+        };
 };
 
 // Second header of an extended write command.
@@ -1312,70 +1622,39 @@ struct ex_hdr {
         struct ib_uverbs_ex_cmd_hdr ex_hdr;
 };
 
-// GRH part of an address vector.
-struct ib_uverbs_global_route {
-        uint8_t dgid[16];
-        uint32_t flow_label;
-        uint8_t sgid_index;
-        uint8_t hop_limit;
-        uint8_t traffic_class;
-        uint8_t reserved;
-};
-
-// Address vector as the write commands carry it.
-struct ib_uverbs_ah_attr {
-        struct ib_uverbs_global_route grh;
-        uint16_t dlid;
-        uint8_t sl;
-        uint8_t src_path_bits;
-        uint8_t static_rate;
-        uint8_t is_global;
-        uint8_t port_num;
-        uint8_t reserved;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_ALLOC_MW`.
-struct ib_uverbs_alloc_mw {
-        uint64_t response;
-        uint32_t pd_handle;
-        uint8_t mw_type;
-        uint8_t reserved[3];
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_ALLOC_MW`.
-struct ib_uverbs_alloc_mw_resp {
-        uint32_t mw_handle;
-        uint32_t rkey;
-        uint64_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_ALLOC_PD`.
-struct ib_uverbs_alloc_pd {
-        uint64_t response;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_ALLOC_PD`.
-struct ib_uverbs_alloc_pd_resp {
-        uint32_t pd_handle;
-        uint32_t driver_data[0];
-};
-
-// One record read from the async event file.
-struct ib_uverbs_async_event_desc {
-        uint64_t element;
-        uint32_t event_type;
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+struct ib_uverbs_ex_create_cq {
+        uint64_t user_handle;
+        uint32_t cqe;
+        uint32_t comp_vector;
+        int32_t comp_channel;
+        uint32_t comp_mask;
+        uint32_t flags;
         uint32_t reserved;
 };
 
-// Request payload of `IB_USER_VERBS_CMD_ATTACH_MCAST`.
-struct ib_uverbs_attach_mcast {
-        uint8_t gid[16];
-        uint32_t qp_handle;
-        uint16_t mlid;
-        uint16_t reserved;
-        uint64_t driver_data[0];
+// Command `IB_USER_VERBS_EX_CMD_CREATE_CQ`: header, then `ib_uverbs_ex_create_cq`.
+struct ibv_create_cq_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint64_t user_handle;
+                        uint32_t cqe;
+                        uint32_t comp_vector;
+                        int32_t comp_channel;
+                        uint32_t comp_mask;
+                        uint32_t flags;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_create_cq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
+struct ib_uverbs_ex_create_cq_resp {
+        struct ib_uverbs_create_cq_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
 };
 
 // Type of `ib_uverbs_attr.attr_data.enum_data`.
@@ -1402,372 +1681,66 @@ struct ib_uverbs_attr {
         };
 };
 
-// A dma-buf or user-VA buffer passed as a UMEM attribute.
-struct ib_uverbs_buffer_desc {
-        uint32_t type;
-        int32_t fd;
-        uint32_t flags;
-        uint32_t optional_flags;
-        uint64_t addr;
-        uint64_t length;
+// Header of an RDMA_VERBS_IOCTL call; the attributes follow it.
+struct ib_uverbs_ioctl_hdr {
+        uint16_t length;
+        uint16_t object_id;
+        uint16_t method_id;
+        uint16_t num_attrs;
+        uint64_t reserved1;
+        uint32_t driver_id;
+        uint32_t reserved2;
+        struct ib_uverbs_attr attrs[0];
 };
 
-// Timecounter page a driver may map read-only into user space.
-struct ib_uverbs_clock_info {
-        uint32_t sign;
-        uint32_t resv;
-        uint64_t nsec;
-        uint64_t cycles;
-        uint64_t frac;
-        uint32_t mult;
-        uint32_t shift;
-        uint64_t mask;
-        uint64_t overflow_period;
+// An ioctl command being built, chained to its driver part; the attributes follow `hdr`.
+struct ibv_command_buffer {
+        struct ibv_command_buffer *next;
+        struct ib_uverbs_attr *next_attr;
+        struct ib_uverbs_attr *last_attr;
+        uint8_t uhw_in_idx;
+        uint8_t uhw_out_idx;
+        uint8_t uhw_in_headroom_dwords;
+        uint8_t uhw_out_headroom_dwords;
+        uint8_t buffer_error:1;
+        uint8_t fallback_require_ex:1;
+        uint8_t fallback_ioctl_only:1;
+        struct ib_uverbs_ioctl_hdr hdr;
 };
 
-// Request payload of `IB_USER_VERBS_CMD_CLOSE_XRCD`.
-struct ib_uverbs_close_xrcd {
-        uint32_t xrcd_handle;
+// Request payload of `IB_USER_VERBS_CMD_RESIZE_CQ`.
+struct ib_uverbs_resize_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t cqe;
+        uint64_t driver_data[0];
 };
 
-// One record read from a completion channel.
-struct ib_uverbs_comp_event_desc {
-        uint64_t cq_handle;
+// Command `IB_USER_VERBS_CMD_RESIZE_CQ`: header, then `ib_uverbs_resize_cq`.
+struct ibv_resize_cq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t cq_handle;
+                        uint32_t cqe;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_resize_cq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_RESIZE_CQ`.
+struct ib_uverbs_resize_cq_resp {
+        uint32_t cqe;
+        uint32_t reserved;
+        uint64_t driver_data[0];
 };
 
 // CQ moderation count and period.
 struct ib_uverbs_cq_moderation {
         uint16_t cq_count;
         uint16_t cq_period;
-};
-
-// Limits of CQ moderation.
-struct ib_uverbs_cq_moderation_caps {
-        uint16_t max_cq_moderation_count;
-        uint16_t max_cq_moderation_period;
-        uint32_t reserved;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_CREATE_AH`.
-struct ib_uverbs_create_ah {
-        uint64_t response;
-        uint64_t user_handle;
-        uint32_t pd_handle;
-        uint32_t reserved;
-        struct ib_uverbs_ah_attr attr;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_CREATE_AH`.
-struct ib_uverbs_create_ah_resp {
-        uint32_t ah_handle;
-        uint32_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
-struct ib_uverbs_create_comp_channel {
-        uint64_t response;
-};
-
-// Response of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
-struct ib_uverbs_create_comp_channel_resp {
-        uint32_t fd;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_CREATE_CQ`.
-struct ib_uverbs_create_cq {
-        uint64_t response;
-        uint64_t user_handle;
-        uint32_t cqe;
-        uint32_t comp_vector;
-        int32_t comp_channel;
-        uint32_t reserved;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_CREATE_CQ`.
-struct ib_uverbs_create_cq_resp {
-        uint32_t cq_handle;
-        uint32_t cqe;
-        uint64_t driver_data[0];
-};
-
-// Common head of every flow spec.
-struct ib_uverbs_flow_spec_hdr {
-        uint32_t type;
-        uint16_t size;
-        uint16_t reserved;
-        uint64_t flow_spec_data[0];
-};
-
-// Flow rule header; flow specs follow it.
-struct ib_uverbs_flow_attr {
-        uint32_t type;
-        uint16_t size;
-        uint16_t priority;
-        uint8_t num_of_specs;
-        uint8_t reserved[2];
-        uint8_t port;
-        uint32_t flags;
-        struct ib_uverbs_flow_spec_hdr flow_specs[0];
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
-struct ib_uverbs_create_flow {
-        uint32_t comp_mask;
-        uint32_t qp_handle;
-        struct ib_uverbs_flow_attr flow_attr;
-};
-
-// Response of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
-struct ib_uverbs_create_flow_resp {
-        uint32_t comp_mask;
-        uint32_t flow_handle;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_CREATE_QP`.
-struct ib_uverbs_create_qp {
-        uint64_t response;
-        uint64_t user_handle;
-        uint32_t pd_handle;
-        uint32_t send_cq_handle;
-        uint32_t recv_cq_handle;
-        uint32_t srq_handle;
-        uint32_t max_send_wr;
-        uint32_t max_recv_wr;
-        uint32_t max_send_sge;
-        uint32_t max_recv_sge;
-        uint32_t max_inline_data;
-        uint8_t sq_sig_all;
-        uint8_t qp_type;
-        uint8_t is_srq;
-        uint8_t reserved;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_CREATE_QP`.
-struct ib_uverbs_create_qp_resp {
-        uint32_t qp_handle;
-        uint32_t qpn;
-        uint32_t max_send_wr;
-        uint32_t max_recv_wr;
-        uint32_t max_send_sge;
-        uint32_t max_recv_sge;
-        uint32_t max_inline_data;
-        uint32_t reserved;
-        uint32_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_CREATE_SRQ`.
-struct ib_uverbs_create_srq {
-        uint64_t response;
-        uint64_t user_handle;
-        uint32_t pd_handle;
-        uint32_t max_wr;
-        uint32_t max_sge;
-        uint32_t srq_limit;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_CREATE_SRQ`.
-struct ib_uverbs_create_srq_resp {
-        uint32_t srq_handle;
-        uint32_t max_wr;
-        uint32_t max_sge;
-        uint32_t srqn;
-        uint32_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_CREATE_XSRQ`.
-struct ib_uverbs_create_xsrq {
-        uint64_t response;
-        uint64_t user_handle;
-        uint32_t srq_type;
-        uint32_t pd_handle;
-        uint32_t max_wr;
-        uint32_t max_sge;
-        uint32_t srq_limit;
-        uint32_t max_num_tags;
-        uint32_t xrcd_handle;
-        uint32_t cq_handle;
-        uint64_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DEALLOC_MW`.
-struct ib_uverbs_dealloc_mw {
-        uint32_t mw_handle;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DEALLOC_PD`.
-struct ib_uverbs_dealloc_pd {
-        uint32_t pd_handle;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DEREG_MR`.
-struct ib_uverbs_dereg_mr {
-        uint32_t mr_handle;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DESTROY_AH`.
-struct ib_uverbs_destroy_ah {
-        uint32_t ah_handle;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DESTROY_CQ`.
-struct ib_uverbs_destroy_cq {
-        uint64_t response;
-        uint32_t cq_handle;
-        uint32_t reserved;
-};
-
-// Response of `IB_USER_VERBS_CMD_DESTROY_CQ`.
-struct ib_uverbs_destroy_cq_resp {
-        uint32_t comp_events_reported;
-        uint32_t async_events_reported;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_FLOW`.
-struct ib_uverbs_destroy_flow {
-        uint32_t comp_mask;
-        uint32_t flow_handle;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DESTROY_QP`.
-struct ib_uverbs_destroy_qp {
-        uint64_t response;
-        uint32_t qp_handle;
-        uint32_t reserved;
-};
-
-// Response of `IB_USER_VERBS_CMD_DESTROY_QP`.
-struct ib_uverbs_destroy_qp_resp {
-        uint32_t events_reported;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
-struct ib_uverbs_destroy_srq {
-        uint64_t response;
-        uint32_t srq_handle;
-        uint32_t reserved;
-};
-
-// Response of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
-struct ib_uverbs_destroy_srq_resp {
-        uint32_t events_reported;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_DETACH_MCAST`.
-struct ib_uverbs_detach_mcast {
-        uint8_t gid[16];
-        uint32_t qp_handle;
-        uint16_t mlid;
-        uint16_t reserved;
-        uint64_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
-struct ib_uverbs_ex_create_cq {
-        uint64_t user_handle;
-        uint32_t cqe;
-        uint32_t comp_vector;
-        int32_t comp_channel;
-        uint32_t comp_mask;
-        uint32_t flags;
-        uint32_t reserved;
-};
-
-// Response of `IB_USER_VERBS_EX_CMD_CREATE_CQ`.
-struct ib_uverbs_ex_create_cq_resp {
-        struct ib_uverbs_create_cq_resp base;
-        uint32_t comp_mask;
-        uint32_t response_length;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
-struct ib_uverbs_ex_create_qp {
-        uint64_t user_handle;
-        uint32_t pd_handle;
-        uint32_t send_cq_handle;
-        uint32_t recv_cq_handle;
-        uint32_t srq_handle;
-        uint32_t max_send_wr;
-        uint32_t max_recv_wr;
-        uint32_t max_send_sge;
-        uint32_t max_recv_sge;
-        uint32_t max_inline_data;
-        uint8_t sq_sig_all;
-        uint8_t qp_type;
-        uint8_t is_srq;
-        uint8_t reserved;
-        uint32_t comp_mask;
-        uint32_t create_flags;
-        uint32_t rwq_ind_tbl_handle;
-        uint32_t source_qpn;
-};
-
-// Response of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
-struct ib_uverbs_ex_create_qp_resp {
-        struct ib_uverbs_create_qp_resp base;
-        uint32_t comp_mask;
-        uint32_t response_length;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
-struct ib_uverbs_ex_create_rwq_ind_table {
-        uint32_t comp_mask;
-        uint32_t log_ind_tbl_size;
-        uint32_t wq_handles[0];
-};
-
-// Response of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
-struct ib_uverbs_ex_create_rwq_ind_table_resp {
-        uint32_t comp_mask;
-        uint32_t response_length;
-        uint32_t ind_tbl_handle;
-        uint32_t ind_tbl_num;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
-struct ib_uverbs_ex_create_wq {
-        uint32_t comp_mask;
-        uint32_t wq_type;
-        uint64_t user_handle;
-        uint32_t pd_handle;
-        uint32_t cq_handle;
-        uint32_t max_wr;
-        uint32_t max_sge;
-        uint32_t create_flags;
-        uint32_t reserved;
-};
-
-// Response of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
-struct ib_uverbs_ex_create_wq_resp {
-        uint32_t comp_mask;
-        uint32_t response_length;
-        uint32_t wq_handle;
-        uint32_t max_wr;
-        uint32_t max_sge;
-        uint32_t wqn;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL`.
-struct ib_uverbs_ex_destroy_rwq_ind_table {
-        uint32_t comp_mask;
-        uint32_t ind_tbl_handle;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
-struct ib_uverbs_ex_destroy_wq {
-        uint32_t comp_mask;
-        uint32_t wq_handle;
-};
-
-// Response of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
-struct ib_uverbs_ex_destroy_wq_resp {
-        uint32_t comp_mask;
-        uint32_t response_length;
-        uint32_t events_reported;
-        uint32_t reserved;
 };
 
 // Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_CQ`.
@@ -1778,80 +1751,43 @@ struct ib_uverbs_ex_modify_cq {
         uint32_t reserved;
 };
 
-// Path (address vector) part of query/modify QP.
-struct ib_uverbs_qp_dest {
-        uint8_t dgid[16];
-        uint32_t flow_label;
-        uint16_t dlid;
-        uint16_t reserved;
-        uint8_t sgid_index;
-        uint8_t hop_limit;
-        uint8_t traffic_class;
-        uint8_t sl;
-        uint8_t src_path_bits;
-        uint8_t static_rate;
-        uint8_t is_global;
-        uint8_t port_num;
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_CQ`: header, then `ib_uverbs_ex_modify_cq`.
+struct ibv_modify_cq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t cq_handle;
+                        uint32_t attr_mask;
+                        struct ib_uverbs_cq_moderation attr;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_modify_cq core_payload;
+        };
 };
 
-// Request payload of `IB_USER_VERBS_CMD_MODIFY_QP`.
-struct ib_uverbs_modify_qp {
-        struct ib_uverbs_qp_dest dest;
-        struct ib_uverbs_qp_dest alt_dest;
-        uint32_t qp_handle;
-        uint32_t attr_mask;
-        uint32_t qkey;
-        uint32_t rq_psn;
-        uint32_t sq_psn;
-        uint32_t dest_qp_num;
-        uint32_t qp_access_flags;
-        uint16_t pkey_index;
-        uint16_t alt_pkey_index;
-        uint8_t qp_state;
-        uint8_t cur_qp_state;
-        uint8_t path_mtu;
-        uint8_t path_mig_state;
-        uint8_t en_sqd_async_notify;
-        uint8_t max_rd_atomic;
-        uint8_t max_dest_rd_atomic;
-        uint8_t min_rnr_timer;
-        uint8_t port_num;
-        uint8_t timeout;
-        uint8_t retry_cnt;
-        uint8_t rnr_retry;
-        uint8_t alt_port_num;
-        uint8_t alt_timeout;
-        uint8_t reserved[2];
+// Request payload of `IB_USER_VERBS_CMD_GET_CONTEXT`.
+struct ib_uverbs_get_context {
+        uint64_t response;
         uint64_t driver_data[0];
 };
 
-// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
-struct ib_uverbs_ex_modify_qp {
-        struct ib_uverbs_modify_qp base;
-        uint32_t rate_limit;
-        uint32_t reserved;
+// Command `IB_USER_VERBS_CMD_GET_CONTEXT`: header, then `ib_uverbs_get_context`.
+struct ibv_get_context {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_get_context core_payload;
+        };
 };
 
-// Response of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
-struct ib_uverbs_ex_modify_qp_resp {
-        uint32_t comp_mask;
-        uint32_t response_length;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_WQ`.
-struct ib_uverbs_ex_modify_wq {
-        uint32_t attr_mask;
-        uint32_t wq_handle;
-        uint32_t wq_state;
-        uint32_t curr_wq_state;
-        uint32_t flags;
-        uint32_t flags_mask;
-};
-
-// Request payload of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
-struct ib_uverbs_ex_query_device {
-        uint32_t comp_mask;
-        uint32_t reserved;
+// Response of `IB_USER_VERBS_CMD_GET_CONTEXT`.
+struct ib_uverbs_get_context_resp {
+        uint32_t async_fd;
+        uint32_t num_comp_vectors;
+        uint64_t driver_data[0];
 };
 
 // Response of `IB_USER_VERBS_CMD_QUERY_DEVICE`.
@@ -1933,6 +1869,13 @@ struct ib_uverbs_tm_caps {
         uint32_t reserved;
 };
 
+// Limits of CQ moderation.
+struct ib_uverbs_cq_moderation_caps {
+        uint16_t max_cq_moderation_count;
+        uint16_t max_cq_moderation_period;
+        uint32_t reserved;
+};
+
 // Response of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
 struct ib_uverbs_ex_query_device_resp {
         struct ib_uverbs_query_device_resp base;
@@ -1949,6 +1892,1284 @@ struct ib_uverbs_ex_query_device_resp {
         struct ib_uverbs_cq_moderation_caps cq_moderation_caps;
         uint64_t max_dm_size;
         uint32_t xrc_odp_caps;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_PORT`.
+struct ib_uverbs_query_port {
+        uint64_t response;
+        uint8_t port_num;
+        uint8_t reserved[7];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_PORT`: header, then `ib_uverbs_query_port`.
+struct ibv_query_port {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint8_t port_num;
+                        uint8_t reserved[7];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_port core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ALLOC_PD`.
+struct ib_uverbs_alloc_pd {
+        uint64_t response;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_ALLOC_PD`: header, then `ib_uverbs_alloc_pd`.
+struct ibv_alloc_pd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_alloc_pd core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_ALLOC_PD`.
+struct ib_uverbs_alloc_pd_resp {
+        uint32_t pd_handle;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around an XRC domain.
+struct verbs_xrcd {
+        struct ibv_xrcd xrcd;
+        uint32_t comp_mask;
+        uint32_t handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_OPEN_XRCD`.
+struct ib_uverbs_open_xrcd {
+        uint64_t response;
+        uint32_t fd;
+        uint32_t oflags;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_OPEN_XRCD`: header, then `ib_uverbs_open_xrcd`.
+struct ibv_open_xrcd {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t fd;
+                        uint32_t oflags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_open_xrcd core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_OPEN_XRCD`.
+struct ib_uverbs_open_xrcd_resp {
+        uint32_t xrcd_handle;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around a flow action.
+struct verbs_flow_action {
+        struct ibv_flow_action action;
+        uint32_t handle;
+        uint32_t type;
+};
+
+// The core's wrapper around a counters object.
+struct verbs_counters {
+        struct ibv_counters counters;
+        uint32_t handle;
+};
+
+// The core's wrapper around a memory region.
+struct verbs_mr {
+        struct ibv_mr ibv_mr;
+        uint32_t mr_type;
+        int access;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REG_MR`.
+struct ib_uverbs_reg_mr {
+        uint64_t response;
+        uint64_t start;
+        uint64_t length;
+        uint64_t hca_va;
+        uint32_t pd_handle;
+        uint32_t access_flags;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_REG_MR`: header, then `ib_uverbs_reg_mr`.
+struct ibv_reg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t start;
+                        uint64_t length;
+                        uint64_t hca_va;
+                        uint32_t pd_handle;
+                        uint32_t access_flags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_reg_mr core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_REG_MR`.
+struct ib_uverbs_reg_mr_resp {
+        uint32_t mr_handle;
+        uint32_t lkey;
+        uint32_t rkey;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around device memory.
+struct verbs_dm {
+        struct ibv_dm dm;
+        uint32_t handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_REREG_MR`.
+struct ib_uverbs_rereg_mr {
+        uint64_t response;
+        uint32_t mr_handle;
+        uint32_t flags;
+        uint64_t start;
+        uint64_t length;
+        uint64_t hca_va;
+        uint32_t pd_handle;
+        uint32_t access_flags;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_REREG_MR`: header, then `ib_uverbs_rereg_mr`.
+struct ibv_rereg_mr {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t mr_handle;
+                        uint32_t flags;
+                        uint64_t start;
+                        uint64_t length;
+                        uint64_t hca_va;
+                        uint32_t pd_handle;
+                        uint32_t access_flags;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_rereg_mr core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_REREG_MR`.
+struct ib_uverbs_rereg_mr_resp {
+        uint32_t lkey;
+        uint32_t rkey;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ALLOC_MW`.
+struct ib_uverbs_alloc_mw {
+        uint64_t response;
+        uint32_t pd_handle;
+        uint8_t mw_type;
+        uint8_t reserved[3];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_ALLOC_MW`: header, then `ib_uverbs_alloc_mw`.
+struct ibv_alloc_mw {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t pd_handle;
+                        uint8_t mw_type;
+                        uint8_t reserved[3];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_alloc_mw core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_ALLOC_MW`.
+struct ib_uverbs_alloc_mw_resp {
+        uint32_t mw_handle;
+        uint32_t rkey;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_QP`.
+struct ib_uverbs_create_qp {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t send_cq_handle;
+        uint32_t recv_cq_handle;
+        uint32_t srq_handle;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint8_t sq_sig_all;
+        uint8_t qp_type;
+        uint8_t is_srq;
+        uint8_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_QP`: header, then `ib_uverbs_create_qp`.
+struct ibv_create_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_qp core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_QP`.
+struct ib_uverbs_create_qp_resp {
+        uint32_t qp_handle;
+        uint32_t qpn;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint32_t reserved;
+        uint32_t driver_data[0];
+};
+
+// `struct ibv_qp_ex` as a provider ABI 34 (rdma-core v44) provider lays it out.
+struct ibv_qp_ex_pabi34 {
+        struct ibv_qp qp_base;
+        uint64_t comp_mask;
+        uint64_t wr_id;
+        unsigned int wr_flags;
+        void (*wr_atomic_cmp_swp)(struct ibv_qp_ex_pabi34 *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint64_t compare,
+                                  uint64_t swap);
+        void (*wr_atomic_fetch_add)(struct ibv_qp_ex_pabi34 *qp,
+                                    uint32_t rkey,
+                                    uint64_t remote_addr,
+                                    uint64_t add);
+        void (*wr_bind_mw)(struct ibv_qp_ex_pabi34 *qp,
+                           struct ibv_mw *mw,
+                           uint32_t rkey,
+                           const struct ibv_mw_bind_info *bind_info);
+        void (*wr_local_inv)(struct ibv_qp_ex_pabi34 *qp, uint32_t invalidate_rkey);
+        void (*wr_rdma_read)(struct ibv_qp_ex_pabi34 *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write)(struct ibv_qp_ex_pabi34 *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write_imm)(struct ibv_qp_ex_pabi34 *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint32_t imm_data);
+        void (*wr_send)(struct ibv_qp_ex_pabi34 *qp);
+        void (*wr_send_imm)(struct ibv_qp_ex_pabi34 *qp, uint32_t imm_data);
+        void (*wr_send_inv)(struct ibv_qp_ex_pabi34 *qp, uint32_t invalidate_rkey);
+        void (*wr_send_tso)(struct ibv_qp_ex_pabi34 *qp, void *hdr, uint16_t hdr_sz, uint16_t mss);
+        void (*wr_set_ud_addr)(struct ibv_qp_ex_pabi34 *qp,
+                               struct ibv_ah *ah,
+                               uint32_t remote_qpn,
+                               uint32_t remote_qkey);
+        void (*wr_set_xrc_srqn)(struct ibv_qp_ex_pabi34 *qp, uint32_t remote_srqn);
+        void (*wr_set_inline_data)(struct ibv_qp_ex_pabi34 *qp, void *addr, size_t length);
+        void (*wr_set_inline_data_list)(struct ibv_qp_ex_pabi34 *qp,
+                                        size_t num_buf,
+                                        const struct ibv_data_buf *buf_list);
+        void (*wr_set_sge)(struct ibv_qp_ex_pabi34 *qp,
+                           uint32_t lkey,
+                           uint64_t addr,
+                           uint32_t length);
+        void (*wr_set_sge_list)(struct ibv_qp_ex_pabi34 *qp,
+                                size_t num_sge,
+                                const struct ibv_sge *sg_list);
+        void (*wr_start)(struct ibv_qp_ex_pabi34 *qp);
+        int (*wr_complete)(struct ibv_qp_ex_pabi34 *qp);
+        void (*wr_abort)(struct ibv_qp_ex_pabi34 *qp);
+        void (*wr_atomic_write)(struct ibv_qp_ex_pabi34 *qp,
+                                uint32_t rkey,
+                                uint64_t remote_addr,
+                                const void *atomic_wr);
+};
+
+// The core's wrapper around a QP (plain or extended view).
+struct verbs_qp {
+        union {
+                struct ibv_qp qp;
+                struct ibv_qp_ex_pabi34 qp_ex;
+        };
+        uint32_t comp_mask;
+        struct verbs_xrcd *xrcd;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+struct ib_uverbs_ex_create_qp {
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t send_cq_handle;
+        uint32_t recv_cq_handle;
+        uint32_t srq_handle;
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+        uint8_t sq_sig_all;
+        uint8_t qp_type;
+        uint8_t is_srq;
+        uint8_t reserved;
+        uint32_t comp_mask;
+        uint32_t create_flags;
+        uint32_t rwq_ind_tbl_handle;
+        uint32_t source_qpn;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_QP`: header, then `ib_uverbs_ex_create_qp`.
+struct ibv_create_qp_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t send_cq_handle;
+                        uint32_t recv_cq_handle;
+                        uint32_t srq_handle;
+                        uint32_t max_send_wr;
+                        uint32_t max_recv_wr;
+                        uint32_t max_send_sge;
+                        uint32_t max_recv_sge;
+                        uint32_t max_inline_data;
+                        uint8_t sq_sig_all;
+                        uint8_t qp_type;
+                        uint8_t is_srq;
+                        uint8_t reserved;
+                        uint32_t comp_mask;
+                        uint32_t create_flags;
+                        uint32_t rwq_ind_tbl_handle;
+                        uint32_t source_qpn;
+                };
+                struct ib_uverbs_ex_create_qp core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+struct ib_uverbs_ex_create_qp_resp {
+        struct ib_uverbs_create_qp_resp base;
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_OPEN_QP`.
+struct ib_uverbs_open_qp {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t qpn;
+        uint8_t qp_type;
+        uint8_t reserved[7];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_OPEN_QP`: header, then `ib_uverbs_open_qp`.
+struct ibv_open_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t qpn;
+                        uint8_t qp_type;
+                        uint8_t reserved[7];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_open_qp core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_QP`.
+struct ib_uverbs_query_qp {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t attr_mask;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_QP`: header, then `ib_uverbs_query_qp`.
+struct ibv_query_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t qp_handle;
+                        uint32_t attr_mask;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_qp core_payload;
+        };
+};
+
+// Path (address vector) part of query/modify QP.
+struct ib_uverbs_qp_dest {
+        uint8_t dgid[16];
+        uint32_t flow_label;
+        uint16_t dlid;
+        uint16_t reserved;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_MODIFY_QP`.
+struct ib_uverbs_modify_qp {
+        struct ib_uverbs_qp_dest dest;
+        struct ib_uverbs_qp_dest alt_dest;
+        uint32_t qp_handle;
+        uint32_t attr_mask;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        uint32_t qp_access_flags;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t qp_state;
+        uint8_t cur_qp_state;
+        uint8_t path_mtu;
+        uint8_t path_mig_state;
+        uint8_t en_sqd_async_notify;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint8_t reserved[2];
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_QP`: header, then `ib_uverbs_modify_qp`.
+struct ibv_modify_qp {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        struct ib_uverbs_qp_dest dest;
+                        struct ib_uverbs_qp_dest alt_dest;
+                        uint32_t qp_handle;
+                        uint32_t attr_mask;
+                        uint32_t qkey;
+                        uint32_t rq_psn;
+                        uint32_t sq_psn;
+                        uint32_t dest_qp_num;
+                        uint32_t qp_access_flags;
+                        uint16_t pkey_index;
+                        uint16_t alt_pkey_index;
+                        uint8_t qp_state;
+                        uint8_t cur_qp_state;
+                        uint8_t path_mtu;
+                        uint8_t path_mig_state;
+                        uint8_t en_sqd_async_notify;
+                        uint8_t max_rd_atomic;
+                        uint8_t max_dest_rd_atomic;
+                        uint8_t min_rnr_timer;
+                        uint8_t port_num;
+                        uint8_t timeout;
+                        uint8_t retry_cnt;
+                        uint8_t rnr_retry;
+                        uint8_t alt_port_num;
+                        uint8_t alt_timeout;
+                        uint8_t reserved[2];
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_modify_qp core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+struct ib_uverbs_ex_modify_qp {
+        struct ib_uverbs_modify_qp base;
+        uint32_t rate_limit;
+        uint32_t reserved;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_QP`: header, then `ib_uverbs_ex_modify_qp`.
+struct ibv_modify_qp_ex {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        struct ib_uverbs_modify_qp base;
+                        uint32_t rate_limit;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_modify_qp core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_MODIFY_QP`.
+struct ib_uverbs_ex_modify_qp_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah_resp {
+        uint32_t ah_handle;
+        uint32_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_SRQ`.
+struct ib_uverbs_create_srq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_SRQ`: header, then `ib_uverbs_create_srq`.
+struct ibv_create_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_srq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_SRQ`.
+struct ib_uverbs_create_srq_resp {
+        uint32_t srq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srqn;
+        uint32_t driver_data[0];
+};
+
+// The core's wrapper around an SRQ, with its XRC extras.
+struct verbs_srq {
+        struct ibv_srq srq;
+        uint32_t srq_type;
+        struct verbs_xrcd *xrcd;
+        struct ibv_cq *cq;
+        uint32_t srq_num;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_XSRQ`.
+struct ib_uverbs_create_xsrq {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t srq_type;
+        uint32_t pd_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+        uint32_t max_num_tags;
+        uint32_t xrcd_handle;
+        uint32_t cq_handle;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_CREATE_XSRQ`: header, then `ib_uverbs_create_xsrq`.
+struct ibv_create_xsrq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint64_t user_handle;
+                        uint32_t srq_type;
+                        uint32_t pd_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t srq_limit;
+                        uint32_t max_num_tags;
+                        uint32_t xrcd_handle;
+                        uint32_t cq_handle;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_create_xsrq core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_MODIFY_SRQ`.
+struct ib_uverbs_modify_srq {
+        uint32_t srq_handle;
+        uint32_t attr_mask;
+        uint32_t max_wr;
+        uint32_t srq_limit;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_MODIFY_SRQ`: header, then `ib_uverbs_modify_srq`.
+struct ibv_modify_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint32_t srq_handle;
+                        uint32_t attr_mask;
+                        uint32_t max_wr;
+                        uint32_t srq_limit;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_modify_srq core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_CMD_QUERY_SRQ`.
+struct ib_uverbs_query_srq {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Command `IB_USER_VERBS_CMD_QUERY_SRQ`: header, then `ib_uverbs_query_srq`.
+struct ibv_query_srq {
+        struct ib_uverbs_cmd_hdr hdr;
+        union {
+                struct {
+                        uint64_t response;
+                        uint32_t srq_handle;
+                        uint32_t reserved;
+                        uint64_t driver_data[0];
+                };
+                struct ib_uverbs_query_srq core_payload;
+        };
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
+struct ib_uverbs_ex_create_wq {
+        uint32_t comp_mask;
+        uint32_t wq_type;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t cq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t create_flags;
+        uint32_t reserved;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_CREATE_WQ`: header, then `ib_uverbs_ex_create_wq`.
+struct ibv_create_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t comp_mask;
+                        uint32_t wq_type;
+                        uint64_t user_handle;
+                        uint32_t pd_handle;
+                        uint32_t cq_handle;
+                        uint32_t max_wr;
+                        uint32_t max_sge;
+                        uint32_t create_flags;
+                        uint32_t reserved;
+                };
+                struct ib_uverbs_ex_create_wq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_WQ`.
+struct ib_uverbs_ex_create_wq_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t wq_handle;
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t wqn;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_MODIFY_WQ`.
+struct ib_uverbs_ex_modify_wq {
+        uint32_t attr_mask;
+        uint32_t wq_handle;
+        uint32_t wq_state;
+        uint32_t curr_wq_state;
+        uint32_t flags;
+        uint32_t flags_mask;
+};
+
+// Command `IB_USER_VERBS_EX_CMD_MODIFY_WQ`: header, then `ib_uverbs_ex_modify_wq`.
+struct ibv_modify_wq {
+        struct ex_hdr hdr;
+        union {
+                struct {
+                        uint32_t attr_mask;
+                        uint32_t wq_handle;
+                        uint32_t wq_state;
+                        uint32_t curr_wq_state;
+                        uint32_t flags;
+                        uint32_t flags_mask;
+                };
+                struct ib_uverbs_ex_modify_wq core_payload;
+        };
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
+struct ib_uverbs_ex_create_rwq_ind_table_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t ind_tbl_handle;
+        uint32_t ind_tbl_num;
+};
+
+// Modalias pattern or kernel driver id of a match entry.
+union verbs_match_ent_u {
+        const char *modalias;
+        uint64_t driver_id;
+};
+
+// One entry of a provider's device match table.
+struct verbs_match_ent {
+        void *driver_data;
+        union verbs_match_ent_u u;
+        uint16_t vendor;
+        uint16_t device;
+        uint8_t kind;
+};
+
+// ccan's intrusive doubly linked list link (`struct list_node`).
+struct list_node {
+        struct list_node *next;
+        struct list_node *prev;
+};
+
+// An RDMA device found in sysfs, before a provider claims it.
+struct verbs_sysfs_dev {
+        struct list_node entry;
+        void *provider_data;
+        const struct verbs_match_ent *match;
+        unsigned int flags;
+        char sysfs_name[IBV_SYSFS_NAME_MAX];
+        dev_t sysfs_cdev;
+        char ibdev_name[IBV_SYSFS_NAME_MAX];
+        char ibdev_path[IBV_SYSFS_PATH_MAX];
+        char modalias[512];
+        uint64_t node_guid;
+        uint32_t driver_id;
+        int32_t node_type;
+        int ibdev_idx;
+        uint32_t num_ports;
+        uint32_t abi_ver;
+        struct timespec time_created;
+};
+
+// The extended context as a provider ABI 34 provider lays it out; `context` is its last member.
+//
+// This is `struct verbs_context` of rdma-core v44's verbs.h: 648 bytes, `sz` at 312 and
+// `context` at 320. The public v65 `verbs::verbs_context` (696 bytes) adds six ops in front
+// (`free_buf`, `alloc_buf`, `dm_export_dmabuf_fd`, `reg_mr_ex`, `dealloc_dmah`, `alloc_dmah`);
+// every member from `query_port` on sits at the same distance before `context` in both. The
+// public inline functions test `sz` against that distance, so a context built from a PABI 34
+// provider must report `sz = 648`, or v65 callers would read the provider's memory in front of it.
+struct verbs_context_pabi34 {
+        int (*query_port)(struct ibv_context *context,
+                          uint8_t port_num,
+                          struct ibv_port_attr *port_attr,
+                          size_t port_attr_len);
+        int (*advise_mr)(struct ibv_pd *pd,
+                         uint32_t advice,
+                         uint32_t flags,
+                         struct ibv_sge *sg_list,
+                         uint32_t num_sges);
+        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
+        int (*read_counters)(struct ibv_counters *counters,
+                             uint64_t *counters_value,
+                             uint32_t ncounters,
+                             uint32_t flags);
+        int (*attach_counters_point_flow)(struct ibv_counters *counters,
+                                          struct ibv_counter_attach_attr *attr,
+                                          struct ibv_flow *flow);
+        struct ibv_counters *(*create_counters)(struct ibv_context *context,
+                                                struct ibv_counters_init_attr *init_attr);
+        int (*destroy_counters)(struct ibv_counters *counters);
+        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
+                                    struct ibv_dm *dm,
+                                    uint64_t dm_offset,
+                                    size_t length,
+                                    unsigned int access);
+        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+        int (*free_dm)(struct ibv_dm *dm);
+        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
+                                      struct ibv_flow_action_esp_attr *attr);
+        int (*destroy_flow_action)(struct ibv_flow_action *action);
+        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
+                                                          struct ibv_flow_action_esp_attr *attr);
+        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
+        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+                                              struct ibv_parent_domain_init_attr *attr);
+        int (*dealloc_td)(struct ibv_td *td);
+        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
+        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
+        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
+        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
+        int (*destroy_wq)(struct ibv_wq *wq);
+        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
+        struct ibv_wq *(*create_wq)(struct ibv_context *context,
+                                    struct ibv_wq_init_attr *wq_init_attr);
+        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
+        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+                                          struct ibv_cq_init_attr_ex *init_attr);
+        // The core's private per-context data (`struct verbs_ex_private *` in C).
+        void *priv;
+        int (*query_device_ex)(struct ibv_context *context,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr,
+                               size_t attr_size);
+        int (*ibv_destroy_flow)(struct ibv_flow *flow);
+        void (*ABI_placeholder2)(void);
+        struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
+        void (*ABI_placeholder1)(void);
+        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
+        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
+        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
+                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
+        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
+                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
+        int (*close_xrcd)(struct ibv_xrcd *xrcd);
+        uint64_t _ABI_placeholder3;
+        size_t sz;
+        struct ibv_context context;
+};
+
+// The core's device object, embedding the public `ibv_device`.
+struct verbs_device {
+        struct ibv_device device;
+        const struct verbs_device_ops *ops;
+        // C `atomic_int`; only touch it through `AtomicI32::from_ptr`.
+        int refcount;
+        struct list_node entry;
+        struct verbs_sysfs_dev *sysfs;
+        uint64_t core_support;
+};
+
+// What a provider registers: its match rules and its device/context constructors.
+struct verbs_device_ops {
+        const char *name;
+        uint32_t match_min_abi_version;
+        uint32_t match_max_abi_version;
+        const struct verbs_match_ent *match_table;
+        const struct verbs_device_ops **static_providers;
+        bool (*match_device)(struct verbs_sysfs_dev *sysfs_dev);
+        struct verbs_context_pabi34 *(*alloc_context)(struct ibv_device *device,
+                                                      int cmd_fd,
+                                                      void *private_data);
+        struct verbs_context_pabi34 *(*import_context)(struct ibv_device *device, int cmd_fd);
+        struct verbs_device *(*alloc_device)(struct verbs_sysfs_dev *sysfs_dev);
+        void (*uninit_device)(struct verbs_device *device);
+};
+
+// The full provider dispatch table (one slot per op, sorted by name).
+struct verbs_context_ops {
+        int (*advise_mr)(struct ibv_pd *pd,
+                         uint32_t advice,
+                         uint32_t flags,
+                         struct ibv_sge *sg_list,
+                         uint32_t num_sges);
+        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+        struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, uint32_t type);
+        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
+        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+                                              struct ibv_parent_domain_init_attr *attr);
+        struct ibv_pd *(*alloc_pd)(struct ibv_context *context);
+        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
+        void (*async_event)(struct ibv_context *context, struct ibv_async_event *event);
+        int (*attach_counters_point_flow)(struct ibv_counters *counters,
+                                          struct ibv_counter_attach_attr *attr,
+                                          struct ibv_flow *flow);
+        int (*attach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+        int (*bind_mw)(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *mw_bind);
+        int (*close_xrcd)(struct ibv_xrcd *xrcd);
+        void (*cq_event)(struct ibv_cq *cq);
+        struct ibv_ah *(*create_ah)(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+        struct ibv_counters *(*create_counters)(struct ibv_context *context,
+                                                struct ibv_counters_init_attr *init_attr);
+        struct ibv_cq *(*create_cq)(struct ibv_context *context,
+                                    int cqe,
+                                    struct ibv_comp_channel *channel,
+                                    int comp_vector);
+        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+                                          struct ibv_cq_init_attr_ex *init_attr);
+        struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
+        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
+                                                          struct ibv_flow_action_esp_attr *attr);
+        struct ibv_qp *(*create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
+        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
+        struct ibv_srq *(*create_srq)(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
+        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
+                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
+        struct ibv_wq *(*create_wq)(struct ibv_context *context,
+                                    struct ibv_wq_init_attr *wq_init_attr);
+        int (*dealloc_mw)(struct ibv_mw *mw);
+        int (*dealloc_pd)(struct ibv_pd *pd);
+        int (*dealloc_td)(struct ibv_td *td);
+        int (*dereg_mr)(struct verbs_mr *vmr);
+        int (*destroy_ah)(struct ibv_ah *ah);
+        int (*destroy_counters)(struct ibv_counters *counters);
+        int (*destroy_cq)(struct ibv_cq *cq);
+        int (*destroy_flow)(struct ibv_flow *flow);
+        int (*destroy_flow_action)(struct ibv_flow_action *action);
+        int (*destroy_qp)(struct ibv_qp *qp);
+        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
+        int (*destroy_srq)(struct ibv_srq *srq);
+        int (*destroy_wq)(struct ibv_wq *wq);
+        int (*detach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+        void (*free_context)(struct ibv_context *context);
+        int (*free_dm)(struct ibv_dm *dm);
+        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+        struct ibv_dm *(*import_dm)(struct ibv_context *context, uint32_t dm_handle);
+        struct ibv_mr *(*import_mr)(struct ibv_pd *pd, uint32_t mr_handle);
+        struct ibv_pd *(*import_pd)(struct ibv_context *context, uint32_t pd_handle);
+        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
+                                      struct ibv_flow_action_esp_attr *attr);
+        int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
+        int (*modify_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
+        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
+        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
+        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
+                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
+        int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
+        int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+        int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
+        int (*post_srq_recv)(struct ibv_srq *srq,
+                             struct ibv_recv_wr *recv_wr,
+                             struct ibv_recv_wr **bad_recv_wr);
+        int (*query_device_ex)(struct ibv_context *context,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr,
+                               size_t attr_size);
+        int (*query_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
+        int (*query_port)(struct ibv_context *context,
+                          uint8_t port_num,
+                          struct ibv_port_attr *port_attr);
+        int (*query_qp)(struct ibv_qp *qp,
+                        struct ibv_qp_attr *attr,
+                        int attr_mask,
+                        struct ibv_qp_init_attr *init_attr);
+        int (*query_qp_data_in_order)(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
+        int (*query_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
+        int (*read_counters)(struct ibv_counters *counters,
+                             uint64_t *counters_value,
+                             uint32_t ncounters,
+                             uint32_t flags);
+        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
+                                    struct ibv_dm *dm,
+                                    uint64_t dm_offset,
+                                    size_t length,
+                                    unsigned int access);
+        struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *pd,
+                                        uint64_t offset,
+                                        size_t length,
+                                        uint64_t iova,
+                                        int fd,
+                                        int access);
+        struct ibv_mr *(*reg_mr)(struct ibv_pd *pd,
+                                 void *addr,
+                                 size_t length,
+                                 uint64_t hca_va,
+                                 int access);
+        int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only);
+        int (*rereg_mr)(struct verbs_mr *vmr,
+                        int flags,
+                        struct ibv_pd *pd,
+                        void *addr,
+                        size_t length,
+                        int access);
+        int (*resize_cq)(struct ibv_cq *cq, int cqe);
+        int (*set_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
+        void (*unimport_dm)(struct ibv_dm *dm);
+        void (*unimport_mr)(struct ibv_mr *mr);
+        void (*unimport_pd)(struct ibv_pd *pd);
+};
+
+// The zero-size payload of commands without a response (a GNU C empty struct).
+struct empty {
+
+};
+
+// GRH part of an address vector.
+struct ib_uverbs_global_route {
+        uint8_t dgid[16];
+        uint32_t flow_label;
+        uint8_t sgid_index;
+        uint8_t hop_limit;
+        uint8_t traffic_class;
+        uint8_t reserved;
+};
+
+// Address vector as the write commands carry it.
+struct ib_uverbs_ah_attr {
+        struct ib_uverbs_global_route grh;
+        uint16_t dlid;
+        uint8_t sl;
+        uint8_t src_path_bits;
+        uint8_t static_rate;
+        uint8_t is_global;
+        uint8_t port_num;
+        uint8_t reserved;
+};
+
+// One record read from the async event file.
+struct ib_uverbs_async_event_desc {
+        uint64_t element;
+        uint32_t event_type;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_ATTACH_MCAST`.
+struct ib_uverbs_attach_mcast {
+        uint8_t gid[16];
+        uint32_t qp_handle;
+        uint16_t mlid;
+        uint16_t reserved;
+        uint64_t driver_data[0];
+};
+
+// A dma-buf or user-VA buffer passed as a UMEM attribute.
+struct ib_uverbs_buffer_desc {
+        uint32_t type;
+        int32_t fd;
+        uint32_t flags;
+        uint32_t optional_flags;
+        uint64_t addr;
+        uint64_t length;
+};
+
+// Timecounter page a driver may map read-only into user space.
+struct ib_uverbs_clock_info {
+        uint32_t sign;
+        uint32_t resv;
+        uint64_t nsec;
+        uint64_t cycles;
+        uint64_t frac;
+        uint32_t mult;
+        uint32_t shift;
+        uint64_t mask;
+        uint64_t overflow_period;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CLOSE_XRCD`.
+struct ib_uverbs_close_xrcd {
+        uint32_t xrcd_handle;
+};
+
+// One record read from a completion channel.
+struct ib_uverbs_comp_event_desc {
+        uint64_t cq_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah {
+        uint64_t response;
+        uint64_t user_handle;
+        uint32_t pd_handle;
+        uint32_t reserved;
+        struct ib_uverbs_ah_attr attr;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+struct ib_uverbs_create_comp_channel {
+        uint64_t response;
+};
+
+// Response of `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL`.
+struct ib_uverbs_create_comp_channel_resp {
+        uint32_t fd;
+};
+
+// Common head of every flow spec.
+struct ib_uverbs_flow_spec_hdr {
+        uint32_t type;
+        uint16_t size;
+        uint16_t reserved;
+        uint64_t flow_spec_data[0];
+};
+
+// Flow rule header; flow specs follow it.
+struct ib_uverbs_flow_attr {
+        uint32_t type;
+        uint16_t size;
+        uint16_t priority;
+        uint8_t num_of_specs;
+        uint8_t reserved[2];
+        uint8_t port;
+        uint32_t flags;
+        struct ib_uverbs_flow_spec_hdr flow_specs[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
+struct ib_uverbs_create_flow {
+        uint32_t comp_mask;
+        uint32_t qp_handle;
+        struct ib_uverbs_flow_attr flow_attr;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_CREATE_FLOW`.
+struct ib_uverbs_create_flow_resp {
+        uint32_t comp_mask;
+        uint32_t flow_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEALLOC_MW`.
+struct ib_uverbs_dealloc_mw {
+        uint32_t mw_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEALLOC_PD`.
+struct ib_uverbs_dealloc_pd {
+        uint32_t pd_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DEREG_MR`.
+struct ib_uverbs_dereg_mr {
+        uint32_t mr_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_AH`.
+struct ib_uverbs_destroy_ah {
+        uint32_t ah_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_CQ`.
+struct ib_uverbs_destroy_cq {
+        uint64_t response;
+        uint32_t cq_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_CQ`.
+struct ib_uverbs_destroy_cq_resp {
+        uint32_t comp_events_reported;
+        uint32_t async_events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_FLOW`.
+struct ib_uverbs_destroy_flow {
+        uint32_t comp_mask;
+        uint32_t flow_handle;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_QP`.
+struct ib_uverbs_destroy_qp {
+        uint64_t response;
+        uint32_t qp_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_QP`.
+struct ib_uverbs_destroy_qp_resp {
+        uint32_t events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+struct ib_uverbs_destroy_srq {
+        uint64_t response;
+        uint32_t srq_handle;
+        uint32_t reserved;
+};
+
+// Response of `IB_USER_VERBS_CMD_DESTROY_SRQ`.
+struct ib_uverbs_destroy_srq_resp {
+        uint32_t events_reported;
+};
+
+// Request payload of `IB_USER_VERBS_CMD_DETACH_MCAST`.
+struct ib_uverbs_detach_mcast {
+        uint8_t gid[16];
+        uint32_t qp_handle;
+        uint16_t mlid;
+        uint16_t reserved;
+        uint64_t driver_data[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL`.
+struct ib_uverbs_ex_create_rwq_ind_table {
+        uint32_t comp_mask;
+        uint32_t log_ind_tbl_size;
+        uint32_t wq_handles[0];
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL`.
+struct ib_uverbs_ex_destroy_rwq_ind_table {
+        uint32_t comp_mask;
+        uint32_t ind_tbl_handle;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
+struct ib_uverbs_ex_destroy_wq {
+        uint32_t comp_mask;
+        uint32_t wq_handle;
+};
+
+// Response of `IB_USER_VERBS_EX_CMD_DESTROY_WQ`.
+struct ib_uverbs_ex_destroy_wq_resp {
+        uint32_t comp_mask;
+        uint32_t response_length;
+        uint32_t events_reported;
+        uint32_t reserved;
+};
+
+// Request payload of `IB_USER_VERBS_EX_CMD_QUERY_DEVICE`.
+struct ib_uverbs_ex_query_device {
+        uint32_t comp_mask;
         uint32_t reserved;
 };
 
@@ -2226,19 +3447,6 @@ struct ib_uverbs_flow_spec_tunnel {
         struct ib_uverbs_flow_tunnel_filter mask;
 };
 
-// Request payload of `IB_USER_VERBS_CMD_GET_CONTEXT`.
-struct ib_uverbs_get_context {
-        uint64_t response;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_GET_CONTEXT`.
-struct ib_uverbs_get_context_resp {
-        uint32_t async_fd;
-        uint32_t num_comp_vectors;
-        uint64_t driver_data[0];
-};
-
 // One GID table entry as the query-GID methods return it.
 struct ib_uverbs_gid_entry {
         uint64_t gid[2];
@@ -2246,27 +3454,6 @@ struct ib_uverbs_gid_entry {
         uint32_t port_num;
         uint32_t gid_type;
         uint32_t netdev_ifindex;
-};
-
-// Header of an RDMA_VERBS_IOCTL call; the attributes follow it.
-struct ib_uverbs_ioctl_hdr {
-        uint16_t length;
-        uint16_t object_id;
-        uint16_t method_id;
-        uint16_t num_attrs;
-        uint64_t reserved1;
-        uint32_t driver_id;
-        uint32_t reserved2;
-        struct ib_uverbs_attr attrs[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_MODIFY_SRQ`.
-struct ib_uverbs_modify_srq {
-        uint32_t srq_handle;
-        uint32_t attr_mask;
-        uint32_t max_wr;
-        uint32_t srq_limit;
-        uint64_t driver_data[0];
 };
 
 // Modify-SRQ payload of kernel ABI 3.
@@ -2277,31 +3464,6 @@ struct ib_uverbs_modify_srq_v3 {
         uint32_t max_sge;
         uint32_t srq_limit;
         uint32_t reserved;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_OPEN_QP`.
-struct ib_uverbs_open_qp {
-        uint64_t response;
-        uint64_t user_handle;
-        uint32_t pd_handle;
-        uint32_t qpn;
-        uint8_t qp_type;
-        uint8_t reserved[7];
-        uint64_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_OPEN_XRCD`.
-struct ib_uverbs_open_xrcd {
-        uint64_t response;
-        uint32_t fd;
-        uint32_t oflags;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_OPEN_XRCD`.
-struct ib_uverbs_open_xrcd_resp {
-        uint32_t xrcd_handle;
-        uint32_t driver_data[0];
 };
 
 // Request payload of `IB_USER_VERBS_CMD_POLL_CQ`.
@@ -2494,14 +3656,6 @@ struct ib_uverbs_query_device {
         uint64_t driver_data[0];
 };
 
-// Request payload of `IB_USER_VERBS_CMD_QUERY_PORT`.
-struct ib_uverbs_query_port {
-        uint64_t response;
-        uint8_t port_num;
-        uint8_t reserved[7];
-        uint64_t driver_data[0];
-};
-
 // Response of `IB_USER_VERBS_CMD_QUERY_PORT`.
 struct ib_uverbs_query_port_resp {
         uint32_t port_cap_flags;
@@ -2534,14 +3688,6 @@ struct ib_uverbs_query_port_resp_ex {
         uint16_t port_cap_flags2;
         uint8_t reserved[2];
         uint32_t active_speed_ex;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_QUERY_QP`.
-struct ib_uverbs_query_qp {
-        uint64_t response;
-        uint32_t qp_handle;
-        uint32_t attr_mask;
-        uint64_t driver_data[0];
 };
 
 // Response of `IB_USER_VERBS_CMD_QUERY_QP`.
@@ -2579,14 +3725,6 @@ struct ib_uverbs_query_qp_resp {
         uint64_t driver_data[0];
 };
 
-// Request payload of `IB_USER_VERBS_CMD_QUERY_SRQ`.
-struct ib_uverbs_query_srq {
-        uint64_t response;
-        uint32_t srq_handle;
-        uint32_t reserved;
-        uint64_t driver_data[0];
-};
-
 // Response of `IB_USER_VERBS_CMD_QUERY_SRQ`.
 struct ib_uverbs_query_srq_resp {
         uint32_t max_wr;
@@ -2595,64 +3733,10 @@ struct ib_uverbs_query_srq_resp {
         uint32_t reserved;
 };
 
-// Request payload of `IB_USER_VERBS_CMD_REG_MR`.
-struct ib_uverbs_reg_mr {
-        uint64_t response;
-        uint64_t start;
-        uint64_t length;
-        uint64_t hca_va;
-        uint32_t pd_handle;
-        uint32_t access_flags;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_REG_MR`.
-struct ib_uverbs_reg_mr_resp {
-        uint32_t mr_handle;
-        uint32_t lkey;
-        uint32_t rkey;
-        uint32_t driver_data[0];
-};
-
 // Request payload of `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`.
 struct ib_uverbs_req_notify_cq {
         uint32_t cq_handle;
         uint32_t solicited_only;
-};
-
-// Request payload of `IB_USER_VERBS_CMD_REREG_MR`.
-struct ib_uverbs_rereg_mr {
-        uint64_t response;
-        uint32_t mr_handle;
-        uint32_t flags;
-        uint64_t start;
-        uint64_t length;
-        uint64_t hca_va;
-        uint32_t pd_handle;
-        uint32_t access_flags;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_REREG_MR`.
-struct ib_uverbs_rereg_mr_resp {
-        uint32_t lkey;
-        uint32_t rkey;
-        uint64_t driver_data[0];
-};
-
-// Request payload of `IB_USER_VERBS_CMD_RESIZE_CQ`.
-struct ib_uverbs_resize_cq {
-        uint64_t response;
-        uint32_t cq_handle;
-        uint32_t cqe;
-        uint64_t driver_data[0];
-};
-
-// Response of `IB_USER_VERBS_CMD_RESIZE_CQ`.
-struct ib_uverbs_resize_cq_resp {
-        uint32_t cqe;
-        uint32_t reserved;
-        uint64_t driver_data[0];
 };
 
 // Scatter/gather entry (documents the ABI; same as `ibv_sge`).
@@ -2660,33 +3744,6 @@ struct ib_uverbs_sge {
         uint64_t addr;
         uint32_t length;
         uint32_t lkey;
-};
-
-// Command `IB_USER_VERBS_CMD_ALLOC_MW`: header, then `ib_uverbs_alloc_mw`.
-struct ibv_alloc_mw {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint32_t pd_handle;
-                        uint8_t mw_type;
-                        uint8_t reserved[3];
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_alloc_mw core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_ALLOC_PD`: header, then `ib_uverbs_alloc_pd`.
-struct ibv_alloc_pd {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_alloc_pd core_payload;
-        };
 };
 
 // Command `IB_USER_VERBS_CMD_ATTACH_MCAST`: header, then `ib_uverbs_attach_mcast`.
@@ -2713,21 +3770,6 @@ struct ibv_close_xrcd {
                 };
                 struct ib_uverbs_close_xrcd core_payload;
         };
-};
-
-// An ioctl command being built, chained to its driver part; the attributes follow `hdr`.
-struct ibv_command_buffer {
-        struct ibv_command_buffer *next;
-        struct ib_uverbs_attr *next_attr;
-        struct ib_uverbs_attr *last_attr;
-        uint8_t uhw_in_idx;
-        uint8_t uhw_out_idx;
-        uint8_t uhw_in_headroom_dwords;
-        uint8_t uhw_out_headroom_dwords;
-        uint8_t buffer_error:1;
-        uint8_t fallback_require_ex:1;
-        uint8_t fallback_ioctl_only:1;
-        struct ib_uverbs_ioctl_hdr hdr;
 };
 
 // Command `IB_USER_VERBS_CMD_CREATE_AH`: header, then `ib_uverbs_create_ah`.
@@ -2757,40 +3799,6 @@ struct ibv_create_comp_channel {
         };
 };
 
-// Command `IB_USER_VERBS_CMD_CREATE_CQ`: header, then `ib_uverbs_create_cq`.
-struct ibv_create_cq {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t user_handle;
-                        uint32_t cqe;
-                        uint32_t comp_vector;
-                        int32_t comp_channel;
-                        uint32_t reserved;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_create_cq core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_EX_CMD_CREATE_CQ`: header, then `ib_uverbs_ex_create_cq`.
-struct ibv_create_cq_ex {
-        struct ex_hdr hdr;
-        union {
-                struct {
-                        uint64_t user_handle;
-                        uint32_t cqe;
-                        uint32_t comp_vector;
-                        int32_t comp_channel;
-                        uint32_t comp_mask;
-                        uint32_t flags;
-                        uint32_t reserved;
-                };
-                struct ib_uverbs_ex_create_cq core_payload;
-        };
-};
-
 // Command `IB_USER_VERBS_EX_CMD_CREATE_FLOW`: header, then `ib_uverbs_create_flow`.
 struct ibv_create_flow {
         struct ex_hdr hdr;
@@ -2801,60 +3809,6 @@ struct ibv_create_flow {
                         struct ib_uverbs_flow_attr flow_attr;
                 };
                 struct ib_uverbs_create_flow core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_CREATE_QP`: header, then `ib_uverbs_create_qp`.
-struct ibv_create_qp {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t user_handle;
-                        uint32_t pd_handle;
-                        uint32_t send_cq_handle;
-                        uint32_t recv_cq_handle;
-                        uint32_t srq_handle;
-                        uint32_t max_send_wr;
-                        uint32_t max_recv_wr;
-                        uint32_t max_send_sge;
-                        uint32_t max_recv_sge;
-                        uint32_t max_inline_data;
-                        uint8_t sq_sig_all;
-                        uint8_t qp_type;
-                        uint8_t is_srq;
-                        uint8_t reserved;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_create_qp core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_EX_CMD_CREATE_QP`: header, then `ib_uverbs_ex_create_qp`.
-struct ibv_create_qp_ex {
-        struct ex_hdr hdr;
-        union {
-                struct {
-                        uint64_t user_handle;
-                        uint32_t pd_handle;
-                        uint32_t send_cq_handle;
-                        uint32_t recv_cq_handle;
-                        uint32_t srq_handle;
-                        uint32_t max_send_wr;
-                        uint32_t max_recv_wr;
-                        uint32_t max_send_sge;
-                        uint32_t max_recv_sge;
-                        uint32_t max_inline_data;
-                        uint8_t sq_sig_all;
-                        uint8_t qp_type;
-                        uint8_t is_srq;
-                        uint8_t reserved;
-                        uint32_t comp_mask;
-                        uint32_t create_flags;
-                        uint32_t rwq_ind_tbl_handle;
-                        uint32_t source_qpn;
-                };
-                struct ib_uverbs_ex_create_qp core_payload;
         };
 };
 
@@ -2941,23 +3895,6 @@ struct ibv_create_rwq_ind_table {
         };
 };
 
-// Command `IB_USER_VERBS_CMD_CREATE_SRQ`: header, then `ib_uverbs_create_srq`.
-struct ibv_create_srq {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t user_handle;
-                        uint32_t pd_handle;
-                        uint32_t max_wr;
-                        uint32_t max_sge;
-                        uint32_t srq_limit;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_create_srq core_payload;
-        };
-};
-
 // Create-SRQ response of kernel ABI 5 and older.
 struct ibv_create_srq_resp_v5 {
         uint32_t srq_handle;
@@ -2977,46 +3914,6 @@ struct ibv_create_srq_v5 {
                         uint64_t driver_data[0];
                 };
                 struct ib_uverbs_create_srq core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_EX_CMD_CREATE_WQ`: header, then `ib_uverbs_ex_create_wq`.
-struct ibv_create_wq {
-        struct ex_hdr hdr;
-        union {
-                struct {
-                        uint32_t comp_mask;
-                        uint32_t wq_type;
-                        uint64_t user_handle;
-                        uint32_t pd_handle;
-                        uint32_t cq_handle;
-                        uint32_t max_wr;
-                        uint32_t max_sge;
-                        uint32_t create_flags;
-                        uint32_t reserved;
-                };
-                struct ib_uverbs_ex_create_wq core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_CREATE_XSRQ`: header, then `ib_uverbs_create_xsrq`.
-struct ibv_create_xsrq {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t user_handle;
-                        uint32_t srq_type;
-                        uint32_t pd_handle;
-                        uint32_t max_wr;
-                        uint32_t max_sge;
-                        uint32_t srq_limit;
-                        uint32_t max_num_tags;
-                        uint32_t xrcd_handle;
-                        uint32_t cq_handle;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_create_xsrq core_payload;
         };
 };
 
@@ -3155,18 +4052,6 @@ struct ibv_detach_mcast {
         };
 };
 
-// Command `IB_USER_VERBS_CMD_GET_CONTEXT`: header, then `ib_uverbs_get_context`.
-struct ibv_get_context {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_get_context core_payload;
-        };
-};
-
 // Short IPv4 filter of the original flow API.
 struct ibv_kern_ipv4_filter {
         uint32_t src_ip;
@@ -3202,137 +4087,11 @@ struct ibv_kern_spec {
         };
 };
 
-// Command `IB_USER_VERBS_EX_CMD_MODIFY_CQ`: header, then `ib_uverbs_ex_modify_cq`.
-struct ibv_modify_cq {
-        struct ex_hdr hdr;
-        union {
-                struct {
-                        uint32_t cq_handle;
-                        uint32_t attr_mask;
-                        struct ib_uverbs_cq_moderation attr;
-                        uint32_t reserved;
-                };
-                struct ib_uverbs_ex_modify_cq core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_MODIFY_QP`: header, then `ib_uverbs_modify_qp`.
-struct ibv_modify_qp {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        struct ib_uverbs_qp_dest dest;
-                        struct ib_uverbs_qp_dest alt_dest;
-                        uint32_t qp_handle;
-                        uint32_t attr_mask;
-                        uint32_t qkey;
-                        uint32_t rq_psn;
-                        uint32_t sq_psn;
-                        uint32_t dest_qp_num;
-                        uint32_t qp_access_flags;
-                        uint16_t pkey_index;
-                        uint16_t alt_pkey_index;
-                        uint8_t qp_state;
-                        uint8_t cur_qp_state;
-                        uint8_t path_mtu;
-                        uint8_t path_mig_state;
-                        uint8_t en_sqd_async_notify;
-                        uint8_t max_rd_atomic;
-                        uint8_t max_dest_rd_atomic;
-                        uint8_t min_rnr_timer;
-                        uint8_t port_num;
-                        uint8_t timeout;
-                        uint8_t retry_cnt;
-                        uint8_t rnr_retry;
-                        uint8_t alt_port_num;
-                        uint8_t alt_timeout;
-                        uint8_t reserved[2];
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_modify_qp core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_EX_CMD_MODIFY_QP`: header, then `ib_uverbs_ex_modify_qp`.
-struct ibv_modify_qp_ex {
-        struct ex_hdr hdr;
-        union {
-                struct {
-                        struct ib_uverbs_modify_qp base;
-                        uint32_t rate_limit;
-                        uint32_t reserved;
-                };
-                struct ib_uverbs_ex_modify_qp core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_MODIFY_SRQ`: header, then `ib_uverbs_modify_srq`.
-struct ibv_modify_srq {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint32_t srq_handle;
-                        uint32_t attr_mask;
-                        uint32_t max_wr;
-                        uint32_t srq_limit;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_modify_srq core_payload;
-        };
-};
-
 // Command `IB_USER_VERBS_CMD_MODIFY_SRQ_V3`: header, then `ib_uverbs_modify_srq_v3`.
 struct ibv_modify_srq_v3 {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct ib_uverbs_modify_srq_v3 core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_EX_CMD_MODIFY_WQ`: header, then `ib_uverbs_ex_modify_wq`.
-struct ibv_modify_wq {
-        struct ex_hdr hdr;
-        union {
-                struct {
-                        uint32_t attr_mask;
-                        uint32_t wq_handle;
-                        uint32_t wq_state;
-                        uint32_t curr_wq_state;
-                        uint32_t flags;
-                        uint32_t flags_mask;
-                };
-                struct ib_uverbs_ex_modify_wq core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_OPEN_QP`: header, then `ib_uverbs_open_qp`.
-struct ibv_open_qp {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t user_handle;
-                        uint32_t pd_handle;
-                        uint32_t qpn;
-                        uint8_t qp_type;
-                        uint8_t reserved[7];
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_open_qp core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_OPEN_XRCD`: header, then `ib_uverbs_open_xrcd`.
-struct ibv_open_xrcd {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint32_t fd;
-                        uint32_t oflags;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_open_xrcd core_payload;
         };
 };
 
@@ -3397,61 +4156,6 @@ struct ibv_post_srq_recv {
         };
 };
 
-// `struct ibv_qp_ex` as a provider ABI 34 (rdma-core v44) provider lays it out.
-struct ibv_qp_ex_pabi34 {
-        struct ibv_qp qp_base;
-        uint64_t comp_mask;
-        uint64_t wr_id;
-        unsigned int wr_flags;
-        void (*wr_atomic_cmp_swp)(struct ibv_qp_ex_pabi34 *qp,
-                                  uint32_t rkey,
-                                  uint64_t remote_addr,
-                                  uint64_t compare,
-                                  uint64_t swap);
-        void (*wr_atomic_fetch_add)(struct ibv_qp_ex_pabi34 *qp,
-                                    uint32_t rkey,
-                                    uint64_t remote_addr,
-                                    uint64_t add);
-        void (*wr_bind_mw)(struct ibv_qp_ex_pabi34 *qp,
-                           struct ibv_mw *mw,
-                           uint32_t rkey,
-                           const struct ibv_mw_bind_info *bind_info);
-        void (*wr_local_inv)(struct ibv_qp_ex_pabi34 *qp, uint32_t invalidate_rkey);
-        void (*wr_rdma_read)(struct ibv_qp_ex_pabi34 *qp, uint32_t rkey, uint64_t remote_addr);
-        void (*wr_rdma_write)(struct ibv_qp_ex_pabi34 *qp, uint32_t rkey, uint64_t remote_addr);
-        void (*wr_rdma_write_imm)(struct ibv_qp_ex_pabi34 *qp,
-                                  uint32_t rkey,
-                                  uint64_t remote_addr,
-                                  uint32_t imm_data);
-        void (*wr_send)(struct ibv_qp_ex_pabi34 *qp);
-        void (*wr_send_imm)(struct ibv_qp_ex_pabi34 *qp, uint32_t imm_data);
-        void (*wr_send_inv)(struct ibv_qp_ex_pabi34 *qp, uint32_t invalidate_rkey);
-        void (*wr_send_tso)(struct ibv_qp_ex_pabi34 *qp, void *hdr, uint16_t hdr_sz, uint16_t mss);
-        void (*wr_set_ud_addr)(struct ibv_qp_ex_pabi34 *qp,
-                               struct ibv_ah *ah,
-                               uint32_t remote_qpn,
-                               uint32_t remote_qkey);
-        void (*wr_set_xrc_srqn)(struct ibv_qp_ex_pabi34 *qp, uint32_t remote_srqn);
-        void (*wr_set_inline_data)(struct ibv_qp_ex_pabi34 *qp, void *addr, size_t length);
-        void (*wr_set_inline_data_list)(struct ibv_qp_ex_pabi34 *qp,
-                                        size_t num_buf,
-                                        const struct ibv_data_buf *buf_list);
-        void (*wr_set_sge)(struct ibv_qp_ex_pabi34 *qp,
-                           uint32_t lkey,
-                           uint64_t addr,
-                           uint32_t length);
-        void (*wr_set_sge_list)(struct ibv_qp_ex_pabi34 *qp,
-                                size_t num_sge,
-                                const struct ibv_sge *sg_list);
-        void (*wr_start)(struct ibv_qp_ex_pabi34 *qp);
-        int (*wr_complete)(struct ibv_qp_ex_pabi34 *qp);
-        void (*wr_abort)(struct ibv_qp_ex_pabi34 *qp);
-        void (*wr_atomic_write)(struct ibv_qp_ex_pabi34 *qp,
-                                uint32_t rkey,
-                                uint64_t remote_addr,
-                                const void *atomic_wr);
-};
-
 // Command `IB_USER_VERBS_CMD_QUERY_DEVICE`: header, then `ib_uverbs_query_device`.
 struct ibv_query_device {
         struct ib_uverbs_cmd_hdr hdr;
@@ -3476,65 +4180,6 @@ struct ibv_query_device_ex {
         };
 };
 
-// Command `IB_USER_VERBS_CMD_QUERY_PORT`: header, then `ib_uverbs_query_port`.
-struct ibv_query_port {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint8_t port_num;
-                        uint8_t reserved[7];
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_query_port core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_QUERY_QP`: header, then `ib_uverbs_query_qp`.
-struct ibv_query_qp {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint32_t qp_handle;
-                        uint32_t attr_mask;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_query_qp core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_QUERY_SRQ`: header, then `ib_uverbs_query_srq`.
-struct ibv_query_srq {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint32_t srq_handle;
-                        uint32_t reserved;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_query_srq core_payload;
-        };
-};
-
-// Command `IB_USER_VERBS_CMD_REG_MR`: header, then `ib_uverbs_reg_mr`.
-struct ibv_reg_mr {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint64_t start;
-                        uint64_t length;
-                        uint64_t hca_va;
-                        uint32_t pd_handle;
-                        uint32_t access_flags;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_reg_mr core_payload;
-        };
-};
-
 // Command `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`: header, then `ib_uverbs_req_notify_cq`.
 struct ibv_req_notify_cq {
         struct ib_uverbs_cmd_hdr hdr;
@@ -3547,376 +4192,604 @@ struct ibv_req_notify_cq {
         };
 };
 
-// Command `IB_USER_VERBS_CMD_REREG_MR`: header, then `ib_uverbs_rereg_mr`.
-struct ibv_rereg_mr {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint32_t mr_handle;
-                        uint32_t flags;
-                        uint64_t start;
-                        uint64_t length;
-                        uint64_t hca_va;
-                        uint32_t pd_handle;
-                        uint32_t access_flags;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_rereg_mr core_payload;
-        };
-};
+#ifdef __cplusplus
+extern "C" {
+#endif // __cplusplus
 
-// Command `IB_USER_VERBS_CMD_RESIZE_CQ`: header, then `ib_uverbs_resize_cq`.
-struct ibv_resize_cq {
-        struct ib_uverbs_cmd_hdr hdr;
-        union {
-                struct {
-                        uint64_t response;
-                        uint32_t cq_handle;
-                        uint32_t cqe;
-                        uint64_t driver_data[0];
-                };
-                struct ib_uverbs_resize_cq core_payload;
-        };
-};
-
-// ccan's intrusive doubly linked list link (`struct list_node`).
-struct list_node {
-        struct list_node *next;
-        struct list_node *prev;
-};
-
-// The core's wrapper around a memory region.
-struct verbs_mr {
-        struct ibv_mr ibv_mr;
-        uint32_t mr_type;
-        int access;
-};
-
-// The full provider dispatch table (one slot per op, sorted by name).
-struct verbs_context_ops {
-        int (*advise_mr)(struct ibv_pd *pd,
-                         uint32_t advice,
-                         uint32_t flags,
-                         struct ibv_sge *sg_list,
-                         uint32_t num_sges);
-        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
-        struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, uint32_t type);
-        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
-        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
-                                              struct ibv_parent_domain_init_attr *attr);
-        struct ibv_pd *(*alloc_pd)(struct ibv_context *context);
-        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
-        void (*async_event)(struct ibv_context *context, struct ibv_async_event *event);
-        int (*attach_counters_point_flow)(struct ibv_counters *counters,
-                                          struct ibv_counter_attach_attr *attr,
-                                          struct ibv_flow *flow);
-        int (*attach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-        int (*bind_mw)(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *mw_bind);
-        int (*close_xrcd)(struct ibv_xrcd *xrcd);
-        void (*cq_event)(struct ibv_cq *cq);
-        struct ibv_ah *(*create_ah)(struct ibv_pd *pd, struct ibv_ah_attr *attr);
-        struct ibv_counters *(*create_counters)(struct ibv_context *context,
-                                                struct ibv_counters_init_attr *init_attr);
-        struct ibv_cq *(*create_cq)(struct ibv_context *context,
-                                    int cqe,
-                                    struct ibv_comp_channel *channel,
-                                    int comp_vector);
-        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
-                                          struct ibv_cq_init_attr_ex *init_attr);
-        struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
-        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
-                                                          struct ibv_flow_action_esp_attr *attr);
-        struct ibv_qp *(*create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
-        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
-                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
-        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
-                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
-        struct ibv_srq *(*create_srq)(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
-        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
-                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
-        struct ibv_wq *(*create_wq)(struct ibv_context *context,
-                                    struct ibv_wq_init_attr *wq_init_attr);
-        int (*dealloc_mw)(struct ibv_mw *mw);
-        int (*dealloc_pd)(struct ibv_pd *pd);
-        int (*dealloc_td)(struct ibv_td *td);
-        int (*dereg_mr)(struct verbs_mr *vmr);
-        int (*destroy_ah)(struct ibv_ah *ah);
-        int (*destroy_counters)(struct ibv_counters *counters);
-        int (*destroy_cq)(struct ibv_cq *cq);
-        int (*destroy_flow)(struct ibv_flow *flow);
-        int (*destroy_flow_action)(struct ibv_flow_action *action);
-        int (*destroy_qp)(struct ibv_qp *qp);
-        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
-        int (*destroy_srq)(struct ibv_srq *srq);
-        int (*destroy_wq)(struct ibv_wq *wq);
-        int (*detach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-        void (*free_context)(struct ibv_context *context);
-        int (*free_dm)(struct ibv_dm *dm);
-        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
-        struct ibv_dm *(*import_dm)(struct ibv_context *context, uint32_t dm_handle);
-        struct ibv_mr *(*import_mr)(struct ibv_pd *pd, uint32_t mr_handle);
-        struct ibv_pd *(*import_pd)(struct ibv_context *context, uint32_t pd_handle);
-        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
-        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
-                                      struct ibv_flow_action_esp_attr *attr);
-        int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
-        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
-        int (*modify_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
-        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
-        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
-        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
-                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
-        int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
-        int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
-        int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
-        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
-        int (*post_srq_recv)(struct ibv_srq *srq,
-                             struct ibv_recv_wr *recv_wr,
-                             struct ibv_recv_wr **bad_recv_wr);
-        int (*query_device_ex)(struct ibv_context *context,
-                               const struct ibv_query_device_ex_input *input,
-                               struct ibv_device_attr_ex *attr,
-                               size_t attr_size);
-        int (*query_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
-        int (*query_port)(struct ibv_context *context,
-                          uint8_t port_num,
-                          struct ibv_port_attr *port_attr);
-        int (*query_qp)(struct ibv_qp *qp,
-                        struct ibv_qp_attr *attr,
-                        int attr_mask,
-                        struct ibv_qp_init_attr *init_attr);
-        int (*query_qp_data_in_order)(struct ibv_qp *qp, uint32_t op, uint32_t flags);
-        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
-        int (*query_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
-        int (*read_counters)(struct ibv_counters *counters,
-                             uint64_t *counters_value,
-                             uint32_t ncounters,
-                             uint32_t flags);
-        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
-                                    struct ibv_dm *dm,
-                                    uint64_t dm_offset,
-                                    size_t length,
-                                    unsigned int access);
-        struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *pd,
-                                        uint64_t offset,
-                                        size_t length,
-                                        uint64_t iova,
-                                        int fd,
-                                        int access);
-        struct ibv_mr *(*reg_mr)(struct ibv_pd *pd,
-                                 void *addr,
-                                 size_t length,
-                                 uint64_t hca_va,
-                                 int access);
-        int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only);
-        int (*rereg_mr)(struct verbs_mr *vmr,
-                        int flags,
-                        struct ibv_pd *pd,
-                        void *addr,
-                        size_t length,
-                        int access);
-        int (*resize_cq)(struct ibv_cq *cq, int cqe);
-        int (*set_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
-        void (*unimport_dm)(struct ibv_dm *dm);
-        void (*unimport_mr)(struct ibv_mr *mr);
-        void (*unimport_pd)(struct ibv_pd *pd);
-};
-
-// The extended context as a provider ABI 34 provider lays it out; `context` is its last member.
+// `extern bool verbs_allow_disassociate_destroy;`
 //
-// This is `struct verbs_context` of rdma-core v44's verbs.h: 648 bytes, `sz` at 312 and
-// `context` at 320. The public v65 `verbs::verbs_context` (696 bytes) adds six ops in front
-// (`free_buf`, `alloc_buf`, `dm_export_dmabuf_fd`, `reg_mr_ex`, `dealloc_dmah`, `alloc_dmah`);
-// every member from `query_port` on sits at the same distance before `context` in both. The
-// public inline functions test `sz` against that distance, so a context built from a PABI 34
-// provider must report `sz = 648`, or v65 callers would read the provider's memory in front of it.
-struct verbs_context_pabi34 {
-        int (*query_port)(struct ibv_context *context,
-                          uint8_t port_num,
-                          struct ibv_port_attr *port_attr,
-                          size_t port_attr_len);
-        int (*advise_mr)(struct ibv_pd *pd,
-                         uint32_t advice,
-                         uint32_t flags,
-                         struct ibv_sge *sg_list,
-                         uint32_t num_sges);
-        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
-        int (*read_counters)(struct ibv_counters *counters,
-                             uint64_t *counters_value,
-                             uint32_t ncounters,
-                             uint32_t flags);
-        int (*attach_counters_point_flow)(struct ibv_counters *counters,
-                                          struct ibv_counter_attach_attr *attr,
-                                          struct ibv_flow *flow);
-        struct ibv_counters *(*create_counters)(struct ibv_context *context,
-                                                struct ibv_counters_init_attr *init_attr);
-        int (*destroy_counters)(struct ibv_counters *counters);
-        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
-                                    struct ibv_dm *dm,
-                                    uint64_t dm_offset,
-                                    size_t length,
-                                    unsigned int access);
-        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
-        int (*free_dm)(struct ibv_dm *dm);
-        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
-                                      struct ibv_flow_action_esp_attr *attr);
-        int (*destroy_flow_action)(struct ibv_flow_action *action);
-        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
-                                                          struct ibv_flow_action_esp_attr *attr);
-        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
-        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
-                                              struct ibv_parent_domain_init_attr *attr);
-        int (*dealloc_td)(struct ibv_td *td);
-        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
-        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
-        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
-        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
-        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
-                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
-        int (*destroy_wq)(struct ibv_wq *wq);
-        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
-        struct ibv_wq *(*create_wq)(struct ibv_context *context,
-                                    struct ibv_wq_init_attr *wq_init_attr);
-        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
-        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
-                                          struct ibv_cq_init_attr_ex *init_attr);
-        // The core's private per-context data (`struct verbs_ex_private *` in C).
-        void *priv;
-        int (*query_device_ex)(struct ibv_context *context,
-                               const struct ibv_query_device_ex_input *input,
-                               struct ibv_device_attr_ex *attr,
-                               size_t attr_size);
-        int (*ibv_destroy_flow)(struct ibv_flow *flow);
-        void (*ABI_placeholder2)(void);
-        struct ibv_flow *(*ibv_create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
-        void (*ABI_placeholder1)(void);
-        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
-        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
-                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
-        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
-        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
-                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
-        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
-                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
-        int (*close_xrcd)(struct ibv_xrcd *xrcd);
-        uint64_t _ABI_placeholder3;
-        size_t sz;
-        struct ibv_context context;
-};
+// Not a stub, and not a function: a data symbol (one byte in `.bss`) that providers read to take
+// EIO from a destroy command for success once the device is disassociated (cmd_write.h,
+// `verbs_is_destroy_err`). rdma-core sets it at library init when `RDMAV_ALLOW_DISASSOC_DESTROY`
+// is in the environment; until that init exists here it stays false.
+extern bool verbs_allow_disassociate_destroy;
 
-// The core's wrapper around a counters object.
-struct verbs_counters {
-        struct ibv_counters counters;
-        uint32_t handle;
-};
+// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_cq(struct ibv_context *context,
+                      int cqe,
+                      struct ibv_comp_channel *channel,
+                      int comp_vector,
+                      struct ibv_cq *cq,
+                      struct ibv_create_cq *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_create_cq_resp *resp,
+                      size_t resp_size);
 
-// The core's wrapper around a CQ (plain or extended view).
-struct verbs_cq {
-        union {
-                struct ibv_cq cq;
-                struct ibv_cq_ex cq_ex;
-        };
-};
+// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
+// verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
+int ibv_cmd_create_cq_ex(struct ibv_context *context,
+                         const struct ibv_cq_init_attr_ex *cq_attr,
+                         struct verbs_cq *cq,
+                         struct ibv_create_cq_ex *cmd,
+                         size_t cmd_size,
+                         struct ib_uverbs_ex_create_cq_resp *resp,
+                         size_t resp_size,
+                         uint32_t cmd_flags);
 
-// Modalias pattern or kernel driver id of a match entry.
-union verbs_match_ent_u {
-        const char *modalias;
-        uint64_t driver_id;
-};
+// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
+// `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
+int ibv_cmd_create_cq_ex2(struct ibv_context *context,
+                          const struct ibv_cq_init_attr_ex *cq_attr,
+                          struct verbs_cq *cq,
+                          struct ibv_create_cq_ex *cmd,
+                          size_t cmd_size,
+                          struct ib_uverbs_ex_create_cq_resp *resp,
+                          size_t resp_size,
+                          uint32_t cmd_flags,
+                          struct ibv_command_buffer *driver);
 
-// One entry of a provider's device match table.
-struct verbs_match_ent {
-        void *driver_data;
-        union verbs_match_ent_u u;
-        uint16_t vendor;
-        uint16_t device;
-        uint8_t kind;
-};
+// `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core returns the number of completions, or -1.
+int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 
-// An RDMA device found in sysfs, before a provider claims it.
-struct verbs_sysfs_dev {
-        struct list_node entry;
-        void *provider_data;
-        const struct verbs_match_ent *match;
-        unsigned int flags;
-        char sysfs_name[IBV_SYSFS_NAME_MAX];
-        dev_t sysfs_cdev;
-        char ibdev_name[IBV_SYSFS_NAME_MAX];
-        char ibdev_path[IBV_SYSFS_PATH_MAX];
-        char modalias[512];
-        uint64_t node_guid;
-        uint32_t driver_id;
-        int32_t node_type;
-        int ibdev_idx;
-        uint32_t num_ports;
-        uint32_t abi_ver;
-        struct timespec time_created;
-};
+// `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
-// What a provider registers: its match rules and its device/context constructors.
-struct verbs_device_ops {
-        const char *name;
-        uint32_t match_min_abi_version;
-        uint32_t match_max_abi_version;
-        const struct verbs_match_ent *match_table;
-        const struct verbs_device_ops **static_providers;
-        bool (*match_device)(struct verbs_sysfs_dev *sysfs_dev);
-        struct verbs_context_pabi34 *(*alloc_context)(struct ibv_device *device,
-                                                      int cmd_fd,
-                                                      void *private_data);
-        struct verbs_context_pabi34 *(*import_context)(struct ibv_device *device, int cmd_fd);
-        struct verbs_device *(*alloc_device)(struct verbs_sysfs_dev *sysfs_dev);
-        void (*uninit_device)(struct verbs_device *device);
-};
+// `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_resize_cq(struct ibv_cq *cq,
+                      int cqe,
+                      struct ibv_resize_cq *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_resize_cq_resp *resp,
+                      size_t resp_size);
 
-// The core's device object, embedding the public `ibv_device`.
-struct verbs_device {
-        struct ibv_device device;
-        const struct verbs_device_ops *ops;
-        // C `atomic_int`; only touch it through `AtomicI32::from_ptr`.
-        int refcount;
-        struct list_node entry;
-        struct verbs_sysfs_dev *sysfs;
-        uint64_t core_support;
-};
+// `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_cq(struct ibv_cq *cq,
+                      struct ibv_modify_cq_attr *attr,
+                      struct ibv_modify_cq *cmd,
+                      size_t cmd_size);
 
-// The core's wrapper around device memory.
-struct verbs_dm {
-        struct ibv_dm dm;
-        uint32_t handle;
-};
+// `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
-// The core's wrapper around a flow action.
-struct verbs_flow_action {
-        struct ibv_flow_action action;
-        uint32_t handle;
-        uint32_t type;
-};
+// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature (v44-v56). Provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
+// before `resp`.
+int ibv_cmd_get_context(struct verbs_context *context,
+                        struct ibv_get_context *cmd,
+                        size_t cmd_size,
+                        struct ib_uverbs_get_context_resp *resp,
+                        size_t resp_size);
 
-// The core's wrapper around an XRC domain.
-struct verbs_xrcd {
-        struct ibv_xrcd xrcd;
-        uint32_t comp_mask;
-        uint32_t handle;
-};
+// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver);
 
-// The core's wrapper around a QP (plain or extended view).
-struct verbs_qp {
-        union {
-                struct ibv_qp qp;
-                struct ibv_qp_ex_pabi34 qp_ex;
-        };
-        uint32_t comp_mask;
-        struct verbs_xrcd *xrcd;
-};
+// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_device_any(struct ibv_context *context,
+                             const struct ibv_query_device_ex_input *input,
+                             struct ibv_device_attr_ex *attr,
+                             size_t attr_size,
+                             struct ib_uverbs_ex_query_device_resp *resp,
+                             size_t *resp_size);
 
-// The core's wrapper around an SRQ, with its XRC extras.
-struct verbs_srq {
-        struct ibv_srq srq;
-        uint32_t srq_type;
-        struct verbs_xrcd *xrcd;
-        struct ibv_cq *cq;
-        uint32_t srq_num;
-};
+// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_port(struct ibv_context *context,
+                       uint8_t port_num,
+                       struct ibv_port_attr *port_attr,
+                       struct ibv_query_port *cmd,
+                       size_t cmd_size);
 
+// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_alloc_pd(struct ibv_context *context,
+                     struct ibv_pd *pd,
+                     struct ibv_alloc_pd *cmd,
+                     size_t cmd_size,
+                     struct ib_uverbs_alloc_pd_resp *resp,
+                     size_t resp_size);
+
+// `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
+
+// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_open_xrcd(struct ibv_context *context,
+                      struct verbs_xrcd *xrcd,
+                      int vxrcd_size,
+                      struct ibv_xrcd_init_attr *attr,
+                      struct ibv_open_xrcd *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_open_xrcd_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
+
+// `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_flow(struct ibv_qp *qp,
+                        struct ibv_flow *flow_id,
+                        struct ibv_flow_attr *flow_attr,
+                        void *ucmd,
+                        size_t ucmd_size);
+
+// `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_flow(struct ibv_flow *flow_id);
+
+// `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
+                                   struct ibv_flow_action_esp_attr *attr,
+                                   struct verbs_flow_action *flow_action,
+                                   struct ibv_command_buffer *driver);
+
+// `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
+                                   struct ibv_flow_action_esp_attr *attr,
+                                   struct ibv_command_buffer *driver);
+
+// `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
+
+// `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_counters(struct ibv_context *context,
+                            struct ibv_counters_init_attr *init_attr,
+                            struct verbs_counters *vcounters,
+                            struct ibv_command_buffer *link);
+
+// `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
+
+// `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_read_counters(struct verbs_counters *vcounters,
+                          uint64_t *counters_value,
+                          uint32_t ncounters,
+                          uint32_t flags,
+                          struct ibv_command_buffer *link);
+
+// `int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_reg_mr(struct ibv_pd *pd,
+                   void *addr,
+                   size_t length,
+                   uint64_t hca_va,
+                   int access,
+                   struct verbs_mr *vmr,
+                   struct ibv_reg_mr *cmd,
+                   size_t cmd_size,
+                   struct ib_uverbs_reg_mr_resp *resp,
+                   size_t resp_size);
+
+// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
+// inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
+// definition (the extra argument is ignored), while the 8-argument form would read a stale stack
+// slot as `driver` when a v44 provider calls.
+int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
+                          uint64_t offset,
+                          size_t length,
+                          uint64_t iova,
+                          int fd,
+                          int access,
+                          struct verbs_mr *vmr);
+
+// `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
+                      struct verbs_dm *dm,
+                      uint64_t offset,
+                      size_t length,
+                      unsigned int access,
+                      struct verbs_mr *vmr,
+                      struct ibv_command_buffer *link);
+
+// `int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr, size_t length, uint64_t hca_va, int access, struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
+                     uint32_t flags,
+                     void *addr,
+                     size_t length,
+                     uint64_t hca_va,
+                     int access,
+                     struct ibv_pd *pd,
+                     struct ibv_rereg_mr *cmd,
+                     size_t cmd_sz,
+                     struct ib_uverbs_rereg_mr_resp *resp,
+                     size_t resp_sz);
+
+// `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
+
+// `int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle);
+
+// `int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_advise_mr(struct ibv_pd *pd,
+                      uint32_t advice,
+                      uint32_t flags,
+                      struct ibv_sge *sg_list,
+                      uint32_t num_sge);
+
+// `int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw, struct ibv_alloc_mw *cmd, size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_alloc_mw(struct ibv_pd *pd,
+                     uint32_t type,
+                     struct ibv_mw *mw,
+                     struct ibv_alloc_mw *cmd,
+                     size_t cmd_size,
+                     struct ib_uverbs_alloc_mw_resp *resp,
+                     size_t resp_size);
+
+// `int ibv_cmd_dealloc_mw(struct ibv_mw *mw)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
+
+// `int ibv_cmd_alloc_dm(struct ibv_context *ctx, const struct ibv_alloc_dm_attr *dm_attr, struct verbs_dm *dm, struct ibv_command_buffer *link)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_alloc_dm(struct ibv_context *ctx,
+                     const struct ibv_alloc_dm_attr *dm_attr,
+                     struct verbs_dm *dm,
+                     struct ibv_command_buffer *link);
+
+// `int ibv_cmd_free_dm(struct verbs_dm *dm)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_free_dm(struct verbs_dm *dm);
+
+// `int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_qp(struct ibv_pd *pd,
+                      struct ibv_qp *qp,
+                      struct ibv_qp_init_attr *attr,
+                      struct ibv_create_qp *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_create_qp_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_qp_ex(struct ibv_context *context,
+                         struct verbs_qp *qp,
+                         struct ibv_qp_init_attr_ex *attr_ex,
+                         struct ibv_create_qp *cmd,
+                         size_t cmd_size,
+                         struct ib_uverbs_create_qp_resp *resp,
+                         size_t resp_size);
+
+// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
+// *driver`.
+int ibv_cmd_create_qp_ex2(struct ibv_context *context,
+                          struct verbs_qp *qp,
+                          struct ibv_qp_init_attr_ex *qp_attr,
+                          struct ibv_create_qp_ex *cmd,
+                          size_t cmd_size,
+                          struct ib_uverbs_ex_create_qp_resp *resp,
+                          size_t resp_size);
+
+// `int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp, int vqp_sz, struct ibv_qp_open_attr *attr, struct ibv_open_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_open_qp(struct ibv_context *context,
+                    struct verbs_qp *qp,
+                    int vqp_sz,
+                    struct ibv_qp_open_attr *attr,
+                    struct ibv_open_qp *cmd,
+                    size_t cmd_size,
+                    struct ib_uverbs_create_qp_resp *resp,
+                    size_t resp_size);
+
+// `int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr, int attr_mask, struct ibv_qp_init_attr *qp_init_attr, struct ibv_query_qp *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_qp(struct ibv_qp *qp,
+                     struct ibv_qp_attr *qp_attr,
+                     int attr_mask,
+                     struct ibv_qp_init_attr *qp_init_attr,
+                     struct ibv_query_qp *cmd,
+                     size_t cmd_size);
+
+// `int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_qp(struct ibv_qp *qp,
+                      struct ibv_qp_attr *attr,
+                      int attr_mask,
+                      struct ibv_modify_qp *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_modify_qp_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
+                         struct ibv_qp_attr *attr,
+                         int attr_mask,
+                         struct ibv_modify_qp_ex *cmd,
+                         size_t cmd_size,
+                         struct ib_uverbs_ex_modify_qp_resp *resp,
+                         size_t resp_size);
+
+// `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_qp(struct ibv_qp *qp);
+
+// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+
+// `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+
+// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_ah(struct ibv_pd *pd,
+                      struct ibv_ah *ah,
+                      struct ibv_ah_attr *attr,
+                      struct ib_uverbs_create_ah_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
+
+// `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_srq(struct ibv_pd *pd,
+                       struct ibv_srq *srq,
+                       struct ibv_srq_init_attr *attr,
+                       struct ibv_create_srq *cmd,
+                       size_t cmd_size,
+                       struct ib_uverbs_create_srq_resp *resp,
+                       size_t resp_size);
+
+// `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_srq_ex(struct ibv_context *context,
+                          struct verbs_srq *srq,
+                          struct ibv_srq_init_attr_ex *attr_ex,
+                          struct ibv_create_xsrq *cmd,
+                          size_t cmd_size,
+                          struct ib_uverbs_create_srq_resp *resp,
+                          size_t resp_size);
+
+// `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_srq(struct ibv_srq *srq,
+                       struct ibv_srq_attr *srq_attr,
+                       int srq_attr_mask,
+                       struct ibv_modify_srq *cmd,
+                       size_t cmd_size);
+
+// `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_query_srq(struct ibv_srq *srq,
+                      struct ibv_srq_attr *srq_attr,
+                      struct ibv_query_srq *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_srq(struct ibv_srq *srq);
+
+// `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
+                          struct ibv_recv_wr *wr,
+                          struct ibv_recv_wr **bad_wr);
+
+// `int ibv_cmd_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *wq_init_attr, struct ibv_wq *wq, struct ibv_create_wq *cmd, size_t cmd_size, struct ib_uverbs_ex_create_wq_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_wq(struct ibv_context *context,
+                      struct ibv_wq_init_attr *wq_init_attr,
+                      struct ibv_wq *wq,
+                      struct ibv_create_wq *cmd,
+                      size_t cmd_size,
+                      struct ib_uverbs_ex_create_wq_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr, struct ibv_modify_wq *cmd, size_t cmd_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_modify_wq(struct ibv_wq *wq,
+                      struct ibv_wq_attr *attr,
+                      struct ibv_modify_wq *cmd,
+                      size_t cmd_size);
+
+// `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_wq(struct ibv_wq *wq);
+
+// `int ibv_cmd_create_rwq_ind_table(struct ibv_context *context, struct ibv_rwq_ind_table_init_attr *init_attr, struct ibv_rwq_ind_table *rwq_ind_table, struct ib_uverbs_ex_create_rwq_ind_table_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
+                                 struct ibv_rwq_ind_table_init_attr *init_attr,
+                                 struct ibv_rwq_ind_table *rwq_ind_table,
+                                 struct ib_uverbs_ex_create_rwq_ind_table_resp *resp,
+                                 size_t resp_size);
+
+// `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
+
+// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_register_driver_34(const struct verbs_device_ops *ops);
+
+// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops);
+
+// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// `context_offset` is an offset disguised as a pointer (`&((T *)NULL)->member`).
+void *_verbs_init_and_alloc_context(struct ibv_device *device,
+                                    int cmd_fd,
+                                    size_t alloc_size,
+                                    struct verbs_context *context_offset,
+                                    uint32_t driver_id);
+
+// `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel, void *cq_context)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_init_cq(struct ibv_cq *cq,
+                   struct ibv_context *context,
+                   struct ibv_comp_channel *channel,
+                   void *cq_context);
+
+// `void verbs_uninit_context(struct verbs_context *context)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void verbs_uninit_context(struct verbs_context *context);
+
+// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data);
+
+// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_query_gid_type(struct ibv_context *context,
+                       uint8_t port_num,
+                       unsigned int index,
+                       uint32_t *type);
+
+// `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
+
+// `unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link)`
+//
+// Not a stub: the provider macro `DECLARE_COMMAND_BUFFER_LINK` sizes its on-stack attribute array
+// with it, so there is no neutral answer, only the right one: `num_attrs` plus the attributes
+// filled so far in every buffer of the `link` chain (no error channel).
+unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link);
+
+// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// C declares this variadic. Stable Rust cannot define a C variadic, and on x86-64 SysV the fixed
+// arguments arrive exactly as for a non-variadic call, so this definition takes the four fixed
+// ones; the implementation needs a C shim, as `__verbs_log` has.
+int ibv_read_ibdev_sysfs_file(char *buf,
+                              size_t size,
+                              struct verbs_sysfs_dev *sysfs_dev,
+                              const char *fnfmt, ...);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif  // __cplusplus
+
+#endif  /* INFINIBAND_DRIVER_H */

@@ -13,6 +13,138 @@
 
 #include <sys/types.h>
 
+#include <stdbool.h>
+
+#include <time.h>
+
+struct _compat_ibv_port_attr;
+struct _ibv_device_ops;
+struct ib_uverbs_ah_attr;
+struct ib_uverbs_qp_attr;
+struct ibv_ah;
+struct ibv_ah_attr;
+struct ibv_alloc_dm_attr;
+struct ibv_async_event;
+struct ibv_buf;
+struct ibv_comp_channel;
+struct ibv_comp_cntr;
+struct ibv_comp_cntr_caps;
+struct ibv_comp_cntr_init_attr;
+struct ibv_context;
+struct ibv_context_ops;
+struct ibv_counter_attach_attr;
+struct ibv_counters;
+struct ibv_counters_init_attr;
+struct ibv_cq;
+struct ibv_cq_ex;
+struct ibv_cq_init_attr_ex;
+struct ibv_cq_moderation_caps;
+struct ibv_data_buf;
+struct ibv_device;
+struct ibv_device_attr;
+struct ibv_device_attr_ex;
+struct ibv_dm;
+struct ibv_dmah;
+struct ibv_dmah_init_attr;
+struct ibv_ece;
+struct ibv_fd_arr;
+struct ibv_flow;
+struct ibv_flow_action;
+struct ibv_flow_action_esp_attr;
+struct ibv_flow_attr;
+struct ibv_flow_esp_filter;
+struct ibv_flow_eth_filter;
+struct ibv_flow_gre_filter;
+struct ibv_flow_ipv4_ext_filter;
+struct ibv_flow_ipv4_filter;
+struct ibv_flow_ipv6_filter;
+struct ibv_flow_mpls_filter;
+struct ibv_flow_spec;
+struct ibv_flow_spec_action_drop;
+struct ibv_flow_spec_action_handle;
+struct ibv_flow_spec_action_tag;
+struct ibv_flow_spec_anon_1_hdr;
+struct ibv_flow_spec_counter_action;
+struct ibv_flow_spec_esp;
+struct ibv_flow_spec_eth;
+struct ibv_flow_spec_gre;
+struct ibv_flow_spec_ipv4;
+struct ibv_flow_spec_ipv4_ext;
+struct ibv_flow_spec_ipv6;
+struct ibv_flow_spec_mpls;
+struct ibv_flow_spec_tcp_udp;
+struct ibv_flow_spec_tunnel;
+struct ibv_flow_tcp_udp_filter;
+struct ibv_flow_tunnel_filter;
+struct ibv_gid_entry;
+struct ibv_gid_global;
+struct ibv_global_route;
+struct ibv_grh;
+struct ibv_moderate_cq;
+struct ibv_modify_cq_attr;
+struct ibv_mr;
+struct ibv_mr_init_attr;
+struct ibv_mw;
+struct ibv_mw_bind;
+struct ibv_mw_bind_info;
+struct ibv_odp_caps;
+struct ibv_odp_caps_per_transport_caps;
+struct ibv_ops_wr;
+struct ibv_ops_wr_tm;
+struct ibv_ops_wr_tm_add;
+struct ibv_packet_pacing_caps;
+struct ibv_parent_domain_init_attr;
+struct ibv_pci_atomic_caps;
+struct ibv_pd;
+struct ibv_poll_cq_attr;
+struct ibv_port_attr;
+struct ibv_qp;
+struct ibv_qp_attach_comp_cntr_attr;
+struct ibv_qp_attr;
+struct ibv_qp_cap;
+struct ibv_qp_ex;
+struct ibv_qp_init_attr;
+struct ibv_qp_init_attr_ex;
+struct ibv_qp_open_attr;
+struct ibv_qp_rate_limit_attr;
+struct ibv_query_device_ex_input;
+struct ibv_recv_wr;
+struct ibv_rss_caps;
+struct ibv_rwq_ind_table;
+struct ibv_rwq_ind_table_init_attr;
+struct ibv_rx_hash_conf;
+struct ibv_send_wr;
+struct ibv_send_wr_anon_2_bind_mw;
+struct ibv_send_wr_anon_2_tso;
+struct ibv_send_wr_qp_type_xrc;
+struct ibv_send_wr_wr_atomic;
+struct ibv_send_wr_wr_rdma;
+struct ibv_send_wr_wr_ud;
+struct ibv_sge;
+struct ibv_srq;
+struct ibv_srq_attr;
+struct ibv_srq_init_attr;
+struct ibv_srq_init_attr_ex;
+struct ibv_td;
+struct ibv_td_init_attr;
+struct ibv_tm_cap;
+struct ibv_tm_caps;
+struct ibv_tso_caps;
+struct ibv_values_ex;
+struct ibv_wc;
+struct ibv_wc_tm_info;
+struct ibv_wq;
+struct ibv_wq_attr;
+struct ibv_wq_init_attr;
+struct ibv_xrcd;
+struct ibv_xrcd_init_attr;
+struct timespec;
+struct verbs_context;
+union ibv_async_event_element;
+union ibv_gid;
+union ibv_send_wr_qp_type;
+union ibv_send_wr_wr;
+
 #define IBV_SYSFS_NAME_MAX 64
 
 #define IBV_SYSFS_PATH_MAX 256
@@ -807,9 +939,10 @@ enum ibv_xrcd_init_attr_mask {
         IBV_XRCD_INIT_ATTR_RESERVED = 4,
 };
 
-struct _compat_ibv_port_attr;
+struct _ibv_device_ops;
 struct ibv_device;
 struct ibv_device_attr;
+struct _compat_ibv_port_attr;
 struct ibv_pd;
 struct ibv_mw;
 struct ibv_comp_channel;
@@ -824,7 +957,6 @@ struct ibv_sge;
 struct ibv_recv_wr;
 struct ibv_send_wr_wr_rdma;
 struct ibv_send_wr_wr_atomic;
-struct ibv_ah;
 struct ibv_send_wr_wr_ud;
 union ibv_send_wr_wr;
 struct ibv_send_wr_qp_type_xrc;
@@ -834,19 +966,34 @@ struct ibv_send_wr_anon_2_tso;
 struct ibv_send_wr;
 struct ibv_context_ops;
 struct ibv_context;
-struct _ibv_device_ops;
+struct ibv_ah;
 struct ibv_gid_global;
 union ibv_gid;
 struct ibv_global_route;
 struct ibv_ah_attr;
-struct ibv_alloc_dm_attr;
+struct ibv_grh;
+struct ibv_gid_entry;
+struct ibv_comp_cntr_caps;
+struct ibv_comp_cntr;
+struct ibv_comp_cntr_init_attr;
+struct ibv_qp_attach_comp_cntr_attr;
+struct ibv_dm;
+struct ibv_dmah;
+struct ibv_dmah_init_attr;
 struct ibv_wq;
 union ibv_async_event_element;
 struct ibv_async_event;
+struct ibv_qp_cap;
+struct ibv_qp_attr;
 struct ibv_buf;
-struct ibv_comp_cntr;
-struct ibv_comp_cntr_caps;
-struct ibv_comp_cntr_init_attr;
+struct ibv_mr_init_attr;
+struct ibv_qp_init_attr;
+struct ibv_data_buf;
+struct ibv_qp_ex;
+struct ibv_ece;
+struct ibv_srq_attr;
+struct ibv_srq_init_attr;
+struct ibv_alloc_dm_attr;
 struct ibv_counter_attach_attr;
 struct ibv_counters;
 struct ibv_counters_init_attr;
@@ -855,7 +1002,6 @@ struct ibv_wc_tm_info;
 struct ibv_cq_ex;
 struct ibv_cq_init_attr_ex;
 struct ibv_cq_moderation_caps;
-struct ibv_data_buf;
 struct ibv_odp_caps_per_transport_caps;
 struct ibv_odp_caps;
 struct ibv_tso_caps;
@@ -864,10 +1010,6 @@ struct ibv_packet_pacing_caps;
 struct ibv_tm_caps;
 struct ibv_pci_atomic_caps;
 struct ibv_device_attr_ex;
-struct ibv_dm;
-struct ibv_dmah;
-struct ibv_dmah_init_attr;
-struct ibv_ece;
 struct ibv_fd_arr;
 struct ibv_flow;
 struct ibv_flow_action;
@@ -897,22 +1039,14 @@ struct ibv_flow_spec_action_drop;
 struct ibv_flow_spec_action_handle;
 struct ibv_flow_spec_counter_action;
 struct ibv_flow_spec;
-struct ibv_gid_entry;
-struct ibv_grh;
 struct ibv_moderate_cq;
 struct ibv_modify_cq_attr;
-struct ibv_mr_init_attr;
 struct ibv_ops_wr_tm_add;
 struct ibv_ops_wr_tm;
 struct ibv_ops_wr;
 struct ibv_td;
 struct ibv_parent_domain_init_attr;
 struct ibv_port_attr;
-struct ibv_qp_attach_comp_cntr_attr;
-struct ibv_qp_cap;
-struct ibv_qp_attr;
-struct ibv_qp_ex;
-struct ibv_qp_init_attr;
 struct ibv_xrcd;
 struct ibv_rwq_ind_table;
 struct ibv_rx_hash_conf;
@@ -921,8 +1055,6 @@ struct ibv_qp_open_attr;
 struct ibv_qp_rate_limit_attr;
 struct ibv_query_device_ex_input;
 struct ibv_rwq_ind_table_init_attr;
-struct ibv_srq_attr;
-struct ibv_srq_init_attr;
 struct ibv_tm_cap;
 struct ibv_srq_init_attr_ex;
 struct ibv_td_init_attr;
@@ -932,9 +1064,21 @@ struct ibv_wq_init_attr;
 struct ibv_xrcd_init_attr;
 struct verbs_context;
 
-// Opaque pre-1.1 port attribute layout used only by the `_compat_query_port` slot.
-struct _compat_ibv_port_attr {
-        uint8_t _opaque[0];
+// Two obsolete callback slots kept in `ibv_device` for layout.
+struct _ibv_device_ops {
+        struct ibv_context *(*_dummy1)(struct ibv_device *device, int cmd_fd);
+        void (*_dummy2)(struct ibv_context *context);
+};
+
+// An RDMA device as listed by `ibv_get_device_list`.
+struct ibv_device {
+        struct _ibv_device_ops _ops;
+        int32_t node_type;
+        int32_t transport_type;
+        char name[IBV_SYSFS_NAME_MAX];
+        char dev_name[IBV_SYSFS_NAME_MAX];
+        char dev_path[IBV_SYSFS_PATH_MAX];
+        char ibdev_path[IBV_SYSFS_PATH_MAX];
 };
 
 // Device limits and capabilities from `ibv_query_device`.
@@ -981,6 +1125,11 @@ struct ibv_device_attr {
         uint16_t max_pkeys;
         uint8_t local_ca_ack_delay;
         uint8_t phys_port_cnt;
+};
+
+// Opaque pre-1.1 port attribute layout used only by the `_compat_query_port` slot.
+struct _compat_ibv_port_attr {
+        uint8_t _opaque[0];
 };
 
 // A protection domain.
@@ -1122,13 +1271,6 @@ struct ibv_send_wr_wr_atomic {
         uint32_t rkey;
 };
 
-// An address handle.
-struct ibv_ah {
-        struct ibv_context *context;
-        struct ibv_pd *pd;
-        uint32_t handle;
-};
-
 // UD destination of a send work request.
 struct ibv_send_wr_wr_ud {
         struct ibv_ah *ah;
@@ -1239,21 +1381,11 @@ struct ibv_context {
         void *abi_compat;
 };
 
-// Two obsolete callback slots kept in `ibv_device` for layout.
-struct _ibv_device_ops {
-        struct ibv_context *(*_dummy1)(struct ibv_device *device, int cmd_fd);
-        void (*_dummy2)(struct ibv_context *context);
-};
-
-// An RDMA device as listed by `ibv_get_device_list`.
-struct ibv_device {
-        struct _ibv_device_ops _ops;
-        int32_t node_type;
-        int32_t transport_type;
-        char name[IBV_SYSFS_NAME_MAX];
-        char dev_name[IBV_SYSFS_NAME_MAX];
-        char dev_path[IBV_SYSFS_PATH_MAX];
-        char ibdev_path[IBV_SYSFS_PATH_MAX];
+// An address handle.
+struct ibv_ah {
+        struct ibv_context *context;
+        struct ibv_pd *pd;
+        uint32_t handle;
 };
 
 // The two big-endian halves of a GID.
@@ -1290,11 +1422,76 @@ struct ibv_ah_attr {
         uint8_t port_num;
 };
 
-// Request for `ibv_alloc_dm`: size, alignment and mask.
-struct ibv_alloc_dm_attr {
-        size_t length;
-        uint32_t log_align_req;
+// A global route header as found at the start of a UD receive buffer.
+struct ibv_grh {
+        // Big-endian (network byte order).
+        uint32_t version_tclass_flow;
+        // Big-endian (network byte order).
+        uint16_t paylen;
+        uint8_t next_hdr;
+        uint8_t hop_limit;
+        union ibv_gid sgid;
+        union ibv_gid dgid;
+};
+
+// One GID table entry as returned by `ibv_query_gid_ex` / `ibv_query_gid_table`.
+struct ibv_gid_entry {
+        union ibv_gid gid;
+        uint32_t gid_index;
+        uint32_t port_num;
+        uint32_t gid_type;
+        uint32_t ndev_ifindex;
+};
+
+// Completion counter capabilities.
+struct ibv_comp_cntr_caps {
+        uint64_t max_value;
+        uint32_t max_counters;
+        uint32_t supported_qp_attach_ops;
+};
+
+// A completion counter.
+struct ibv_comp_cntr {
+        struct ibv_context *context;
+        uint32_t handle;
+};
+
+// Attributes for creating a completion counter.
+struct ibv_comp_cntr_init_attr {
         uint32_t comp_mask;
+        uint32_t type;
+        uint32_t flags;
+};
+
+// Attributes for attaching a completion counter to a QP.
+struct ibv_qp_attach_comp_cntr_attr {
+        uint32_t comp_mask;
+        uint32_t op_mask;
+};
+
+// Device memory allocated with `ibv_alloc_dm`; the copy callbacks are the provider's.
+struct ibv_dm {
+        struct ibv_context *context;
+        int (*memcpy_to_dm)(struct ibv_dm *dm,
+                            uint64_t dm_offset,
+                            const void *host_addr,
+                            size_t length);
+        int (*memcpy_from_dm)(void *host_addr, struct ibv_dm *dm, uint64_t dm_offset, size_t length);
+        uint32_t comp_mask;
+        uint32_t handle;
+};
+
+// A DMA handle (processing hints) from `ibv_alloc_dmah`.
+struct ibv_dmah {
+        struct ibv_context *context;
+};
+
+// Attributes for `ibv_alloc_dmah`.
+struct ibv_dmah_init_attr {
+        uint32_t comp_mask;
+        uint32_t cpu_id;
+        uint8_t ph;
+        uint8_t tph_mem_type;
 };
 
 // A work queue.
@@ -1331,29 +1528,161 @@ struct ibv_async_event {
         uint32_t event_type;
 };
 
+// Queue pair size limits.
+struct ibv_qp_cap {
+        uint32_t max_send_wr;
+        uint32_t max_recv_wr;
+        uint32_t max_send_sge;
+        uint32_t max_recv_sge;
+        uint32_t max_inline_data;
+};
+
+// Queue pair attributes for modify and query.
+struct ibv_qp_attr {
+        uint32_t qp_state;
+        uint32_t cur_qp_state;
+        uint32_t path_mtu;
+        uint32_t path_mig_state;
+        uint32_t qkey;
+        uint32_t rq_psn;
+        uint32_t sq_psn;
+        uint32_t dest_qp_num;
+        unsigned int qp_access_flags;
+        struct ibv_qp_cap cap;
+        struct ibv_ah_attr ah_attr;
+        struct ibv_ah_attr alt_ah_attr;
+        uint16_t pkey_index;
+        uint16_t alt_pkey_index;
+        uint8_t en_sqd_async_notify;
+        uint8_t sq_draining;
+        uint8_t max_rd_atomic;
+        uint8_t max_dest_rd_atomic;
+        uint8_t min_rnr_timer;
+        uint8_t port_num;
+        uint8_t timeout;
+        uint8_t retry_cnt;
+        uint8_t rnr_retry;
+        uint8_t alt_port_num;
+        uint8_t alt_timeout;
+        uint32_t rate_limit;
+};
+
 // Opaque buffer handle from `ibv_alloc_buf` (declared but not defined by verbs.h).
 struct ibv_buf {
         uint8_t _opaque[0];
 };
 
-// A completion counter.
-struct ibv_comp_cntr {
-        struct ibv_context *context;
-        uint32_t handle;
+// Attributes for `ibv_reg_mr_ex`.
+struct ibv_mr_init_attr {
+        size_t length;
+        int access;
+        uint64_t comp_mask;
+        uint64_t iova;
+        void *addr;
+        int fd;
+        uint64_t fd_offset;
+        struct ibv_dmah *dmah;
+        struct ibv_buf *buf;
 };
 
-// Completion counter capabilities.
-struct ibv_comp_cntr_caps {
-        uint64_t max_value;
-        uint32_t max_counters;
-        uint32_t supported_qp_attach_ops;
+// Attributes for `ibv_create_qp`.
+struct ibv_qp_init_attr {
+        void *qp_context;
+        struct ibv_cq *send_cq;
+        struct ibv_cq *recv_cq;
+        struct ibv_srq *srq;
+        struct ibv_qp_cap cap;
+        uint32_t qp_type;
+        int sq_sig_all;
 };
 
-// Attributes for creating a completion counter.
-struct ibv_comp_cntr_init_attr {
+// One buffer of an inline data list.
+struct ibv_data_buf {
+        void *addr;
+        size_t length;
+};
+
+// An extended queue pair with the work-request builder callbacks.
+struct ibv_qp_ex {
+        struct ibv_qp qp_base;
+        uint64_t comp_mask;
+        uint64_t wr_id;
+        unsigned int wr_flags;
+        void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint64_t compare,
+                                  uint64_t swap);
+        void (*wr_atomic_fetch_add)(struct ibv_qp_ex *qp,
+                                    uint32_t rkey,
+                                    uint64_t remote_addr,
+                                    uint64_t add);
+        void (*wr_bind_mw)(struct ibv_qp_ex *qp,
+                           struct ibv_mw *mw,
+                           uint32_t rkey,
+                           const struct ibv_mw_bind_info *bind_info);
+        void (*wr_local_inv)(struct ibv_qp_ex *qp, uint32_t invalidate_rkey);
+        void (*wr_rdma_read)(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write)(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr);
+        void (*wr_rdma_write_imm)(struct ibv_qp_ex *qp,
+                                  uint32_t rkey,
+                                  uint64_t remote_addr,
+                                  uint32_t imm_data);
+        void (*wr_send)(struct ibv_qp_ex *qp);
+        void (*wr_send_imm)(struct ibv_qp_ex *qp, uint32_t imm_data);
+        void (*wr_send_inv)(struct ibv_qp_ex *qp, uint32_t invalidate_rkey);
+        void (*wr_send_tso)(struct ibv_qp_ex *qp, void *hdr, uint16_t hdr_sz, uint16_t mss);
+        void (*wr_set_ud_addr)(struct ibv_qp_ex *qp,
+                               struct ibv_ah *ah,
+                               uint32_t remote_qpn,
+                               uint32_t remote_qkey);
+        void (*wr_set_xrc_srqn)(struct ibv_qp_ex *qp, uint32_t remote_srqn);
+        void (*wr_set_inline_data)(struct ibv_qp_ex *qp, void *addr, size_t length);
+        void (*wr_set_inline_data_list)(struct ibv_qp_ex *qp,
+                                        size_t num_buf,
+                                        const struct ibv_data_buf *buf_list);
+        void (*wr_set_sge)(struct ibv_qp_ex *qp, uint32_t lkey, uint64_t addr, uint32_t length);
+        void (*wr_set_sge_list)(struct ibv_qp_ex *qp, size_t num_sge, const struct ibv_sge *sg_list);
+        void (*wr_start)(struct ibv_qp_ex *qp);
+        int (*wr_complete)(struct ibv_qp_ex *qp);
+        void (*wr_abort)(struct ibv_qp_ex *qp);
+        void (*wr_atomic_write)(struct ibv_qp_ex *qp,
+                                uint32_t rkey,
+                                uint64_t remote_addr,
+                                const void *atomic_wr);
+        void (*wr_flush)(struct ibv_qp_ex *qp,
+                         uint32_t rkey,
+                         uint64_t remote_addr,
+                         size_t len,
+                         uint8_t type,
+                         uint8_t level);
+};
+
+// Enhanced connection establishment options of a QP.
+struct ibv_ece {
+        uint32_t vendor_id;
+        uint32_t options;
         uint32_t comp_mask;
-        uint32_t type;
-        uint32_t flags;
+};
+
+// Shared receive queue limits.
+struct ibv_srq_attr {
+        uint32_t max_wr;
+        uint32_t max_sge;
+        uint32_t srq_limit;
+};
+
+// Attributes for `ibv_create_srq`.
+struct ibv_srq_init_attr {
+        void *srq_context;
+        struct ibv_srq_attr attr;
+};
+
+// Request for `ibv_alloc_dm`: size, alignment and mask.
+struct ibv_alloc_dm_attr {
+        size_t length;
+        uint32_t log_align_req;
+        uint32_t comp_mask;
 };
 
 // Attributes for `ibv_attach_counters_point_flow`.
@@ -1436,12 +1765,6 @@ struct ibv_cq_moderation_caps {
         uint16_t max_cq_period;
 };
 
-// One buffer of an inline data list.
-struct ibv_data_buf {
-        void *addr;
-        size_t length;
-};
-
 // On-demand paging capability bits for each transport.
 struct ibv_odp_caps_per_transport_caps {
         uint32_t rc_odp_caps;
@@ -1512,38 +1835,6 @@ struct ibv_device_attr_ex {
         struct ibv_pci_atomic_caps pci_atomic_caps;
         uint32_t xrc_odp_caps;
         uint32_t phys_port_cnt_ex;
-};
-
-// Device memory allocated with `ibv_alloc_dm`; the copy callbacks are the provider's.
-struct ibv_dm {
-        struct ibv_context *context;
-        int (*memcpy_to_dm)(struct ibv_dm *dm,
-                            uint64_t dm_offset,
-                            const void *host_addr,
-                            size_t length);
-        int (*memcpy_from_dm)(void *host_addr, struct ibv_dm *dm, uint64_t dm_offset, size_t length);
-        uint32_t comp_mask;
-        uint32_t handle;
-};
-
-// A DMA handle (processing hints) from `ibv_alloc_dmah`.
-struct ibv_dmah {
-        struct ibv_context *context;
-};
-
-// Attributes for `ibv_alloc_dmah`.
-struct ibv_dmah_init_attr {
-        uint32_t comp_mask;
-        uint32_t cpu_id;
-        uint8_t ph;
-        uint8_t tph_mem_type;
-};
-
-// Enhanced connection establishment options of a QP.
-struct ibv_ece {
-        uint32_t vendor_id;
-        uint32_t options;
-        uint32_t comp_mask;
 };
 
 // An array of file descriptors.
@@ -1779,27 +2070,6 @@ struct ibv_flow_spec {
         };
 };
 
-// One GID table entry as returned by `ibv_query_gid_ex` / `ibv_query_gid_table`.
-struct ibv_gid_entry {
-        union ibv_gid gid;
-        uint32_t gid_index;
-        uint32_t port_num;
-        uint32_t gid_type;
-        uint32_t ndev_ifindex;
-};
-
-// A global route header as found at the start of a UD receive buffer.
-struct ibv_grh {
-        // Big-endian (network byte order).
-        uint32_t version_tclass_flow;
-        // Big-endian (network byte order).
-        uint16_t paylen;
-        uint8_t next_hdr;
-        uint8_t hop_limit;
-        union ibv_gid sgid;
-        union ibv_gid dgid;
-};
-
 // Completion moderation settings.
 struct ibv_moderate_cq {
         uint16_t cq_count;
@@ -1810,19 +2080,6 @@ struct ibv_moderate_cq {
 struct ibv_modify_cq_attr {
         uint32_t attr_mask;
         struct ibv_moderate_cq moderate;
-};
-
-// Attributes for `ibv_reg_mr_ex`.
-struct ibv_mr_init_attr {
-        size_t length;
-        int access;
-        uint64_t comp_mask;
-        uint64_t iova;
-        void *addr;
-        int fd;
-        uint64_t fd_offset;
-        struct ibv_dmah *dmah;
-        struct ibv_buf *buf;
 };
 
 // Tag entry to add by an SRQ operation.
@@ -1896,118 +2153,6 @@ struct ibv_port_attr {
         uint32_t active_speed_ex;
 };
 
-// Attributes for attaching a completion counter to a QP.
-struct ibv_qp_attach_comp_cntr_attr {
-        uint32_t comp_mask;
-        uint32_t op_mask;
-};
-
-// Queue pair size limits.
-struct ibv_qp_cap {
-        uint32_t max_send_wr;
-        uint32_t max_recv_wr;
-        uint32_t max_send_sge;
-        uint32_t max_recv_sge;
-        uint32_t max_inline_data;
-};
-
-// Queue pair attributes for modify and query.
-struct ibv_qp_attr {
-        uint32_t qp_state;
-        uint32_t cur_qp_state;
-        uint32_t path_mtu;
-        uint32_t path_mig_state;
-        uint32_t qkey;
-        uint32_t rq_psn;
-        uint32_t sq_psn;
-        uint32_t dest_qp_num;
-        unsigned int qp_access_flags;
-        struct ibv_qp_cap cap;
-        struct ibv_ah_attr ah_attr;
-        struct ibv_ah_attr alt_ah_attr;
-        uint16_t pkey_index;
-        uint16_t alt_pkey_index;
-        uint8_t en_sqd_async_notify;
-        uint8_t sq_draining;
-        uint8_t max_rd_atomic;
-        uint8_t max_dest_rd_atomic;
-        uint8_t min_rnr_timer;
-        uint8_t port_num;
-        uint8_t timeout;
-        uint8_t retry_cnt;
-        uint8_t rnr_retry;
-        uint8_t alt_port_num;
-        uint8_t alt_timeout;
-        uint32_t rate_limit;
-};
-
-// An extended queue pair with the work-request builder callbacks.
-struct ibv_qp_ex {
-        struct ibv_qp qp_base;
-        uint64_t comp_mask;
-        uint64_t wr_id;
-        unsigned int wr_flags;
-        void (*wr_atomic_cmp_swp)(struct ibv_qp_ex *qp,
-                                  uint32_t rkey,
-                                  uint64_t remote_addr,
-                                  uint64_t compare,
-                                  uint64_t swap);
-        void (*wr_atomic_fetch_add)(struct ibv_qp_ex *qp,
-                                    uint32_t rkey,
-                                    uint64_t remote_addr,
-                                    uint64_t add);
-        void (*wr_bind_mw)(struct ibv_qp_ex *qp,
-                           struct ibv_mw *mw,
-                           uint32_t rkey,
-                           const struct ibv_mw_bind_info *bind_info);
-        void (*wr_local_inv)(struct ibv_qp_ex *qp, uint32_t invalidate_rkey);
-        void (*wr_rdma_read)(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr);
-        void (*wr_rdma_write)(struct ibv_qp_ex *qp, uint32_t rkey, uint64_t remote_addr);
-        void (*wr_rdma_write_imm)(struct ibv_qp_ex *qp,
-                                  uint32_t rkey,
-                                  uint64_t remote_addr,
-                                  uint32_t imm_data);
-        void (*wr_send)(struct ibv_qp_ex *qp);
-        void (*wr_send_imm)(struct ibv_qp_ex *qp, uint32_t imm_data);
-        void (*wr_send_inv)(struct ibv_qp_ex *qp, uint32_t invalidate_rkey);
-        void (*wr_send_tso)(struct ibv_qp_ex *qp, void *hdr, uint16_t hdr_sz, uint16_t mss);
-        void (*wr_set_ud_addr)(struct ibv_qp_ex *qp,
-                               struct ibv_ah *ah,
-                               uint32_t remote_qpn,
-                               uint32_t remote_qkey);
-        void (*wr_set_xrc_srqn)(struct ibv_qp_ex *qp, uint32_t remote_srqn);
-        void (*wr_set_inline_data)(struct ibv_qp_ex *qp, void *addr, size_t length);
-        void (*wr_set_inline_data_list)(struct ibv_qp_ex *qp,
-                                        size_t num_buf,
-                                        const struct ibv_data_buf *buf_list);
-        void (*wr_set_sge)(struct ibv_qp_ex *qp, uint32_t lkey, uint64_t addr, uint32_t length);
-        void (*wr_set_sge_list)(struct ibv_qp_ex *qp, size_t num_sge, const struct ibv_sge *sg_list);
-        void (*wr_start)(struct ibv_qp_ex *qp);
-        int (*wr_complete)(struct ibv_qp_ex *qp);
-        void (*wr_abort)(struct ibv_qp_ex *qp);
-        void (*wr_atomic_write)(struct ibv_qp_ex *qp,
-                                uint32_t rkey,
-                                uint64_t remote_addr,
-                                const void *atomic_wr);
-        void (*wr_flush)(struct ibv_qp_ex *qp,
-                         uint32_t rkey,
-                         uint64_t remote_addr,
-                         size_t len,
-                         uint8_t type,
-                         uint8_t level);
-};
-
-// Attributes for `ibv_create_qp`.
-struct ibv_qp_init_attr {
-        void *qp_context;
-        struct ibv_cq *send_cq;
-        struct ibv_cq *recv_cq;
-        struct ibv_srq *srq;
-        struct ibv_qp_cap cap;
-        uint32_t qp_type;
-        int sq_sig_all;
-};
-
 // An XRC domain.
 struct ibv_xrcd {
         struct ibv_context *context;
@@ -2076,19 +2221,6 @@ struct ibv_rwq_ind_table_init_attr {
         uint32_t log_ind_tbl_size;
         struct ibv_wq **ind_tbl;
         uint32_t comp_mask;
-};
-
-// Shared receive queue limits.
-struct ibv_srq_attr {
-        uint32_t max_wr;
-        uint32_t max_sge;
-        uint32_t srq_limit;
-};
-
-// Attributes for `ibv_create_srq`.
-struct ibv_srq_init_attr {
-        void *srq_context;
-        struct ibv_srq_attr attr;
 };
 
 // Tag matching limits requested for a tag-matching SRQ.
@@ -2236,6 +2368,585 @@ struct verbs_context {
 extern "C" {
 #endif // __cplusplus
 
+// `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+
+// `int ibv_destroy_ah(struct ibv_ah *ah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_ah(struct ibv_ah *ah);
+
+// `int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc, struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_init_ah_from_wc(struct ibv_context *context,
+                        uint8_t port_num,
+                        struct ibv_wc *wc,
+                        struct ibv_grh *grh,
+                        struct ibv_ah_attr *ah_attr);
+
+// `struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
+                                     struct ibv_wc *wc,
+                                     struct ibv_grh *grh,
+                                     uint8_t port_num);
+
+// `int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[ETHERNET_LL_SIZE], uint16_t *vid)`
+//
+// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: 0, or a negative errno).
+//
+// rdma-core returns a negative errno here (-EINVAL, -EHOSTUNREACH), or -1 from a failed GID query.
+int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
+                                struct ibv_ah_attr *attr,
+                                uint8_t *eth_mac,
+                                uint16_t *vid);
+
+// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr);
+
+// `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// The buffer is the pre-`active_speed_ex` `ibv_port_attr` (verbs.h's inline `ibv_query_port` calls
+// the provider op directly for the full one).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_port(struct ibv_context *context,
+                         uint8_t port_num,
+                         struct _compat_ibv_port_attr *port_attr);
+
+// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed);
+
+// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_gid(struct ibv_context *context,
+                        uint8_t port_num,
+                        int index,
+                        union ibv_gid *gid);
+
+// `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int _ibv_query_gid_ex(struct ibv_context *context,
+                      uint32_t port_num,
+                      uint32_t gid_index,
+                      struct ibv_gid_entry *entry,
+                      uint32_t flags,
+                      size_t entry_size);
+
+// `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
+//
+// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: the entry count, or a negative errno).
+ssize_t _ibv_query_gid_table(struct ibv_context *context,
+                             struct ibv_gid_entry *entries,
+                             size_t max_entries,
+                             uint32_t flags,
+                             size_t entry_size);
+
+// `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, uint16_t *pkey);
+
+// `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, uint16_t pkey);
+
+// `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int _ibv_query_comp_cntr_caps(struct ibv_context *context,
+                              struct ibv_comp_cntr_caps *caps,
+                              size_t caps_size);
+
+// `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
+                                           struct ibv_comp_cntr_init_attr *cc_attr);
+
+// `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
+
+// `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+
+// `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+
+// `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+
+// `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+
+// `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+
+// `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+
+// `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
+                            struct ibv_comp_cntr *comp_cntr,
+                            struct ibv_qp_attach_comp_cntr_attr *attr);
+
+// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_cq *ibv_create_cq(struct ibv_context *context,
+                                   int cqe,
+                                   void *cq_context,
+                                   struct ibv_comp_channel *channel,
+                                   int comp_vector);
+
+// `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_resize_cq(struct ibv_cq *cq, int cqe);
+
+// `int ibv_destroy_cq(struct ibv_cq *cq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_cq(struct ibv_cq *cq);
+
+// `struct ibv_device **ibv_get_device_list(int *num_devices)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_device **ibv_get_device_list(int *num_devices);
+
+// `void ibv_free_device_list(struct ibv_device **list)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+void ibv_free_device_list(struct ibv_device **list);
+
+// `const char *ibv_get_device_name(struct ibv_device *device)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// rdma-core has no failure path (it returns `device->name`); NULL is what the man page names for
+// failure.
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+const char *ibv_get_device_name(struct ibv_device *device);
+
+// `__be64 ibv_get_device_guid(struct ibv_device *device)`
+//
+// Stub: returns 0, with errno EOPNOTSUPP.
+//
+// rdma-core returns 0 when it cannot read the node GUID; errno is set as well.
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+uint64_t ibv_get_device_guid(struct ibv_device *device);
+
+// `int ibv_get_device_index(struct ibv_device *device)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core returns -1 when the kernel gives no index (without setting errno); we set errno too.
+int ibv_get_device_index(struct ibv_device *device);
+
+// `struct ibv_context *ibv_open_device(struct ibv_device *device)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_context *ibv_open_device(struct ibv_device *device);
+
+// `int ibv_close_device(struct ibv_context *context)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core always returns 0; its man page documents -1 on failure.
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_close_device(struct ibv_context *context);
+
+// `struct ibv_context *ibv_import_device(int cmd_fd)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_context *ibv_import_device(int cmd_fd);
+
+// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle);
+
+// `void ibv_unimport_dm(struct ibv_dm *dm)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_unimport_dm(struct ibv_dm *dm);
+
+// `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
+
+// `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
+
+// `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_dealloc_dmah(struct ibv_dmah *dmah);
+
+// `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event);
+
+// `void ibv_ack_async_event(struct ibv_async_event *event)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+void ibv_ack_async_event(struct ibv_async_event *event);
+
+// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context);
+
+// `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_destroy_comp_channel(struct ibv_comp_channel *channel);
+
+// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
+
+// `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
+
+// `int ibv_fork_init(void)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_fork_init(void);
+
+// `enum ibv_fork_status ibv_is_fork_initialized(void)`
+//
+// Stub: returns IBV_FORK_DISABLED, with errno EOPNOTSUPP.
+//
+// No error channel: IBV_FORK_DISABLED is what rdma-core reports before `ibv_fork_init` succeeded.
+uint32_t ibv_is_fork_initialized(void);
+
+// `int ibv_dontfork_range(void *base, size_t size)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core: 0, or nonzero (-1) with errno set.
+int ibv_dontfork_range(void *base, size_t size);
+
+// `int ibv_dofork_range(void *base, size_t size)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// rdma-core: 0, or nonzero (-1) with errno set.
+int ibv_dofork_range(void *base, size_t size);
+
+// `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src);
+
+// `void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
+
+// `void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (sa-kern-abi.h) are not mirrored
+// in `abi`: `void *` here.
+void ibv_copy_path_rec_from_kern(void *dst, void *src);
+
+// `void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src)`
+//
+// Stub: does nothing (no return value to carry the failure).
+//
+// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (sa-kern-abi.h) are not mirrored
+// in `abi`: `void *` here.
+void ibv_copy_path_rec_to_kern(void *dst, void *src);
+
+// `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
+
+// `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
+                               void *addr,
+                               size_t length,
+                               uint64_t iova,
+                               int access);
+
+// `struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd,
+                                void *addr,
+                                size_t length,
+                                uint64_t iova,
+                                unsigned int access);
+
+// `struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
+                                 uint64_t offset,
+                                 size_t length,
+                                 uint64_t iova,
+                                 int fd,
+                                 int access);
+
+// `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
+
+// `int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+//
+// Returns `enum ibv_rereg_mr_err_code`; -1 is `IBV_REREG_MR_ERR_INPUT` ("the old MR is still
+// valid"), which is true of a call that did nothing (rdma-core's fallback op answers the same,
+// with errno EOPNOTSUPP).
+int ibv_rereg_mr(struct ibv_mr *mr,
+                 int flags,
+                 struct ibv_pd *pd,
+                 void *addr,
+                 size_t length,
+                 int access);
+
+// `int ibv_dereg_mr(struct ibv_mr *mr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_dereg_mr(struct ibv_mr *mr);
+
+// `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
+
+// `void ibv_unimport_mr(struct ibv_mr *mr)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_unimport_mr(struct ibv_mr *mr);
+
+// `void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+
+// `void ibv_free_buf(struct ibv_buf *buf)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_free_buf(struct ibv_buf *buf);
+
+// `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
+                              struct ibv_buf *buf,
+                              void *addr,
+                              size_t length,
+                              int access);
+
+// `int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
+
+// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
+
+// `int ibv_dealloc_pd(struct ibv_pd *pd)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_dealloc_pd(struct ibv_pd *pd);
+
+// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle);
+
+// `void ibv_unimport_pd(struct ibv_pd *pd)`
+//
+// Stub: does nothing (no return value to carry the failure).
+void ibv_unimport_pd(struct ibv_pd *pd);
+
+// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
+
+// `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_qp(struct ibv_qp *qp,
+                       struct ibv_qp_attr *attr,
+                       int attr_mask,
+                       struct ibv_qp_init_attr *init_attr);
+
+// `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+
+// `int ibv_destroy_qp(struct ibv_qp *qp)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_qp(struct ibv_qp *qp);
+
+// `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// rdma-core returns NULL (without errno) for a QP that has no extended interface.
+struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
+
+// `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`
+//
+// Stub: returns 0, with errno EOPNOTSUPP.
+//
+// No error channel: 0 ("not in order", no capabilities) is what rdma-core answers for unknown
+// flags or a provider without the op.
+int ibv_query_qp_data_in_order(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+
+// `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+
+// `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
+
+// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
+
+// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
+
+// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
+
+// `int ibv_destroy_srq(struct ibv_srq *srq)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+//
+// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+int ibv_destroy_srq(struct ibv_srq *srq);
+
 // `const char *ibv_node_type_str(enum ibv_node_type node_type)`
 const char *ibv_node_type_str(int node_type);
 
@@ -2262,6 +2973,18 @@ int ibv_rate_to_mbps(unsigned int rate);
 
 // `enum ibv_rate mbps_to_ibv_rate(int mbps)`
 unsigned int mbps_to_ibv_rate(int mbps);
+
+// `const char *ibv_get_sysfs_path(void)`
+//
+// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+//
+// rdma-core cannot fail here (it falls back to "/sys").
+const char *ibv_get_sysfs_path(void);
+
+// `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
+//
+// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
 
 #ifdef __cplusplus
 }  // extern "C"

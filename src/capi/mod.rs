@@ -33,5 +33,29 @@ macro_rules! symver {
 }
 pub(crate) use symver;
 
+pub mod ah;
+pub mod cmd_cq;
+pub mod cmd_device;
+pub mod cmd_flow;
+pub mod cmd_mr;
+pub mod cmd_qp;
+pub mod cmd_srq_wq;
+pub mod compat_1_0;
+pub mod context;
+pub mod counters;
+pub mod cq;
+pub mod device;
+pub mod dm;
+pub mod driver;
+pub mod events;
+pub mod fork;
 pub mod log;
+pub mod marshall;
+pub mod mcast;
+pub mod mr;
+pub mod pd;
+pub mod qp;
+pub mod ret;
+pub mod srq;
 pub mod strings;
+pub mod sysfs;
