@@ -1,0 +1,433 @@
+//! The sysfs root, sysfs file reading, and the sysfs walk over `class/infiniband_verbs`.
+//!
+//! Answers to rdma-core's `libibverbs/sysfs.c` (`ibv_get_sysfs_path`, `ibv_read_sysfs_file_at`,
+//! `ibv_read_sysfs_file`, `ibv_read_ibdev_sysfs_file`) and the sysfs half of
+//! `libibverbs/init.c` (`find_sysfs_devs`, `setup_sysfs_dev`, `setup_sysfs_uverbs`,
+//! `check_abi_version`) plus `find_uverbs_sysfs` of `libibverbs/ibdev_nl.c`.
+//!
+//! Paths are formed as strings the way rdma-core's `"%s/%s"` does (an empty root gives
+//! `/class/…`), and every fixed C buffer size is enforced, so a record always fits the C struct.
+#![forbid(unsafe_code)]
+
+use std::ffi::{OsStr, OsString};
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use super::node::decode_knode_type;
+use super::scan;
+use super::{
+    Enumeration, FoundBy, IB_USER_VERBS_MAX_ABI_VERSION, IB_USER_VERBS_MIN_ABI_VERSION,
+    IBV_SYSFS_NAME_MAX, IBV_SYSFS_PATH_MAX, MODALIAS_MAX, NodeType, Source, SysfsDev, Timespec,
+    VSYSFS_READ_MODALIAS, VSYSFS_READ_NODE_GUID,
+};
+use crate::errno::Errno;
+
+/// Buffer rdma-core reads small numeric attributes into (`char value[32]`).
+const VALUE_BUF: usize = 32;
+/// Buffer of `check_abi_version` (`char value[8]`).
+const ABI_BUF: usize = 8;
+/// Buffer of `ibv_get_device_guid` (`char attr[24]`).
+const GUID_BUF: usize = 24;
+
+/// The sysfs root: `SYSFS_PATH` from the environment unless the process is set-uid (real and
+/// effective uid differ), else `/sys`. Computed once, like rdma-core's `ibv_get_sysfs_path`.
+pub fn sysfs_path() -> &'static Path {
+    static ROOT: OnceLock<PathBuf> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        sysfs_path_from(
+            std::env::var_os("SYSFS_PATH").as_deref(),
+            crate::sys::ids::getuid(),
+            crate::sys::ids::geteuid(),
+        )
+    })
+}
+
+/// The rule of [`sysfs_path`] on given inputs: the environment value is used only when
+/// `uid == euid`, cut to `IBV_SYSFS_PATH_MAX` bytes (rdma-core's `strndup`), with every trailing
+/// `/` removed (so `/` becomes the empty root).
+pub fn sysfs_path_from(env: Option<&OsStr>, uid: u32, euid: u32) -> PathBuf {
+    let Some(env) = env.filter(|_| uid == euid) else {
+        return PathBuf::from("/sys");
+    };
+    let mut b = env.as_bytes();
+    b = &b[..b.len().min(IBV_SYSFS_PATH_MAX)];
+    while let [rest @ .., b'/'] = b {
+        b = rest;
+    }
+    PathBuf::from(OsStr::from_bytes(b))
+}
+
+/// Why a sysfs file read failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// `open` or `read` failed with this errno.
+    Os(Errno),
+    /// The contents fill the whole buffer with no newline to drop, so no room for the NUL.
+    /// rdma-core returns -1 here and leaves `errno` as it was.
+    TooLong,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Os(e) => f.write_str(&super::errno_text(*e)),
+            ReadError::TooLong => f.write_str("value too long"),
+        }
+    }
+}
+
+/// `ibv_read_sysfs_file_at` on a full path: one `read` of at most `buf.len()` bytes. A trailing
+/// newline becomes the NUL (and is not counted); otherwise a NUL is appended if there is room,
+/// else [`ReadError::TooLong`]. An empty file gives `Ok(0)` and leaves `buf` untouched, as in C.
+pub fn read_sysfs_file_into(path: &Path, buf: &mut [u8]) -> Result<usize, ReadError> {
+    let mut f = File::open(path).map_err(|e| ReadError::Os(super::io_errno(&e)))?;
+    let mut len = loop {
+        match f.read(buf) {
+            Ok(n) => break n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(ReadError::Os(super::io_errno(&e))),
+        }
+    };
+    if len > 0 {
+        if buf[len - 1] == b'\n' {
+            len -= 1;
+            buf[len] = 0;
+        } else if len < buf.len() {
+            buf[len] = 0;
+        } else {
+            return Err(ReadError::TooLong);
+        }
+    }
+    Ok(len)
+}
+
+/// `ibv_read_sysfs_file(dir, file, buf, size)`: reads `"<dir>/<file>"` with
+/// [`read_sysfs_file_into`] (a relative `dir` is relative to the working directory).
+pub fn read_sysfs_file(dir: &Path, file: &OsStr, buf: &mut [u8]) -> Result<usize, ReadError> {
+    read_sysfs_file_into(&join(dir, file), buf)
+}
+
+/// `ibv_read_ibdev_sysfs_file(buf, size, sysfs_dev, fmt, …)` once the C side has formatted the
+/// relative path: reads `"<ibdev_path>/<rel>"`. (A NULL `sysfs_dev` is `EINVAL`, in the glue.)
+pub fn read_ibdev_sysfs_file(
+    ibdev_path: &Path,
+    rel: &OsStr,
+    buf: &mut [u8],
+) -> Result<usize, ReadError> {
+    read_sysfs_file(ibdev_path, rel, buf)
+}
+
+/// Read an attribute into an owned string through a C-sized buffer of `size` bytes: the
+/// same acceptance rules as [`read_sysfs_file_into`], plus the value must be UTF-8.
+pub fn read_attr(path: &Path, size: usize) -> Result<String, String> {
+    let mut buf = vec![0u8; size];
+    let n = read_sysfs_file_into(path, &mut buf)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    buf.truncate(n);
+    String::from_utf8(buf).map_err(|_| format!("{} is not UTF-8", path.display()))
+}
+
+/// The node GUID from `<ibdev_path>/node_guid` (`xxxx:xxxx:xxxx:xxxx`), host order, read the
+/// way `ibv_get_device_guid` does (24-byte buffer, `%hx` fields).
+pub fn read_node_guid(ibdev_path: &Path) -> Result<u64, String> {
+    let v = read_attr(&join(ibdev_path, OsStr::new("node_guid")), GUID_BUF)?;
+    scan::parse_node_guid(&v).ok_or_else(|| format!("malformed node_guid {v:?}"))
+}
+
+/// Why the global uverbs ABI check failed (`check_abi_version`; either way the C result is `ENOSYS`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AbiVersionError {
+    /// `<sysfs>/class/infiniband_verbs/abi_version` could not be read.
+    Unreadable(String),
+    /// The value (as C's `strtol` into an `int` gives it) is outside 3..=6. rdma-core keeps it
+    /// in its global anyway, so later calls skip the check.
+    OutOfRange(i32),
+}
+
+/// rdma-core's `check_abi_version`: read `<root>/class/infiniband_verbs/abi_version` (8-byte
+/// buffer), `strtol` it, and require `IB_USER_VERBS_MIN_ABI_VERSION..=IB_USER_VERBS_MAX_ABI_VERSION`.
+pub fn check_abi_version(root: &Path) -> Result<i32, AbiVersionError> {
+    let path = join(root, OsStr::new("class/infiniband_verbs/abi_version"));
+    let mut buf = [0u8; ABI_BUF];
+    let n = read_sysfs_file_into(&path, &mut buf)
+        .map_err(|e| AbiVersionError::Unreadable(format!("cannot read {}: {e}", path.display())))?;
+    // Lossy is fine: strtol stops at the first non-digit byte anyway.
+    let (v, _) = scan::strtol10_int(&String::from_utf8_lossy(&buf[..n]));
+    if !(IB_USER_VERBS_MIN_ABI_VERSION..=IB_USER_VERBS_MAX_ABI_VERSION).contains(&v) {
+        return Err(AbiVersionError::OutOfRange(v));
+    }
+    Ok(v)
+}
+
+/// rdma-core's `find_sysfs_devs`: one record per usable entry of `<root>/class/infiniband_verbs`.
+/// `Err(ENOSYS)` when that directory cannot be opened, `Err(ENOMEM)` when its path would not fit
+/// `IBV_SYSFS_PATH_MAX`. Entries starting with `.` and the `abi_version` file are ignored;
+/// every other entry is a device or a [`Diagnostic`](super::Diagnostic) in `skipped`.
+pub fn find_sysfs_devs(root: &Path, cdev_dir: &Path) -> Result<Enumeration, Errno> {
+    let class = join(root, OsStr::new("class/infiniband_verbs"));
+    if class.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
+        return Err(Errno::ENOMEM);
+    }
+    let dir = std::fs::read_dir(&class).map_err(|_| Errno::ENOSYS)?;
+    let mut en = Enumeration::new(Source::Sysfs);
+    for ent in dir {
+        let Ok(ent) = ent else { break };
+        let name = ent.file_name();
+        if name.as_bytes().first() == Some(&b'.') {
+            continue;
+        }
+        let shown = name.to_string_lossy().into_owned();
+        let uv_dir = join(&class, &name);
+        if !uv_dir.is_dir() {
+            // rdma-core's openat(O_DIRECTORY) fails and the entry is silently passed over.
+            if name.as_bytes() != b"abi_version" {
+                en.skip(&shown, format!("{} is not a directory", uv_dir.display()));
+            }
+            continue;
+        }
+        let Some(uverbs) = name.to_str() else {
+            en.skip(&shown, "uverbs name is not UTF-8");
+            continue;
+        };
+        match setup_sysfs_dev(root, cdev_dir, &uv_dir, uverbs, &mut en) {
+            Ok(dev) => en.devices.push(dev),
+            Err(reason) => en.skip(uverbs, reason),
+        }
+    }
+    Ok(en)
+}
+
+/// One device of the sysfs walk (`setup_sysfs_dev`).
+fn setup_sysfs_dev(
+    root: &Path,
+    cdev_dir: &Path,
+    uv_dir: &Path,
+    uverbs: &str,
+    en: &mut Enumeration,
+) -> Result<SysfsDev, String> {
+    let ibdev_name = read_attr(&join(uv_dir, OsStr::new("ibdev")), IBV_SYSFS_NAME_MAX)?;
+    if ibdev_name.is_empty() {
+        return Err(format!("{}/ibdev is empty", uv_dir.display()));
+    }
+    let ibdev_path = ibdev_path(root, &ibdev_name)?;
+    let mut dev = empty_dev(ibdev_name, ibdev_path, FoundBy::SysfsWalk);
+    setup_sysfs_uverbs(uv_dir, uverbs, &mut dev, en)?;
+
+    let node_type_path = join(&dev.ibdev_path, OsStr::new("node_type"));
+    match read_attr(&node_type_path, VALUE_BUF) {
+        Ok(v) if !v.is_empty() => {
+            let (raw, _) = scan::strtoul10(&v);
+            if scan::scan_ulong(v.as_bytes(), 10).is_none() {
+                en.warn(
+                    uverbs,
+                    format!("node_type {v:?} is not a number; taken as 0"),
+                );
+            }
+            dev.node_type_raw = Some(raw as u32);
+            dev.node_type = decode_knode_type(raw as u32);
+        }
+        Ok(_) => en.warn(
+            uverbs,
+            format!("{} is empty; node type unknown", node_type_path.display()),
+        ),
+        Err(e) => en.warn(uverbs, format!("{e}; node type unknown")),
+    }
+
+    match read_node_guid(&dev.ibdev_path) {
+        Ok(g) => {
+            dev.node_guid = Some(g);
+            dev.flags |= VSYSFS_READ_NODE_GUID;
+        }
+        Err(e) => en.warn(uverbs, format!("{e}; ibv_get_device_guid will return 0")),
+    }
+
+    finish_dev(root, cdev_dir, &mut dev)?;
+    Ok(dev)
+}
+
+/// `setup_sysfs_uverbs`: fill the uverbs side of `dev` from the uverbs class directory `uv_dir`
+/// named `uverbs`: name, `time_created` (mtime of `ibdev_path`), the `dev` number, `abi_version`.
+pub(crate) fn setup_sysfs_uverbs(
+    uv_dir: &Path,
+    uverbs: &str,
+    dev: &mut SysfsDev,
+    en: &mut Enumeration,
+) -> Result<(), String> {
+    if uverbs.len() >= IBV_SYSFS_NAME_MAX {
+        return Err(format!(
+            "uverbs name {uverbs:?} longer than {} bytes",
+            IBV_SYSFS_NAME_MAX - 1
+        ));
+    }
+    dev.sysfs_name = uverbs.to_string();
+
+    let md = std::fs::metadata(&dev.ibdev_path)
+        .map_err(|e| format!("cannot stat {}: {e}", dev.ibdev_path.display()))?;
+    dev.time_created = Timespec {
+        sec: md.mtime(),
+        nsec: md.mtime_nsec(),
+    };
+
+    let v = read_attr(&join(uv_dir, OsStr::new("dev")), VALUE_BUF)?;
+    let (major, minor) = scan::scan_major_minor(&v)
+        .ok_or_else(|| format!("{}/dev is {v:?}, not major:minor", uv_dir.display()))?;
+    dev.sysfs_cdev = scan::makedev(major, minor);
+
+    // rdma-core only overwrites abi_ver when the file has content; garbage parses as 0.
+    match read_attr(&join(uv_dir, OsStr::new("abi_version")), VALUE_BUF) {
+        Ok(v) if !v.is_empty() => {
+            let (abi, clean) = scan::strtoul10(&v);
+            if !clean {
+                en.warn(
+                    uverbs,
+                    format!(
+                        "abi_version {v:?} is not a clean number; taken as {}",
+                        abi as u32
+                    ),
+                );
+            }
+            dev.abi_ver = abi as u32;
+        }
+        Ok(_) => en.warn(uverbs, "abi_version is empty; ABI left as 0"),
+        Err(e) => en.warn(uverbs, format!("{e}; ABI left as 0")),
+    }
+    Ok(())
+}
+
+/// `find_uverbs_sysfs`: the uverbs node of a netlink-found device from the first entry of
+/// `<ibdev_path>/device/infiniband_verbs` (only the first is tried, as in rdma-core).
+pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Result<(), String> {
+    let dir = join(&dev.ibdev_path, OsStr::new("device/infiniband_verbs"));
+    if dir.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
+        return Err(format!("{} is too long", dir.display()));
+    }
+    let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
+    for ent in rd {
+        let Ok(ent) = ent else { break };
+        let name = ent.file_name();
+        if name.as_bytes().first() == Some(&b'.') {
+            continue;
+        }
+        let uv_dir = join(&dir, &name);
+        if !uv_dir.is_dir() {
+            return Err(format!("{} is not a directory", uv_dir.display()));
+        }
+        let uverbs = name.to_str().ok_or("uverbs name is not UTF-8")?.to_string();
+        return setup_sysfs_uverbs(&uv_dir, &uverbs, dev, en);
+    }
+    Err(format!("no uverbs device in {}", dir.display()))
+}
+
+/// What both paths do last: `sysfs_path` and `cdev_path`, the access check, and the modalias
+/// (read up front; rdma-core reads it lazily during driver matching, same file, same result).
+pub(crate) fn finish_dev(root: &Path, cdev_dir: &Path, dev: &mut SysfsDev) -> Result<(), String> {
+    let sysfs_path = join(
+        root,
+        &OsString::from(format!("class/infiniband_verbs/{}", dev.sysfs_name)),
+    );
+    if sysfs_path.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
+        return Err(format!(
+            "{} is longer than {} bytes",
+            sysfs_path.display(),
+            IBV_SYSFS_PATH_MAX - 1
+        ));
+    }
+    dev.sysfs_path = sysfs_path;
+    dev.cdev_path = super::cdev_path(cdev_dir, &dev.sysfs_name);
+    super::try_access_device(cdev_dir, &dev.sysfs_name).map_err(|e| {
+        format!(
+            "cannot access {}: {}",
+            dev.cdev_path.display(),
+            super::errno_text(e)
+        )
+    })?;
+
+    dev.flags |= VSYSFS_READ_MODALIAS;
+    dev.modalias = read_attr(
+        &join(&dev.ibdev_path, OsStr::new("device/modalias")),
+        MODALIAS_MAX,
+    )
+    .ok()
+    .filter(|m| !m.is_empty());
+    Ok(())
+}
+
+/// `<root>/class/infiniband/<name>`, refused when longer than `IBV_SYSFS_PATH_MAX - 1`.
+pub(crate) fn ibdev_path(root: &Path, ibdev_name: &str) -> Result<PathBuf, String> {
+    let p = join(
+        root,
+        &OsString::from(format!("class/infiniband/{ibdev_name}")),
+    );
+    if p.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
+        return Err(format!(
+            "{} is longer than {} bytes",
+            p.display(),
+            IBV_SYSFS_PATH_MAX - 1
+        ));
+    }
+    Ok(p)
+}
+
+/// A record with only the IB device identity filled.
+pub(crate) fn empty_dev(ibdev_name: String, ibdev_path: PathBuf, found_by: FoundBy) -> SysfsDev {
+    SysfsDev {
+        sysfs_name: String::new(),
+        sysfs_cdev: 0,
+        cdev_path: PathBuf::new(),
+        ibdev_name,
+        ibdev_path,
+        sysfs_path: PathBuf::new(),
+        modalias: None,
+        node_guid: None,
+        driver_id: None,
+        node_type_raw: None,
+        node_type: NodeType::Unknown,
+        ibdev_idx: None,
+        num_ports: 0,
+        abi_ver: 0,
+        time_created: Timespec::default(),
+        flags: 0,
+        found_by,
+    }
+}
+
+/// `"<dir>/<file>"` as a string, like C's `"%s/%s"`.
+pub(crate) fn join(dir: &Path, file: &OsStr) -> PathBuf {
+    let mut s = dir.as_os_str().to_owned();
+    s.push("/");
+    s.push(file);
+    PathBuf::from(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sysfs_path_rules() {
+        let p = |e: Option<&str>, u, eu| sysfs_path_from(e.map(OsStr::new), u, eu);
+        assert_eq!(p(None, 0, 0), Path::new("/sys"));
+        assert_eq!(p(Some("/tmp/fake"), 1000, 1000), Path::new("/tmp/fake"));
+        assert_eq!(p(Some("/tmp/fake///"), 0, 0), Path::new("/tmp/fake"));
+        assert_eq!(p(Some("/"), 0, 0), Path::new(""));
+        assert_eq!(p(Some("/tmp/fake"), 1000, 0), Path::new("/sys")); // set-uid root: ignored
+        let long = format!("/{}", "a".repeat(300));
+        assert_eq!(p(Some(&long), 0, 0).as_os_str().len(), IBV_SYSFS_PATH_MAX);
+    }
+
+    #[test]
+    fn join_is_string_concatenation() {
+        assert_eq!(
+            join(Path::new(""), OsStr::new("class/x")),
+            Path::new("/class/x")
+        );
+        assert_eq!(
+            join(Path::new("/sys"), OsStr::new("class/x")),
+            Path::new("/sys/class/x")
+        );
+    }
+}

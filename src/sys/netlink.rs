@@ -1,0 +1,169 @@
+//! The netlink socket system calls behind device enumeration.
+//!
+//! Answers to the socket half of rdma-core's `util/rdma_nl.c` (which goes through libnl-3): open a
+//! `NETLINK_RDMA` socket, send one request datagram to the kernel, receive reply datagrams. The
+//! message encoding and the request/reply logic are pure Rust in `crate::device::netlink`.
+use core::ffi::c_int;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+use crate::errno::Errno;
+
+/// The netlink protocol number of the RDMA subsystem (`NETLINK_RDMA` in `linux/netlink.h`).
+pub const NETLINK_RDMA: c_int = 20;
+
+/// Largest reply datagram we accept. The kernel sizes dump datagrams to the receiver's buffer, at
+/// most 32 KiB, so this is never the limit in practice; a longer datagram is an `EMSGSIZE` error.
+pub const RECV_BUF_LEN: usize = 64 * 1024;
+
+/// How long one receive may block before it fails with `EAGAIN` (the kernel answers every request
+/// at once; this only guards against a hang).
+const RECV_TIMEOUT_SECS: libc::time_t = 10;
+
+fn last_errno() -> Errno {
+    Errno(super::errno())
+}
+
+/// A bound netlink socket of one protocol; closed on drop.
+#[derive(Debug)]
+pub struct NlSocket {
+    fd: OwnedFd,
+}
+
+impl NlSocket {
+    /// `socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, protocol)`, bound with a kernel-chosen port id.
+    ///
+    /// Fails with the kernel's errno, e.g. `EPROTONOSUPPORT` when the RDMA core is not loaded.
+    pub fn open(protocol: c_int) -> Result<NlSocket, Errno> {
+        // SAFETY: plain system call with integer arguments; the result is checked below.
+        let fd = unsafe {
+            libc::socket(
+                libc::AF_NETLINK,
+                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
+                protocol,
+            )
+        };
+        if fd < 0 {
+            return Err(last_errno());
+        }
+        // SAFETY: `fd` is a fresh descriptor that nothing else owns.
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+
+        let addr = kernel_addr();
+        // SAFETY: `addr` is a valid sockaddr_nl and the length passed is its size.
+        let rc = unsafe {
+            libc::bind(
+                fd.as_raw_fd(),
+                (&addr as *const libc::sockaddr_nl).cast::<libc::sockaddr>(),
+                size_of::<libc::sockaddr_nl>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(last_errno());
+        }
+
+        let tv = libc::timeval {
+            tv_sec: RECV_TIMEOUT_SECS,
+            tv_usec: 0,
+        };
+        // SAFETY: `tv` is a valid timeval and the length passed is its size.
+        let rc = unsafe {
+            libc::setsockopt(
+                fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVTIMEO,
+                (&tv as *const libc::timeval).cast::<libc::c_void>(),
+                size_of::<libc::timeval>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(last_errno());
+        }
+        Ok(NlSocket { fd })
+    }
+
+    /// The port id the kernel bound this socket to (replies carry it in `nlmsg_pid`).
+    pub fn port_id(&self) -> Result<u32, Errno> {
+        let mut addr = kernel_addr();
+        let mut len = size_of::<libc::sockaddr_nl>() as libc::socklen_t;
+        // SAFETY: `addr`/`len` describe a writable sockaddr_nl of the stated size.
+        let rc = unsafe {
+            libc::getsockname(
+                self.fd.as_raw_fd(),
+                (&mut addr as *mut libc::sockaddr_nl).cast::<libc::sockaddr>(),
+                &mut len,
+            )
+        };
+        if rc != 0 {
+            return Err(last_errno());
+        }
+        Ok(addr.nl_pid)
+    }
+
+    /// Send one complete netlink message (or batch) to the kernel.
+    pub fn send(&self, msg: &[u8]) -> Result<(), Errno> {
+        let addr = kernel_addr();
+        loop {
+            // SAFETY: `msg` is a readable buffer of `msg.len()` bytes; `addr` is a valid
+            // sockaddr_nl of the stated size.
+            let n = unsafe {
+                libc::sendto(
+                    self.fd.as_raw_fd(),
+                    msg.as_ptr().cast::<libc::c_void>(),
+                    msg.len(),
+                    0,
+                    (&addr as *const libc::sockaddr_nl).cast::<libc::sockaddr>(),
+                    size_of::<libc::sockaddr_nl>() as libc::socklen_t,
+                )
+            };
+            if n < 0 {
+                let e = last_errno();
+                if e.0 == libc::EINTR {
+                    continue;
+                }
+                return Err(e);
+            }
+            if n as usize != msg.len() {
+                return Err(Errno(libc::EMSGSIZE));
+            }
+            return Ok(());
+        }
+    }
+
+    /// Receive one datagram into `buf`, returning its length. A datagram longer than `buf` is
+    /// `EMSGSIZE` (never silently truncated).
+    pub fn recv(&self, buf: &mut [u8]) -> Result<usize, Errno> {
+        loop {
+            // SAFETY: `buf` is a writable buffer of `buf.len()` bytes. MSG_TRUNC makes the return
+            // value the datagram's full length, which we compare with the buffer.
+            let n = unsafe {
+                libc::recv(
+                    self.fd.as_raw_fd(),
+                    buf.as_mut_ptr().cast::<libc::c_void>(),
+                    buf.len(),
+                    libc::MSG_TRUNC,
+                )
+            };
+            if n < 0 {
+                let e = last_errno();
+                if e.0 == libc::EINTR {
+                    continue;
+                }
+                return Err(e);
+            }
+            let n = n as usize;
+            if n > buf.len() {
+                return Err(Errno(libc::EMSGSIZE));
+            }
+            return Ok(n);
+        }
+    }
+}
+
+/// The netlink address of the kernel (port id 0, no groups); also used to bind with an
+/// automatically chosen port id.
+fn kernel_addr() -> libc::sockaddr_nl {
+    // SAFETY: sockaddr_nl is plain integers, for which all-zero is a valid value.
+    let mut addr: libc::sockaddr_nl = unsafe { core::mem::zeroed() };
+    addr.nl_family = libc::AF_NETLINK as libc::sa_family_t;
+    addr
+}
