@@ -4,13 +4,17 @@
 //! - `abi`: `#[repr(C)]` mirrors of verbs.h, driver.h (provider ABI 34) and the kernel uapi; no logic.
 //! - `capi`: the only `#[no_mangle]` exports, one file per object family.
 //! - `errno`: the one error type and the C return conventions.
+//! - `env`: every environment variable rdma-core reads, with its exact semantics.
+//! - `provider`: provider discovery: config files, candidate paths, registry, device matching.
 //! - `strings`: the type-to-string and rate helpers (enum_strs.c, verbs.c).
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
 pub mod capi;
+pub mod env;
 pub mod errno;
 pub mod log;
+pub mod provider;
 pub mod strings;
 pub mod sys;
