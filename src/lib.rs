@@ -5,6 +5,8 @@
 //! - `capi`: the only `#[no_mangle]` exports, one file per object family.
 //! - `device`: finding the RDMA devices (sysfs walk and RDMA netlink), as plain Rust records.
 //! - `errno`: the one error type and the C return conventions.
+//! - `env`: every environment variable rdma-core reads, with its exact semantics.
+//! - `provider`: provider discovery: config files, candidate paths, registry, device matching.
 //! - `strings`: the type-to-string and rate helpers (enum_strs.c, verbs.c).
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -12,7 +14,9 @@
 pub mod abi;
 pub mod capi;
 pub mod device;
+pub mod env;
 pub mod errno;
 pub mod log;
+pub mod provider;
 pub mod strings;
 pub mod sys;

@@ -12,3 +12,9 @@ pub fn geteuid() -> u32 {
     // SAFETY: geteuid takes no arguments and cannot fail.
     unsafe { libc::geteuid() }
 }
+
+/// `getuid() == geteuid()`: rdma-core's test for honouring user-chosen paths and driver lists
+/// (a set-uid process ignores them).
+pub fn uid_is_euid() -> bool {
+    getuid() == geteuid()
+}

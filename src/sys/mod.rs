@@ -4,6 +4,7 @@
 
 pub mod ids;
 pub mod netlink;
+pub mod dl;
 
 /// Set the calling thread's `errno`.
 pub fn set_errno(e: core::ffi::c_int) {

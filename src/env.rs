@@ -1,0 +1,457 @@
+//! Every environment variable the library reads, with rdma-core's semantics (libibverbs/init.c,
+//! dynamic_driver.c, sysfs.c, memory.c and util/util.c at v44 and v65 — identical in both).
+//!
+//! rdma-core uses plain `getenv` everywhere; it never calls `secure_getenv`. Instead, the two
+//! variables that choose files to load or read (`RDMAV_DRIVERS`/`IBV_DRIVERS` and `SYSFS_PATH`)
+//! are only consulted when `getuid() == geteuid()`. That test ignores setgid and file capabilities
+//! (which `secure_getenv` would catch); we mirror it as is.
+//!
+//! Three kinds of boolean exist:
+//! - `check_env` flags: on when set to anything except exactly `"0"`; `""`, `"00"`, `"no"` and
+//!   `"false"` all turn them on ([`flag`]).
+//! - presence flags: on when set at all, even to `"0"` ([`present`]).
+//! - values parsed with C's `strtol(v, NULL, 0)` ([`c_strtol`]).
+//!
+//! Every reader takes a lookup closure so it can be tested; [`real`] and [`real_uid_is_euid`] are
+//! the process environment and credentials.
+#![forbid(unsafe_code)]
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+/// Turns on fork protection (`ibv_fork_init`) at init; a `check_env` flag.
+pub const RDMAV_FORK_SAFE: &str = "RDMAV_FORK_SAFE";
+/// Older spelling of [`RDMAV_FORK_SAFE`]; either one is enough.
+pub const IBV_FORK_SAFE: &str = "IBV_FORK_SAFE";
+/// Presence flag read by every `ibv_fork_init` call: protect whole huge pages.
+pub const RDMAV_HUGEPAGES_SAFE: &str = "RDMAV_HUGEPAGES_SAFE";
+/// Lets destroy verbs succeed after a device is disassociated; a `check_env` flag.
+pub const RDMAV_ALLOW_DISASSOC_DESTROY: &str = "RDMAV_ALLOW_DISASSOC_DESTROY";
+/// mlx4's older name for [`RDMAV_ALLOW_DISASSOC_DESTROY`]; either one is enough.
+pub const MLX4_DEVICE_FATAL_CLEANUP: &str = "MLX4_DEVICE_FATAL_CLEANUP";
+/// Presence flag: warn about devices no provider claimed.
+pub const IBV_SHOW_WARNINGS: &str = "IBV_SHOW_WARNINGS";
+/// Provider log threshold, `strtol(v, NULL, 0)` into a `uint32_t`.
+pub const VERBS_LOG_LEVEL: &str = "VERBS_LOG_LEVEL";
+/// Provider log file, opened for append; only read when the level is non-zero.
+pub const VERBS_LOG_FILE: &str = "VERBS_LOG_FILE";
+/// Extra providers to load first, `:` or `;` separated; only when uid == euid.
+pub const RDMAV_DRIVERS: &str = "RDMAV_DRIVERS";
+/// Used instead of [`RDMAV_DRIVERS`] only when that is unset; same rules.
+pub const IBV_DRIVERS: &str = "IBV_DRIVERS";
+/// Root of sysfs (default `/sys`); only when uid == euid.
+pub const SYSFS_PATH: &str = "SYSFS_PATH";
+/// Ours, not rdma-core's: replaces the compiled-in config directory; only when uid == euid.
+pub const IBVERBS_RS_CONFIG_DIR: &str = "IBVERBS_RS_CONFIG_DIR";
+/// Ours, not rdma-core's: replaces the compiled-in provider directory (empty = none); only when
+/// uid == euid.
+pub const IBVERBS_RS_PROVIDER_DIR: &str = "IBVERBS_RS_PROVIDER_DIR";
+
+/// How a variable's value is interpreted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Set and not exactly "0".
+    Flag,
+    /// Set at all.
+    Presence,
+    /// `strtol(v, NULL, 0)`.
+    Number,
+    /// Used as a path or list.
+    Text,
+}
+
+/// One row of the inventory.
+#[derive(Clone, Copy, Debug)]
+pub struct Var {
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Ignored when the real and effective uid differ.
+    pub uid_checked: bool,
+    /// False for our own additions.
+    pub rdma_core: bool,
+    /// When rdma-core reads it.
+    pub read_when: &'static str,
+}
+
+/// Every variable read by libibverbs/ and util/ in rdma-core (v44 .. v65), plus ours.
+/// Providers read their own (MLX5_*, CXGB4_*, ...) with their own `getenv`; not listed.
+pub const VARS: &[Var] = &[
+    Var {
+        name: RDMAV_FORK_SAFE,
+        kind: Kind::Flag,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "first ibv_get_device_list (ibverbs_init)",
+    },
+    Var {
+        name: IBV_FORK_SAFE,
+        kind: Kind::Flag,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "first ibv_get_device_list (ibverbs_init)",
+    },
+    Var {
+        name: RDMAV_HUGEPAGES_SAFE,
+        kind: Kind::Presence,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "every ibv_fork_init call",
+    },
+    Var {
+        name: RDMAV_ALLOW_DISASSOC_DESTROY,
+        kind: Kind::Flag,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "first ibv_get_device_list (ibverbs_init)",
+    },
+    Var {
+        name: MLX4_DEVICE_FATAL_CLEANUP,
+        kind: Kind::Flag,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "first ibv_get_device_list (ibverbs_init)",
+    },
+    Var {
+        name: IBV_SHOW_WARNINGS,
+        kind: Kind::Presence,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "each device left without a provider",
+    },
+    Var {
+        name: VERBS_LOG_LEVEL,
+        kind: Kind::Number,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "first ibv_get_device_list (ibverbs_init)",
+    },
+    Var {
+        name: VERBS_LOG_FILE,
+        kind: Kind::Text,
+        uid_checked: false,
+        rdma_core: true,
+        read_when: "ibverbs_init, only if the level is non-zero",
+    },
+    Var {
+        name: RDMAV_DRIVERS,
+        kind: Kind::Text,
+        uid_checked: true,
+        rdma_core: true,
+        read_when: "when providers are loaded (once)",
+    },
+    Var {
+        name: IBV_DRIVERS,
+        kind: Kind::Text,
+        uid_checked: true,
+        rdma_core: true,
+        read_when: "when providers are loaded, if RDMAV_DRIVERS is unset",
+    },
+    Var {
+        name: SYSFS_PATH,
+        kind: Kind::Text,
+        uid_checked: true,
+        rdma_core: true,
+        read_when: "first ibv_get_sysfs_path (ibverbs_init); cached",
+    },
+    Var {
+        name: IBVERBS_RS_CONFIG_DIR,
+        kind: Kind::Text,
+        uid_checked: true,
+        rdma_core: false,
+        read_when: "when providers are loaded (once)",
+    },
+    Var {
+        name: IBVERBS_RS_PROVIDER_DIR,
+        kind: Kind::Text,
+        uid_checked: true,
+        rdma_core: false,
+        read_when: "when providers are loaded (once)",
+    },
+];
+
+/// `IBV_SYSFS_PATH_MAX` from verbs.h: `SYSFS_PATH` is cut to this many bytes.
+pub const IBV_SYSFS_PATH_MAX: usize = 256;
+
+/// The process environment.
+pub fn real(name: &str) -> Option<OsString> {
+    std::env::var_os(name)
+}
+
+/// `getuid() == geteuid()`: whether user-chosen paths may be honoured.
+pub fn real_uid_is_euid() -> bool {
+    crate::sys::ids::uid_is_euid()
+}
+
+/// rdma-core's `check_env`: set, and not exactly the string "0".
+pub fn flag(value: Option<&OsStr>) -> bool {
+    value.is_some_and(|v| v.as_bytes() != b"0")
+}
+
+/// Set to anything, "0" and "" included.
+pub fn present(value: Option<&OsStr>) -> bool {
+    value.is_some()
+}
+
+/// C's `strtol(s, NULL, base)` for base 0 or 2..=36: leading C whitespace, optional sign, optional
+/// `0x`/`0X` (base 16 or 0), leading `0` means octal for base 0; stops at the first bad digit;
+/// saturates at `i64::MIN`/`i64::MAX` (LP64 `long`). No digits gives 0.
+pub fn c_strtol(s: &[u8], base: u32) -> i64 {
+    let mut i = 0;
+    while i < s.len() && matches!(s[i], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r') {
+        i += 1;
+    }
+    let mut neg = false;
+    if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
+        neg = s[i] == b'-';
+        i += 1;
+    }
+    let mut base = base;
+    let hex_prefix = i + 1 < s.len()
+        && s[i] == b'0'
+        && (s[i + 1] | 0x20) == b'x'
+        && s.get(i + 2).is_some_and(|c| (*c as char).is_ascii_hexdigit());
+    if (base == 0 || base == 16) && hex_prefix {
+        base = 16;
+        i += 2;
+    } else if base == 0 {
+        base = if s.get(i) == Some(&b'0') { 8 } else { 10 };
+    }
+    let mut acc: i128 = 0;
+    let mut overflow = false;
+    while let Some(d) = s.get(i).and_then(|c| (*c as char).to_digit(base)) {
+        if !overflow {
+            acc = acc * base as i128 + d as i128;
+            if acc > i64::MAX as i128 + 1 {
+                overflow = true;
+            }
+        }
+        i += 1;
+    }
+    let v = if neg { -acc } else { acc };
+    if overflow || v > i64::MAX as i128 {
+        if neg { i64::MIN } else { i64::MAX }
+    } else if v < i64::MIN as i128 {
+        i64::MIN
+    } else {
+        v as i64
+    }
+}
+
+/// `RDMAV_FORK_SAFE || IBV_FORK_SAFE` (both `check_env`).
+pub fn fork_safe(get: impl Fn(&str) -> Option<OsString>) -> bool {
+    flag(get(RDMAV_FORK_SAFE).as_deref()) || flag(get(IBV_FORK_SAFE).as_deref())
+}
+
+/// `RDMAV_HUGEPAGES_SAFE` is set (any value).
+pub fn hugepages_safe(get: impl Fn(&str) -> Option<OsString>) -> bool {
+    present(get(RDMAV_HUGEPAGES_SAFE).as_deref())
+}
+
+/// `RDMAV_ALLOW_DISASSOC_DESTROY || MLX4_DEVICE_FATAL_CLEANUP` (both `check_env`).
+pub fn allow_disassoc_destroy(get: impl Fn(&str) -> Option<OsString>) -> bool {
+    flag(get(RDMAV_ALLOW_DISASSOC_DESTROY).as_deref())
+        || flag(get(MLX4_DEVICE_FATAL_CLEANUP).as_deref())
+}
+
+/// `IBV_SHOW_WARNINGS` is set (any value).
+pub fn show_warnings(get: impl Fn(&str) -> Option<OsString>) -> bool {
+    present(get(IBV_SHOW_WARNINGS).as_deref())
+}
+
+/// The log settings as rdma-core's release build resolves them: the level is `strtol(v, NULL, 0)`
+/// stored in a `uint32_t` (so "-1" is 0xffffffff); when non-zero the file is VERBS_LOG_FILE, and
+/// without a file (unset, or it cannot be opened — the caller decides that) logging is off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogSettings {
+    pub level: u32,
+    /// Path to open with C mode "aw+" (glibc: read/append/create). None when level is 0.
+    pub file: Option<OsString>,
+}
+
+/// Read VERBS_LOG_LEVEL and (only if that is non-zero) VERBS_LOG_FILE. With no file, rdma-core's
+/// release build turns logging off (its debug build would use stderr instead): `level` is then 0.
+pub fn log_settings(get: impl Fn(&str) -> Option<OsString>) -> LogSettings {
+    let level = get(VERBS_LOG_LEVEL).map_or(0, |v| c_strtol(v.as_bytes(), 0) as u32);
+    if level == 0 {
+        return LogSettings { level: 0, file: None };
+    }
+    match get(VERBS_LOG_FILE) {
+        Some(f) => LogSettings { level, file: Some(f) },
+        None => LogSettings { level: 0, file: None },
+    }
+}
+
+/// Where the extra provider names came from, and the names: `RDMAV_DRIVERS` if set (even to ""),
+/// else `IBV_DRIVERS`; split at every ':' and ';' with empty pieces kept (as `strsep` does), so
+/// "" gives one empty name and "a::b" gives "a", "", "b". None when uid != euid or neither is set.
+pub fn driver_names(
+    get: impl Fn(&str) -> Option<OsString>,
+    uid_is_euid: bool,
+) -> Option<(&'static str, Vec<OsString>)> {
+    if !uid_is_euid {
+        return None;
+    }
+    let (var, value) = match get(RDMAV_DRIVERS) {
+        Some(v) => (RDMAV_DRIVERS, v),
+        None => (IBV_DRIVERS, get(IBV_DRIVERS)?),
+    };
+    let names = value
+        .as_bytes()
+        .split(|c| *c == b':' || *c == b';')
+        .map(|p| OsString::from_vec(p.to_vec()))
+        .collect();
+    Some((var, names))
+}
+
+/// The sysfs root: `SYSFS_PATH` (when uid == euid) cut to [`IBV_SYSFS_PATH_MAX`] bytes with
+/// trailing '/' removed (so "/" becomes ""), else "/sys".
+pub fn sysfs_path(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> OsString {
+    let Some(v) = get(SYSFS_PATH).filter(|_| uid_is_euid) else {
+        return OsString::from("/sys");
+    };
+    let mut b = v.into_vec();
+    b.truncate(IBV_SYSFS_PATH_MAX);
+    while b.last() == Some(&b'/') {
+        b.pop();
+    }
+    OsString::from_vec(b)
+}
+
+/// Our override of the config directory (rdma-core has none: IBV_CONFIG_DIR is compiled in).
+pub fn config_dir_override(
+    get: impl Fn(&str) -> Option<OsString>,
+    uid_is_euid: bool,
+) -> Option<OsString> {
+    get(IBVERBS_RS_CONFIG_DIR).filter(|_| uid_is_euid)
+}
+
+/// Our override of the provider directory (rdma-core has none: VERBS_PROVIDER_DIR is compiled
+/// in). An empty value means "no provider directory", like building rdma-core with it empty.
+pub fn provider_dir_override(
+    get: impl Fn(&str) -> Option<OsString>,
+    uid_is_euid: bool,
+) -> Option<OsString> {
+    get(IBVERBS_RS_PROVIDER_DIR).filter(|_| uid_is_euid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v))
+    }
+
+    #[test]
+    fn check_env_rules() {
+        assert!(!flag(None));
+        assert!(!flag(Some(OsStr::new("0"))));
+        for on in ["", "1", "00", " 0", "0 ", "no", "false", "yes"] {
+            assert!(flag(Some(OsStr::new(on))), "{on:?}");
+        }
+        assert!(present(Some(OsStr::new("0"))));
+        assert!(fork_safe(env(&[("IBV_FORK_SAFE", "1"), ("RDMAV_FORK_SAFE", "0")])));
+        assert!(!fork_safe(env(&[("IBV_FORK_SAFE", "0"), ("RDMAV_FORK_SAFE", "0")])));
+        assert!(fork_safe(env(&[("RDMAV_FORK_SAFE", "")])));
+        assert!(hugepages_safe(env(&[("RDMAV_HUGEPAGES_SAFE", "0")])));
+        assert!(!hugepages_safe(env(&[])));
+        assert!(allow_disassoc_destroy(env(&[("MLX4_DEVICE_FATAL_CLEANUP", "y")])));
+        assert!(!allow_disassoc_destroy(env(&[("RDMAV_ALLOW_DISASSOC_DESTROY", "0")])));
+        assert!(show_warnings(env(&[("IBV_SHOW_WARNINGS", "0")])));
+    }
+
+    #[test]
+    fn strtol() {
+        let t = |s: &str| c_strtol(s.as_bytes(), 0);
+        assert_eq!(t("3"), 3);
+        assert_eq!(t(" \t+3x"), 3);
+        assert_eq!(t("0x10"), 16);
+        assert_eq!(t("0X1f"), 31);
+        assert_eq!(t("010"), 8);
+        assert_eq!(t("08"), 0);
+        assert_eq!(t("0x"), 0);
+        assert_eq!(t("0xg"), 0);
+        assert_eq!(t("-1"), -1);
+        assert_eq!(t(""), 0);
+        assert_eq!(t("abc"), 0);
+        assert_eq!(t("99999999999999999999"), i64::MAX);
+        assert_eq!(t("-99999999999999999999"), i64::MIN);
+        assert_eq!(t("9223372036854775807"), i64::MAX);
+        assert_eq!(t("-9223372036854775808"), i64::MIN);
+        assert_eq!(c_strtol(b"123", 10), 123);
+        assert_eq!(c_strtol(b"0123", 10), 123);
+    }
+
+    #[test]
+    fn log() {
+        assert_eq!(log_settings(env(&[])), LogSettings { level: 0, file: None });
+        assert_eq!(
+            log_settings(env(&[("VERBS_LOG_LEVEL", "4")])),
+            LogSettings { level: 0, file: None }
+        );
+        assert_eq!(
+            log_settings(env(&[("VERBS_LOG_LEVEL", "-1"), ("VERBS_LOG_FILE", "/x")])),
+            LogSettings { level: u32::MAX, file: Some("/x".into()) }
+        );
+        // strtol stops at the first non-digit.
+        assert_eq!(
+            log_settings(env(&[("VERBS_LOG_LEVEL", "1e99"), ("VERBS_LOG_FILE", "/x")])).level,
+            1
+        );
+        // strtol saturates to LONG_MAX, whose low 32 bits are all ones.
+        assert_eq!(
+            log_settings(env(&[
+                ("VERBS_LOG_LEVEL", "99999999999999999999"),
+                ("VERBS_LOG_FILE", "f")
+            ]))
+            .level,
+            u32::MAX
+        );
+        assert_eq!(
+            log_settings(env(&[("VERBS_LOG_LEVEL", "0x0"), ("VERBS_LOG_FILE", "f")])).level,
+            0
+        );
+    }
+
+    #[test]
+    fn drivers() {
+        let n = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(driver_names(env(&[]), true), None);
+        assert_eq!(
+            driver_names(env(&[("RDMAV_DRIVERS", "a:b;c"), ("IBV_DRIVERS", "x")]), true),
+            Some((RDMAV_DRIVERS, n(&["a", "b", "c"])))
+        );
+        assert_eq!(
+            driver_names(env(&[("RDMAV_DRIVERS", ""), ("IBV_DRIVERS", "x")]), true),
+            Some((RDMAV_DRIVERS, n(&[""])))
+        );
+        assert_eq!(
+            driver_names(env(&[("IBV_DRIVERS", "x::/p/y;")]), true),
+            Some((IBV_DRIVERS, n(&["x", "", "/p/y", ""])))
+        );
+        assert_eq!(
+            driver_names(env(&[("IBV_DRIVERS", "a,b")]), true),
+            Some((IBV_DRIVERS, n(&["a,b"])))
+        );
+        assert_eq!(driver_names(env(&[("RDMAV_DRIVERS", "a")]), false), None);
+    }
+
+    #[test]
+    fn sysfs() {
+        assert_eq!(sysfs_path(env(&[]), true), "/sys");
+        assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/tmp/s///")]), true), "/tmp/s");
+        assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/")]), true), "");
+        assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/tmp/s")]), false), "/sys");
+        let long = format!("/{}", "a".repeat(300));
+        assert_eq!(sysfs_path(env(&[("SYSFS_PATH", &long)]), true).len(), IBV_SYSFS_PATH_MAX);
+    }
+
+    #[test]
+    fn inventory_is_unique() {
+        let mut names: Vec<_> = VARS.iter().map(|v| v.name).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), VARS.len());
+        assert_eq!(VARS.iter().filter(|v| v.rdma_core).count(), 11);
+    }
+}
