@@ -8,67 +8,118 @@
 
 use core::ffi::{c_char, c_int};
 
+use super::devlist;
 use super::ret::ret_or;
 use crate::abi::verbs::{ibv_context, ibv_device};
 use crate::errno::{CRet, unimplemented};
 
 /// `struct ibv_device **ibv_get_device_list(int *num_devices)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// A NULL-terminated array from libc's allocator, every device in it held once (released by
+/// `ibv_free_device_list`). On error: NULL with errno (ENOSYS without uverbs support, ENOMEM),
+/// `*num_devices` left 0.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_device_list_1_1")]
 pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *mut ibv_device {
-    Err(unimplemented("ibv_get_device_list")).ret_null()
+    if !num_devices.is_null() {
+        // SAFETY: the caller passes a writable int or NULL.
+        unsafe { *num_devices = 0 };
+    }
+    let list = |devs: Vec<*mut ibv_device>| -> crate::errno::Result<*mut *mut ibv_device> {
+        // SAFETY: calloc of n+1 pointers; the zeroed last one terminates the list.
+        let arr = unsafe { libc::calloc(devs.len() + 1, size_of::<*mut ibv_device>()) }
+            .cast::<*mut ibv_device>();
+        if arr.is_null() {
+            for d in devs {
+                devlist::device_put(devlist::vdev_of(d));
+            }
+            return Err(crate::errno::Errno::ENOMEM);
+        }
+        for (i, d) in devs.iter().enumerate() {
+            // SAFETY: i < n, inside the allocation.
+            unsafe { *arr.add(i) = *d };
+        }
+        if !num_devices.is_null() {
+            // SAFETY: as above.
+            unsafe { *num_devices = devs.len() as c_int };
+        }
+        Ok(arr)
+    };
+    devlist::get_device_list().and_then(list).ret_null()
 }
 super::symver!(ibv_get_device_list, v1_1, "@@IBVERBS_1.1", ibv_get_device_list);
 
 /// `void ibv_free_device_list(struct ibv_device **list)`
 ///
-/// Stub: does nothing (no return value to carry the failure).
+/// Releases each device once and frees the array. Divergence: NULL is ignored (rdma-core crashes).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_free_device_list_1_1")]
 pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
-    let _ = unimplemented("ibv_free_device_list");
+    if list.is_null() {
+        return;
+    }
+    let mut i = 0;
+    loop {
+        // SAFETY: the list came from ibv_get_device_list: NULL-terminated.
+        let d = unsafe { *list.add(i) };
+        if d.is_null() {
+            break;
+        }
+        devlist::device_put(devlist::vdev_of(d));
+        i += 1;
+    }
+    // SAFETY: allocated with calloc by ibv_get_device_list.
+    unsafe { libc::free(list.cast()) };
 }
 super::symver!(ibv_free_device_list, v1_1, "@@IBVERBS_1.1", ibv_free_device_list);
 
 /// `const char *ibv_get_device_name(struct ibv_device *device)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
-///
-/// rdma-core has no failure path (it returns `device->name`); NULL is what the man page names for
-/// failure.
+/// `device->name`. Divergence: NULL device gives NULL with errno EINVAL (rdma-core crashes).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_device_name_1_1")]
 pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const c_char {
-    Err(unimplemented("ibv_get_device_name")).ret_null()
+    if device.is_null() {
+        return Err(crate::errno::Errno::EINVAL).ret_null();
+    }
+    // SAFETY: a device from ibv_get_device_list, alive while the caller holds it.
+    unsafe { (&raw const (*device).name).cast() }
 }
 super::symver!(ibv_get_device_name, v1_1, "@@IBVERBS_1.1", ibv_get_device_name);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device *device)`
 ///
-/// Stub: returns 0, with errno EOPNOTSUPP.
-///
-/// rdma-core returns 0 when it cannot read the node GUID; errno is set as well.
+/// The node GUID in network order: the value discovery read, else `node_guid` read from sysfs
+/// now (and kept); 0 when it cannot be read. Divergence: NULL device gives 0 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_device_guid_1_1")]
 pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> u64 {
-    ret_or(Err(unimplemented("ibv_get_device_guid")), 0)
+    if device.is_null() {
+        return ret_or(Err(crate::errno::Errno::EINVAL), 0);
+    }
+    devlist::device_guid(devlist::vdev_of(device)).map_or(0, u64::to_be)
 }
 super::symver!(ibv_get_device_guid, v1_1, "@@IBVERBS_1.1", ibv_get_device_guid);
 
 /// `int ibv_get_device_index(struct ibv_device *device)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-///
-/// rdma-core returns -1 when the kernel gives no index (without setting errno); we set errno too.
+/// The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
+/// rdma-core. Divergence: NULL device gives -1 with errno EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int {
-    Err(unimplemented("ibv_get_device_index")).ret_minus_one()
+    if device.is_null() {
+        return Err(crate::errno::Errno::EINVAL).ret_minus_one();
+    }
+    let v = devlist::vdev_of(device);
+    // SAFETY: a listed device: its sysfs record lives as long as the device.
+    unsafe {
+        let s = (*v.0).sysfs;
+        if s.is_null() { -1 } else { (*s).ibdev_idx }
+    }
 }
 
 /// `struct ibv_context *ibv_open_device(struct ibv_device *device)`

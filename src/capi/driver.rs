@@ -17,10 +17,12 @@ use crate::errno::{CRet, unimplemented};
 
 /// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`
 ///
-/// Stub: does nothing (no return value to carry the failure).
+/// Called by a provider's ELF constructor, from inside our dlopen (or at program start for a
+/// provider linked into the program): records the provider for device matching. NULL is ignored.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) {
-    let _ = unimplemented("verbs_register_driver_34");
+    // SAFETY: a provider passes its static ops table.
+    unsafe { super::devlist::register_driver(ops, 34) };
 }
 
 /// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
@@ -111,6 +113,13 @@ pub unsafe extern "C" fn execute_ioctl(
 /// is in the environment; until that init exists here it stays false.
 #[unsafe(no_mangle)]
 pub static mut verbs_allow_disassociate_destroy: bool = false;
+
+/// Library init's write of [`verbs_allow_disassociate_destroy`] (RDMAV_ALLOW_DISASSOC_DESTROY).
+pub(crate) fn set_allow_disassociate_destroy(on: bool) {
+    // SAFETY: written once during library init, before any context exists to read it; providers
+    // only read it.
+    unsafe { *(&raw mut verbs_allow_disassociate_destroy) = on };
+}
 
 /// `unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link)`
 ///

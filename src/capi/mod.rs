@@ -45,6 +45,7 @@ pub mod context;
 pub mod counters;
 pub mod cq;
 pub mod device;
+pub(crate) mod devlist;
 pub mod dm;
 pub mod driver;
 pub mod events;

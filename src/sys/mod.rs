@@ -17,3 +17,10 @@ pub fn errno() -> core::ffi::c_int {
     // SAFETY: as above.
     unsafe { *libc::__errno_location() }
 }
+
+/// The soft RLIMIT_MEMLOCK in bytes, or None when getrlimit fails.
+pub fn memlock_limit() -> Option<u64> {
+    let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit writes one rlimit into the struct we pass.
+    (unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut r) } == 0).then_some(r.rlim_cur)
+}

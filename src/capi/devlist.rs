@@ -1,0 +1,494 @@
+//! The process's device list and the provider glue behind it (rdma-core: device.c
+//! `ibv_get_device_list`'s list, init.c `ibverbs_init`, `ibverbs_get_device_list`, `try_driver`,
+//! `verbs_register_driver`, `ibverbs_device_hold`/`ibverbs_device_put`).
+//!
+//! Not exports: the exports in `device.rs` and `driver.rs` call in here. This is the one place that
+//! turns the plain records of `crate::device` and the decisions of `crate::provider` into the C
+//! objects providers walk (`verbs_sysfs_dev`, `verbs_device`), so its `unsafe` is the FFI edge.
+//!
+//! Locking: [`LIST`] is held only to read or splice the list, never across a provider call or a
+//! dlopen (a provider's constructor registers itself from inside dlopen, and `alloc_device` may do
+//! anything). Two threads rescanning at once may both offer a new device to its provider; the
+//! second to splice finds the device already listed and releases its copy.
+use core::ffi::{CStr, c_char};
+use std::path::Path;
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use crate::abi::driver::{verbs_device, verbs_device_ops, verbs_match_ent, verbs_sysfs_dev};
+use crate::abi::verbs::ibv_device;
+use crate::device::{self, SysfsDev, sysfs};
+use crate::errno::{Errno, Result};
+use crate::log;
+use crate::provider::config::{ProviderList, ProviderName};
+use crate::provider::matcher::{
+    Device, Hooks, MatchKind, MatchState, ProviderMatch, VERBS_MATCH_DRIVER_ID,
+    VERBS_MATCH_MODALIAS, VERBS_MATCH_PCI, VERBS_MATCH_SENTINEL,
+};
+use crate::provider::registry::{DriverEntry, REGISTRY};
+use crate::provider::{config, loader, session};
+
+/// rdma-core's prefix for what it prints on stderr.
+const PFX: &str = "libibverbs: ";
+
+/// A provider-allocated device. Raw, because the provider owns the memory and may free it in
+/// `uninit_device`; we only ever hold the pointer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct VdevPtr(pub *mut verbs_device);
+// SAFETY: a verbs_device is shared by every thread of the process in rdma-core too; its refcount
+// is atomic and the rest is immutable after try_driver.
+unsafe impl Send for VdevPtr {}
+
+struct Entry {
+    vdev: VdevPtr,
+    rec: SysfsDev,
+}
+
+static LIST: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+
+/// The process-wide uverbs ABI (rdma-core's static `abi_ver`): 0 until read once.
+static KERNEL_ABI: AtomicI32 = AtomicI32::new(0);
+
+fn list() -> MutexGuard<'static, Vec<Entry>> {
+    LIST.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// `ibverbs_init`, once per process: environment switches, the memlock warning.
+fn init_once() {
+    static INIT: OnceLock<()> = OnceLock::new();
+    INIT.get_or_init(|| {
+        let get = crate::env::real;
+        if crate::env::fork_safe(get) && crate::capi::fork::ibv_fork_init() != 0 {
+            eprintln!("{PFX}Warning: fork()-safety requested but init failed");
+        }
+        if crate::env::allow_disassoc_destroy(get) {
+            crate::capi::driver::set_allow_disassociate_destroy(true);
+        }
+        check_memlock_limit();
+        // The verbs log reads its environment on first use; touch it now as rdma-core does.
+        let _ = log::enabled(log::VERBS_LOG_ERR);
+    });
+}
+
+/// rdma-core's `check_memlock_limit`: a warning on stderr for non-root with a tiny limit.
+fn check_memlock_limit() {
+    if crate::sys::ids::geteuid() == 0 {
+        return;
+    }
+    match crate::sys::memlock_limit() {
+        None => eprint!("{PFX}Warning: getrlimit(RLIMIT_MEMLOCK) failed."),
+        Some(cur) if cur <= 32768 => eprintln!(
+            "{PFX}Warning: RLIMIT_MEMLOCK is {cur} bytes.\n    This will severely limit memory registrations."
+        ),
+        Some(_) => {}
+    }
+}
+
+/// rdma-core's `check_abi_version`, with netlink's answer taken when it gave one.
+fn check_abi_version(root: &Path, from_netlink: Option<i32>) -> Result<()> {
+    if KERNEL_ABI.load(Ordering::Acquire) != 0 {
+        return Ok(());
+    }
+    let v = match from_netlink {
+        Some(v) => v,
+        None => match sysfs::check_abi_version(root) {
+            Ok(v) => v,
+            Err(sysfs::AbiVersionError::Unreadable(_)) => return Err(Errno::ENOSYS),
+            Err(sysfs::AbiVersionError::OutOfRange(v)) => {
+                // Stored anyway: rdma-core's next call does not check again.
+                KERNEL_ABI.store(v, Ordering::Release);
+                eprintln!(
+                    "{PFX}Fatal: kernel ABI version {v} doesn't match library version {}.",
+                    device::IB_USER_VERBS_MAX_ABI_VERSION
+                );
+                return Err(Errno::ENOSYS);
+            }
+        },
+    };
+    KERNEL_ABI.store(v, Ordering::Release);
+    Ok(())
+}
+
+/// The devices of one `ibv_get_device_list` call, each held once for the caller.
+pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
+    init_once();
+    let root = sysfs::sysfs_path();
+    let en = device::enumerate(root, true)?;
+    for d in &en.skipped {
+        log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: skipping device {}: {}", d.name, d.message));
+    }
+    for d in &en.warnings {
+        log::log(log::VERBS_LOG_INFO, format_args!("libibverbs: device {}: {}", d.name, d.message));
+    }
+    if let Some(why) = &en.netlink_error {
+        log::log(log::VERBS_LOG_DEBUG, format_args!("libibverbs: netlink not used: {why}"));
+    }
+    if !en.devices.is_empty() {
+        check_abi_version(root, en.kernel_abi_ver)?;
+    }
+
+    // Rescan: keep what is still there, release what vanished, offer the rest to providers.
+    let mut fresh = en.devices;
+    let gone: Vec<VdevPtr> = {
+        let mut l = list();
+        let mut gone = Vec::new();
+        l.retain(|e| match fresh.iter().position(|r| device::same_sysfs_dev(&e.rec, r)) {
+            Some(i) => {
+                fresh.remove(i);
+                true
+            }
+            None => {
+                gone.push(e.vdev);
+                false
+            }
+        });
+        gone
+    };
+    for v in gone {
+        device_put(v);
+    }
+
+    let matched = match_new(root, &fresh);
+    let mut l = list();
+    for (rec, vdev) in fresh.into_iter().zip(matched) {
+        let Some(vdev) = vdev else { continue };
+        if l.iter().any(|e| device::same_sysfs_dev(&e.rec, &rec)) {
+            // Another thread listed it meanwhile: keep theirs.
+            drop(l);
+            device_put(vdev);
+            l = list();
+            continue;
+        }
+        l.push(Entry { vdev, rec });
+    }
+    Ok(l.iter()
+        .map(|e| {
+            device_hold(e.vdev);
+            // SAFETY: `device` is the first member of a live verbs_device.
+            unsafe { &raw mut (*e.vdev.0).device }
+        })
+        .collect())
+}
+
+/// Offer each new device to the providers; None where no provider took it.
+fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
+    if recs.is_empty() {
+        return Vec::new();
+    }
+    let devices: Vec<Device> = recs.iter().map(as_match_device).collect();
+    let mut states = vec![MatchState::default(); recs.len()];
+    let mut hooks = CHooks { root, recs, sysfs: recs.iter().map(|_| None).collect() };
+    let provider_dir = loader::provider_dir(crate::env::real, crate::env::real_uid_is_euid());
+    let mut open = |pos: usize, name: &ProviderName| {
+        let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
+        if let Some(w) = out.warning() {
+            eprintln!("{PFX}{w}");
+        }
+        if let Some((c, _)) = &out.loaded {
+            log::log(log::VERBS_LOG_DEBUG, format_args!("libibverbs: loaded provider {}", c.path.to_string_lossy()));
+        }
+    };
+    let read_config = || -> ProviderList {
+        let dir = config::config_dir(crate::env::real, crate::env::real_uid_is_euid());
+        let names = config::discover(&dir, crate::env::real, crate::env::real_uid_is_euid());
+        for d in &names.diagnostics {
+            eprintln!("{PFX}{}", d.text);
+            log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {}", d.detail));
+        }
+        names
+    };
+    let results = session::match_devices(
+        &devices,
+        &mut states,
+        &REGISTRY,
+        &session::PLAN,
+        read_config,
+        &mut open,
+        &mut hooks,
+    );
+    let show = crate::env::show_warnings(crate::env::real);
+    let mut out = Vec::with_capacity(recs.len());
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Some((_, vdev)) => out.push(Some(vdev)),
+            None => {
+                if show {
+                    eprintln!(
+                        "{PFX}Warning: no userspace device-specific driver found for {}",
+                        recs[i].ibdev_name
+                    );
+                }
+                log::log(
+                    log::VERBS_LOG_WARN,
+                    format_args!("libibverbs: skipping device {}: no provider matched it", recs[i].ibdev_name),
+                );
+                if let Some(p) = hooks.sysfs[i].take() {
+                    // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
+                    unsafe { libc::free(p.cast()) };
+                }
+                out.push(None);
+            }
+        }
+    }
+    out
+}
+
+fn as_match_device(r: &SysfsDev) -> Device {
+    Device {
+        ibdev_name: r.ibdev_name.clone().into_bytes(),
+        ibdev_path: r.ibdev_path.to_string_lossy().into_owned(),
+        driver_id: r.driver_id,
+        modalias: r.modalias.clone().map(String::into_bytes),
+        abi_ver: r.abi_ver,
+    }
+}
+
+/// Copy `s` into a fixed C char array, NUL-terminated, truncated to fit.
+pub(crate) fn fill_cstr(dst: &mut [c_char], s: &[u8]) {
+    let n = s.len().min(dst.len().saturating_sub(1));
+    for (d, b) in dst.iter_mut().zip(&s[..n]) {
+        *d = *b as c_char;
+    }
+    if let Some(z) = dst.get_mut(n) {
+        *z = 0;
+    }
+}
+
+/// A zeroed `verbs_sysfs_dev` from libc's allocator (rdma-core frees it with free()).
+fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
+    // SAFETY: calloc of one zeroed struct; all-zero is a valid verbs_sysfs_dev.
+    let p = unsafe { libc::calloc(1, size_of::<verbs_sysfs_dev>()) }.cast::<verbs_sysfs_dev>();
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: p is a fresh, exclusive allocation of the right size.
+    let s = unsafe { &mut *p };
+    fill_cstr(&mut s.sysfs_name, r.sysfs_name.as_bytes());
+    s.sysfs_cdev = r.sysfs_cdev as libc::dev_t;
+    fill_cstr(&mut s.ibdev_name, r.ibdev_name.as_bytes());
+    fill_cstr(&mut s.ibdev_path, r.ibdev_path.as_os_str().as_encoded_bytes());
+    fill_cstr(&mut s.modalias, r.modalias.as_deref().unwrap_or("").as_bytes());
+    s.node_guid = r.node_guid.unwrap_or(0);
+    s.driver_id = r.driver_id.unwrap_or(device::RDMA_DRIVER_UNKNOWN);
+    s.node_type = r.node_type as i32;
+    s.ibdev_idx = r.ibdev_idx_c();
+    s.num_ports = r.num_ports;
+    s.abi_ver = r.abi_ver;
+    s.time_created = libc::timespec { tv_sec: r.time_created.sec, tv_nsec: r.time_created.nsec };
+    s.flags = r.flags;
+    Some(p)
+}
+
+/// The provider calls of `try_driver`.
+struct CHooks<'a> {
+    root: &'a Path,
+    recs: &'a [SysfsDev],
+    /// The C record of each device, made when a provider first looks at it.
+    sysfs: Vec<Option<*mut verbs_sysfs_dev>>,
+}
+
+impl CHooks<'_> {
+    fn index(&self, dev: &Device) -> usize {
+        let path = dev.ibdev_path.as_str();
+        self.recs.iter().position(|r| r.ibdev_path.as_os_str() == path).unwrap_or(0)
+    }
+
+    /// The device's C record, brought up to date with the matcher's state.
+    fn sysfs_for(&mut self, p: &DriverEntry, dev: &Device, st: &MatchState) -> Option<*mut verbs_sysfs_dev> {
+        let i = self.index(dev);
+        let slot = self.sysfs.get_mut(i)?;
+        if slot.is_none() {
+            *slot = alloc_sysfs_dev(&self.recs[i]);
+        }
+        let s = (*slot)?;
+        let ops = p.token as *const verbs_device_ops;
+        // SAFETY: s is ours (exclusive until a provider device takes it); ops is a registered
+        // provider's static ops table and `entry` indexes its match table below the sentinel.
+        unsafe {
+            (*s).r#match = match st.current {
+                Some(m) if m.provider == p.token => (*ops).match_table.add(m.entry),
+                _ => core::ptr::null(),
+            };
+            if st.modalias_read {
+                (*s).flags |= device::VSYSFS_READ_MODALIAS;
+                let m = st.modalias(dev).unwrap_or(b"");
+                fill_cstr(&mut (*s).modalias, m);
+            }
+        }
+        Some(s)
+    }
+}
+
+impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
+    type Out = VdevPtr;
+
+    fn match_device(&mut self, p: &Arc<DriverEntry>, dev: &Device, st: &MatchState) -> bool {
+        let Some(s) = self.sysfs_for(p, dev, st) else { return false };
+        let ops = p.token as *const verbs_device_ops;
+        // SAFETY: ops is a registered provider's table; match_device takes the sysfs record.
+        unsafe { (*ops).match_device.is_some_and(|f| f(s)) }
+    }
+
+    fn alloc_device(&mut self, p: &Arc<DriverEntry>, dev: &Device, st: &MatchState) -> Option<VdevPtr> {
+        let s = self.sysfs_for(p, dev, st)?;
+        let ops = p.token as *const verbs_device_ops;
+        let i = self.index(dev);
+        // SAFETY: ops is a registered provider's table; alloc_device takes the sysfs record and
+        // returns a verbs_device it allocated (or NULL).
+        let vdev = unsafe { (*ops).alloc_device.map_or(core::ptr::null_mut(), |f| f(s)) };
+        if vdev.is_null() {
+            eprintln!("{PFX}Fatal: couldn't allocate device for {}", dev.ibdev_path);
+            return None;
+        }
+        let rec = &self.recs[i];
+        let dev_path = format!("{}/class/infiniband_verbs/{}", self.root.display(), rec.sysfs_name);
+        if dev_path.len() >= crate::abi::verbs::IBV_SYSFS_PATH_MAX as usize {
+            // SAFETY: rdma-core's error path: hand the device back to its provider.
+            unsafe {
+                if let Some(u) = (*ops).uninit_device {
+                    u(vdev);
+                }
+            }
+            return None;
+        }
+        // SAFETY: vdev is the provider's fresh device; the core fills its ibv_device part.
+        unsafe {
+            (*vdev).ops = ops;
+            AtomicI32::from_ptr(&raw mut (*vdev).refcount).store(1, Ordering::Release);
+            let d = &mut (*vdev).device;
+            d.node_type = rec.node_type as i32;
+            d.transport_type = rec.transport() as i32;
+            fill_cstr(&mut d.dev_name, rec.sysfs_name.as_bytes());
+            fill_cstr(&mut d.dev_path, dev_path.as_bytes());
+            fill_cstr(&mut d.name, rec.ibdev_name.as_bytes());
+            fill_cstr(&mut d.ibdev_path, rec.ibdev_path.as_os_str().as_encoded_bytes());
+            (*vdev).sysfs = s;
+        }
+        // The device owns the record now.
+        self.sysfs[i] = None;
+        log::log(
+            log::VERBS_LOG_DEBUG,
+            format_args!("libibverbs: device {} bound to provider {}", rec.ibdev_name, p.matching.name),
+        );
+        Some(VdevPtr(vdev))
+    }
+
+    fn warn(&mut self, text: String) {
+        eprintln!("{PFX}{text}");
+    }
+}
+
+/// `ibverbs_device_hold`.
+pub(crate) fn device_hold(v: VdevPtr) {
+    // SAFETY: v is a live device (the caller holds a reference or the list lock).
+    unsafe { AtomicI32::from_ptr(&raw mut (*v.0).refcount).fetch_add(1, Ordering::AcqRel) };
+}
+
+/// `ibverbs_device_put`: the last reference frees the sysfs record and gives the device back to
+/// its provider.
+pub(crate) fn device_put(v: VdevPtr) {
+    // SAFETY: v is live until its count reaches zero, which only this call can observe.
+    unsafe {
+        if AtomicI32::from_ptr(&raw mut (*v.0).refcount).fetch_sub(1, Ordering::AcqRel) == 1 {
+            libc::free((*v.0).sysfs.cast());
+            let ops = (*v.0).ops;
+            if !ops.is_null() {
+                if let Some(u) = (*ops).uninit_device {
+                    u(v.0);
+                }
+            }
+        }
+    }
+}
+
+/// The `verbs_device` around a public `ibv_device` (its first member).
+pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
+    VdevPtr(dev.cast())
+}
+
+/// `verbs_register_driver_34`: record a provider's ops. The table is read now; the ops pointer is
+/// the provider's identity from here on.
+///
+/// # Safety
+/// `ops` points to a provider's static `verbs_device_ops` (it lives as long as the process).
+pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
+    if ops.is_null() {
+        return;
+    }
+    // SAFETY: the caller's contract.
+    let o = unsafe { &*ops };
+    let name = if o.name.is_null() {
+        String::new()
+    } else {
+        // SAFETY: a provider's name is a NUL-terminated static string.
+        unsafe { CStr::from_ptr(o.name) }.to_string_lossy().into_owned()
+    };
+    let table = if o.match_table.is_null() {
+        None
+    } else {
+        let mut v = Vec::new();
+        let mut e = o.match_table;
+        // SAFETY: the table ends with a sentinel entry (kind 0), as VERBS_*_MATCH tables do.
+        unsafe {
+            while (*e).kind != VERBS_MATCH_SENTINEL {
+                v.push(match_kind(&*e));
+                e = e.add(1);
+            }
+        }
+        Some(v)
+    };
+    let matching = ProviderMatch {
+        name,
+        min_abi: o.match_min_abi_version,
+        max_abi: o.match_max_abi_version,
+        table,
+        has_match_device: o.match_device.is_some(),
+    };
+    log::log(
+        log::VERBS_LOG_DEBUG,
+        format_args!("libibverbs: provider {} registered (provider ABI {provider_abi})", matching.name),
+    );
+    REGISTRY.register(ops as usize, provider_abi, matching);
+}
+
+fn match_kind(e: &verbs_match_ent) -> MatchKind {
+    match e.kind {
+        VERBS_MATCH_PCI => MatchKind::Pci { vendor: e.vendor, device: e.device },
+        VERBS_MATCH_MODALIAS => {
+            // SAFETY: for this kind the union holds a NUL-terminated pattern (or NULL).
+            let p = unsafe { e.u.modalias };
+            if p.is_null() {
+                MatchKind::Modalias(Vec::new())
+            } else {
+                // SAFETY: as above.
+                MatchKind::Modalias(unsafe { CStr::from_ptr(p) }.to_bytes().to_vec())
+            }
+        }
+        // SAFETY: for this kind the union holds the driver id.
+        VERBS_MATCH_DRIVER_ID => MatchKind::DriverId(unsafe { e.u.driver_id }),
+        k => MatchKind::Other(k),
+    }
+}
+
+/// `ibv_get_device_guid`'s value in host order: read once, then remembered in the record.
+pub(crate) fn device_guid(v: VdevPtr) -> Option<u64> {
+    // The list lock stands in for rdma-core's dev_list_lock around the cached value.
+    let _l = list();
+    // SAFETY: a held device; its sysfs record is ours and only touched under the list lock.
+    let s = unsafe { (*v.0).sysfs };
+    if s.is_null() {
+        return None;
+    }
+    // SAFETY: as above.
+    unsafe {
+        if (*s).flags & device::VSYSFS_READ_NODE_GUID != 0 {
+            return Some((*s).node_guid);
+        }
+        let path = CStr::from_ptr((*s).ibdev_path.as_ptr()).to_bytes();
+        let path = Path::new(std::ffi::OsStr::from_encoded_bytes_unchecked(path));
+        let guid = sysfs::read_node_guid(path).ok()?;
+        (*s).node_guid = guid;
+        (*s).flags |= device::VSYSFS_READ_NODE_GUID;
+        Some(guid)
+    }
+}
