@@ -4719,7 +4719,8 @@ int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
 
 // `void verbs_register_driver_34(const struct verbs_device_ops *ops)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Called by a provider's ELF constructor, from inside our dlopen (or at program start for a
+// provider linked into the program): records the provider for device matching. NULL is ignored.
 void verbs_register_driver_34(const struct verbs_device_ops *ops);
 
 // `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`

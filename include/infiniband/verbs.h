@@ -2556,42 +2556,39 @@ int ibv_destroy_cq(struct ibv_cq *cq);
 
 // `struct ibv_device **ibv_get_device_list(int *num_devices)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A NULL-terminated array from libc's allocator, every device in it held once (released by
+// `ibv_free_device_list`). On error: NULL with errno (ENOSYS without uverbs support, ENOMEM),
+// `*num_devices` left 0.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_device **ibv_get_device_list(int *num_devices);
 
 // `void ibv_free_device_list(struct ibv_device **list)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Releases each device once and frees the array. Divergence: NULL is ignored (rdma-core crashes).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_free_device_list(struct ibv_device **list);
 
 // `const char *ibv_get_device_name(struct ibv_device *device)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
-//
-// rdma-core has no failure path (it returns `device->name`); NULL is what the man page names for
-// failure.
+// `device->name`. Divergence: NULL device gives NULL with errno EINVAL (rdma-core crashes).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 const char *ibv_get_device_name(struct ibv_device *device);
 
 // `__be64 ibv_get_device_guid(struct ibv_device *device)`
 //
-// Stub: returns 0, with errno EOPNOTSUPP.
-//
-// rdma-core returns 0 when it cannot read the node GUID; errno is set as well.
+// The node GUID in network order: the value discovery read, else `node_guid` read from sysfs
+// now (and kept); 0 when it cannot be read. Divergence: NULL device gives 0 with errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 uint64_t ibv_get_device_guid(struct ibv_device *device);
 
 // `int ibv_get_device_index(struct ibv_device *device)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// rdma-core returns -1 when the kernel gives no index (without setting errno); we set errno too.
+// The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
+// rdma-core. Divergence: NULL device gives -1 with errno EINVAL.
 int ibv_get_device_index(struct ibv_device *device);
 
 // `struct ibv_context *ibv_open_device(struct ibv_device *device)`
