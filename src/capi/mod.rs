@@ -44,6 +44,7 @@ pub mod compat_1_0;
 pub mod context;
 pub mod counters;
 pub mod cq;
+pub(crate) mod ctxpriv;
 pub mod device;
 pub(crate) mod devlist;
 pub mod dm;
