@@ -9,14 +9,17 @@
 use core::ffi::c_int;
 
 use super::ret::ret_neg_errno_count;
+use super::ctxpriv::ops_of;
 use crate::abi::verbs::{
-    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_gid, ibv_gid_entry,
+    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_gid,
+    ibv_gid_entry, ibv_port_attr,
 };
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno, unimplemented};
 
 /// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The provider's `query_device_ex` with the legacy attribute size. 0, or the positive errno.
+/// Divergence: NULL arguments give EINVAL (rdma-core crashes).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_query_device_1_1")]
@@ -24,16 +27,30 @@ pub unsafe extern "C" fn ibv_query_device(
     context: *mut ibv_context,
     device_attr: *mut ibv_device_attr,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_query_device")).ret_errno()
+    if context.is_null() || device_attr.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context; `orig_attr` is the first member of ibv_device_attr_ex, so the
+    // legacy struct is the head of one, and the size tells the provider to fill only that.
+    unsafe {
+        match ops_of(context).query_device_ex {
+            Some(q) => q(
+                context,
+                core::ptr::null(),
+                device_attr.cast::<ibv_device_attr_ex>(),
+                size_of::<ibv_device_attr>(),
+            ),
+            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+        }
+    }
 }
 super::symver!(ibv_query_device, v1_1, "@@IBVERBS_1.1", ibv_query_device);
 
 /// `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-///
-/// The buffer is the pre-`active_speed_ex` `ibv_port_attr` (verbs.h's inline `ibv_query_port` calls
-/// the provider op directly for the full one).
+/// The exported symbol behind verbs.h's inline `ibv_query_port` for contexts without the
+/// `query_port` slot, and for old binaries: fills the pre-`port_cap_flags2` attribute layout
+/// (52 bytes). 0, or the positive errno. Divergence: NULL arguments give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_query_port_1_1")]
@@ -42,7 +59,46 @@ pub unsafe extern "C" fn ibv_query_port(
     port_num: u8,
     port_attr: *mut _compat_ibv_port_attr,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_query_port")).ret_errno()
+    // SAFETY: forwarded; lib_query_port checks its arguments.
+    unsafe { lib_query_port(context, port_num, port_attr.cast(), COMPAT_PORT_ATTR_SIZE) }
+}
+
+/// `sizeof(struct _compat_ibv_port_attr)`: `ibv_port_attr` up to and including `flags`, padded.
+const COMPAT_PORT_ATTR_SIZE: usize = 52;
+
+/// rdma-core's `__lib_query_port`, the context's `query_port` slot: the provider fills a full
+/// `ibv_port_attr` (a zeroed temporary when the caller's is shorter), the caller gets
+/// `port_attr_len` bytes of it.
+pub(crate) unsafe extern "C" fn lib_query_port(
+    context: *mut ibv_context,
+    port_num: u8,
+    port_attr: *mut ibv_port_attr,
+    port_attr_len: usize,
+) -> c_int {
+    if context.is_null() || port_attr.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context; the caller's buffer has port_attr_len bytes.
+    unsafe {
+        let Some(q) = ops_of(context).query_port else {
+            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+        };
+        if port_attr_len < size_of::<ibv_port_attr>() {
+            let mut tmp: ibv_port_attr = core::mem::zeroed();
+            let rc = q(context, port_num, &mut tmp);
+            if rc != 0 {
+                return rc;
+            }
+            core::ptr::copy_nonoverlapping(
+                (&raw const tmp).cast::<u8>(),
+                port_attr.cast::<u8>(),
+                port_attr_len,
+            );
+            return 0;
+        }
+        core::ptr::write_bytes(port_attr.cast::<u8>(), 0, port_attr_len);
+        q(context, port_num, port_attr)
+    }
 }
 super::symver!(ibv_query_port, v1_1, "@@IBVERBS_1.1", ibv_query_port);
 

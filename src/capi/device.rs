@@ -124,25 +124,30 @@ pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int 
 
 /// `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// `verbs_open_device(device, NULL)`. NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_open_device_1_1")]
 pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_context {
-    Err(unimplemented("ibv_open_device")).ret_null()
+    // SAFETY: a device from ibv_get_device_list (or NULL, rejected).
+    unsafe { super::driver::open_device(device, core::ptr::null_mut()) }.ret_null()
 }
 super::symver!(ibv_open_device, v1_1, "@@IBVERBS_1.1", ibv_open_device);
 
 /// `int ibv_close_device(struct ibv_context *context)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-///
-/// rdma-core always returns 0; its man page documents -1 on failure.
+/// The provider's free_context. 0, as rdma-core always returns. Divergence: NULL gives -1 with
+/// errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_close_device_1_1")]
 pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
-    Err(unimplemented("ibv_close_device")).ret_minus_one()
+    if context.is_null() {
+        return Err(crate::errno::Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: an open context of this library.
+    unsafe { super::driver::close_context(context) };
+    0
 }
 super::symver!(ibv_close_device, v1_1, "@@IBVERBS_1.1", ibv_close_device);
 

@@ -2,6 +2,7 @@
 //!
 //! Callers elsewhere are `#![forbid(unsafe_code)]`; the `unsafe` here is small and commented.
 
+pub mod cdev;
 pub mod ids;
 pub mod netlink;
 pub mod dl;

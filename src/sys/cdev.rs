@@ -1,0 +1,50 @@
+//! Opening a uverbs character device (rdma-core: util/open_cdev.c).
+use std::ffi::CString;
+
+use crate::errno::{Errno, Result};
+
+fn open_checked(path: &str, cdev: u64) -> Result<i32> {
+    let c = CString::new(path).map_err(|_| Errno::EINVAL)?;
+    // SAFETY: c is a valid NUL-terminated path; open has no other memory arguments.
+    let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(Errno(crate::sys::errno()));
+    }
+    // SAFETY: st is a plain struct fstat fills; fd is ours.
+    let mut st: libc::stat = unsafe { core::mem::zeroed() };
+    // SAFETY: as above.
+    let ok = unsafe { libc::fstat(fd, &mut st) } == 0
+        && (st.st_mode & libc::S_IFMT) == libc::S_IFCHR
+        && (cdev == 0 || st.st_rdev == cdev);
+    if !ok {
+        // SAFETY: fd is ours and not used after this.
+        unsafe { libc::close(fd) };
+        return Err(Errno::ENODEV);
+    }
+    Ok(fd)
+}
+
+/// Open `/dev/infiniband/<name>` read-write and close-on-exec, checking it is the character device
+/// `cdev` (0: any). If that fails and `cdev` is known, try udev's `/dev/char/<major>:<minor>`.
+///
+/// Divergences from rdma-core: no 5-second inotify wait for udev to create the /dev/char link,
+/// and the error returned is the first open's (EACCES stays EACCES), not the fallback's.
+pub fn open_cdev(name: &str, cdev: u64) -> Result<i32> {
+    let first = open_checked(&format!("/dev/infiniband/{name}"), cdev);
+    match first {
+        Ok(fd) => Ok(fd),
+        Err(e) if cdev != 0 => {
+            let (maj, min) = (libc::major(cdev as libc::dev_t), libc::minor(cdev as libc::dev_t));
+            open_checked(&format!("/dev/char/{maj}:{min}"), cdev).map_err(|_| e)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// close(2), ignoring the result (rdma-core ignores it too).
+pub fn close(fd: i32) {
+    if fd >= 0 {
+        // SAFETY: the caller owns fd.
+        unsafe { libc::close(fd) };
+    }
+}
