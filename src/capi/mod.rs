@@ -46,6 +46,7 @@ pub mod context;
 pub mod counters;
 pub mod cq;
 pub(crate) mod ctxpriv;
+pub(crate) mod ops;
 pub mod device;
 pub(crate) mod devlist;
 pub mod dm;

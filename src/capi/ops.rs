@@ -1,0 +1,403 @@
+//! The default op table and how a provider's ops are installed into a context
+//! (rdma-core v44.0 `libibverbs/dummy_ops.c`: `verbs_dummy_ops` and `verbs_set_ops`).
+//!
+//! Every context starts with [`DEFAULT_OPS`] in all 76 slots of its private table (and in the
+//! public slots that mirror them); a provider then overwrites the ops it implements with
+//! [`set_ops`], possibly several times.
+//!
+//! The defaults never touch their arguments. What they report:
+//! - ops returning a pointer: NULL with errno EOPNOTSUPP;
+//! - ops returning `int`: the positive value EOPNOTSUPP, errno left alone — including `poll_cq`,
+//!   `post_send`, `post_recv`, `post_srq_recv` and `post_srq_ops`, which do NOT set `*bad_wr`;
+//! - `query_qp_data_in_order`: 0 (no in-order guarantee), not an error;
+//! - `rereg_mr`: `IBV_REREG_MR_ERR_INPUT` (-1) with errno EOPNOTSUPP;
+//! - `async_event`, `cq_event`, `free_context`, `unimport_dm`, `unimport_mr`, `unimport_pd`:
+//!   return nothing and do nothing.
+
+use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
+use crate::capi::ctxpriv::ContextPriv;
+
+/// The defaults themselves; only reachable through [`DEFAULT_OPS`].
+mod dflt {
+    use crate::abi::driver::verbs_mr;
+    use crate::abi::verbs::*;
+    use crate::sys::set_errno;
+    use core::ffi::{c_int, c_uint, c_void};
+    use libc::EOPNOTSUPP;
+
+    /// Ops returning `int`: EOPNOTSUPP (positive), errno untouched.
+    macro_rules! int_unsupported {
+        ($($name:ident($($t:ty),*);)*) => {
+            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> c_int { EOPNOTSUPP })*
+        };
+    }
+    /// Ops returning a pointer: NULL with errno EOPNOTSUPP.
+    macro_rules! null_unsupported {
+        ($($name:ident($($t:ty),*) -> $r:ty;)*) => {
+            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> *mut $r {
+                set_errno(EOPNOTSUPP);
+                core::ptr::null_mut()
+            })*
+        };
+    }
+    /// Ops returning nothing: no effect.
+    macro_rules! no_op {
+        ($($name:ident($($t:ty),*);)*) => {
+            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) {})*
+        };
+    }
+
+    int_unsupported! {
+        advise_mr(*mut ibv_pd, u32, u32, *mut ibv_sge, u32);
+        attach_counters_point_flow(*mut ibv_counters, *mut ibv_counter_attach_attr, *mut ibv_flow);
+        attach_mcast(*mut ibv_qp, *const ibv_gid, u16);
+        bind_mw(*mut ibv_qp, *mut ibv_mw, *mut ibv_mw_bind);
+        close_xrcd(*mut ibv_xrcd);
+        dealloc_mw(*mut ibv_mw);
+        dealloc_pd(*mut ibv_pd);
+        dealloc_td(*mut ibv_td);
+        dereg_mr(*mut verbs_mr);
+        destroy_ah(*mut ibv_ah);
+        destroy_counters(*mut ibv_counters);
+        destroy_cq(*mut ibv_cq);
+        destroy_flow(*mut ibv_flow);
+        destroy_flow_action(*mut ibv_flow_action);
+        destroy_qp(*mut ibv_qp);
+        destroy_rwq_ind_table(*mut ibv_rwq_ind_table);
+        destroy_srq(*mut ibv_srq);
+        destroy_wq(*mut ibv_wq);
+        detach_mcast(*mut ibv_qp, *const ibv_gid, u16);
+        free_dm(*mut ibv_dm);
+        get_srq_num(*mut ibv_srq, *mut u32);
+        modify_cq(*mut ibv_cq, *mut ibv_modify_cq_attr);
+        modify_flow_action_esp(*mut ibv_flow_action, *mut ibv_flow_action_esp_attr);
+        modify_qp(*mut ibv_qp, *mut ibv_qp_attr, c_int);
+        modify_qp_rate_limit(*mut ibv_qp, *mut ibv_qp_rate_limit_attr);
+        modify_srq(*mut ibv_srq, *mut ibv_srq_attr, c_int);
+        modify_wq(*mut ibv_wq, *mut ibv_wq_attr);
+        // The data-path ops report EOPNOTSUPP as their return value and leave *bad_wr unset;
+        // poll_cq's positive return thus reads as a completion count to a naive caller.
+        poll_cq(*mut ibv_cq, c_int, *mut ibv_wc);
+        post_recv(*mut ibv_qp, *mut ibv_recv_wr, *mut *mut ibv_recv_wr);
+        post_send(*mut ibv_qp, *mut ibv_send_wr, *mut *mut ibv_send_wr);
+        post_srq_ops(*mut ibv_srq, *mut ibv_ops_wr, *mut *mut ibv_ops_wr);
+        post_srq_recv(*mut ibv_srq, *mut ibv_recv_wr, *mut *mut ibv_recv_wr);
+        query_device_ex(
+            *mut ibv_context, *const ibv_query_device_ex_input, *mut ibv_device_attr_ex, usize
+        );
+        query_ece(*mut ibv_qp, *mut ibv_ece);
+        query_port(*mut ibv_context, u8, *mut ibv_port_attr);
+        query_qp(*mut ibv_qp, *mut ibv_qp_attr, c_int, *mut ibv_qp_init_attr);
+        query_rt_values(*mut ibv_context, *mut ibv_values_ex);
+        query_srq(*mut ibv_srq, *mut ibv_srq_attr);
+        read_counters(*mut ibv_counters, *mut u64, u32, u32);
+        req_notify_cq(*mut ibv_cq, c_int);
+        resize_cq(*mut ibv_cq, c_int);
+        set_ece(*mut ibv_qp, *mut ibv_ece);
+    }
+
+    null_unsupported! {
+        alloc_dm(*mut ibv_context, *mut ibv_alloc_dm_attr) -> ibv_dm;
+        alloc_mw(*mut ibv_pd, u32) -> ibv_mw;
+        alloc_null_mr(*mut ibv_pd) -> ibv_mr;
+        alloc_parent_domain(*mut ibv_context, *mut ibv_parent_domain_init_attr) -> ibv_pd;
+        alloc_pd(*mut ibv_context) -> ibv_pd;
+        alloc_td(*mut ibv_context, *mut ibv_td_init_attr) -> ibv_td;
+        create_ah(*mut ibv_pd, *mut ibv_ah_attr) -> ibv_ah;
+        create_counters(*mut ibv_context, *mut ibv_counters_init_attr) -> ibv_counters;
+        create_cq(*mut ibv_context, c_int, *mut ibv_comp_channel, c_int) -> ibv_cq;
+        create_cq_ex(*mut ibv_context, *mut ibv_cq_init_attr_ex) -> ibv_cq_ex;
+        create_flow(*mut ibv_qp, *mut ibv_flow_attr) -> ibv_flow;
+        create_flow_action_esp(*mut ibv_context, *mut ibv_flow_action_esp_attr) -> ibv_flow_action;
+        create_qp(*mut ibv_pd, *mut ibv_qp_init_attr) -> ibv_qp;
+        create_qp_ex(*mut ibv_context, *mut ibv_qp_init_attr_ex) -> ibv_qp;
+        create_rwq_ind_table(
+            *mut ibv_context, *mut ibv_rwq_ind_table_init_attr
+        ) -> ibv_rwq_ind_table;
+        create_srq(*mut ibv_pd, *mut ibv_srq_init_attr) -> ibv_srq;
+        create_srq_ex(*mut ibv_context, *mut ibv_srq_init_attr_ex) -> ibv_srq;
+        create_wq(*mut ibv_context, *mut ibv_wq_init_attr) -> ibv_wq;
+        import_dm(*mut ibv_context, u32) -> ibv_dm;
+        import_mr(*mut ibv_pd, u32) -> ibv_mr;
+        import_pd(*mut ibv_context, u32) -> ibv_pd;
+        open_qp(*mut ibv_context, *mut ibv_qp_open_attr) -> ibv_qp;
+        open_xrcd(*mut ibv_context, *mut ibv_xrcd_init_attr) -> ibv_xrcd;
+        reg_dm_mr(*mut ibv_pd, *mut ibv_dm, u64, usize, c_uint) -> ibv_mr;
+        reg_dmabuf_mr(*mut ibv_pd, u64, usize, u64, c_int, c_int) -> ibv_mr;
+        reg_mr(*mut ibv_pd, *mut c_void, usize, u64, c_int) -> ibv_mr;
+    }
+
+    no_op! {
+        async_event(*mut ibv_context, *mut ibv_async_event);
+        cq_event(*mut ibv_cq);
+        free_context(*mut ibv_context);
+        unimport_dm(*mut ibv_dm);
+        unimport_mr(*mut ibv_mr);
+        unimport_pd(*mut ibv_pd);
+    }
+
+    /// Not 0/EOPNOTSUPP like the other queries: "no in-order guarantee" is a valid answer.
+    pub(super) unsafe extern "C" fn query_qp_data_in_order(
+        _: *mut ibv_qp,
+        _: u32,
+        _: u32,
+    ) -> c_int {
+        0
+    }
+
+    /// Returns the rereg error code for bad input (-1) and, unlike the other int ops, sets errno.
+    pub(super) unsafe extern "C" fn rereg_mr(
+        _: *mut verbs_mr,
+        _: c_int,
+        _: *mut ibv_pd,
+        _: *mut c_void,
+        _: usize,
+        _: c_int,
+    ) -> c_int {
+        set_errno(EOPNOTSUPP);
+        ibv_rereg_mr_err_code::IBV_REREG_MR_ERR_INPUT as c_int
+    }
+}
+
+/// The op every slot holds until a provider supplies its own (`verbs_dummy_ops`).
+#[allow(dead_code, reason = "wired in by capi::driver")]
+pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
+    advise_mr: Some(dflt::advise_mr),
+    alloc_dm: Some(dflt::alloc_dm),
+    alloc_mw: Some(dflt::alloc_mw),
+    alloc_null_mr: Some(dflt::alloc_null_mr),
+    alloc_parent_domain: Some(dflt::alloc_parent_domain),
+    alloc_pd: Some(dflt::alloc_pd),
+    alloc_td: Some(dflt::alloc_td),
+    async_event: Some(dflt::async_event),
+    attach_counters_point_flow: Some(dflt::attach_counters_point_flow),
+    attach_mcast: Some(dflt::attach_mcast),
+    bind_mw: Some(dflt::bind_mw),
+    close_xrcd: Some(dflt::close_xrcd),
+    cq_event: Some(dflt::cq_event),
+    create_ah: Some(dflt::create_ah),
+    create_counters: Some(dflt::create_counters),
+    create_cq: Some(dflt::create_cq),
+    create_cq_ex: Some(dflt::create_cq_ex),
+    create_flow: Some(dflt::create_flow),
+    create_flow_action_esp: Some(dflt::create_flow_action_esp),
+    create_qp: Some(dflt::create_qp),
+    create_qp_ex: Some(dflt::create_qp_ex),
+    create_rwq_ind_table: Some(dflt::create_rwq_ind_table),
+    create_srq: Some(dflt::create_srq),
+    create_srq_ex: Some(dflt::create_srq_ex),
+    create_wq: Some(dflt::create_wq),
+    dealloc_mw: Some(dflt::dealloc_mw),
+    dealloc_pd: Some(dflt::dealloc_pd),
+    dealloc_td: Some(dflt::dealloc_td),
+    dereg_mr: Some(dflt::dereg_mr),
+    destroy_ah: Some(dflt::destroy_ah),
+    destroy_counters: Some(dflt::destroy_counters),
+    destroy_cq: Some(dflt::destroy_cq),
+    destroy_flow: Some(dflt::destroy_flow),
+    destroy_flow_action: Some(dflt::destroy_flow_action),
+    destroy_qp: Some(dflt::destroy_qp),
+    destroy_rwq_ind_table: Some(dflt::destroy_rwq_ind_table),
+    destroy_srq: Some(dflt::destroy_srq),
+    destroy_wq: Some(dflt::destroy_wq),
+    detach_mcast: Some(dflt::detach_mcast),
+    free_context: Some(dflt::free_context),
+    free_dm: Some(dflt::free_dm),
+    get_srq_num: Some(dflt::get_srq_num),
+    import_dm: Some(dflt::import_dm),
+    import_mr: Some(dflt::import_mr),
+    import_pd: Some(dflt::import_pd),
+    modify_cq: Some(dflt::modify_cq),
+    modify_flow_action_esp: Some(dflt::modify_flow_action_esp),
+    modify_qp: Some(dflt::modify_qp),
+    modify_qp_rate_limit: Some(dflt::modify_qp_rate_limit),
+    modify_srq: Some(dflt::modify_srq),
+    modify_wq: Some(dflt::modify_wq),
+    open_qp: Some(dflt::open_qp),
+    open_xrcd: Some(dflt::open_xrcd),
+    poll_cq: Some(dflt::poll_cq),
+    post_recv: Some(dflt::post_recv),
+    post_send: Some(dflt::post_send),
+    post_srq_ops: Some(dflt::post_srq_ops),
+    post_srq_recv: Some(dflt::post_srq_recv),
+    query_device_ex: Some(dflt::query_device_ex),
+    query_ece: Some(dflt::query_ece),
+    query_port: Some(dflt::query_port),
+    query_qp: Some(dflt::query_qp),
+    query_qp_data_in_order: Some(dflt::query_qp_data_in_order),
+    query_rt_values: Some(dflt::query_rt_values),
+    query_srq: Some(dflt::query_srq),
+    read_counters: Some(dflt::read_counters),
+    reg_dm_mr: Some(dflt::reg_dm_mr),
+    reg_dmabuf_mr: Some(dflt::reg_dmabuf_mr),
+    reg_mr: Some(dflt::reg_mr),
+    req_notify_cq: Some(dflt::req_notify_cq),
+    rereg_mr: Some(dflt::rereg_mr),
+    resize_cq: Some(dflt::resize_cq),
+    set_ece: Some(dflt::set_ece),
+    unimport_dm: Some(dflt::unimport_dm),
+    unimport_mr: Some(dflt::unimport_mr),
+    unimport_pd: Some(dflt::unimport_pd),
+};
+
+/// Install every non-NULL op of `ops` (`verbs_set_ops`): always into the private table, and
+/// for most ops also into the public slot that exposes it.
+///
+/// Public destinations, as rdma-core v44 assigns them (76 ops):
+/// - 39 ops go to the same-named slot of `verbs_context` or `context.ops`;
+/// - 2 go to a differently named `verbs_context` slot (`create_flow` → `ibv_create_flow`,
+///   `destroy_flow` → `ibv_destroy_flow`);
+/// - 22 go, untyped, to `context.ops._compat_<op>` (kept only for old binaries);
+/// - 13 stay private: `create_cq_ex`, `free_context`, `import_dm`, `import_mr`, `import_pd`,
+///   `query_ece`, `query_port`, `query_qp_data_in_order`, `reg_dmabuf_mr`, `set_ece`,
+///   `unimport_dm`, `unimport_mr`, `unimport_pd` (`create_cq_ex` and `query_port` have public
+///   slots of their own, which the library fills with its wrappers instead).
+///
+/// # Safety
+/// `vctx` points to a writable PABI-34 `verbs_context` whose `priv` is a live `ContextPriv`
+/// not otherwise borrowed; `ops` points to a readable `verbs_context_ops`.
+#[allow(dead_code, reason = "wired in by capi::driver")]
+pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_context_ops) {
+    // SAFETY: the caller's contract; `priv` is a separate allocation, so the borrow of the
+    // private table does not overlap the writes through `vctx` below.
+    let (table, ops) = unsafe { (&mut (*(*vctx).r#priv.cast::<ContextPriv>()).ops, &*ops) };
+
+    macro_rules! install {
+        // Same-named public slot of the verbs_context.
+        (vctx $op:ident) => {
+            if let Some(f) = ops.$op {
+                table.$op = Some(f);
+                // SAFETY: writable verbs_context (caller's contract).
+                unsafe { (*vctx).$op = Some(f) };
+            }
+        };
+        // Public slot of the verbs_context under another name.
+        (vctx $op:ident => $slot:ident) => {
+            if let Some(f) = ops.$op {
+                table.$op = Some(f);
+                // SAFETY: as above.
+                unsafe { (*vctx).$slot = Some(f) };
+            }
+        };
+        // Same-named public slot of ibv_context_ops.
+        (ctx $op:ident) => {
+            if let Some(f) = ops.$op {
+                table.$op = Some(f);
+                // SAFETY: as above.
+                unsafe { (*vctx).context.ops.$op = Some(f) };
+            }
+        };
+        // Untyped compatibility slot of ibv_context_ops.
+        (compat $op:ident => $slot:ident) => {
+            if let Some(f) = ops.$op {
+                table.$op = Some(f);
+                // SAFETY: writable verbs_context; the slot is a bare code address that nobody
+                // calls through its declared type, and an Option of any function pointer has
+                // the slot's size and alignment, so the typed pointer is stored as is.
+                unsafe {
+                    (&raw mut (*vctx).context.ops.$slot)
+                        .cast::<Option<_>>()
+                        .write(Some(f))
+                };
+            }
+        };
+        // Private table only.
+        (private $op:ident) => {
+            if let Some(f) = ops.$op {
+                table.$op = Some(f);
+            }
+        };
+    }
+
+    install!(vctx advise_mr);
+    install!(vctx alloc_dm);
+    install!(ctx alloc_mw);
+    install!(vctx alloc_null_mr);
+    install!(compat alloc_pd => _compat_alloc_pd);
+    install!(vctx alloc_parent_domain);
+    install!(vctx alloc_td);
+    install!(vctx attach_counters_point_flow);
+    install!(vctx create_counters);
+    install!(compat async_event => _compat_async_event);
+    install!(compat attach_mcast => _compat_attach_mcast);
+    install!(ctx bind_mw);
+    install!(vctx close_xrcd);
+    install!(compat cq_event => _compat_cq_event);
+    install!(compat create_ah => _compat_create_ah);
+    install!(compat create_cq => _compat_create_cq);
+    install!(private create_cq_ex);
+    install!(vctx create_flow => ibv_create_flow);
+    install!(vctx create_flow_action_esp);
+    install!(compat create_qp => _compat_create_qp);
+    install!(vctx create_qp_ex);
+    install!(vctx create_rwq_ind_table);
+    install!(compat create_srq => _compat_create_srq);
+    install!(vctx create_srq_ex);
+    install!(vctx create_wq);
+    install!(ctx dealloc_mw);
+    install!(compat dealloc_pd => _compat_dealloc_pd);
+    install!(vctx dealloc_td);
+    install!(vctx destroy_counters);
+    install!(compat dereg_mr => _compat_dereg_mr);
+    install!(compat destroy_ah => _compat_destroy_ah);
+    install!(compat destroy_cq => _compat_destroy_cq);
+    install!(vctx destroy_flow => ibv_destroy_flow);
+    install!(vctx destroy_flow_action);
+    install!(compat destroy_qp => _compat_destroy_qp);
+    install!(vctx destroy_rwq_ind_table);
+    install!(compat destroy_srq => _compat_destroy_srq);
+    install!(vctx destroy_wq);
+    install!(compat detach_mcast => _compat_detach_mcast);
+    install!(private free_context);
+    install!(vctx free_dm);
+    install!(vctx get_srq_num);
+    install!(private import_dm);
+    install!(private import_mr);
+    install!(private import_pd);
+    install!(vctx modify_cq);
+    install!(vctx modify_flow_action_esp);
+    install!(compat modify_qp => _compat_modify_qp);
+    install!(vctx modify_qp_rate_limit);
+    install!(compat modify_srq => _compat_modify_srq);
+    install!(vctx modify_wq);
+    install!(vctx open_qp);
+    install!(vctx open_xrcd);
+    install!(ctx poll_cq);
+    install!(ctx post_recv);
+    install!(ctx post_send);
+    install!(vctx post_srq_ops);
+    install!(ctx post_srq_recv);
+    install!(vctx query_device_ex);
+    install!(private query_ece);
+    install!(private query_port);
+    install!(compat query_qp => _compat_query_qp);
+    install!(private query_qp_data_in_order);
+    install!(vctx query_rt_values);
+    install!(vctx read_counters);
+    install!(compat query_srq => _compat_query_srq);
+    install!(vctx reg_dm_mr);
+    install!(private reg_dmabuf_mr);
+    install!(compat reg_mr => _compat_reg_mr);
+    install!(ctx req_notify_cq);
+    install!(compat rereg_mr => _compat_rereg_mr);
+    install!(compat resize_cq => _compat_resize_cq);
+    install!(private set_ece);
+    install!(private unimport_dm);
+    install!(private unimport_mr);
+    install!(private unimport_pd);
+}
+
+/// Fill the private table and the public slots with the defaults, as a fresh context gets them
+/// before its provider installs its own (`verbs_set_ops(ctx, &verbs_dummy_ops)` in
+/// `verbs_init_context`).
+///
+/// # Safety
+/// As for [`set_ops`].
+#[allow(dead_code, reason = "wired in by capi::driver")]
+pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34) {
+    // SAFETY: the caller's contract; DEFAULT_OPS is a readable table.
+    unsafe { set_ops(vctx, &DEFAULT_OPS) };
+}
+
+#[cfg(test)]
+mod tests;
