@@ -94,7 +94,14 @@ const PRIVATE_IN_VERBS_H: &[&str] = &["ibv_wr_opcode_str"];
 
 /// C variadics defined in Rust with their fixed parameters only (stable Rust cannot define a C
 /// variadic; see the export's doc): their declarations get back the `...`.
-const VARIADIC: &[&str] = &["ibv_read_ibdev_sysfs_file"];
+const VARIADIC: &[&str] = &[];
+
+/// Functions the C shim (src/shim/verbs_log.c) defines, with their rdma-core prototypes: the C
+/// variadics of the provider ABI. Declared in driver.h.
+const C_SHIM_PROTOTYPES: &[&str] = &[
+    "void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...);",
+    "int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...);",
+];
 
 fn public_name(f: &str) -> &str {
     f.strip_prefix("__").and_then(|s| s.strip_suffix("_1_1")).unwrap_or(f)
@@ -411,7 +418,22 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let text = order_definitions(&inline_anonymous(&text));
     let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
     let text = restore_variadics(&text);
+    let text = if h.private { add_shim_prototypes(&text) } else { text };
     squeeze_blank_lines(&forward_declare_tags(&text))
+}
+
+/// Declare the C shim's functions inside the header's `extern "C"` block.
+fn add_shim_prototypes(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    // The last `#ifdef __cplusplus` opens the closing brace of the extern "C" block.
+    let at = lines.iter().rposition(|l| l == "#ifdef __cplusplus").unwrap_or(lines.len());
+    let mut add = vec!["// Defined in C (variadic): src/shim/verbs_log.c.".to_string()];
+    add.extend(C_SHIM_PROTOTYPES.iter().map(|p| p.to_string()));
+    add.push(String::new());
+    lines.splice(at..at, add);
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
 }
 
 /// Append `...` to the parameter list of each [`VARIADIC`] declaration.

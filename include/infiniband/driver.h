@@ -4725,14 +4725,16 @@ void verbs_register_driver_34(const struct verbs_device_ops *ops);
 
 // `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Installs the provider's ops: each non-NULL op goes into the context's private table and, per
+// rdma-core's rules, into its public slot. NULL arguments are ignored.
 void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops);
 
 // `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
-//
-// `context_offset` is an offset disguised as a pointer (`&((T *)NULL)->member`).
+// Allocates the provider's context wrapper (`alloc_size` zeroed bytes from libc, so the provider
+// may free it) and initialises the `verbs_context` at byte offset `context_offset` inside it.
+// Owns `cmd_fd` from here: closed on failure. NULL with errno on failure (ENOMEM; EINVAL for a
+// NULL device or an offset that does not fit — Divergence: rdma-core would write out of bounds).
 void *_verbs_init_and_alloc_context(struct ibv_device *device,
                                     int cmd_fd,
                                     size_t alloc_size,
@@ -4741,7 +4743,8 @@ void *_verbs_init_and_alloc_context(struct ibv_device *device,
 
 // `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel, void *cq_context)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// The core fields of a CQ a provider made: owner, channel (its use count raised under the
+// context mutex), user context, event counters, and the mutex/condvar the acks use.
 void verbs_init_cq(struct ibv_cq *cq,
                    struct ibv_context *context,
                    struct ibv_comp_channel *channel,
@@ -4749,17 +4752,21 @@ void verbs_init_cq(struct ibv_cq *cq,
 
 // `void verbs_uninit_context(struct verbs_context *context)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// The core half of a provider's free_context: drops the private part, closes the command and
+// async fds, releases the device. The provider frees its wrapper afterwards.
 void verbs_uninit_context(struct verbs_context *context);
 
 // `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// Opens the device's uverbs node, lets the provider build its context, installs the library's
+// own entry points, and gets the async event fd if the provider did not. NULL with errno on
+// failure (the open's errno, e.g. EACCES; the provider's; EINVAL for NULL — Divergence).
 struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data);
 
 // `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
+// failure. Divergence: NULL arguments give -1 with errno EINVAL.
 int ibv_query_gid_type(struct ibv_context *context,
                        uint8_t port_num,
                        unsigned int index,
@@ -4777,17 +4784,9 @@ int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
 // filled so far in every buffer of the `link` chain (no error channel).
 unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link);
 
-// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
-//
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// C declares this variadic. Stable Rust cannot define a C variadic, and on x86-64 SysV the fixed
-// arguments arrive exactly as for a non-variadic call, so this definition takes the four fixed
-// ones; the implementation needs a C shim, as `__verbs_log` has.
-int ibv_read_ibdev_sysfs_file(char *buf,
-                              size_t size,
-                              struct verbs_sysfs_dev *sysfs_dev,
-                              const char *fnfmt, ...);
+// Defined in C (variadic): src/shim/verbs_log.c.
+void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...);
+int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -2411,17 +2411,17 @@ int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
 
 // `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `query_device_ex` with the legacy attribute size. 0, or the positive errno.
+// Divergence: NULL arguments give EINVAL (rdma-core crashes).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr);
 
 // `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-//
-// The buffer is the pre-`active_speed_ex` `ibv_port_attr` (verbs.h's inline `ibv_query_port` calls
-// the provider op directly for the full one).
+// The exported symbol behind verbs.h's inline `ibv_query_port` for contexts without the
+// `query_port` slot, and for old binaries: fills the pre-`port_cap_flags2` attribute layout
+// (52 bytes). 0, or the positive errno. Divergence: NULL arguments give EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_port(struct ibv_context *context,
@@ -2435,7 +2435,8 @@ int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
+// Divergence: NULL arguments give -1 with errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_gid(struct ibv_context *context,
@@ -2445,7 +2446,9 @@ int ibv_query_gid(struct ibv_context *context,
 
 // `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// One GID table entry (GID, type, net device): the kernel's answer, or sysfs's on kernels
+// without the ioctl. 0, or the positive errno (ENODATA for an empty slot).
+// Divergence: NULL arguments give EINVAL.
 int _ibv_query_gid_ex(struct ibv_context *context,
                       uint32_t port_num,
                       uint32_t gid_index,
@@ -2455,7 +2458,8 @@ int _ibv_query_gid_ex(struct ibv_context *context,
 
 // `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
 //
-// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: the entry count, or a negative errno).
+// Every non-empty GID of every port, as entries `entry_size` bytes apart. The count, or the
+// negated errno (EINVAL when more than `max_entries` exist). Divergence: NULL context EINVAL.
 ssize_t _ibv_query_gid_table(struct ibv_context *context,
                              struct ibv_gid_entry *entries,
                              size_t max_entries,
@@ -2464,14 +2468,15 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context,
 
 // `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// `ports/<port>/pkeys/<index>` from sysfs, in network order. -1 on failure (errno from the
+// read). Divergence: NULL arguments give -1 with errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, uint16_t *pkey);
 
 // `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// The first table index holding `pkey` (network order), or -1 when the table ends first.
 int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, uint16_t pkey);
 
 // `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
@@ -2593,16 +2598,15 @@ int ibv_get_device_index(struct ibv_device *device);
 
 // `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// `verbs_open_device(device, NULL)`. NULL with errno on failure.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_context *ibv_open_device(struct ibv_device *device);
 
 // `int ibv_close_device(struct ibv_context *context)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// rdma-core always returns 0; its man page documents -1 on failure.
+// The provider's free_context. 0, as rdma-core always returns. Divergence: NULL gives -1 with
+// errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_close_device(struct ibv_context *context);
@@ -2973,14 +2977,14 @@ unsigned int mbps_to_ibv_rate(int mbps);
 
 // `const char *ibv_get_sysfs_path(void)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
-//
-// rdma-core cannot fail here (it falls back to "/sys").
+// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) when the process is not set-uid, else
+// "/sys". Never NULL.
 const char *ibv_get_sysfs_path(void);
 
 // `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// Reads `<dir>/<file>` into `buf` (at most `size` bytes, a trailing newline replaced by the NUL).
+// The length, or -1 with errno. Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -10,6 +10,9 @@ use core::ffi::c_int;
 
 use super::ret::ret_neg_errno_count;
 use super::ctxpriv::ops_of;
+use crate::abi::driver::verbs_query_gid_attr_mask::{
+    VERBS_QUERY_GID_ATTR_GID, VERBS_QUERY_GID_ATTR_NDEV_IFINDEX, VERBS_QUERY_GID_ATTR_TYPE,
+};
 use crate::abi::verbs::{
     _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_gid,
     ibv_gid_entry, ibv_port_attr,
@@ -116,7 +119,8 @@ pub unsafe extern "C" fn ibv_query_port_speed(
 
 /// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
+/// Divergence: NULL arguments give -1 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_query_gid_1_1")]
@@ -126,13 +130,36 @@ pub unsafe extern "C" fn ibv_query_gid(
     index: c_int,
     gid: *mut ibv_gid,
 ) -> c_int {
-    Err(unimplemented("ibv_query_gid")).ret_minus_one()
+    if context.is_null() || gid.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: zeroed plain data.
+    let mut entry: ibv_gid_entry = unsafe { core::mem::zeroed() };
+    // SAFETY: an open context; entry is ours.
+    let r = unsafe {
+        super::gid::query_gid_entry(context, port_num.into(), index as u32, &mut entry, 0, ATTR_GID)
+    };
+    match r {
+        // SAFETY: the caller's GID buffer.
+        Ok(()) => unsafe { *gid = entry.gid },
+        // SAFETY: as above.
+        Err(e) if e.0 == libc::ENODATA => unsafe { *gid = core::mem::zeroed() },
+        Err(e) => return Err(e).ret_minus_one(),
+    }
+    0
 }
+
+const ATTR_GID: u32 = VERBS_QUERY_GID_ATTR_GID as u32;
+const ATTR_ALL: u32 = VERBS_QUERY_GID_ATTR_GID as u32
+    | VERBS_QUERY_GID_ATTR_TYPE as u32
+    | VERBS_QUERY_GID_ATTR_NDEV_IFINDEX as u32;
 super::symver!(ibv_query_gid, v1_1, "@@IBVERBS_1.1", ibv_query_gid);
 
 /// `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// One GID table entry (GID, type, net device): the kernel's answer, or sysfs's on kernels
+/// without the ioctl. 0, or the positive errno (ENODATA for an empty slot).
+/// Divergence: NULL arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _ibv_query_gid_ex(
     context: *mut ibv_context,
@@ -142,12 +169,18 @@ pub unsafe extern "C" fn _ibv_query_gid_ex(
     flags: u32,
     entry_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("_ibv_query_gid_ex")).ret_errno()
+    if context.is_null() || entry.is_null() || entry_size < size_of::<ibv_gid_entry>() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context and the caller's entry.
+    unsafe { super::gid::query_gid_entry(context, port_num, gid_index, &mut *entry, flags, ATTR_ALL) }
+        .ret_errno()
 }
 
 /// `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
 ///
-/// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: the entry count, or a negative errno).
+/// Every non-empty GID of every port, as entries `entry_size` bytes apart. The count, or the
+/// negated errno (EINVAL when more than `max_entries` exist). Divergence: NULL context EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _ibv_query_gid_table(
     context: *mut ibv_context,
@@ -156,12 +189,18 @@ pub unsafe extern "C" fn _ibv_query_gid_table(
     flags: u32,
     entry_size: usize,
 ) -> libc::ssize_t {
-    ret_neg_errno_count(Err(unimplemented("_ibv_query_gid_table")))
+    if context.is_null() || (entries.is_null() && max_entries > 0) {
+        return ret_neg_errno_count(Err(Errno::EINVAL));
+    }
+    // SAFETY: an open context; the caller's array holds max_entries entries of entry_size bytes.
+    let r = unsafe { super::gid::query_gid_table(context, entries, max_entries, flags, entry_size) };
+    ret_neg_errno_count(r.map(|n| n as isize))
 }
 
 /// `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// `ports/<port>/pkeys/<index>` from sysfs, in network order. -1 on failure (errno from the
+/// read). Divergence: NULL arguments give -1 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_query_pkey_1_1")]
@@ -171,18 +210,46 @@ pub unsafe extern "C" fn ibv_query_pkey(
     index: c_int,
     pkey: *mut u16,
 ) -> c_int {
-    Err(unimplemented("ibv_query_pkey")).ret_minus_one()
+    if context.is_null() || pkey.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: an open context.
+    let Some(dir) = (unsafe { super::gid::ibdev_path(context) }) else {
+        return Err(Errno::EINVAL).ret_minus_one();
+    };
+    match crate::device::query::pkey(&dir, port_num.into(), index) {
+        Some(v) => {
+            // SAFETY: the caller's buffer.
+            unsafe { *pkey = v.to_be() };
+            0
+        }
+        None => -1,
+    }
 }
 super::symver!(ibv_query_pkey, v1_1, "@@IBVERBS_1.1", ibv_query_pkey);
 
 /// `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// The first table index holding `pkey` (network order), or -1 when the table ends first.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_get_pkey_index(
     context: *mut ibv_context,
     port_num: u8,
     pkey: u16,
 ) -> c_int {
-    Err(unimplemented("ibv_get_pkey_index")).ret_minus_one()
+    let mut i: c_int = 0;
+    loop {
+        let mut v = 0u16;
+        // SAFETY: forwarded to ibv_query_pkey, which checks context.
+        if unsafe { ibv_query_pkey(context, port_num, i, &mut v) } < 0 {
+            return -1;
+        }
+        if v == pkey {
+            return i;
+        }
+        i = match i.checked_add(1) {
+            Some(n) => n,
+            None => return -1,
+        };
+    }
 }

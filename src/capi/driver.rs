@@ -286,7 +286,8 @@ unsafe extern "C" fn lib_create_cq_ex(
 
 /// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
+/// failure. Divergence: NULL arguments give -1 with errno EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_gid_type(
     context: *mut ibv_context,
@@ -294,7 +295,25 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     index: c_uint,
     r#type: *mut u32,
 ) -> c_int {
-    Err(unimplemented("ibv_query_gid_type")).ret_minus_one()
+    if context.is_null() || r#type.is_null() {
+        return Err(crate::errno::Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: zeroed plain data.
+    let mut entry: crate::abi::verbs::ibv_gid_entry = unsafe { core::mem::zeroed() };
+    let attr_type = crate::abi::driver::verbs_query_gid_attr_mask::VERBS_QUERY_GID_ATTR_TYPE as u32;
+    // SAFETY: an open context; entry is ours.
+    let r = unsafe {
+        super::gid::query_gid_entry(context, port_num.into(), index, &mut entry, 0, attr_type)
+    };
+    let v = match r {
+        Err(e) if e.0 == libc::ENODATA => 0,
+        Err(e) => return Err(e).ret_minus_one(),
+        // IBV_GID_TYPE_IB and _ROCE_V1 are sysfs's "IB/RoCE v1" (0); _ROCE_V2 is 1.
+        Ok(()) => u32::from(entry.gid_type >= 2),
+    };
+    // SAFETY: the caller's buffer.
+    unsafe { *r#type = v };
+    0
 }
 
 /// `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`

@@ -52,6 +52,7 @@ pub(crate) mod devlist;
 pub mod dm;
 pub mod driver;
 pub mod events;
+pub(crate) mod gid;
 pub mod fork;
 pub mod log;
 pub mod marshall;

@@ -1,29 +1,62 @@
 //! sysfs helpers (rdma-core: sysfs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
-use core::ffi::{c_char, c_int};
+use core::ffi::{CStr, c_char, c_int};
+use std::ffi::{CString, OsString};
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::abi::driver::verbs_sysfs_dev;
-use crate::errno::{CRet, unimplemented};
+use crate::device::sysfs;
+use crate::errno::{CRet, Errno};
 
 /// `const char *ibv_get_sysfs_path(void)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
-///
-/// rdma-core cannot fail here (it falls back to "/sys").
+/// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) when the process is not set-uid, else
+/// "/sys". Never NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
-    Err(unimplemented("ibv_get_sysfs_path")).ret_null()
+    static PATH: OnceLock<CString> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let p = crate::device::sysfs::sysfs_path().as_os_str().as_encoded_bytes();
+        CString::new(p).unwrap_or_else(|_| c"/sys".to_owned())
+    })
+    .as_ptr()
+}
+
+/// Copy a read result into the C convention: the length, or -1 (errno from the read; untouched
+/// when the value did not fit, as rdma-core leaves it).
+fn read_into(path: &Path, buf: *mut c_char, size: usize) -> c_int {
+    if buf.is_null() && size > 0 {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    let mut tmp = vec![0u8; size];
+    match sysfs::read_sysfs_file_into(path, &mut tmp) {
+        Ok(n) => {
+            // SAFETY: the caller's buffer has `size` bytes; we copy at most that.
+            unsafe { core::ptr::copy_nonoverlapping(tmp.as_ptr(), buf.cast::<u8>(), size.min(n + 1)) };
+            n as c_int
+        }
+        Err(sysfs::ReadError::Os(e)) => Err(e).ret_minus_one(),
+        Err(sysfs::ReadError::TooLong) => -1,
+    }
+}
+
+/// `<dir>/<file>` as rdma-core's `"%s/%s"` forms it.
+fn join(dir: &CStr, file: &CStr) -> PathBuf {
+    let mut v = dir.to_bytes().to_vec();
+    v.push(b'/');
+    v.extend_from_slice(file.to_bytes());
+    PathBuf::from(OsString::from_vec(v))
 }
 
 /// `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// Reads `<dir>/<file>` into `buf` (at most `size` bytes, a trailing newline replaced by the NUL).
+/// The length, or -1 with errno. Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_read_sysfs_file(
     dir: *const c_char,
@@ -31,22 +64,29 @@ pub unsafe extern "C" fn ibv_read_sysfs_file(
     buf: *mut c_char,
     size: usize,
 ) -> c_int {
-    Err(unimplemented("ibv_read_sysfs_file")).ret_minus_one()
+    if dir.is_null() || file.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: NUL-terminated strings from the caller.
+    let path = unsafe { join(CStr::from_ptr(dir), CStr::from_ptr(file)) };
+    read_into(&path, buf, size)
 }
 
-/// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
+/// `int ibverbs_rs_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *path)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-///
-/// C declares this variadic. Stable Rust cannot define a C variadic, and on x86-64 SysV the fixed
-/// arguments arrive exactly as for a non-variadic call, so this definition takes the four fixed
-/// ones; the implementation needs a C shim, as `__verbs_log` has.
+/// Not exported (hidden by the version script): the body of the variadic
+/// `ibv_read_ibdev_sysfs_file`, whose C shim (src/shim/verbs_log.c) formats the relative path.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_read_ibdev_sysfs_file(
+pub unsafe extern "C" fn ibverbs_rs_read_ibdev_sysfs_file(
     buf: *mut c_char,
     size: usize,
     sysfs_dev: *mut verbs_sysfs_dev,
-    fnfmt: *const c_char,
+    path: *const c_char,
 ) -> c_int {
-    Err(unimplemented("ibv_read_ibdev_sysfs_file")).ret_minus_one()
+    if sysfs_dev.is_null() || path.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: a provider's or our own sysfs record, and the shim's formatted path.
+    let full = unsafe { join(CStr::from_ptr((*sysfs_dev).ibdev_path.as_ptr()), CStr::from_ptr(path)) };
+    read_into(&full, buf, size)
 }

@@ -41,6 +41,7 @@
 pub mod netlink;
 pub mod nldev;
 pub mod node;
+pub mod query;
 pub mod scan;
 pub mod sysfs;
 

@@ -57,6 +57,11 @@ pub fn scan_ulong(s: &[u8], radix: u32) -> Option<(u64, &[u8])> {
     Some((v, &s[i..]))
 }
 
+/// `sscanf(s, "%hx", &v) == 1`: one hex number, truncated to 16 bits, and the rest.
+pub fn scan_hx(s: &[u8]) -> Option<(u16, &[u8])> {
+    scan_ulong(s, 16).map(|(v, r)| ((v & 0xffff) as u16, r))
+}
+
 /// `strtoul(s, NULL, 10)`: 0 when there is no number. The flag says whether the whole string
 /// was one clean decimal number (for diagnostics; C does not care).
 pub fn strtoul10(s: &str) -> (u64, bool) {

@@ -25,3 +25,10 @@ pub fn memlock_limit() -> Option<u64> {
     // SAFETY: getrlimit writes one rlimit into the struct we pass.
     (unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut r) } == 0).then_some(r.rlim_cur)
 }
+
+/// if_nametoindex(3): 0 when there is no such interface (errno set).
+pub fn if_nametoindex(name: &str) -> u32 {
+    let Ok(c) = std::ffi::CString::new(name) else { return 0 };
+    // SAFETY: c is a valid NUL-terminated string.
+    unsafe { libc::if_nametoindex(c.as_ptr()) }
+}

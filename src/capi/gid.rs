@@ -1,0 +1,177 @@
+//! GID table queries behind `ibv_query_gid`, `ibv_query_gid_type`, `_ibv_query_gid_ex` and
+//! `_ibv_query_gid_table` (rdma-core: cmd_device.c `__ibv_query_gid_ex`, `query_sysfs_gid_entry`,
+//! `query_gid_table_fb`).
+//!
+//! The kernel's QUERY_GID_ENTRY / QUERY_GID_TABLE ioctls are tried first once the command layer
+//! provides them; today every query takes rdma-core's fallback path through sysfs, which gives the
+//! same answers on every kernel (it is what rdma-core itself does on kernels before 5.10).
+use std::path::PathBuf;
+
+use crate::abi::driver::verbs_query_gid_attr_mask::{
+    VERBS_QUERY_GID_ATTR_GID, VERBS_QUERY_GID_ATTR_NDEV_IFINDEX, VERBS_QUERY_GID_ATTR_TYPE,
+};
+use crate::abi::verbs::{
+    IBV_LINK_LAYER_ETHERNET, IBV_LINK_LAYER_INFINIBAND, ibv_context, ibv_device_attr,
+    ibv_gid_entry, ibv_port_attr,
+};
+use crate::device::query::{self, GidTypeSysfs};
+use crate::errno::{Errno, Result};
+
+/// The ibdev sysfs directory of a context's device.
+///
+/// # Safety
+/// `ctx` is an open context.
+pub(crate) unsafe fn ibdev_path(ctx: *mut ibv_context) -> Option<PathBuf> {
+    // SAFETY: the caller's contract; the device's sysfs record lives as long as the device.
+    unsafe {
+        let dev = (*ctx).device;
+        if dev.is_null() {
+            return None;
+        }
+        let s = (*super::devlist::vdev_of(dev).0).sysfs;
+        if s.is_null() {
+            return None;
+        }
+        let p = core::ffi::CStr::from_ptr((*s).ibdev_path.as_ptr()).to_bytes();
+        Some(PathBuf::from(std::ffi::OsStr::from_encoded_bytes_unchecked(p)))
+    }
+}
+
+/// The link layer of a port, through the context's full `query_port`.
+unsafe fn link_layer(ctx: *mut ibv_context, port: u32) -> Result<u8> {
+    // SAFETY: zeroed plain data.
+    let mut pa: ibv_port_attr = unsafe { core::mem::zeroed() };
+    // SAFETY: an open context; pa is ours and full-sized.
+    let rc = unsafe { super::context::lib_query_port(ctx, port as u8, &mut pa, size_of::<ibv_port_attr>()) };
+    if rc != 0 { Err(Errno(rc)) } else { Ok(pa.link_layer) }
+}
+
+/// rdma-core's `query_sysfs_gid_entry`. `link_layer` is the port's when the caller knows it.
+unsafe fn sysfs_gid_entry(
+    ctx: *mut ibv_context,
+    port: u32,
+    index: u32,
+    entry: &mut ibv_gid_entry,
+    mask: u32,
+    link: Option<u8>,
+) -> Result<()> {
+    // SAFETY: the caller's contract.
+    let dir = unsafe { ibdev_path(ctx) }.ok_or(Errno::EINVAL)?;
+    entry.gid_index = index;
+    entry.port_num = port;
+    if mask & VERBS_QUERY_GID_ATTR_GID as u32 != 0 {
+        entry.gid.raw = query::gid(&dir, port, index).ok_or(Errno::EINVAL)?;
+    }
+    if mask & VERBS_QUERY_GID_ATTR_TYPE as u32 != 0 {
+        entry.gid_type = match query::gid_type(&dir, port, index).map_err(|_| Errno::EINVAL)? {
+            GidTypeSysfs::RoceV2 => 2,
+            GidTypeSysfs::IbRoceV1 => {
+                let ll = match link {
+                    Some(l) => l,
+                    // SAFETY: the caller's contract.
+                    None => unsafe { link_layer(ctx, port) }?,
+                };
+                // InfiniBand, and an unspecified link layer, are IB; Ethernet is RoCE v1.
+                if u32::from(ll) == IBV_LINK_LAYER_ETHERNET {
+                    1
+                } else {
+                    let _ = IBV_LINK_LAYER_INFINIBAND;
+                    0
+                }
+            }
+        };
+    }
+    if mask & VERBS_QUERY_GID_ATTR_NDEV_IFINDEX as u32 != 0 {
+        entry.ndev_ifindex = match query::gid_ndev(&dir, port, index) {
+            None => 0,
+            Some(name) => match crate::sys::if_nametoindex(&name) {
+                0 => return Err(Errno(crate::sys::errno())),
+                i => i,
+            },
+        };
+    }
+    Ok(())
+}
+
+fn is_zero(e: &ibv_gid_entry) -> bool {
+    // SAFETY: every bit pattern of the 16 bytes is a valid `raw` view of the GID union.
+    unsafe { e.gid.raw == [0; 16] }
+}
+
+/// `__ibv_query_gid_ex`: one entry; ENODATA for an empty slot when the GID was asked for.
+///
+/// # Safety
+/// `ctx` is an open context.
+pub(crate) unsafe fn query_gid_entry(
+    ctx: *mut ibv_context,
+    port: u32,
+    index: u32,
+    entry: &mut ibv_gid_entry,
+    flags: u32,
+    fallback_mask: u32,
+) -> Result<()> {
+    if flags != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    // SAFETY: the caller's contract.
+    unsafe { sysfs_gid_entry(ctx, port, index, entry, fallback_mask, None) }?;
+    if fallback_mask & VERBS_QUERY_GID_ATTR_GID as u32 != 0 && is_zero(entry) {
+        return Err(Errno(libc::ENODATA));
+    }
+    Ok(())
+}
+
+/// `_ibv_query_gid_table` through sysfs (`query_gid_table_fb`): the non-empty entries of every port.
+///
+/// # Safety
+/// `ctx` is an open context; `entries` holds `max` entries `entry_size` bytes apart.
+pub(crate) unsafe fn query_gid_table(
+    ctx: *mut ibv_context,
+    entries: *mut ibv_gid_entry,
+    max: usize,
+    flags: u32,
+    entry_size: usize,
+) -> Result<usize> {
+    if flags != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    if entry_size < size_of::<ibv_gid_entry>() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: zeroed plain data.
+    let mut dev_attr: ibv_device_attr = unsafe { core::mem::zeroed() };
+    // SAFETY: an open context.
+    let rc = unsafe { super::context::ibv_query_device(ctx, &mut dev_attr) };
+    if rc != 0 {
+        return Err(Errno(rc));
+    }
+    let mask = VERBS_QUERY_GID_ATTR_GID as u32
+        | VERBS_QUERY_GID_ATTR_TYPE as u32
+        | VERBS_QUERY_GID_ATTR_NDEV_IFINDEX as u32;
+    let mut n = 0usize;
+    for port in 1..=u32::from(dev_attr.phys_port_cnt) {
+        // SAFETY: zeroed plain data.
+        let mut pa: ibv_port_attr = unsafe { core::mem::zeroed() };
+        // SAFETY: an open context; pa is full-sized.
+        let rc = unsafe { super::context::lib_query_port(ctx, port as u8, &mut pa, size_of::<ibv_port_attr>()) };
+        if rc != 0 {
+            return Err(Errno(rc));
+        }
+        for j in 0..pa.gid_tbl_len.max(0) as u32 {
+            // SAFETY: zeroed plain data.
+            let mut e: ibv_gid_entry = unsafe { core::mem::zeroed() };
+            // SAFETY: the caller's contract.
+            unsafe { sysfs_gid_entry(ctx, port, j, &mut e, mask, Some(pa.link_layer)) }?;
+            if is_zero(&e) {
+                continue;
+            }
+            if n == max {
+                return Err(Errno::EINVAL);
+            }
+            // SAFETY: n < max: inside the caller's array.
+            unsafe { entries.cast::<u8>().add(n * entry_size).cast::<ibv_gid_entry>().write_unaligned(e) };
+            n += 1;
+        }
+    }
+    Ok(n)
+}
