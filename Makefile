@@ -22,7 +22,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test cargo-test abi-test install-test headers install clean FORCE
+.PHONY: all lib deps demo test cargo-test abi-test install-test vm-test headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -46,14 +46,21 @@ demo: deps lib
 	@objdump -T $(LIB) | awk '/\*ABS\*/ {print "   node " $$NF}' | sort -V
 	@objdump -T $(LIB) | awk '$$0 !~ /\*ABS\*|\*UND\*/ && / g / {print $$(NF-1)}' | sort | uniq -c | sort -k2 -V
 	python3 abi-tests/run --lib $(OUT) symbols layouts
+	tools/deps.sh vm
+	@echo "== soft-RoCE guest: ibv_devices and ibv_devinfo -v under our library"
+	IBVERBS_RS_LIB=$(CURDIR)/$(OUT) tools/rdma-vm -- bash -c 'LD_LIBRARY_PATH=$(CURDIR)/$(OUT) ibv_devices; LD_LIBRARY_PATH=$(CURDIR)/$(OUT) ibv_devinfo -v'
 
-test: deps lib cargo-test abi-test install-test
+test: deps lib cargo-test abi-test install-test vm-test
 
 cargo-test:
 	$(CARGO) test --all-targets
 
 abi-test: lib
 	python3 abi-tests/run --lib $(OUT)
+
+vm-test: lib
+	tools/deps.sh vm
+	tests/vm/run $(CURDIR)/$(OUT)
 
 install-test: lib
 	tests/install/run
