@@ -2,6 +2,9 @@
 //!
 //! Callers elsewhere are `#![forbid(unsafe_code)]`; the `unsafe` here is small and commented.
 
+pub mod pod;
+pub mod uverbs;
+
 /// Set the calling thread's `errno`.
 pub fn set_errno(e: core::ffi::c_int) {
     // SAFETY: __errno_location returns this thread's errno slot, valid for the thread's lifetime.
