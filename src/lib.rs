@@ -4,6 +4,7 @@
 //! - `abi`: `#[repr(C)]` mirrors of verbs.h, driver.h (provider ABI 34) and the kernel uapi; no logic.
 //! - `capi`: the only `#[no_mangle]` exports, one file per object family.
 //! - `device`: finding the RDMA devices (sysfs walk and RDMA netlink), as plain Rust records.
+//! - `cmd`: the kernel command layer (ioctl and write commands, fallback rules).
 //! - `errno`: the one error type and the C return conventions.
 //! - `env`: every environment variable rdma-core reads, with its exact semantics.
 //! - `provider`: provider discovery: config files, candidate paths, registry, device matching.
@@ -15,6 +16,7 @@ pub mod abi;
 pub mod capi;
 pub mod device;
 pub mod env;
+pub mod cmd;
 pub mod errno;
 pub mod log;
 pub mod provider;

@@ -6,6 +6,8 @@ pub mod cdev;
 pub mod ids;
 pub mod netlink;
 pub mod dl;
+pub mod pod;
+pub mod uverbs;
 
 /// Set the calling thread's `errno`.
 pub fn set_errno(e: core::ffi::c_int) {

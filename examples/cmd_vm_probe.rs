@@ -1,0 +1,187 @@
+//! Drive a real uverbs device with the command layer, twice: once forced onto write() and once
+//! the way a new context chooses (ioctl if the kernel has it), and print what the kernel said in
+//! `ibv_devinfo -v`'s words, so the two runs and ibv_devinfo can be compared. Run it in the
+//! soft-RoCE VM: `tools/rdma-vm -- bash -c 'target/release/examples/cmd_vm_probe; ibv_devinfo -v'`.
+
+use std::fs::OpenOptions;
+use std::os::fd::AsRawFd;
+
+use ibverbs::abi::uapi::*;
+use ibverbs::abi::verbs::{ibv_device_attr_ex, ibv_port_attr};
+use ibverbs::cmd::device::*;
+use ibverbs::cmd::{CmdFd, CmdState, Ctx};
+use ibverbs::sys::pod;
+
+const RXE: u32 = rdma_driver_id::RDMA_DRIVER_RXE as u32;
+
+fn guid(be: u64) -> String {
+    let v = u64::from_be(be);
+    format!("{:04x}:{:04x}:{:04x}:{:04x}", v >> 48, (v >> 32) & 0xffff, (v >> 16) & 0xffff, v & 0xffff)
+}
+
+fn rd<T: Copy>(b: &[u8], off: usize) -> T {
+    assert!(off + size_of::<T>() <= b.len());
+    // SAFETY: in bounds (checked); T is a plain integer, read unaligned.
+    unsafe { (b.as_ptr().add(off) as *const T).read_unaligned() }
+}
+
+macro_rules! a {
+    ($b:expr, $t:ty, $($f:ident).+) => {
+        rd::<$t>(&$b, core::mem::offset_of!(ibv_device_attr_ex, $($f).+))
+    };
+}
+
+fn port_attr() -> ibv_port_attr {
+    ibv_port_attr {
+        state: 0, max_mtu: 0, active_mtu: 0, gid_tbl_len: 0, port_cap_flags: 0, max_msg_sz: 0,
+        bad_pkey_cntr: 0, qkey_viol_cntr: 0, pkey_tbl_len: 0, lid: 0, sm_lid: 0, lmc: 0,
+        max_vl_num: 0, sm_sl: 0, subnet_timeout: 0, init_type_reply: 0, active_width: 0,
+        active_speed: 0, phys_state: 0, link_layer: 0, flags: 0, port_cap_flags2: 0,
+        active_speed_ex: 0,
+    }
+}
+
+/// One context's worth of queries; returns the printed lines for comparison.
+fn run(label: &str, force_write: bool) -> Vec<String> {
+    let f = OpenOptions::new().read(true).write(true).open("/dev/infiniband/uverbs0").expect("open uverbs0");
+    let fd = CmdFd(f.as_raw_fd());
+    let st = if force_write {
+        let st = CmdState::new(RXE, false);
+        st.set_all_unsupported();
+        st
+    } else {
+        CmdState::init(&fd, RXE)
+    };
+    let ctx = Ctx::new(&fd, &st);
+    let mut out = Vec::new();
+    println!("== {label}: use_ioctl_write={} ioctl-probe-ok={}", st.use_ioctl_write(), !force_write);
+
+    // rxe's alloc_context: struct ibv_get_context and ib_uverbs_get_context_resp, no driver data.
+    let mut req = [0u8; size_of::<ibverbs::abi::kern_abi::ibv_get_context>()];
+    let mut resp = [0u8; size_of::<ib_uverbs_get_context_resp>()];
+    let gc = get_context(ctx, &mut req, &mut resp).expect("get_context");
+    let async_fd = match gc.async_fd {
+        Some(fd) => fd,
+        None => alloc_async_fd(ctx).expect("alloc_async_fd"),
+    };
+    println!("get_context: num_comp_vectors={} async_fd={} (from {}) core_support={:?}",
+        gc.num_comp_vectors, async_fd, if gc.async_fd.is_some() { "GET_CONTEXT write" } else { "ASYNC_EVENT_ALLOC ioctl" },
+        gc.core_support);
+    if !force_write {
+        match query_context(ctx, &mut Vec::new()) {
+            Ok(qc) => println!("query_context: num_comp_vectors={} core_support={:#x}", qc.num_comp_vectors, qc.core_support),
+            Err(e) => println!("query_context: {e:?}"),
+        }
+    }
+
+    // rxe's query_device: ib_uverbs_ex_query_device_resp, caller's full ibv_device_attr_ex.
+    let mut attr = vec![0u8; size_of::<ibv_device_attr_ex>()];
+    let mut dresp = vec![0u8; size_of::<ib_uverbs_ex_query_device_resp>()];
+    let n = query_device_any(ctx, 0, &mut attr, Some(&mut dresp), 1).expect("query_device_any");
+    let r: ib_uverbs_ex_query_device_resp = pod::read(&dresp);
+    let fw = r.base.fw_ver;
+    out.push(format!("fw_ver:\t\t\t\t{}.{}.{}", (fw >> 32) & 0xffff, (fw >> 16) & 0xffff, fw & 0xffff));
+    out.push(format!("node_guid:\t\t\t{}", guid(a!(attr, u64, orig_attr.node_guid))));
+    out.push(format!("sys_image_guid:\t\t\t{}", guid(a!(attr, u64, orig_attr.sys_image_guid))));
+    out.push(format!("vendor_id:\t\t\t0x{:04x}", a!(attr, u32, orig_attr.vendor_id)));
+    out.push(format!("vendor_part_id:\t\t\t{}", a!(attr, u32, orig_attr.vendor_part_id)));
+    out.push(format!("hw_ver:\t\t\t\t0x{:X}", a!(attr, u32, orig_attr.hw_ver)));
+    out.push(format!("phys_port_cnt:\t\t\t{}", a!(attr, u8, orig_attr.phys_port_cnt)));
+    out.push(format!("max_mr_size:\t\t\t0x{:x}", a!(attr, u64, orig_attr.max_mr_size)));
+    out.push(format!("page_size_cap:\t\t\t0x{:x}", a!(attr, u64, orig_attr.page_size_cap)));
+    out.push(format!("max_qp:\t\t\t\t{}", a!(attr, i32, orig_attr.max_qp)));
+    out.push(format!("max_qp_wr:\t\t\t{}", a!(attr, i32, orig_attr.max_qp_wr)));
+    out.push(format!("device_cap_flags:\t\t0x{:08x}", a!(attr, u32, orig_attr.device_cap_flags)));
+    out.push(format!("max_sge:\t\t\t{}", a!(attr, i32, orig_attr.max_sge)));
+    out.push(format!("max_sge_rd:\t\t\t{}", a!(attr, i32, orig_attr.max_sge_rd)));
+    out.push(format!("max_cq:\t\t\t\t{}", a!(attr, i32, orig_attr.max_cq)));
+    out.push(format!("max_cqe:\t\t\t{}", a!(attr, i32, orig_attr.max_cqe)));
+    out.push(format!("max_mr:\t\t\t\t{}", a!(attr, i32, orig_attr.max_mr)));
+    out.push(format!("max_pd:\t\t\t\t{}", a!(attr, i32, orig_attr.max_pd)));
+    out.push(format!("max_qp_rd_atom:\t\t\t{}", a!(attr, i32, orig_attr.max_qp_rd_atom)));
+    out.push(format!("max_res_rd_atom:\t\t{}", a!(attr, i32, orig_attr.max_res_rd_atom)));
+    out.push(format!("max_qp_init_rd_atom:\t\t{}", a!(attr, i32, orig_attr.max_qp_init_rd_atom)));
+    out.push(format!("atomic_cap:\t\t\t{}", a!(attr, u32, orig_attr.atomic_cap)));
+    out.push(format!("max_mw:\t\t\t\t{}", a!(attr, i32, orig_attr.max_mw)));
+    out.push(format!("max_mcast_grp:\t\t\t{}", a!(attr, i32, orig_attr.max_mcast_grp)));
+    out.push(format!("max_mcast_qp_attach:\t\t{}", a!(attr, i32, orig_attr.max_mcast_qp_attach)));
+    out.push(format!("max_total_mcast_qp_attach:\t{}", a!(attr, i32, orig_attr.max_total_mcast_qp_attach)));
+    out.push(format!("max_ah:\t\t\t\t{}", a!(attr, i32, orig_attr.max_ah)));
+    out.push(format!("max_srq:\t\t\t{}", a!(attr, i32, orig_attr.max_srq)));
+    out.push(format!("max_srq_wr:\t\t\t{}", a!(attr, i32, orig_attr.max_srq_wr)));
+    out.push(format!("max_srq_sge:\t\t\t{}", a!(attr, i32, orig_attr.max_srq_sge)));
+    out.push(format!("max_pkeys:\t\t\t{}", a!(attr, u16, orig_attr.max_pkeys)));
+    out.push(format!("local_ca_ack_delay:\t\t{}", a!(attr, u8, orig_attr.local_ca_ack_delay)));
+    out.push(format!("response_length:\t\t{n}"));
+    out.push(format!("device_cap_flags_ex:\t\t0x{:X}", a!(attr, u64, device_cap_flags_ex)));
+    out.push(format!("completion_timestamp_mask:\t0x{:x}", a!(attr, u64, completion_timestamp_mask)));
+    out.push(format!("hca_core_clock:\t\t\t{}", a!(attr, u64, hca_core_clock)));
+    out.push(format!("odp general_caps:\t\t0x{:x}", a!(attr, u64, odp_caps.general_caps)));
+    out.push(format!("max_dm_size:\t\t\t{}", a!(attr, u64, max_dm_size)));
+    out.push(format!("phys_port_cnt_ex:\t\t{}", a!(attr, u32, phys_port_cnt_ex)));
+
+    // rxe's query_port: a bare struct ibv_query_port.
+    let mut p = port_attr();
+    let mut preq = [0u8; size_of::<ibverbs::abi::kern_abi::ibv_query_port>()];
+    query_port(ctx, 1, &mut p, &mut preq).expect("query_port");
+    out.push(format!("port 1 state:\t\t\t{}", p.state));
+    out.push(format!("max_mtu:\t\t\t{}", p.max_mtu));
+    out.push(format!("active_mtu:\t\t\t{}", p.active_mtu));
+    out.push(format!("sm_lid:\t\t\t\t{}", p.sm_lid));
+    out.push(format!("port_lid:\t\t\t{}", p.lid));
+    out.push(format!("port_lmc:\t\t\t0x{:02x}", p.lmc));
+    out.push(format!("link_layer:\t\t\t{}", p.link_layer));
+    out.push(format!("max_msg_sz:\t\t\t0x{:x}", p.max_msg_sz));
+    out.push(format!("port_cap_flags:\t\t\t0x{:08x}", p.port_cap_flags));
+    out.push(format!("max_vl_num:\t\t\t{}", p.max_vl_num));
+    out.push(format!("bad_pkey_cntr:\t\t\t0x{:x}", p.bad_pkey_cntr));
+    out.push(format!("qkey_viol_cntr:\t\t\t0x{:x}", p.qkey_viol_cntr));
+    out.push(format!("sm_sl:\t\t\t\t{}", p.sm_sl));
+    out.push(format!("pkey_tbl_len:\t\t\t{}", p.pkey_tbl_len));
+    out.push(format!("gid_tbl_len:\t\t\t{}", p.gid_tbl_len));
+    out.push(format!("subnet_timeout:\t\t\t{}", p.subnet_timeout));
+    out.push(format!("init_type_reply:\t\t{}", p.init_type_reply));
+    out.push(format!("active_width:\t\t\t{}", p.active_width));
+    out.push(format!("active_speed:\t\t\t{}", p.active_speed));
+    out.push(format!("phys_state:\t\t\t{}", p.phys_state));
+    out.push(format!("flags:\t\t\t\t{}", p.flags));
+    println!("(ioctl-only port fields) port_cap_flags2=0x{:x} active_speed_ex={}", p.port_cap_flags2, p.active_speed_ex);
+
+    let mut entry = [0u8; 32];
+    match query_gid_entry(ctx, 1, 0, 0, &mut entry) {
+        Ok(GidVia::Kernel) => {
+            let e: ibverbs::abi::verbs::ibv_gid_entry = pod::read(&entry);
+            let g: Vec<String> = entry[..16].chunks(2).map(|c| format!("{:02x}{:02x}", c[0], c[1])).collect();
+            println!("GID[0] (ioctl): {} index={} port={} type={} ifindex={}", g.join(":"), e.gid_index, e.port_num, e.gid_type, e.ndev_ifindex);
+        }
+        other => println!("GID[0]: {other:?}"),
+    }
+    let mut table = vec![0u8; 32 * 16];
+    match query_gid_table(ctx, 0, 32, Some(&mut table)) {
+        Ok((GidVia::Kernel, n)) => {
+            println!("GID table (ioctl): {n} entries");
+            for e in table.chunks(32).take(n as usize) {
+                let g: Vec<String> = e[..16].chunks(2).map(|c| format!("{:02x}{:02x}", c[0], c[1])).collect();
+                println!("  GID[{:3}]: {}, type {}", u32::from_ne_bytes(e[16..20].try_into().unwrap()), g.join(":"), u32::from_ne_bytes(e[24..28].try_into().unwrap()));
+            }
+        }
+        other => println!("GID table: {other:?}"),
+    }
+    for l in &out {
+        println!("{l}");
+    }
+    out
+}
+
+fn main() {
+    let w = run("write() (ioctls marked unsupported)", true);
+    let i = run("as a new context chooses", false);
+    let diff: Vec<_> = w.iter().zip(&i).filter(|(a, b)| a != b).collect();
+    if diff.is_empty() {
+        println!("== write and ioctl paths agree on all {} lines", w.len());
+    } else {
+        for (a, b) in diff {
+            println!("DIFF write: {a}\n     ioctl: {b}");
+        }
+    }
+}

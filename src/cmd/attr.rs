@@ -1,0 +1,250 @@
+//! One ioctl attribute, the ioctl header, and one segment of a command buffer chain
+//! (rdma-core: `libibverbs/cmd_ioctl.h`, the `struct ibv_command_buffer` and the `fill_attr_*`
+//! helpers).
+//!
+//! Attributes and headers are kept as plain Rust values and turned into the kernel's bytes only
+//! when a command is sent, so the union members of `ib_uverbs_attr` never need reading here.
+#![forbid(unsafe_code)]
+
+use core::mem::offset_of;
+
+use crate::abi::uapi::{UVERBS_ATTR_F_MANDATORY, ib_uverbs_attr, ib_uverbs_ioctl_hdr};
+
+/// `sizeof(struct ib_uverbs_attr)`.
+pub const ATTR_SIZE: usize = size_of::<ib_uverbs_attr>();
+/// `sizeof(struct ib_uverbs_ioctl_hdr)`.
+pub const HDR_SIZE: usize = size_of::<ib_uverbs_ioctl_hdr>();
+
+// The byte order of the fields below is fixed by the uapi; check it against our mirror.
+const _: () = assert!(
+    offset_of!(ib_uverbs_attr, attr_id) == 0
+        && offset_of!(ib_uverbs_attr, len) == 2
+        && offset_of!(ib_uverbs_attr, flags) == 4
+        && offset_of!(ib_uverbs_attr, attr_data) == 6
+        && offset_of!(ib_uverbs_attr, anon_1) == 8
+        && ATTR_SIZE == 16
+);
+const _: () = assert!(
+    offset_of!(ib_uverbs_ioctl_hdr, length) == 0
+        && offset_of!(ib_uverbs_ioctl_hdr, object_id) == 2
+        && offset_of!(ib_uverbs_ioctl_hdr, method_id) == 4
+        && offset_of!(ib_uverbs_ioctl_hdr, num_attrs) == 6
+        && offset_of!(ib_uverbs_ioctl_hdr, reserved1) == 8
+        && offset_of!(ib_uverbs_ioctl_hdr, driver_id) == 16
+        && offset_of!(ib_uverbs_ioctl_hdr, reserved2) == 20
+        && HDR_SIZE == 24
+);
+
+/// One `struct ib_uverbs_attr`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Attr {
+    pub attr_id: u16,
+    pub len: u16,
+    pub flags: u16,
+    /// The 16-bit `attr_data` union as it sits in memory (`enum_data.elem_id` is its first byte).
+    pub attr_data: u16,
+    /// The 64-bit `data` union: inline value, user address, object handle or fd.
+    pub data: u64,
+}
+
+impl Attr {
+    /// A fresh attribute as `_ioctl_next_attr` makes it: mandatory, everything else zero.
+    pub const fn new(attr_id: u16) -> Attr {
+        Attr { attr_id, len: 0, flags: UVERBS_ATTR_F_MANDATORY, attr_data: 0, data: 0 }
+    }
+
+    /// The attribute's 16 bytes as the kernel reads them.
+    pub fn to_bytes(&self) -> [u8; ATTR_SIZE] {
+        let [i0, i1] = self.attr_id.to_ne_bytes();
+        let [l0, l1] = self.len.to_ne_bytes();
+        let [f0, f1] = self.flags.to_ne_bytes();
+        let [a0, a1] = self.attr_data.to_ne_bytes();
+        let [d0, d1, d2, d3, d4, d5, d6, d7] = self.data.to_ne_bytes();
+        [i0, i1, l0, l1, f0, f1, a0, a1, d0, d1, d2, d3, d4, d5, d6, d7]
+    }
+
+    /// An attribute from its 16 bytes.
+    pub fn from_bytes(b: &[u8; ATTR_SIZE]) -> Attr {
+        let [i0, i1, l0, l1, f0, f1, a0, a1, d0, d1, d2, d3, d4, d5, d6, d7] = *b;
+        Attr {
+            attr_id: u16::from_ne_bytes([i0, i1]),
+            len: u16::from_ne_bytes([l0, l1]),
+            flags: u16::from_ne_bytes([f0, f1]),
+            attr_data: u16::from_ne_bytes([a0, a1]),
+            data: u64::from_ne_bytes([d0, d1, d2, d3, d4, d5, d6, d7]),
+        }
+    }
+
+    /// `attr_data.enum_data.elem_id`.
+    pub fn elem_id(&self) -> u8 {
+        let [elem_id, _] = self.attr_data.to_ne_bytes();
+        elem_id
+    }
+}
+
+/// The `ib_uverbs_ioctl_hdr` fields (the attributes follow it on the wire).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IoctlHdr {
+    pub length: u16,
+    pub object_id: u16,
+    pub method_id: u16,
+    pub num_attrs: u16,
+    pub reserved1: u64,
+    pub driver_id: u32,
+    pub reserved2: u32,
+}
+
+impl IoctlHdr {
+    /// The header's 24 bytes.
+    pub fn to_bytes(&self) -> [u8; HDR_SIZE] {
+        let mut b = [0u8; HDR_SIZE];
+        let parts: [&[u8]; 7] = [
+            &self.length.to_ne_bytes(),
+            &self.object_id.to_ne_bytes(),
+            &self.method_id.to_ne_bytes(),
+            &self.num_attrs.to_ne_bytes(),
+            &self.reserved1.to_ne_bytes(),
+            &self.driver_id.to_ne_bytes(),
+            &self.reserved2.to_ne_bytes(),
+        ];
+        for (dst, src) in b.iter_mut().zip(parts.into_iter().flatten()) {
+            *dst = *src;
+        }
+        b
+    }
+}
+
+/// The kernel's ioctl buffer: the header, then the attributes.
+pub fn encode(hdr: &IoctlHdr, attrs: &[Attr]) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(HDR_SIZE + ATTR_SIZE * attrs.len());
+    buf.extend_from_slice(&hdr.to_bytes());
+    for a in attrs {
+        buf.extend_from_slice(&a.to_bytes());
+    }
+    buf
+}
+
+/// The attributes of an ioctl buffer, as the kernel left them.
+pub fn decode_attrs(buf: &[u8]) -> Vec<Attr> {
+    buf.get(HDR_SIZE..)
+        .unwrap_or_default()
+        .chunks_exact(ATTR_SIZE)
+        .filter_map(|c| <&[u8; ATTR_SIZE]>::try_from(c).ok().map(Attr::from_bytes))
+        .collect()
+}
+
+/// One `struct ibv_command_buffer` of a chain: its attributes (`hdr.attrs` up to `next_attr`)
+/// and bookkeeping. The head's object and method live in [`super::IoctlCmd`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CmdBuf {
+    pub attrs: Vec<Attr>,
+    /// Index of the `UVERBS_ATTR_UHW_IN` attribute of the write-compat path (C: 0xff = none).
+    pub uhw_in_idx: Option<u8>,
+    /// Index of the `UVERBS_ATTR_UHW_OUT` attribute (C: 0xff = none).
+    pub uhw_out_idx: Option<u8>,
+    /// Bytes before the driver's request data that hold the write header and core request, / 4.
+    pub uhw_in_headroom_dwords: u8,
+    /// Bytes before the driver's response data that hold the core response, / 4.
+    pub uhw_out_headroom_dwords: u8,
+    /// An attribute could not be encoded (length over 64 KiB): executing fails with EINVAL.
+    pub buffer_error: bool,
+    /// If the kernel lacks the ioctl, the write fallback must be the extended command.
+    pub fallback_require_ex: bool,
+    /// If the kernel lacks the ioctl, there is no write fallback (EOPNOTSUPP).
+    pub fallback_ioctl_only: bool,
+}
+
+impl CmdBuf {
+    /// Append a fresh mandatory attribute; returns its index.
+    pub fn next_attr(&mut self, attr_id: u16) -> usize {
+        self.attrs.push(Attr::new(attr_id));
+        self.attrs.len() - 1
+    }
+
+    fn set(&mut self, idx: usize, len: usize, data: u64) -> usize {
+        if len > u16::MAX as usize {
+            self.buffer_error = true;
+        }
+        if let Some(a) = self.attrs.get_mut(idx) {
+            a.len = len as u16;
+            a.data = data;
+        }
+        idx
+    }
+
+    /// `fill_attr_in_uint64` / `fill_attr_const_in`: an 8-byte inline value.
+    pub fn in_u64(&mut self, attr_id: u16, v: u64) -> usize {
+        let i = self.next_attr(attr_id);
+        self.set(i, 8, v)
+    }
+
+    /// `fill_attr_in_uint32`: a 4-byte inline value (in the first 4 bytes of `data`).
+    pub fn in_u32(&mut self, attr_id: u16, v: u32) -> usize {
+        let [a, b, c, d] = v.to_ne_bytes();
+        let i = self.next_attr(attr_id);
+        self.set(i, 4, u64::from_ne_bytes([a, b, c, d, 0, 0, 0, 0]))
+    }
+
+    /// `fill_attr_in` for data the kernel only reads: up to 8 bytes are copied inline into
+    /// `data`, longer data is passed by address (`addr`, valid until the command is sent).
+    pub fn in_data(&mut self, attr_id: u16, bytes: &[u8], addr: u64) -> usize {
+        let i = self.next_attr(attr_id);
+        if bytes.len() <= 8 {
+            let mut d = [0u8; 8];
+            for (dst, src) in d.iter_mut().zip(bytes) {
+                *dst = *src;
+            }
+            self.set(i, bytes.len(), u64::from_ne_bytes(d))
+        } else {
+            self.set(i, bytes.len(), addr)
+        }
+    }
+
+    /// `fill_attr_out`: `len` bytes at user address `addr` for the kernel to write.
+    pub fn out_addr(&mut self, attr_id: u16, addr: u64, len: usize) -> usize {
+        let i = self.next_attr(attr_id);
+        self.set(i, len, addr)
+    }
+
+    /// `fill_attr_in_obj`: an object handle (IDR number) in `data`.
+    pub fn in_obj(&mut self, attr_id: u16, handle: u32) -> usize {
+        let i = self.next_attr(attr_id);
+        self.set(i, 0, u64::from(handle))
+    }
+
+    /// `fill_attr_out_obj`: a new object; the kernel writes its handle into `data`.
+    pub fn out_obj(&mut self, attr_id: u16) -> usize {
+        self.in_obj(attr_id, 0)
+    }
+
+    /// `fill_attr_in_fd`: an fd in `data`; -1 adds nothing (and returns None).
+    pub fn in_fd(&mut self, attr_id: u16, fd: i32) -> Option<usize> {
+        if fd == -1 {
+            return None;
+        }
+        let i = self.next_attr(attr_id);
+        Some(self.set(i, 0, fd as i64 as u64))
+    }
+
+    /// `fill_attr_out_fd`: the kernel writes a new fd into `data`.
+    pub fn out_fd(&mut self, attr_id: u16) -> usize {
+        let i = self.next_attr(attr_id);
+        self.set(i, 0, 0)
+    }
+
+    /// `attr_optional`: clear the mandatory flag of attribute `idx`.
+    pub fn optional(&mut self, idx: usize) {
+        if let Some(a) = self.attrs.get_mut(idx) {
+            a.flags &= !UVERBS_ATTR_F_MANDATORY;
+        }
+    }
+
+    /// `fill_attr_in_enum`: as [`Self::in_data`], with `attr_data.enum_data.elem_id` set.
+    pub fn in_enum(&mut self, attr_id: u16, elem_id: u8, bytes: &[u8], addr: u64) -> usize {
+        let i = self.in_data(attr_id, bytes, addr);
+        if let Some(a) = self.attrs.get_mut(i) {
+            a.attr_data = u16::from_ne_bytes([elem_id, 0]);
+        }
+        i
+    }
+}

@@ -1,0 +1,178 @@
+//! Choosing between the ioctl and the write interface, per context (rdma-core:
+//! `libibverbs/cmd_fallback.c`: `_check_legacy`, `_execute_ioctl_fallback`; `device.c`:
+//! `has_ioctl_write`; `ibverbs.h`: the `unsupported_ioctls` bitmap, `driver_id` and
+//! `use_ioctl_write` of `struct verbs_ex_private`).
+#![forbid(unsafe_code)]
+
+use core::mem::offset_of;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+use super::attr::Attr;
+use super::ioctl::{IoctlCmd, execute_ioctl, is_uhw};
+use super::Ctx;
+use crate::abi::driver::verbs_context_ops;
+use crate::abi::uapi::{
+    IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_WRITE_CMD,
+    UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
+};
+use crate::errno::{Errno, Result};
+use crate::sys::uverbs::Uverbs;
+
+/// Number of operation slots in the provider ABI 34 `verbs_context_ops` (`VERBS_OPS_NUM`).
+pub const VERBS_OPS_NUM: usize = size_of::<verbs_context_ops>() / size_of::<usize>();
+
+/// The per-command bit of the unsupported-ioctl bitmap: the index of the `verbs_context_ops`
+/// slot the command implements (`_CMD_BIT`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpBit(pub usize);
+
+macro_rules! op_bits {
+    ($($name:ident = $field:ident;)*) => {
+        /// The bits rdma-core uses, named after their `verbs_context_ops` slot.
+        pub mod op {
+            use super::*;
+            $(pub const $name: OpBit = OpBit(offset_of!(verbs_context_ops, $field) / size_of::<usize>());)*
+        }
+    };
+}
+
+op_bits! {
+    ASYNC_EVENT = async_event;
+    CLOSE_XRCD = close_xrcd;
+    CREATE_CQ = create_cq;
+    CREATE_QP = create_qp;
+    CREATE_SRQ = create_srq;
+    CREATE_WQ = create_wq;
+    DEALLOC_MW = dealloc_mw;
+    DEALLOC_PD = dealloc_pd;
+    DEREG_MR = dereg_mr;
+    DESTROY_AH = destroy_ah;
+    DESTROY_CQ = destroy_cq;
+    DESTROY_QP = destroy_qp;
+    DESTROY_SRQ = destroy_srq;
+    DESTROY_WQ = destroy_wq;
+    FREE_CONTEXT = free_context;
+    QUERY_PORT = query_port;
+}
+
+/// What the command layer keeps per context (rdma-core's `verbs_ex_private` minus the ops).
+#[derive(Debug)]
+pub struct CmdState {
+    driver_id: u32,
+    use_ioctl_write: bool,
+    unsupported: [AtomicU64; VERBS_OPS_NUM.div_ceil(64)],
+}
+
+impl CmdState {
+    /// State with a known `use_ioctl_write` (tests, or a forced interface).
+    pub fn new(driver_id: u32, use_ioctl_write: bool) -> Self {
+        CmdState {
+            driver_id,
+            use_ioctl_write,
+            unsupported: core::array::from_fn(|_| AtomicU64::new(0)),
+        }
+    }
+
+    /// State of a new context (`verbs_init_context`): probes whether write commands may travel
+    /// over the ioctl interface.
+    pub fn init(fd: &dyn Uverbs, driver_id: u32) -> Self {
+        let probe = CmdState::new(driver_id, false);
+        let use_ioctl_write = has_ioctl_write(Ctx { fd, state: &probe });
+        CmdState { use_ioctl_write, ..probe }
+    }
+
+    /// The `RDMA_DRIVER_*` id sent in every ioctl header.
+    pub fn driver_id(&self) -> u32 {
+        self.driver_id
+    }
+
+    /// Whether write commands are sent as `UVERBS_METHOD_INVOKE_WRITE` ioctls.
+    pub fn use_ioctl_write(&self) -> bool {
+        self.use_ioctl_write
+    }
+
+    /// Has the kernel refused the ioctl of `bit` before?
+    pub fn is_unsupported(&self, bit: OpBit) -> bool {
+        self.unsupported
+            .get(bit.0 / 64)
+            .is_some_and(|w| w.load(Ordering::Relaxed) & (1 << (bit.0 % 64)) != 0)
+    }
+
+    /// Remember that the ioctl of `bit` is absent.
+    pub fn set_unsupported(&self, bit: OpBit) {
+        if let Some(w) = self.unsupported.get(bit.0 / 64) {
+            w.fetch_or(1 << (bit.0 % 64), Ordering::Relaxed);
+        }
+    }
+
+    /// Remember that no ioctl is available at all (`bitmap_fill` of all VERBS_OPS_NUM bits).
+    pub fn set_all_unsupported(&self) {
+        for bit in 0..VERBS_OPS_NUM {
+            self.set_unsupported(OpBit(bit));
+        }
+    }
+}
+
+/// What to do after trying a command's ioctl (`enum write_fallback` without `ERROR`, which is
+/// the `Err` of the result).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// The ioctl ran.
+    Success,
+    /// Use the legacy write command.
+    TryWrite,
+    /// Use the extended write command.
+    TryWriteEx,
+}
+
+/// `_check_legacy`: can the command go over write() instead? Not if a linked (driver) buffer
+/// holds a mandatory attribute other than UHW_IN/UHW_OUT, nor if any buffer demands the ioctl
+/// (EOPNOTSUPP either way); the extended write if any buffer asks for it.
+pub fn check_legacy(cmd: &IoctlCmd<'_>) -> Result<Fallback> {
+    let mandatory = |a: &Attr| !is_uhw(a) && a.flags & UVERBS_ATTR_F_MANDATORY != 0;
+    let mut require_ex = cmd.head.fallback_require_ex;
+    let mut ioctl_only = cmd.head.fallback_ioctl_only;
+    for link in &cmd.links {
+        if link.attrs.iter().any(mandatory) {
+            return Err(Errno::EOPNOTSUPP);
+        }
+        require_ex |= link.fallback_require_ex;
+        ioctl_only |= link.fallback_ioctl_only;
+    }
+    if ioctl_only {
+        Err(Errno::EOPNOTSUPP)
+    } else if require_ex {
+        Ok(Fallback::TryWriteEx)
+    } else {
+        Ok(Fallback::TryWrite)
+    }
+}
+
+/// `_execute_ioctl_fallback`: run the ioctl unless this context already knows it is absent.
+/// ENOTTY (no ioctl interface) marks every command, EPROTONOSUPPORT (no such method or
+/// attribute) marks this one; both then ask [`check_legacy`]. Other errors are returned.
+pub fn execute_ioctl_fallback(ctx: Ctx<'_>, bit: OpBit, cmd: &mut IoctlCmd<'_>) -> Result<Fallback> {
+    if ctx.state.is_unsupported(bit) {
+        return check_legacy(cmd);
+    }
+    match execute_ioctl(ctx, cmd) {
+        Ok(()) => Ok(Fallback::Success),
+        Err(Errno::ENOTTY) => {
+            ctx.state.set_all_unsupported();
+            check_legacy(cmd)
+        }
+        Err(Errno::EPROTONOSUPPORT) => {
+            ctx.state.set_unsupported(bit);
+            check_legacy(cmd)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `has_ioctl_write`: ask the kernel to run a write command over ioctl with a request too short
+/// to be valid (it answers ENOSPC). Only ENOTTY and EPROTONOSUPPORT mean it cannot.
+pub fn has_ioctl_write(ctx: Ctx<'_>) -> bool {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE));
+    !matches!(execute_ioctl(ctx, &mut cmd), Err(Errno::EPROTONOSUPPORT | Errno::ENOTTY))
+}

@@ -1,0 +1,151 @@
+//! `execute_ioctl` through the fake seam: header and attribute bytes, linearisation of linked
+//! buffers, errno passthrough and copy-back.
+
+mod common;
+
+use common::{Call, Fake, Out, Reply};
+use ibverbs::abi::uapi::*;
+use ibverbs::cmd::attr::{Attr, IoctlHdr, decode_attrs, encode};
+use ibverbs::cmd::{CmdBuf, CmdState, Ctx, IoctlCmd, execute_ioctl, final_num_attrs};
+
+const RXE: u32 = 14;
+
+fn addr_of(b: &[u8]) -> u64 {
+    b.as_ptr() as u64
+}
+
+#[test]
+fn header_and_attrs_byte_for_byte() {
+    let fake = Fake::new([Reply::IoctlOk(vec![])]);
+    let st = CmdState::new(RXE, false);
+    let small = [0xa1u8, 0xa2, 0xa3];
+    let big: Vec<u8> = (0..20).collect();
+    let mut out = [0u8; 12];
+    let (big_addr, out_addr) = (addr_of(&big), addr_of(&out));
+    {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        cmd.in_u64(0x10, 0x1122_3344_5566_7788);
+        cmd.in_u32(0x11, 0xdead_beef);
+        cmd.in_bytes(0x12, &small);
+        cmd.in_bytes(0x13, &big);
+        let o = cmd.out(0x14, &mut out);
+        cmd.optional(o);
+        cmd.in_obj(0x15, 77);
+        cmd.out_fd(0x16);
+        assert_eq!(cmd.in_fd(0x17, -1), None);
+        execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
+    }
+    let Call::Ioctl(b) = &fake.calls()[0] else { panic!() };
+    let mut want = Vec::new();
+    want.extend_from_slice(&(24u16 + 16 * 7).to_ne_bytes());
+    want.extend_from_slice(&UVERBS_OBJECT_CQ.to_ne_bytes());
+    want.extend_from_slice(&UVERBS_METHOD_CQ_CREATE.to_ne_bytes());
+    want.extend_from_slice(&7u16.to_ne_bytes());
+    want.extend_from_slice(&0u64.to_ne_bytes());
+    want.extend_from_slice(&RXE.to_ne_bytes());
+    want.extend_from_slice(&0u32.to_ne_bytes());
+    let mut attr = |id: u16, len: u16, flags: u16, data: [u8; 8]| {
+        want.extend_from_slice(&id.to_ne_bytes());
+        want.extend_from_slice(&len.to_ne_bytes());
+        want.extend_from_slice(&flags.to_ne_bytes());
+        want.extend_from_slice(&[0, 0]);
+        want.extend_from_slice(&data);
+    };
+    attr(0x10, 8, 1, 0x1122_3344_5566_7788u64.to_ne_bytes());
+    attr(0x11, 4, 1, [0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0]);
+    attr(0x12, 3, 1, [0xa1, 0xa2, 0xa3, 0, 0, 0, 0, 0]);
+    attr(0x13, 20, 1, big_addr.to_ne_bytes());
+    attr(0x14, 12, 0, out_addr.to_ne_bytes());
+    attr(0x15, 0, 1, 77u64.to_ne_bytes());
+    attr(0x16, 0, 1, [0; 8]);
+    assert_eq!(b, &want);
+}
+
+#[test]
+fn buffer_error_is_einval_without_a_call() {
+    let fake = Fake::new([]);
+    let st = CmdState::new(RXE, false);
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+    cmd.head.out_addr(1, 0x1000, 70_000);
+    assert!(cmd.head.buffer_error);
+    assert_eq!(cmd.head.attrs[0].len, 70_000u32 as u16);
+    assert_eq!(execute_ioctl(Ctx::new(&fake, &st), &mut cmd), Err(ibverbs::errno::Errno::EINVAL));
+    assert!(fake.calls().is_empty());
+}
+
+#[test]
+fn links_are_linearised_and_copied_back() {
+    let fake = Fake::new([Reply::IoctlOk(vec![(0x21, Out::Data(9)), (0x30, Out::Data(5))])]);
+    let st = CmdState::new(3, false);
+    let mut l1 = CmdBuf::default();
+    l1.in_u64(0x20, 1);
+    l1.out_fd(0x21);
+    let mut l2 = CmdBuf::default();
+    l2.in_u32(UVERBS_ATTR_UHW_IN, 0x55);
+    l2.uhw_in_idx = Some(0);
+    let mut cmd = IoctlCmd::from_chain(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, CmdBuf::default(), vec![l1, l2]);
+    cmd.out_obj(0x30);
+    cmd.in_u64(0x31, 2);
+    assert_eq!(cmd.num_attrs(), 5);
+    execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
+
+    let p = &fake.ioctls()[0];
+    assert_eq!(p.num_attrs, 5);
+    assert_eq!(p.length, 24 + 5 * 16);
+    assert_eq!(p.driver_id, 3);
+    let ids: Vec<u16> = p.attrs.iter().map(|a| a.id).collect();
+    assert_eq!(ids, [0x30, 0x31, 0x20, 0x21, UVERBS_ATTR_UHW_IN]);
+    // The link's UHW_IN index lands after the head's two and link 1's two attributes.
+    assert_eq!(cmd.head.uhw_in_idx, Some(4));
+    // Kernel results are copied back into the head and into the link that owns them.
+    assert_eq!(cmd.head.attrs[0].data, 5);
+    assert_eq!(cmd.links[0].attrs[1].data, 9);
+    assert_eq!(cmd.linear.len(), 5);
+    assert_eq!(cmd.hdr.num_attrs, 5);
+}
+
+#[test]
+fn errno_passes_through_and_links_stay_untouched() {
+    let fake = Fake::new([Reply::IoctlErr(libc::EINVAL)]);
+    let st = CmdState::new(RXE, false);
+    let mut l = CmdBuf::default();
+    l.out_fd(0x21);
+    let before = l.clone();
+    let mut cmd = IoctlCmd::from_chain(1, 2, CmdBuf::default(), vec![l]);
+    assert_eq!(execute_ioctl(Ctx::new(&fake, &st), &mut cmd), Err(ibverbs::errno::Errno::EINVAL));
+    assert_eq!(cmd.links[0], before);
+}
+
+#[test]
+fn ptr_out_written_by_kernel() {
+    let fake = Fake::new([Reply::IoctlOk(vec![(7, Out::Bytes(vec![1, 2, 3, 4]))])]);
+    let st = CmdState::new(RXE, false);
+    let mut v: u32 = 0;
+    {
+        let mut cmd = IoctlCmd::new(0, 4);
+        let i = cmd.out_pod(7, &mut v);
+        execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
+        assert_eq!(cmd.attr(i).unwrap().flags, UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT);
+    }
+    assert_eq!(v, u32::from_ne_bytes([1, 2, 3, 4]));
+}
+
+#[test]
+fn final_num_attrs_adds_links() {
+    assert_eq!(final_num_attrs(2, [3, 0, 4]), 9);
+    assert_eq!(final_num_attrs(2, []), 2);
+}
+
+#[test]
+fn attr_and_header_encoding() {
+    let a = Attr { attr_id: 0x1001, len: 0x20, flags: 3, attr_data: 0x0105, data: 0x0102_0304_0506_0708 };
+    let b = a.to_bytes();
+    assert_eq!(Attr::from_bytes(&b), a);
+    assert_eq!(&b[..8], &[0x01, 0x10, 0x20, 0x00, 0x03, 0x00, 0x05, 0x01]);
+    assert_eq!(a.elem_id(), 5);
+    let h = IoctlHdr { length: 40, object_id: 3, method_id: 1, num_attrs: 1, reserved1: 0, driver_id: 14, reserved2: 0 };
+    let buf = encode(&h, &[a]);
+    assert_eq!(&buf[..8], &[40, 0, 3, 0, 1, 0, 1, 0]);
+    assert_eq!(&buf[16..20], &[14, 0, 0, 0]);
+    assert_eq!(decode_attrs(&buf), vec![a]);
+}
