@@ -4285,7 +4285,9 @@ int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// GET_CONTEXT with the provider's driver data (ioctl, else write): sets the context's
+// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
+// path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
 //
 // Provider ABI 34 signature (v44-v56). Provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
 // before `resp`.
@@ -4302,7 +4304,8 @@ int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *dr
 
 // `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
+// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`).
 int ibv_cmd_query_device_any(struct ibv_context *context,
                              const struct ibv_query_device_ex_input *input,
                              struct ibv_device_attr_ex *attr,
@@ -4312,7 +4315,8 @@ int ibv_cmd_query_device_any(struct ibv_context *context,
 
 // `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
+// the positive errno. Divergence: NULL or short buffers give EINVAL.
 int ibv_cmd_query_port(struct ibv_context *context,
                        uint8_t port_num,
                        struct ibv_port_attr *port_attr,

@@ -21,11 +21,15 @@ use crate::abi::verbs::{
     ibv_context, ibv_device_attr_ex, ibv_pd, ibv_port_attr, ibv_query_device_ex_input,
     ibv_xrcd_init_attr,
 };
-use crate::errno::{CRet, unimplemented};
+use super::ctxpriv::cmd_of;
+use crate::cmd::CmdFd;
+use crate::errno::{CRet, Errno, unimplemented};
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// GET_CONTEXT with the provider's driver data (ioctl, else write): sets the context's
+/// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
+/// path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
 /// before `resp`.
@@ -37,7 +41,31 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
     resp: *mut ib_uverbs_get_context_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_get_context")).ret_errno()
+    if context.is_null() || cmd.is_null() || resp.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a context in _verbs_init_and_alloc_context's hands; the provider's request and
+    // response buffers of the given sizes.
+    unsafe {
+        let ctx = &raw mut (*context).context;
+        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let fd = CmdFd((*ctx).cmd_fd);
+        let r = crate::cmd::device::get_context(cmd_of(ctx, &fd), req, rsp);
+        r.map(|g| {
+            (*ctx).num_comp_vectors = g.num_comp_vectors as c_int;
+            if let Some(afd) = g.async_fd {
+                (*ctx).async_fd = afd;
+            }
+            if let Some(cs) = g.core_support {
+                let v = super::devlist::vdev_of((*ctx).device).0;
+                if !v.is_null() {
+                    (*v).core_support = cs;
+                }
+            }
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
@@ -53,7 +81,8 @@ pub unsafe extern "C" fn ibv_cmd_query_context(
 
 /// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
+/// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_device_any(
     context: *mut ibv_context,
@@ -63,12 +92,36 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
     resp: *mut ib_uverbs_ex_query_device_resp,
     resp_size: *mut usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_query_device_any")).ret_errno()
+    if context.is_null() || attr.is_null() || (!resp.is_null() && resp_size.is_null()) {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context; the caller's attribute buffer (attr_size bytes) and optional
+    // response buffer (*resp_size bytes).
+    unsafe {
+        let mask = if input.is_null() { 0 } else { (*input).comp_mask };
+        let a = core::slice::from_raw_parts_mut(attr.cast::<u8>(), attr_size);
+        let r = if resp.is_null() {
+            None
+        } else {
+            Some(core::slice::from_raw_parts_mut(resp.cast::<u8>(), *resp_size))
+        };
+        let v = super::devlist::vdev_of((*context).device).0;
+        let ports = if v.is_null() || (*v).sysfs.is_null() { 0 } else { (*(*v).sysfs).num_ports };
+        let fd = CmdFd((*context).cmd_fd);
+        let out = crate::cmd::device::query_device_any(cmd_of(context, &fd), mask, a, r, ports);
+        out.map(|n| {
+            if !resp_size.is_null() {
+                *resp_size = n;
+            }
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
+/// the positive errno. Divergence: NULL or short buffers give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_port(
     context: *mut ibv_context,
@@ -77,7 +130,16 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     cmd: *mut ibv_query_port,
     cmd_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_query_port")).ret_errno()
+    if context.is_null() || port_attr.is_null() || cmd.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context, the caller's full ibv_port_attr and the provider's request.
+    unsafe {
+        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let fd = CmdFd((*context).cmd_fd);
+        crate::cmd::device::query_port(cmd_of(context, &fd), port_num, &mut *port_attr, req)
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`

@@ -11,12 +11,22 @@ use crate::abi::verbs::ibv_context;
 pub(crate) struct ContextPriv {
     /// Every op: the provider's where it gave one (`verbs_set_ops`), the defaults otherwise.
     pub ops: verbs_context_ops,
-    /// `enum rdma_driver_id` the provider passed to `_verbs_init_and_alloc_context`.
-    pub driver_id: u32,
+    /// The command layer's state: the driver id for ioctl headers, whether write commands may
+    /// travel over the ioctl interface, which ioctls the kernel refused.
+    pub cmd: crate::cmd::CmdState,
     /// The context came from `ibv_import_device`.
+    #[allow(dead_code, reason = "set by ibv_import_device, which comes with the context issue")]
     pub imported: bool,
-    /// `UVERBS_METHOD_INVOKE_WRITE` works: write() commands may go through the ioctl interface.
-    pub use_ioctl_write: bool,
+}
+
+/// The command channel and state of a context, for `crate::cmd`.
+///
+/// # Safety
+/// As for [`priv_of`]; the returned value borrows the context's private part.
+pub(crate) unsafe fn cmd_of<'a>(ctx: *mut ibv_context, fd: &'a crate::cmd::CmdFd) -> crate::cmd::Ctx<'a> {
+    // SAFETY: the caller's contract.
+    let p: &'a ContextPriv = unsafe { priv_of(ctx) };
+    crate::cmd::Ctx::new(fd, &p.cmd)
 }
 
 /// The PABI-34 `verbs_context` that holds `ctx` (it is the context's last member).

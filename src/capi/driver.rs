@@ -91,9 +91,9 @@ pub(crate) unsafe fn init_context(
     let priv_ = Box::new(super::ctxpriv::ContextPriv {
         // SAFETY: a table of Option<fn>: all-zero is all None.
         ops: unsafe { core::mem::zeroed() },
-        driver_id,
+        // Probes UVERBS_METHOD_INVOKE_WRITE once (rdma-core's has_ioctl_write).
+        cmd: crate::cmd::CmdState::init(&crate::cmd::CmdFd(cmd_fd), driver_id),
         imported: false,
-        use_ioctl_write: false,
     });
     super::devlist::device_hold(super::devlist::vdev_of(device));
     // SAFETY: the caller's contract.
@@ -109,7 +109,6 @@ pub(crate) unsafe fn init_context(
         (*vctx).sz = size_of::<verbs_context>();
         (*vctx).r#priv = Box::into_raw(priv_).cast();
         super::ops::init_defaults(vctx);
-        super::ctxpriv::priv_of(ctx).use_ioctl_write = super::cmdglue::has_ioctl_write(ctx);
     }
     Ok(())
 }
@@ -215,9 +214,13 @@ pub(crate) unsafe fn open_device(
         set_lib_ops(vctx);
         let ctx = &raw mut (*vctx).context;
         if !sysfs.is_null() && (*ctx).async_fd == -1 {
-            if let Err(e) = super::cmdglue::alloc_async_fd(ctx) {
-                close_context(ctx);
-                return Err(e);
+            let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
+            match crate::cmd::device::alloc_async_fd(super::ctxpriv::cmd_of(ctx, &fd)) {
+                Ok(afd) => (*ctx).async_fd = afd,
+                Err(e) => {
+                    close_context(ctx);
+                    return Err(e);
+                }
             }
         }
         Ok(ctx)

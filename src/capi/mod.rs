@@ -34,7 +34,6 @@ macro_rules! symver {
 pub(crate) use symver;
 
 pub mod ah;
-pub(crate) mod cmdglue;
 pub mod cmd_cq;
 pub mod cmd_device;
 pub mod cmd_flow;
