@@ -24,9 +24,8 @@ impl Ctx {
         assert!(!vctx.is_null());
         let p = Box::new(ContextPriv {
             ops,
-            driver_id: 0,
+            cmd: crate::cmd::CmdState::new(0, false),
             imported: false,
-            use_ioctl_write: false,
         });
         // SAFETY: vctx is a live zeroed allocation.
         unsafe { (*vctx).r#priv = Box::into_raw(p).cast() };
