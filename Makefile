@@ -48,7 +48,7 @@ demo: deps lib
 	python3 abi-tests/run --lib $(OUT) symbols layouts
 	tools/deps.sh vm
 	@echo "== soft-RoCE guest: ibv_devices and ibv_devinfo -v under our library"
-	IBVERBS_RS_LIB=$(CURDIR)/$(OUT) tools/rdma-vm -- bash -c 'LD_LIBRARY_PATH=$(CURDIR)/$(OUT) ibv_devices; LD_LIBRARY_PATH=$(CURDIR)/$(OUT) ibv_devinfo -v'
+	tools/vm-demo $(OUT)
 
 test: deps lib cargo-test abi-test install-test vm-test
 
