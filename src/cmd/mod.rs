@@ -7,8 +7,11 @@
 //! - [`attr`]: one ioctl attribute, the ioctl header, one command-buffer segment;
 //! - [`ioctl`]: [`IoctlCmd`] and [`execute_ioctl`];
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
-//! - [`write`]: legacy and extended write commands;
-//! - [`device`]: context, device, port and GID commands.
+//! - [`write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
+//!   provider buffers;
+//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
+//!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
+//!   [`srq`]: SRQ commands.
 //!
 //! Addresses: an attribute or write request may carry a user address the kernel writes to. The
 //! command layer's own are taken from buffers borrowed by the command ([`IoctlCmd`]'s lifetime)
@@ -17,9 +20,14 @@
 #![forbid(unsafe_code)]
 
 pub mod attr;
+pub mod compat;
+pub mod cq;
 pub mod device;
 pub mod fallback;
 pub mod ioctl;
+pub mod pd;
+pub mod qp;
+pub mod srq;
 pub mod wire;
 pub mod write;
 
