@@ -11,7 +11,8 @@
 //!   provider buffers;
 //! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
 //!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
-//!   [`srq`]: SRQ commands.
+//!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory and
+//!   counters.
 //!
 //! Addresses: an attribute or write request may carry a user address the kernel writes to. The
 //! command layer's own are taken from buffers borrowed by the command ([`IoctlCmd`]'s lifetime)
@@ -23,12 +24,14 @@ pub mod attr;
 pub mod compat;
 pub mod cq;
 pub mod device;
+pub mod dm;
 pub mod fallback;
 pub mod ioctl;
 pub mod pd;
 pub mod qp;
 pub mod srq;
 pub mod wire;
+pub mod wq;
 pub mod write;
 
 pub use attr::{Attr, CmdBuf, IoctlHdr};
