@@ -129,3 +129,46 @@ fn dm_and_counters() {
     assert_eq!((p[1].object_id, p[1].method_id), (UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG));
     assert_eq!((p[3].attrs[1].id, p[3].attrs[1].len), (UVERBS_ATTR_READ_COUNTERS_BUFF, 16));
 }
+
+#[test]
+fn post_send_and_recv_marshalling() {
+    use ibverbs::abi::verbs::ibv_sge;
+    use ibverbs::cmd::post::*;
+    let st = CmdState::new(RXE, false);
+    assert_eq!(send_target_kind(4, 0), TargetKind::Ud);
+    assert_eq!(send_target_kind(2, 4), TargetKind::Rdma);
+    assert_eq!(send_target_kind(2, 6), TargetKind::Atomic);
+    assert_eq!(send_target_kind(2, 2), TargetKind::None);
+    let sg = [ibv_sge { addr: 0x1000, length: 64, lkey: 7 }, ibv_sge { addr: 0x2000, length: 32, lkey: 8 }];
+    let wrs = [
+        SendWr { wr_id: 1, opcode: 0, send_flags: 2, imm_data: 0, target: SendTarget::Rdma { remote_addr: 0xa000, rkey: 9 }, sg_list: &sg[..1] },
+        SendWr { wr_id: 2, opcode: 2, send_flags: 0, imm_data: 0x55, target: SendTarget::None, sg_list: &sg[1..] },
+    ];
+    // The kernel rejects the second WR.
+    let fake = Fake::new([Reply::WriteOk(2u32.to_ne_bytes().to_vec())]);
+    let r = post_send(Ctx::new(&fake, &st), 3, &wrs);
+    assert_eq!(r, Posted { ret: Ok(()), bad_wr: Some(1) });
+    let w = &fake.writes()[0];
+    assert_eq!(w.len(), 32 + 2 * 56 + 2 * 16);
+    assert_eq!((u32_at(w, 0), u16_at(w, 4), u16_at(w, 6)), (IB_USER_VERBS_CMD_POST_SEND, (w.len() / 4) as u16, 1));
+    assert_eq!((u32_at(w, 16), u32_at(w, 20), u32_at(w, 24), u32_at(w, 28)), (3, 2, 2, 56));
+    let n0 = 32;
+    assert_eq!((common::u64_at(w, n0), u32_at(w, n0 + 8), u32_at(w, n0 + 12), u32_at(w, n0 + 16)), (1, 1, 0, 2));
+    assert_eq!((common::u64_at(w, n0 + 24), u32_at(w, n0 + 32)), (0xa000, 9));
+    assert_eq!(u32_at(w, n0 + 56 + 20), 0x55);
+    let s0 = 32 + 112;
+    assert_eq!((common::u64_at(w, s0), u32_at(w, s0 + 8), u32_at(w, s0 + 12)), (0x1000, 64, 7));
+    assert_eq!(common::u64_at(w, s0 + 16), 0x2000);
+    // A failed write without a kernel verdict blames the first WR.
+    let fake = Fake::new([Reply::WriteErr(libc::EINVAL)]);
+    assert_eq!(post_send(Ctx::new(&fake, &st), 3, &wrs), Posted { ret: Err(Errno::EINVAL), bad_wr: Some(0) });
+
+    let rw = [RecvWr { wr_id: 5, sg_list: &sg }];
+    let fake = Fake::new([Reply::WriteOk(vec![0; 4]), Reply::WriteOk(vec![0; 4])]);
+    assert_eq!(post_recv(Ctx::new(&fake, &st), 3, &rw), Posted { ret: Ok(()), bad_wr: None });
+    assert_eq!(post_srq_recv(Ctx::new(&fake, &st), 4, &rw).ret, Ok(()));
+    let w = fake.writes();
+    assert_eq!((u32_at(&w[0], 0), w[0].len(), u32_at(&w[0], 28)), (IB_USER_VERBS_CMD_POST_RECV, 32 + 16 + 32, 16));
+    assert_eq!((common::u64_at(&w[0], 32), u32_at(&w[0], 40)), (5, 2));
+    assert_eq!((u32_at(&w[1], 0), u32_at(&w[1], 16)), (IB_USER_VERBS_CMD_POST_SRQ_RECV, 4));
+}

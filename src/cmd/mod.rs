@@ -12,7 +12,7 @@
 //! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
 //!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
 //!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory and
-//!   counters.
+//!   counters; [`post`]: work requests through the kernel.
 //!
 //! Addresses: an attribute or write request may carry a user address the kernel writes to. The
 //! command layer's own are taken from buffers borrowed by the command ([`IoctlCmd`]'s lifetime)
@@ -28,6 +28,7 @@ pub mod dm;
 pub mod fallback;
 pub mod ioctl;
 pub mod pd;
+pub mod post;
 pub mod qp;
 pub mod srq;
 pub mod wire;

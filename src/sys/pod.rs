@@ -90,6 +90,7 @@ pod!(
     ib_uverbs_global_route,
     ib_uverbs_qp_dest,
     ib_uverbs_qp_cap,
+    ib_uverbs_post_send_resp,
     ib_uverbs_ex_create_wq_resp,
     ib_uverbs_ex_destroy_wq_resp,
     ib_uverbs_ex_create_rwq_ind_table_resp,
