@@ -172,3 +172,18 @@ fn post_send_and_recv_marshalling() {
     assert_eq!((common::u64_at(&w[0], 32), u32_at(&w[0], 40)), (5, 2));
     assert_eq!((u32_at(&w[1], 0), u32_at(&w[1], 16)), (IB_USER_VERBS_CMD_POST_SRQ_RECV, 4));
 }
+
+#[test]
+fn flow_destroys() {
+    use ibverbs::cmd::flow::*;
+    let st = CmdState::new(RXE, false);
+    let fake = Fake::new([Reply::IoctlErr(libc::EPROTONOSUPPORT), Reply::WriteOk(vec![]), Reply::IoctlOk(vec![])]);
+    destroy_flow(Ctx::new(&fake, &st), 8, false).unwrap();
+    let w = &fake.writes()[0];
+    assert_eq!(w.len(), 32);
+    assert_eq!(u32_at(w, 0), IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_DESTROY_FLOW);
+    assert_eq!((u32_at(w, 24), u32_at(w, 28)), (0, 8), "comp_mask, then the handle");
+    destroy_flow_action(Ctx::new(&fake, &st), 9, false).unwrap();
+    let p = &fake.ioctls()[1];
+    assert_eq!((p.object_id, p.method_id, p.attrs[0].data), (UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_DESTROY, 9));
+}
