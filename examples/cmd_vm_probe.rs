@@ -7,7 +7,7 @@ use std::fs::OpenOptions;
 use std::os::fd::AsRawFd;
 
 use ibverbs::abi::uapi::*;
-use ibverbs::abi::verbs::{ibv_device_attr_ex, ibv_port_attr};
+use ibverbs::abi::verbs::{ibv_ah_attr, ibv_device_attr_ex, ibv_gid, ibv_global_route, ibv_port_attr, ibv_qp_attr, ibv_qp_cap};
 use ibverbs::cmd::device::*;
 use ibverbs::cmd::{CmdFd, CmdState, Ctx};
 use ibverbs::sys::pod;
@@ -170,7 +170,144 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
     for l in &out {
         println!("{l}");
     }
+    objects(ctx, async_fd);
     out
+}
+
+fn sysfs_gid0() -> [u8; 16] {
+    let s = std::fs::read_to_string("/sys/class/infiniband/rxe0/ports/1/gids/0").unwrap_or_default();
+    let mut g = [0u8; 16];
+    for (i, h) in s.trim().split(':').enumerate().take(8) {
+        let v = u16::from_str_radix(h, 16).unwrap_or(0);
+        g[2 * i..2 * i + 2].copy_from_slice(&v.to_be_bytes());
+    }
+    g
+}
+
+fn zero_ah() -> ibv_ah_attr {
+    ibv_ah_attr {
+        grh: ibv_global_route { dgid: ibv_gid { raw: [0; 16] }, flow_label: 0, sgid_index: 0, hop_limit: 0, traffic_class: 0 },
+        dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 0, port_num: 0,
+    }
+}
+
+fn zero_qp_attr() -> ibv_qp_attr {
+    ibv_qp_attr {
+        qp_state: 0, cur_qp_state: 0, path_mtu: 0, path_mig_state: 0, qkey: 0, rq_psn: 0, sq_psn: 0,
+        dest_qp_num: 0, qp_access_flags: 0,
+        cap: ibv_qp_cap { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 },
+        ah_attr: zero_ah(), alt_ah_attr: zero_ah(), pkey_index: 0, alt_pkey_index: 0,
+        en_sqd_async_notify: 0, sq_draining: 0, max_rd_atomic: 0, max_dest_rd_atomic: 0,
+        min_rnr_timer: 0, port_num: 0, timeout: 0, retry_cnt: 0, rnr_retry: 0, alt_port_num: 0,
+        alt_timeout: 0, rate_limit: 0,
+    }
+}
+
+/// Create, use and destroy one of each object with rxe's request/response sizes.
+fn objects(ctx: Ctx<'_>, async_fd: i32) {
+    use ibverbs::abi::kern_abi::*;
+    use ibverbs::cmd::{cq, pd, qp, srq};
+    let show = |what: &str, r: &dyn std::fmt::Debug| println!("  {what}: {r:?}");
+    println!("objects (rxe udata sizes):");
+
+    let (mut req, mut resp) = ([0u8; size_of::<ibv_alloc_pd>()], [0u8; size_of::<ib_uverbs_alloc_pd_resp>()]);
+    let pd_h = pd::alloc_pd(ctx, &mut req, &mut resp);
+    show("alloc_pd", &pd_h);
+    let Ok(pd_h) = pd_h else { return };
+
+    let buf = vec![0u8; 8192];
+    let (mut req, mut resp) = ([0u8; size_of::<ibv_reg_mr>()], [0u8; size_of::<ib_uverbs_reg_mr_resp>()]);
+    let addr = buf.as_ptr() as u64;
+    let mr = pd::reg_mr(ctx, pd_h, addr, buf.len(), addr, 7, &mut req, &mut resp);
+    show("reg_mr (local write, remote write/read)", &mr);
+
+    let a = cq::CqInit { cqe: 16, channel_fd: None, comp_vector: 0, user_handle: 0x1111, async_fd, imported: false };
+    let mut req = [0u8; size_of::<ibv_create_cq>()];
+    let mut resp = [0u8; size_of::<ib_uverbs_create_cq_resp>() + 16];
+    let c = cq::create_cq(ctx, &a, &mut req, &mut resp);
+    show("create_cq (cqe 16)", &c);
+    let mut req = [0u8; size_of::<ibv_create_cq_ex>()];
+    let mut resp = [0u8; size_of::<ib_uverbs_ex_create_cq_resp>() + 16];
+    let c2 = cq::create_cq_ex(ctx, &a, 0, 0, 0, 0, &mut req, &mut resp, &mut Vec::new());
+    show("create_cq_ex (cqe 16)", &c2);
+    show("req_notify_cq", &c.map(|c| cq::req_notify_cq(ctx, c.handle, false)));
+    show("poll_cq(4)", &c.map(|c| cq::poll_cq(ctx, c.handle, 4).map(|v| v.len())));
+
+    let mut gid = ibv_gid { raw: [0; 16] };
+    gid.raw = sysfs_gid0();
+    if let Ok(c) = c {
+        let q = qp::QpInit {
+            qp_type: 2,
+            comp_mask: 1,
+            pd_handle: Some(pd_h),
+            send_cq_handle: Some(c.handle),
+            recv_cq_handle: Some(c.handle),
+            cap: qp::QpCap { max_send_wr: 16, max_recv_wr: 16, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
+            user_handle: 0x2222,
+            async_fd,
+            ..Default::default()
+        };
+        let mut req = [0u8; size_of::<ibv_create_qp>()];
+        let mut resp = [0u8; size_of::<ib_uverbs_create_qp_resp>() + 32];
+        let created = qp::create_qp(ctx, &q, &mut req, &mut resp);
+        show("create_qp RC", &created);
+        let mut req = [0u8; size_of::<ibv_create_qp_ex>()];
+        let mut resp = [0u8; size_of::<ib_uverbs_ex_create_qp_resp>() + 32];
+        let ud = qp::QpInit { qp_type: 4, ..q };
+        let created2 = qp::create_qp_ex2(ctx, &ud, &mut req, &mut resp);
+        show("create_qp_ex2 UD", &created2);
+        if let Ok(qq) = created {
+            let mut attr = zero_qp_attr();
+            attr.qp_state = 1;
+            attr.pkey_index = 0;
+            attr.port_num = 1;
+            attr.qp_access_flags = 7;
+            let mut req = [0u8; size_of::<ibv_modify_qp>()];
+            show("modify_qp -> INIT", &qp::modify_qp(ctx, qq.handle, &attr, 1 | 16 | 32 | 8, &mut req));
+            let mut got = zero_qp_attr();
+            let mut req = [0u8; size_of::<ibv_query_qp>()];
+            let rep = qp::query_qp(ctx, qq.handle, 1, &mut req, &mut got);
+            println!("  query_qp: {rep:?} state={} port={} access={:#x} pkey_index={}", got.qp_state, got.port_num, got.qp_access_flags, got.pkey_index);
+            show("destroy_qp", &qp::destroy_qp(ctx, qq.handle, false));
+        }
+        if let Ok(qq) = created2 {
+            let mgid = ibv_gid { raw: [0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] };
+            show("attach_mcast (UD)", &pd::attach_mcast(ctx, qq.handle, &mgid, 0));
+            show("detach_mcast (UD)", &pd::detach_mcast(ctx, qq.handle, &mgid, 0, false));
+            show("destroy_qp (UD)", &qp::destroy_qp(ctx, qq.handle, false));
+        }
+        show("destroy_cq", &cq::destroy_cq(ctx, c.handle, false));
+    }
+    if let Ok(c) = c2 {
+        show("destroy_cq (ex)", &cq::destroy_cq(ctx, c.handle, false));
+    }
+
+    let s = srq::SrqInit { pd_handle: pd_h, max_wr: 16, max_sge: 1, user_handle: 0x3333, async_fd, ..Default::default() };
+    let mut req = [0u8; size_of::<ibv_create_srq>()];
+    let mut resp = [0u8; size_of::<ib_uverbs_create_srq_resp>() + 24];
+    let sr = srq::create_srq(ctx, &s, &mut req, &mut resp);
+    show("create_srq", &sr);
+    if let Ok(sr) = sr {
+        let mut req = [0u8; size_of::<ibv_query_srq>()];
+        show("query_srq", &srq::query_srq(ctx, sr.handle, &mut req));
+        show("destroy_srq", &srq::destroy_srq(ctx, sr.handle, false));
+    }
+
+    let mut ah = zero_ah();
+    ah.is_global = 1;
+    ah.port_num = 1;
+    ah.grh.hop_limit = 1;
+    ah.grh.dgid = gid;
+    let mut resp = [0u8; size_of::<ib_uverbs_create_ah_resp>() + 8];
+    let a = pd::create_ah(ctx, pd_h, 0x4444, &ah, &mut resp);
+    show("create_ah (GRH to own GID 0)", &a);
+    if let Ok(a) = a {
+        show("destroy_ah", &pd::destroy_ah(ctx, a, false));
+    }
+    if let Ok(k) = mr {
+        show("dereg_mr", &pd::dereg_mr(ctx, k.handle, false));
+    }
+    show("dealloc_pd", &pd::dealloc_pd(ctx, pd_h, false));
 }
 
 fn main() {

@@ -149,3 +149,18 @@ fn attr_and_header_encoding() {
     assert_eq!(&buf[16..20], &[14, 0, 0, 0]);
     assert_eq!(decode_attrs(&buf), vec![a]);
 }
+
+#[test]
+fn prepared_means_the_header_was_filled() {
+    let st = CmdState::new(RXE, false);
+    let fake = Fake::new([Reply::IoctlErr(libc::EINVAL)]);
+    let mut cmd = IoctlCmd::new(1, 2);
+    assert!(!cmd.was_prepared());
+    cmd.in_u64(3, 4);
+    let _ = execute_ioctl(Ctx::new(&fake, &st), &mut cmd);
+    assert!(cmd.was_prepared(), "even when the kernel refused");
+    let mut bad = IoctlCmd::new(1, 2);
+    bad.head.buffer_error = true;
+    let _ = execute_ioctl(Ctx::new(&fake, &st), &mut bad);
+    assert!(!bad.was_prepared());
+}

@@ -74,11 +74,30 @@ fn pod_types_have_no_padding() {
         if matches!(name, "u8" | "u16" | "u32" | "u64") {
             continue;
         }
-        let (rows, ty) = [&v65, &v44]
+        let found = [&v65, &v44]
             .into_iter()
             .flat_map(|r| [(r, format!("struct {name}")), (r, format!("union {name}"))])
-            .find(|(r, t)| r.contains_key(t))
-            .unwrap_or_else(|| panic!("{name}: not in the layout tables"));
+            .find(|(r, t)| r.contains_key(t));
+        let Some((rows, ty)) = found else {
+            // A named Rust type for an anonymous C member, `<parent>_<member>`: check the
+            // member's subtree inside its parent.
+            let (rows, parent, member, off, sz, mty) = [&v65, &v44]
+                .into_iter()
+                .flat_map(|r| {
+                    name.match_indices('_').filter_map(move |(i, _)| {
+                        let (p, m) = (&name[..i], &name[i + 1..]);
+                        let t = format!("struct {p}");
+                        let row = r.get(&t)?.iter().find(|(mm, ..)| mm == m)?.clone();
+                        Some((r, t, row.0, row.1, row.2, row.3))
+                    })
+                })
+                .next()
+                .unwrap_or_else(|| panic!("{name}: not in the layout tables"));
+            assert_eq!(size, sz, "{name}: Rust size vs C member size");
+            check(rows, &parent, &format!("{member}."), off, sz, mty.starts_with("union"), &mut errs);
+            checked += 1;
+            continue;
+        };
         let sizeof = rows[&ty].iter().find(|(m, ..)| m.is_empty()).unwrap().2;
         assert_eq!(size, sizeof, "{name}: Rust size vs C sizeof");
         check(rows, &ty, "", 0, sizeof, ty.starts_with("union"), &mut errs);

@@ -7,6 +7,7 @@
 //! (`cmd`/`cmd_size`, `resp`/`resp_size`): the core part the kernel defines, then driver data.
 #![forbid(unsafe_code)]
 
+use super::compat::Compat;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
 use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::wire::{end_of, put_field, zero};
@@ -39,21 +40,19 @@ pub struct GetContext {
 /// `req` is the provider's `struct ibv_get_context` plus driver data (`cmd_size` bytes), `resp`
 /// its `struct ib_uverbs_get_context_resp` plus driver data (`resp_size` bytes).
 pub fn get_context(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<GetContext> {
-    const CORE_REQ: usize = size_of::<ibv_get_context>();
-    const CORE_RESP: usize = size_of::<ib_uverbs_get_context_resp>();
-    // Divergence: rdma-core would read and write past buffers shorter than the core structs.
-    if req.len() < CORE_REQ || resp.len() < CORE_RESP {
-        return Err(Errno::EINVAL);
-    }
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_get_context>(),
+        resp,
+        size_of::<ib_uverbs_get_context_resp>(),
+    )?;
     let mut num_comp_vectors: u32 = 0;
     let mut core_support: u64 = 0;
     let via = {
-        let (_, req_drv) = req.split_at(CORE_REQ);
-        let (_, resp_drv) = resp.split_at_mut(CORE_RESP);
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
         cmd.out_pod(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &mut num_comp_vectors);
         cmd.out_pod(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, &mut core_support);
-        cmd.push_compat(req_drv, CORE_REQ, resp_drv, CORE_RESP);
+        c.link(&mut cmd);
         // rdma-core files this under the free_context bit: alloc_context has no ops slot.
         execute_ioctl_fallback(ctx, op::FREE_CONTEXT, &mut cmd)?
     };
@@ -64,8 +63,7 @@ pub fn get_context(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<GetC
             core_support: Some(core_support),
         }),
         Fallback::TryWrite => {
-            execute_cmd_write::<ibv_get_context>(ctx, req, resp)?;
-            let r: ib_uverbs_get_context_resp = pod::read(resp);
+            let r = c.write::<ibv_get_context>(ctx, |_| Ok(()))?;
             Ok(GetContext {
                 num_comp_vectors: r.num_comp_vectors,
                 async_fd: Some(r.async_fd as i32),

@@ -12,7 +12,7 @@ use super::ioctl::{IoctlCmd, execute_ioctl, is_uhw};
 use super::Ctx;
 use crate::abi::driver::verbs_context_ops;
 use crate::abi::uapi::{
-    IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_WRITE_CMD,
+    IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_WRITE_CMD,
     UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
 };
 use crate::errno::{Errno, Result};
@@ -60,6 +60,7 @@ op_bits! {
 pub struct CmdState {
     driver_id: u32,
     use_ioctl_write: bool,
+    abi_ver: u32,
     unsupported: [AtomicU64; VERBS_OPS_NUM.div_ceil(64)],
 }
 
@@ -69,6 +70,7 @@ impl CmdState {
         CmdState {
             driver_id,
             use_ioctl_write,
+            abi_ver: IB_USER_VERBS_ABI_VERSION,
             unsupported: core::array::from_fn(|_| AtomicU64::new(0)),
         }
     }
@@ -79,6 +81,17 @@ impl CmdState {
         let probe = CmdState::new(driver_id, false);
         let use_ioctl_write = has_ioctl_write(Ctx { fd, state: &probe });
         CmdState { use_ioctl_write, ..probe }
+    }
+
+    /// The same state for a kernel of uverbs ABI `abi_ver` (rdma-core's global `abi_ver`, read
+    /// from sysfs; default 6). Versions below 5 change the create-QP/SRQ and modify-SRQ writes.
+    pub fn with_abi_ver(self, abi_ver: u32) -> Self {
+        CmdState { abi_ver, ..self }
+    }
+
+    /// The kernel's uverbs ABI version.
+    pub fn abi_ver(&self) -> u32 {
+        self.abi_ver
     }
 
     /// The `RDMA_DRIVER_*` id sent in every ioctl header.
@@ -175,4 +188,13 @@ pub fn has_ioctl_write(ctx: Ctx<'_>) -> bool {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
     cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE));
     !matches!(execute_ioctl(ctx, &mut cmd), Err(Errno::EPROTONOSUPPORT | Errno::ENOTTY))
+}
+
+/// `verbs_is_destroy_err`: a destroy that failed with EIO on a disassociated device counts as
+/// done when the process allows it (the exported `verbs_allow_disassociate_destroy`).
+pub fn destroy_result(r: Result<()>, allow_disassociate_destroy: bool) -> Result<()> {
+    match r {
+        Err(Errno::EIO) if allow_disassociate_destroy => Ok(()),
+        r => r,
+    }
 }

@@ -145,6 +145,12 @@ impl<'a> IoctlCmd<'a> {
         self.head.attrs.get(idx)
     }
 
+    /// Did [`execute_ioctl`] get past its checks (so a C head buffer now holds `hdr` and
+    /// `linear`, whatever the kernel answered)?
+    pub fn was_prepared(&self) -> bool {
+        self.hdr.length != 0
+    }
+
     /// Remove and return the links from position `from` on (the caller's driver chain).
     pub fn take_links(&mut self, from: usize) -> Vec<CmdBuf> {
         if from >= self.links.len() {

@@ -7,20 +7,49 @@
 //! - [`attr`]: one ioctl attribute, the ioctl header, one command-buffer segment;
 //! - [`ioctl`]: [`IoctlCmd`] and [`execute_ioctl`];
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
-//! - [`write`]: legacy and extended write commands;
-//! - [`device`]: context, device, port and GID commands.
+//! - [`write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
+//!   provider buffers;
+//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
+//!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
+//!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory and
+//!   counters; [`post`]: work requests through the kernel;
+//!   [`flow`]: flow destroys.
 //!
 //! Addresses: an attribute or write request may carry a user address the kernel writes to. The
 //! command layer's own are taken from buffers borrowed by the command ([`IoctlCmd`]'s lifetime)
 //! or passed along with the call; addresses converted from C command buffers are the C caller's
 //! (the capi glue's contract).
+//!
+//! How the C exports use it:
+//! - context init (`verbs_init_context`): `CmdState::init(&CmdFd(cmd_fd), driver_id)` (probes
+//!   `use_ioctl_write`), kept with the context; each call builds `Ctx::new(&CmdFd(cmd_fd), &state)`.
+//! - `execute_ioctl(ctx, cmdb)`: turn the chain into an [`IoctlCmd`] (`from_chain`: each
+//!   buffer's attributes `hdr.attrs..next_attr` via [`Attr::from_bytes`], 0xff indices as None,
+//!   the three flag bits), refuse (EINVAL) a chain longer than the head's room
+//!   (`last_attr - hdr.attrs` < `num_attrs()`), call [`execute_ioctl`], then, if
+//!   [`IoctlCmd::was_prepared`], store `hdr` and `linear` into the head buffer (and its
+//!   `uhw_in_idx`), and each link's attributes back into that link.
+//! - `__ioctl_final_num_attrs`: [`final_num_attrs`].
+//! - `ibv_cmd_X(…, cmd, cmd_size, resp, resp_size)`: the provider's buffers as byte slices of
+//!   exactly those sizes; a `driver` chain as `Vec<CmdBuf>` (written back afterwards); object
+//!   pointers as their handles; results come back as values to store into the provider's
+//!   objects (see each function).
 #![forbid(unsafe_code)]
 
 pub mod attr;
+pub mod compat;
+pub mod cq;
 pub mod device;
+pub mod dm;
 pub mod fallback;
+pub mod flow;
 pub mod ioctl;
+pub mod pd;
+pub mod post;
+pub mod qp;
+pub mod srq;
 pub mod wire;
+pub mod wq;
 pub mod write;
 
 pub use attr::{Attr, CmdBuf, IoctlHdr};

@@ -6,7 +6,7 @@
 
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
-use crate::abi::verbs::ibv_gid_entry;
+use crate::abi::verbs::{ibv_gid, ibv_gid_entry};
 
 /// A `#[repr(C)]` record of integers (or arrays, structs and unions of them) that:
 /// - accepts every bit pattern, including all-zero, and
@@ -74,6 +74,9 @@ pod!(
     ib_uverbs_create_cq_resp,
     ib_uverbs_ex_create_cq_resp,
     ib_uverbs_resize_cq_resp,
+    ib_uverbs_poll_cq_resp,
+    ib_uverbs_wc,
+    ib_uverbs_wc_ex,
     ib_uverbs_destroy_cq_resp,
     ib_uverbs_query_srq_resp,
     ib_uverbs_create_srq_resp,
@@ -83,7 +86,18 @@ pod!(
     ib_uverbs_query_qp_resp,
     ib_uverbs_destroy_qp_resp,
     ib_uverbs_create_ah_resp,
+    ib_uverbs_ah_attr,
+    ib_uverbs_global_route,
     ib_uverbs_qp_dest,
+    ib_uverbs_qp_cap,
+    ib_uverbs_post_send_resp,
+    ib_uverbs_ex_create_wq_resp,
+    ib_uverbs_ex_destroy_wq_resp,
+    ib_uverbs_ex_create_rwq_ind_table_resp,
+    ibv_create_qp_resp_v3,
+    ibv_create_qp_resp_v4,
+    ibv_create_srq_resp_v5,
+    ibv_gid,
     ibv_gid_entry,
     u8,
     u16,

@@ -1,0 +1,262 @@
+//! CQ commands (rdma-core: `libibverbs/cmd_cq.c`: `ibv_icmd_create_cq` and its entry points
+//! `ibv_cmd_create_cq`, `ibv_cmd_create_cq_ex`, `ibv_cmd_create_cq_ex2`, `ibv_cmd_destroy_cq`;
+//! `cmd.c`: `ibv_cmd_poll_cq`, `ibv_cmd_req_notify_cq`, `ibv_cmd_resize_cq`,
+//! `ibv_cmd_modify_cq`).
+#![forbid(unsafe_code)]
+
+use super::compat::Compat;
+use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
+use super::ioctl::IoctlCmd;
+use super::wire::put_field;
+use super::write::{
+    CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req, execute_cmd_write_no_uhw,
+    execute_cmd_write_req,
+};
+use super::{CmdBuf, Ctx};
+use crate::abi::driver::create_cq_cmd_flags::CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
+use crate::abi::kern_abi::*;
+use crate::abi::uapi::ib_uverbs_ex_create_cq_flags::*;
+use crate::abi::uapi::*;
+use crate::abi::verbs::ibv_create_cq_wc_flags::*;
+use crate::abi::verbs::{ibv_cq_attr_mask, ibv_cq_init_attr_mask, ibv_create_cq_attr_flags, ibv_wc, ibv_wc_anon_1};
+use crate::errno::{Errno, Result};
+use crate::sys::pod;
+
+/// The creation parameters common to every create-CQ entry point.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CqInit {
+    pub cqe: i32,
+    /// `channel->fd` when a completion channel is given.
+    pub channel_fd: Option<i32>,
+    pub comp_vector: i32,
+    /// The `ibv_cq` address (`user_handle`, echoed in completion events).
+    pub user_handle: u64,
+    /// `context->async_fd` (-1: none).
+    pub async_fd: i32,
+    /// The context was imported (`priv->imported`): no write fallback.
+    pub imported: bool,
+}
+
+/// A created CQ: `cq->handle` and `cq->cqe`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CqCreated {
+    pub handle: u32,
+    pub cqe: u32,
+}
+
+/// `ibv_icmd_create_cq`: `UVERBS_METHOD_CQ_CREATE`; the compat link carries the provider's
+/// driver data, `driver` (updated in place) follows it. Falls back to
+/// `IB_USER_VERBS_CMD_CREATE_CQ`, or `IB_USER_VERBS_EX_CMD_CREATE_CQ` when flags need it.
+fn icmd_create_cq(
+    ctx: Ctx<'_>,
+    a: &CqInit,
+    flags: u32,
+    cmd_flags: u32,
+    compat: &mut Compat<'_>,
+    driver: &mut Vec<CmdBuf>,
+) -> Result<CqCreated> {
+    let mut resp_cqe: u32 = 0;
+    let (via, handle) = {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        let h = cmd.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
+        cmd.out_pod(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &mut resp_cqe);
+        cmd.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe as u32);
+        cmd.in_u64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a.user_handle);
+        if let Some(fd) = a.channel_fd {
+            cmd.in_fd(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd);
+        }
+        cmd.in_u32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a.comp_vector as u32);
+        let async_fd = cmd.in_fd(UVERBS_ATTR_CREATE_CQ_EVENT_FD, a.async_fd);
+        if a.imported {
+            cmd.head.fallback_ioctl_only = true;
+        } else if let Some(i) = async_fd {
+            // Old kernels lack the attribute; write() cannot carry it anyway.
+            cmd.optional(i);
+        }
+        if flags != 0 {
+            if flags & !(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32) != 0
+                || cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX as u32 == 0
+            {
+                cmd.head.fallback_require_ex = true;
+            }
+            cmd.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+        }
+        compat.link(&mut cmd);
+        cmd.links.append(driver);
+        let via = execute_ioctl_fallback(ctx, op::CREATE_CQ, &mut cmd);
+        let handle = cmd.attr(h).map_or(0, |a| a.data as u32);
+        *driver = cmd.take_links(1);
+        (via?, handle)
+    };
+    let channel = a.channel_fd.unwrap_or(-1);
+    match via {
+        Fallback::Success => Ok(CqCreated { handle, cqe: resp_cqe }),
+        Fallback::TryWrite => {
+            let r = compat.write::<ibv_create_cq>(ctx, |c| {
+                put_field!(c, ib_uverbs_create_cq, user_handle, a.user_handle)?;
+                put_field!(c, ib_uverbs_create_cq, cqe, a.cqe as u32)?;
+                put_field!(c, ib_uverbs_create_cq, comp_vector, a.comp_vector as u32)?;
+                put_field!(c, ib_uverbs_create_cq, comp_channel, channel)
+            })?;
+            Ok(CqCreated { handle: r.cq_handle, cqe: r.cqe })
+        }
+        Fallback::TryWriteEx => {
+            let r = compat.write_ex::<ibv_create_cq_ex>(ctx, |c| {
+                put_field!(c, ib_uverbs_ex_create_cq, user_handle, a.user_handle)?;
+                put_field!(c, ib_uverbs_ex_create_cq, cqe, a.cqe as u32)?;
+                put_field!(c, ib_uverbs_ex_create_cq, comp_vector, a.comp_vector as u32)?;
+                put_field!(c, ib_uverbs_ex_create_cq, comp_channel, channel)?;
+                put_field!(c, ib_uverbs_ex_create_cq, flags, flags)
+            })?;
+            Ok(CqCreated { handle: r.base.cq_handle, cqe: r.base.cqe })
+        }
+    }
+}
+
+/// `ibv_cmd_create_cq`: `req` is the provider's `struct ibv_create_cq` plus driver data,
+/// `resp` its `struct ib_uverbs_create_cq_resp` plus driver data.
+pub fn create_cq(ctx: Ctx<'_>, a: &CqInit, req: &mut [u8], resp: &mut [u8]) -> Result<CqCreated> {
+    let mut c = Compat::new(req, size_of::<ibv_create_cq>(), resp, size_of::<ib_uverbs_create_cq_resp>())?;
+    icmd_create_cq(ctx, a, 0, 0, &mut c, &mut Vec::new())
+}
+
+/// The kernel CQ flags of an `ibv_cq_init_attr_ex` (`ibv_icmd_create_cq_ex`): EOPNOTSUPP for
+/// comp_mask bits other than FLAGS and PD; completion timestamps ask for
+/// `IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION`, `IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN` (with the
+/// FLAGS bit) for `IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN`.
+pub fn cq_ex_flags(comp_mask: u32, wc_flags: u64, cq_flags: u32) -> Result<u32> {
+    let known = ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32
+        | ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_PD as u32;
+    if comp_mask & !known != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let mut flags = 0;
+    let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP as u64 | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
+    if wc_flags & ts != 0 {
+        flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32;
+    }
+    if comp_mask & ibv_cq_init_attr_mask::IBV_CQ_INIT_ATTR_MASK_FLAGS as u32 != 0
+        && cq_flags & ibv_create_cq_attr_flags::IBV_CREATE_CQ_ATTR_IGNORE_OVERRUN as u32 != 0
+    {
+        flags |= IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN as u32;
+    }
+    Ok(flags)
+}
+
+/// `ibv_cmd_create_cq_ex` (empty `driver`) and `ibv_cmd_create_cq_ex2`: `req` is the provider's
+/// `struct ibv_create_cq_ex` plus driver data, `resp` its `struct ib_uverbs_ex_create_cq_resp`
+/// plus driver data; `comp_mask`, `wc_flags` and `cq_flags` come from `ibv_cq_init_attr_ex`
+/// (see [`cq_ex_flags`]); `cmd_flags` is `CREATE_CQ_CMD_FLAGS_*`.
+#[allow(clippy::too_many_arguments)]
+pub fn create_cq_ex(
+    ctx: Ctx<'_>,
+    a: &CqInit,
+    comp_mask: u32,
+    wc_flags: u64,
+    cq_flags: u32,
+    cmd_flags: u32,
+    req: &mut [u8],
+    resp: &mut [u8],
+    driver: &mut Vec<CmdBuf>,
+) -> Result<CqCreated> {
+    let mut c = Compat::new(req, size_of::<ibv_create_cq_ex>(), resp, size_of::<ib_uverbs_ex_create_cq_resp>())?;
+    let flags = cq_ex_flags(comp_mask, wc_flags, cq_flags)?;
+    icmd_create_cq(ctx, a, flags, cmd_flags, &mut c, driver)
+}
+
+/// `ibv_cmd_destroy_cq`: `UVERBS_METHOD_CQ_DESTROY`, falling back to
+/// `IB_USER_VERBS_CMD_DESTROY_CQ`. Returns the kernel's (comp_events_reported,
+/// async_events_reported), which the caller waits for its acknowledged counts to reach; None
+/// when an EIO on a disassociated device was forgiven (no wait).
+pub fn destroy_cq(ctx: Ctx<'_>, cq_handle: u32, allow_disassociate_destroy: bool) -> Result<Option<(u32, u32)>> {
+    let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
+    let r = {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+        cmd.out_pod(UVERBS_ATTR_DESTROY_CQ_RESP, &mut resp);
+        cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
+        execute_ioctl_fallback(ctx, op::DESTROY_CQ, &mut cmd)
+    };
+    let r = match r {
+        Ok(Fallback::TryWrite) => {
+            let mut req = [0u8; size_of::<ibv_destroy_cq>()];
+            put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_cq, cq_handle, cq_handle)?;
+            execute_cmd_write::<ibv_destroy_cq>(ctx, &mut req, pod::bytes_mut(&mut resp))
+        }
+        Ok(Fallback::Success) => Ok(()),
+        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
+        Err(e) => Err(e),
+    };
+    let forgiven = r.is_err();
+    destroy_result(r, allow_disassociate_destroy)?;
+    Ok((!forgiven).then_some((resp.comp_events_reported, resp.async_events_reported)))
+}
+
+/// `ibv_cmd_req_notify_cq`: `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`.
+pub fn req_notify_cq(ctx: Ctx<'_>, cq_handle: u32, solicited_only: bool) -> Result<()> {
+    let mut req = [0u8; size_of::<ibv_req_notify_cq>()];
+    put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_req_notify_cq, cq_handle, cq_handle)?;
+    put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_req_notify_cq, solicited_only, u32::from(solicited_only))?;
+    execute_cmd_write_req::<ibv_req_notify_cq>(ctx, &mut req)
+}
+
+/// `ibv_cmd_resize_cq`: `IB_USER_VERBS_CMD_RESIZE_CQ` with the provider's request and
+/// response; returns the new `cq->cqe`.
+pub fn resize_cq(ctx: Ctx<'_>, cq_handle: u32, cqe: i32, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_resize_cq, cq_handle, cq_handle)?;
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_resize_cq, cqe, cqe as u32)?;
+    execute_cmd_write::<ibv_resize_cq>(ctx, req, resp)?;
+    Ok(pod::read::<ib_uverbs_resize_cq_resp>(resp).cqe)
+}
+
+/// `ibv_cmd_modify_cq`: `IB_USER_VERBS_EX_CMD_MODIFY_CQ` with the provider's request
+/// (`struct ibv_modify_cq` plus driver data); an `attr_mask` at or above
+/// `IBV_CQ_ATTR_RESERVED` is EINVAL.
+pub fn modify_cq(ctx: Ctx<'_>, cq_handle: u32, attr_mask: u32, cq_count: u16, cq_period: u16, req: &mut [u8]) -> Result<()> {
+    if attr_mask >= ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32 {
+        return Err(Errno::EINVAL);
+    }
+    put_field!(req, EX_HDR_SIZE; ib_uverbs_ex_modify_cq, cq_handle, cq_handle)?;
+    put_field!(req, EX_HDR_SIZE; ib_uverbs_ex_modify_cq, attr_mask, attr_mask)?;
+    put_field!(req, EX_HDR_SIZE; ib_uverbs_ex_modify_cq, attr.cq_count, cq_count)?;
+    put_field!(req, EX_HDR_SIZE; ib_uverbs_ex_modify_cq, attr.cq_period, cq_period)?;
+    put_field!(req, EX_HDR_SIZE; ib_uverbs_ex_modify_cq, reserved, 0u32)?;
+    execute_cmd_write_ex_req::<ibv_modify_cq>(ctx, req)
+}
+
+/// `ibv_cmd_poll_cq`: `IB_USER_VERBS_CMD_POLL_CQ` for up to `ne` completions, converted to
+/// `ibv_wc`. rdma-core returns -1 for any failure (not an errno).
+pub fn poll_cq(ctx: Ctx<'_>, cq_handle: u32, ne: i32) -> Result<Vec<ibv_wc>> {
+    const WC: usize = size_of::<ib_uverbs_wc>();
+    const HEAD: usize = size_of::<ib_uverbs_poll_cq_resp>();
+    let n = usize::try_from(ne).map_err(|_| Errno::EINVAL)?;
+    let mut resp = vec![0u8; n.checked_mul(WC).and_then(|b| b.checked_add(HEAD)).ok_or(Errno::ENOMEM)?];
+    let mut req = [0u8; size_of::<ibv_poll_cq>()];
+    put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_poll_cq, cq_handle, cq_handle)?;
+    put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_poll_cq, ne, ne as u32)?;
+    execute_cmd_write_no_uhw::<ibv_poll_cq>(ctx, &mut req, &mut resp)?;
+    let count = pod::read::<ib_uverbs_poll_cq_resp>(&resp).count as usize;
+    let wcs = resp.get(HEAD..).unwrap_or_default();
+    Ok(wcs
+        .chunks_exact(WC)
+        .take(count.min(n))
+        .map(|b| {
+            let w: ib_uverbs_wc = pod::read(b);
+            let imm: u32 = pod::read(pod::bytes(&w.ex));
+            ibv_wc {
+                wr_id: w.wr_id,
+                status: w.status,
+                opcode: w.opcode,
+                vendor_err: w.vendor_err,
+                byte_len: w.byte_len,
+                anon_1: ibv_wc_anon_1 { imm_data: imm },
+                qp_num: w.qp_num,
+                src_qp: w.src_qp,
+                wc_flags: w.wc_flags,
+                pkey_index: w.pkey_index,
+                slid: w.slid,
+                sl: w.sl,
+                dlid_path_bits: w.dlid_path_bits,
+            }
+        })
+        .collect())
+}

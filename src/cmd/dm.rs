@@ -1,0 +1,102 @@
+//! Device memory and counters commands, ioctl only (rdma-core: `libibverbs/cmd_dm.c`:
+//! `ibv_cmd_alloc_dm`, `ibv_cmd_free_dm`, `ibv_cmd_reg_dm_mr`; `cmd_counters.c`:
+//! `ibv_cmd_create_counters`, `ibv_cmd_destroy_counters`, `ibv_cmd_read_counters`).
+//!
+//! Each takes the provider's `driver` (or `link`) chain where rdma-core does, and hands it back
+//! updated.
+#![forbid(unsafe_code)]
+
+use super::fallback::destroy_result;
+use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::pd::MrKeys;
+use super::{CmdBuf, Ctx};
+use crate::abi::uapi::*;
+use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED;
+use crate::errno::{Errno, Result};
+
+/// Run `cmd` with `link` appended, give the link back, and return the value of head attribute
+/// `h` (a new object's handle) on success.
+fn run_linked(ctx: Ctx<'_>, mut cmd: IoctlCmd<'_>, link: &mut Vec<CmdBuf>, h: usize) -> Result<u32> {
+    cmd.links.append(link);
+    let r = execute_ioctl(ctx, &mut cmd);
+    *link = cmd.take_links(0);
+    r?;
+    Ok(cmd.attr(h).map_or(0, |a| a.data as u32))
+}
+
+/// `ibv_cmd_alloc_dm`: `UVERBS_METHOD_DM_ALLOC`; returns the DM handle (the caller sets
+/// `dm->handle`, `dm->dm.handle`, `IBV_DM_MASK_HANDLE` and the context).
+pub fn alloc_dm(ctx: Ctx<'_>, length: u64, log_align_req: u32, link: &mut Vec<CmdBuf>) -> Result<u32> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+    let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DM_HANDLE);
+    cmd.in_u64(UVERBS_ATTR_ALLOC_DM_LENGTH, length);
+    cmd.in_u32(UVERBS_ATTR_ALLOC_DM_ALIGNMENT, log_align_req);
+    run_linked(ctx, cmd, link, h)
+}
+
+/// `ibv_cmd_free_dm`: `UVERBS_METHOD_DM_FREE` (a destroy).
+pub fn free_dm(ctx: Ctx<'_>, dm_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
+    cmd.in_obj(UVERBS_ATTR_FREE_DM_HANDLE, dm_handle);
+    destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
+}
+
+/// `ibv_cmd_reg_dm_mr`: `UVERBS_METHOD_DM_MR_REG`; `access` must include
+/// `IBV_ACCESS_ZERO_BASED` (else EINVAL). The caller records length, `addr = NULL` and
+/// `mr_type = IBV_MR_TYPE_MR`.
+#[allow(clippy::too_many_arguments)]
+pub fn reg_dm_mr(
+    ctx: Ctx<'_>,
+    pd_handle: u32,
+    dm_handle: u32,
+    offset: u64,
+    length: usize,
+    access: u32,
+    link: &mut Vec<CmdBuf>,
+) -> Result<MrKeys> {
+    if access & IBV_ACCESS_ZERO_BASED as u32 == 0 {
+        return Err(Errno::EINVAL);
+    }
+    let (mut lkey, mut rkey) = (0u32, 0u32);
+    let handle = {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+        let h = cmd.out_obj(UVERBS_ATTR_REG_DM_MR_HANDLE);
+        cmd.out_pod(UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &mut lkey);
+        cmd.out_pod(UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &mut rkey);
+        cmd.in_obj(UVERBS_ATTR_REG_DM_MR_PD_HANDLE, pd_handle);
+        cmd.in_obj(UVERBS_ATTR_REG_DM_MR_DM_HANDLE, dm_handle);
+        cmd.in_u64(UVERBS_ATTR_REG_DM_MR_OFFSET, offset);
+        cmd.in_u64(UVERBS_ATTR_REG_DM_MR_LENGTH, length as u64);
+        cmd.in_u32(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, access);
+        run_linked(ctx, cmd, link, h)?
+    };
+    Ok(MrKeys { handle, lkey, rkey })
+}
+
+/// `ibv_cmd_create_counters`: `UVERBS_METHOD_COUNTERS_CREATE`; any `comp_mask` bit is
+/// EOPNOTSUPP. Returns the counters handle.
+pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut Vec<CmdBuf>) -> Result<u32> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+    let h = cmd.out_obj(UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
+    if comp_mask != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    run_linked(ctx, cmd, link, h)
+}
+
+/// `ibv_cmd_destroy_counters`: `UVERBS_METHOD_COUNTERS_DESTROY` (a destroy).
+pub fn destroy_counters(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY);
+    cmd.in_obj(UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, handle);
+    destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
+}
+
+/// `ibv_cmd_read_counters`: `UVERBS_METHOD_COUNTERS_READ` into the caller's `u64` array, as
+/// bytes (`ncounters * 8`).
+pub fn read_counters(ctx: Ctx<'_>, handle: u32, values: &mut [u8], flags: u32, link: &mut Vec<CmdBuf>) -> Result<()> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
+    cmd.in_obj(UVERBS_ATTR_READ_COUNTERS_HANDLE, handle);
+    cmd.out(UVERBS_ATTR_READ_COUNTERS_BUFF, values);
+    cmd.in_u32(UVERBS_ATTR_READ_COUNTERS_FLAGS, flags);
+    run_linked(ctx, cmd, link, 0).map(|_| ())
+}

@@ -1,0 +1,322 @@
+//! PD, XRCD, MR, MW, AH and multicast commands (rdma-core: `libibverbs/cmd.c`: `ibv_cmd_alloc_pd`,
+//! `ibv_cmd_open_xrcd`, `ibv_cmd_reg_mr`, `ibv_cmd_rereg_mr`, `ibv_cmd_alloc_mw`,
+//! `ibv_cmd_create_ah`, `ibv_cmd_attach_mcast`, `ibv_cmd_detach_mcast`; `cmd_pd.c`,
+//! `cmd_xrcd.c`, `cmd_mr.c`, `cmd_mw.c`, `cmd_ah.c`: the destroys and the ioctl-only MR methods).
+//!
+//! `req`/`resp` are the provider's whole request/response structs (`cmd`, `cmd_size`;
+//! `resp`, `resp_size`); the core fields are written into `req` as rdma-core does. Results are
+//! returned for the caller to store into the provider's objects.
+#![forbid(unsafe_code)]
+
+use super::fallback::{Fallback, OpBit, destroy_result, execute_ioctl_fallback, op};
+use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::wire::put_field;
+use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
+use super::{CmdBuf, Ctx};
+use crate::abi::kern_abi::*;
+use crate::abi::uapi::*;
+use crate::abi::verbs::{
+    ibv_access_flags, ibv_ah_attr, ibv_gid, ibv_rereg_mr_flags, ibv_xrcd_init_attr_mask,
+};
+use crate::errno::{Errno, Result};
+use crate::sys::pod::{self, bytes_mut};
+
+const H: usize = CMD_HDR_SIZE;
+
+/// `ibv_cmd_alloc_pd`: `IB_USER_VERBS_CMD_ALLOC_PD`; returns `pd->handle`.
+pub fn alloc_pd(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+    execute_cmd_write::<ibv_alloc_pd>(ctx, req, resp)?;
+    Ok(pod::read::<ib_uverbs_alloc_pd_resp>(resp).pd_handle)
+}
+
+/// A destroy by handle: the ioctl `method` of `object` with the handle in `attr_id`, falling
+/// back to write command `C` whose core request starts with the handle.
+#[allow(clippy::too_many_arguments)]
+fn destroy_handle<C: KernCmd>(
+    ctx: Ctx<'_>,
+    bit: OpBit,
+    object: u16,
+    method: u16,
+    attr_id: u16,
+    handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<()> {
+    let mut cmd = IoctlCmd::new(object, method);
+    cmd.in_obj(attr_id, handle);
+    let r = match execute_ioctl_fallback(ctx, bit, &mut cmd) {
+        Ok(Fallback::TryWrite) => {
+            let mut req = vec![0u8; size_of::<C>()];
+            super::wire::put(&mut req, H, handle)?;
+            execute_cmd_write_req::<C>(ctx, &mut req)
+        }
+        Ok(Fallback::Success) => Ok(()),
+        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
+        Err(e) => Err(e),
+    };
+    destroy_result(r, allow_disassociate_destroy)
+}
+
+/// `ibv_cmd_dealloc_pd`: `UVERBS_METHOD_PD_DESTROY`, falling back to
+/// `IB_USER_VERBS_CMD_DEALLOC_PD`.
+pub fn dealloc_pd(ctx: Ctx<'_>, pd_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    destroy_handle::<ibv_dealloc_pd>(
+        ctx, op::DEALLOC_PD, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
+        UVERBS_ATTR_DESTROY_PD_HANDLE, pd_handle, allow_disassociate_destroy,
+    )
+}
+
+/// `ibv_cmd_close_xrcd`: `UVERBS_METHOD_XRCD_DESTROY`, falling back to
+/// `IB_USER_VERBS_CMD_CLOSE_XRCD`.
+pub fn close_xrcd(ctx: Ctx<'_>, xrcd_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    destroy_handle::<ibv_close_xrcd>(
+        ctx, op::CLOSE_XRCD, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_DESTROY,
+        UVERBS_ATTR_DESTROY_XRCD_HANDLE, xrcd_handle, allow_disassociate_destroy,
+    )
+}
+
+/// `ibv_cmd_dereg_mr`: `UVERBS_METHOD_MR_DESTROY`, falling back to `IB_USER_VERBS_CMD_DEREG_MR`.
+pub fn dereg_mr(ctx: Ctx<'_>, mr_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    destroy_handle::<ibv_dereg_mr>(
+        ctx, op::DEREG_MR, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
+        UVERBS_ATTR_DESTROY_MR_HANDLE, mr_handle, allow_disassociate_destroy,
+    )
+}
+
+/// `ibv_cmd_dealloc_mw`: `UVERBS_METHOD_MW_DESTROY`, falling back to
+/// `IB_USER_VERBS_CMD_DEALLOC_MW`.
+pub fn dealloc_mw(ctx: Ctx<'_>, mw_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    destroy_handle::<ibv_dealloc_mw>(
+        ctx, op::DEALLOC_MW, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
+        UVERBS_ATTR_DESTROY_MW_HANDLE, mw_handle, allow_disassociate_destroy,
+    )
+}
+
+/// `ibv_cmd_destroy_ah`: `UVERBS_METHOD_AH_DESTROY`, falling back to
+/// `IB_USER_VERBS_CMD_DESTROY_AH`.
+pub fn destroy_ah(ctx: Ctx<'_>, ah_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    destroy_handle::<ibv_destroy_ah>(
+        ctx, op::DESTROY_AH, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
+        UVERBS_ATTR_DESTROY_AH_HANDLE, ah_handle, allow_disassociate_destroy,
+    )
+}
+
+/// `ibv_cmd_open_xrcd`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; FD and OFLAGS both
+/// required, else EINVAL), then `IB_USER_VERBS_CMD_OPEN_XRCD`; returns the XRCD handle (which
+/// the caller stores only if its `verbs_xrcd` is large enough, setting `VERBS_XRCD_HANDLE`).
+pub fn open_xrcd(ctx: Ctx<'_>, comp_mask: u32, fd: i32, oflags: i32, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+    use ibv_xrcd_init_attr_mask::*;
+    if comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED as u32 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let need = IBV_XRCD_INIT_ATTR_FD as u32 | IBV_XRCD_INIT_ATTR_OFLAGS as u32;
+    if comp_mask & need != need {
+        return Err(Errno::EINVAL);
+    }
+    put_field!(req, H; ib_uverbs_open_xrcd, fd, fd as u32)?;
+    put_field!(req, H; ib_uverbs_open_xrcd, oflags, oflags as u32)?;
+    execute_cmd_write::<ibv_open_xrcd>(ctx, req, resp)?;
+    Ok(pod::read::<ib_uverbs_open_xrcd_resp>(resp).xrcd_handle)
+}
+
+/// Handle and keys of a registered MR.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MrKeys {
+    pub handle: u32,
+    pub lkey: u32,
+    pub rkey: u32,
+}
+
+/// `ibv_cmd_reg_mr`: `IB_USER_VERBS_CMD_REG_MR`. An on-demand MR of length `SIZE_MAX` is the
+/// implicit one (sent as length `u64::MAX`) and must have no address (EINVAL). The caller
+/// records `mr_type = IBV_MR_TYPE_MR` and `access`.
+#[allow(clippy::too_many_arguments)]
+pub fn reg_mr(
+    ctx: Ctx<'_>,
+    pd_handle: u32,
+    addr: u64,
+    length: usize,
+    hca_va: u64,
+    access: i32,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<MrKeys> {
+    let mut len = length as u64;
+    if access & ibv_access_flags::IBV_ACCESS_ON_DEMAND as i32 != 0 && length == usize::MAX {
+        if addr != 0 {
+            return Err(Errno::EINVAL);
+        }
+        len = u64::MAX;
+    }
+    put_field!(req, H; ib_uverbs_reg_mr, start, addr)?;
+    put_field!(req, H; ib_uverbs_reg_mr, length, len)?;
+    put_field!(req, H; ib_uverbs_reg_mr, hca_va, hca_va)?;
+    put_field!(req, H; ib_uverbs_reg_mr, pd_handle, pd_handle)?;
+    put_field!(req, H; ib_uverbs_reg_mr, access_flags, access as u32)?;
+    execute_cmd_write::<ibv_reg_mr>(ctx, req, resp)?;
+    let r: ib_uverbs_reg_mr_resp = pod::read(resp);
+    Ok(MrKeys { handle: r.mr_handle, lkey: r.lkey, rkey: r.rkey })
+}
+
+/// `ibv_cmd_rereg_mr`: `IB_USER_VERBS_CMD_REREG_MR`; `pd_handle` is sent only with
+/// `IBV_REREG_MR_CHANGE_PD`. Returns the new (lkey, rkey).
+#[allow(clippy::too_many_arguments)]
+pub fn rereg_mr(
+    ctx: Ctx<'_>,
+    mr_handle: u32,
+    flags: u32,
+    addr: u64,
+    length: usize,
+    hca_va: u64,
+    access: i32,
+    pd_handle: u32,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<(u32, u32)> {
+    let change_pd = flags & ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD as u32 != 0;
+    put_field!(req, H; ib_uverbs_rereg_mr, mr_handle, mr_handle)?;
+    put_field!(req, H; ib_uverbs_rereg_mr, flags, flags)?;
+    put_field!(req, H; ib_uverbs_rereg_mr, start, addr)?;
+    put_field!(req, H; ib_uverbs_rereg_mr, length, length as u64)?;
+    put_field!(req, H; ib_uverbs_rereg_mr, hca_va, hca_va)?;
+    put_field!(req, H; ib_uverbs_rereg_mr, pd_handle, if change_pd { pd_handle } else { 0 })?;
+    put_field!(req, H; ib_uverbs_rereg_mr, access_flags, access as u32)?;
+    execute_cmd_write::<ibv_rereg_mr>(ctx, req, resp)?;
+    let r: ib_uverbs_rereg_mr_resp = pod::read(resp);
+    Ok((r.lkey, r.rkey))
+}
+
+/// `ibv_cmd_alloc_mw`: `IB_USER_VERBS_CMD_ALLOC_MW`; returns (handle, rkey).
+pub fn alloc_mw(ctx: Ctx<'_>, pd_handle: u32, mw_type: u32, req: &mut [u8], resp: &mut [u8]) -> Result<(u32, u32)> {
+    put_field!(req, H; ib_uverbs_alloc_mw, pd_handle, pd_handle)?;
+    put_field!(req, H; ib_uverbs_alloc_mw, mw_type, mw_type as u8)?;
+    put_field!(req, H; ib_uverbs_alloc_mw, reserved, [0u8; 3])?;
+    execute_cmd_write::<ibv_alloc_mw>(ctx, req, resp)?;
+    let r: ib_uverbs_alloc_mw_resp = pod::read(resp);
+    Ok((r.mw_handle, r.rkey))
+}
+
+/// `ibv_cmd_query_mr`: `UVERBS_METHOD_QUERY_MR` (ioctl only); returns (lkey, rkey, length).
+/// The caller records the handle, `addr = NULL` and `mr_type = IBV_MR_TYPE_IMPORTED_MR`.
+pub fn query_mr(ctx: Ctx<'_>, mr_handle: u32) -> Result<(u32, u32, u64)> {
+    let (mut lkey, mut rkey, mut length) = (0u32, 0u32, 0u64);
+    {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
+        cmd.in_obj(UVERBS_ATTR_QUERY_MR_HANDLE, mr_handle);
+        cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mut lkey);
+        cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_RKEY, &mut rkey);
+        cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_LENGTH, &mut length);
+        execute_ioctl(ctx, &mut cmd)?;
+    }
+    Ok((lkey, rkey, length))
+}
+
+/// `ibv_cmd_reg_dmabuf_mr`: `UVERBS_METHOD_REG_DMABUF_MR` (ioctl only) with the provider's
+/// `driver` chain. The caller records `addr = offset`, `length`, `mr_type = IBV_MR_TYPE_DMABUF_MR`.
+#[allow(clippy::too_many_arguments)]
+pub fn reg_dmabuf_mr(
+    ctx: Ctx<'_>,
+    pd_handle: u32,
+    offset: u64,
+    length: usize,
+    iova: u64,
+    fd: i32,
+    access: i32,
+    driver: &mut Vec<CmdBuf>,
+) -> Result<MrKeys> {
+    let (mut lkey, mut rkey) = (0u32, 0u32);
+    let handle = {
+        let mut cmd = IoctlCmd::from_chain(
+            UVERBS_OBJECT_MR,
+            UVERBS_METHOD_REG_DMABUF_MR,
+            CmdBuf::default(),
+            core::mem::take(driver),
+        );
+        let h = cmd.out_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
+        cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &mut lkey);
+        cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &mut rkey);
+        cmd.in_obj(UVERBS_ATTR_REG_DMABUF_MR_PD_HANDLE, pd_handle);
+        cmd.in_u64(UVERBS_ATTR_REG_DMABUF_MR_OFFSET, offset);
+        cmd.in_u64(UVERBS_ATTR_REG_DMABUF_MR_LENGTH, length as u64);
+        cmd.in_u64(UVERBS_ATTR_REG_DMABUF_MR_IOVA, iova);
+        cmd.in_u32(UVERBS_ATTR_REG_DMABUF_MR_FD, fd as u32);
+        cmd.in_u32(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, access as u32);
+        let r = execute_ioctl(ctx, &mut cmd);
+        let h = cmd.attr(h).map_or(0, |a| a.data as u32);
+        *driver = cmd.take_links(0);
+        r?;
+        h
+    };
+    Ok(MrKeys { handle, lkey, rkey })
+}
+
+/// `ibv_cmd_advise_mr`: `UVERBS_METHOD_ADVISE_MR` (ioctl only); `sg_list` is the caller's
+/// `ibv_sge` array as bytes (`num_sge * 16`).
+pub fn advise_mr(ctx: Ctx<'_>, pd_handle: u32, advice: u32, flags: u32, sg_list: &[u8]) -> Result<()> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+    cmd.in_obj(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd_handle);
+    cmd.in_u64(UVERBS_ATTR_ADVISE_MR_ADVICE, advice.into());
+    cmd.in_u32(UVERBS_ATTR_ADVISE_MR_FLAGS, flags);
+    cmd.in_bytes(UVERBS_ATTR_ADVISE_MR_SGE_LIST, sg_list);
+    execute_ioctl(ctx, &mut cmd)
+}
+
+/// The kernel's address vector from `ibv_ah_attr` (`ib_uverbs_ah_attr`, reserved fields 0).
+fn kern_ah_attr(a: &ibv_ah_attr) -> ib_uverbs_ah_attr {
+    let mut dgid = [0u8; 16];
+    dgid.copy_from_slice(pod::bytes::<ibv_gid>(&a.grh.dgid));
+    ib_uverbs_ah_attr {
+        grh: ib_uverbs_global_route {
+            dgid,
+            flow_label: a.grh.flow_label,
+            sgid_index: a.grh.sgid_index,
+            hop_limit: a.grh.hop_limit,
+            traffic_class: a.grh.traffic_class,
+            reserved: 0,
+        },
+        dlid: a.dlid,
+        sl: a.sl,
+        src_path_bits: a.src_path_bits,
+        static_rate: a.static_rate,
+        is_global: a.is_global,
+        port_num: a.port_num,
+        reserved: 0,
+    }
+}
+
+/// `ibv_cmd_create_ah`: `IB_USER_VERBS_CMD_CREATE_AH` with a request of our own (no driver
+/// data); `user_handle` is the `ibv_ah` address. Returns `ah->handle`.
+pub fn create_ah(ctx: Ctx<'_>, pd_handle: u32, user_handle: u64, attr: &ibv_ah_attr, resp: &mut [u8]) -> Result<u32> {
+    let mut req = [0u8; size_of::<ibv_create_ah>()];
+    put_field!(&mut req, H; ib_uverbs_create_ah, user_handle, user_handle)?;
+    put_field!(&mut req, H; ib_uverbs_create_ah, pd_handle, pd_handle)?;
+    let mut av = kern_ah_attr(attr);
+    let at = H + core::mem::offset_of!(ib_uverbs_create_ah, attr);
+    req.get_mut(at..at + size_of::<ib_uverbs_ah_attr>())
+        .ok_or(Errno::EINVAL)?
+        .copy_from_slice(bytes_mut(&mut av));
+    execute_cmd_write::<ibv_create_ah>(ctx, &mut req, resp)?;
+    Ok(pod::read::<ib_uverbs_create_ah_resp>(resp).ah_handle)
+}
+
+fn mcast_req<C: KernCmd>(qp_handle: u32, gid: &ibv_gid, lid: u16) -> Result<Vec<u8>> {
+    let mut req = vec![0u8; size_of::<C>()];
+    let mut g = [0u8; 16];
+    g.copy_from_slice(pod::bytes(gid));
+    put_field!(&mut req, H; ib_uverbs_attach_mcast, gid, g)?;
+    put_field!(&mut req, H; ib_uverbs_attach_mcast, qp_handle, qp_handle)?;
+    put_field!(&mut req, H; ib_uverbs_attach_mcast, mlid, lid)?;
+    Ok(req)
+}
+
+/// `ibv_cmd_attach_mcast`: `IB_USER_VERBS_CMD_ATTACH_MCAST`.
+pub fn attach_mcast(ctx: Ctx<'_>, qp_handle: u32, gid: &ibv_gid, lid: u16) -> Result<()> {
+    let mut req = mcast_req::<ibv_attach_mcast>(qp_handle, gid, lid)?;
+    execute_cmd_write_req::<ibv_attach_mcast>(ctx, &mut req)
+}
+
+/// `ibv_cmd_detach_mcast`: `IB_USER_VERBS_CMD_DETACH_MCAST` (a destroy: see
+/// [`destroy_result`]).
+pub fn detach_mcast(ctx: Ctx<'_>, qp_handle: u32, gid: &ibv_gid, lid: u16, allow_disassociate_destroy: bool) -> Result<()> {
+    let mut req = mcast_req::<ibv_detach_mcast>(qp_handle, gid, lid)?;
+    destroy_result(execute_cmd_write_req::<ibv_detach_mcast>(ctx, &mut req), allow_disassociate_destroy)
+}

@@ -1,0 +1,596 @@
+//! QP commands (rdma-core: `libibverbs/cmd_qp.c`: `ibv_icmd_create_qp` and its entry points
+//! `ibv_cmd_create_qp`, `ibv_cmd_create_qp_ex`, `ibv_cmd_create_qp_ex2`, `ibv_cmd_destroy_qp`;
+//! `cmd.c`: `ibv_cmd_open_qp`, `ibv_cmd_query_qp`, `ibv_cmd_modify_qp`, `ibv_cmd_modify_qp_ex`).
+//!
+//! The objects a QP refers to arrive as their kernel handles; what rdma-core then stores into
+//! the `ibv_qp` (`set_qp`: context, PD and CQ pointers, state RESET, mutex and condition,
+//! `verbs_qp` XRCD) is the caller's part.
+#![forbid(unsafe_code)]
+
+use core::mem::offset_of;
+
+use super::compat::Compat;
+use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
+use super::ioctl::IoctlCmd;
+use super::wire::{put, put_field};
+use super::write::{CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req};
+use super::Ctx;
+use crate::abi::kern_abi::*;
+use crate::abi::uapi::ib_uverbs_create_qp_mask::IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
+use crate::abi::uapi::ib_uverbs_qp_create_flags::IB_UVERBS_QP_CREATE_SQ_SIG_ALL;
+use crate::abi::uapi::*;
+use crate::abi::verbs::ibv_qp_attr_mask::*;
+use crate::abi::verbs::ibv_qp_create_flags::*;
+use crate::abi::verbs::ibv_qp_init_attr_mask::*;
+use crate::abi::verbs::ibv_qp_type::*;
+use crate::abi::verbs::{ibv_ah_attr, ibv_gid, ibv_global_route, ibv_qp_attr, ibv_qp_attr_mask, ibv_qp_cap};
+use crate::errno::{Errno, Result};
+use crate::sys::pod;
+
+const SUP_CREATE_FLAGS: u32 = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB as u32
+    | IBV_QP_CREATE_SCATTER_FCS as u32
+    | IBV_QP_CREATE_CVLAN_STRIPPING as u32
+    | IBV_QP_CREATE_SOURCE_QPN as u32
+    | IBV_QP_CREATE_PCI_WRITE_END_PADDING as u32;
+
+/// `ibv_qp_init_attr_ex` with its object pointers resolved to kernel handles (None: NULL).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpInit {
+    pub qp_type: u32,
+    pub comp_mask: u32,
+    /// `attr_ex->pd->handle`.
+    pub pd_handle: Option<u32>,
+    /// `verbs_xrcd` handle of `attr_ex->xrcd`.
+    pub xrcd_handle: Option<u32>,
+    pub send_cq_handle: Option<u32>,
+    pub recv_cq_handle: Option<u32>,
+    pub srq_handle: Option<u32>,
+    /// `attr_ex->rwq_ind_tbl->ind_tbl_handle`.
+    pub ind_tbl_handle: Option<u32>,
+    pub cap: QpCap,
+    pub sq_sig_all: i32,
+    pub create_flags: u32,
+    pub source_qpn: u32,
+    /// The `ibv_qp` address.
+    pub user_handle: u64,
+    /// `context->async_fd`.
+    pub async_fd: i32,
+    /// `priv->imported`.
+    pub imported: bool,
+}
+
+/// `struct ibv_qp_cap` (the same layout as the kernel's `ib_uverbs_qp_cap`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpCap {
+    pub max_send_wr: u32,
+    pub max_recv_wr: u32,
+    pub max_send_sge: u32,
+    pub max_recv_sge: u32,
+    pub max_inline_data: u32,
+}
+
+impl From<ibv_qp_cap> for QpCap {
+    fn from(c: ibv_qp_cap) -> Self {
+        QpCap {
+            max_send_wr: c.max_send_wr,
+            max_recv_wr: c.max_recv_wr,
+            max_send_sge: c.max_send_sge,
+            max_recv_sge: c.max_recv_sge,
+            max_inline_data: c.max_inline_data,
+        }
+    }
+}
+
+impl From<QpCap> for ibv_qp_cap {
+    fn from(c: QpCap) -> Self {
+        ibv_qp_cap {
+            max_send_wr: c.max_send_wr,
+            max_recv_wr: c.max_recv_wr,
+            max_send_sge: c.max_send_sge,
+            max_recv_sge: c.max_recv_sge,
+            max_inline_data: c.max_inline_data,
+        }
+    }
+}
+
+fn kern_cap(c: &QpCap) -> ib_uverbs_qp_cap {
+    ib_uverbs_qp_cap {
+        max_send_wr: c.max_send_wr,
+        max_recv_wr: c.max_recv_wr,
+        max_send_sge: c.max_send_sge,
+        max_recv_sge: c.max_recv_sge,
+        max_inline_data: c.max_inline_data,
+    }
+}
+
+/// A created QP: `qp->handle`, `qp->qp_num`, and the capabilities as they stand afterwards
+/// (`attr_ex->cap`: updated by the kernel except on kernel ABI 3).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpCreated {
+    pub handle: u32,
+    pub qp_num: u32,
+    pub cap: QpCap,
+}
+
+fn need(h: Option<u32>) -> Result<u32> {
+    // Divergence: rdma-core dereferences the missing object and crashes.
+    h.ok_or(Errno::EINVAL)
+}
+
+/// Fill the core create-QP request fields shared by `ib_uverbs_create_qp` and
+/// `ib_uverbs_ex_create_qp` (`$T` picks the layout).
+macro_rules! create_qp_core {
+    ($c:expr, $T:ty, $a:expr, $pd:expr, $send:expr, $recv:expr) => {{
+        let a = $a;
+        put_field!($c, $T, pd_handle, $pd)?;
+        put_field!($c, $T, user_handle, a.user_handle)?;
+        put_field!($c, $T, max_send_wr, a.cap.max_send_wr)?;
+        put_field!($c, $T, max_recv_wr, a.cap.max_recv_wr)?;
+        put_field!($c, $T, max_send_sge, a.cap.max_send_sge)?;
+        put_field!($c, $T, max_recv_sge, a.cap.max_recv_sge)?;
+        put_field!($c, $T, max_inline_data, a.cap.max_inline_data)?;
+        put_field!($c, $T, sq_sig_all, a.sq_sig_all as u8)?;
+        put_field!($c, $T, qp_type, a.qp_type as u8)?;
+        put_field!($c, $T, srq_handle, a.srq_handle.unwrap_or(0))?;
+        put_field!($c, $T, is_srq, u8::from(a.srq_handle.is_some()))?;
+        put_field!($c, $T, recv_cq_handle, $recv)?;
+        put_field!($c, $T, send_cq_handle, $send)
+    }};
+}
+
+fn cap_of(r: &ib_uverbs_create_qp_resp) -> QpCap {
+    QpCap {
+        max_send_wr: r.max_send_wr,
+        max_recv_wr: r.max_recv_wr,
+        max_send_sge: r.max_send_sge,
+        max_recv_sge: r.max_recv_sge,
+        max_inline_data: r.max_inline_data,
+    }
+}
+
+/// `ibv_icmd_create_qp`: `UVERBS_METHOD_QP_CREATE` with the compat link, falling back to
+/// `IB_USER_VERBS_CMD_CREATE_QP` (its ABI 4 / ABI 3 forms on such kernels) or, when the
+/// attributes need it, `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<QpCreated> {
+    let mut a = *a;
+    let mut head = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+    let (mut send_cq, mut recv_cq) = (0u32, 0u32);
+    let pd_handle = match a.qp_type {
+        t if t == IBV_QPT_XRC_RECV as u32 => {
+            if a.comp_mask & IBV_QP_INIT_ATTR_XRCD as u32 == 0 {
+                return Err(Errno::EINVAL);
+            }
+            let x = need(a.xrcd_handle)?;
+            head.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
+            x
+        }
+        t if [IBV_QPT_RC, IBV_QPT_UD, IBV_QPT_UC, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_DRIVER]
+            .iter()
+            .any(|&q| q as u32 == t) =>
+        {
+            if a.comp_mask & IBV_QP_INIT_ATTR_PD as u32 == 0 {
+                return Err(Errno::EINVAL);
+            }
+            let pd = need(a.pd_handle)?;
+            head.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
+            if a.comp_mask & IBV_QP_INIT_ATTR_IND_TABLE as u32 != 0 {
+                if a.cap.max_recv_wr != 0 || a.cap.max_recv_sge != 0 || a.recv_cq_handle.is_some() || a.srq_handle.is_some() {
+                    return Err(Errno::EINVAL);
+                }
+                head.head.fallback_require_ex = true;
+                head.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, need(a.ind_tbl_handle)?);
+                if a.cap.max_send_wr != 0 {
+                    send_cq = need(a.send_cq_handle)?;
+                    head.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, send_cq);
+                }
+            } else {
+                send_cq = need(a.send_cq_handle)?;
+                head.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, send_cq);
+                if t != IBV_QPT_XRC_SEND as u32 {
+                    recv_cq = need(a.recv_cq_handle)?;
+                    head.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, recv_cq);
+                }
+            }
+            if t == IBV_QPT_XRC_SEND as u32 {
+                a.cap.max_recv_wr = 0;
+                a.cap.max_recv_sge = 0;
+            }
+            pd
+        }
+        _ => return Err(Errno::EINVAL),
+    };
+
+    let mut create_flags = 0u32;
+    if a.sq_sig_all != 0 {
+        create_flags |= IB_UVERBS_QP_CREATE_SQ_SIG_ALL as u32;
+    }
+    let with_flags = a.comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS as u32 != 0;
+    if with_flags && a.create_flags & !SUP_CREATE_FLAGS != 0 {
+        return Err(Errno::EINVAL);
+    }
+
+    let cap_in = kern_cap(&a.cap);
+    let mut cap_out = kern_cap(&a.cap);
+    let mut qp_num: u32 = 0;
+    let (via, handle) = {
+        let mut cmd = head;
+        let h = cmd.out_obj(UVERBS_ATTR_CREATE_QP_HANDLE);
+        cmd.in_u64(UVERBS_ATTR_CREATE_QP_TYPE, a.qp_type.into());
+        cmd.in_u64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, a.user_handle);
+        cmd.in_bytes(UVERBS_ATTR_CREATE_QP_CAP, pod::bytes(&cap_in));
+        cmd.in_fd(UVERBS_ATTR_CREATE_QP_EVENT_FD, a.async_fd);
+        if a.imported {
+            cmd.head.fallback_ioctl_only = true;
+        }
+        if with_flags {
+            cmd.head.fallback_require_ex = true;
+            create_flags |= a.create_flags;
+            if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+                cmd.in_u32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a.source_qpn);
+                create_flags &= !(IBV_QP_CREATE_SOURCE_QPN as u32);
+            }
+        }
+        if create_flags != 0 {
+            cmd.in_u32(UVERBS_ATTR_CREATE_QP_FLAGS, create_flags);
+        }
+        if let Some(srq) = a.srq_handle {
+            cmd.in_obj(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq);
+        }
+        cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_CAP, &mut cap_out);
+        cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &mut qp_num);
+        compat.link(&mut cmd);
+        let via = execute_ioctl_fallback(ctx, op::CREATE_QP, &mut cmd);
+        (via?, cmd.attr(h).map_or(0, |x| x.data as u32))
+    };
+
+    match via {
+        Fallback::Success => Ok(QpCreated {
+            handle,
+            qp_num,
+            cap: QpCap {
+                max_send_wr: cap_out.max_send_wr,
+                max_recv_wr: cap_out.max_recv_wr,
+                max_send_sge: cap_out.max_send_sge,
+                max_recv_sge: cap_out.max_recv_sge,
+                max_inline_data: cap_out.max_inline_data,
+            },
+        }),
+        Fallback::TryWrite => {
+            let fill = |c: &mut [u8]| create_qp_core!(c, ib_uverbs_create_qp, &a, pd_handle, send_cq, recv_cq);
+            match ctx.state.abi_ver() {
+                v if v > 4 => {
+                    let r = compat.write::<ibv_create_qp>(ctx, fill)?;
+                    Ok(QpCreated { handle: r.qp_handle, qp_num: r.qpn, cap: cap_of(&r) })
+                }
+                4 => {
+                    let r = compat.write::<ibv_create_qp_v4>(ctx, fill)?;
+                    let cap = QpCap {
+                        max_send_wr: r.max_send_wr,
+                        max_recv_wr: r.max_recv_wr,
+                        max_send_sge: r.max_send_sge,
+                        max_recv_sge: r.max_recv_sge,
+                        max_inline_data: r.max_inline_data,
+                    };
+                    Ok(QpCreated { handle: r.qp_handle, qp_num: r.qpn, cap })
+                }
+                _ => {
+                    let r = compat.write::<ibv_create_qp_v3>(ctx, fill)?;
+                    Ok(QpCreated { handle: r.qp_handle, qp_num: r.qpn, cap: a.cap })
+                }
+            }
+        }
+        Fallback::TryWriteEx => {
+            let r = compat.write_ex::<ibv_create_qp_ex>(ctx, |c| {
+                create_qp_core!(c, ib_uverbs_ex_create_qp, &a, pd_handle, send_cq, recv_cq)?;
+                if with_flags {
+                    put_field!(c, ib_uverbs_ex_create_qp, create_flags, a.create_flags)?;
+                    if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+                        put_field!(c, ib_uverbs_ex_create_qp, source_qpn, a.source_qpn)?;
+                    }
+                }
+                if a.comp_mask & IBV_QP_INIT_ATTR_IND_TABLE as u32 != 0 {
+                    put_field!(c, ib_uverbs_ex_create_qp, rwq_ind_tbl_handle, need(a.ind_tbl_handle)?)?;
+                    put_field!(c, ib_uverbs_ex_create_qp, comp_mask, IB_UVERBS_CREATE_QP_MASK_IND_TABLE as u32)?;
+                }
+                Ok(())
+            })?;
+            Ok(QpCreated { handle: r.base.qp_handle, qp_num: r.base.qpn, cap: cap_of(&r.base) })
+        }
+    }
+}
+
+/// `ibv_cmd_create_qp`: an `ibv_qp_init_attr` on `pd_handle` (comp_mask PD). `req` is the
+/// provider's `struct ibv_create_qp` plus driver data, `resp` its
+/// `struct ib_uverbs_create_qp_resp` plus driver data. The caller copies the returned caps back
+/// into `attr->cap`.
+pub fn create_qp(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
+    let mut c = Compat::new(req, size_of::<ibv_create_qp>(), resp, size_of::<ib_uverbs_create_qp_resp>())?;
+    let a = QpInit { comp_mask: IBV_QP_INIT_ATTR_PD as u32, ..*a };
+    icmd_create_qp(ctx, &a, &mut c)
+}
+
+/// `ibv_cmd_create_qp_ex`: `attr_ex` may only use PD, XRCD and SEND_OPS_FLAGS (else EINVAL);
+/// buffers as [`create_qp`]. The caller stores the returned caps into `attr_ex->cap`.
+pub fn create_qp_ex(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
+    let mut c = Compat::new(req, size_of::<ibv_create_qp>(), resp, size_of::<ib_uverbs_create_qp_resp>())?;
+    let ok = IBV_QP_INIT_ATTR_PD as u32 | IBV_QP_INIT_ATTR_XRCD as u32 | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
+    if a.comp_mask & !ok != 0 {
+        return Err(Errno::EINVAL);
+    }
+    icmd_create_qp(ctx, a, &mut c)
+}
+
+/// `ibv_cmd_create_qp_ex2`: `attr_ex` may also use CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE and
+/// RX_HASH; `req` is the provider's `struct ibv_create_qp_ex` plus driver data, `resp` its
+/// `struct ib_uverbs_ex_create_qp_resp` plus driver data.
+pub fn create_qp_ex2(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
+    let mut c = Compat::new(req, size_of::<ibv_create_qp_ex>(), resp, size_of::<ib_uverbs_ex_create_qp_resp>())?;
+    let ok = IBV_QP_INIT_ATTR_PD as u32
+        | IBV_QP_INIT_ATTR_XRCD as u32
+        | IBV_QP_INIT_ATTR_CREATE_FLAGS as u32
+        | IBV_QP_INIT_ATTR_MAX_TSO_HEADER as u32
+        | IBV_QP_INIT_ATTR_IND_TABLE as u32
+        | IBV_QP_INIT_ATTR_RX_HASH as u32
+        | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
+    if a.comp_mask & !ok != 0 {
+        return Err(Errno::EINVAL);
+    }
+    icmd_create_qp(ctx, a, &mut c)
+}
+
+/// `ibv_cmd_destroy_qp`: `UVERBS_METHOD_QP_DESTROY`, falling back to
+/// `IB_USER_VERBS_CMD_DESTROY_QP`. Returns the kernel's `events_reported` for the caller to
+/// wait on; None when an EIO on a disassociated device was forgiven (no wait).
+pub fn destroy_qp(ctx: Ctx<'_>, qp_handle: u32, allow_disassociate_destroy: bool) -> Result<Option<u32>> {
+    let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
+    let r = {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
+        cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
+        execute_ioctl_fallback(ctx, op::DESTROY_QP, &mut cmd)
+    };
+    let r = match r {
+        Ok(Fallback::TryWrite) => {
+            let mut req = [0u8; size_of::<ibv_destroy_qp>()];
+            put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_qp, qp_handle, qp_handle)?;
+            execute_cmd_write::<ibv_destroy_qp>(ctx, &mut req, pod::bytes_mut(&mut resp))
+        }
+        Ok(Fallback::Success) => Ok(()),
+        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
+        Err(e) => Err(e),
+    };
+    let forgiven = r.is_err();
+    destroy_result(r, allow_disassociate_destroy)?;
+    Ok((!forgiven).then_some(resp.events_reported))
+}
+
+/// `ibv_cmd_open_qp`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; XRCD, NUM and TYPE
+/// required, else EINVAL), then `IB_USER_VERBS_CMD_OPEN_QP` with the XRCD handle as PD handle.
+/// Returns `qp->handle`; the rest of the `ibv_qp` is the caller's.
+#[allow(clippy::too_many_arguments)]
+pub fn open_qp(
+    ctx: Ctx<'_>,
+    comp_mask: u32,
+    xrcd_handle: u32,
+    qp_num: u32,
+    qp_type: u32,
+    user_handle: u64,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<u32> {
+    use crate::abi::verbs::ibv_qp_open_attr_mask::*;
+    if comp_mask >= IBV_QP_OPEN_ATTR_RESERVED as u32 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    let need = IBV_QP_OPEN_ATTR_XRCD as u32 | IBV_QP_OPEN_ATTR_NUM as u32 | IBV_QP_OPEN_ATTR_TYPE as u32;
+    if comp_mask & need != need {
+        return Err(Errno::EINVAL);
+    }
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_open_qp, user_handle, user_handle)?;
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_open_qp, pd_handle, xrcd_handle)?;
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_open_qp, qpn, qp_num)?;
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_open_qp, qp_type, qp_type as u8)?;
+    execute_cmd_write::<ibv_open_qp>(ctx, req, resp)?;
+    Ok(pod::read::<ib_uverbs_create_qp_resp>(resp).qp_handle)
+}
+
+fn ah_from_dest(d: &ib_uverbs_qp_dest) -> ibv_ah_attr {
+    ibv_ah_attr {
+        grh: ibv_global_route {
+            dgid: ibv_gid { raw: d.dgid },
+            flow_label: d.flow_label,
+            sgid_index: d.sgid_index,
+            hop_limit: d.hop_limit,
+            traffic_class: d.traffic_class,
+        },
+        dlid: d.dlid,
+        sl: d.sl,
+        src_path_bits: d.src_path_bits,
+        static_rate: d.static_rate,
+        is_global: d.is_global,
+        port_num: d.port_num,
+    }
+}
+
+/// What `ibv_cmd_query_qp` reports beyond `ibv_qp_attr`: the `ibv_qp_init_attr` fields that
+/// come from the kernel (the caller adds qp_context, CQs, SRQ and type from its `ibv_qp`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QpInitReport {
+    pub cap: QpCap,
+    pub sq_sig_all: i32,
+}
+
+/// `ibv_cmd_query_qp`: `IB_USER_VERBS_CMD_QUERY_QP` with the provider's request; masks from
+/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP (only the extended path has them). Fills the `attr`
+/// fields rdma-core fills (the others keep their values).
+pub fn query_qp(ctx: Ctx<'_>, qp_handle: u32, attr_mask: i32, req: &mut [u8], attr: &mut ibv_qp_attr) -> Result<QpInitReport> {
+    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_query_qp, qp_handle, qp_handle)?;
+    put_field!(req, CMD_HDR_SIZE; ib_uverbs_query_qp, attr_mask, attr_mask as u32)?;
+    let mut r: ib_uverbs_query_qp_resp = pod::zeroed();
+    execute_cmd_write::<ibv_query_qp>(ctx, req, pod::bytes_mut(&mut r))?;
+    attr.qkey = r.qkey;
+    attr.rq_psn = r.rq_psn;
+    attr.sq_psn = r.sq_psn;
+    attr.dest_qp_num = r.dest_qp_num;
+    attr.qp_access_flags = r.qp_access_flags;
+    attr.pkey_index = r.pkey_index;
+    attr.alt_pkey_index = r.alt_pkey_index;
+    attr.qp_state = r.qp_state.into();
+    attr.cur_qp_state = r.cur_qp_state.into();
+    attr.path_mtu = r.path_mtu.into();
+    attr.path_mig_state = r.path_mig_state.into();
+    attr.sq_draining = r.sq_draining;
+    attr.max_rd_atomic = r.max_rd_atomic;
+    attr.max_dest_rd_atomic = r.max_dest_rd_atomic;
+    attr.min_rnr_timer = r.min_rnr_timer;
+    attr.port_num = r.port_num;
+    attr.timeout = r.timeout;
+    attr.retry_cnt = r.retry_cnt;
+    attr.rnr_retry = r.rnr_retry;
+    attr.alt_port_num = r.alt_port_num;
+    attr.alt_timeout = r.alt_timeout;
+    let cap = QpCap {
+        max_send_wr: r.max_send_wr,
+        max_recv_wr: r.max_recv_wr,
+        max_send_sge: r.max_send_sge,
+        max_recv_sge: r.max_recv_sge,
+        max_inline_data: r.max_inline_data,
+    };
+    attr.cap = cap.into();
+    attr.ah_attr = ah_from_dest(&r.dest);
+    attr.alt_ah_attr = ah_from_dest(&r.alt_dest);
+    Ok(QpInitReport { cap, sq_sig_all: r.sq_sig_all.into() })
+}
+
+/// The `ib_uverbs_qp_dest` of an `ibv_ah_attr`.
+fn dest_of(ah: &ibv_ah_attr) -> ib_uverbs_qp_dest {
+    let mut dgid = [0u8; 16];
+    dgid.copy_from_slice(pod::bytes(&ah.grh.dgid));
+    ib_uverbs_qp_dest {
+        dgid,
+        flow_label: ah.grh.flow_label,
+        dlid: ah.dlid,
+        reserved: 0,
+        sgid_index: ah.grh.sgid_index,
+        hop_limit: ah.grh.hop_limit,
+        traffic_class: ah.grh.traffic_class,
+        sl: ah.sl,
+        src_path_bits: ah.src_path_bits,
+        static_rate: ah.static_rate,
+        is_global: ah.is_global,
+        port_num: ah.port_num,
+    }
+}
+
+/// `copy_modify_qp_fields`: the masked `attr` fields into the core `ib_uverbs_modify_qp` at
+/// `base` of `req`; fields outside the mask keep the provider's bytes.
+fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv_qp_attr, mask: u32) -> Result<()> {
+    type M = ib_uverbs_modify_qp;
+    let has = |bit: ibv_qp_attr_mask| mask & bit as u32 != 0;
+    put_field!(req, base; M, qp_handle, qp_handle)?;
+    put_field!(req, base; M, attr_mask, mask)?;
+    if has(IBV_QP_STATE) {
+        put_field!(req, base; M, qp_state, attr.qp_state as u8)?;
+    }
+    if has(IBV_QP_CUR_STATE) {
+        put_field!(req, base; M, cur_qp_state, attr.cur_qp_state as u8)?;
+    }
+    if has(IBV_QP_EN_SQD_ASYNC_NOTIFY) {
+        put_field!(req, base; M, en_sqd_async_notify, attr.en_sqd_async_notify)?;
+    }
+    if has(IBV_QP_ACCESS_FLAGS) {
+        put_field!(req, base; M, qp_access_flags, attr.qp_access_flags)?;
+    }
+    if has(IBV_QP_PKEY_INDEX) {
+        put_field!(req, base; M, pkey_index, attr.pkey_index)?;
+    }
+    if has(IBV_QP_PORT) {
+        put_field!(req, base; M, port_num, attr.port_num)?;
+    }
+    if has(IBV_QP_QKEY) {
+        put_field!(req, base; M, qkey, attr.qkey)?;
+    }
+    let dest_at = |f: usize| base + f;
+    if has(IBV_QP_AV) {
+        let mut d = dest_of(&attr.ah_attr);
+        let at = dest_at(offset_of!(M, dest));
+        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>()).ok_or(Errno::EINVAL)?.copy_from_slice(pod::bytes_mut(&mut d));
+    }
+    if has(IBV_QP_PATH_MTU) {
+        put_field!(req, base; M, path_mtu, attr.path_mtu as u8)?;
+    }
+    if has(IBV_QP_TIMEOUT) {
+        put_field!(req, base; M, timeout, attr.timeout)?;
+    }
+    if has(IBV_QP_RETRY_CNT) {
+        put_field!(req, base; M, retry_cnt, attr.retry_cnt)?;
+    }
+    if has(IBV_QP_RNR_RETRY) {
+        put_field!(req, base; M, rnr_retry, attr.rnr_retry)?;
+    }
+    if has(IBV_QP_RQ_PSN) {
+        put_field!(req, base; M, rq_psn, attr.rq_psn)?;
+    }
+    if has(IBV_QP_MAX_QP_RD_ATOMIC) {
+        put_field!(req, base; M, max_rd_atomic, attr.max_rd_atomic)?;
+    }
+    if has(IBV_QP_ALT_PATH) {
+        put_field!(req, base; M, alt_pkey_index, attr.alt_pkey_index)?;
+        put_field!(req, base; M, alt_port_num, attr.alt_port_num)?;
+        put_field!(req, base; M, alt_timeout, attr.alt_timeout)?;
+        let mut d = dest_of(&attr.alt_ah_attr);
+        let at = dest_at(offset_of!(M, alt_dest));
+        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>()).ok_or(Errno::EINVAL)?.copy_from_slice(pod::bytes_mut(&mut d));
+    }
+    if has(IBV_QP_MIN_RNR_TIMER) {
+        put_field!(req, base; M, min_rnr_timer, attr.min_rnr_timer)?;
+    }
+    if has(IBV_QP_SQ_PSN) {
+        put_field!(req, base; M, sq_psn, attr.sq_psn)?;
+    }
+    if has(IBV_QP_MAX_DEST_RD_ATOMIC) {
+        put_field!(req, base; M, max_dest_rd_atomic, attr.max_dest_rd_atomic)?;
+    }
+    if has(IBV_QP_PATH_MIG_STATE) {
+        put_field!(req, base; M, path_mig_state, attr.path_mig_state as u8)?;
+    }
+    if has(IBV_QP_DEST_QPN) {
+        put_field!(req, base; M, dest_qp_num, attr.dest_qp_num)?;
+    }
+    put_field!(req, base; M, reserved, [0u8; 2])
+}
+
+/// `ibv_cmd_modify_qp`: `IB_USER_VERBS_CMD_MODIFY_QP` with the provider's request; masks from
+/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP.
+pub fn modify_qp(ctx: Ctx<'_>, qp_handle: u32, attr: &ibv_qp_attr, attr_mask: i32, req: &mut [u8]) -> Result<()> {
+    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
+        return Err(Errno::EOPNOTSUPP);
+    }
+    copy_modify_qp_fields(req, CMD_HDR_SIZE, qp_handle, attr, attr_mask as u32)?;
+    execute_cmd_write_req::<ibv_modify_qp>(ctx, req)
+}
+
+/// `ibv_cmd_modify_qp_ex`: `IB_USER_VERBS_EX_CMD_MODIFY_QP` with the provider's request and
+/// response; `IBV_QP_RATE_LIMIT` needs a request that holds `rate_limit` (else EINVAL).
+pub fn modify_qp_ex(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    attr: &ibv_qp_attr,
+    attr_mask: i32,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<()> {
+    let base = EX_HDR_SIZE + offset_of!(ib_uverbs_ex_modify_qp, base);
+    copy_modify_qp_fields(req, base, qp_handle, attr, attr_mask as u32)?;
+    if attr_mask as u32 & IBV_QP_RATE_LIMIT as u32 != 0 {
+        let at = EX_HDR_SIZE + offset_of!(ib_uverbs_ex_modify_qp, rate_limit);
+        if req.len() < at + 4 {
+            return Err(Errno::EINVAL);
+        }
+        put(req, at, attr.rate_limit)?;
+    }
+    execute_cmd_write_ex::<ibv_modify_qp_ex>(ctx, req, Some(resp))
+}
