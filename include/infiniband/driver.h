@@ -4299,7 +4299,8 @@ int ibv_cmd_get_context(struct verbs_context *context,
 
 // `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
+// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
 int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver);
 
 // `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
@@ -4778,7 +4779,9 @@ int ibv_query_gid_type(struct ibv_context *context,
 
 // `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Sends a provider-built ioctl command chain (links linearised into the head, driver id in the
+// header) and copies the kernel's answers back into each buffer. 0, or the positive errno
+// (EINVAL for a buffer error or a chain longer than the head's room; the ioctl's errno).
 int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
 
 // `unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link)`

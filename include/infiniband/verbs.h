@@ -2613,7 +2613,9 @@ int ibv_close_device(struct ibv_context *context);
 
 // `struct ibv_context *ibv_import_device(int cmd_fd)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A context for a uverbs fd shared by another process: the listed device whose character device
+// is the fd's, rebuilt by its provider's `import_context`. NULL with errno: EINVAL (not a char
+// device), ENODEV (no such device), EOPNOTSUPP (the provider cannot import), or the provider's.
 struct ibv_context *ibv_import_device(int cmd_fd);
 
 // `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`

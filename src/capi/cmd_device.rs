@@ -1,9 +1,8 @@
 //! Provider command layer: context, device, PD and XRCD commands (rdma-core: cmd_device.c,
 //! cmd_pd.c, cmd_xrcd.c, cmd.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
+//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
@@ -70,13 +69,34 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
 
 /// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
+/// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_context(
     ctx: *mut ibv_context,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_query_context")).ret_errno()
+    if ctx.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context and the provider's (possibly NULL) driver chain.
+    unsafe {
+        let mut links = match super::cmdbuf::chain_from_c(driver) {
+            Ok(l) => l,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let fd = CmdFd((*ctx).cmd_fd);
+        let r = crate::cmd::device::query_context(cmd_of(ctx, &fd), &mut links);
+        super::cmdbuf::chain_to_c(driver, &links);
+        r.map(|q| {
+            (*ctx).num_comp_vectors = q.num_comp_vectors as c_int;
+            let v = super::devlist::vdev_of((*ctx).device).0;
+            if !v.is_null() {
+                (*v).core_support = q.core_support;
+            }
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`

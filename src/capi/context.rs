@@ -1,8 +1,7 @@
 //! Device, port, GID and P_Key queries on an open context (rdma-core: verbs.c, cmd_device.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
+//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
@@ -137,7 +136,15 @@ pub unsafe extern "C" fn ibv_query_gid(
     let mut entry: ibv_gid_entry = unsafe { core::mem::zeroed() };
     // SAFETY: an open context; entry is ours.
     let r = unsafe {
-        super::gid::query_gid_entry(context, port_num.into(), index as u32, &mut entry, 0, ATTR_GID)
+        super::gid::query_gid_entry(
+            context,
+            port_num.into(),
+            index as u32,
+            &mut entry,
+            size_of::<ibv_gid_entry>(),
+            0,
+            ATTR_GID,
+        )
     };
     match r {
         // SAFETY: the caller's GID buffer.
@@ -173,7 +180,7 @@ pub unsafe extern "C" fn _ibv_query_gid_ex(
         return Err::<(), _>(Errno::EINVAL).ret_errno();
     }
     // SAFETY: an open context and the caller's entry.
-    unsafe { super::gid::query_gid_entry(context, port_num, gid_index, &mut *entry, flags, ATTR_ALL) }
+    unsafe { super::gid::query_gid_entry(context, port_num, gid_index, entry, entry_size, flags, ATTR_ALL) }
         .ret_errno()
 }
 

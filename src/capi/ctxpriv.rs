@@ -15,7 +15,7 @@ pub(crate) struct ContextPriv {
     /// travel over the ioctl interface, which ioctls the kernel refused.
     pub cmd: crate::cmd::CmdState,
     /// The context came from `ibv_import_device`.
-    #[allow(dead_code, reason = "set by ibv_import_device, which comes with the context issue")]
+    #[allow(dead_code, reason = "rdma-core keeps it for the providers' future use; nothing reads it yet")]
     pub imported: bool,
 }
 

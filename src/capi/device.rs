@@ -1,8 +1,7 @@
 //! Device list, identity, open and close (rdma-core: device.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
+//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
@@ -11,7 +10,7 @@ use core::ffi::{c_char, c_int};
 use super::devlist;
 use super::ret::ret_or;
 use crate::abi::verbs::{ibv_context, ibv_device};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::CRet;
 
 /// `struct ibv_device **ibv_get_device_list(int *num_devices)`
 ///
@@ -153,8 +152,44 @@ super::symver!(ibv_close_device, v1_1, "@@IBVERBS_1.1", ibv_close_device);
 
 /// `struct ibv_context *ibv_import_device(int cmd_fd)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// A context for a uverbs fd shared by another process: the listed device whose character device
+/// is the fd's, rebuilt by its provider's `import_context`. NULL with errno: EINVAL (not a char
+/// device), ENODEV (no such device), EOPNOTSUPP (the provider cannot import), or the provider's.
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
-    Err(unimplemented("ibv_import_device")).ret_null()
+    let Some(rdev) = crate::sys::cdev::char_rdev(cmd_fd) else {
+        return Err(crate::errno::Errno::EINVAL).ret_null();
+    };
+    let Ok(devs) = devlist::get_device_list() else {
+        return Err(crate::errno::Errno::ENODEV).ret_null();
+    };
+    // SAFETY: listed devices, each held once by get_device_list until released below.
+    let r = unsafe { import(&devs, rdev, cmd_fd) };
+    for d in devs {
+        devlist::device_put(devlist::vdev_of(d));
+    }
+    r.ret_null()
+}
+
+/// The body of `ibv_import_device`.
+///
+/// # Safety
+/// `devs` are held, listed devices.
+unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::errno::Result<*mut ibv_context> {
+    // SAFETY: the caller's contract; a listed device's sysfs record lives with it.
+    unsafe {
+        let found = devs.iter().map(|d| devlist::vdev_of(*d).0).find(|v| {
+            let s = (**v).sysfs;
+            !s.is_null() && (*s).sysfs_cdev as u64 == rdev
+        });
+        let Some(v) = found else { return Err(crate::errno::Errno::ENODEV) };
+        let Some(imp) = (*v).ops.as_ref().and_then(|o| o.import_context) else {
+            return Err(crate::errno::Errno::EOPNOTSUPP);
+        };
+        let vctx = imp(&raw mut (*v).device, cmd_fd);
+        if vctx.is_null() {
+            return Err(crate::errno::Errno(crate::sys::errno()));
+        }
+        super::driver::finish_open(vctx, true)
+    }
 }

@@ -1,9 +1,8 @@
 //! The provider interface of IBVERBS_PRIVATE_34 besides the command layer (rdma-core: init.c,
 //! device.c, dummy_ops.c, cmd_ioctl.c, cmd.c).
 //!
-//! Every function here but those marked "Not a stub" is a stub, listed in `stubs.txt`: its doc
-//! names the C prototype and the return convention the stub follows. The parameters keep their C
-//! names and stay unused until the behaviour comes.
+//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
+//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
@@ -13,7 +12,7 @@ use crate::abi::driver::{verbs_context_pabi34 as verbs_context, verbs_context_op
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::ib_uverbs_attr;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::CRet;
 
 /// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`
 ///
@@ -211,9 +210,29 @@ pub(crate) unsafe fn open_device(
         if vctx.is_null() {
             return Err(crate::errno::Errno(crate::sys::errno()));
         }
+        if sysfs.is_null() {
+            set_lib_ops(vctx);
+            return Ok(&raw mut (*vctx).context);
+        }
+        finish_open(vctx, false)
+    }
+}
+
+/// After a provider built a context (open or import): the library's entry points, the import
+/// mark, and an async event fd if the provider left none. On failure the context is closed.
+///
+/// # Safety
+/// `vctx` is a context the provider just returned (initialised by init_context).
+pub(crate) unsafe fn finish_open(
+    vctx: *mut verbs_context,
+    imported: bool,
+) -> crate::errno::Result<*mut ibv_context> {
+    // SAFETY: the caller's contract.
+    unsafe {
         set_lib_ops(vctx);
         let ctx = &raw mut (*vctx).context;
-        if !sysfs.is_null() && (*ctx).async_fd == -1 {
+        super::ctxpriv::priv_of(ctx).imported = imported;
+        if (*ctx).async_fd == -1 {
             let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
             match crate::cmd::device::alloc_async_fd(super::ctxpriv::cmd_of(ctx, &fd)) {
                 Ok(afd) => (*ctx).async_fd = afd,
@@ -306,7 +325,15 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     let attr_type = crate::abi::driver::verbs_query_gid_attr_mask::VERBS_QUERY_GID_ATTR_TYPE as u32;
     // SAFETY: an open context; entry is ours.
     let r = unsafe {
-        super::gid::query_gid_entry(context, port_num.into(), index, &mut entry, 0, attr_type)
+        super::gid::query_gid_entry(
+            context,
+            port_num.into(),
+            index,
+            &mut entry,
+            size_of::<crate::abi::verbs::ibv_gid_entry>(),
+            0,
+            attr_type,
+        )
     };
     let v = match r {
         Err(e) if e.0 == libc::ENODATA => 0,
@@ -321,13 +348,22 @@ pub unsafe extern "C" fn ibv_query_gid_type(
 
 /// `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Sends a provider-built ioctl command chain (links linearised into the head, driver id in the
+/// header) and copies the kernel's answers back into each buffer. 0, or the positive errno
+/// (EINVAL for a buffer error or a chain longer than the head's room; the ioctl's errno).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn execute_ioctl(
     context: *mut ibv_context,
     cmd: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("execute_ioctl")).ret_errno()
+    if context.is_null() || cmd.is_null() {
+        return Err::<(), _>(crate::errno::Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context and the provider's command chain.
+    unsafe {
+        let fd = crate::cmd::CmdFd((*context).cmd_fd);
+        super::cmdbuf::execute_c(super::ctxpriv::cmd_of(context, &fd), cmd).ret_errno()
+    }
 }
 
 /// `extern bool verbs_allow_disassociate_destroy;`

@@ -2,9 +2,8 @@
 //! `_ibv_query_gid_table` (rdma-core: cmd_device.c `__ibv_query_gid_ex`, `query_sysfs_gid_entry`,
 //! `query_gid_table_fb`).
 //!
-//! The kernel's QUERY_GID_ENTRY / QUERY_GID_TABLE ioctls are tried first once the command layer
-//! provides them; today every query takes rdma-core's fallback path through sysfs, which gives the
-//! same answers on every kernel (it is what rdma-core itself does on kernels before 5.10).
+//! The kernel's QUERY_GID_ENTRY / QUERY_GID_TABLE ioctls answer first; a kernel without them
+//! (before 5.10: EPROTONOSUPPORT/ENOTTY, remembered per context) gets rdma-core's sysfs fallback.
 use std::path::PathBuf;
 
 use crate::abi::driver::verbs_query_gid_attr_mask::{
@@ -98,21 +97,31 @@ fn is_zero(e: &ibv_gid_entry) -> bool {
     unsafe { e.gid.raw == [0; 16] }
 }
 
-/// `__ibv_query_gid_ex`: one entry; ENODATA for an empty slot when the GID was asked for.
+/// `__ibv_query_gid_ex`: one entry (`entry_size` bytes at `entry`, at least an `ibv_gid_entry`);
+/// the kernel's answer, or sysfs's with ENODATA for an empty slot when the GID was asked for.
 ///
 /// # Safety
-/// `ctx` is an open context.
+/// `ctx` is an open context; `entry` points to `entry_size` writable bytes.
 pub(crate) unsafe fn query_gid_entry(
     ctx: *mut ibv_context,
     port: u32,
     index: u32,
-    entry: &mut ibv_gid_entry,
+    entry: *mut ibv_gid_entry,
+    entry_size: usize,
     flags: u32,
     fallback_mask: u32,
 ) -> Result<()> {
-    if flags != 0 {
-        return Err(Errno::EOPNOTSUPP);
+    // SAFETY: the caller's contract.
+    let via = unsafe {
+        let bytes = core::slice::from_raw_parts_mut(entry.cast::<u8>(), entry_size);
+        let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
+        crate::cmd::device::query_gid_entry(super::ctxpriv::cmd_of(ctx, &fd), port, index, flags, bytes)
+    }?;
+    if via == crate::cmd::device::GidVia::Kernel {
+        return Ok(());
     }
+    // SAFETY: the caller's contract.
+    let entry = unsafe { &mut *entry };
     // SAFETY: the caller's contract.
     unsafe { sysfs_gid_entry(ctx, port, index, entry, fallback_mask, None) }?;
     if fallback_mask & VERBS_QUERY_GID_ATTR_GID as u32 != 0 && is_zero(entry) {
@@ -132,8 +141,16 @@ pub(crate) unsafe fn query_gid_table(
     flags: u32,
     entry_size: usize,
 ) -> Result<usize> {
-    if flags != 0 {
-        return Err(Errno::EOPNOTSUPP);
+    // SAFETY: the caller's contract; the product is checked (overflow: rdma-core's SIZE_MAX).
+    let (via, count) = unsafe {
+        let bytes = max.checked_mul(entry_size).map(|n| {
+            if n == 0 { &mut [][..] } else { core::slice::from_raw_parts_mut(entries.cast::<u8>(), n) }
+        });
+        let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
+        crate::cmd::device::query_gid_table(super::ctxpriv::cmd_of(ctx, &fd), flags, entry_size, bytes)
+    }?;
+    if via == crate::cmd::device::GidVia::Kernel {
+        return Ok(count as usize);
     }
     if entry_size < size_of::<ibv_gid_entry>() {
         return Err(Errno::EINVAL);

@@ -44,6 +44,7 @@ pub mod compat_1_0;
 pub mod context;
 pub mod counters;
 pub mod cq;
+pub(crate) mod cmdbuf;
 pub(crate) mod ctxpriv;
 pub(crate) mod ops;
 pub mod device;

@@ -48,3 +48,13 @@ pub fn close(fd: i32) {
         unsafe { libc::close(fd) };
     }
 }
+
+/// The `st_rdev` of `fd` when it is a character device, else None (fstat failed or not a char
+/// device).
+pub fn char_rdev(fd: i32) -> Option<u64> {
+    // SAFETY: st is a plain struct fstat fills.
+    let mut st: libc::stat = unsafe { core::mem::zeroed() };
+    // SAFETY: as above; an invalid fd just fails.
+    let ok = unsafe { libc::fstat(fd, &mut st) } == 0;
+    (ok && (st.st_mode & libc::S_IFMT) == libc::S_IFCHR).then_some(st.st_rdev)
+}

@@ -1,0 +1,134 @@
+//! Between C `struct ibv_command_buffer` chains (built by providers with rdma-core's
+//! cmd_ioctl.h macros) and the command layer's [`CmdBuf`]s (rdma-core: cmd_ioctl.c
+//! `prepare_attrs`/`finalize_attrs`).
+use crate::abi::kern_abi::{_UHW_NO_INDEX, ibv_command_buffer};
+use crate::abi::uapi::ib_uverbs_attr;
+use crate::cmd::attr::ATTR_SIZE;
+use crate::cmd::{Attr, CmdBuf, IoctlCmd};
+use crate::errno::{Errno, Result};
+
+/// The first attribute slot of a buffer (`hdr.attrs`).
+fn attrs_base(b: *mut ibv_command_buffer) -> *mut ib_uverbs_attr {
+    // SAFETY: only an address computation inside the buffer.
+    unsafe { (&raw mut (*b).hdr.attrs).cast::<ib_uverbs_attr>() }
+}
+
+/// Filled attributes and room of one C buffer.
+///
+/// # Safety
+/// `b` is a live command buffer whose `next_attr`/`last_attr` point into its own array.
+unsafe fn counts(b: *mut ibv_command_buffer) -> Result<(usize, usize)> {
+    let base = attrs_base(b);
+    // SAFETY: the caller's contract.
+    let (filled, room) = unsafe { ((*b).next_attr.offset_from(base), (*b).last_attr.offset_from(base)) };
+    match (usize::try_from(filled), usize::try_from(room)) {
+        (Ok(f), Ok(r)) if f <= r => Ok((f, r)),
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// One C buffer as a [`CmdBuf`].
+///
+/// # Safety
+/// As for [`counts`].
+pub(crate) unsafe fn from_c(b: *mut ibv_command_buffer) -> Result<CmdBuf> {
+    // SAFETY: the caller's contract.
+    let (filled, _) = unsafe { counts(b) }?;
+    let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
+    // SAFETY: `filled` attributes are initialised in the buffer's array.
+    let attrs = (0..filled).map(|i| Attr::from_bytes(unsafe { &*base.add(i) })).collect();
+    let idx = |v: u8| (v != _UHW_NO_INDEX).then_some(v);
+    // SAFETY: the caller's contract.
+    let c = unsafe { &*b };
+    Ok(CmdBuf {
+        attrs,
+        uhw_in_idx: idx(c.uhw_in_idx),
+        uhw_out_idx: idx(c.uhw_out_idx),
+        uhw_in_headroom_dwords: c.uhw_in_headroom_dwords,
+        uhw_out_headroom_dwords: c.uhw_out_headroom_dwords,
+        buffer_error: c.buffer_error(),
+        fallback_require_ex: c.fallback_require_ex(),
+        fallback_ioctl_only: c.fallback_ioctl_only(),
+    })
+}
+
+/// Every buffer of a `next` chain starting at `b` (may be NULL), in order.
+///
+/// # Safety
+/// As for [`counts`], for every buffer of the chain.
+pub(crate) unsafe fn chain_from_c(mut b: *mut ibv_command_buffer) -> Result<Vec<CmdBuf>> {
+    let mut v = Vec::new();
+    while !b.is_null() {
+        // SAFETY: the caller's contract.
+        unsafe {
+            v.push(from_c(b)?);
+            b = (*b).next;
+        }
+    }
+    Ok(v)
+}
+
+/// Write attributes back into a C buffer's array (at most its filled count).
+///
+/// # Safety
+/// As for [`counts`].
+unsafe fn store_attrs(b: *mut ibv_command_buffer, attrs: &[Attr], max: usize) {
+    let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
+    for (i, a) in attrs.iter().take(max).enumerate() {
+        // SAFETY: i < max ≤ the array's room.
+        unsafe { base.add(i).write(a.to_bytes()) };
+    }
+}
+
+/// Copy each link's attributes, as the kernel left them, back into the C chain at `b`.
+///
+/// # Safety
+/// As for [`chain_from_c`]; `links` came from that chain.
+pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]) {
+    for l in links {
+        if b.is_null() {
+            return;
+        }
+        // SAFETY: the caller's contract.
+        unsafe {
+            let (filled, _) = counts(b).unwrap_or((0, 0));
+            store_attrs(b, &l.attrs, filled);
+            b = (*b).next;
+        }
+    }
+}
+
+/// The provider-facing `execute_ioctl(context, cmd)`: run a C chain and leave the C buffers as
+/// rdma-core does (the head holds the linearised array and header; each link its own attributes).
+///
+/// # Safety
+/// `cmd` heads a live chain; `ctx` is a context of this library.
+pub(crate) unsafe fn execute_c(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffer) -> Result<()> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let head = from_c(cmd)?;
+        let links = chain_from_c((*cmd).next)?;
+        let (_, room) = counts(cmd)?;
+        let (object_id, method_id) = ((*cmd).hdr.object_id, (*cmd).hdr.method_id);
+        let mut ic = IoctlCmd::from_chain(object_id, method_id, head, links);
+        if ic.num_attrs() > room {
+            return Err(Errno::EINVAL);
+        }
+        let r = crate::cmd::execute_ioctl(ctx, &mut ic);
+        if ic.was_prepared() {
+            let h = &ic.hdr;
+            let hdr = &raw mut (*cmd).hdr;
+            (*hdr).length = h.length;
+            (*hdr).object_id = h.object_id;
+            (*hdr).method_id = h.method_id;
+            (*hdr).num_attrs = h.num_attrs;
+            (*hdr).reserved1 = h.reserved1;
+            (*hdr).driver_id = h.driver_id;
+            (*hdr).reserved2 = h.reserved2;
+            store_attrs(cmd, &ic.linear, room);
+            (*cmd).uhw_in_idx = ic.head.uhw_in_idx.unwrap_or(_UHW_NO_INDEX);
+            chain_to_c((*cmd).next, &ic.links);
+        }
+        r
+    }
+}
