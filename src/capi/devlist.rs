@@ -208,21 +208,21 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     );
     let show = crate::env::show_warnings(crate::env::real);
     let mut out = Vec::with_capacity(recs.len());
-    for (i, r) in results.into_iter().enumerate() {
+    for (i, (r, rec)) in results.into_iter().zip(recs).enumerate() {
         match r {
             Some((_, vdev)) => out.push(Some(vdev)),
             None => {
                 if show {
                     eprintln!(
                         "{PFX}Warning: no userspace device-specific driver found for {}",
-                        recs[i].ibdev_name
+                        rec.ibdev_name
                     );
                 }
                 log::log(
                     log::VERBS_LOG_WARN,
-                    format_args!("libibverbs: skipping device {}: no provider matched it", recs[i].ibdev_name),
+                    format_args!("libibverbs: skipping device {}: no provider matched it", rec.ibdev_name),
                 );
-                if let Some(p) = hooks.sysfs[i].take() {
+                if let Some(p) = hooks.sysfs.get_mut(i).and_then(Option::take) {
                     // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
                     unsafe { libc::free(p.cast()) };
                 }
@@ -296,9 +296,10 @@ impl CHooks<'_> {
     /// The device's C record, brought up to date with the matcher's state.
     fn sysfs_for(&mut self, p: &DriverEntry, dev: &Device, st: &MatchState) -> Option<*mut verbs_sysfs_dev> {
         let i = self.index(dev);
+        let rec = self.recs.get(i)?;
         let slot = self.sysfs.get_mut(i)?;
         if slot.is_none() {
-            *slot = alloc_sysfs_dev(&self.recs[i]);
+            *slot = alloc_sysfs_dev(rec);
         }
         let s = (*slot)?;
         let ops = p.token as *const verbs_device_ops;
@@ -333,6 +334,7 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         let s = self.sysfs_for(p, dev, st)?;
         let ops = p.token as *const verbs_device_ops;
         let i = self.index(dev);
+        let rec = self.recs.get(i)?;
         // SAFETY: ops is a registered provider's table; alloc_device takes the sysfs record and
         // returns a verbs_device it allocated (or NULL).
         let vdev = unsafe { (*ops).alloc_device.map_or(core::ptr::null_mut(), |f| f(s)) };
@@ -340,7 +342,6 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
             eprintln!("{PFX}Fatal: couldn't allocate device for {}", dev.ibdev_path);
             return None;
         }
-        let rec = &self.recs[i];
         let dev_path = format!("{}/class/infiniband_verbs/{}", self.root.display(), rec.sysfs_name);
         if dev_path.len() >= crate::abi::verbs::IBV_SYSFS_PATH_MAX as usize {
             // SAFETY: rdma-core's error path: hand the device back to its provider.
@@ -365,7 +366,9 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
             (*vdev).sysfs = s;
         }
         // The device owns the record now.
-        self.sysfs[i] = None;
+        if let Some(slot) = self.sysfs.get_mut(i) {
+            *slot = None;
+        }
         log::log(
             log::VERBS_LOG_DEBUG,
             format_args!("libibverbs: device {} bound to provider {}", rec.ibdev_name, p.matching.name),
