@@ -1,15 +1,21 @@
 """Behaviour diff: each abi-tests/diff/<name>.c, built against the installed rdma-core
 headers, runs under the system libibverbs and under ours; stdout, stderr and exit
-status must match after <name>.v65.sed is applied to the system library's output."""
+status must match after <name>.v65.sed is applied to the system library's output.
+<name>.cases runs the program once per case line; FAKE_TREE runs it in a private mount
+namespace whose /dev/infiniband holds a fake tree's character devices (see fakedev.py)."""
 
 import difflib
 import os
 import re
+import shlex
 import string
 import subprocess
 from pathlib import Path
 
+from . import fakedev
+
 DIFF_DIR = Path(__file__).resolve().parent.parent / "diff"
+FAKE_SYSFS = DIFF_DIR.parent.parent / "tests/fake-sysfs"
 SONAME = "libibverbs.so.1"
 MODES = {"LD_LIBRARY_PATH": lambda lib: {"LD_LIBRARY_PATH": str(lib)},
          "LD_PRELOAD": lambda lib: {"LD_PRELOAD": str(lib / SONAME)}}
@@ -23,15 +29,33 @@ def build(name, out_dir):
     return exe, cc.stderr.splitlines() if cc.returncode else None
 
 
-def environment(name, extra, out_dir):
+def cases(name):
+    """[(case, [(KEY, VALUE), ...])] from <name>.cases, or one unnamed case without it."""
+    path = DIFF_DIR / f"{name}.cases"
+    if not path.exists():
+        return [(None, [])]
+    out = []
+    for line in path.read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            case, *assigns = shlex.split(line)
+            out.append((case, [tuple(a.split("=", 1)) for a in assigns]))
+    return out
+
+
+def environment(name, case, extra, out_dir, run):
+    """The program's environment: ours minus LD_*, then <name>.env, the case's settings, the
+    mode's. $DIFF_DIR, $BUILD_DIR, $FAKE_SYSFS, $CASE and $RUN (system, LD_PRELOAD, ...) expand."""
     env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "LD_PRELOAD")}
+    subst = {"DIFF_DIR": str(DIFF_DIR), "BUILD_DIR": str(out_dir), "FAKE_SYSFS": str(FAKE_SYSFS),
+             "CASE": case[0] or name, "RUN": run}
+    settings = []
     env_file = DIFF_DIR / f"{name}.env"
     if env_file.exists():
-        subst = {"DIFF_DIR": str(DIFF_DIR), "BUILD_DIR": str(out_dir)}
         for line in env_file.read_text().splitlines():
             if line.strip() and not line.lstrip().startswith("#"):
-                k, v = line.split("=", 1)
-                env[k.strip()] = string.Template(v.strip()).safe_substitute(subst)
+                settings.append(tuple(line.split("=", 1)))
+    for k, v in settings + case[1]:
+        env[k.strip()] = string.Template(v.strip()).safe_substitute(subst)
     env.update(extra)
     return env
 
@@ -45,10 +69,18 @@ def loaded_verbs(exe, env):
 
 
 def execute(exe, env, timeout):
+    """(stdout, stderr, status) of one run; None on timeout. A FAKE_TREE in env runs the
+    program in its private mount namespace; a failure to set that up raises fakedev.Unavailable."""
+    env = dict(env)
+    tree = env.get(fakedev.KEY)
+    argv = [str(exe)] if tree is None else fakedev.wrap(Path(tree), exe, env)
     try:
-        r = subprocess.run([str(exe)], env=env, capture_output=True, timeout=timeout)
+        r = subprocess.run(argv, env=env if tree is None else fakedev.outer_env(),
+                           capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None
+    if tree is not None:
+        fakedev.check_setup(r)
     dec = lambda b: b.decode("utf-8", "replace")
     return dec(r.stdout), dec(r.stderr), r.returncode
 
@@ -87,26 +119,40 @@ def run(rep, lib_dir, names, system_only, timeout, out_dir):
         if errors is not None:
             rep.fail(label, "build failed", errors)
             continue
-        sys_env = environment(name, {}, out_dir)
+        for case in cases(name):
+            run_case(rep, name, case, exe, lib_dir, ours, system_only, timeout, out_dir)
+
+
+def run_case(rep, name, case, exe, lib_dir, ours, system_only, timeout, out_dir):
+    label = f"diff/{name}" + (f"[{case[0]}]" if case[0] else "")
+    sys_env = environment(name, case, {}, out_dir, "system")
+    if fakedev.KEY in sys_env:
+        why = fakedev.unavailable(out_dir)
+        if why:
+            rep.skip(label, why)
+            return
+    try:
         want = execute(exe, sys_env, timeout)
         if system_only:
             show_system(rep, label, want)
-            continue
+            return
         if want is None:
             rep.fail(f"{label} (system)", "timed out under the system library")
-            continue
+            return
         want = (sed(name, want[0]), sed(name, want[1]), want[2])
         for mode, extra in MODES.items():
             check = f"{label} (system vs ours, {mode})"
             if not ours.exists():
                 rep.fail(check, f"library missing: {ours}")
                 continue
-            env = environment(name, extra(lib_dir), out_dir)
+            env = environment(name, case, extra(lib_dir), out_dir, mode)
             loaded = loaded_verbs(exe, env)
             if loaded != {str(ours)}:
                 rep.fail(check, f"our library is not the one loaded: {sorted(loaded)}")
                 continue
             rep.check(check, differences(want, execute(exe, env, timeout)), reason="output differs")
+    except fakedev.Unavailable as e:
+        rep.skip(label, str(e))
 
 
 def show_system(rep, label, res):

@@ -148,6 +148,10 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
         device_put(v);
     }
 
+    // rdma-core offers new devices to the providers last-discovered first (its scan list is built
+    // by prepending) and prepends each device it binds: a rescan's new devices come before the
+    // kept ones, in discovery order, and per-device warnings come out in reverse order.
+    fresh.reverse();
     let matched = match_new(root, &fresh);
     let mut l = list();
     for (rec, vdev) in fresh.into_iter().zip(matched) {
@@ -159,7 +163,7 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
             l = list();
             continue;
         }
-        l.push(Entry { vdev, rec });
+        l.insert(0, Entry { vdev, rec });
     }
     Ok(l.iter()
         .map(|e| {

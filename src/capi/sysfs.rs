@@ -28,18 +28,24 @@ pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
 }
 
 /// Copy a read result into the C convention: the length, or -1 (errno from the read; untouched
-/// when the value did not fit, as rdma-core leaves it).
+/// when the value did not fit, as rdma-core leaves it). The caller's buffer gets exactly the
+/// bytes rdma-core's single read() leaves there: nothing for an empty file, the value and its
+/// NUL, or all `size` bytes (unterminated) when the value did not fit.
 fn read_into(path: &Path, buf: *mut c_char, size: usize) -> c_int {
     if buf.is_null() && size > 0 {
         return Err(Errno::EINVAL).ret_minus_one();
     }
     let mut tmp = vec![0u8; size];
-    match sysfs::read_sysfs_file_into(path, &mut tmp) {
-        Ok(n) => {
-            // SAFETY: the caller's buffer has `size` bytes; we copy at most that.
-            unsafe { core::ptr::copy_nonoverlapping(tmp.as_ptr(), buf.cast::<u8>(), size.min(n + 1)) };
-            n as c_int
-        }
+    let r = sysfs::read_sysfs_file_into(path, &mut tmp);
+    let written = match r {
+        Ok(0) | Err(sysfs::ReadError::Os(_)) => 0,
+        Ok(n) => size.min(n + 1),
+        Err(sysfs::ReadError::TooLong) => size,
+    };
+    // SAFETY: the caller's buffer has `size` bytes; we copy at most that.
+    unsafe { core::ptr::copy_nonoverlapping(tmp.as_ptr(), buf.cast::<u8>(), written) };
+    match r {
+        Ok(n) => n as c_int,
         Err(sysfs::ReadError::Os(e)) => Err(e).ret_minus_one(),
         Err(sysfs::ReadError::TooLong) => -1,
     }

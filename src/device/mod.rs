@@ -31,7 +31,9 @@
 //!    `dev_path = sysfs_path`, `name = ibdev_name`, `ibdev_path`, `node_type` and
 //!    `transport_type = node::transport_of(node_type)`.
 //! 5. The list order is `devices` order (the order the kernel or `readdir` reported them; rdma-core
-//!    reverses twice through list heads, so its first scan shows the same order).
+//!    reverses twice through list heads, so its first scan shows the same order). New records are
+//!    offered to the providers in reverse order, and on a rescan the devices bound then go before
+//!    the kept ones (rdma-core prepends each).
 //!
 //! `ibv_get_device_guid` returns `node_guid.to_be()` when `flags` has
 //! [`VSYSFS_READ_NODE_GUID`]; otherwise it re-reads `node_guid` with [`sysfs::read_node_guid`]

@@ -211,7 +211,8 @@ fn setup_sysfs_dev(
 ) -> Result<SysfsDev, String> {
     let ibdev_name = read_attr(&join(uv_dir, OsStr::new("ibdev")), IBV_SYSFS_NAME_MAX)?;
     if ibdev_name.is_empty() {
-        return Err(format!("{}/ibdev is empty", uv_dir.display()));
+        // rdma-core goes on with an empty name: the path is the class directory itself.
+        en.warn(uverbs, format!("{}/ibdev is empty", uv_dir.display()));
     }
     let ibdev_path = ibdev_path(root, &ibdev_name)?;
     let mut dev = empty_dev(ibdev_name, ibdev_path, FoundBy::SysfsWalk);
