@@ -2401,9 +2401,16 @@ struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
 
 // `int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[ETHERNET_LL_SIZE], uint16_t *vid)`
 //
-// Stub: returns -EOPNOTSUPP, errno set too (rdma-core: 0, or a negative errno).
-//
-// rdma-core returns a negative errno here (-EINVAL, -EHOSTUNREACH), or -1 from a failed GID query.
+// The MAC (and, when `vid` is not NULL, the VLAN id: 0xffff without VLAN) that reaches
+// `attr->grh.dgid` from the net device holding the GID at `attr->grh.sgid_index` of
+// `attr->port_num`, from the kernel's route and neighbour tables. Blocks up to 3 s while a
+// neighbour resolves. Returns rdma-core's values: 0; -1 when the source GID cannot be read (errno from
+// the query); -EINVAL when no interface holds the source address (an empty GID slot too);
+// -EHOSTUNREACH when there is no route or the neighbour does not resolve. errno is left as
+// rdma-core leaves it (often untouched; ENODATA after an empty slot; the failing call's errno;
+// EDESTADDRREQ after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL
+// with errno EINVAL (rdma-core crashes); a NETLINK_ROUTE socket that cannot be opened gives the
+// negated errno of socket(2) (rdma-core: a libnl error code).
 int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
                                 struct ibv_ah_attr *attr,
                                 uint8_t *eth_mac,

@@ -149,8 +149,13 @@ pub unsafe extern "C" fn ibv_query_gid(
     match r {
         // SAFETY: the caller's GID buffer.
         Ok(()) => unsafe { *gid = entry.gid },
-        // SAFETY: as above.
-        Err(e) if e.0 == libc::ENODATA => unsafe { *gid = core::mem::zeroed() },
+        // An empty slot: the zero GID and success, with errno left at ENODATA as rdma-core's
+        // failed kernel query leaves it.
+        Err(e) if e.0 == libc::ENODATA => {
+            // SAFETY: as above.
+            unsafe { *gid = core::mem::zeroed() };
+            crate::sys::set_errno(libc::ENODATA);
+        }
         Err(e) => return Err(e).ret_minus_one(),
     }
     0

@@ -8,7 +8,9 @@
 //! - [`netlink`]: the RDMA netlink wire format (pure encode/decode, no I/O);
 //! - [`nldev`]: the netlink enumeration (`ibdev_nl.c` with `util/rdma_nl.c`);
 //! - [`node`]: node type decoding and transport derivation;
-//! - [`scan`]: the C number-scanning rules (`strtoul`, `sscanf("%u")`, `sscanf("%hx")`).
+//! - [`scan`]: the C number-scanning rules (`strtoul`, `sscanf("%u")`, `sscanf("%hx")`);
+//! - [`rtnl`], [`neigh`], [`rtnl_io`]: the NETLINK_ROUTE codec, the layer-2 resolution of
+//!   `ibv_resolve_eth_l2_from_gid` (`libibverbs/neigh.c`) and its kernel transport.
 //!
 //! # What the C glue does with this
 //!
@@ -40,10 +42,13 @@
 //! (0 when that fails), exactly like rdma-core's lazy read.
 #![forbid(unsafe_code)]
 
+pub mod neigh;
 pub mod netlink;
 pub mod nldev;
 pub mod node;
 pub mod query;
+pub mod rtnl;
+pub mod rtnl_io;
 pub mod scan;
 pub mod sysfs;
 

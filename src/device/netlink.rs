@@ -180,6 +180,14 @@ impl Request {
         Request { buf }
     }
 
+    /// Append bytes as they are, padded to 4 (the family header of a NETLINK_ROUTE request,
+    /// which comes before the attributes).
+    pub fn raw(&mut self, data: &[u8]) -> &mut Request {
+        self.buf.extend_from_slice(data);
+        self.buf.resize(align4(self.buf.len()), 0);
+        self
+    }
+
     /// Append an attribute with raw payload, padded to 4 bytes.
     pub fn put(&mut self, ty: u16, data: &[u8]) -> &mut Request {
         let len = NLA_HDRLEN + data.len();

@@ -5,6 +5,7 @@
 pub mod cdev;
 pub mod ids;
 pub mod netlink;
+pub mod udp;
 pub mod dl;
 pub mod pod;
 pub mod uverbs;

@@ -11,6 +11,14 @@ use crate::errno::Errno;
 /// The netlink protocol number of the RDMA subsystem (`NETLINK_RDMA` in `linux/netlink.h`).
 pub const NETLINK_RDMA: c_int = 20;
 
+/// The routing netlink protocol (`NETLINK_ROUTE`): routes, links, addresses, neighbours.
+pub const NETLINK_ROUTE: c_int = 0;
+
+/// `SOL_NETLINK`, the socket option level of netlink sockets.
+const SOL_NETLINK: c_int = 270;
+/// `NETLINK_ADD_MEMBERSHIP`: join a multicast group (the option value is the group number).
+const NETLINK_ADD_MEMBERSHIP: c_int = 1;
+
 /// Largest reply datagram we accept. The kernel sizes dump datagrams to the receiver's buffer, at
 /// most 32 KiB, so this is never the limit in practice; a longer datagram is an `EMSGSIZE` error.
 pub const RECV_BUF_LEN: usize = 64 * 1024;
@@ -97,6 +105,45 @@ impl NlSocket {
             return Err(last_errno());
         }
         Ok(addr.nl_pid)
+    }
+
+    /// Join multicast group `group` (e.g. `RTNLGRP_NEIGH`): the kernel's notifications of that
+    /// group arrive on this socket from then on.
+    pub fn add_membership(&self, group: u32) -> Result<(), Errno> {
+        // SAFETY: the option value is a u32 and the length passed is its size.
+        let rc = unsafe {
+            libc::setsockopt(
+                self.fd.as_raw_fd(),
+                SOL_NETLINK,
+                NETLINK_ADD_MEMBERSHIP,
+                (&group as *const u32).cast::<libc::c_void>(),
+                size_of::<u32>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(last_errno());
+        }
+        Ok(())
+    }
+
+    /// Wait up to `timeout` for a datagram: true when one is ready. A signal ends the wait with
+    /// `EINTR` (the caller decides whether that is an error).
+    pub fn wait_readable(&self, timeout: std::time::Duration) -> Result<bool, Errno> {
+        let mut pfd = libc::pollfd {
+            fd: self.fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ts = libc::timespec {
+            tv_sec: timeout.as_secs().min(i32::MAX as u64) as libc::time_t,
+            tv_nsec: timeout.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: one valid pollfd, a valid timespec, no signal mask.
+        let n = unsafe { libc::ppoll(&mut pfd, 1, &ts, core::ptr::null()) };
+        if n < 0 {
+            return Err(last_errno());
+        }
+        Ok(n > 0)
     }
 
     /// Send one complete netlink message (or batch) to the kernel.
