@@ -96,7 +96,15 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     let mut entry: ibv_gid_entry = unsafe { core::mem::zeroed() };
     // SAFETY: an open context; entry is ours.
     let q = unsafe {
-        super::gid::query_gid_entry(context, port.into(), sgid_index.into(), &mut entry, 0, VERBS_QUERY_GID_ATTR_GID as u32)
+        super::gid::query_gid_entry(
+            context,
+            port.into(),
+            sgid_index.into(),
+            &mut entry,
+            size_of::<ibv_gid_entry>(),
+            0,
+            VERBS_QUERY_GID_ATTR_GID as u32,
+        )
     };
     let errno0 = match q {
         Ok(()) => saved,
