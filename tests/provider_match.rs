@@ -11,7 +11,7 @@ use ibverbs::provider::matcher::{
     match_driver_id, table_match, try_drivers,
 };
 use ibverbs::provider::registry::{DriverEntry, Registry, with_load_context};
-use ibverbs::provider::session::{Plan, match_devices};
+use ibverbs::provider::session::{NameHints, Plan, match_devices, match_devices_with};
 
 fn prov(name: &str, table: Option<Vec<MatchKind>>) -> ProviderMatch {
     ProviderMatch { name: name.into(), min_abi: 1, max_abi: 1, table, has_match_device: false }
@@ -347,8 +347,44 @@ fn eager(w: &World) -> Outcome {
     (results, h.trace, h.warnings)
 }
 
+/// A random provider cache: per name, the driver ids its library registers (a correct, validated
+/// record; a name whose dlopen fails registers nothing) or None (record missing or stale).
+struct RandomCache(Vec<Option<Vec<u64>>>);
+
+impl RandomCache {
+    fn new(w: &World, rng: &mut Rng, pct_known: usize) -> RandomCache {
+        RandomCache(
+            w.names
+                .iter()
+                .map(|n| {
+                    rng.chance(pct_known).then(|| {
+                        n.iter()
+                            .flat_map(|l| &w.libs[*l])
+                            .flat_map(|(_, pm)| pm.table.iter().flatten())
+                            .filter_map(|k| match k {
+                                MatchKind::DriverId(d) => Some(*d),
+                                _ => None,
+                            })
+                            .collect()
+                    })
+                })
+                .collect(),
+        )
+    }
+}
+
+impl NameHints for RandomCache {
+    fn may_claim_id(&mut self, pos: usize, _: &ProviderName, id: u32) -> bool {
+        self.0[pos].as_ref().is_none_or(|ids| ids.contains(&(id as u64)))
+    }
+}
+
 /// Ours: registry + plan + session, with a fake dlopen that registers under the load context.
 fn lazy(w: &World) -> (Outcome, usize) {
+    lazy_with(w, &mut RandomCache(vec![None; w.names.len()]))
+}
+
+fn lazy_with(w: &World, hints: &mut RandomCache) -> (Outcome, usize) {
     let reg = Registry::new();
     let plan = Plan::new();
     let loaded: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
@@ -374,7 +410,7 @@ fn lazy(w: &World) -> (Outcome, usize) {
         if let Some(l) = w.names[pos] {
             with_load_context(pos, || load(l));
             let mine: Vec<usize> =
-                reg.late_tokens().into_iter().filter(|t| token_lib[t] == l).collect();
+                reg.movable_tokens(pos).into_iter().filter(|t| token_lib[t] == l).collect();
             reg.adopt(&mine, pos);
         }
     };
@@ -400,7 +436,7 @@ fn lazy(w: &World) -> (Outcome, usize) {
         }
         let mut states = vec![MatchState::default(); devs.len()];
         let res: Vec<Option<(Arc<DriverEntry>, usize)>> =
-            match_devices(devs, &mut states, &reg, &plan, list, &mut open, &mut h);
+            match_devices_with(devs, &mut states, &reg, &plan, list, &mut open, hints, &mut h);
         results.push(res.into_iter().map(|r| r.map(|(p, _)| p.token)).collect());
     }
     ((results, h.trace, h.warnings), opens)
@@ -422,6 +458,24 @@ fn lazy_loading_matches_rdma_core() {
         saved += w.names.len() - opens;
     }
     assert!(saved > total / 10, "lazy loading should skip some dlopens ({saved} of {total})");
+}
+
+#[test]
+fn cached_driver_ids_match_rdma_core() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut opens_plain, mut opens_cached) = (0, 0);
+    for case in 0..20_000 {
+        let w = random_world(&mut rng);
+        let mut cache = RandomCache::new(&w, &mut rng, [0, 50, 90, 100][case % 4]);
+        let want = eager(&w);
+        let (got, opens) = lazy_with(&w, &mut cache);
+        assert_eq!(got.0, want.0, "case {case}: winners");
+        assert_eq!(got.1, want.1, "case {case}: provider calls");
+        assert_eq!(got.2, want.2, "case {case}: warnings");
+        opens_cached += opens;
+        opens_plain += lazy(&w).1;
+    }
+    assert!(opens_cached < opens_plain, "the cache should save dlopens ({opens_cached} vs {opens_plain})");
 }
 
 /// A world of `n` names, name i opening a library whose one provider claims driver id i + 1.

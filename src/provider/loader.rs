@@ -176,7 +176,7 @@ pub fn load_name(
     let out =
         try_candidates(cands, |c| with_load_context(pos, || Library::open(c.path.as_bytes())));
     if let Some((_, lib)) = &out.loaded {
-        let late = registry.late_tokens();
+        let late = registry.movable_tokens(pos);
         if !late.is_empty()
             && let Some(obj) = lib.object_id()
         {

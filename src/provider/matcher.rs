@@ -54,6 +54,17 @@
 //!   of our later dlopens returns that same object, its entries move to that name's position (the
 //!   loader checks by link map), which is where rdma-core — having loaded it first — had them.
 //!
+//! - Pass 1 with hints (`session::NameHints`, fed by `cache`): a name known to register no
+//!   provider with `DriverId` equal to the device's id contributes nothing that pass 1 consults
+//!   (`match_driver_id` is pure and is checked before any callback), so the walk may leave it
+//!   unloaded and load the first unskipped name instead. Its providers, once loaded, are still
+//!   filed at its own position, so later walks see E's order. If a skipped name later opens an
+//!   object that an out-of-order load already opened, the loader moves those entries back to the
+//!   earlier position (rdma-core, loading in order, had them there); a walk resumes after the last
+//!   item it visited by list order, not by index. Pass 2 loads every name in order, as before.
+//!   Extra assumption: a provider file with the same identity (dev, inode, size, mtime) registers
+//!   the same providers.
+//!
 //! Assumptions (also rdma-core's own, as it never retries): match tables, callbacks and
 //! `alloc_device` give the same answer for the same device; provider files and the config do not
 //! change during the process (we dlopen later than rdma-core would); a provider library does not
@@ -170,6 +181,11 @@ pub trait Provider {
     /// Stable identity (the glue uses the `verbs_device_ops` address).
     fn token(&self) -> usize;
     fn matching(&self) -> &ProviderMatch;
+    /// The item's place in list order, when it has a stable one (a walk resumes after the last
+    /// item it visited even if entries were inserted before it meanwhile).
+    fn order(&self) -> Option<(u64, u64)> {
+        None
+    }
 }
 
 impl Provider for (usize, ProviderMatch) {
@@ -266,10 +282,13 @@ pub struct View<T> {
 /// Where [`try_drivers`] gets providers from.
 pub trait ProviderSource {
     type Item: Provider;
-    fn view(&mut self) -> View<Self::Item>;
-    /// Load the next name (while `view().hole` is Some). False when nothing more can be loaded;
+    /// `pass1`: Some(driver id) while the walk is in pass 1; the source may then leave out names
+    /// known to register no provider with that `DriverId` (they cannot win pass 1 and are not
+    /// asked anything in it).
+    fn view(&mut self, pass1: Option<u32>) -> View<Self::Item>;
+    /// Load the name at the hole of `view(pass1)`. False when nothing more can be loaded;
     /// the walk then treats the hole as closed.
-    fn load_next(&mut self) -> bool;
+    fn load_next(&mut self, pass1: Option<u32>) -> bool;
 }
 
 /// A fixed list: everything is loaded.
@@ -277,10 +296,10 @@ pub struct Loaded<'a, P>(pub &'a [P]);
 
 impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
     type Item = P;
-    fn view(&mut self) -> View<P> {
+    fn view(&mut self, _: Option<u32>) -> View<P> {
         View { items: self.0.to_vec(), hole: None }
     }
-    fn load_next(&mut self) -> bool {
+    fn load_next(&mut self, _: Option<u32>) -> bool {
         false
     }
 }
@@ -288,23 +307,30 @@ impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
 /// First item (in order, loading names when the hole is reached) for which `f` gives Some.
 fn walk<S: ProviderSource, R>(
     src: &mut S,
+    pass1: Option<u32>,
     mut f: impl FnMut(&S::Item) -> Option<R>,
 ) -> Option<(S::Item, R)> {
     let mut i = 0;
+    let mut last: Option<(u64, u64)> = None;
     let mut hole_closed = false;
     loop {
-        let View { mut items, hole } = src.view();
+        let View { mut items, hole } = src.view(pass1);
+        if let Some(k) = last {
+            // Another thread may have loaded a name that sorts before us (one this pass skips).
+            i = items.partition_point(|x| x.order().is_some_and(|o| o <= k));
+        }
         let end = if hole_closed { items.len() } else { hole.unwrap_or(items.len()) };
         while i < end {
             if let Some(r) = f(&items[i]) {
                 return Some((items.swap_remove(i), r));
             }
+            last = items[i].order().or(last);
             i += 1;
         }
         if end == items.len() && (hole.is_none() || hole_closed) {
             return None;
         }
-        if !src.load_next() {
+        if !src.load_next(pass1) {
             hole_closed = true;
         }
     }
@@ -318,8 +344,8 @@ pub fn try_drivers<S: ProviderSource, H: Hooks<S::Item>>(
     src: &mut S,
     hooks: &mut H,
 ) -> Option<(S::Item, H::Out)> {
-    if dev.known_driver_id().is_some() {
-        let won = walk(src, |p| {
+    if let Some(id) = dev.known_driver_id() {
+        let won = walk(src, Some(id), |p| {
             match_driver_id(p.matching(), dev)?;
             try_driver(p, dev, st, hooks)
         });
@@ -327,5 +353,5 @@ pub fn try_drivers<S: ProviderSource, H: Hooks<S::Item>>(
             return won;
         }
     }
-    walk(src, |p| try_driver(p, dev, st, hooks))
+    walk(src, None, |p| try_driver(p, dev, st, hooks))
 }

@@ -7,12 +7,14 @@
 //! - [`registry`]: what providers registered (from inside `dlopen`), in rdma-core's list order.
 //! - [`matcher`]: rdma-core's matching rules and the lazy walk (with the equivalence argument).
 //! - [`session`]: one discovery round: first try, the once-per-process load moment, lazy loading.
+//! - [`cache`]: what each provider file registered last time (lets pass 1 skip names).
 //! - [`fnmatch`]: glibc `fnmatch(…, 0)` in the C locale, for match-table patterns.
 //!
 //! Everything here works on plain Rust data; the C glue converts `verbs_device_ops` and
 //! `verbs_sysfs_dev` to and from it.
 #![forbid(unsafe_code)]
 
+pub mod cache;
 pub mod config;
 pub mod fnmatch;
 pub mod loader;

@@ -49,6 +49,14 @@ impl Provider for Arc<DriverEntry> {
     fn matching(&self) -> &ProviderMatch {
         &self.matching
     }
+    fn order(&self) -> Option<(u64, u64)> {
+        let slot = match self.slot {
+            Slot::Early => 0,
+            Slot::Config(p) => p as u64 + 1,
+            Slot::Late => u64::MAX,
+        };
+        Some((slot, self.seq))
+    }
 }
 
 #[derive(Default)]
@@ -141,12 +149,20 @@ impl Registry {
         self.lock().entries.iter().filter(|e| e.slot == Slot::Late).map(|e| e.token).collect()
     }
 
-    /// Move the Late entries with these tokens to config position `pos`: our dlopen of that name
-    /// returned the object they were registered from (the application had loaded it first).
+    /// Tokens of the entries that loading config name `pos` may move (see [`Registry::adopt`]):
+    /// the Late ones and those filed at a later config position (loaded out of order).
+    pub fn movable_tokens(&self, pos: usize) -> Vec<usize> {
+        self.lock().entries.iter().filter(|e| movable(e.slot, pos)).map(|e| e.token).collect()
+    }
+
+    /// Move the Late (or later-position) entries with these tokens to config position `pos`: our
+    /// dlopen of that name returned the object they were registered from (the application, or
+    /// our out-of-order load of another name, had loaded it first); rdma-core, loading in order,
+    /// files them here.
     pub fn adopt(&self, tokens: &[usize], pos: usize) {
         let mut g = self.lock();
         for e in g.entries.iter_mut() {
-            if e.slot == Slot::Late && tokens.contains(&e.token) {
+            if movable(e.slot, pos) && tokens.contains(&e.token) {
                 *e = Arc::new(DriverEntry { slot: Slot::Config(pos), ..DriverEntry::clone(e) });
             }
         }
@@ -156,6 +172,14 @@ impl Registry {
 impl Default for Registry {
     fn default() -> Registry {
         Registry::new()
+    }
+}
+
+fn movable(slot: Slot, pos: usize) -> bool {
+    match slot {
+        Slot::Late => true,
+        Slot::Config(q) => q > pos,
+        Slot::Early => false,
     }
 }
 

@@ -23,13 +23,13 @@ use super::registry::{DriverEntry, Registry, current_load_context, hole_index};
 #[derive(Default)]
 struct PlanState {
     names: Option<Arc<ProviderList>>,
-    /// Names `..next` are loaded (or failed).
-    next: usize,
-    /// A thread is loading name `next`.
-    busy: bool,
+    /// Per name: loaded (or failed).
+    done: Vec<bool>,
+    /// Per name: a thread is loading it.
+    busy: Vec<bool>,
 }
 
-/// The process's list of names to load and how far loading got.
+/// The process's list of names to load and which are loaded.
 pub struct Plan {
     state: Mutex<PlanState>,
     done: Condvar,
@@ -47,7 +47,7 @@ impl Default for Plan {
 impl Plan {
     pub const fn new() -> Plan {
         Plan {
-            state: Mutex::new(PlanState { names: None, next: 0, busy: false }),
+            state: Mutex::new(PlanState { names: None, done: Vec::new(), busy: Vec::new() }),
             done: Condvar::new(),
         }
     }
@@ -66,10 +66,20 @@ impl Plan {
         self.lock().names.clone()
     }
 
-    /// (loaded so far, total), once started.
+    /// (names loaded so far, total), once started.
     pub fn progress(&self) -> Option<(usize, usize)> {
         let g = self.lock();
-        g.names.as_ref().map(|n| (g.next, n.names.len()))
+        g.names.as_ref().map(|n| (g.done.iter().filter(|d| **d).count(), n.names.len()))
+    }
+
+    /// The first position not loaded yet for which `wanted` holds (positions being loaded count
+    /// as not loaded).
+    pub fn first_pending(&self, wanted: &mut dyn FnMut(usize, &ProviderName) -> bool) -> Option<usize> {
+        let (names, done) = {
+            let g = self.lock();
+            (g.names.clone()?, g.done.clone())
+        };
+        (0..names.names.len()).find(|&p| !done[p] && wanted(p, &names.names[p]))
     }
 
     /// Fix the name list once: marks the registry (later outside registrations are Late) and
@@ -80,37 +90,63 @@ impl Plan {
             return false;
         }
         registry.start_loading();
-        g.names = Some(Arc::new(read()));
+        let names = read();
+        g.done = vec![false; names.names.len()];
+        g.busy = vec![false; names.names.len()];
+        g.names = Some(Arc::new(names));
         true
     }
 
-    /// Load the next name with `open(position, name)`. True if progress was made (by us or by a
-    /// thread we waited for); false when all are loaded, not started, or this thread is inside a
-    /// load itself.
-    pub fn load_next(&self, open: &mut dyn FnMut(usize, &ProviderName)) -> bool {
+    /// Load name `pos` with `open(pos, name)` unless it is loaded. True if it is loaded now (by
+    /// us or by a thread we waited for); false when not started, out of range, or this thread is
+    /// inside a load itself.
+    pub fn load(&self, pos: usize, open: &mut dyn FnMut(usize, &ProviderName)) -> bool {
         if current_load_context().is_some() {
             return false;
         }
         let mut g = self.lock();
-        if g.busy {
-            while g.busy {
-                g = self.done.wait(g).unwrap_or_else(|e| e.into_inner());
-            }
-            return true;
-        }
         let Some(names) = g.names.clone() else { return false };
-        let pos = g.next;
         if pos >= names.names.len() {
             return false;
         }
-        g.busy = true;
+        while g.busy[pos] {
+            g = self.done.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+        if g.done[pos] {
+            return true;
+        }
+        g.busy[pos] = true;
         drop(g);
         open(pos, &names.names[pos]);
         let mut g = self.lock();
-        g.next = pos + 1;
-        g.busy = false;
+        g.done[pos] = true;
+        g.busy[pos] = false;
         drop(g);
         self.done.notify_all();
+        true
+    }
+
+    /// Load the first name not loaded yet (see [`Plan::load`]).
+    pub fn load_next(&self, open: &mut dyn FnMut(usize, &ProviderName)) -> bool {
+        match self.first_pending(&mut |_, _| true) {
+            Some(pos) => self.load(pos, open),
+            None => false,
+        }
+    }
+}
+
+/// What is known, without loading it, about the providers a name registers.
+pub trait NameHints {
+    /// False only when name `pos` is known to register no provider with a `DriverId` entry
+    /// equal to `id` (so pass 1 for a device with that id may skip it).
+    fn may_claim_id(&mut self, pos: usize, name: &ProviderName, id: u32) -> bool;
+}
+
+/// No knowledge: every name may claim every id.
+pub struct NoHints;
+
+impl NameHints for NoHints {
+    fn may_claim_id(&mut self, _: usize, _: &ProviderName, _: u32) -> bool {
         true
     }
 }
@@ -120,23 +156,35 @@ pub struct LazySource<'a> {
     pub registry: &'a Registry,
     pub plan: &'a Plan,
     pub open: &'a mut dyn FnMut(usize, &ProviderName),
+    pub hints: &'a mut dyn NameHints,
+}
+
+impl LazySource<'_> {
+    /// The first unloaded name a walk must load next (in pass 1, skipping names that cannot
+    /// claim the id).
+    fn pending(&mut self, pass1: Option<u32>) -> Option<usize> {
+        let hints = &mut *self.hints;
+        self.plan.first_pending(&mut |pos, name| match pass1 {
+            Some(id) => hints.may_claim_id(pos, name, id),
+            None => true,
+        })
+    }
 }
 
 impl ProviderSource for LazySource<'_> {
     type Item = Arc<DriverEntry>;
 
-    fn view(&mut self) -> View<Arc<DriverEntry>> {
-        let progress = self.plan.progress();
+    fn view(&mut self, pass1: Option<u32>) -> View<Arc<DriverEntry>> {
+        let pending = self.pending(pass1);
         let items = self.registry.snapshot();
-        let hole = match progress {
-            Some((next, total)) if next < total => Some(hole_index(&items, next)),
-            _ => None,
-        };
-        View { items, hole }
+        View { hole: pending.map(|p| hole_index(&items, p)), items }
     }
 
-    fn load_next(&mut self) -> bool {
-        self.plan.load_next(self.open)
+    fn load_next(&mut self, pass1: Option<u32>) -> bool {
+        match self.pending(pass1) {
+            Some(pos) => self.plan.load(pos, self.open),
+            None => false,
+        }
     }
 }
 
@@ -151,6 +199,22 @@ pub fn match_devices<H: Hooks<Arc<DriverEntry>>>(
     plan: &Plan,
     read_config: impl FnOnce() -> ProviderList,
     open: &mut dyn FnMut(usize, &ProviderName),
+    hooks: &mut H,
+) -> Vec<Option<(Arc<DriverEntry>, H::Out)>> {
+    match_devices_with(devices, states, registry, plan, read_config, open, &mut NoHints, hooks)
+}
+
+/// [`match_devices`] with knowledge about unloaded names (e.g. a cache of what each provider
+/// file registered last time), used only to skip names in pass 1.
+#[allow(clippy::too_many_arguments)]
+pub fn match_devices_with<H: Hooks<Arc<DriverEntry>>>(
+    devices: &[Device],
+    states: &mut [MatchState],
+    registry: &Registry,
+    plan: &Plan,
+    read_config: impl FnOnce() -> ProviderList,
+    open: &mut dyn FnMut(usize, &ProviderName),
+    hints: &mut dyn NameHints,
     hooks: &mut H,
 ) -> Vec<Option<(Arc<DriverEntry>, H::Out)>> {
     assert_eq!(devices.len(), states.len());
@@ -169,7 +233,7 @@ pub fn match_devices<H: Hooks<Arc<DriverEntry>>>(
     }
     for (i, dev) in devices.iter().enumerate() {
         if results[i].is_none() {
-            let mut src = LazySource { registry, plan, open: &mut *open };
+            let mut src = LazySource { registry, plan, open: &mut *open, hints: &mut *hints };
             results[i] = try_drivers(dev, &mut states[i], &mut src, hooks);
         }
     }
