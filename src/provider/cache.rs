@@ -167,9 +167,10 @@ impl Cache {
 }
 
 /// Where the cache file lives: `$XDG_CACHE_HOME/ibverbs-rs/providers-v1`, else
-/// `$HOME/.cache/ibverbs-rs/providers-v1`; none unless uid == euid (relative values ignored).
+/// `$HOME/.cache/ibverbs-rs/providers-v1`; none unless uid == euid (relative values ignored), and
+/// none when `IBVERBS_RS_PROVIDER_CACHE=0` (then every name loads as rdma-core loads it).
 pub fn cache_file(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> Option<PathBuf> {
-    if !uid_is_euid {
+    if !uid_is_euid || get(crate::env::IBVERBS_RS_PROVIDER_CACHE).is_some_and(|v| v == "0") {
         return None;
     }
     let abs = |v: OsString| {
@@ -278,6 +279,12 @@ mod tests {
         };
         assert_eq!(cache_file(env, true), Some(PathBuf::from("/home/u/.cache/ibverbs-rs/providers-v1")));
         assert_eq!(cache_file(env, false), None);
+        let off = |k: &str| match k {
+            "HOME" => Some(OsString::from("/home/u")),
+            "IBVERBS_RS_PROVIDER_CACHE" => Some(OsString::from("0")),
+            _ => None,
+        };
+        assert_eq!(cache_file(off, true), None);
         let xdg = |k: &str| (k == "XDG_CACHE_HOME").then(|| OsString::from("/c"));
         assert_eq!(cache_file(xdg, true), Some(PathBuf::from("/c/ibverbs-rs/providers-v1")));
     }
