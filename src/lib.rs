@@ -6,6 +6,7 @@
 //! - `device`: finding the RDMA devices (sysfs walk and RDMA netlink), as plain Rust records.
 //! - `cmd`: the kernel command layer (ioctl and write commands, fallback rules).
 //! - `errno`: the one error type and the C return conventions.
+//! - `fork`: fork protection of registered memory (memory.c): page-range reference counts.
 //! - `env`: every environment variable rdma-core reads, with its exact semantics.
 //! - `provider`: provider discovery: config files, candidate paths, registry, device matching.
 //! - `strings`: the type-to-string and rate helpers (enum_strs.c, verbs.c).
@@ -18,6 +19,7 @@ pub mod device;
 pub mod env;
 pub mod cmd;
 pub mod errno;
+pub mod fork;
 pub mod log;
 pub mod provider;
 pub mod strings;

@@ -2688,30 +2688,20 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void 
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
 
-// `int ibv_fork_init(void)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// `int ibv_fork_init(void)`: 0, or a positive errno (EINVAL when a range call came first,
+// ENOMEM, ENOSYS when the kernel lacks MADV_DONTFORK).
 int ibv_fork_init(void);
 
-// `enum ibv_fork_status ibv_is_fork_initialized(void)`
-//
-// Stub: returns IBV_FORK_DISABLED, with errno EOPNOTSUPP.
-//
-// No error channel: IBV_FORK_DISABLED is what rdma-core reports before `ibv_fork_init` succeeded.
+// `enum ibv_fork_status ibv_is_fork_initialized(void)`: UNNEEDED when the kernel copies pinned
+// pages on fork, else ENABLED after a successful `ibv_fork_init`, else DISABLED.
 uint32_t ibv_is_fork_initialized(void);
 
-// `int ibv_dontfork_range(void *base, size_t size)`
-//
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// rdma-core: 0, or nonzero (-1) with errno set.
+// `int ibv_dontfork_range(void *base, size_t size)`: 0, or -1 with errno from madvise.
+// The memory is only named, never touched.
 int ibv_dontfork_range(void *base, size_t size);
 
-// `int ibv_dofork_range(void *base, size_t size)`
-//
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// rdma-core: 0, or nonzero (-1) with errno set.
+// `int ibv_dofork_range(void *base, size_t size)`: 0, or -1 with errno (rdma-core never fails
+// here once fork protection is on: a failed MADV_DOFORK is retried per page and ignored).
 int ibv_dofork_range(void *base, size_t size);
 
 // `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`

@@ -1,51 +1,43 @@
-//! Fork protection of registered memory (rdma-core: memory.c).
-//!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! Fork protection of registered memory (rdma-core: memory.c); the logic is in `crate::fork`.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{c_int, c_void};
 
-use super::ret::ret_or;
-use crate::abi::verbs::ibv_fork_status;
-use crate::errno::{CRet, unimplemented};
+use crate::errno::CRet;
+use crate::fork::{ForkAdvice, fork_init, fork_range, fork_status};
 
-/// `int ibv_fork_init(void)`
-///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// `int ibv_fork_init(void)`: 0, or a positive errno (EINVAL when a range call came first,
+/// ENOMEM, ENOSYS when the kernel lacks MADV_DONTFORK).
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_fork_init() -> c_int {
-    Err::<(), _>(unimplemented("ibv_fork_init")).ret_errno()
+    match fork_init() {
+        Ok(()) => 0,
+        Err(e) => e.0,
+    }
 }
 
-/// `enum ibv_fork_status ibv_is_fork_initialized(void)`
-///
-/// Stub: returns IBV_FORK_DISABLED, with errno EOPNOTSUPP.
-///
-/// No error channel: IBV_FORK_DISABLED is what rdma-core reports before `ibv_fork_init` succeeded.
+/// `enum ibv_fork_status ibv_is_fork_initialized(void)`: UNNEEDED when the kernel copies pinned
+/// pages on fork, else ENABLED after a successful `ibv_fork_init`, else DISABLED.
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_is_fork_initialized() -> u32 {
-    ret_or(Err(unimplemented("ibv_is_fork_initialized")), ibv_fork_status::IBV_FORK_DISABLED as u32)
+    fork_status()
 }
 
-/// `int ibv_dontfork_range(void *base, size_t size)`
-///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-///
-/// rdma-core: 0, or nonzero (-1) with errno set.
+/// `int ibv_dontfork_range(void *base, size_t size)`: 0, or -1 with errno from madvise.
+/// The memory is only named, never touched.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dontfork_range(base: *mut c_void, size: usize) -> c_int {
-    Err(unimplemented("ibv_dontfork_range")).ret_minus_one()
+    fork_range(base as usize, size, ForkAdvice::DontFork)
+        .map(|()| 0)
+        .ret_minus_one()
 }
 
-/// `int ibv_dofork_range(void *base, size_t size)`
-///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-///
-/// rdma-core: 0, or nonzero (-1) with errno set.
+/// `int ibv_dofork_range(void *base, size_t size)`: 0, or -1 with errno (rdma-core never fails
+/// here once fork protection is on: a failed MADV_DOFORK is retried per page and ignored).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dofork_range(base: *mut c_void, size: usize) -> c_int {
-    Err(unimplemented("ibv_dofork_range")).ret_minus_one()
+    fork_range(base as usize, size, ForkAdvice::DoFork)
+        .map(|()| 0)
+        .ret_minus_one()
 }

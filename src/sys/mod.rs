@@ -4,6 +4,7 @@
 
 pub mod cdev;
 pub mod ids;
+pub mod mem;
 pub mod netlink;
 pub mod udp;
 pub mod dl;
