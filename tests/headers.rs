@@ -276,7 +276,7 @@ fn order_definitions(text: &str) -> String {
             tags.push(format!("{} {};", c.kind, n));
         }
     }
-    let mut emit = |out: &mut Vec<String>, c: &Chunk| {
+    let emit = |out: &mut Vec<String>, c: &Chunk| {
         out.extend(c.text.iter().cloned());
         out.push(String::new());
     };
