@@ -1,7 +1,7 @@
 //! The verbs log: VERBS_LOG_LEVEL and VERBS_LOG_FILE (rdma-core: init.c, `__verbs_log`).
 //!
-//! Semantics (rdma-core release builds): the level is read once, as C's `strtol(value, NULL, 0)`
-//! would (so "0x3" and "010" work); messages with a level at or below it are written to
+//! Semantics (rdma-core release builds, read by `crate::env::log_settings`): the level is read
+//! once, as C's `strtol(value, NULL, 0)` would (so "0x3" and "010" work); messages with a level at or below it are written to
 //! VERBS_LOG_FILE, opened for appending. Without VERBS_LOG_FILE, or when it cannot be opened,
 //! nothing is logged at all (rdma-core's release fallback sets the level to none; only its debug
 //! builds fall back to stderr). The library's own diagnostics (why a device or provider was
@@ -22,51 +22,20 @@ struct Sink {
 }
 
 impl Sink {
-    fn from_env(level: Option<&str>, file: Option<&std::ffi::OsStr>) -> Sink {
-        let level = level.map_or(0, parse_c_long);
-        let file = match (level, file) {
-            (0, _) | (_, None) => None,
-            (_, Some(p)) => std::fs::OpenOptions::new()
-                .append(true)
-                .read(true)
-                .create(true)
-                .open(p)
-                .ok()
-                .map(Mutex::new),
-        };
-        // No file: rdma-core's release fallback turns logging off.
-        let level = if file.is_some() { level } else { 0 };
-        Sink { level, file }
+    /// Open the sink `crate::env::log_settings` describes; a file that cannot be opened turns
+    /// logging off, as rdma-core's release fallback does.
+    fn open(settings: crate::env::LogSettings) -> Sink {
+        let file = settings.file.and_then(|p| {
+            std::fs::OpenOptions::new().append(true).read(true).create(true).open(p).ok()
+        });
+        let level = if file.is_some() { settings.level } else { 0 };
+        Sink { level, file: file.map(Mutex::new) }
     }
 }
 
 fn sink() -> &'static Sink {
     static SINK: OnceLock<Sink> = OnceLock::new();
-    SINK.get_or_init(|| {
-        let level = std::env::var("VERBS_LOG_LEVEL").ok();
-        Sink::from_env(level.as_deref(), std::env::var_os("VERBS_LOG_FILE").as_deref())
-    })
-}
-
-/// `strtol(s, NULL, 0)` clamped into u32 the way a `uint32_t` assignment would truncate it.
-pub fn parse_c_long(s: &str) -> u32 {
-    let t = s.trim_start();
-    let (neg, t) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let (radix, digits) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        (16, h)
-    } else if t.len() > 1 && t.starts_with('0') {
-        (8, &t[1..])
-    } else {
-        (10, t)
-    };
-    let end = digits.find(|c: char| !c.is_digit(radix)).unwrap_or(digits.len());
-    let v = i64::from_str_radix(&digits[..end], radix).unwrap_or(if end == 0 { 0 } else { i64::MAX });
-    let v = if neg { v.wrapping_neg() } else { v };
-    v as u32
+    SINK.get_or_init(|| Sink::open(crate::env::log_settings(crate::env::real)))
 }
 
 pub fn enabled(level: u32) -> bool {
@@ -95,26 +64,18 @@ pub fn log(level: u32, args: std::fmt::Arguments<'_>) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Sink, parse_c_long};
+    use super::Sink;
+    use crate::env::LogSettings;
 
     #[test]
     fn no_file_means_no_log() {
-        assert_eq!(Sink::from_env(Some("4"), None).level, 0);
+        assert_eq!(Sink::open(LogSettings { level: 4, file: None }).level, 0);
         let dir = std::env::temp_dir().join(format!("verbs-log-{}", std::process::id()));
-        let s = Sink::from_env(Some("4"), Some(dir.as_os_str()));
+        let s = Sink::open(LogSettings { level: 4, file: Some(dir.clone().into_os_string()) });
         assert_eq!(s.level, 4);
         assert!(s.file.is_some());
         let _ = std::fs::remove_file(dir);
-        assert_eq!(Sink::from_env(Some("0"), Some(std::ffi::OsStr::new("/nonexistent/x"))).level, 0);
-    }
-
-    #[test]
-    fn strtol_like() {
-        assert_eq!(parse_c_long("4"), 4);
-        assert_eq!(parse_c_long("0x3"), 3);
-        assert_eq!(parse_c_long("010"), 8);
-        assert_eq!(parse_c_long(" 2abc"), 2);
-        assert_eq!(parse_c_long("abc"), 0);
-        assert_eq!(parse_c_long("-1"), u32::MAX);
+        let bad = LogSettings { level: 4, file: Some("/nonexistent/x".into()) };
+        assert_eq!(Sink::open(bad).level, 0);
     }
 }

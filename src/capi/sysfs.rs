@@ -4,8 +4,8 @@
 #![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{CStr, c_char, c_int};
-use std::ffi::{CString, OsString};
-use std::os::unix::ffi::OsStringExt;
+use std::ffi::{CString, OsStr};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -53,10 +53,8 @@ fn read_into(path: &Path, buf: *mut c_char, size: usize) -> c_int {
 
 /// `<dir>/<file>` as rdma-core's `"%s/%s"` forms it.
 fn join(dir: &CStr, file: &CStr) -> PathBuf {
-    let mut v = dir.to_bytes().to_vec();
-    v.push(b'/');
-    v.extend_from_slice(file.to_bytes());
-    PathBuf::from(OsString::from_vec(v))
+    let os = |c: &CStr| OsStr::from_bytes(c.to_bytes()).to_owned();
+    sysfs::join(Path::new(&os(dir)), &os(file))
 }
 
 /// `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
