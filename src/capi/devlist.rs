@@ -514,11 +514,19 @@ pub(crate) fn device_guid(v: VdevPtr) -> Option<u64> {
         if (*s).flags & device::VSYSFS_READ_NODE_GUID != 0 {
             return Some((*s).node_guid);
         }
-        let path = CStr::from_ptr((*s).ibdev_path.as_ptr()).to_bytes();
-        let path = Path::new(std::ffi::OsStr::from_encoded_bytes_unchecked(path));
-        let guid = sysfs::read_node_guid(path).ok()?;
+        let guid = sysfs::read_node_guid(&sysfs_ibdev_path(s)).ok()?;
         (*s).node_guid = guid;
         (*s).flags |= device::VSYSFS_READ_NODE_GUID;
         Some(guid)
     }
+}
+
+/// The `ibdev_path` of a sysfs record (`/sys/class/infiniband/<ibdev>`).
+///
+/// # Safety
+/// `s` is a live sysfs record (its `ibdev_path` is NUL-terminated).
+pub(crate) unsafe fn sysfs_ibdev_path(s: *const verbs_sysfs_dev) -> std::path::PathBuf {
+    // SAFETY: the caller's contract.
+    let b = unsafe { CStr::from_ptr((*s).ibdev_path.as_ptr()) }.to_bytes();
+    std::path::PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b))
 }

@@ -31,8 +31,7 @@ pub(crate) unsafe fn ibdev_path(ctx: *mut ibv_context) -> Option<PathBuf> {
         if s.is_null() {
             return None;
         }
-        let p = core::ffi::CStr::from_ptr((*s).ibdev_path.as_ptr()).to_bytes();
-        Some(PathBuf::from(std::ffi::OsStr::from_encoded_bytes_unchecked(p)))
+        Some(super::devlist::sysfs_ibdev_path(s))
     }
 }
 
