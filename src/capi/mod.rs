@@ -34,6 +34,7 @@ macro_rules! symver {
 pub(crate) use symver;
 
 pub mod ah;
+pub mod cmd_ah;
 pub mod cmd_cq;
 pub mod cmd_device;
 pub mod cmd_flow;
