@@ -1342,6 +1342,7 @@ enum verbs_xrcd_mask {
         VERBS_XRCD_RESERVED = 2,
 };
 
+struct ib_uverbs_create_ah_resp;
 struct ib_uverbs_cmd_hdr;
 struct ib_uverbs_create_cq;
 struct ibv_create_cq;
@@ -1413,7 +1414,6 @@ struct ibv_modify_qp;
 struct ib_uverbs_ex_modify_qp;
 struct ibv_modify_qp_ex;
 struct ib_uverbs_ex_modify_qp_resp;
-struct ib_uverbs_create_ah_resp;
 struct ib_uverbs_create_srq;
 struct ibv_create_srq;
 struct ib_uverbs_create_srq_resp;
@@ -1557,6 +1557,12 @@ struct ibv_post_srq_recv;
 struct ibv_query_device;
 struct ibv_query_device_ex;
 struct ibv_req_notify_cq;
+
+// Response of `IB_USER_VERBS_CMD_CREATE_AH`.
+struct ib_uverbs_create_ah_resp {
+        uint32_t ah_handle;
+        uint32_t driver_data[0];
+};
 
 // Header every write command starts with.
 struct ib_uverbs_cmd_hdr {
@@ -2447,12 +2453,6 @@ struct ibv_modify_qp_ex {
 struct ib_uverbs_ex_modify_qp_resp {
         uint32_t comp_mask;
         uint32_t response_length;
-};
-
-// Response of `IB_USER_VERBS_CMD_CREATE_AH`.
-struct ib_uverbs_create_ah_resp {
-        uint32_t ah_handle;
-        uint32_t driver_data[0];
 };
 
 // Request payload of `IB_USER_VERBS_CMD_CREATE_SRQ`.
@@ -4204,6 +4204,30 @@ extern "C" {
 // is in the environment; until that init exists here it stays false.
 extern bool verbs_allow_disassociate_destroy;
 
+// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+
+// `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_create_ah(struct ibv_pd *pd,
+                      struct ibv_ah *ah,
+                      struct ibv_ah_attr *attr,
+                      struct ib_uverbs_create_ah_resp *resp,
+                      size_t resp_size);
+
+// `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
+//
+// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+int ibv_cmd_destroy_ah(struct ibv_ah *ah);
+
 // `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 //
 // Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
@@ -4608,30 +4632,6 @@ int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_se
 //
 // Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
 int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
-
-// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-
-// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-
-// `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-int ibv_cmd_create_ah(struct ibv_pd *pd,
-                      struct ibv_ah *ah,
-                      struct ibv_ah_attr *attr,
-                      struct ib_uverbs_create_ah_resp *resp,
-                      size_t resp_size);
-
-// `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 //
