@@ -5,10 +5,13 @@
 # IBVERBS_RS_TRIXIE is Debian 13's provider folder (staged by tests/vm/run); checks.txt points our
 # library at it with IBVERBS_RS_PROVIDER_DIR, which the system library does not read.
 set -u
+# IBVERBS_RS_VM_ONLY=checks|pairs|pyverbs runs one section (for development; unset: all).
+only=${IBVERBS_RS_VM_ONLY:-}
+want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 lib=${IBVERBS_RS_LIB:?}
 trixie=${IBVERBS_RS_TRIXIE:?}
 pass=0; fail=0
-out=$(mktemp -d)
+out=${IBVERBS_RS_VM_OUT:-$(mktemp -d)}; mkdir -p "$out"
 
 run_mode() { # mode, command...
   local mode=$1; shift
@@ -46,6 +49,7 @@ check() { # command...
 }
 
 
+if want checks; then
 # Guard: under LD_LIBRARY_PATH the programs really resolve our library.
 if LD_LIBRARY_PATH=$lib ldd "$(command -v ibv_devices)" | grep -q "$lib/libibverbs.so.1"; then
   echo "ok - vm: ibv_devices resolves $lib/libibverbs.so.1 under LD_LIBRARY_PATH"; pass=$((pass+1))
@@ -77,6 +81,89 @@ while read -r line; do
   label=$line  # shown as written, before expansion
   eval "check $line"
 done < "$(dirname "$0")/checks.txt"
+echo "# checks: ${SECONDS}s so far"
+fi
 
+# Server/client pairs (pairs.txt): real traffic, both sides under the same library.
+A=10.99.0.1
+# perftest's timing table varies in width and may hold inf/-nan under emulation, and its CPU
+# clock check may warn ("Correlation coefficient ...") in either run.
+mask() {
+  sed -E '/Correlation coefficient/d; s/0x[0-9a-fA-F]+/0x#/g; s/-?\b(inf|nan)\b/#/g; s/[0-9]+(\.[0-9]+)?/#/g
+          s/[[:space:]]+/ /g' "$1"
+}
+listening() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+run_pair() { # name, mode, server, client, port
+  local name=$1 mode=$2 srv=$3 cli=$4 port=$5 i
+  ( run_mode "$mode" timeout 60 bash -c "$srv" ) < /dev/null > "$out/$name.$mode.srv" 2>&1 & local sp=$!
+  if [ -n "$port" ]; then
+    for i in $(seq 100); do listening "$port" && break; sleep 0.1; done
+  else  # an rdma_cm server: wait for its listening cm_id
+    for i in $(seq 100); do rdma resource show cm_id 2>/dev/null | grep -q LISTEN && break; sleep 0.1; done
+  fi
+  ( run_mode "$mode" timeout 60 bash -c "$cli" ) < /dev/null > "$out/$name.$mode.cli" 2>&1
+  local crc=$?
+  wait "$sp"; echo "server $? client $crc" > "$out/$name.$mode.prc"
+}
+want pairs && while IFS='|' read -r name srv cli port; do
+  case "$name" in ''|'#'*) continue;; esac
+  name=$(echo $name); port=$(echo $port); srv=$(eval echo "$srv"); cli=$(eval echo "$cli")
+  for mode in system libpath preload; do run_pair "$name" "$mode" "$srv" "$cli" "$port"; done
+  for mode in libpath preload; do
+    bad=""
+    cmp -s "$out/$name.system.prc" "$out/$name.$mode.prc" || bad="$bad exit-codes"
+    for side in srv cli; do
+      mask "$out/$name.system.$side" > "$out/$name.system.$side.m"
+      mask "$out/$name.$mode.$side" > "$out/$name.$mode.$side.m"
+      cmp -s "$out/$name.system.$side.m" "$out/$name.$mode.$side.m" || bad="$bad $side"
+    done
+    if [ -z "$bad" ]; then
+      echo "ok - vm pair: $name ($mode; $(cat "$out/$name.system.prc"))"; pass=$((pass+1))
+    else
+      echo "not ok - vm pair: $name ($mode differs in:$bad)"
+      echo "#   system: $(cat "$out/$name.system.prc"); $mode: $(cat "$out/$name.$mode.prc")"
+      for side in srv cli; do
+        diff "$out/$name.system.$side.m" "$out/$name.$mode.$side.m" | head -8 | sed "s/^/#   $side /"
+      done
+      fail=$((fail+1))
+    fi
+  done
+done < "$(dirname "$0")/pairs.txt"
+want pairs && echo "# pairs: ${SECONDS}s so far"
+
+# rdma-core's pyverbs test suite (python3-pyverbs; tests unpacked by tests/vm/run into
+# $IBVERBS_RS_PYTESTS): every test that passes under the system library must pass under ours.
+if want pyverbs && [ -n "${IBVERBS_RS_PYTESTS:-}" ]; then
+  for mode in system libpath preload; do
+    ( cd "$IBVERBS_RS_PYTESTS" && run_mode "$mode" timeout 300 /usr/bin/python3 run_tests.py --dev rxe0 -v ) \
+      > "$out/pyverbs.$mode.log" 2>&1
+    # "test_name (tests.module.Class.test_name) ... ok" -> "tests.module.Class.test_name ok"
+    # (a test with a docstring prints "test_name (id)" alone, then "Docstring ... ok")
+    awk 'match($0, /^test[^ ]* \(([^)]*)\)/) { id = substr($1 " " $2, length($1) + 3); sub(/\)$/, "", id) }
+         match($0, / \.\.\. (ok|skipped|ERROR|FAIL|expected failure)/) {
+           r = substr($0, RSTART + 5, RLENGTH - 5); gsub(/ /, "_", r); print id, r }' \
+      "$out/pyverbs.$mode.log" | sort > "$out/pyverbs.$mode.res"
+  done
+  sys_ok=$(grep -c ' ok$' "$out/pyverbs.system.res")
+  for mode in libpath preload; do
+    # (no process substitution: the guest has no /dev/fd)
+    grep ' ok$' "$out/pyverbs.system.res" | cut -d' ' -f1 > "$out/pyverbs.system.ok"
+    grep -v ' ok$' "$out/pyverbs.$mode.res" > "$out/pyverbs.$mode.notok"
+    cut -d' ' -f1 "$out/pyverbs.$mode.res" > "$out/pyverbs.$mode.ran"
+    lost=$(join "$out/pyverbs.system.ok" "$out/pyverbs.$mode.notok")
+    missing=$(comm -23 "$out/pyverbs.system.ok" "$out/pyverbs.$mode.ran")
+    counts=$(awk '{print $2}' "$out/pyverbs.$mode.res" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')
+    if [ -z "$lost$missing" ] && [ "$sys_ok" -gt 0 ]; then
+      echo "ok - vm: pyverbs suite ($mode: ${counts%, }; system: $sys_ok ok)"; pass=$((pass+1))
+    else
+      echo "not ok - vm: pyverbs suite ($mode: ${counts%, }; system: $sys_ok ok; passes under the system library but not under ours:)"
+      { echo "$lost"; echo "$missing" | sed 's/$/ (did not run)/'; } | grep -v '^ *$' | head -40 | sed 's/^/#   /'
+      grep -A12 '^\(ERROR\|FAIL\):' "$out/pyverbs.$mode.log" | head -60 | sed 's/^/#   /'
+      fail=$((fail+1))
+    fi
+  done
+fi
+
+echo "# total: ${SECONDS}s in the guest"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
