@@ -32,6 +32,8 @@ use crate::errno::{CRet, Errno, Result};
 
 mod datapath;
 mod objects;
+#[cfg(test)]
+mod tests;
 pub(crate) mod types;
 
 use types::{
@@ -89,6 +91,35 @@ wrapper! {
 unsafe fn real<W: Wrapper>(w: *mut W) -> *mut W::Real {
     // SAFETY: the caller's contract.
     unsafe { w.as_ref() }.map_or(null_mut(), W::real)
+}
+
+/// The 1.0 contexts now open, by address: see [`real_context_of`].
+static OPEN_CONTEXTS: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+
+fn register_context(ctx: *mut ibv_context_1_0) {
+    OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner()).push(ctx as usize);
+}
+
+fn unregister_context(ctx: *mut ibv_context_1_0) {
+    let mut v = OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|&c| c != ctx as usize);
+}
+
+/// The context to use for `ctx` in a verb that exists only at IBVERBS_1.0 and so has no 1.0
+/// twin to unwrap for it (`ibv_create_comp_channel`): the real context when `ctx` is a 1.0
+/// context open in this process, else `ctx` itself. (rdma-core reads a 1.0 context there as a
+/// 1.1 one, past the end of the wrapper.)
+#[allow(dead_code, reason = "for ibv_create_comp_channel (events.rs) to call")]
+pub(crate) fn real_context_of(
+    ctx: *mut crate::abi::verbs::ibv_context,
+) -> *mut crate::abi::verbs::ibv_context {
+    let open = OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner()).contains(&(ctx as usize));
+    if open {
+        // SAFETY: a registered address is a live 1.0 context of ours.
+        unsafe { (*ctx.cast::<ibv_context_1_0>()).real_context }
+    } else {
+        ctx
+    }
 }
 
 /// `struct ibv_device_1_0 **ibv_get_device_list(int *num)`
@@ -208,6 +239,7 @@ unsafe extern "C" fn ibv_open_device_1_0(device: *mut ibv_device_1_0) -> *mut ib
             c.ops.post_recv = Some(datapath::post_recv);
             c.ops.post_srq_recv = Some(datapath::post_srq_recv);
         }
+        register_context(ctx);
         Ok(ctx)
     };
     open().ret_null()
@@ -223,6 +255,7 @@ unsafe extern "C" fn ibv_close_device_1_0(context: *mut ibv_context_1_0) -> c_in
     unsafe {
         let ret = dev11::ibv_close_device(real(context));
         if ret == 0 {
+            unregister_context(context);
             free(context);
         }
         ret

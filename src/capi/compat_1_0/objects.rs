@@ -64,7 +64,7 @@ unsafe fn unwrap_destroy<W: super::Wrapper>(w: *mut W, destroy: impl FnOnce(*mut
 /// `struct ibv_pd_1_0 *ibv_alloc_pd(struct ibv_context_1_0 *context)`
 ///
 /// `ibv_alloc_pd` on the real context, wrapped. NULL with errno on failure.
-unsafe extern "C" fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) -> *mut ibv_pd_1_0 {
+pub(super) unsafe extern "C" fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) -> *mut ibv_pd_1_0 {
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
@@ -82,7 +82,7 @@ crate::capi::symver!(ibv_alloc_pd, v1_0, "@IBVERBS_1.0", ibv_alloc_pd_1_0);
 /// `int ibv_dealloc_pd(struct ibv_pd_1_0 *pd)`
 ///
 /// `ibv_dealloc_pd` on the real PD, then frees the wrapper: 0, or the positive errno.
-unsafe extern "C" fn ibv_dealloc_pd_1_0(pd: *mut ibv_pd_1_0) -> c_int {
+pub(super) unsafe extern "C" fn ibv_dealloc_pd_1_0(pd: *mut ibv_pd_1_0) -> c_int {
     // SAFETY: a 1.0 PD or NULL.
     unsafe { unwrap_destroy(pd, |r| pd::ibv_dealloc_pd(r)) }
 }
@@ -91,7 +91,7 @@ crate::capi::symver!(ibv_dealloc_pd, v1_0, "@IBVERBS_1.0", ibv_dealloc_pd_1_0);
 /// `struct ibv_mr_1_0 *ibv_reg_mr(struct ibv_pd_1_0 *pd, void *addr, size_t length, int access)`
 ///
 /// `ibv_reg_mr` on the real PD, wrapped with its keys. NULL with errno on failure.
-unsafe extern "C" fn ibv_reg_mr_1_0(
+pub(super) unsafe extern "C" fn ibv_reg_mr_1_0(
     pd: *mut ibv_pd_1_0,
     addr: *mut c_void,
     length: usize,
@@ -117,7 +117,7 @@ crate::capi::symver!(ibv_reg_mr, v1_0, "@IBVERBS_1.0", ibv_reg_mr_1_0);
 /// `int ibv_dereg_mr(struct ibv_mr_1_0 *mr)`
 ///
 /// `ibv_dereg_mr` on the real MR, then frees the wrapper: 0, or the positive errno.
-unsafe extern "C" fn ibv_dereg_mr_1_0(mr: *mut ibv_mr_1_0) -> c_int {
+pub(super) unsafe extern "C" fn ibv_dereg_mr_1_0(mr: *mut ibv_mr_1_0) -> c_int {
     // SAFETY: a 1.0 MR or NULL.
     unsafe { unwrap_destroy(mr, |r| mr::ibv_dereg_mr(r)) }
 }
@@ -127,7 +127,7 @@ crate::capi::symver!(ibv_dereg_mr, v1_0, "@IBVERBS_1.0", ibv_dereg_mr_1_0);
 ///
 /// `ibv_create_cq` on the real context, wrapped; the wrapper keeps `cq_context` and the `cqe`
 /// asked for (as rdma-core), the real CQ's `cq_context` becomes the wrapper. NULL with errno.
-unsafe extern "C" fn ibv_create_cq_1_0(
+pub(super) unsafe extern "C" fn ibv_create_cq_1_0(
     context: *mut ibv_context_1_0,
     cqe: c_int,
     cq_context: *mut c_void,
@@ -155,7 +155,7 @@ crate::capi::symver!(ibv_create_cq, v1_0, "@IBVERBS_1.0", ibv_create_cq_1_0);
 ///
 /// `ibv_resize_cq` on the real CQ: 0, or the positive errno. The wrapper's `cqe` is left alone
 /// (as rdma-core).
-unsafe extern "C" fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> c_int {
+pub(super) unsafe extern "C" fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> c_int {
     // SAFETY: a 1.0 CQ or NULL.
     unsafe { cq::ibv_resize_cq(real(cq), cqe) }
 }
@@ -164,7 +164,7 @@ crate::capi::symver!(ibv_resize_cq, v1_0, "@IBVERBS_1.0", ibv_resize_cq_1_0);
 /// `int ibv_destroy_cq(struct ibv_cq_1_0 *cq)`
 ///
 /// `ibv_destroy_cq` on the real CQ, then frees the wrapper: 0, or the positive errno.
-unsafe extern "C" fn ibv_destroy_cq_1_0(cq: *mut ibv_cq_1_0) -> c_int {
+pub(super) unsafe extern "C" fn ibv_destroy_cq_1_0(cq: *mut ibv_cq_1_0) -> c_int {
     // SAFETY: a 1.0 CQ or NULL.
     unsafe { unwrap_destroy(cq, |r| cq::ibv_destroy_cq(r)) }
 }
@@ -175,7 +175,7 @@ crate::capi::symver!(ibv_destroy_cq, v1_0, "@IBVERBS_1.0", ibv_destroy_cq_1_0);
 /// `ibv_get_cq_event`; the CQ handed back is the real CQ's wrapper and `*cq_context` the
 /// wrapper's. 0, or -1 with errno. Divergence: NULL `cq` or `cq_context` gives -1 with errno
 /// EINVAL before anything is read (rdma-core crashes after consuming the event).
-unsafe extern "C" fn ibv_get_cq_event_1_0(
+pub(super) unsafe extern "C" fn ibv_get_cq_event_1_0(
     channel: *mut ibv_comp_channel,
     cq: *mut *mut ibv_cq_1_0,
     cq_context: *mut *mut c_void,
@@ -201,7 +201,7 @@ crate::capi::symver!(ibv_get_cq_event, v1_0, "@IBVERBS_1.0", ibv_get_cq_event_1_
 /// `void ibv_ack_cq_events(struct ibv_cq_1_0 *cq, unsigned int nevents)`
 ///
 /// `ibv_ack_cq_events` on the real CQ.
-unsafe extern "C" fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, nevents: c_uint) {
+pub(super) unsafe extern "C" fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, nevents: c_uint) {
     // SAFETY: a 1.0 CQ or NULL (handled by the 1.1 export).
     unsafe { events::ibv_ack_cq_events(real(cq), nevents) }
 }
@@ -211,7 +211,7 @@ crate::capi::symver!(ibv_ack_cq_events, v1_0, "@IBVERBS_1.0", ibv_ack_cq_events_
 ///
 /// `ibv_create_srq` on the real PD, wrapped; the real SRQ's `srq_context` becomes the wrapper.
 /// NULL with errno on failure.
-unsafe extern "C" fn ibv_create_srq_1_0(
+pub(super) unsafe extern "C" fn ibv_create_srq_1_0(
     pd: *mut ibv_pd_1_0,
     srq_init_attr: *mut ibv_srq_init_attr,
 ) -> *mut ibv_srq_1_0 {
@@ -236,7 +236,7 @@ crate::capi::symver!(ibv_create_srq, v1_0, "@IBVERBS_1.0", ibv_create_srq_1_0);
 /// `int ibv_modify_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
 /// `ibv_modify_srq` on the real SRQ: 0, or the positive errno.
-unsafe extern "C" fn ibv_modify_srq_1_0(
+pub(super) unsafe extern "C" fn ibv_modify_srq_1_0(
     srq: *mut ibv_srq_1_0,
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
@@ -249,7 +249,7 @@ crate::capi::symver!(ibv_modify_srq, v1_0, "@IBVERBS_1.0", ibv_modify_srq_1_0);
 /// `int ibv_query_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr)`
 ///
 /// `ibv_query_srq` on the real SRQ: 0, or the positive errno.
-unsafe extern "C" fn ibv_query_srq_1_0(srq: *mut ibv_srq_1_0, srq_attr: *mut ibv_srq_attr) -> c_int {
+pub(super) unsafe extern "C" fn ibv_query_srq_1_0(srq: *mut ibv_srq_1_0, srq_attr: *mut ibv_srq_attr) -> c_int {
     // SAFETY: a 1.0 SRQ or NULL.
     unsafe { srq::ibv_query_srq(real(srq), srq_attr) }
 }
@@ -258,7 +258,7 @@ crate::capi::symver!(ibv_query_srq, v1_0, "@IBVERBS_1.0", ibv_query_srq_1_0);
 /// `int ibv_destroy_srq(struct ibv_srq_1_0 *srq)`
 ///
 /// `ibv_destroy_srq` on the real SRQ, then frees the wrapper: 0, or the positive errno.
-unsafe extern "C" fn ibv_destroy_srq_1_0(srq: *mut ibv_srq_1_0) -> c_int {
+pub(super) unsafe extern "C" fn ibv_destroy_srq_1_0(srq: *mut ibv_srq_1_0) -> c_int {
     // SAFETY: a 1.0 SRQ or NULL.
     unsafe { unwrap_destroy(srq, |r| srq::ibv_destroy_srq(r)) }
 }
@@ -270,7 +270,7 @@ crate::capi::symver!(ibv_destroy_srq, v1_0, "@IBVERBS_1.0", ibv_destroy_srq_1_0)
 /// written back to `qp_init_attr->cap` and the real QP's `qp_context` becomes the wrapper. NULL
 /// with errno on failure. Divergence: NULL `qp_init_attr` gives NULL with errno EINVAL; a NULL
 /// CQ is passed on as NULL (the 1.1 export decides; rdma-core crashes).
-unsafe extern "C" fn ibv_create_qp_1_0(
+pub(super) unsafe extern "C" fn ibv_create_qp_1_0(
     pd: *mut ibv_pd_1_0,
     qp_init_attr: *mut ibv_qp_init_attr_1_0,
 ) -> *mut ibv_qp_1_0 {
@@ -318,7 +318,7 @@ crate::capi::symver!(ibv_create_qp, v1_0, "@IBVERBS_1.0", ibv_create_qp_1_0);
 /// `ibv_query_qp` on the real QP; `init_attr` gets the 1.0 wrappers of its CQs and SRQ.
 /// 0, or the positive errno. Divergence: a QP without an SRQ reports `srq` NULL (rdma-core
 /// crashes on it); NULL `init_attr` gives EINVAL; the wrapper's `state` follows the real QP's.
-unsafe extern "C" fn ibv_query_qp_1_0(
+pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
     qp: *mut ibv_qp_1_0,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
@@ -353,7 +353,7 @@ crate::capi::symver!(ibv_query_qp, v1_0, "@IBVERBS_1.0", ibv_query_qp_1_0);
 ///
 /// `ibv_modify_qp` on the real QP: 0, or the positive errno. Divergence: the wrapper's `state`
 /// follows the real QP's (rdma-core never sets it).
-unsafe extern "C" fn ibv_modify_qp_1_0(
+pub(super) unsafe extern "C" fn ibv_modify_qp_1_0(
     qp: *mut ibv_qp_1_0,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
@@ -372,7 +372,7 @@ crate::capi::symver!(ibv_modify_qp, v1_0, "@IBVERBS_1.0", ibv_modify_qp_1_0);
 /// `int ibv_destroy_qp(struct ibv_qp_1_0 *qp)`
 ///
 /// `ibv_destroy_qp` on the real QP, then frees the wrapper: 0, or the positive errno.
-unsafe extern "C" fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> c_int {
+pub(super) unsafe extern "C" fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
     unsafe { unwrap_destroy(qp, |r| qp::ibv_destroy_qp(r)) }
 }
@@ -381,7 +381,7 @@ crate::capi::symver!(ibv_destroy_qp, v1_0, "@IBVERBS_1.0", ibv_destroy_qp_1_0);
 /// `struct ibv_ah_1_0 *ibv_create_ah(struct ibv_pd_1_0 *pd, struct ibv_ah_attr *attr)`
 ///
 /// `ibv_create_ah` on the real PD, wrapped. NULL with errno on failure.
-unsafe extern "C" fn ibv_create_ah_1_0(pd: *mut ibv_pd_1_0, attr: *mut ibv_ah_attr) -> *mut ibv_ah_1_0 {
+pub(super) unsafe extern "C" fn ibv_create_ah_1_0(pd: *mut ibv_pd_1_0, attr: *mut ibv_ah_attr) -> *mut ibv_ah_1_0 {
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
@@ -400,7 +400,7 @@ crate::capi::symver!(ibv_create_ah, v1_0, "@IBVERBS_1.0", ibv_create_ah_1_0);
 /// `int ibv_destroy_ah(struct ibv_ah_1_0 *ah)`
 ///
 /// `ibv_destroy_ah` on the real AH, then frees the wrapper: 0, or the positive errno.
-unsafe extern "C" fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> c_int {
+pub(super) unsafe extern "C" fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> c_int {
     // SAFETY: a 1.0 AH or NULL.
     unsafe { unwrap_destroy(ah, |r| ah::ibv_destroy_ah(r)) }
 }
@@ -409,7 +409,7 @@ crate::capi::symver!(ibv_destroy_ah, v1_0, "@IBVERBS_1.0", ibv_destroy_ah_1_0);
 /// `int ibv_attach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
 /// `ibv_attach_mcast` on the real QP: 0, or the positive errno.
-unsafe extern "C" fn ibv_attach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> c_int {
+pub(super) unsafe extern "C" fn ibv_attach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
     unsafe { mcast::ibv_attach_mcast(real(qp), gid, lid) }
 }
@@ -418,7 +418,7 @@ crate::capi::symver!(ibv_attach_mcast, v1_0, "@IBVERBS_1.0", ibv_attach_mcast_1_
 /// `int ibv_detach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
 /// `ibv_detach_mcast` on the real QP: 0, or the positive errno.
-unsafe extern "C" fn ibv_detach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> c_int {
+pub(super) unsafe extern "C" fn ibv_detach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
     unsafe { mcast::ibv_detach_mcast(real(qp), gid, lid) }
 }

@@ -4,6 +4,7 @@
  * Prints no pointers: only results, errno names and "same"/"differs". NULL arguments are not
  * tried (rdma-core crashes on them). */
 #include "compat_1_0.h"
+#include <arpa/inet.h>
 
 static int same(const void *a, const void *b, size_t n)
 {
@@ -75,8 +76,11 @@ static void check_context(struct old_device *od, struct ibv_device *nd)
 			r1 = old_ibv_query_pkey(oc, port, idx, &ok);
 			e1 = errno;
 			r2 = ibv_query_pkey(nc, port, idx, &nk);
-			printf("%s: port %d pkey[%d]: @1.0 = %d (%s) @1.1 = %d, %s, 0x%04x\n", name, port,
-			       idx, r1, ename(r1 ? e1 : 0), r2, ok == nk ? "same" : "differs", ok);
+			printf("%s: port %d pkey[%d]: @1.0 = %d (%s) @1.1 = %d", name, port, idx, r1,
+			       ename(r1 ? e1 : 0), r2);
+			if (!r1)
+				printf(", %s, 0x%04x", ok == nk ? "same" : "differs", ntohs(ok));
+			printf("\n");
 		}
 		union ibv_gid g;
 		errno = 0;
