@@ -16,6 +16,8 @@
 //! also mirror `handle` (all), `cmd_fd`/`async_fd`/`num_comp_vectors` (context) and `state` (QP,
 //! after modify/query), which rdma-core leaves as garbage; the table slots other than the data
 //! path are NULL rather than garbage. Like rdma-core, a 1.0 CQ's `cqe` is the size asked for.
+//! `ibv_create_comp_channel` has no 1.0 twin; [`real_context_of`] is there for it to unwrap a 1.0
+//! context (rdma-core reads the wrapper as a 1.1 context, past its end).
 //!
 //! Each IBVERBS_1.0 function is a plain Rust function bound to `name@IBVERBS_1.0` by `symver!`.
 // The safety contract of each export is its C prototype, quoted in its doc.
@@ -302,7 +304,7 @@ pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
     // back-pointer is its wrapper (set when the wrapper was made).
     unsafe {
         let ret = ev11::ibv_get_async_event(real(context), event);
-        if ret != 0 {
+        if ret != 0 || event.is_null() {
             return ret;
         }
         let el = &mut (*event).element;
