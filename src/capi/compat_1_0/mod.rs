@@ -1,0 +1,416 @@
+//! The IBVERBS_1.0 halves of the names exported twice, and `ibv_register_driver@IBVERBS_1.1`
+//! (rdma-core: compat-1_0.c).
+//!
+//! A binary linked against libibverbs 1.0 gets wrappers ([`types`]) instead of the real objects:
+//! each holds the real object last, mirrors a few of its fields, and is what the 1.0 symbols take
+//! and return. Every 1.0 function unwraps its arguments and calls the IBVERBS_1.1 export of the
+//! same name (so it follows that export's return convention and argument checks); constructors
+//! wrap the result, destructors free the wrapper once the real object is gone. The real CQ, QP and
+//! SRQ point back at their wrapper through `cq_context`/`qp_context`/`srq_context`, which is how
+//! events are translated back ([`ibv_get_async_event_1_0`], `ibv_get_cq_event@IBVERBS_1.0`). A
+//! 1.0 context's dispatch table carries the data-path wrappers of [`datapath`].
+//!
+//! Divergences from rdma-core, all where it would crash or leave memory uninitialized: a NULL
+//! wrapper is passed on as a NULL real object, so the 1.1 export rejects it with EINVAL in its own
+//! convention; the wrappers come zeroed (a zeroed mutex/cond is glibc's static initializer) and
+//! also mirror `handle` (all), `cmd_fd`/`async_fd`/`num_comp_vectors` (context) and `state` (QP,
+//! after modify/query), which rdma-core leaves as garbage; the table slots other than the data
+//! path are NULL rather than garbage. Like rdma-core, a 1.0 CQ's `cqe` is the size asked for.
+//! `ibv_create_comp_channel` has no 1.0 twin; [`real_context_of`] is there for it to unwrap a 1.0
+//! context (rdma-core reads the wrapper as a 1.1 context, past its end).
+//!
+//! Each IBVERBS_1.0 function is a plain Rust function bound to `name@IBVERBS_1.0` by `symver!`.
+// The safety contract of each export is its C prototype, quoted in its doc.
+#![allow(clippy::missing_safety_doc)]
+
+use core::ffi::{c_char, c_int};
+use core::ptr::null_mut;
+
+use super::{context as ctx11, device as dev11, events as ev11};
+use crate::abi::verbs::{
+    ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
+};
+use crate::errno::{CRet, Errno, Result};
+
+mod datapath;
+mod objects;
+#[cfg(test)]
+mod tests;
+pub(crate) mod types;
+
+use types::{
+    ibv_ah_1_0, ibv_context_1_0, ibv_cq_1_0, ibv_device_1_0, ibv_mr_1_0, ibv_pd_1_0, ibv_qp_1_0,
+    ibv_srq_1_0,
+};
+
+/// A zeroed object from libc's allocator, or ENOMEM.
+fn alloc_zeroed<T>() -> Result<*mut T> {
+    // SAFETY: calloc of one T; every wrapper is valid all-zero.
+    let p = unsafe { libc::calloc(1, size_of::<T>()) }.cast::<T>();
+    if p.is_null() { Err(Errno::ENOMEM) } else { Ok(p) }
+}
+
+/// Free a wrapper from [`alloc_zeroed`] (errno is kept: glibc's free does not change it).
+///
+/// # Safety
+/// `p` came from `alloc_zeroed` and is not used again.
+unsafe fn free<T>(p: *mut T) {
+    // SAFETY: the caller's contract.
+    unsafe { libc::free(p.cast()) };
+}
+
+/// A 1.0 wrapper: where its real object is.
+trait Wrapper {
+    type Real;
+    fn real(&self) -> *mut Self::Real;
+}
+
+macro_rules! wrapper {
+    ($($w:ty => $field:ident: $real:ty),* $(,)?) => {$(
+        impl Wrapper for $w {
+            type Real = $real;
+            fn real(&self) -> *mut $real {
+                self.$field
+            }
+        }
+    )*};
+}
+wrapper! {
+    ibv_device_1_0 => real_device: ibv_device,
+    ibv_context_1_0 => real_context: crate::abi::verbs::ibv_context,
+    ibv_pd_1_0 => real_pd: crate::abi::verbs::ibv_pd,
+    ibv_mr_1_0 => real_mr: crate::abi::verbs::ibv_mr,
+    ibv_cq_1_0 => real_cq: crate::abi::verbs::ibv_cq,
+    ibv_srq_1_0 => real_srq: crate::abi::verbs::ibv_srq,
+    ibv_qp_1_0 => real_qp: crate::abi::verbs::ibv_qp,
+    ibv_ah_1_0 => real_ah: crate::abi::verbs::ibv_ah,
+}
+
+/// The real object of a wrapper, NULL for NULL.
+///
+/// # Safety
+/// `w` is NULL or a live wrapper of this library.
+unsafe fn real<W: Wrapper>(w: *mut W) -> *mut W::Real {
+    // SAFETY: the caller's contract.
+    unsafe { w.as_ref() }.map_or(null_mut(), W::real)
+}
+
+/// The 1.0 contexts now open, by address: see [`real_context_of`].
+static OPEN_CONTEXTS: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+
+fn register_context(ctx: *mut ibv_context_1_0) {
+    OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner()).push(ctx as usize);
+}
+
+fn unregister_context(ctx: *mut ibv_context_1_0) {
+    let mut v = OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    v.retain(|&c| c != ctx as usize);
+}
+
+/// The context to use for `ctx` in a verb that exists only at IBVERBS_1.0 and so has no 1.0
+/// twin to unwrap for it (`ibv_create_comp_channel`): the real context when `ctx` is a 1.0
+/// context open in this process, else `ctx` itself. (rdma-core reads a 1.0 context there as a
+/// 1.1 one, past the end of the wrapper.)
+#[allow(dead_code, reason = "for ibv_create_comp_channel (events.rs) to call")]
+pub(crate) fn real_context_of(
+    ctx: *mut crate::abi::verbs::ibv_context,
+) -> *mut crate::abi::verbs::ibv_context {
+    let open = OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner()).contains(&(ctx as usize));
+    if open {
+        // SAFETY: a registered address is a live 1.0 context of ours.
+        unsafe { (*ctx.cast::<ibv_context_1_0>()).real_context }
+    } else {
+        ctx
+    }
+}
+
+/// `struct ibv_device_1_0 **ibv_get_device_list(int *num)`
+///
+/// `ibv_get_device_list` with each device wrapped; the real list is kept in a hidden slot before
+/// the returned array (freed by `ibv_free_device_list@IBVERBS_1.0`). NULL with errno on failure,
+/// `*num` then untouched.
+unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_device_1_0 {
+    let mut n: c_int = 0;
+    // SAFETY: n is a valid count out-parameter.
+    let list = unsafe { dev11::ibv_get_device_list(&mut n) };
+    if list.is_null() {
+        return null_mut();
+    }
+    let n = n.max(0) as usize;
+    // SAFETY: calloc of n + 2 pointers: the hidden slot, the wrappers, the terminator.
+    let l = unsafe { libc::calloc(n + 2, size_of::<*mut ibv_device_1_0>()) }
+        .cast::<*mut ibv_device_1_0>();
+    let fail = |l: *mut *mut ibv_device_1_0| {
+        // SAFETY: l is NULL or our array whose filled slots are wrappers; list is the real list.
+        unsafe {
+            if !l.is_null() {
+                for i in 1..=n {
+                    libc::free((*l.add(i)).cast());
+                }
+                libc::free(l.cast());
+            }
+            dev11::ibv_free_device_list(list);
+        }
+        Err::<*mut *mut ibv_device_1_0, _>(Errno::ENOMEM).ret_null()
+    };
+    if l.is_null() {
+        return fail(l);
+    }
+    // SAFETY: l has n + 2 slots; list has n devices.
+    unsafe {
+        *l = list.cast();
+        for i in 0..n {
+            let Ok(w) = alloc_zeroed::<ibv_device_1_0>() else { return fail(l) };
+            (*w).real_device = *list.add(i);
+            *l.add(i + 1) = w;
+        }
+        if !num.is_null() {
+            *num = n as c_int;
+        }
+        l.add(1)
+    }
+}
+super::symver!(ibv_get_device_list, v1_0, "@IBVERBS_1.0", ibv_get_device_list_1_0);
+
+/// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
+///
+/// Frees the wrappers, the hidden real list (releasing its devices) and the array.
+/// Divergence: NULL is ignored (rdma-core crashes).
+unsafe extern "C" fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) {
+    if list.is_null() {
+        return;
+    }
+    // SAFETY: a list from ibv_get_device_list@IBVERBS_1.0: NULL-terminated, the real list at [-1].
+    unsafe {
+        let mut i = 0;
+        while !(*list.add(i)).is_null() {
+            free(*list.add(i));
+            i += 1;
+        }
+        let base = list.sub(1);
+        dev11::ibv_free_device_list((*base).cast());
+        libc::free(base.cast());
+    }
+}
+super::symver!(ibv_free_device_list, v1_0, "@IBVERBS_1.0", ibv_free_device_list_1_0);
+
+/// `const char *ibv_get_device_name(struct ibv_device_1_0 *device)`
+///
+/// The real device's name (`ibv_get_device_name`). Divergence: NULL gives NULL with errno EINVAL.
+unsafe extern "C" fn ibv_get_device_name_1_0(device: *mut ibv_device_1_0) -> *const c_char {
+    // SAFETY: a listed 1.0 device or NULL.
+    unsafe { dev11::ibv_get_device_name(real(device)) }
+}
+super::symver!(ibv_get_device_name, v1_0, "@IBVERBS_1.0", ibv_get_device_name_1_0);
+
+/// `__be64 ibv_get_device_guid(struct ibv_device_1_0 *device)`
+///
+/// The real device's node GUID (`ibv_get_device_guid`), network order.
+/// Divergence: NULL gives 0 with errno EINVAL.
+unsafe extern "C" fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> u64 {
+    // SAFETY: as above.
+    unsafe { dev11::ibv_get_device_guid(real(device)) }
+}
+super::symver!(ibv_get_device_guid, v1_0, "@IBVERBS_1.0", ibv_get_device_guid_1_0);
+
+/// `struct ibv_context_1_0 *ibv_open_device(struct ibv_device_1_0 *device)`
+///
+/// Opens the real device and wraps the context; its table's data-path slots unwrap 1.0 objects
+/// and work requests. NULL with errno on failure (ENOMEM, or `ibv_open_device`'s).
+/// Divergence: NULL gives NULL with errno EINVAL; `cmd_fd`, `async_fd` and `num_comp_vectors`
+/// are the real context's, and the other table slots NULL (rdma-core leaves them unset).
+unsafe extern "C" fn ibv_open_device_1_0(device: *mut ibv_device_1_0) -> *mut ibv_context_1_0 {
+    let open = || -> Result<*mut ibv_context_1_0> {
+        let ctx = alloc_zeroed::<ibv_context_1_0>()?;
+        // SAFETY: a listed 1.0 device or NULL (rejected by ibv_open_device); ctx is ours.
+        unsafe {
+            let rc = dev11::ibv_open_device(real(device));
+            if rc.is_null() {
+                free(ctx);
+                return Err(Errno(crate::sys::errno()));
+            }
+            let c = &mut *ctx;
+            c.device = device;
+            c.real_context = rc;
+            c.cmd_fd = (*rc).cmd_fd;
+            c.async_fd = (*rc).async_fd;
+            c.num_comp_vectors = (*rc).num_comp_vectors;
+            c.ops.poll_cq = Some(datapath::poll_cq);
+            c.ops.req_notify_cq = Some(datapath::req_notify_cq);
+            c.ops.post_send = Some(datapath::post_send);
+            c.ops.post_recv = Some(datapath::post_recv);
+            c.ops.post_srq_recv = Some(datapath::post_srq_recv);
+        }
+        register_context(ctx);
+        Ok(ctx)
+    };
+    open().ret_null()
+}
+super::symver!(ibv_open_device, v1_0, "@IBVERBS_1.0", ibv_open_device_1_0);
+
+/// `int ibv_close_device(struct ibv_context_1_0 *context)`
+///
+/// Closes the real context, then frees the wrapper. 0, or `ibv_close_device`'s failure (the
+/// wrapper is then kept). Divergence: NULL gives -1 with errno EINVAL.
+unsafe extern "C" fn ibv_close_device_1_0(context: *mut ibv_context_1_0) -> c_int {
+    // SAFETY: a 1.0 context of this library or NULL.
+    unsafe {
+        let ret = dev11::ibv_close_device(real(context));
+        if ret == 0 {
+            unregister_context(context);
+            free(context);
+        }
+        ret
+    }
+}
+super::symver!(ibv_close_device, v1_0, "@IBVERBS_1.0", ibv_close_device_1_0);
+
+/// Whether an event of this type names a CQ, a QP or an SRQ (`'c'`, `'q'`, `'s'`).
+fn event_object(event_type: u32) -> Option<u8> {
+    use ibv_event_type::*;
+    let is = |t: ibv_event_type| event_type == t as u32;
+    if is(IBV_EVENT_CQ_ERR) {
+        Some(b'c')
+    } else if [
+        IBV_EVENT_QP_FATAL,
+        IBV_EVENT_QP_REQ_ERR,
+        IBV_EVENT_QP_ACCESS_ERR,
+        IBV_EVENT_COMM_EST,
+        IBV_EVENT_SQ_DRAINED,
+        IBV_EVENT_PATH_MIG,
+        IBV_EVENT_PATH_MIG_ERR,
+        IBV_EVENT_QP_LAST_WQE_REACHED,
+    ]
+    .into_iter()
+    .any(is)
+    {
+        Some(b'q')
+    } else if is(IBV_EVENT_SRQ_ERR) || is(IBV_EVENT_SRQ_LIMIT_REACHED) {
+        Some(b's')
+    } else {
+        None
+    }
+}
+
+/// `int ibv_get_async_event(struct ibv_context_1_0 *context, struct ibv_async_event *event)`
+///
+/// `ibv_get_async_event` on the real context; a CQ, QP or SRQ in the event is replaced by its 1.0
+/// wrapper. 0, or -1 with errno. Divergence: NULL context gives -1 with errno EINVAL.
+pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
+    context: *mut ibv_context_1_0,
+    event: *mut ibv_async_event,
+) -> c_int {
+    // SAFETY: a 1.0 context or NULL; on success the event names a live real object whose
+    // back-pointer is its wrapper (set when the wrapper was made).
+    unsafe {
+        let ret = ev11::ibv_get_async_event(real(context), event);
+        if ret != 0 || event.is_null() {
+            return ret;
+        }
+        let el = &mut (*event).element;
+        match event_object((*event).event_type) {
+            Some(b'c') if !el.cq.is_null() => el.cq = (*el.cq).cq_context.cast(),
+            Some(b'q') if !el.qp.is_null() => el.qp = (*el.qp).qp_context.cast(),
+            Some(b's') if !el.srq.is_null() => el.srq = (*el.srq).srq_context.cast(),
+            _ => {}
+        }
+        ret
+    }
+}
+super::symver!(ibv_get_async_event, v1_0, "@IBVERBS_1.0", ibv_get_async_event_1_0);
+
+/// `void ibv_ack_async_event(struct ibv_async_event *event)`
+///
+/// `ibv_ack_async_event` on a copy of the event whose 1.0 wrapper is replaced by the real object.
+/// Divergence: a NULL event is passed on as is (rdma-core crashes).
+unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
+    if event.is_null() {
+        // SAFETY: NULL is handled by the 1.1 export.
+        return unsafe { ev11::ibv_ack_async_event(event) };
+    }
+    // SAFETY: an event from ibv_get_async_event@IBVERBS_1.0: its object is a 1.0 wrapper or NULL.
+    unsafe {
+        let mut ev = *event;
+        let el = &mut ev.element;
+        match event_object(ev.event_type) {
+            Some(b'c') => el.cq = real(el.cq.cast::<ibv_cq_1_0>()),
+            Some(b'q') => el.qp = real(el.qp.cast::<ibv_qp_1_0>()),
+            Some(b's') => el.srq = real(el.srq.cast::<ibv_srq_1_0>()),
+            _ => {}
+        }
+        ev11::ibv_ack_async_event(&mut ev);
+    }
+}
+super::symver!(ibv_ack_async_event, v1_0, "@IBVERBS_1.0", ibv_ack_async_event_1_0);
+
+/// `int ibv_query_device(struct ibv_context_1_0 *context, struct ibv_device_attr *device_attr)`
+///
+/// `ibv_query_device` on the real context: 0, or the positive errno.
+unsafe extern "C" fn ibv_query_device_1_0(
+    context: *mut ibv_context_1_0,
+    device_attr: *mut ibv_device_attr,
+) -> c_int {
+    // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
+    unsafe { ctx11::ibv_query_device(real(context), device_attr) }
+}
+super::symver!(ibv_query_device, v1_0, "@IBVERBS_1.0", ibv_query_device_1_0);
+
+/// `int ibv_query_port(struct ibv_context_1_0 *context, uint8_t port_num, struct ibv_port_attr *port_attr)`
+///
+/// verbs.h's inline `ibv_query_port` on the real context, as rdma-core builds this symbol: the
+/// context's `query_port` slot fills a whole `struct ibv_port_attr` of this library's headers
+/// (56 bytes; rdma-core 44's was 52). 0, or the positive errno.
+unsafe extern "C" fn ibv_query_port_1_0(
+    context: *mut ibv_context_1_0,
+    port_num: u8,
+    port_attr: *mut ibv_port_attr,
+) -> c_int {
+    // SAFETY: a 1.0 context or NULL (rejected by lib_query_port); the caller's attribute buffer.
+    unsafe {
+        ctx11::lib_query_port(real(context), port_num, port_attr, size_of::<ibv_port_attr>())
+    }
+}
+super::symver!(ibv_query_port, v1_0, "@IBVERBS_1.0", ibv_query_port_1_0);
+
+/// `int ibv_query_gid(struct ibv_context_1_0 *context, uint8_t port_num, int index, union ibv_gid *gid)`
+///
+/// `ibv_query_gid` on the real context: 0, or -1 with errno.
+unsafe extern "C" fn ibv_query_gid_1_0(
+    context: *mut ibv_context_1_0,
+    port_num: u8,
+    index: c_int,
+    gid: *mut ibv_gid,
+) -> c_int {
+    // SAFETY: as above.
+    unsafe { ctx11::ibv_query_gid(real(context), port_num, index, gid) }
+}
+super::symver!(ibv_query_gid, v1_0, "@IBVERBS_1.0", ibv_query_gid_1_0);
+
+/// `int ibv_query_pkey(struct ibv_context_1_0 *context, uint8_t port_num, int index, __be16 *pkey)`
+///
+/// `ibv_query_pkey` on the real context: 0, or -1 with errno.
+unsafe extern "C" fn ibv_query_pkey_1_0(
+    context: *mut ibv_context_1_0,
+    port_num: u8,
+    index: c_int,
+    pkey: *mut u16,
+) -> c_int {
+    // SAFETY: as above.
+    unsafe { ctx11::ibv_query_pkey(real(context), port_num, index, pkey) }
+}
+super::symver!(ibv_query_pkey, v1_0, "@IBVERBS_1.0", ibv_query_pkey_1_0);
+
+/// `void ibv_register_driver(const char *name, ibv_driver_init_func_1_1 init_func)`, where
+/// `ibv_driver_init_func_1_1` is `struct ibv_device *(*)(const char *uverbs_sys_path, int abi_version)`.
+///
+/// Not a stub: rdma-core keeps this IBVERBS_1.1-only name (no default version) as an empty function
+/// so that old providers calling it still link; the driver interface has been private since
+/// rdma-core 13 and the call has no effect.
+unsafe extern "C" fn ibv_register_driver_1_1(
+    _name: *const c_char,
+    _init_func: Option<
+        unsafe extern "C" fn(uverbs_sys_path: *const c_char, abi_version: c_int) -> *mut ibv_device,
+    >,
+) {
+}
+super::symver!(ibv_register_driver, v1_1, "@IBVERBS_1.1", ibv_register_driver_1_1);
