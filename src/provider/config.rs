@@ -183,7 +183,13 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
     // readdir stops at its first error, as the C loop does.
     for ent in rd.map_while(Result::ok) {
         let path = join(dir, &ent.file_name());
-        let md = match std::fs::metadata(&path) {
+        // readdir's d_type answers for plain files and directories without a stat; symlinks and
+        // unknown types are stat'ed (following links), as rdma-core stats every entry.
+        let md = match ent.file_type() {
+            Ok(t) if t.is_file() || t.is_dir() => Ok(t),
+            _ => std::fs::metadata(&path).map(|m| m.file_type()),
+        };
+        let md = match md {
             Ok(md) => md,
             Err(e) => {
                 scan.diagnostics.push(Diagnostic {
@@ -194,7 +200,7 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
                 continue;
             }
         };
-        if !md.file_type().is_file() {
+        if !md.is_file() {
             continue;
         }
         let bytes = match read_lines_prefix(&path) {
@@ -216,14 +222,24 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
 }
 
 /// Open and read a file. Open failure is an error; a read error part way keeps the complete lines
-/// read so far (getline stops at the error).
+/// read so far (getline stops at the error). Plain `read` calls into a page-sized buffer (no size
+/// probe: config files are a line or two, so this is open, read, read, close).
 fn read_lines_prefix(path: &Path) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut f = std::fs::File::open(path)?;
     let mut buf = Vec::new();
-    if f.read_to_end(&mut buf).is_err() {
-        let keep = buf.iter().rposition(|c| *c == b'\n').map_or(0, |k| k + 1);
-        buf.truncate(keep);
+    let mut chunk = [0u8; 4096];
+    loop {
+        match f.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => {
+                let keep = buf.iter().rposition(|c| *c == b'\n').map_or(0, |k| k + 1);
+                buf.truncate(keep);
+                break;
+            }
+        }
     }
     Ok(buf)
 }
