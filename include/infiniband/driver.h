@@ -4375,10 +4375,11 @@ int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
 // `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 //
 // OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
-// mask without both FD and OFLAGS EINVAL (nothing sent). On success sets `xrcd->xrcd.context`,
-// and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size` reaches the handle
-// (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL arguments, or buffers shorter
-// than the core request/response, give EINVAL (see [`provider_bufs`]).
+// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
+// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
+// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
+// arguments, or buffers shorter than the core request/response, give EINVAL (see
+// [`provider_bufs`]).
 int ibv_cmd_open_xrcd(struct ibv_context *context,
                       struct verbs_xrcd *xrcd,
                       int vxrcd_size,

@@ -167,7 +167,7 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
 /// `verbs_allow_disassociate_destroy`, set at library init).
 pub(crate) fn allow_disassociate() -> bool {
     // SAFETY: a plain byte, written only during library init.
-    unsafe { *(&raw const super::driver::verbs_allow_disassociate_destroy) }
+    unsafe { (&raw const super::driver::verbs_allow_disassociate_destroy).read() }
 }
 
 /// Run `f` on the command channel of `ctx` (an object's `context`). Divergence: a NULL context
@@ -265,10 +265,11 @@ pub unsafe extern "C" fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> c_int {
 /// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 ///
 /// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
-/// mask without both FD and OFLAGS EINVAL (nothing sent). On success sets `xrcd->xrcd.context`,
-/// and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size` reaches the handle
-/// (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL arguments, or buffers shorter
-/// than the core request/response, give EINVAL (see [`provider_bufs`]).
+/// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
+/// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
+/// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
+/// arguments, or buffers shorter than the core request/response, give EINVAL (see
+/// [`provider_bufs`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     context: *mut ibv_context,
@@ -282,6 +283,11 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
 ) -> c_int {
     if context.is_null() || xrcd.is_null() || attr.is_null() {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // rdma-core returns these two without setting errno.
+    // SAFETY: the caller's attributes.
+    if let Err(e) = crate::cmd::pd::check_xrcd_mask(unsafe { (*attr).comp_mask }) {
+        return e.0;
     }
     // SAFETY: an open context; the provider's XRCD (vxrcd_size bytes), the caller's attributes
     // and the provider's request/response buffers of the given sizes.
