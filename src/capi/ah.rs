@@ -309,3 +309,42 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     crate::sys::set_errno(out.errno);
     out.ret
 }
+
+#[cfg(test)]
+mod tests {
+    use super::grh_version;
+    use crate::errno::Errno;
+
+    /// A 40-byte receive buffer: IP version nibble `v6` in byte 0, then an IPv4 header at 20.
+    fn grh(v6: u8, ip4_first: u8, good_csum: bool) -> [u8; 40] {
+        let mut g = [0u8; 40];
+        g[0] = v6 << 4;
+        let h = &mut g[20..];
+        h[0] = ip4_first;
+        h[1] = 0x10;
+        h[3] = 60;
+        h[8] = 7;
+        h[9] = 17;
+        h[12..16].copy_from_slice(&[10, 99, 0, 2]);
+        h[16..20].copy_from_slice(&[10, 99, 0, 1]);
+        // The Internet checksum in network order, stored as the wire has it.
+        let mut s: u32 = (0..10).map(|i| u32::from(u16::from_be_bytes([h[2 * i], h[2 * i + 1]]))).sum();
+        while s >> 16 != 0 {
+            s = (s & 0xffff) + (s >> 16);
+        }
+        let c = (!s as u16) ^ if good_csum { 0 } else { 0x0101 };
+        h[10..12].copy_from_slice(&c.to_be_bytes());
+        g
+    }
+
+    #[test]
+    fn grh_versions() {
+        assert_eq!(grh_version(&grh(0, 0x45, true)), Ok(4));
+        assert_eq!(grh_version(&grh(0, 0x45, false)), Ok(4), "no IPv6 nibble: the checksum is not looked at");
+        assert_eq!(grh_version(&grh(6, 0x45, true)), Ok(4), "a valid IPv4 header wins over the nibble");
+        assert_eq!(grh_version(&grh(6, 0x45, false)), Ok(6));
+        assert_eq!(grh_version(&grh(6, 0x46, true)), Ok(6), "IHL other than 5 is IPv6");
+        assert_eq!(grh_version(&grh(0, 0x65, true)), Err(Errno::EPROTONOSUPPORT));
+        assert_eq!(grh_version(&[0u8; 40]), Err(Errno::EPROTONOSUPPORT));
+    }
+}
