@@ -581,3 +581,7 @@ pub unsafe extern "C" fn ibv_export_buf_dmabuf_fd(buf: *mut ibv_buf) -> c_int {
     // SAFETY: fcntl on an fd number; failure is reported through errno.
     unsafe { libc::fcntl(b.dmabuf_fd, libc::F_DUPFD_CLOEXEC, 0) }
 }
+
+#[cfg(test)]
+#[path = "mr_tests.rs"]
+mod tests;
