@@ -4206,17 +4206,21 @@ extern bool verbs_allow_disassociate_destroy;
 
 // `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`.
 int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. EIO counts as success
+// on a disassociated device when allowed.
 int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// CREATE_AH (write command; the core request is built here, `ah`'s address as its user
+// handle) with the provider's response buffer. On success sets `ah->handle` and
+// `ah->context` (the public verb sets `pd`). Divergence: a NULL `resp`, or `resp_size` below
+// the core response, gives EINVAL.
 int ibv_cmd_create_ah(struct ibv_pd *pd,
                       struct ibv_ah *ah,
                       struct ibv_ah_attr *attr,
@@ -4225,7 +4229,8 @@ int ibv_cmd_create_ah(struct ibv_pd *pd,
 
 // `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Destroys the AH by handle (AH_DESTROY ioctl, else the DESTROY_AH write command). 0, or the
+// positive errno; EIO counts as success on a disassociated device when allowed.
 int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
@@ -4350,7 +4355,9 @@ int ibv_cmd_query_port(struct ibv_context *context,
 
 // `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
+// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
+// buffers shorter than the core request/response, give EINVAL (see [`provider_bufs`]).
 int ibv_cmd_alloc_pd(struct ibv_context *context,
                      struct ibv_pd *pd,
                      struct ibv_alloc_pd *cmd,
@@ -4360,12 +4367,19 @@ int ibv_cmd_alloc_pd(struct ibv_context *context,
 
 // `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
+// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
+// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set. Divergence: NULL gives EINVAL.
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
+// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
+// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
+// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
+// arguments, or buffers shorter than the core request/response, give EINVAL (see
+// [`provider_bufs`]).
 int ibv_cmd_open_xrcd(struct ibv_context *context,
                       struct verbs_xrcd *xrcd,
                       int vxrcd_size,
@@ -4377,7 +4391,9 @@ int ibv_cmd_open_xrcd(struct ibv_context *context,
 
 // `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
+// the positive errno; EIO counts as success on a disassociated device when allowed.
+// Divergence: NULL gives EINVAL.
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
 
 // `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
@@ -4438,7 +4454,11 @@ int ibv_cmd_read_counters(struct verbs_counters *vcounters,
 
 // `int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// REG_MR (write command) with the provider's request and response. An on-demand (ODP) MR of
+// length `SIZE_MAX` is the implicit whole-address-space MR and must have a NULL `addr` (else
+// EINVAL, nothing sent). On success sets the MR's handle, lkey, rkey and context, and
+// `vmr->mr_type = IBV_MR_TYPE_MR`, `vmr->access = access` (the public verb sets pd, addr and
+// length). Divergence: buffers shorter than the core request/response give EINVAL.
 int ibv_cmd_reg_mr(struct ibv_pd *pd,
                    void *addr,
                    size_t length,
@@ -4452,12 +4472,14 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// REG_DMABUF_MR (ioctl only): registers `length` bytes at `offset` of dma-buf `fd`. On success
+// sets the MR's handle, lkey, rkey, context and pd, `addr = offset`, `length`, and
+// `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`.
 //
 // Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
 // inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
-// definition (the extra argument is ignored), while the 8-argument form would read a stale stack
-// slot as `driver` when a v44 provider calls.
+// definition (the extra argument is ignored, so its driver attributes are not sent), while the
+// 8-argument form would read a stale stack slot as `driver` when a v44 provider calls.
 int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
                           uint64_t offset,
                           size_t length,
@@ -4468,7 +4490,10 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// DM_MR_REG (ioctl only, with the provider's `link` chain): registers `length` bytes at `offset`
+// of device memory `dm`. `access` must include `IBV_ACCESS_ZERO_BASED` (else EINVAL, nothing
+// sent). On success sets the MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and
+// `vmr->mr_type = IBV_MR_TYPE_MR`.
 int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
                       struct verbs_dm *dm,
                       uint64_t offset,
@@ -4479,7 +4504,10 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr, size_t length, uint64_t hca_va, int access, struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// REREG_MR (write command) with the provider's request and response; `pd` is read only with
+// `IBV_REREG_MR_CHANGE_PD`. On success stores the new lkey and rkey, and with CHANGE_PD the new
+// PD's context (the public verb updates pd, addr and length). Divergence: CHANGE_PD with a NULL
+// `pd`, and buffers shorter than the core request/response, give EINVAL.
 int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
                      uint32_t flags,
                      void *addr,
@@ -4494,17 +4522,22 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
 
 // `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Destroys the MR by handle (MR_DESTROY ioctl, else the DEREG_MR write command). 0, or the
+// positive errno (EBUSY while a memory window is bound to it); EIO counts as success on a
+// disassociated device when allowed.
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
 
 // `int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// QUERY_MR (ioctl only) of the MR with `mr_handle` (one imported from another process): stores
+// its lkey, rkey and length, and on success its handle, `pd`, `pd`'s context, `addr = NULL`
+// and `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`.
 int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle);
 
 // `int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// ADVISE_MR (ioctl only): `advice` (e.g. prefetch) for the `num_sge` ranges of `sg_list`.
+// Divergence: a NULL `sg_list` with a non-zero `num_sge` gives EINVAL.
 int ibv_cmd_advise_mr(struct ibv_pd *pd,
                       uint32_t advice,
                       uint32_t flags,
@@ -4513,7 +4546,9 @@ int ibv_cmd_advise_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw, struct ibv_alloc_mw *cmd, size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// ALLOC_MW (write command) of `type` with the provider's request and response. On success sets
+// the MW's context, pd, rkey, handle and type. Divergence: buffers shorter than the core
+// request/response give EINVAL.
 int ibv_cmd_alloc_mw(struct ibv_pd *pd,
                      uint32_t type,
                      struct ibv_mw *mw,
@@ -4524,12 +4559,15 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd,
 
 // `int ibv_cmd_dealloc_mw(struct ibv_mw *mw)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Destroys the MW by handle (MW_DESTROY ioctl, else the DEALLOC_MW write command). 0, or the
+// positive errno; EIO counts as success on a disassociated device when allowed.
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 
 // `int ibv_cmd_alloc_dm(struct ibv_context *ctx, const struct ibv_alloc_dm_attr *dm_attr, struct verbs_dm *dm, struct ibv_command_buffer *link)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// DM_ALLOC (ioctl only, with the provider's `link` chain) of `dm_attr->length` bytes at
+// alignment `2^log_align_req`. On success sets `dm->handle`, `dm->dm.handle`,
+// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`.
 int ibv_cmd_alloc_dm(struct ibv_context *ctx,
                      const struct ibv_alloc_dm_attr *dm_attr,
                      struct verbs_dm *dm,
@@ -4537,7 +4575,8 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 
 // `int ibv_cmd_free_dm(struct verbs_dm *dm)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// DM_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as success on a
+// disassociated device when allowed.
 int ibv_cmd_free_dm(struct verbs_dm *dm);
 
 // `int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`

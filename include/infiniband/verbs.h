@@ -2370,21 +2370,29 @@ extern "C" {
 
 // `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A new AH from the provider's `create_ah`, its `context` and `pd` set. NULL with errno on
+// failure.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 
 // `int ibv_destroy_ah(struct ibv_ah *ah)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `destroy_ah`: 0, or the positive errno it returns (errno as it left it).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc, struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// The address vector that answers the sender of a received completion: zeroes `ah_attr`, then
+// sets dlid (the source LID), sl, src_path_bits, port and the GRH flow label; with
+// `IBV_WC_GRH` also `is_global`, the destination GID (the packet's source address), hop limit,
+// traffic class and the source GID index (the local GID the packet was sent to: RoCE v2 for
+// UDP/IPv4, IB/RoCE v1 for an IB next header). 0; -1 with errno EINVAL for a multicast
+// destination, EPROTONOSUPPORT for an unknown header, or the failing GID query's errno when no
+// local GID matches. Divergence: NULL `wc`, `grh` or `ah_attr`, or a NULL `context` with a GRH,
+// give -1 with EINVAL.
 int ibv_init_ah_from_wc(struct ibv_context *context,
                         uint8_t port_num,
                         struct ibv_wc *wc,
@@ -2393,7 +2401,8 @@ int ibv_init_ah_from_wc(struct ibv_context *context,
 
 // `struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// [`ibv_init_ah_from_wc`] on `pd`'s context, then [`ibv_create_ah`]. NULL with errno on
+// failure.
 struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
                                      struct ibv_wc *wc,
                                      struct ibv_grh *grh,
@@ -2437,7 +2446,9 @@ int ibv_query_port(struct ibv_context *context,
 
 // `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The port's effective speed. Provider ABI 34 has no `query_port_speed` op, so this answers as
+// rdma-core's default for a provider without it: EOPNOTSUPP (positive, errno untouched),
+// `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
 int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
@@ -2488,55 +2499,59 @@ int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, uint16_t p
 
 // `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Zeroes the first `caps_size` bytes of `caps`, then EOPNOTSUPP (no `query_comp_cntr_caps`
+// op at provider ABI 34). Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
+// gives EINVAL.
 int _ibv_query_comp_cntr_caps(struct ibv_context *context,
                               struct ibv_comp_cntr_caps *caps,
                               size_t caps_size);
 
 // `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// NULL with errno EOPNOTSUPP (no `create_comp_cntr` op at provider ABI 34). Divergence: a NULL
+// `context` gives EINVAL.
 struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
                                            struct ibv_comp_cntr_init_attr *cc_attr);
 
 // `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `destroy_comp_cntr` op at provider ABI 34).
 int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 
 // `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `set_comp_cntr` op at provider ABI 34).
 int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `set_err_comp_cntr` op at provider ABI 34).
 int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `inc_comp_cntr` op at provider ABI 34).
 int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `inc_err_comp_cntr` op at provider ABI 34).
 int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `read_comp_cntr` op at provider ABI 34); `*value` untouched.
 int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `read_err_comp_cntr` op at provider ABI 34); `*value` untouched.
 int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// EOPNOTSUPP (no `qp_attach_comp_cntr` op at provider ABI 34). Divergence: a NULL `qp` or QP
+// context gives EINVAL.
 int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
                             struct ibv_comp_cntr *comp_cntr,
                             struct ibv_qp_attach_comp_cntr_attr *attr);
@@ -2627,27 +2642,33 @@ struct ibv_context *ibv_import_device(int cmd_fd);
 
 // `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// The device memory with `dm_handle` of another process sharing the command fd, from the
+// provider's `import_dm`. NULL with errno on failure (EOPNOTSUPP when the provider cannot
+// import).
 struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle);
 
 // `void ibv_unimport_dm(struct ibv_dm *dm)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Forgets imported device memory (the provider's `unimport_dm`) without freeing the kernel
+// object.
 void ibv_unimport_dm(struct ibv_dm *dm);
 
 // `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// A dma-buf fd for device memory. Provider ABI 34 has no `dm_export_dmabuf_fd` op: -1 with
+// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
 int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 // `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A DMA handle (TPH steering hints). Provider ABI 34 has no `alloc_dmah` op: NULL with errno
+// EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
 struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
 
 // `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Provider ABI 34 has no `dealloc_dmah` op: EOPNOTSUPP (positive, errno untouched), as
+// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
 int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 // `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
@@ -2706,54 +2727,56 @@ int ibv_dofork_range(void *base, size_t size);
 
 // `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// The kernel's address vector into the verbs one (every field but the reserved bytes).
 void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src);
 
 // `void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// The kernel's QP attributes into the verbs ones: everything the two share except `qp_state`
+// (as rdma-core: only `cur_qp_state` is copied); `cap` from the five `max_*` fields, both
+// address vectors as [`ibv_copy_ah_attr_from_kern`]. `rate_limit` is left alone.
 void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
 
 // `void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// The kernel's SA path record into the verbs one, field by field (`mtu` narrowed to 8 bits).
 //
-// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (sa-kern-abi.h) are not mirrored
-// in `abi`: `void *` here.
+// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
+// the generated headers: `void *` here.
 void ibv_copy_path_rec_from_kern(void *dst, void *src);
 
 // `void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// The verbs SA path record into the kernel's, field by field (reserved space untouched).
 //
-// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (sa-kern-abi.h) are not mirrored
-// in `abi`: `void *` here.
+// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
+// the generated headers: `void *` here.
 void ibv_copy_path_rec_to_kern(void *dst, void *src);
 
 // `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Joins UD QP `qp` to the multicast group `gid`/`lid` (the provider's `attach_mcast`).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Removes `qp` from the multicast group `gid`/`lid` (the provider's `detach_mcast`).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// [`ibv_reg_mr_iova2`] with the I/O virtual address equal to `addr`.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
 
 // `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// [`ibv_reg_mr_iova2`] with a signed `access`.
 struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
                                void *addr,
                                size_t length,
@@ -2762,7 +2785,11 @@ struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// Registers `length` bytes at `addr`, seen by the device at `iova`, through the provider's
+// `reg_mr`. The optional-access bits are dropped unless the kernel supports them. Unless the MR
+// is on-demand, its pages are first marked don't-fork (failure: NULL with that errno) and
+// released again if the provider fails. On success the MR's context, pd, addr and length are
+// set. NULL with errno on failure.
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd,
                                 void *addr,
                                 size_t length,
@@ -2771,7 +2798,9 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// Registers `length` bytes at `offset` of dma-buf `fd` through the provider's `reg_dmabuf_mr`
+// (no fork protection: nothing in this process is pinned). On success the MR's context, pd,
+// `addr = offset` and length are set. NULL with errno on failure.
 struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
                                  uint64_t offset,
                                  size_t length,
@@ -2781,16 +2810,27 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
+// addr, fd, fd_offset, dmah and buf are given). A `buf` from [`ibv_alloc_buf`] is checked to
+// belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
+// in [`ibv_reg_mr_iova2`]. Provider ABI 34 has no `reg_mr_ex` op: as in rdma-core, the request
+// is served by the provider's `reg_mr` or `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
+// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
+// dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
+// `buf`, gives EINVAL.
 struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
 
 // `int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// Returns `enum ibv_rereg_mr_err_code`; -1 is `IBV_REREG_MR_ERR_INPUT` ("the old MR is still
-// valid"), which is true of a call that did nothing (rdma-core's fallback op answers the same,
-// with errno EOPNOTSUPP).
+// Changes an MR's translation (`addr`, `length`), PD and/or access through the provider's
+// `rereg_mr`. Returns 0 or an `enum ibv_rereg_mr_err_code`, errno set:
+// `IBV_REREG_MR_ERR_INPUT` (-1, EINVAL) for an MR not registered by address, unknown flags, a
+// translation change with no address or length, or access bits without CHANGE_ACCESS;
+// `_DONT_FORK_NEW` (-2) when the new range cannot be marked don't-fork; `_CMD` (-4) when the
+// provider fails (a provider without the op: EOPNOTSUPP), `_CMD_AND_DO_FORK_NEW` (-5) if the new
+// range's mark could not be undone then; `_DO_FORK_OLD` (-3) when the old range's mark cannot be
+// released after success. On success updates `pd` and, with a new translation, `addr` and
+// `length`. Divergence: a NULL `mr`, or CHANGE_PD with a NULL `pd`, gives -1 with EINVAL.
 int ibv_rereg_mr(struct ibv_mr *mr,
                  int flags,
                  struct ibv_pd *pd,
@@ -2800,34 +2840,42 @@ int ibv_rereg_mr(struct ibv_mr *mr,
 
 // `int ibv_dereg_mr(struct ibv_mr *mr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `dereg_mr`: 0, or the positive errno it returns (errno as the provider left
+// it). After success an address-registered, non-ODP MR's range is released from fork
+// protection.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_dereg_mr(struct ibv_mr *mr);
 
 // `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// The MR with `mr_handle` of another process sharing the command fd, from the provider's
+// `import_mr`. NULL with errno on failure (EOPNOTSUPP when the provider cannot import).
 struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
 
 // `void ibv_unimport_mr(struct ibv_mr *mr)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Forgets an imported MR (the provider's `unimport_mr`) without destroying the kernel object.
 void ibv_unimport_mr(struct ibv_mr *mr);
 
 // `void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// `size` bytes of page-aligned memory for registering on `pd` (rdma-core's default for a
+// provider without `alloc_buf`, which is every provider at ABI 34); `*buf` receives the handle
+// for [`ibv_reg_buf_mr`] and [`ibv_free_buf`]. The memory, or NULL with errno (ENOMEM).
+// Divergence: a NULL `buf` gives EINVAL.
 void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
 
 // `void ibv_free_buf(struct ibv_buf *buf)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first). NULL is
+// ignored.
 void ibv_free_buf(struct ibv_buf *buf);
 
 // `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// [`ibv_reg_mr_ex`] of `length` bytes at `addr` inside `buf` (BUF and ADDR given): NULL with
+// EINVAL unless `buf` belongs to `pd` and holds the whole range.
 struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
                               struct ibv_buf *buf,
                               void *addr,
@@ -2836,31 +2884,36 @@ struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
 
 // `int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// A new close-on-exec duplicate of a dma-buf backed buffer's fd, or -1 with errno: ENODATA for
+// plain memory (every buffer at provider ABI 34), else fcntl's. Divergence: NULL gives -1 with
+// EINVAL.
 int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
 
 // `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
 
 // `int ibv_dealloc_pd(struct ibv_pd *pd)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
+// use the PD); errno is what the provider left.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_dealloc_pd(struct ibv_pd *pd);
 
 // `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// The PD with `pd_handle` of another process sharing this context's command fd (see
+// `ibv_import_device`), from the provider's `import_pd`. NULL with errno on failure (EOPNOTSUPP
+// when the provider cannot import).
 struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle);
 
 // `void ibv_unimport_pd(struct ibv_pd *pd)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Forgets an imported PD (the provider's `unimport_pd`) without destroying the kernel object.
 void ibv_unimport_pd(struct ibv_pd *pd);
 
 // `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`

@@ -1,44 +1,64 @@
 //! Provider command layer: multicast and AH commands (rdma-core: cmd_ah.c, cmd.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! Each returns 0 or the positive errno (also left in `errno`). Divergence throughout: a NULL
+//! object or argument, or a NULL `context` inside an object, gives EINVAL where rdma-core would
+//! crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
+use super::cmd_device::{allow_disassociate, with_cmd};
 use crate::abi::uapi::ib_uverbs_create_ah_resp;
 use crate::abi::verbs::{ibv_ah, ibv_ah_attr, ibv_gid, ibv_pd, ibv_qp};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno};
 
 /// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_attach_mcast(
     qp: *mut ibv_qp,
     gid: *const ibv_gid,
     lid: u16,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_attach_mcast")).ret_errno()
+    if qp.is_null() || gid.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: the provider's QP and the caller's GID.
+    unsafe {
+        let (h, g) = ((*qp).handle, &*gid);
+        with_cmd((*qp).context, |c| crate::cmd::pd::attach_mcast(c, h, g, lid)).ret_errno()
+    }
 }
 
 /// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. EIO counts as success
+/// on a disassociated device when allowed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_detach_mcast(
     qp: *mut ibv_qp,
     gid: *const ibv_gid,
     lid: u16,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_detach_mcast")).ret_errno()
+    if qp.is_null() || gid.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: the provider's QP and the caller's GID.
+    unsafe {
+        let (h, g) = ((*qp).handle, &*gid);
+        with_cmd((*qp).context, |c| crate::cmd::pd::detach_mcast(c, h, g, lid, allow_disassociate()))
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// CREATE_AH (write command; the core request is built here, `ah`'s address as its user
+/// handle) with the provider's response buffer. On success sets `ah->handle` and
+/// `ah->context` (the public verb sets `pd`). Divergence: a NULL `resp`, or `resp_size` below
+/// the core response, gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_ah(
     pd: *mut ibv_pd,
@@ -47,13 +67,35 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
     resp: *mut ib_uverbs_create_ah_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_ah")).ret_errno()
+    if pd.is_null() || ah.is_null() || attr.is_null() || resp.is_null() || resp_size < size_of::<ib_uverbs_create_ah_resp>() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: the provider's PD, AH and response buffer (resp_size bytes); the caller's attributes.
+    unsafe {
+        let (ctx, pdh, a) = ((*pd).context, (*pd).handle, &*attr);
+        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let user_handle = ah as usize as u64;
+        with_cmd(ctx, |c| crate::cmd::pd::create_ah(c, pdh, user_handle, a, rsp))
+            .map(|h| {
+                (*ah).handle = h;
+                (*ah).context = ctx;
+            })
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Destroys the AH by handle (AH_DESTROY ioctl, else the DESTROY_AH write command). 0, or the
+/// positive errno; EIO counts as success on a disassociated device when allowed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_ah(ah: *mut ibv_ah) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_destroy_ah")).ret_errno()
+    if ah.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: the provider's AH.
+    unsafe {
+        let h = (*ah).handle;
+        with_cmd((*ah).context, |c| crate::cmd::pd::destroy_ah(c, h, allow_disassociate())).ret_errno()
+    }
 }

@@ -22,7 +22,8 @@ use crate::abi::verbs::{
 };
 use super::ctxpriv::cmd_of;
 use crate::cmd::CmdFd;
-use crate::errno::{CRet, Errno, unimplemented};
+use crate::abi::driver::verbs_xrcd_mask::VERBS_XRCD_HANDLE;
+use crate::errno::{CRet, Errno};
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
@@ -162,9 +163,60 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     }
 }
 
+/// Whether a destroy's EIO on a disassociated device counts as success (the exported
+/// `verbs_allow_disassociate_destroy`, set at library init).
+pub(crate) fn allow_disassociate() -> bool {
+    // SAFETY: a plain byte, written only during library init.
+    unsafe { (&raw const super::driver::verbs_allow_disassociate_destroy).read() }
+}
+
+/// Run `f` on the command channel of `ctx` (an object's `context`). Divergence: a NULL context
+/// is EINVAL.
+///
+/// # Safety
+/// A non-NULL `ctx` is a live context initialised by this library.
+pub(crate) unsafe fn with_cmd<T>(
+    ctx: *mut ibv_context,
+    f: impl FnOnce(crate::cmd::Ctx<'_>) -> crate::errno::Result<T>,
+) -> crate::errno::Result<T> {
+    if ctx.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: the caller's contract.
+    let fd = CmdFd(unsafe { (*ctx).cmd_fd });
+    // SAFETY: as above.
+    f(unsafe { cmd_of(ctx, &fd) })
+}
+
+/// A provider's request (`cmd`, `cmd_size` bytes, at least a whole `Q`: header and core request)
+/// and response (`resp`, `resp_size` bytes, at least a whole core response `R`) as byte slices.
+/// Divergence: NULL or shorter buffers are EINVAL (rdma-core would write or read past them).
+///
+/// # Safety
+/// Non-NULL pointers address buffers of the given sizes that live for `'a`.
+pub(crate) unsafe fn provider_bufs<'a, Q, R>(
+    cmd: *mut Q,
+    cmd_size: usize,
+    resp: *mut R,
+    resp_size: usize,
+) -> crate::errno::Result<(&'a mut [u8], &'a mut [u8])> {
+    if cmd.is_null() || resp.is_null() || cmd_size < size_of::<Q>() || resp_size < size_of::<R>() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: the caller's contract.
+    unsafe {
+        Ok((
+            core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size),
+            core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size),
+        ))
+    }
+}
+
 /// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
+/// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
+/// buffers shorter than the core request/response, give EINVAL (see [`provider_bufs`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_alloc_pd(
     context: *mut ibv_context,
@@ -174,20 +226,50 @@ pub unsafe extern "C" fn ibv_cmd_alloc_pd(
     resp: *mut ib_uverbs_alloc_pd_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_alloc_pd")).ret_errno()
+    if context.is_null() || pd.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context; the provider's PD and its request/response buffers of the given
+    // sizes.
+    unsafe {
+        let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
+            Ok(b) => b,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        with_cmd(context, |c| crate::cmd::pd::alloc_pd(c, req, rsp))
+            .map(|h| {
+                (*pd).handle = h;
+                (*pd).context = context;
+            })
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
+/// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
+/// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_dealloc_pd")).ret_errno()
+    if pd.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a PD of an open context of this library.
+    unsafe {
+        let h = (*pd).handle;
+        with_cmd((*pd).context, |c| crate::cmd::pd::dealloc_pd(c, h, allow_disassociate())).ret_errno()
+    }
 }
 
 /// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
+/// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
+/// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
+/// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
+/// arguments, or buffers shorter than the core request/response, give EINVAL (see
+/// [`provider_bufs`]).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     context: *mut ibv_context,
@@ -199,13 +281,50 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     resp: *mut ib_uverbs_open_xrcd_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_open_xrcd")).ret_errno()
+    if context.is_null() || xrcd.is_null() || attr.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // rdma-core returns these two without setting errno.
+    // SAFETY: the caller's attributes.
+    if let Err(e) = crate::cmd::pd::check_xrcd_mask(unsafe { (*attr).comp_mask }) {
+        return e.0;
+    }
+    // SAFETY: an open context; the provider's XRCD (vxrcd_size bytes), the caller's attributes
+    // and the provider's request/response buffers of the given sizes.
+    unsafe {
+        let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
+            Ok(b) => b,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let a = &*attr;
+        let r = with_cmd(context, |c| crate::cmd::pd::open_xrcd(c, a.comp_mask, a.fd, a.oflags, req, rsp));
+        r.map(|h| {
+            (*xrcd).xrcd.context = context;
+            (*xrcd).comp_mask = 0;
+            let at = core::mem::offset_of!(verbs_xrcd, handle);
+            if usize::try_from(vxrcd_size).is_ok_and(|n| at < n) {
+                (*xrcd).comp_mask = VERBS_XRCD_HANDLE as u32;
+                (*xrcd).handle = h;
+            }
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
+/// the positive errno; EIO counts as success on a disassociated device when allowed.
+/// Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_close_xrcd(xrcd: *mut verbs_xrcd) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_close_xrcd")).ret_errno()
+    if xrcd.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an XRCD of an open context of this library.
+    unsafe {
+        let h = (*xrcd).handle;
+        with_cmd((*xrcd).xrcd.context, |c| crate::cmd::pd::close_xrcd(c, h, allow_disassociate()))
+            .ret_errno()
+    }
 }

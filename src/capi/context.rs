@@ -16,7 +16,7 @@ use crate::abi::verbs::{
     _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_gid,
     ibv_gid_entry, ibv_port_attr,
 };
-use crate::errno::{CRet, Errno, unimplemented};
+use crate::errno::{CRet, Errno};
 
 /// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 ///
@@ -106,14 +106,19 @@ super::symver!(ibv_query_port, v1_1, "@@IBVERBS_1.1", ibv_query_port);
 
 /// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The port's effective speed. Provider ABI 34 has no `query_port_speed` op, so this answers as
+/// rdma-core's default for a provider without it: EOPNOTSUPP (positive, errno untouched),
+/// `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_port_speed(
     context: *mut ibv_context,
     port_num: u32,
     port_speed: *mut u64,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_query_port_speed")).ret_errno()
+    if context.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    libc::EOPNOTSUPP
 }
 
 /// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`

@@ -1,55 +1,91 @@
 //! Device memory and DMA handles (rdma-core: verbs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! `ibv_import_dm`/`ibv_unimport_dm` hand the call to the context's op. The others have no op at
+//! provider ABI 34, so they answer as rdma-core's defaults do for a provider without them:
+//! EOPNOTSUPP. Divergence throughout: a NULL object, or a NULL `context` inside one, gives
+//! EINVAL (or is ignored where there is no return value) where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
+use super::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno};
 
 /// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// The device memory with `dm_handle` of another process sharing the command fd, from the
+/// provider's `import_dm`. NULL with errno on failure (EOPNOTSUPP when the provider cannot
+/// import).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32) -> *mut ibv_dm {
-    Err(unimplemented("ibv_import_dm")).ret_null()
+    if context.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    // SAFETY: an open context of this library.
+    unsafe {
+        match ops_of(context).import_dm {
+            Some(op) => op(context, dm_handle),
+            None => Err(Errno::EOPNOTSUPP).ret_null(),
+        }
+    }
 }
 
 /// `void ibv_unimport_dm(struct ibv_dm *dm)`
 ///
-/// Stub: does nothing (no return value to carry the failure).
+/// Forgets imported device memory (the provider's `unimport_dm`) without freeing the kernel
+/// object.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_unimport_dm(dm: *mut ibv_dm) {
-    let _ = unimplemented("ibv_unimport_dm");
+    // SAFETY: the caller's DM (checked for NULL, as its context); an open context of ours.
+    unsafe {
+        if dm.is_null() || (*dm).context.is_null() {
+            return;
+        }
+        if let Some(op) = ops_of((*dm).context).unimport_dm {
+            op(dm);
+        }
+    }
 }
 
 /// `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// A dma-buf fd for device memory. Provider ABI 34 has no `dm_export_dmabuf_fd` op: -1 with
+/// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> c_int {
-    Err(unimplemented("ibv_dm_export_dmabuf_fd")).ret_minus_one()
+    // SAFETY: the caller's DM, or NULL.
+    if unsafe { dm.as_ref() }.is_none_or(|d| d.context.is_null()) {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    Err(Errno::EOPNOTSUPP).ret_minus_one()
 }
 
 /// `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// A DMA handle (TPH steering hints). Provider ABI 34 has no `alloc_dmah` op: NULL with errno
+/// EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_alloc_dmah(
     context: *mut ibv_context,
     attr: *mut ibv_dmah_init_attr,
 ) -> *mut ibv_dmah {
-    Err(unimplemented("ibv_alloc_dmah")).ret_null()
+    if context.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    Err(Errno::EOPNOTSUPP).ret_null()
 }
 
 /// `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Provider ABI 34 has no `dealloc_dmah` op: EOPNOTSUPP (positive, errno untouched), as
+/// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> c_int {
-    Err::<(), _>(unimplemented("ibv_dealloc_dmah")).ret_errno()
+    // SAFETY: the caller's handle, or NULL.
+    if unsafe { dmah.as_ref() }.is_none_or(|d| d.context.is_null()) {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    libc::EOPNOTSUPP
 }

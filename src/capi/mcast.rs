@@ -1,34 +1,63 @@
 //! Multicast attach and detach (rdma-core: verbs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! Both hand the call to the context's op (the provider's, which sends the kernel command, or
+//! the default, EOPNOTSUPP) and return its 0 or positive errno, errno as it left it.
+//! Divergence: a NULL `qp`, its NULL `context`, or a NULL `gid` gives EINVAL where rdma-core (or
+//! the provider) would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
+use super::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_gid, ibv_qp};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno};
+
+/// Whether `qp` and `gid` can be handed to the provider.
+///
+/// # Safety
+/// A non-NULL `qp` is a live QP.
+unsafe fn usable(qp: *mut ibv_qp, gid: *const ibv_gid) -> bool {
+    // SAFETY: the caller's contract.
+    !gid.is_null() && unsafe { qp.as_ref() }.is_some_and(|q| !q.context.is_null())
+}
 
 /// `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Joins UD QP `qp` to the multicast group `gid`/`lid` (the provider's `attach_mcast`).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_attach_mcast_1_1")]
 pub unsafe extern "C" fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
-    Err::<(), _>(unimplemented("ibv_attach_mcast")).ret_errno()
+    // SAFETY: the caller's QP and GID (checked); an open context of this library.
+    unsafe {
+        if !usable(qp, gid) {
+            return Err::<(), _>(Errno::EINVAL).ret_errno();
+        }
+        match ops_of((*qp).context).attach_mcast {
+            Some(op) => op(qp, gid, lid),
+            None => libc::EOPNOTSUPP,
+        }
+    }
 }
 super::symver!(ibv_attach_mcast, v1_1, "@@IBVERBS_1.1", ibv_attach_mcast);
 
 /// `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Removes `qp` from the multicast group `gid`/`lid` (the provider's `detach_mcast`).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_detach_mcast_1_1")]
 pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
-    Err::<(), _>(unimplemented("ibv_detach_mcast")).ret_errno()
+    // SAFETY: as above.
+    unsafe {
+        if !usable(qp, gid) {
+            return Err::<(), _>(Errno::EINVAL).ret_errno();
+        }
+        match ops_of((*qp).context).detach_mcast {
+            Some(op) => op(qp, gid, lid),
+            None => libc::EOPNOTSUPP,
+        }
+    }
 }
 super::symver!(ibv_detach_mcast, v1_1, "@@IBVERBS_1.1", ibv_detach_mcast);

@@ -1,50 +1,94 @@
 //! Protection domains (rdma-core: verbs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! Each verb hands the call to the context's op (the provider's, or the default, which fails with
+//! EOPNOTSUPP) and fills in what rdma-core's verb fills in. Divergence throughout: a NULL object,
+//! or a NULL `context` inside one, gives EINVAL (or is ignored where there is no return value)
+//! where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
+use super::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_context, ibv_pd};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno};
 
 /// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_alloc_pd_1_1")]
 pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd {
-    Err(unimplemented("ibv_alloc_pd")).ret_null()
+    if context.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    // SAFETY: an open context of this library.
+    unsafe {
+        let Some(op) = ops_of(context).alloc_pd else {
+            return Err(Errno::EOPNOTSUPP).ret_null();
+        };
+        let pd = op(context);
+        if !pd.is_null() {
+            (*pd).context = context;
+        }
+        pd
+    }
 }
 super::symver!(ibv_alloc_pd, v1_1, "@@IBVERBS_1.1", ibv_alloc_pd);
 
 /// `int ibv_dealloc_pd(struct ibv_pd *pd)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
+/// use the PD); errno is what the provider left.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_dealloc_pd_1_1")]
 pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
-    Err::<(), _>(unimplemented("ibv_dealloc_pd")).ret_errno()
+    // SAFETY: the caller's PD (checked for NULL, as its context).
+    unsafe {
+        if pd.is_null() || (*pd).context.is_null() {
+            return Err::<(), _>(Errno::EINVAL).ret_errno();
+        }
+        match ops_of((*pd).context).dealloc_pd {
+            Some(op) => op(pd),
+            None => libc::EOPNOTSUPP,
+        }
+    }
 }
 super::symver!(ibv_dealloc_pd, v1_1, "@@IBVERBS_1.1", ibv_dealloc_pd);
 
 /// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// The PD with `pd_handle` of another process sharing this context's command fd (see
+/// `ibv_import_device`), from the provider's `import_pd`. NULL with errno on failure (EOPNOTSUPP
+/// when the provider cannot import).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd {
-    Err(unimplemented("ibv_import_pd")).ret_null()
+    if context.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    // SAFETY: an open context of this library.
+    unsafe {
+        match ops_of(context).import_pd {
+            Some(op) => op(context, pd_handle),
+            None => Err(Errno::EOPNOTSUPP).ret_null(),
+        }
+    }
 }
 
 /// `void ibv_unimport_pd(struct ibv_pd *pd)`
 ///
-/// Stub: does nothing (no return value to carry the failure).
+/// Forgets an imported PD (the provider's `unimport_pd`) without destroying the kernel object.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_unimport_pd(pd: *mut ibv_pd) {
-    let _ = unimplemented("ibv_unimport_pd");
+    // SAFETY: the caller's PD (checked for NULL, as its context).
+    unsafe {
+        if pd.is_null() || (*pd).context.is_null() {
+            return;
+        }
+        if let Some(op) = ops_of((*pd).context).unimport_pd {
+            op(pd);
+        }
+    }
 }

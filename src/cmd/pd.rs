@@ -100,10 +100,9 @@ pub fn destroy_ah(ctx: Ctx<'_>, ah_handle: u32, allow_disassociate_destroy: bool
     )
 }
 
-/// `ibv_cmd_open_xrcd`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; FD and OFLAGS both
-/// required, else EINVAL), then `IB_USER_VERBS_CMD_OPEN_XRCD`; returns the XRCD handle (which
-/// the caller stores only if its `verbs_xrcd` is large enough, setting `VERBS_XRCD_HANDLE`).
-pub fn open_xrcd(ctx: Ctx<'_>, comp_mask: u32, fd: i32, oflags: i32, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+/// `ibv_xrcd_init_attr::comp_mask` as `ibv_cmd_open_xrcd` accepts it: unknown bits EOPNOTSUPP,
+/// FD and OFLAGS both required (else EINVAL).
+pub fn check_xrcd_mask(comp_mask: u32) -> Result<()> {
     use ibv_xrcd_init_attr_mask::*;
     if comp_mask >= IBV_XRCD_INIT_ATTR_RESERVED as u32 {
         return Err(Errno::EOPNOTSUPP);
@@ -112,6 +111,14 @@ pub fn open_xrcd(ctx: Ctx<'_>, comp_mask: u32, fd: i32, oflags: i32, req: &mut [
     if comp_mask & need != need {
         return Err(Errno::EINVAL);
     }
+    Ok(())
+}
+
+/// `ibv_cmd_open_xrcd`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; FD and OFLAGS both
+/// required, else EINVAL), then `IB_USER_VERBS_CMD_OPEN_XRCD`; returns the XRCD handle (which
+/// the caller stores only if its `verbs_xrcd` is large enough, setting `VERBS_XRCD_HANDLE`).
+pub fn open_xrcd(ctx: Ctx<'_>, comp_mask: u32, fd: i32, oflags: i32, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+    check_xrcd_mask(comp_mask)?;
     put_field!(req, H; ib_uverbs_open_xrcd, fd, fd as u32)?;
     put_field!(req, H; ib_uverbs_open_xrcd, oflags, oflags as u32)?;
     execute_cmd_write::<ibv_open_xrcd>(ctx, req, resp)?;
