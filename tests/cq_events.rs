@@ -161,3 +161,30 @@ fn null_arguments_give_einval() {
         assert_eq!(r, libc::EINVAL);
     }
 }
+
+#[test]
+fn create_cq_without_a_request_buffer() {
+    use ibverbs::abi::kern_abi::ibv_create_cq;
+    use ibverbs::abi::uapi::*;
+    use ibverbs::cmd::cq::{CqCreated, CqInit, create_cq};
+    use ibverbs::sys::pod;
+    // rxe's ibv_cmd_create_cq(…, NULL, 0, &resp.ibv_resp, sizeof(resp)): no UHW_IN, UHW_OUT
+    // for the driver response, and a write fallback in a buffer of ours.
+    let a = CqInit { cqe: 16, channel_fd: None, comp_vector: 0, user_handle: 0x77, async_fd: 5, imported: false };
+    let st = CmdState::new(14, true);
+    let fake = Fake::new([Reply::IoctlOk(vec![])]);
+    let mut resp = vec![0u8; size_of::<ib_uverbs_create_cq_resp>() + 8];
+    create_cq(Ctx::new(&fake, &st), &a, &mut [], &mut resp).unwrap();
+    let ids: Vec<u16> = fake.ioctls()[0].attrs.iter().map(|x| x.id).collect();
+    assert!(!ids.contains(&UVERBS_ATTR_UHW_IN) && ids.contains(&UVERBS_ATTR_UHW_OUT), "{ids:?}");
+
+    let st = CmdState::new(14, false);
+    let mut k: ib_uverbs_create_cq_resp = pod::zeroed();
+    k.cq_handle = 3;
+    k.cqe = 31;
+    let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY), Reply::WriteOk(pod::bytes(&k).to_vec())]);
+    let c = create_cq(Ctx::new(&fake, &st), &a, &mut [], &mut resp).unwrap();
+    assert_eq!(c, CqCreated { handle: 3, cqe: 31 });
+    let w = &fake.writes()[0];
+    assert_eq!((w.len(), u32_at(w, 0)), (size_of::<ibv_create_cq>(), IB_USER_VERBS_CMD_CREATE_CQ));
+}

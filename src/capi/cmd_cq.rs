@@ -47,6 +47,18 @@ unsafe fn cq_init(
     }
 }
 
+/// A provider's buffer of `size` bytes as a slice; NULL is an empty one (no driver data).
+///
+/// # Safety
+/// `p` is NULL or valid for `size` bytes for `'a`.
+unsafe fn buf<'a, T>(p: *mut T, size: usize) -> &'a mut [u8] {
+    if p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), size) }
+}
+
 /// Store a created CQ's handle and size.
 ///
 /// # Safety
@@ -64,9 +76,10 @@ unsafe fn store_created(cq: *mut ibv_cq, r: Result<CqCreated>) -> c_int {
 
 /// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 ///
-/// CQ_CREATE (ioctl, else the write command) with the provider's driver data; sets `cq->context`,
-/// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: NULL or short
-/// buffers give EINVAL.
+/// CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
+/// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
+/// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: a NULL
+/// context or CQ gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_cq(
     context: *mut ibv_context,
@@ -79,15 +92,14 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
     resp: *mut ib_uverbs_create_cq_resp,
     resp_size: usize,
 ) -> c_int {
-    if context.is_null() || cq.is_null() || cmd.is_null() || resp.is_null() {
+    if context.is_null() || cq.is_null() {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
     }
     // SAFETY: an open context, the provider's CQ and its buffers of the given sizes.
     unsafe {
         (*cq).context = context;
         let a = cq_init(context, cq, cqe, channel, comp_vector);
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
         let fd = CmdFd((*context).cmd_fd);
         store_created(cq, crate::cmd::cq::create_cq(cmd_of(context, &fd), &a, req, rsp))
     }
@@ -109,16 +121,17 @@ unsafe fn create_cq_ex(
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
-    if context.is_null() || cq_attr.is_null() || cq.is_null() || cmd.is_null() || resp.is_null() {
+    if context.is_null() || cq_attr.is_null() || cq.is_null() {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
     }
     // SAFETY: the caller's contract; `cq.cq` is the plain view of the provider's CQ.
     unsafe {
         let ibcq = &raw mut (*cq).anon_1.cq;
         let at = &*cq_attr;
-        // rdma-core checks the mask before it touches the CQ.
+        // rdma-core checks the mask before it touches the CQ, and leaves errno alone (rxe then
+        // returns NULL with errno as it was).
         if let Err(e) = crate::cmd::cq::cq_ex_flags(at.comp_mask, at.wc_flags, at.flags) {
-            return Err::<(), _>(e).ret_errno();
+            return e.0;
         }
         (*ibcq).context = context;
         let a = cq_init(context, ibcq, at.cqe as c_int, at.channel, at.comp_vector as c_int);
@@ -126,8 +139,7 @@ unsafe fn create_cq_ex(
             Ok(l) => l,
             Err(e) => return Err::<(), _>(e).ret_errno(),
         };
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
         let fd = CmdFd((*context).cmd_fd);
         let r = crate::cmd::cq::create_cq_ex(
             cmd_of(context, &fd),
@@ -150,7 +162,8 @@ unsafe fn create_cq_ex(
 /// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
 /// flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
 /// success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
-/// other than FLAGS and PD). Divergence: NULL or short buffers give EINVAL.
+/// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
+/// Divergence: a NULL context, attribute or CQ gives EINVAL.
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 /// verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -327,7 +340,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
     unsafe {
         let ctx = (*cq).context;
         let fd = CmdFd((*ctx).cmd_fd);
-        let allow = *(&raw const super::driver::verbs_allow_disassociate_destroy);
+        let allow = super::driver::verbs_allow_disassociate_destroy;
         match crate::cmd::cq::destroy_cq(cmd_of(ctx, &fd), (*cq).handle, allow) {
             Err(e) => Err::<(), _>(e).ret_errno(),
             Ok(None) => 0,
