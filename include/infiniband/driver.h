@@ -4230,9 +4230,10 @@ int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 //
-// CQ_CREATE (ioctl, else the write command) with the provider's driver data; sets `cq->context`,
-// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: NULL or short
-// buffers give EINVAL.
+// CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
+// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
+// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: a NULL
+// context or CQ gives EINVAL.
 int ibv_cmd_create_cq(struct ibv_context *context,
                       int cqe,
                       struct ibv_comp_channel *channel,
@@ -4248,7 +4249,8 @@ int ibv_cmd_create_cq(struct ibv_context *context,
 // CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
 // flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
 // success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
-// other than FLAGS and PD). Divergence: NULL or short buffers give EINVAL.
+// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
+// Divergence: a NULL context, attribute or CQ gives EINVAL.
 //
 // Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 // verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
