@@ -1,6 +1,6 @@
 /* Benchmark body (bench/cq-events): per-call cost of fork-range pairs and CQ event calls on rxe0,
  * under whichever libibverbs the loader picks. Prints "metric nanoseconds-per-op", each the median
- * of 5 timed rounds. With --hide-cof the program refuses RDMA netlink sockets (it defines
+ * of 3 timed rounds (--warmup: one short round each, output to be discarded). With --hide-cof the program refuses RDMA netlink sockets (it defines
  * socket()), so the library cannot learn that the kernel copies pinned pages on fork and really
  * enables fork protection (rdma-core 44 does so anyway; v51+ and ours otherwise skip it). */
 #define _GNU_SOURCE
@@ -44,7 +44,7 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-#define ROUNDS 5
+#define ROUNDS 3
 #define TIME(name, n, body)                                                    \
 	do {                                                                   \
 		double r[ROUNDS];                                              \
@@ -62,6 +62,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	hide_cof = argc > 1 && !strcmp(argv[1], "--hide-cof");
+	long scale = argc > 1 && !strcmp(argv[1], "--warmup") ? 100 : 1;
 	long page = sysconf(_SC_PAGESIZE);
 	if (ibv_fork_init())
 		return 1;
@@ -80,7 +81,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 32; i++)
 		ibv_dontfork_range(buf + (96 + 2 * i) * page, page);
 	long bad = 0;
-	TIME("fork_range_pair", 100000, {
+	TIME("fork_range_pair", 100000 / scale, {
 		char *p = buf + (i % 61) * page;
 		bad += ibv_dontfork_range(p, 4 * page) != 0;
 		bad += ibv_dofork_range(p, 4 * page) != 0;
@@ -93,18 +94,18 @@ int main(int argc, char **argv)
 	struct ibv_cq *cq = ibv_create_cq(c, 64, NULL, ch, 0);
 	if (!cq)
 		return 1;
-	TIME("req_notify_cq", 10000, ibv_req_notify_cq(cq, 0));
+	TIME("req_notify_cq", 10000 / scale, ibv_req_notify_cq(cq, 0));
 	struct ibv_cq *ecq;
 	void *ectx;
-	TIME("get_cq_event_eagain", 10000, ibv_get_cq_event(ch, &ecq, &ectx));
-	TIME("create_destroy_cq", 300, {
+	TIME("get_cq_event_eagain", 10000 / scale, ibv_get_cq_event(ch, &ecq, &ectx));
+	TIME("create_destroy_cq", 300 / scale + 1, {
 		struct ibv_cq *x = ibv_create_cq(c, 64, NULL, ch, 0);
 		if (x)
 			ibv_destroy_cq(x);
 	});
 	/* Without a QP there are no real completions: ack on a CQ that got none. Its destroy
 	 * would then wait for ever, so it is left to ibv_close_device. */
-	TIME("ack_cq_events_1", 1000000, ibv_ack_cq_events(cq, 1));
+	TIME("ack_cq_events_1", 1000000 / scale, ibv_ack_cq_events(cq, 1));
 	ibv_close_device(c);
 	return 0;
 }
