@@ -4235,7 +4235,10 @@ int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
+// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
+// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: a NULL
+// context or CQ gives EINVAL.
 int ibv_cmd_create_cq(struct ibv_context *context,
                       int cqe,
                       struct ibv_comp_channel *channel,
@@ -4248,7 +4251,11 @@ int ibv_cmd_create_cq(struct ibv_context *context,
 
 // `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
+// flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
+// success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
+// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
+// Divergence: a NULL context, attribute or CQ gives EINVAL.
 //
 // Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 // verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -4263,7 +4270,8 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 
 // `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// As `ibv_cmd_create_cq_ex`, with the provider's `driver` attribute chain linked after its
+// driver data (and written back). 0, or the positive errno.
 //
 // Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
 // `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -4279,19 +4287,21 @@ int ibv_cmd_create_cq_ex2(struct ibv_context *context,
 
 // `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-//
-// rdma-core returns the number of completions, or -1.
+// Polls up to `ne` completions through the kernel (POLL_CQ write command) into `wc`. The number
+// of completions, or -1 with errno. Divergence: a NULL CQ, or a NULL `wc` with `ne` > 0, or a
+// negative `ne`, gives -1 with errno EINVAL.
 int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 
 // `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Arms the CQ (REQ_NOTIFY_CQ write command): its next completion (or next solicited one) sends
+// a completion event to its channel. 0, or the positive errno. Divergence: NULL gives EINVAL.
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
 // `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// RESIZE_CQ write command with the provider's buffers; on success `cq->cqe` is the new size.
+// 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
 int ibv_cmd_resize_cq(struct ibv_cq *cq,
                       int cqe,
                       struct ibv_resize_cq *cmd,
@@ -4301,7 +4311,9 @@ int ibv_cmd_resize_cq(struct ibv_cq *cq,
 
 // `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Changes the CQ's moderation (extended MODIFY_CQ write command). 0, or the positive errno
+// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`). Divergence: NULL or a short
+// buffer gives EINVAL.
 int ibv_cmd_modify_cq(struct ibv_cq *cq,
                       struct ibv_modify_cq_attr *attr,
                       struct ibv_modify_cq *cmd,
@@ -4309,7 +4321,11 @@ int ibv_cmd_modify_cq(struct ibv_cq *cq,
 
 // `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// CQ_DESTROY (ioctl, else the write command), then waits, under `cq->mutex`/`cq->cond`, until
+// `ibv_ack_cq_events` and `ibv_ack_async_event` have acknowledged as many completion and
+// asynchronous events as the kernel says it reported for this CQ. 0, or the positive errno (no
+// wait then). EIO from a disassociated device counts as success, without the wait, when
+// `verbs_allow_disassociate_destroy` is set. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`

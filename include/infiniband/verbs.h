@@ -2558,7 +2558,10 @@ int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
 
 // `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
+// to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
+// failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
+// `max_cqe` on rxe). Divergence: a NULL context gives EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_cq *ibv_create_cq(struct ibv_context *context,
@@ -2569,14 +2572,17 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context,
 
 // `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Resizes a CQ to at least `cqe` entries (the provider's `resize_cq` op; `cq->cqe` becomes the
+// new size). 0, or the positive errno. Divergence: NULL gives EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_resize_cq(struct ibv_cq *cq, int cqe);
 
 // `int ibv_destroy_cq(struct ibv_cq *cq)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Destroys a CQ through the provider's `destroy_cq` op (which waits until every completion and
+// asynchronous event the kernel reported for it was acknowledged); on success its channel's use
+// count goes down. 0, or the positive errno (the CQ then stays). Divergence: NULL gives EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_cq(struct ibv_cq *cq);
@@ -2673,38 +2679,54 @@ int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 // `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// Reads the next asynchronous event from the context's `async_fd` (blocking unless the caller
+// made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
+// back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
+// errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
+// queued). Divergence: NULL arguments give -1 with errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event);
 
 // `void ibv_ack_async_event(struct ibv_async_event *event)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
+// acknowledged event on that object (its destroy waits for these); port and device events need
+// nothing. No return value. Divergence: a NULL event, or a NULL object in it, is ignored.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_async_event(struct ibv_async_event *event);
 
 // `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// A new completion channel: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
+// it yet. NULL with errno on failure (the command's, e.g. EMFILE). Divergence: a NULL context
+// gives EINVAL.
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context);
 
 // `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Closes and frees a channel that no CQ uses (checked under the context's mutex). 0, or EBUSY
+// while a CQ still uses it. Divergence: NULL gives EINVAL.
 int ibv_destroy_comp_channel(struct ibv_comp_channel *channel);
 
 // `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
 //
-// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+// Reads the next completion event from the channel's fd (blocking unless the caller made it
+// non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
+// context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
+// with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
+// with nothing queued; the event stays queued). Divergence: NULL arguments give -1 with errno
+// EINVAL, before anything is read.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
 
 // `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
 //
-// Stub: does nothing (no return value to carry the failure).
+// Acknowledges `nevents` completion events of `cq` (from `ibv_get_cq_event`), under the CQ's
+// mutex; its destroy waits until all reported events are acknowledged. No return value.
+// Divergence: a NULL CQ is ignored.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);

@@ -1,13 +1,13 @@
 //! Provider command layer: CQ commands (rdma-core: cmd_cq.c, cmd.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! Providers call these from their CQ ops with their own request/response buffers; the command
+//! bytes are built in `crate::cmd::cq`, and the results land in the provider's `ibv_cq`.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
+use super::ctxpriv::{cmd_of, priv_of};
 use crate::abi::driver::verbs_cq;
 use crate::abi::kern_abi::{
     ibv_command_buffer, ibv_create_cq, ibv_create_cq_ex, ibv_modify_cq, ibv_resize_cq,
@@ -18,11 +18,68 @@ use crate::abi::uapi::{
 use crate::abi::verbs::{
     ibv_comp_channel, ibv_context, ibv_cq, ibv_cq_init_attr_ex, ibv_modify_cq_attr, ibv_wc,
 };
-use crate::errno::{CRet, unimplemented};
+use crate::cmd::cq::{CqCreated, CqInit};
+use crate::cmd::CmdFd;
+use crate::errno::{CRet, Errno, Result};
+
+/// The creation parameters of a CQ at `cq` of `context`: its address is the user handle the
+/// kernel echoes in events.
+///
+/// # Safety
+/// `context` is an open context of this library; `channel` is NULL or a live channel.
+unsafe fn cq_init(
+    context: *mut ibv_context,
+    cq: *mut ibv_cq,
+    cqe: c_int,
+    channel: *mut ibv_comp_channel,
+    comp_vector: c_int,
+) -> CqInit {
+    // SAFETY: the caller's contract.
+    unsafe {
+        CqInit {
+            cqe,
+            channel_fd: (!channel.is_null()).then(|| (*channel).fd),
+            comp_vector,
+            user_handle: cq as usize as u64,
+            async_fd: (*context).async_fd,
+            imported: priv_of(context).imported,
+        }
+    }
+}
+
+/// A provider's buffer of `size` bytes as a slice; NULL is an empty one (no driver data).
+///
+/// # Safety
+/// `p` is NULL or valid for `size` bytes for `'a`.
+unsafe fn buf<'a, T>(p: *mut T, size: usize) -> &'a mut [u8] {
+    if p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), size) }
+}
+
+/// Store a created CQ's handle and size.
+///
+/// # Safety
+/// `cq` is the provider's CQ being created.
+unsafe fn store_created(cq: *mut ibv_cq, r: Result<CqCreated>) -> c_int {
+    r.map(|c| {
+        // SAFETY: the caller's contract.
+        unsafe {
+            (*cq).handle = c.handle;
+            (*cq).cqe = c.cqe as c_int;
+        }
+    })
+    .ret_errno()
+}
 
 /// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
+/// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
+/// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: a NULL
+/// context or CQ gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_cq(
     context: *mut ibv_context,
@@ -35,12 +92,78 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
     resp: *mut ib_uverbs_create_cq_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_cq")).ret_errno()
+    if context.is_null() || cq.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: an open context, the provider's CQ and its buffers of the given sizes.
+    unsafe {
+        (*cq).context = context;
+        let a = cq_init(context, cq, cqe, channel, comp_vector);
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
+        let fd = CmdFd((*context).cmd_fd);
+        store_created(cq, crate::cmd::cq::create_cq(cmd_of(context, &fd), &a, req, rsp))
+    }
+}
+
+/// The shared body of `ibv_cmd_create_cq_ex` and `ibv_cmd_create_cq_ex2`.
+///
+/// # Safety
+/// As for those exports; `driver` is NULL or a live command-buffer chain.
+#[allow(clippy::too_many_arguments)]
+unsafe fn create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    cq: *mut verbs_cq,
+    cmd: *mut ibv_create_cq_ex,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_ex_create_cq_resp,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    if context.is_null() || cq_attr.is_null() || cq.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: the caller's contract; `cq.cq` is the plain view of the provider's CQ.
+    unsafe {
+        let ibcq = &raw mut (*cq).anon_1.cq;
+        let at = &*cq_attr;
+        // rdma-core checks the mask before it touches the CQ, and leaves errno alone (rxe then
+        // returns NULL with errno as it was).
+        if let Err(e) = crate::cmd::cq::cq_ex_flags(at.comp_mask, at.wc_flags, at.flags) {
+            return e.0;
+        }
+        (*ibcq).context = context;
+        let a = cq_init(context, ibcq, at.cqe as c_int, at.channel, at.comp_vector as c_int);
+        let mut links = match super::cmdbuf::chain_from_c(driver) {
+            Ok(l) => l,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
+        let fd = CmdFd((*context).cmd_fd);
+        let r = crate::cmd::cq::create_cq_ex(
+            cmd_of(context, &fd),
+            &a,
+            at.comp_mask,
+            at.wc_flags,
+            at.flags,
+            cmd_flags,
+            req,
+            rsp,
+            &mut links,
+        );
+        super::cmdbuf::chain_to_c(driver, &links);
+        store_created(ibcq, r)
+    }
 }
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
+/// flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
+/// success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
+/// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
+/// Divergence: a NULL context, attribute or CQ gives EINVAL.
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 /// verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -55,12 +178,26 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
     resp_size: usize,
     cmd_flags: u32,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_cq_ex")).ret_errno()
+    // SAFETY: the C contract, forwarded.
+    unsafe {
+        create_cq_ex(
+            context,
+            cq_attr,
+            cq,
+            cmd,
+            cmd_size,
+            resp,
+            resp_size,
+            cmd_flags,
+            core::ptr::null_mut(),
+        )
+    }
 }
 
 /// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// As `ibv_cmd_create_cq_ex`, with the provider's `driver` attribute chain linked after its
+/// driver data (and written back). 0, or the positive errno.
 ///
 /// Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
 /// `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -76,30 +213,60 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_cq_ex2")).ret_errno()
+    // SAFETY: the C contract, forwarded.
+    unsafe {
+        create_cq_ex(context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver)
+    }
 }
 
 /// `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
-///
-/// rdma-core returns the number of completions, or -1.
+/// Polls up to `ne` completions through the kernel (POLL_CQ write command) into `wc`. The number
+/// of completions, or -1 with errno. Divergence: a NULL CQ, or a NULL `wc` with `ne` > 0, or a
+/// negative `ne`, gives -1 with errno EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ibv_wc) -> c_int {
-    Err(unimplemented("ibv_cmd_poll_cq")).ret_minus_one()
+    if cq.is_null() || ne < 0 || (wc.is_null() && ne > 0) {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: a live CQ; `wc` has room for `ne` entries.
+    unsafe {
+        let ctx = (*cq).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        match crate::cmd::cq::poll_cq(cmd_of(ctx, &fd), (*cq).handle, ne) {
+            Ok(v) => {
+                for (i, w) in v.iter().enumerate() {
+                    wc.add(i).write(*w);
+                }
+                v.len() as c_int
+            }
+            Err(e) => Err(e).ret_minus_one(),
+        }
+    }
 }
 
 /// `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Arms the CQ (REQ_NOTIFY_CQ write command): its next completion (or next solicited one) sends
+/// a completion event to its channel. 0, or the positive errno. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: c_int) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_req_notify_cq")).ret_errno()
+    if cq.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live CQ of an open context.
+    unsafe {
+        let ctx = (*cq).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        crate::cmd::cq::req_notify_cq(cmd_of(ctx, &fd), (*cq).handle, solicited_only != 0)
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// RESIZE_CQ write command with the provider's buffers; on success `cq->cqe` is the new size.
+/// 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_resize_cq(
     cq: *mut ibv_cq,
@@ -109,12 +276,26 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
     resp: *mut ib_uverbs_resize_cq_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_resize_cq")).ret_errno()
+    if cq.is_null() || cmd.is_null() || resp.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live CQ; the provider's buffers of the given sizes.
+    unsafe {
+        let ctx = (*cq).context;
+        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let fd = CmdFd((*ctx).cmd_fd);
+        crate::cmd::cq::resize_cq(cmd_of(ctx, &fd), (*cq).handle, cqe, req, rsp)
+            .map(|n| (*cq).cqe = n as c_int)
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Changes the CQ's moderation (extended MODIFY_CQ write command). 0, or the positive errno
+/// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`). Divergence: NULL or a short
+/// buffer gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_modify_cq(
     cq: *mut ibv_cq,
@@ -122,13 +303,56 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
     cmd: *mut ibv_modify_cq,
     cmd_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_modify_cq")).ret_errno()
+    if cq.is_null() || attr.is_null() || cmd.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live CQ, the caller's attributes and the provider's request buffer.
+    unsafe {
+        let ctx = (*cq).context;
+        let a = &*attr;
+        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let fd = CmdFd((*ctx).cmd_fd);
+        crate::cmd::cq::modify_cq(
+            cmd_of(ctx, &fd),
+            (*cq).handle,
+            a.attr_mask,
+            a.moderate.cq_count,
+            a.moderate.cq_period,
+            req,
+        )
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// CQ_DESTROY (ioctl, else the write command), then waits, under `cq->mutex`/`cq->cond`, until
+/// `ibv_ack_cq_events` and `ibv_ack_async_event` have acknowledged as many completion and
+/// asynchronous events as the kernel says it reported for this CQ. 0, or the positive errno (no
+/// wait then). EIO from a disassociated device counts as success, without the wait, when
+/// `verbs_allow_disassociate_destroy` is set. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_destroy_cq")).ret_errno()
+    if cq.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live CQ of an open context, initialised by verbs_init_cq.
+    unsafe {
+        let ctx = (*cq).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let allow = super::driver::verbs_allow_disassociate_destroy;
+        match crate::cmd::cq::destroy_cq(cmd_of(ctx, &fd), (*cq).handle, allow) {
+            Err(e) => Err::<(), _>(e).ret_errno(),
+            Ok(None) => 0,
+            Ok(Some((comp, asyn))) => {
+                let m = &raw mut (*cq).mutex;
+                libc::pthread_mutex_lock(m);
+                while (*cq).comp_events_completed != comp || (*cq).async_events_completed != asyn {
+                    libc::pthread_cond_wait(&raw mut (*cq).cond, m);
+                }
+                libc::pthread_mutex_unlock(m);
+                0
+            }
+        }
+    }
 }

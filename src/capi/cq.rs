@@ -1,19 +1,23 @@
 //! Completion queues (rdma-core: verbs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! The provider makes, resizes and destroys the CQ; the library fills in the core fields
+//! (`verbs_init_cq`) and keeps the completion channel's use count, under the context's mutex,
+//! which `ibv_destroy_comp_channel` checks.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{c_int, c_void};
 
+use super::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno};
 
 /// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
+/// to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
+/// failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
+/// `max_cqe` on rxe). Divergence: a NULL context gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_create_cq_1_1")]
@@ -24,28 +28,70 @@ pub unsafe extern "C" fn ibv_create_cq(
     channel: *mut ibv_comp_channel,
     comp_vector: c_int,
 ) -> *mut ibv_cq {
-    Err(unimplemented("ibv_create_cq")).ret_null()
+    if context.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    // SAFETY: an open context of this library; the provider's op sets errno on failure.
+    unsafe {
+        let Some(create) = ops_of(context).create_cq else {
+            return Err(Errno::EOPNOTSUPP).ret_null();
+        };
+        let cq = create(context, cqe, channel, comp_vector);
+        if !cq.is_null() {
+            super::driver::verbs_init_cq(cq, context, channel, cq_context);
+        }
+        cq
+    }
 }
 super::symver!(ibv_create_cq, v1_1, "@@IBVERBS_1.1", ibv_create_cq);
 
 /// `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Resizes a CQ to at least `cqe` entries (the provider's `resize_cq` op; `cq->cqe` becomes the
+/// new size). 0, or the positive errno. Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_resize_cq_1_1")]
 pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
-    Err::<(), _>(unimplemented("ibv_resize_cq")).ret_errno()
+    if cq.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live CQ of an open context.
+    unsafe {
+        match ops_of((*cq).context).resize_cq {
+            Some(f) => f(cq, cqe),
+            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+        }
+    }
 }
 super::symver!(ibv_resize_cq, v1_1, "@@IBVERBS_1.1", ibv_resize_cq);
 
 /// `int ibv_destroy_cq(struct ibv_cq *cq)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Destroys a CQ through the provider's `destroy_cq` op (which waits until every completion and
+/// asynchronous event the kernel reported for it was acknowledged); on success its channel's use
+/// count goes down. 0, or the positive errno (the CQ then stays). Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_destroy_cq_1_1")]
 pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
-    Err::<(), _>(unimplemented("ibv_destroy_cq")).ret_errno()
+    if cq.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live CQ of an open context; it is freed by the op, so read what we need first.
+    unsafe {
+        let channel = (*cq).channel;
+        let Some(destroy) = ops_of((*cq).context).destroy_cq else {
+            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+        };
+        let ret = destroy(cq);
+        if ret == 0 && !channel.is_null() {
+            let mutex = &raw mut (*(*channel).context).mutex;
+            libc::pthread_mutex_lock(mutex);
+            (*channel).refcnt -= 1;
+            libc::pthread_mutex_unlock(mutex);
+        }
+        ret
+    }
 }
 super::symver!(ibv_destroy_cq, v1_1, "@@IBVERBS_1.1", ibv_destroy_cq);

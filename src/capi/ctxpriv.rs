@@ -14,8 +14,7 @@ pub(crate) struct ContextPriv {
     /// The command layer's state: the driver id for ioctl headers, whether write commands may
     /// travel over the ioctl interface, which ioctls the kernel refused.
     pub cmd: crate::cmd::CmdState,
-    /// The context came from `ibv_import_device`.
-    #[allow(dead_code, reason = "rdma-core keeps it for the providers' future use; nothing reads it yet")]
+    /// The context came from `ibv_import_device` (its commands never fall back to write()).
     pub imported: bool,
 }
 

@@ -1,19 +1,79 @@
 //! Asynchronous events and completion channels (rdma-core: device.c, verbs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! An event is one fixed-size record read from a kernel fd: the context's `async_fd` for
+//! asynchronous events, a channel's fd for completion events. A read that cannot return a whole
+//! record (a non-blocking fd with nothing queued: EAGAIN) consumes nothing, so no event is lost.
+//! Acknowledging bumps the affiliated object's counter under its mutex and wakes its destroy,
+//! which waits until the counters reach what the kernel reported.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{c_int, c_uint, c_void};
 
+use super::ctxpriv::{cmd_of, ops_of};
+use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};
+use crate::abi::verbs::ibv_event_type::*;
 use crate::abi::verbs::{ibv_async_event, ibv_comp_channel, ibv_context, ibv_cq};
-use crate::errno::{CRet, unimplemented};
+use crate::cmd::CmdFd;
+use crate::errno::{CRet, Errno, Result};
+use crate::sys::pod;
+
+/// One whole record of `T` from `fd`, or the read's errno (a short read, which the kernel never
+/// gives, is EIO).
+fn read_record<T: pod::Pod>(fd: c_int) -> Result<T> {
+    let mut rec: T = pod::zeroed();
+    let buf = pod::bytes_mut(&mut rec);
+    // SAFETY: reads at most buf.len() bytes into our own record.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    match n {
+        n if n < 0 => Err(Errno(crate::sys::errno())),
+        // Divergence: rdma-core returns -1 with errno left as it was; the kernel never reads
+        // short, so we call it EIO.
+        n if n as usize != buf.len() => Err(Errno::EIO),
+        _ => Ok(rec),
+    }
+}
+
+/// The kinds of object an asynchronous event can name.
+enum Affiliation {
+    Cq,
+    Qp,
+    Srq,
+    Wq,
+    /// A port number, or nothing (device events).
+    Port,
+}
+
+/// What `element` of an event of this type holds (rdma-core's grouping).
+fn affiliation(event_type: u32) -> Affiliation {
+    const QP: [u32; 8] = [
+        IBV_EVENT_QP_FATAL as u32,
+        IBV_EVENT_QP_REQ_ERR as u32,
+        IBV_EVENT_QP_ACCESS_ERR as u32,
+        IBV_EVENT_COMM_EST as u32,
+        IBV_EVENT_SQ_DRAINED as u32,
+        IBV_EVENT_PATH_MIG as u32,
+        IBV_EVENT_PATH_MIG_ERR as u32,
+        IBV_EVENT_QP_LAST_WQE_REACHED as u32,
+    ];
+    match event_type {
+        t if t == IBV_EVENT_CQ_ERR as u32 => Affiliation::Cq,
+        t if QP.contains(&t) => Affiliation::Qp,
+        t if t == IBV_EVENT_SRQ_ERR as u32 || t == IBV_EVENT_SRQ_LIMIT_REACHED as u32 => {
+            Affiliation::Srq
+        }
+        t if t == IBV_EVENT_WQ_FATAL as u32 => Affiliation::Wq,
+        _ => Affiliation::Port,
+    }
+}
 
 /// `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// Reads the next asynchronous event from the context's `async_fd` (blocking unless the caller
+/// made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
+/// back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
+/// errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
+/// queued). Divergence: NULL arguments give -1 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_async_event_1_1")]
@@ -21,42 +81,143 @@ pub unsafe extern "C" fn ibv_get_async_event(
     context: *mut ibv_context,
     event: *mut ibv_async_event,
 ) -> c_int {
-    Err(unimplemented("ibv_get_async_event")).ret_minus_one()
+    if context.is_null() || event.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: an open context and the caller's event.
+    unsafe {
+        let ev: ib_uverbs_async_event_desc = match read_record((*context).async_fd) {
+            Ok(ev) => ev,
+            Err(e) => return Err(e).ret_minus_one(),
+        };
+        (*event).event_type = ev.event_type;
+        let el = &raw mut (*event).element;
+        match affiliation(ev.event_type) {
+            Affiliation::Cq => (*el).cq = ev.element as usize as *mut _,
+            Affiliation::Qp => (*el).qp = ev.element as usize as *mut _,
+            Affiliation::Srq => (*el).srq = ev.element as usize as *mut _,
+            Affiliation::Wq => (*el).wq = ev.element as usize as *mut _,
+            Affiliation::Port => (*el).port_num = ev.element as c_int,
+        }
+        if let Some(f) = ops_of(context).async_event {
+            f(context, event);
+        }
+    }
+    0
 }
 super::symver!(ibv_get_async_event, v1_1, "@@IBVERBS_1.1", ibv_get_async_event);
 
+/// Count one event on an object: `counter += n` under `mutex`, then wake one waiter on `cond`.
+///
+/// # Safety
+/// The three pointers are fields of one live, initialised object.
+unsafe fn count_events(
+    mutex: *mut libc::pthread_mutex_t,
+    cond: *mut libc::pthread_cond_t,
+    counter: *mut u32,
+    n: u32,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        libc::pthread_mutex_lock(mutex);
+        *counter = (*counter).wrapping_add(n);
+        libc::pthread_cond_signal(cond);
+        libc::pthread_mutex_unlock(mutex);
+    }
+}
+
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
 ///
-/// Stub: does nothing (no return value to carry the failure).
+/// Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
+/// acknowledged event on that object (its destroy waits for these); port and device events need
+/// nothing. No return value. Divergence: a NULL event, or a NULL object in it, is ignored.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_ack_async_event_1_1")]
 pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
-    let _ = unimplemented("ibv_ack_async_event");
+    if event.is_null() {
+        return;
+    }
+    // SAFETY: an event filled by ibv_get_async_event; its object is still alive (the caller may
+    // not destroy it before acknowledging).
+    unsafe {
+        let el = (*event).element;
+        match affiliation((*event).event_type) {
+            Affiliation::Cq if !el.cq.is_null() => {
+                let o = el.cq;
+                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).async_events_completed, 1);
+            }
+            Affiliation::Qp if !el.qp.is_null() => {
+                let o = el.qp;
+                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).events_completed, 1);
+            }
+            Affiliation::Srq if !el.srq.is_null() => {
+                let o = el.srq;
+                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).events_completed, 1);
+            }
+            Affiliation::Wq if !el.wq.is_null() => {
+                let o = el.wq;
+                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).events_completed, 1);
+            }
+            _ => {}
+        }
+    }
 }
 super::symver!(ibv_ack_async_event, v1_1, "@@IBVERBS_1.1", ibv_ack_async_event);
 
 /// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// A new completion channel: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
+/// it yet. NULL with errno on failure (the command's, e.g. EMFILE). Divergence: a NULL context
+/// gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_comp_channel(
     context: *mut ibv_context,
 ) -> *mut ibv_comp_channel {
-    Err(unimplemented("ibv_create_comp_channel")).ret_null()
+    if context.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    // SAFETY: an open context of this library.
+    let r = unsafe {
+        let fd = CmdFd((*context).cmd_fd);
+        crate::cmd::cq::create_comp_channel(cmd_of(context, &fd))
+    };
+    r.map(|fd| Box::into_raw(Box::new(ibv_comp_channel { context, fd, refcnt: 0 }))).ret_null()
 }
 
 /// `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Closes and frees a channel that no CQ uses (checked under the context's mutex). 0, or EBUSY
+/// while a CQ still uses it. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel) -> c_int {
-    Err::<(), _>(unimplemented("ibv_destroy_comp_channel")).ret_errno()
+    if channel.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a channel from ibv_create_comp_channel (a Box of ours) and its live context.
+    unsafe {
+        let mutex = &raw mut (*(*channel).context).mutex;
+        libc::pthread_mutex_lock(mutex);
+        let r = if (*channel).refcnt != 0 {
+            Err(Errno::EBUSY)
+        } else {
+            libc::close((*channel).fd);
+            drop(Box::from_raw(channel));
+            Ok(())
+        };
+        libc::pthread_mutex_unlock(mutex);
+        r.ret_errno()
+    }
 }
 
 /// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
 ///
-/// Stub: returns -1 with errno EOPNOTSUPP (rdma-core: 0 or a value, or -1 and errno).
+/// Reads the next completion event from the channel's fd (blocking unless the caller made it
+/// non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
+/// context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
+/// with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
+/// with nothing queued; the event stays queued). Divergence: NULL arguments give -1 with errno
+/// EINVAL, before anything is read.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_cq_event_1_1")]
@@ -65,17 +226,46 @@ pub unsafe extern "C" fn ibv_get_cq_event(
     cq: *mut *mut ibv_cq,
     cq_context: *mut *mut c_void,
 ) -> c_int {
-    Err(unimplemented("ibv_get_cq_event")).ret_minus_one()
+    if channel.is_null() || cq.is_null() || cq_context.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
+    }
+    // SAFETY: a live channel; the kernel echoes the CQ address given at creation, a CQ that
+    // cannot be destroyed while this event is unacknowledged.
+    unsafe {
+        let ev: ib_uverbs_comp_event_desc = match read_record((*channel).fd) {
+            Ok(ev) => ev,
+            Err(e) => return Err(e).ret_minus_one(),
+        };
+        let c = ev.cq_handle as usize as *mut ibv_cq;
+        *cq = c;
+        if c.is_null() {
+            // Divergence: rdma-core would crash on a CQ address of 0; the kernel never sends one.
+            return Err(Errno::EIO).ret_minus_one();
+        }
+        *cq_context = (*c).cq_context;
+        if let Some(f) = ops_of((*c).context).cq_event {
+            f(c);
+        }
+    }
+    0
 }
 super::symver!(ibv_get_cq_event, v1_1, "@@IBVERBS_1.1", ibv_get_cq_event);
 
 /// `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
 ///
-/// Stub: does nothing (no return value to carry the failure).
+/// Acknowledges `nevents` completion events of `cq` (from `ibv_get_cq_event`), under the CQ's
+/// mutex; its destroy waits until all reported events are acknowledged. No return value.
+/// Divergence: a NULL CQ is ignored.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_ack_cq_events_1_1")]
 pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
-    let _ = unimplemented("ibv_ack_cq_events");
+    if cq.is_null() {
+        return;
+    }
+    // SAFETY: a CQ initialised by verbs_init_cq.
+    unsafe {
+        count_events(&raw mut (*cq).mutex, &raw mut (*cq).cond, &raw mut (*cq).comp_events_completed, nevents);
+    }
 }
 super::symver!(ibv_ack_cq_events, v1_1, "@@IBVERBS_1.1", ibv_ack_cq_events);

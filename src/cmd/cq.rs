@@ -1,7 +1,7 @@
 //! CQ commands (rdma-core: `libibverbs/cmd_cq.c`: `ibv_icmd_create_cq` and its entry points
 //! `ibv_cmd_create_cq`, `ibv_cmd_create_cq_ex`, `ibv_cmd_create_cq_ex2`, `ibv_cmd_destroy_cq`;
 //! `cmd.c`: `ibv_cmd_poll_cq`, `ibv_cmd_req_notify_cq`, `ibv_cmd_resize_cq`,
-//! `ibv_cmd_modify_cq`).
+//! `ibv_cmd_modify_cq`; verbs.c: `ibv_create_comp_channel`'s command).
 #![forbid(unsafe_code)]
 
 use super::compat::Compat;
@@ -189,6 +189,15 @@ pub fn destroy_cq(ctx: Ctx<'_>, cq_handle: u32, allow_disassociate_destroy: bool
     let forgiven = r.is_err();
     destroy_result(r, allow_disassociate_destroy)?;
     Ok((!forgiven).then_some((resp.comp_events_reported, resp.async_events_reported)))
+}
+
+/// `ibv_create_comp_channel`: `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL` (write only); returns
+/// the new channel fd.
+pub fn create_comp_channel(ctx: Ctx<'_>) -> Result<i32> {
+    let mut req = [0u8; size_of::<ibv_create_comp_channel>()];
+    let mut resp: ib_uverbs_create_comp_channel_resp = pod::zeroed();
+    execute_cmd_write::<ibv_create_comp_channel>(ctx, &mut req, pod::bytes_mut(&mut resp))?;
+    Ok(resp.fd as i32)
 }
 
 /// `ibv_cmd_req_notify_cq`: `IB_USER_VERBS_CMD_REQ_NOTIFY_CQ`.

@@ -65,7 +65,7 @@ pub const RDMA_NLDEV_ATTR_CHARDEV: u16 = 72;
 /// `RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID` (u32, `enum rdma_driver_id`).
 pub const RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID: u16 = 73;
 /// `RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK` (u8).
-pub const RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK: u16 = 81;
+pub const RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK: u16 = 93;
 /// Attribute types at or above this are ignored (`RDMA_NLDEV_ATTR_MAX` of rdma-core's copy of
 /// the header is larger than every type we read; the exact value does not matter here).
 pub const ATTR_TABLE_LEN: usize = 128;
