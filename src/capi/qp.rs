@@ -215,3 +215,7 @@ pub unsafe extern "C" fn ibv_query_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_
         }
     }
 }
+
+#[cfg(test)]
+#[path = "qp_tests.rs"]
+mod tests;
