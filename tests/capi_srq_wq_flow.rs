@@ -232,6 +232,14 @@ fn create_rwq_ind_table_sends_the_wq_handles() {
     assert_eq!(req.len() % 8, 0);
 
     // A NULL WQ in the table: EINVAL (rdma-core would crash).
+    // A size above the kernel's maximum: EINVAL without reading the (2-entry) table.
+    a.log_ind_tbl_size = 14;
+    let fake = Fake::new([]);
+    // SAFETY: live objects; the table is not read.
+    let r = unsafe { create_rwq_ind_table_with(Ctx::new(&fake, &st), ctx, &mut a, &mut *t, &mut resp) };
+    assert_eq!(r, libc::EINVAL);
+    a.log_ind_tbl_size = 1;
+
     // SAFETY: the table is live until freed below; only raw pointers touch it.
     unsafe {
         (*tbl)[1] = null_mut();

@@ -4789,8 +4789,9 @@ int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 // `init_attr->ind_tbl` (extended write command CREATE_RWQ_IND_TBL): sets the table's handle,
 // number and context. 0, or the positive errno: comp_mask bits from
 // IBV_CREATE_IND_TABLE_RESERVED up EINVAL (errno left alone, as rdma-core), a response
-// shorter than the core one EINVAL. Divergence: NULL arguments or WQs, or a log size of 32 or
-// more, give EINVAL.
+// shorter than the core one EINVAL. Divergence: NULL arguments or WQs give EINVAL; so does a
+// log size above the kernel's maximum (13) without reading the table (rdma-core reads it, then
+// the kernel refuses the size).
 int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
                                  struct ibv_rwq_ind_table_init_attr *init_attr,
                                  struct ibv_rwq_ind_table *rwq_ind_table,

@@ -16,7 +16,8 @@ use crate::abi::kern_abi::{
     ibv_create_srq, ibv_create_wq, ibv_create_xsrq, ibv_modify_srq, ibv_modify_wq, ibv_query_srq,
 };
 use crate::abi::uapi::{
-    ib_uverbs_create_srq_resp, ib_uverbs_ex_create_rwq_ind_table_resp, ib_uverbs_ex_create_wq_resp,
+    IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE, ib_uverbs_create_srq_resp, ib_uverbs_ex_create_rwq_ind_table_resp,
+    ib_uverbs_ex_create_wq_resp,
 };
 use crate::abi::verbs::ibv_ind_table_init_attr_mask::IBV_CREATE_IND_TABLE_RESERVED;
 use crate::abi::verbs::ibv_srq_init_attr_mask::*;
@@ -518,8 +519,9 @@ pub unsafe fn destroy_wq_with(c: Ctx<'_>, wq: *mut ibv_wq) -> c_int {
 /// `init_attr->ind_tbl` (extended write command CREATE_RWQ_IND_TBL): sets the table's handle,
 /// number and context. 0, or the positive errno: comp_mask bits from
 /// IBV_CREATE_IND_TABLE_RESERVED up EINVAL (errno left alone, as rdma-core), a response
-/// shorter than the core one EINVAL. Divergence: NULL arguments or WQs, or a log size of 32 or
-/// more, give EINVAL.
+/// shorter than the core one EINVAL. Divergence: NULL arguments or WQs give EINVAL; so does a
+/// log size above the kernel's maximum (13) without reading the table (rdma-core reads it, then
+/// the kernel refuses the size).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_rwq_ind_table(
     context: *mut ibv_context,
@@ -555,7 +557,9 @@ pub unsafe fn create_rwq_ind_table_with(
         if mask >= IBV_CREATE_IND_TABLE_RESERVED as u32 {
             return quiet(Errno::EINVAL);
         }
-        if log >= 32 || (*a).ind_tbl.is_null() {
+        // The kernel refuses sizes above its maximum before it reads a handle; answering that
+        // here spares reading (up to 2^31) table entries that do not exist.
+        if log > IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE || (*a).ind_tbl.is_null() {
             return einval();
         }
         let mut handles = Vec::new();
