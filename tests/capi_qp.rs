@@ -183,6 +183,19 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE).data, 11);
     assert!(!p.attrs.iter().any(|a| a.id == UVERBS_ATTR_CREATE_QP_PD_HANDLE));
 
+    // Without an XRCD the verbs_qp words after ibv_qp_ex are not written (in a v45-v56
+    // provider's struct the first is the low half of `wr_flush`).
+    ax.comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
+    ax.pd = &mut w.pd;
+    ax.qp_type = ibv_qp_type::IBV_QPT_RC as u32;
+    ax.send_cq = &mut w.scq;
+    ax.recv_cq = &mut w.rcq;
+    vqp.comp_mask = 0x4444;
+    let fake = Fake::new([Reply::IoctlOk(vec![(UVERBS_ATTR_CREATE_QP_HANDLE, Out::Data(7))])]);
+    // SAFETY: live objects.
+    let r = unsafe { create_qp_ex2_with(Ctx::new(&fake, &st), true, ctx, &mut *vqp, &mut ax, &mut req, &mut resp) };
+    assert_eq!((r, vqp.comp_mask), (0, 0x4444));
+
     // Unknown comp_mask bits: EINVAL, errno set, nothing sent.
     ax.comp_mask |= 1 << 20;
     let fake = Fake::new([]);
@@ -230,6 +243,15 @@ fn open_qp_checks_and_fills() {
     assert_eq!((vqp.comp_mask, vqp.xrcd), (1, addr_of_mut!(w.xrcd)));
     let wr = &fake.writes()[0];
     assert_eq!(u32_at(wr, 8 + offset_of!(ib_uverbs_open_qp, pd_handle)), 11, "the XRCD's handle as PD");
+    // A v45-v56 provider's struct (376 bytes, `wr_flush` at 352): comp_mask and xrcd 8 bytes on.
+    let mut v56 = vec![0u64; 376 / 8];
+    v56[352 / 8] = 0x1111_2222_3333_4444;
+    // SAFETY: a live buffer of the size passed.
+    let r = unsafe { open_qp_with(Ctx::new(&fake, &st), ctx, v56.as_mut_ptr().cast(), 376, &mut oa, &mut req, &mut resp) };
+    assert_eq!(r, 0);
+    assert_eq!(v56[352 / 8], 0x1111_2222_3333_4444, "wr_flush untouched");
+    assert_eq!((v56[360 / 8] as u32, v56[368 / 8]), (1, addr_of_mut!(w.xrcd) as u64));
+    let fake = Fake::new([Reply::WriteOk(pod::bytes(&kr).to_vec())]);
     // A provider struct that ends before `xrcd`: neither it nor the mask beyond is written.
     let mut small = zero::<verbs_qp>();
     small.comp_mask = 0xaa;

@@ -4620,10 +4620,10 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 //
 // Opens a shareable XRC QP by number on its XRCD (write command OPEN_QP) and fills in `qp`:
 // handle, context, number, type and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN,
-// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it. 0, or the positive errno:
-// unknown comp_mask bits EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone,
-// as rdma-core). Divergence: NULL arguments give EINVAL; `comp_mask` is written only when
-// `vqp_sz` covers it.
+// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
+// from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
+// EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
+// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
 int ibv_cmd_open_qp(struct ibv_context *context,
                     struct verbs_qp *qp,
                     int vqp_sz,

@@ -2905,6 +2905,8 @@ int ibv_destroy_qp(struct ibv_qp *qp);
 // The extended view of a QP its provider created with the extended interface (its
 // `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP.
 // Divergence: NULL gives NULL with errno EINVAL.
+//
+// Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]); both are understood.
 struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 // `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`

@@ -44,7 +44,58 @@ unsafe fn buf<'a, T>(p: *mut T, len: usize) -> &'a mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len) }
 }
 
-/// rdma-core's `set_qp`: the core fields of a created QP (and of its `verbs_qp`, when given).
+/// Where a provider's `verbs_qp` keeps `comp_mask` and `xrcd`. Within provider ABI 34 the
+/// struct grew: rdma-core v45 appended `wr_flush` to the `ibv_qp_ex` it starts with, so
+/// providers built from v44 headers (Debian 12) keep `comp_mask` at 352, those built from v45-v56
+/// headers (Debian 13) at 360, where a v44 provider keeps `xrcd`. A provider says which only
+/// where it passes its struct's size (`ibv_cmd_open_qp`); elsewhere the v44 layout of
+/// [`verbs_qp`] is assumed.
+#[derive(Clone, Copy)]
+struct VqpLayout {
+    comp_mask: usize,
+    xrcd: usize,
+}
+
+/// The v44 layout (this crate's [`verbs_qp`]).
+const VQP_V44: VqpLayout = VqpLayout { comp_mask: offset_of!(verbs_qp, comp_mask), xrcd: offset_of!(verbs_qp, xrcd) };
+/// The v45-v56 layout: everything after `ibv_qp_ex` moved by its new last member.
+const VQP_V56: VqpLayout = VqpLayout { comp_mask: VQP_V44.comp_mask + 8, xrcd: VQP_V44.xrcd + 8 };
+/// `sizeof(struct verbs_qp)` in the v45-v56 layout.
+const VQP_V56_SIZE: usize = size_of::<verbs_qp>() + 8;
+
+impl VqpLayout {
+    /// The layout of a provider struct of `size` bytes.
+    fn of_size(size: usize) -> Self {
+        if size >= VQP_V56_SIZE { VQP_V56 } else { VQP_V44 }
+    }
+
+    /// `vqp->comp_mask = mask` and, when given, `vqp->xrcd = xrcd`, each only if inside `size`.
+    ///
+    /// # Safety
+    /// `vqp` points to `size` writable bytes.
+    unsafe fn store(self, vqp: *mut verbs_qp, size: usize, mask: u32, xrcd: Option<*mut verbs_xrcd>) {
+        let base = vqp.cast::<u8>();
+        // SAFETY: the caller's contract; each write is checked against `size` (both fields are
+        // naturally aligned in either layout, as `vqp` is).
+        unsafe {
+            if self.comp_mask + 4 <= size {
+                base.add(self.comp_mask).cast::<u32>().write(mask);
+            }
+            if let Some(x) = xrcd {
+                if self.xrcd + 8 <= size {
+                    base.add(self.xrcd).cast::<*mut verbs_xrcd>().write(x);
+                }
+            }
+        }
+    }
+}
+
+/// rdma-core's `set_qp`: the core fields of a created QP, and for a `verbs_qp` with an XRCD its
+/// `comp_mask` and `xrcd`.
+///
+/// Divergence: rdma-core also clears `comp_mask` of every other `verbs_qp`. Providers allocate
+/// their QPs zeroed, and in a v45-v56 provider's struct (see [`VqpLayout`]) that word is the low
+/// half of the `wr_flush` pointer it may already have set, so it is left alone here.
 ///
 /// # Safety
 /// `qp` is the provider's QP (inside `vqp` when that is not NULL); `a` a live attribute struct
@@ -61,12 +112,9 @@ unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: *const ibv_qp_init_attr
         (*qp).state = IBV_QPS_RESET as u32;
         (*qp).events_completed = 0;
         init_lock(&raw mut (*qp).mutex, &raw mut (*qp).cond);
-        if !vqp.is_null() {
-            (*vqp).comp_mask = 0;
-            if (*a).comp_mask & IBV_QP_INIT_ATTR_XRCD as u32 != 0 {
-                (*vqp).comp_mask |= VERBS_QP_XRCD as u32;
-                (*vqp).xrcd = (*a).xrcd.cast::<verbs_xrcd>();
-            }
+        if !vqp.is_null() && (*a).comp_mask & IBV_QP_INIT_ATTR_XRCD as u32 != 0 {
+            let xrcd = (*a).xrcd.cast::<verbs_xrcd>();
+            VQP_V44.store(vqp, size_of::<verbs_qp>(), VERBS_QP_XRCD as u32, Some(xrcd));
         }
     }
 }
@@ -277,10 +325,10 @@ pub unsafe fn create_qp_ex2_with(
 ///
 /// Opens a shareable XRC QP by number on its XRCD (write command OPEN_QP) and fills in `qp`:
 /// handle, context, number, type and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN,
-/// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it. 0, or the positive errno:
-/// unknown comp_mask bits EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone,
-/// as rdma-core). Divergence: NULL arguments give EINVAL; `comp_mask` is written only when
-/// `vqp_sz` covers it.
+/// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
+/// from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
+/// EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
+/// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_open_qp(
     context: *mut ibv_context,
@@ -347,12 +395,11 @@ pub unsafe fn open_qp_with(
             (*qp).events_completed = 0;
             init_lock(&raw mut (*qp).mutex, &raw mut (*qp).cond);
             let sz = usize::try_from(vqp_sz).unwrap_or(0);
-            if offset_of!(verbs_qp, comp_mask) < sz {
-                (*vqp).comp_mask = 0;
-            }
-            if offset_of!(verbs_qp, xrcd) < sz {
-                (*vqp).comp_mask = VERBS_QP_XRCD as u32;
-                (*vqp).xrcd = xrcd;
+            let layout = VqpLayout::of_size(sz);
+            if layout.xrcd < sz {
+                layout.store(vqp, sz, VERBS_QP_XRCD as u32, Some(xrcd));
+            } else {
+                layout.store(vqp, sz, 0, None);
             }
         })
         .ret_errno()

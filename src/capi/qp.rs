@@ -12,7 +12,7 @@ use core::ffi::c_int;
 use super::ctxpriv::ops_of;
 use super::ret::ret_or;
 use crate::abi::driver::verbs_qp;
-use crate::abi::driver::verbs_qp_mask::VERBS_QP_EX;
+use crate::abi::driver::verbs_qp_mask::{VERBS_QP_EX, VERBS_QP_XRCD};
 use crate::abi::verbs::ibv_qp_attr_mask::IBV_QP_STATE;
 use crate::abi::verbs::ibv_query_qp_data_in_order_caps::*;
 use crate::abi::verbs::ibv_query_qp_data_in_order_flags::*;
@@ -134,14 +134,38 @@ super::symver!(ibv_destroy_qp, v1_1, "@@IBVERBS_1.1", ibv_destroy_qp);
 /// The extended view of a QP its provider created with the extended interface (its
 /// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP.
 /// Divergence: NULL gives NULL with errno EINVAL.
+///
+/// Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]); both are understood.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
     if qp.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
-    // SAFETY: as rdma-core, every provider QP is the head of a verbs_qp.
-    let mask = unsafe { (*qp.cast::<verbs_qp>()).comp_mask };
-    if mask & VERBS_QP_EX as u32 != 0 { qp.cast() } else { core::ptr::null_mut() }
+    // SAFETY: as rdma-core, every provider QP is the head of a verbs_qp (either layout is at
+    // least as long as the v44 one read here).
+    let (at_352, at_360) = unsafe {
+        let v = qp.cast::<verbs_qp>();
+        ((*v).comp_mask, (&raw const (*v).xrcd).cast::<u32>().read())
+    };
+    if vqp_is_ex(at_352, at_360) { qp.cast() } else { core::ptr::null_mut() }
+}
+
+/// Whether a provider's `verbs_qp` carries VERBS_QP_EX, from its 32-bit words at byte 352 and
+/// 360 (right after the v44 `ibv_qp_ex`).
+///
+/// Providers built from rdma-core v44 headers (Debian 12) keep `comp_mask` at 352 and the low
+/// half of `xrcd` at 360 (non-NULL only with VERBS_QP_XRCD). Those built from v45-v56 headers
+/// (Debian 13; still provider ABI 34) appended `wr_flush` to `ibv_qp_ex`: 352 is the low half
+/// of that function pointer (NULL, or an address with bits beyond the two mask bits), and
+/// `comp_mask` is at 360. So: a word at 352 that is a valid mask answers; a zero one defers to
+/// 360 (zero in a v44 struct without XRCD); anything else is a pointer, and 360 answers.
+fn vqp_is_ex(at_352: u32, at_360: u32) -> bool {
+    let (xrcd, ex) = (VERBS_QP_XRCD as u32, VERBS_QP_EX as u32);
+    match at_352 {
+        0 => at_360 & ex != 0,
+        m if m & !(xrcd | ex) == 0 => m & ex != 0,
+        _ => at_360 & ex != 0,
+    }
 }
 
 /// `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`

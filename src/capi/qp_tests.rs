@@ -176,6 +176,19 @@ fn qp_to_qp_ex_follows_the_mask() {
         assert_eq!(errno(), SENTINEL);
         q.comp_mask = crate::abi::driver::verbs_qp_mask::VERBS_QP_EX as u32;
         assert_eq!(crate::capi::qp::ibv_qp_to_qp_ex(qp).cast::<ibv_qp>(), qp);
+        // A v45-v56 provider's struct: `wr_flush` (here set) at 352, comp_mask at 360.
+        let words = qp.cast::<u8>();
+        words.add(352).cast::<u64>().write(0x0000_7f00_1234_5670);
+        words.add(360).cast::<u32>().write(0);
+        assert!(crate::capi::qp::ibv_qp_to_qp_ex(qp).is_null());
+        words.add(360).cast::<u32>().write(crate::abi::driver::verbs_qp_mask::VERBS_QP_EX as u32);
+        assert_eq!(crate::capi::qp::ibv_qp_to_qp_ex(qp).cast::<ibv_qp>(), qp);
+        words.add(352).cast::<u64>().write(0);
+        assert_eq!(crate::capi::qp::ibv_qp_to_qp_ex(qp).cast::<ibv_qp>(), qp, "wr_flush NULL");
+        // A v44 XRC QP: comp_mask XRCD, the xrcd pointer's low half at 360 is not a mask.
+        words.add(352).cast::<u32>().write(crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD as u32);
+        words.add(360).cast::<u32>().write(0x5678_9abe);
+        assert!(crate::capi::qp::ibv_qp_to_qp_ex(qp).is_null());
         assert!(crate::capi::qp::ibv_qp_to_qp_ex(null_mut()).is_null());
         assert_eq!(errno(), libc::EINVAL);
     }
