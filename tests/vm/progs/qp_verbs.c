@@ -6,7 +6,8 @@
  * masks, queries them, moves one message over a loopback RC pair, and checks destroy ordering
  * (a CQ, PD or SRQ in use by a QP is EBUSY), ECE, ibv_qp_to_qp_ex and
  * ibv_query_qp_data_in_order. Prints return values, errno names, states, flags and sizes; never
- * pointers, handles, QP numbers or keys (only whether they are what they should be). errno is
+ * pointers, handles, QP numbers or keys (only whether they are what they should be). A QP
+ * attached to a multicast group cannot be destroyed until detached (EBUSY). errno is
  * printed only after a failure. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -385,6 +386,15 @@ int main(void)
 	}
 
 	printf("== destroy ordering\n");
+	q = mkqp("create_qp UD for multicast", IBV_QPT_UD, cq, NULL, 4, 4, 0);
+	if (q) {
+		union ibv_gid mgid = { .raw = { 0xff, 0x0e, [15] = 0x01 } };
+
+		RC("attach_mcast ff0e::1", ibv_attach_mcast(q, &mgid, 0));
+		RC("destroy_qp while attached", ibv_destroy_qp(q));
+		RC("detach_mcast ff0e::1", ibv_detach_mcast(q, &mgid, 0));
+		RC("destroy_qp after detach", ibv_destroy_qp(q));
+	}
 	RC("destroy_cq with live QPs", ibv_destroy_cq(cq));
 	RC("dealloc_pd with live QPs", ibv_dealloc_pd(pd));
 	RC("destroy_srq with a QP on it", ibv_destroy_srq(srq));
