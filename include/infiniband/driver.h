@@ -4414,7 +4414,12 @@ int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
 
 // `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Creates a steering rule on `qp` (extended write command CREATE_FLOW): the application's
+// specs, which follow `flow_attr` in memory, converted to the kernel's layout (action specs
+// name their flow action or counters by handle), then the provider's `ucmd`. Sets `flow_id`'s
+// context and handle. 0, or the positive errno: an unknown spec type or a too-short filter is
+// EINVAL, mask bits the kernel cannot take EOPNOTSUPP. Divergence: NULL arguments (or a NULL
+// object in an action spec) give EINVAL; a NULL `ucmd` counts as empty whatever `ucmd_size`.
 int ibv_cmd_create_flow(struct ibv_qp *qp,
                         struct ibv_flow *flow_id,
                         struct ibv_flow_attr *flow_attr,
@@ -4423,12 +4428,15 @@ int ibv_cmd_create_flow(struct ibv_qp *qp,
 
 // `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// FLOW_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a forgiven
+// EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_flow(struct ibv_flow *flow_id);
 
 // `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_FLOW_ACTION_ESP_CREATE (ioctl only) with the present ESP attributes and the
+// provider's `driver` chain: sets the action's context, type ESP and handle. 0, or the
+// positive errno. Divergence: NULL arguments give EINVAL.
 int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
                                    struct ibv_flow_action_esp_attr *attr,
                                    struct verbs_flow_action *flow_action,
@@ -4436,19 +4444,24 @@ int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
 
 // `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY (ioctl only) of the action, with the present ESP
+// attributes and the provider's `driver` chain. 0, or the positive errno. Divergence: NULL
+// arguments give EINVAL.
 int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
                                    struct ibv_flow_action_esp_attr *attr,
                                    struct ibv_command_buffer *driver);
 
 // `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
+// (disassociated device) is success. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
 
 // `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_COUNTERS_CREATE (ioctl only) with the provider's `link` chain: sets the
+// counters' context and handle. 0, or the positive errno; any `comp_mask` bit is EOPNOTSUPP
+// (errno left alone, as rdma-core). Divergence: NULL arguments give EINVAL.
 int ibv_cmd_create_counters(struct ibv_context *context,
                             struct ibv_counters_init_attr *init_attr,
                             struct verbs_counters *vcounters,
@@ -4456,12 +4469,15 @@ int ibv_cmd_create_counters(struct ibv_context *context,
 
 // `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
+// (disassociated device) is success. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
 
 // `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// UVERBS_METHOD_COUNTERS_READ (ioctl only) into `ncounters` values at `counters_value`, with
+// `flags` and the provider's `link` chain. 0, or the positive errno. Divergence: a NULL
+// `vcounters`, or a NULL `counters_value` with a nonzero count, gives EINVAL.
 int ibv_cmd_read_counters(struct verbs_counters *vcounters,
                           uint64_t *counters_value,
                           uint32_t ncounters,
@@ -4595,9 +4611,28 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 // disassociated device when allowed.
 int ibv_cmd_free_dm(struct verbs_dm *dm);
 
+// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
+//
+// Posts the send work request list through the kernel (write command POST_SEND, for providers
+// without a user-space send queue). 0, or the positive errno with `*bad_wr` the WR the kernel
+// named (the first one when it named none). Divergence: NULL `ibqp` gives EINVAL; a WR with a
+// negative SGE count, a NULL SGE list or (UD) a NULL AH fails EINVAL before anything is sent,
+// naming that WR; a NULL `bad_wr` is not written.
+int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+
+// `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
+//
+// Posts the receive work request list through the kernel (write command POST_RECV). 0, or the
+// positive errno with `*bad_wr` as for [`ibv_cmd_post_send`]. Divergence: as there.
+int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+
 // `int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Creates the QP on `pd` (QP_CREATE ioctl with the provider's driver data, else the legacy
+// write command of the kernel's ABI): sets `qp`'s context, handle, number, objects, type,
+// state RESET and event lock, and stores the granted capabilities into `attr->cap`. 0, or the
+// positive errno. Divergence: NULL arguments, a NULL CQ where the type needs one, or buffers
+// shorter than their core structs give EINVAL (rdma-core crashes or overruns).
 int ibv_cmd_create_qp(struct ibv_pd *pd,
                       struct ibv_qp *qp,
                       struct ibv_qp_init_attr *attr,
@@ -4608,7 +4643,10 @@ int ibv_cmd_create_qp(struct ibv_pd *pd,
 
 // `int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// As [`ibv_cmd_create_qp`] from an `ibv_qp_init_attr_ex` (comp_mask PD, XRCD and
+// SEND_OPS_FLAGS only, else EINVAL; XRC receive QPs on their XRCD), also setting the
+// `verbs_qp` XRCD fields; the granted capabilities go into `attr_ex->cap`. 0, or the positive
+// errno. Divergence: as for [`ibv_cmd_create_qp`].
 int ibv_cmd_create_qp_ex(struct ibv_context *context,
                          struct verbs_qp *qp,
                          struct ibv_qp_init_attr_ex *attr_ex,
@@ -4619,7 +4657,9 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context,
 
 // `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// As [`ibv_cmd_create_qp_ex`], also allowing CREATE_FLAGS (the supported ones; others EINVAL),
+// MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command. 0, or the
+// positive errno.
 //
 // Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
 // *driver`.
@@ -4633,7 +4673,12 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 
 // `int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp, int vqp_sz, struct ibv_qp_open_attr *attr, struct ibv_open_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Opens a shareable XRC QP by number on its XRCD (write command OPEN_QP) and fills in `qp`:
+// handle, context, number, type and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN,
+// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
+// from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
+// EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
+// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
 int ibv_cmd_open_qp(struct ibv_context *context,
                     struct verbs_qp *qp,
                     int vqp_sz,
@@ -4645,7 +4690,10 @@ int ibv_cmd_open_qp(struct ibv_context *context,
 
 // `int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr, int attr_mask, struct ibv_qp_init_attr *qp_init_attr, struct ibv_query_qp *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The QP's attributes (write command QUERY_QP): fills `qp_attr` and, in `qp_init_attr`, the
+// capabilities and sq_sig_all from the kernel and the user context, CQs, SRQ and type from
+// `qp`. 0, or the positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left
+// alone, as rdma-core). Divergence: NULL arguments give EINVAL.
 int ibv_cmd_query_qp(struct ibv_qp *qp,
                      struct ibv_qp_attr *qp_attr,
                      int attr_mask,
@@ -4655,7 +4703,10 @@ int ibv_cmd_query_qp(struct ibv_qp *qp,
 
 // `int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Write command MODIFY_QP with the masked attributes in the provider's request. 0, or the
+// positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left alone, as
+// rdma-core). `qp->state` is the caller's (`ibv_modify_qp`) to update. Divergence: NULL
+// arguments give EINVAL.
 int ibv_cmd_modify_qp(struct ibv_qp *qp,
                       struct ibv_qp_attr *attr,
                       int attr_mask,
@@ -4664,7 +4715,9 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp,
 
 // `int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_modify_qp_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Extended write command MODIFY_QP (any mask, `rate_limit` included when the request has room
+// for it, else EINVAL with errno left alone, as rdma-core). 0, or the positive errno.
+// Divergence: NULL arguments give EINVAL.
 int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
                          struct ibv_qp_attr *attr,
                          int attr_mask,
@@ -4675,22 +4728,19 @@ int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
 
 // `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// QP_DESTROY (ioctl, else the write command), then waits, under `qp->mutex`/`qp->cond`, until
+// the application has acknowledged every async event the kernel reported for the QP
+// (`events_completed` reaching the kernel's `events_reported`). 0, or the positive errno; EIO
+// on a disassociated device counts as success when RDMAV_ALLOW_DISASSOC_DESTROY is set (then
+// without the wait). Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
-
-// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
-
-// `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
-//
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 
 // `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Creates a basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data, else the
+// write command of the kernel's ABI): sets `srq`'s PD, context, event lock and handle, and
+// stores the granted `max_wr`/`max_sge` into `attr->attr`. 0, or the positive errno.
+// Divergence: NULL arguments or buffers shorter than their core structs give EINVAL.
 int ibv_cmd_create_srq(struct ibv_pd *pd,
                        struct ibv_srq *srq,
                        struct ibv_srq_init_attr *attr,
@@ -4701,7 +4751,12 @@ int ibv_cmd_create_srq(struct ibv_pd *pd,
 
 // `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (unknown comp_mask
+// bits EOPNOTSUPP, no PD EINVAL; XRC needs XRCD and CQ, TM needs CQ, TM and tags): as
+// [`ibv_cmd_create_srq`], plus the `verbs_srq` type, XRC number and domain, and CQ. 0, or the
+// positive errno. Divergence: NULL arguments (or a NULL object the type needs) give EINVAL;
+// the `verbs_srq` fields are set on the write fallback for a basic SRQ too (rdma-core sets them
+// only on its other paths).
 int ibv_cmd_create_srq_ex(struct ibv_context *context,
                           struct verbs_srq *srq,
                           struct ibv_srq_init_attr_ex *attr_ex,
@@ -4712,7 +4767,9 @@ int ibv_cmd_create_srq_ex(struct ibv_context *context,
 
 // `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Write command MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's request;
+// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno. Divergence: NULL
+// arguments give EINVAL.
 int ibv_cmd_modify_srq(struct ibv_srq *srq,
                        struct ibv_srq_attr *srq_attr,
                        int srq_attr_mask,
@@ -4721,7 +4778,8 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq,
 
 // `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Write command QUERY_SRQ: fills `srq_attr` (`max_wr`, `max_sge`, `srq_limit`). 0, or the
+// positive errno. Divergence: NULL arguments give EINVAL.
 int ibv_cmd_query_srq(struct ibv_srq *srq,
                       struct ibv_srq_attr *srq_attr,
                       struct ibv_query_srq *cmd,
@@ -4729,19 +4787,30 @@ int ibv_cmd_query_srq(struct ibv_srq *srq,
 
 // `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// SRQ_DESTROY (ioctl, else the write command), then waits, under `srq->mutex`/`srq->cond`,
+// until `srq->events_completed` reaches the kernel's `events_reported` (every async event of
+// the SRQ acknowledged). 0, or the positive errno; a forgiven EIO (disassociated device,
+// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_srq(struct ibv_srq *srq);
 
 // `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Posts the receive work request list to the SRQ through the kernel (write command
+// POST_SRQ_RECV). 0, or the positive errno with `*bad_wr` the WR the kernel named (the first
+// one when it named none). Divergence: NULL `srq` gives EINVAL; a WR with a negative SGE count
+// or a NULL SGE list fails EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is
+// not written.
 int ibv_cmd_post_srq_recv(struct ibv_srq *srq,
                           struct ibv_recv_wr *wr,
                           struct ibv_recv_wr **bad_wr);
 
 // `int ibv_cmd_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *wq_init_attr, struct ibv_wq *wq, struct ibv_create_wq *cmd, size_t cmd_size, struct ib_uverbs_ex_create_wq_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Creates a work queue (WQ_CREATE ioctl with the provider's driver data, else the extended
+// write command): sets `wq`'s context, CQ, PD, type, handle and number, and stores the granted
+// `max_wr`/`max_sge` into `wq_init_attr`. 0, or the positive errno: comp_mask bits from
+// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL, unknown create flags EOPNOTSUPP. Divergence: NULL
+// arguments (PD and CQ included) or short buffers give EINVAL.
 int ibv_cmd_create_wq(struct ibv_context *context,
                       struct ibv_wq_init_attr *wq_init_attr,
                       struct ibv_wq *wq,
@@ -4752,7 +4821,10 @@ int ibv_cmd_create_wq(struct ibv_context *context,
 
 // `int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr, struct ibv_modify_wq *cmd, size_t cmd_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Extended write command MODIFY_WQ (the provider's request, its core zeroed first); on
+// success with IBV_WQ_ATTR_STATE sets `wq->state`. 0, or the positive errno: attr_mask bits
+// from IBV_WQ_ATTR_RESERVED up EINVAL, unknown flags EOPNOTSUPP (both with errno left alone,
+// as rdma-core). Divergence: NULL arguments give EINVAL.
 int ibv_cmd_modify_wq(struct ibv_wq *wq,
                       struct ibv_wq_attr *attr,
                       struct ibv_modify_wq *cmd,
@@ -4760,12 +4832,21 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq,
 
 // `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// WQ_DESTROY (ioctl, else the extended write command), then waits, under
+// `wq->mutex`/`wq->cond`, until `wq->events_completed` reaches the kernel's `events_reported`.
+// 0, or the positive errno; a forgiven EIO (disassociated device) is success without the
+// wait. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 
 // `int ibv_cmd_create_rwq_ind_table(struct ibv_context *context, struct ibv_rwq_ind_table_init_attr *init_attr, struct ibv_rwq_ind_table *rwq_ind_table, struct ib_uverbs_ex_create_rwq_ind_table_resp *resp, size_t resp_size)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// Creates an RSS indirection table over the `1 << log_ind_tbl_size` WQs of
+// `init_attr->ind_tbl` (extended write command CREATE_RWQ_IND_TBL): sets the table's handle,
+// number and context. 0, or the positive errno: comp_mask bits from
+// IBV_CREATE_IND_TABLE_RESERVED up EINVAL (errno left alone, as rdma-core), a response
+// shorter than the core one EINVAL. Divergence: NULL arguments or WQs give EINVAL; so does a
+// log size above the kernel's maximum (13) without reading the table (rdma-core reads it, then
+// the kernel refuses the size).
 int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
                                  struct ibv_rwq_ind_table_init_attr *init_attr,
                                  struct ibv_rwq_ind_table *rwq_ind_table,
@@ -4774,7 +4855,8 @@ int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
 
 // `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// RWQ_IND_TBL_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a
+// forgiven EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
 int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
 
 // `void verbs_register_driver_34(const struct verbs_device_ops *ops)`

@@ -2940,14 +2940,17 @@ void ibv_unimport_pd(struct ibv_pd *pd);
 
 // `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// The provider's `create_qp`: a QP in state RESET with the granted capabilities written back
+// into `qp_init_attr->cap`, or NULL with errno. Divergence: NULL arguments give NULL with
+// errno EINVAL (rdma-core crashes).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
 
 // `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `query_qp`; on success with IBV_QP_STATE in the mask, `qp->state` takes the
+// reported state. 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_qp(struct ibv_qp *qp,
@@ -2957,67 +2960,80 @@ int ibv_query_qp(struct ibv_qp *qp,
 
 // `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `modify_qp`; on success with IBV_QP_STATE in the mask, `qp->state` becomes
+// `attr->qp_state`. 0, or the provider's positive errno. Divergence: NULL arguments give
+// EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
 
 // `int ibv_destroy_qp(struct ibv_qp *qp)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `destroy_qp` (which waits for the QP's async events to be acknowledged).
+// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_qp(struct ibv_qp *qp);
 
 // `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// The extended view of a QP its provider created with the extended interface (its
+// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP.
+// Divergence: NULL gives NULL with errno EINVAL.
 //
-// rdma-core returns NULL (without errno) for a QP that has no extended interface.
+// Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]); both are understood.
 struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 // `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`
 //
-// Stub: returns 0, with errno EOPNOTSUPP.
-//
-// No error channel: 0 ("not in order", no capabilities) is what rdma-core answers for unknown
-// flags or a provider without the op.
+// Whether data of operation `op` lands in memory in order (rdma-core v65 semantics): flags
+// other than RETURN_CAPS and DEVICE_ONLY give 0; otherwise the provider's answer, where a
+// whole-message guarantee implies the 128-byte one — returned as capability bits with
+// RETURN_CAPS, else as 1 (whole message in order) or 0. Providers without the op answer 0.
+// Divergence: NULL gives 0 with errno EINVAL.
 int ibv_query_qp_data_in_order(struct ibv_qp *qp, uint32_t op, uint32_t flags);
 
 // `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `set_ece`; a zero `vendor_id` is EOPNOTSUPP (errno set) without asking it.
+// 0, or the positive errno. Divergence: NULL arguments give EINVAL.
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `query_ece`. 0, or the positive errno (EOPNOTSUPP, errno untouched, from a
+// provider without ECE). Divergence: NULL arguments give EINVAL.
 int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 //
-// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+// The provider's `create_srq`, then the SRQ's context, user context, PD, event count and
+// event lock set by the library; the granted sizes are in `srq_init_attr->attr`. NULL with
+// errno on failure. Divergence: NULL arguments give NULL with errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
 
 // `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `modify_srq` (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
+// 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
 
 // `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `query_srq`. 0, or the provider's positive errno. Divergence: NULL arguments
+// give EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
 
 // `int ibv_destroy_srq(struct ibv_srq *srq)`
 //
-// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+// The provider's `destroy_srq` (which waits for the SRQ's async events to be acknowledged).
+// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_srq(struct ibv_srq *srq);

@@ -1,24 +1,52 @@
 //! Provider command layer: flow, flow action and counters commands (rdma-core: cmd_flow.c,
 //! cmd_flow_action.c, cmd_counters.c, cmd.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! As in `cmd_qp`: each export checks its pointers and finds the command channel; where the
+//! C objects need reading or updating, a `*_with` function does that on a given channel.
+//! Command bytes come from [`crate::cmd::flow`] and [`crate::cmd::dm`].
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{c_int, c_void};
 
+use super::cmdbuf::{chain_from_c, chain_to_c};
+use super::qpcommon::{allow_disassociate, chan, quiet};
 use crate::abi::driver::{verbs_counters, verbs_flow_action};
 use crate::abi::kern_abi::ibv_command_buffer;
+use crate::abi::uapi::{ib_uverbs_flow_action_esp, ib_uverbs_flow_action_esp_encap};
+use crate::abi::verbs::ibv_flow_action_esp_mask::IBV_FLOW_ACTION_ESP_MASK_ESN;
+use crate::abi::driver::ibv_flow_action_type::IBV_FLOW_ACTION_ESP;
 use crate::abi::verbs::{
     ibv_context, ibv_counters_init_attr, ibv_flow, ibv_flow_action_esp_attr, ibv_flow_attr, ibv_qp,
 };
-use crate::errno::{CRet, unimplemented};
+use crate::cmd::flow::{EspAttrs, FlowAttr, SpecObj, ib_spec_read_len, kern_spec};
+use crate::cmd::{CmdFd, Ctx};
+use crate::errno::{CRet, Errno, Result};
+
+fn einval() -> c_int {
+    Err::<(), _>(Errno::EINVAL).ret_errno()
+}
+
+/// `n` bytes at `p` (empty for NULL or 0).
+///
+/// # Safety
+/// A non-NULL `p` points to `n` readable bytes for `'a`.
+unsafe fn bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
+    if p.is_null() || n == 0 {
+        return &[];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts(p.cast::<u8>(), n) }
+}
 
 /// `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Creates a steering rule on `qp` (extended write command CREATE_FLOW): the application's
+/// specs, which follow `flow_attr` in memory, converted to the kernel's layout (action specs
+/// name their flow action or counters by handle), then the provider's `ucmd`. Sets `flow_id`'s
+/// context and handle. 0, or the positive errno: an unknown spec type or a too-short filter is
+/// EINVAL, mask bits the kernel cannot take EOPNOTSUPP. Divergence: NULL arguments (or a NULL
+/// object in an action spec) give EINVAL; a NULL `ucmd` counts as empty whatever `ucmd_size`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_flow(
     qp: *mut ibv_qp,
@@ -27,20 +55,114 @@ pub unsafe extern "C" fn ibv_cmd_create_flow(
     ucmd: *mut c_void,
     ucmd_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_flow")).ret_errno()
+    // SAFETY: the provider's objects per the prototype.
+    unsafe {
+        if qp.is_null() || (*qp).context.is_null() || flow_id.is_null() || flow_attr.is_null() {
+            return einval();
+        }
+        let ctx = (*qp).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        create_flow_with(c, qp, flow_id, flow_attr, bytes(ucmd, ucmd_size))
+    }
+}
+
+/// The kernel handle behind an object an action spec names.
+///
+/// # Safety
+/// `p` is NULL or the `action` / `counters` member of a live `verbs_flow_action` /
+/// `verbs_counters`.
+unsafe fn spec_handle(kind: SpecObj, p: u64) -> Result<u32> {
+    if p == 0 {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: the caller's contract; the member is the wrapper's first.
+    unsafe {
+        Ok(match kind {
+            SpecObj::FlowAction => (*(p as usize as *const verbs_flow_action)).handle,
+            SpecObj::Counters => (*(p as usize as *const verbs_counters)).handle,
+        })
+    }
+}
+
+/// [`ibv_cmd_create_flow`] on a given command channel.
+///
+/// # Safety
+/// As for the export: `flow_attr` is followed by `num_of_specs` specs.
+pub unsafe fn create_flow_with(
+    c: Ctx<'_>,
+    qp: *mut ibv_qp,
+    flow_id: *mut ibv_flow,
+    flow_attr: *mut ibv_flow_attr,
+    ucmd: &[u8],
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let a = *flow_attr;
+        let attr = FlowAttr { r#type: a.r#type, priority: a.priority, num_of_specs: a.num_of_specs, port: a.port, flags: a.flags };
+        let mut at = flow_attr.add(1).cast::<u8>();
+        let mut specs = Vec::new();
+        for _ in 0..a.num_of_specs {
+            let (t, size) = (at.cast::<u32>().read_unaligned(), at.add(4).cast::<u16>().read_unaligned());
+            let ib = core::slice::from_raw_parts(at, ib_spec_read_len(t, size));
+            match kern_spec(ib, &mut |k, p| spec_handle(k, p)) {
+                Ok(k) => specs.push(k),
+                Err(e) => return Err::<(), _>(e).ret_errno(),
+            }
+            at = at.add(usize::from(size));
+        }
+        crate::cmd::flow::create_flow(c, (*qp).handle, &attr, &specs, ucmd)
+            .map(|h| {
+                (*flow_id).context = (*qp).context;
+                (*flow_id).handle = h;
+            })
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// FLOW_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a forgiven
+/// EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_flow(flow_id: *mut ibv_flow) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_destroy_flow")).ret_errno()
+    // SAFETY: the provider's flow.
+    unsafe {
+        if flow_id.is_null() || (*flow_id).context.is_null() {
+            return einval();
+        }
+        let ctx = (*flow_id).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        crate::cmd::flow::destroy_flow(c, (*flow_id).handle, allow_disassociate()).ret_errno()
+    }
+}
+
+/// The ESP attributes rdma-core sends: ESN with its mask bit, key material and replay state
+/// when their pointers are set, the encapsulation and ESP records when set.
+///
+/// # Safety
+/// `a` and the buffers it points to are live.
+unsafe fn esp_attrs<'a>(a: *const ibv_flow_action_esp_attr) -> EspAttrs<'a> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let a = &*a;
+        let with = |p: *mut c_void, n: usize| (!p.is_null()).then(|| bytes(p, n));
+        EspAttrs {
+            esn: (a.comp_mask & IBV_FLOW_ACTION_ESP_MASK_ESN as u32 != 0).then_some(a.esn),
+            keymat: with(a.keymat_ptr, a.keymat_len.into()).map(|b| (a.keymat_proto as u8, b)),
+            replay: with(a.replay_ptr, a.replay_len.into()).map(|b| (a.replay_proto as u8, b)),
+            encap: with(a.esp_encap, size_of::<ib_uverbs_flow_action_esp_encap>()),
+            attrs: with(a.esp_attr, size_of::<ib_uverbs_flow_action_esp>()),
+        }
+    }
 }
 
 /// `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_FLOW_ACTION_ESP_CREATE (ioctl only) with the present ESP attributes and the
+/// provider's `driver` chain: sets the action's context, type ESP and handle. 0, or the
+/// positive errno. Divergence: NULL arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_flow_action_esp(
     ctx: *mut ibv_context,
@@ -48,32 +170,80 @@ pub unsafe extern "C" fn ibv_cmd_create_flow_action_esp(
     flow_action: *mut verbs_flow_action,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_flow_action_esp")).ret_errno()
+    if ctx.is_null() || attr.is_null() || flow_action.is_null() {
+        return einval();
+    }
+    // SAFETY: the provider's objects and chain per the prototype.
+    unsafe {
+        let mut links = match chain_from_c(driver) {
+            Ok(l) => l,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        let r = crate::cmd::flow::create_flow_action_esp(c, &esp_attrs(attr), &mut links);
+        chain_to_c(driver, &links);
+        r.map(|h| {
+            (*flow_action).action.context = ctx;
+            (*flow_action).r#type = IBV_FLOW_ACTION_ESP as u32;
+            (*flow_action).handle = h;
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY (ioctl only) of the action, with the present ESP
+/// attributes and the provider's `driver` chain. 0, or the positive errno. Divergence: NULL
+/// arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_modify_flow_action_esp(
     flow_action: *mut verbs_flow_action,
     attr: *mut ibv_flow_action_esp_attr,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_modify_flow_action_esp")).ret_errno()
+    // SAFETY: the provider's objects and chain per the prototype.
+    unsafe {
+        if flow_action.is_null() || (*flow_action).action.context.is_null() || attr.is_null() {
+            return einval();
+        }
+        let mut links = match chain_from_c(driver) {
+            Ok(l) => l,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let ctx = (*flow_action).action.context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        let r = crate::cmd::flow::modify_flow_action_esp(c, (*flow_action).handle, &esp_attrs(attr), &mut links);
+        chain_to_c(driver, &links);
+        r.ret_errno()
+    }
 }
 
 /// `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
+/// (disassociated device) is success. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_flow_action(action: *mut verbs_flow_action) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_destroy_flow_action")).ret_errno()
+    // SAFETY: the provider's action.
+    unsafe {
+        if action.is_null() || (*action).action.context.is_null() {
+            return einval();
+        }
+        let ctx = (*action).action.context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        crate::cmd::flow::destroy_flow_action(c, (*action).handle, allow_disassociate()).ret_errno()
+    }
 }
 
 /// `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_COUNTERS_CREATE (ioctl only) with the provider's `link` chain: sets the
+/// counters' context and handle. 0, or the positive errno; any `comp_mask` bit is EOPNOTSUPP
+/// (errno left alone, as rdma-core). Divergence: NULL arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_counters(
     context: *mut ibv_context,
@@ -81,20 +251,53 @@ pub unsafe extern "C" fn ibv_cmd_create_counters(
     vcounters: *mut verbs_counters,
     link: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_counters")).ret_errno()
+    if context.is_null() || init_attr.is_null() || vcounters.is_null() {
+        return einval();
+    }
+    // SAFETY: the provider's objects and chain per the prototype.
+    unsafe {
+        if (*init_attr).comp_mask != 0 {
+            return quiet(Errno::EOPNOTSUPP);
+        }
+        let mut links = match chain_from_c(link) {
+            Ok(l) => l,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let fd = CmdFd((*context).cmd_fd);
+        let (c, _) = chan(context, &fd);
+        let r = crate::cmd::dm::create_counters(c, 0, &mut links);
+        chain_to_c(link, &links);
+        r.map(|h| {
+            (*vcounters).counters.context = context;
+            (*vcounters).handle = h;
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
+/// (disassociated device) is success. Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_counters(vcounters: *mut verbs_counters) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_destroy_counters")).ret_errno()
+    // SAFETY: the provider's counters.
+    unsafe {
+        if vcounters.is_null() || (*vcounters).counters.context.is_null() {
+            return einval();
+        }
+        let ctx = (*vcounters).counters.context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        crate::cmd::dm::destroy_counters(c, (*vcounters).handle, allow_disassociate()).ret_errno()
+    }
 }
 
 /// `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// UVERBS_METHOD_COUNTERS_READ (ioctl only) into `ncounters` values at `counters_value`, with
+/// `flags` and the provider's `link` chain. 0, or the positive errno. Divergence: a NULL
+/// `vcounters`, or a NULL `counters_value` with a nonzero count, gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_read_counters(
     vcounters: *mut verbs_counters,
@@ -103,5 +306,25 @@ pub unsafe extern "C" fn ibv_cmd_read_counters(
     flags: u32,
     link: *mut ibv_command_buffer,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_read_counters")).ret_errno()
+    // SAFETY: the provider's counters, array and chain per the prototype.
+    unsafe {
+        if vcounters.is_null() || (*vcounters).counters.context.is_null() || (counters_value.is_null() && ncounters != 0) {
+            return einval();
+        }
+        let mut links = match chain_from_c(link) {
+            Ok(l) => l,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
+        let values: &mut [u8] = if ncounters == 0 {
+            &mut []
+        } else {
+            core::slice::from_raw_parts_mut(counters_value.cast::<u8>(), ncounters as usize * 8)
+        };
+        let ctx = (*vcounters).counters.context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        let r = crate::cmd::dm::read_counters(c, (*vcounters).handle, values, flags, &mut links);
+        chain_to_c(link, &links);
+        r.ret_errno()
+    }
 }

@@ -1,30 +1,192 @@
-//! Provider command layer: QP and post commands (rdma-core: cmd_qp.c, cmd.c).
+//! Provider command layer: QP commands (rdma-core: cmd_qp.c, cmd.c); posting is in `cmd_post`.
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! Each export checks its pointers, finds the object's context and command channel, and calls
+//! the `*_with` function of the same name, which takes the channel explicitly: that is where
+//! the behaviour lives (and what the tests drive through a fake kernel). The command bytes are
+//! built by [`crate::cmd::qp`]; here the C objects are read and the
+//! results stored back into the provider's structs as rdma-core does.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
 use core::ffi::c_int;
+use core::mem::offset_of;
+use core::ptr::null_mut;
 
-use crate::abi::driver::verbs_qp;
+use super::qpcommon::{allow_disassociate, chan, init_lock, quiet, wait_acks};
+use crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD;
+use crate::abi::driver::{verbs_qp, verbs_xrcd};
 use crate::abi::kern_abi::{
     ibv_create_qp, ibv_create_qp_ex, ibv_modify_qp, ibv_modify_qp_ex, ibv_open_qp, ibv_query_qp,
 };
-use crate::abi::uapi::{
-    ib_uverbs_create_qp_resp, ib_uverbs_ex_create_qp_resp,
-    ib_uverbs_ex_modify_qp_resp,
-};
+use crate::abi::uapi::{ib_uverbs_create_qp_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_ex_modify_qp_resp};
+use crate::abi::verbs::ibv_qp_attr_mask::IBV_QP_RATE_LIMIT;
+use crate::abi::verbs::ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN;
+use crate::abi::verbs::ibv_qp_init_attr_mask::*;
+use crate::abi::verbs::ibv_qp_open_attr_mask::*;
+use crate::abi::verbs::ibv_qp_state::{IBV_QPS_RESET, IBV_QPS_UNKNOWN};
 use crate::abi::verbs::{
-    ibv_context, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr,
-    ibv_qp_init_attr_ex, ibv_qp_open_attr, ibv_recv_wr, ibv_send_wr,
+    ibv_context, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, ibv_qp_init_attr_ex, ibv_qp_open_attr,
 };
-use crate::errno::{CRet, unimplemented};
+use crate::cmd::qp::{QpCreated, QpInit};
+use crate::cmd::{CmdFd, Ctx};
+use crate::errno::{CRet, Errno, Result};
+
+fn einval() -> c_int {
+    Err::<(), _>(Errno::EINVAL).ret_errno()
+}
+
+/// A provider buffer of `len` bytes as a byte slice.
+///
+/// # Safety
+/// `p` points to `len` bytes the caller owns for `'a`.
+unsafe fn buf<'a, T>(p: *mut T, len: usize) -> &'a mut [u8] {
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len) }
+}
+
+/// Where a provider's `verbs_qp` keeps `comp_mask` and `xrcd`. Within provider ABI 34 the
+/// struct grew: rdma-core v45 appended `wr_flush` to the `ibv_qp_ex` it starts with, so
+/// providers built from v44 headers (Debian 12) keep `comp_mask` at 352, those built from v45-v56
+/// headers (Debian 13) at 360, where a v44 provider keeps `xrcd`. A provider says which only
+/// where it passes its struct's size (`ibv_cmd_open_qp`); elsewhere the v44 layout of
+/// [`verbs_qp`] is assumed.
+#[derive(Clone, Copy)]
+struct VqpLayout {
+    comp_mask: usize,
+    xrcd: usize,
+}
+
+/// The v44 layout (this crate's [`verbs_qp`]).
+const VQP_V44: VqpLayout = VqpLayout { comp_mask: offset_of!(verbs_qp, comp_mask), xrcd: offset_of!(verbs_qp, xrcd) };
+/// The v45-v56 layout: everything after `ibv_qp_ex` moved by its new last member.
+const VQP_V56: VqpLayout = VqpLayout { comp_mask: VQP_V44.comp_mask + 8, xrcd: VQP_V44.xrcd + 8 };
+/// `sizeof(struct verbs_qp)` in the v45-v56 layout.
+const VQP_V56_SIZE: usize = size_of::<verbs_qp>() + 8;
+
+impl VqpLayout {
+    /// The layout of a provider struct of `size` bytes.
+    fn of_size(size: usize) -> Self {
+        if size >= VQP_V56_SIZE { VQP_V56 } else { VQP_V44 }
+    }
+
+    /// `vqp->comp_mask = mask` and, when given, `vqp->xrcd = xrcd`, each only if inside `size`.
+    ///
+    /// # Safety
+    /// `vqp` points to `size` writable bytes.
+    unsafe fn store(self, vqp: *mut verbs_qp, size: usize, mask: u32, xrcd: Option<*mut verbs_xrcd>) {
+        let base = vqp.cast::<u8>();
+        // SAFETY: the caller's contract; each write is checked against `size` (both fields are
+        // naturally aligned in either layout, as `vqp` is).
+        unsafe {
+            if self.comp_mask + 4 <= size {
+                base.add(self.comp_mask).cast::<u32>().write(mask);
+            }
+            if let Some(x) = xrcd {
+                if self.xrcd + 8 <= size {
+                    base.add(self.xrcd).cast::<*mut verbs_xrcd>().write(x);
+                }
+            }
+        }
+    }
+}
+
+/// rdma-core's `set_qp`: the core fields of a created QP, and for a `verbs_qp` with an XRCD its
+/// `comp_mask` and `xrcd`.
+///
+/// Divergence: rdma-core also clears `comp_mask` of every other `verbs_qp`. Providers allocate
+/// their QPs zeroed, and in a v45-v56 provider's struct (see [`VqpLayout`]) that word is the low
+/// half of the `wr_flush` pointer it may already have set, so it is left alone here.
+///
+/// # Safety
+/// `qp` is the provider's QP (inside `vqp` when that is not NULL); `a` a live attribute struct
+/// whose fields are read only as rdma-core reads them.
+unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        (*qp).qp_context = (*a).qp_context;
+        (*qp).pd = (*a).pd;
+        (*qp).send_cq = (*a).send_cq;
+        (*qp).recv_cq = (*a).recv_cq;
+        (*qp).srq = (*a).srq;
+        (*qp).qp_type = (*a).qp_type;
+        (*qp).state = IBV_QPS_RESET as u32;
+        (*qp).events_completed = 0;
+        init_lock(&raw mut (*qp).mutex, &raw mut (*qp).cond);
+        if !vqp.is_null() && (*a).comp_mask & IBV_QP_INIT_ATTR_XRCD as u32 != 0 {
+            let xrcd = (*a).xrcd.cast::<verbs_xrcd>();
+            VQP_V44.store(vqp, size_of::<verbs_qp>(), VERBS_QP_XRCD as u32, Some(xrcd));
+        }
+    }
+}
+
+/// The command layer's view of `a`: objects as handles, each field read only where rdma-core
+/// reads it (an application's `ibv_qp_init_attr_ex` may predate the later fields).
+///
+/// # Safety
+/// `a` and the objects it names are live; `ctx` is the QP's context.
+unsafe fn qp_init(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex, imported: bool) -> QpInit {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let m = (*a).comp_mask;
+        let has = |bit: crate::abi::verbs::ibv_qp_init_attr_mask| m & bit as u32 != 0;
+        let handle = |p: *mut crate::abi::verbs::ibv_cq| (!p.is_null()).then(|| (*p).handle);
+        let create_flags = if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) { (*a).create_flags } else { 0 };
+        QpInit {
+            qp_type: (*a).qp_type,
+            comp_mask: m,
+            pd_handle: (has(IBV_QP_INIT_ATTR_PD) && !(*a).pd.is_null()).then(|| (*(*a).pd).handle),
+            xrcd_handle: (has(IBV_QP_INIT_ATTR_XRCD) && !(*a).xrcd.is_null())
+                .then(|| (*(*a).xrcd.cast::<verbs_xrcd>()).handle),
+            send_cq_handle: handle((*a).send_cq),
+            recv_cq_handle: handle((*a).recv_cq),
+            srq_handle: (!(*a).srq.is_null()).then(|| (*(*a).srq).handle),
+            ind_tbl_handle: (has(IBV_QP_INIT_ATTR_IND_TABLE) && !(*a).rwq_ind_tbl.is_null())
+                .then(|| (*(*a).rwq_ind_tbl).ind_tbl_handle as u32),
+            cap: (*a).cap.into(),
+            sq_sig_all: (*a).sq_sig_all,
+            create_flags,
+            source_qpn: if create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 { (*a).source_qpn } else { 0 },
+            user_handle: qp as u64,
+            async_fd: (*ctx).async_fd,
+            imported,
+        }
+    }
+}
+
+/// rdma-core's `ibv_icmd_create_qp` around one of the command layer's entry points: the
+/// context first, then the command, then on success the handle, number, capabilities and
+/// `set_qp`.
+///
+/// # Safety
+/// As for [`qp_init`] and [`set_qp`].
+unsafe fn icmd_create_qp(
+    ctx: *mut ibv_context,
+    imported: bool,
+    vqp: *mut verbs_qp,
+    qp: *mut ibv_qp,
+    a: *mut ibv_qp_init_attr_ex,
+    run: impl FnOnce(&QpInit) -> Result<QpCreated>,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        (*qp).context = ctx;
+        let r = run(&qp_init(ctx, qp, a, imported)).map(|q| {
+            (*qp).handle = q.handle;
+            (*qp).qp_num = q.qp_num;
+            (*a).cap = q.cap.into();
+            set_qp(vqp, qp, a);
+        });
+        r.ret_errno()
+    }
+}
 
 /// `int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Creates the QP on `pd` (QP_CREATE ioctl with the provider's driver data, else the legacy
+/// write command of the kernel's ABI): sets `qp`'s context, handle, number, objects, type,
+/// state RESET and event lock, and stores the granted capabilities into `attr->cap`. 0, or the
+/// positive errno. Divergence: NULL arguments, a NULL CQ where the type needs one, or buffers
+/// shorter than their core structs give EINVAL (rdma-core crashes or overruns).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_qp(
     pd: *mut ibv_pd,
@@ -35,12 +197,60 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_qp")).ret_errno()
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        if pd.is_null() || (*pd).context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
+            return einval();
+        }
+        let ctx = (*pd).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, imported) = chan(ctx, &fd);
+        create_qp_with(c, imported, pd, qp, attr, buf(cmd, cmd_size), buf(resp, resp_size))
+    }
+}
+
+/// [`ibv_cmd_create_qp`] on a given command channel.
+///
+/// # Safety
+/// As for the export; `pd->context` is the QP's context.
+pub unsafe fn create_qp_with(
+    c: Ctx<'_>,
+    imported: bool,
+    pd: *mut ibv_pd,
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_init_attr,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        // SAFETY: all-zero is a valid attribute struct (integers and NULL pointers).
+        let mut ex: ibv_qp_init_attr_ex = core::mem::zeroed();
+        ex.qp_context = (*attr).qp_context;
+        ex.send_cq = (*attr).send_cq;
+        ex.recv_cq = (*attr).recv_cq;
+        ex.srq = (*attr).srq;
+        ex.cap = (*attr).cap;
+        ex.qp_type = (*attr).qp_type;
+        ex.sq_sig_all = (*attr).sq_sig_all;
+        ex.comp_mask = IBV_QP_INIT_ATTR_PD as u32;
+        ex.pd = pd;
+        let ret = icmd_create_qp((*pd).context, imported, null_mut(), qp, &mut ex, |i| {
+            crate::cmd::qp::create_qp(c, i, req, resp)
+        });
+        if ret == 0 {
+            (*attr).cap = ex.cap;
+        }
+        ret
+    }
 }
 
 /// `int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// As [`ibv_cmd_create_qp`] from an `ibv_qp_init_attr_ex` (comp_mask PD, XRCD and
+/// SEND_OPS_FLAGS only, else EINVAL; XRC receive QPs on their XRCD), also setting the
+/// `verbs_qp` XRCD fields; the granted capabilities go into `attr_ex->cap`. 0, or the positive
+/// errno. Divergence: as for [`ibv_cmd_create_qp`].
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     context: *mut ibv_context,
@@ -51,12 +261,23 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_qp_ex")).ret_errno()
+    if context.is_null() || qp.is_null() || attr_ex.is_null() || cmd.is_null() || resp.is_null() {
+        return einval();
+    }
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        let fd = CmdFd((*context).cmd_fd);
+        let (c, imported) = chan(context, &fd);
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
+        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| crate::cmd::qp::create_qp_ex(c, i, req, rsp))
+    }
 }
 
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// As [`ibv_cmd_create_qp_ex`], also allowing CREATE_FLAGS (the supported ones; others EINVAL),
+/// MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command. 0, or the
+/// positive errno.
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
 /// *driver`.
@@ -70,12 +291,44 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     resp: *mut ib_uverbs_ex_create_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_create_qp_ex2")).ret_errno()
+    if context.is_null() || qp.is_null() || qp_attr.is_null() || cmd.is_null() || resp.is_null() {
+        return einval();
+    }
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        let fd = CmdFd((*context).cmd_fd);
+        let (c, imported) = chan(context, &fd);
+        create_qp_ex2_with(c, imported, context, qp, qp_attr, buf(cmd, cmd_size), buf(resp, resp_size))
+    }
+}
+
+/// [`ibv_cmd_create_qp_ex2`] on a given command channel.
+///
+/// # Safety
+/// As for the export.
+pub unsafe fn create_qp_ex2_with(
+    c: Ctx<'_>,
+    imported: bool,
+    context: *mut ibv_context,
+    qp: *mut verbs_qp,
+    attr_ex: *mut ibv_qp_init_attr_ex,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| crate::cmd::qp::create_qp_ex2(c, i, req, resp))
+    }
 }
 
 /// `int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp, int vqp_sz, struct ibv_qp_open_attr *attr, struct ibv_open_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Opens a shareable XRC QP by number on its XRCD (write command OPEN_QP) and fills in `qp`:
+/// handle, context, number, type and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN,
+/// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
+/// from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
+/// EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
+/// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_open_qp(
     context: *mut ibv_context,
@@ -87,12 +340,78 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_open_qp")).ret_errno()
+    if context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
+        return einval();
+    }
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        let fd = CmdFd((*context).cmd_fd);
+        let (c, _) = chan(context, &fd);
+        open_qp_with(c, context, qp, vqp_sz, attr, buf(cmd, cmd_size), buf(resp, resp_size))
+    }
+}
+
+/// [`ibv_cmd_open_qp`] on a given command channel.
+///
+/// # Safety
+/// As for the export.
+pub unsafe fn open_qp_with(
+    c: Ctx<'_>,
+    context: *mut ibv_context,
+    vqp: *mut verbs_qp,
+    vqp_sz: c_int,
+    attr: *mut ibv_qp_open_attr,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let m = (*attr).comp_mask;
+        if m >= IBV_QP_OPEN_ATTR_RESERVED as u32 {
+            return quiet(Errno::EOPNOTSUPP);
+        }
+        let need = IBV_QP_OPEN_ATTR_XRCD as u32 | IBV_QP_OPEN_ATTR_NUM as u32 | IBV_QP_OPEN_ATTR_TYPE as u32;
+        if m & need != need {
+            return quiet(Errno::EINVAL);
+        }
+        let xrcd = (*attr).xrcd.cast::<verbs_xrcd>();
+        if xrcd.is_null() || resp.len() < size_of::<ib_uverbs_create_qp_resp>() {
+            return einval();
+        }
+        let (qp_num, qp_type) = ((*attr).qp_num, (*attr).qp_type);
+        let r = crate::cmd::qp::open_qp(c, m, (*xrcd).handle, qp_num, qp_type, vqp as u64, req, resp);
+        r.map(|handle| {
+            let qp = vqp.cast::<ibv_qp>();
+            (*qp).handle = handle;
+            (*qp).context = context;
+            (*qp).qp_context = (*attr).qp_context;
+            (*qp).pd = null_mut();
+            (*qp).send_cq = null_mut();
+            (*qp).recv_cq = null_mut();
+            (*qp).srq = null_mut();
+            (*qp).qp_num = qp_num;
+            (*qp).qp_type = qp_type;
+            (*qp).state = IBV_QPS_UNKNOWN as u32;
+            (*qp).events_completed = 0;
+            init_lock(&raw mut (*qp).mutex, &raw mut (*qp).cond);
+            let sz = usize::try_from(vqp_sz).unwrap_or(0);
+            let layout = VqpLayout::of_size(sz);
+            if layout.xrcd < sz {
+                layout.store(vqp, sz, VERBS_QP_XRCD as u32, Some(xrcd));
+            } else {
+                layout.store(vqp, sz, 0, None);
+            }
+        })
+        .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr, int attr_mask, struct ibv_qp_init_attr *qp_init_attr, struct ibv_query_qp *cmd, size_t cmd_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The QP's attributes (write command QUERY_QP): fills `qp_attr` and, in `qp_init_attr`, the
+/// capabilities and sq_sig_all from the kernel and the user context, CQs, SRQ and type from
+/// `qp`. 0, or the positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left
+/// alone, as rdma-core). Divergence: NULL arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_qp(
     qp: *mut ibv_qp,
@@ -102,12 +421,55 @@ pub unsafe extern "C" fn ibv_cmd_query_qp(
     cmd: *mut ibv_query_qp,
     cmd_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_query_qp")).ret_errno()
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        if qp.is_null() || (*qp).context.is_null() || qp_attr.is_null() || qp_init_attr.is_null() || cmd.is_null() {
+            return einval();
+        }
+        let ctx = (*qp).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        query_qp_with(c, qp, qp_attr, attr_mask, qp_init_attr, buf(cmd, cmd_size))
+    }
+}
+
+/// [`ibv_cmd_query_qp`] on a given command channel.
+///
+/// # Safety
+/// As for the export.
+pub unsafe fn query_qp_with(
+    c: Ctx<'_>,
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    attr_mask: c_int,
+    init: *mut ibv_qp_init_attr,
+    req: &mut [u8],
+) -> c_int {
+    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
+        return quiet(Errno::EOPNOTSUPP);
+    }
+    // SAFETY: the caller's contract.
+    unsafe {
+        crate::cmd::qp::query_qp(c, (*qp).handle, attr_mask, req, &mut *attr)
+            .map(|r| {
+                (*init).qp_context = (*qp).qp_context;
+                (*init).send_cq = (*qp).send_cq;
+                (*init).recv_cq = (*qp).recv_cq;
+                (*init).srq = (*qp).srq;
+                (*init).qp_type = (*qp).qp_type;
+                (*init).cap = r.cap.into();
+                (*init).sq_sig_all = r.sq_sig_all;
+            })
+            .ret_errno()
+    }
 }
 
 /// `int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Write command MODIFY_QP with the masked attributes in the provider's request. 0, or the
+/// positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left alone, as
+/// rdma-core). `qp->state` is the caller's (`ibv_modify_qp`) to update. Divergence: NULL
+/// arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_modify_qp(
     qp: *mut ibv_qp,
@@ -116,12 +478,35 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp(
     cmd: *mut ibv_modify_qp,
     cmd_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_modify_qp")).ret_errno()
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() {
+            return einval();
+        }
+        let ctx = (*qp).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        modify_qp_with(c, qp, attr, attr_mask, buf(cmd, cmd_size))
+    }
+}
+
+/// [`ibv_cmd_modify_qp`] on a given command channel.
+///
+/// # Safety
+/// As for the export.
+pub unsafe fn modify_qp_with(c: Ctx<'_>, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int, req: &mut [u8]) -> c_int {
+    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
+        return quiet(Errno::EOPNOTSUPP);
+    }
+    // SAFETY: the caller's contract.
+    unsafe { crate::cmd::qp::modify_qp(c, (*qp).handle, &*attr, attr_mask, req).ret_errno() }
 }
 
 /// `int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_modify_qp_resp *resp, size_t resp_size)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// Extended write command MODIFY_QP (any mask, `rate_limit` included when the request has room
+/// for it, else EINVAL with errno left alone, as rdma-core). 0, or the positive errno.
+/// Divergence: NULL arguments give EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
     qp: *mut ibv_qp,
@@ -132,37 +517,72 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
     resp: *mut ib_uverbs_ex_modify_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_modify_qp_ex")).ret_errno()
+    // SAFETY: the provider's objects and buffers per the prototype.
+    unsafe {
+        if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
+            return einval();
+        }
+        let ctx = (*qp).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        modify_qp_ex_with(c, qp, attr, attr_mask, buf(cmd, cmd_size), buf(resp, resp_size))
+    }
+}
+
+/// [`ibv_cmd_modify_qp_ex`] on a given command channel.
+///
+/// # Safety
+/// As for the export.
+pub unsafe fn modify_qp_ex_with(
+    c: Ctx<'_>,
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    attr_mask: c_int,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> c_int {
+    let rate_end = crate::cmd::write::EX_HDR_SIZE + offset_of!(crate::abi::uapi::ib_uverbs_ex_modify_qp, rate_limit) + 4;
+    if attr_mask as u32 & IBV_QP_RATE_LIMIT as u32 != 0 && req.len() < rate_end {
+        return quiet(Errno::EINVAL);
+    }
+    // SAFETY: the caller's contract.
+    unsafe { crate::cmd::qp::modify_qp_ex(c, (*qp).handle, &*attr, attr_mask, req, resp).ret_errno() }
 }
 
 /// `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// QP_DESTROY (ioctl, else the write command), then waits, under `qp->mutex`/`qp->cond`, until
+/// the application has acknowledged every async event the kernel reported for the QP
+/// (`events_completed` reaching the kernel's `events_reported`). 0, or the positive errno; EIO
+/// on a disassociated device counts as success when RDMAV_ALLOW_DISASSOC_DESTROY is set (then
+/// without the wait). Divergence: NULL gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_destroy_qp")).ret_errno()
+    // SAFETY: the provider's QP.
+    unsafe {
+        if qp.is_null() || (*qp).context.is_null() {
+            return einval();
+        }
+        let ctx = (*qp).context;
+        let fd = CmdFd((*ctx).cmd_fd);
+        let (c, _) = chan(ctx, &fd);
+        destroy_qp_with(c, qp)
+    }
 }
 
-/// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
+/// [`ibv_cmd_destroy_qp`] on a given command channel.
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_post_send(
-    ibqp: *mut ibv_qp,
-    wr: *mut ibv_send_wr,
-    bad_wr: *mut *mut ibv_send_wr,
-) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_post_send")).ret_errno()
-}
-
-/// `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
-///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_post_recv(
-    ibqp: *mut ibv_qp,
-    wr: *mut ibv_recv_wr,
-    bad_wr: *mut *mut ibv_recv_wr,
-) -> c_int {
-    Err::<(), _>(unimplemented("ibv_cmd_post_recv")).ret_errno()
+/// # Safety
+/// As for the export; the QP's event lock was initialised.
+pub unsafe fn destroy_qp_with(c: Ctx<'_>, qp: *mut ibv_qp) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        crate::cmd::qp::destroy_qp(c, (*qp).handle, allow_disassociate())
+            .map(|reported| {
+                if let Some(n) = reported {
+                    wait_acks(&raw mut (*qp).mutex, &raw mut (*qp).cond, &raw const (*qp).events_completed, n);
+                }
+            })
+            .ret_errno()
+    }
 }

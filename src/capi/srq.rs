@@ -1,19 +1,26 @@
 //! Shared receive queues (rdma-core: verbs.c).
 //!
-//! Every function here is a stub, listed in `stubs.txt`: its doc names the C prototype and the
-//! return convention the stub follows. The parameters keep their C names and stay unused until the
-//! behaviour comes.
+//! The verbs go to the context's op table; a provider's return value (and its errno) passes
+//! through untouched. `ibv_create_srq` adds the core fields of the new SRQ.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
+use super::ctxpriv::ops_of;
+use super::qpcommon::init_lock;
 use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
-use crate::errno::{CRet, unimplemented};
+use crate::errno::{CRet, Errno};
+
+fn einval() -> c_int {
+    Err::<(), _>(Errno::EINVAL).ret_errno()
+}
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
-/// Stub: NULL with errno EOPNOTSUPP (rdma-core: a pointer, or NULL and errno).
+/// The provider's `create_srq`, then the SRQ's context, user context, PD, event count and
+/// event lock set by the library; the granted sizes are in `srq_init_attr->attr`. NULL with
+/// errno on failure. Divergence: NULL arguments give NULL with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_create_srq_1_1")]
@@ -21,13 +28,31 @@ pub unsafe extern "C" fn ibv_create_srq(
     pd: *mut ibv_pd,
     srq_init_attr: *mut ibv_srq_init_attr,
 ) -> *mut ibv_srq {
-    Err(unimplemented("ibv_create_srq")).ret_null()
+    // SAFETY: the caller's PD (of an open context) and attributes.
+    unsafe {
+        if pd.is_null() || (*pd).context.is_null() || srq_init_attr.is_null() {
+            return Err(Errno::EINVAL).ret_null();
+        }
+        let Some(f) = ops_of((*pd).context).create_srq else {
+            return Err(Errno::EOPNOTSUPP).ret_null();
+        };
+        let srq = f(pd, srq_init_attr);
+        if !srq.is_null() {
+            (*srq).context = (*pd).context;
+            (*srq).srq_context = (*srq_init_attr).srq_context;
+            (*srq).pd = pd;
+            (*srq).events_completed = 0;
+            init_lock(&raw mut (*srq).mutex, &raw mut (*srq).cond);
+        }
+        srq
+    }
 }
 super::symver!(ibv_create_srq, v1_1, "@@IBVERBS_1.1", ibv_create_srq);
 
 /// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The provider's `modify_srq` (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
+/// 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_modify_srq_1_1")]
@@ -36,28 +61,57 @@ pub unsafe extern "C" fn ibv_modify_srq(
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
 ) -> c_int {
-    Err::<(), _>(unimplemented("ibv_modify_srq")).ret_errno()
+    // SAFETY: the caller's SRQ and attributes.
+    unsafe {
+        if srq.is_null() || (*srq).context.is_null() || srq_attr.is_null() {
+            return einval();
+        }
+        match ops_of((*srq).context).modify_srq {
+            Some(f) => f(srq, srq_attr, srq_attr_mask),
+            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+        }
+    }
 }
 super::symver!(ibv_modify_srq, v1_1, "@@IBVERBS_1.1", ibv_modify_srq);
 
 /// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The provider's `query_srq`. 0, or the provider's positive errno. Divergence: NULL arguments
+/// give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_query_srq_1_1")]
 pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> c_int {
-    Err::<(), _>(unimplemented("ibv_query_srq")).ret_errno()
+    // SAFETY: the caller's SRQ and buffer.
+    unsafe {
+        if srq.is_null() || (*srq).context.is_null() || srq_attr.is_null() {
+            return einval();
+        }
+        match ops_of((*srq).context).query_srq {
+            Some(f) => f(srq, srq_attr),
+            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+        }
+    }
 }
 super::symver!(ibv_query_srq, v1_1, "@@IBVERBS_1.1", ibv_query_srq);
 
 /// `int ibv_destroy_srq(struct ibv_srq *srq)`
 ///
-/// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
+/// The provider's `destroy_srq` (which waits for the SRQ's async events to be acknowledged).
+/// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_destroy_srq_1_1")]
 pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
-    Err::<(), _>(unimplemented("ibv_destroy_srq")).ret_errno()
+    // SAFETY: the caller's SRQ.
+    unsafe {
+        if srq.is_null() || (*srq).context.is_null() {
+            return einval();
+        }
+        match ops_of((*srq).context).destroy_srq {
+            Some(f) => f(srq),
+            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+        }
+    }
 }
 super::symver!(ibv_destroy_srq, v1_1, "@@IBVERBS_1.1", ibv_destroy_srq);

@@ -1,0 +1,123 @@
+//! What the QP, SRQ, WQ and flow glue shares (rdma-core: the event waits that end the destroys
+//! of cmd_qp.c, cmd_srq.c and cmd_wq.c; the early-return conventions of cmd.c).
+//!
+//! Return conventions: rdma-core's provider commands return the positive errno, and most of
+//! them leave `errno` equal to it (the failing system call set it, or the code did). A few early
+//! checks return the value without touching `errno` (ibv_cmd_modify_qp's mask check, for
+//! example); [`quiet`] marks those.
+use core::ffi::c_int;
+
+use super::ctxpriv::{cmd_of, priv_of};
+use crate::abi::verbs::{ibv_context, ibv_recv_wr, ibv_sge};
+use crate::cmd::post::RecvWr;
+use crate::cmd::{CmdFd, Ctx};
+use crate::errno::{Errno, Result};
+
+/// The command channel of a library context, and whether the context was imported
+/// (`priv->imported`: ioctl only, no write fallback).
+///
+/// # Safety
+/// `ctx` is a live context of this library; the channel borrows `fd`.
+pub(crate) unsafe fn chan<'a>(ctx: *mut ibv_context, fd: &'a CmdFd) -> (Ctx<'a>, bool) {
+    // SAFETY: the caller's contract.
+    unsafe { (cmd_of(ctx, fd), priv_of(ctx).imported) }
+}
+
+/// An early failure returned as rdma-core returns it there: the value, `errno` untouched.
+pub(crate) fn quiet(e: Errno) -> c_int {
+    e.0
+}
+
+/// `verbs_allow_disassociate_destroy`, as library init set it.
+pub(crate) fn allow_disassociate() -> bool {
+    // SAFETY: a plain read of a bool written once at library init.
+    unsafe { super::driver::verbs_allow_disassociate_destroy }
+}
+
+/// Initialise an object's event lock (`pthread_mutex_init` / `pthread_cond_init` with default
+/// attributes, which cannot fail).
+///
+/// # Safety
+/// Both point to writable storage not in use by another thread.
+pub(crate) unsafe fn init_lock(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        libc::pthread_mutex_init(mutex, core::ptr::null());
+        libc::pthread_cond_init(cond, core::ptr::null());
+    }
+}
+
+/// The end of a QP, SRQ or WQ destroy: block until the application has acknowledged every
+/// async event the kernel reported for the object (`ibv_ack_async_event` raises
+/// `*completed` under `mutex` and signals `cond`).
+///
+/// # Safety
+/// The three belong to one live object whose lock was initialised.
+pub(crate) unsafe fn wait_acks(
+    mutex: *mut libc::pthread_mutex_t,
+    cond: *mut libc::pthread_cond_t,
+    completed: *const u32,
+    reported: u32,
+) {
+    // SAFETY: the caller's contract; `completed` is only written under `mutex`.
+    unsafe {
+        libc::pthread_mutex_lock(mutex);
+        while core::ptr::read_volatile(completed) != reported {
+            libc::pthread_cond_wait(cond, mutex);
+        }
+        libc::pthread_mutex_unlock(mutex);
+    }
+}
+
+/// The SGEs of one work request. Divergence: a negative count, or a NULL list with a positive
+/// count, is EINVAL (rdma-core would size its request from it and crash).
+///
+/// # Safety
+/// `sg_list` holds `num_sge` entries when the count is positive.
+pub(crate) unsafe fn sges<'a>(sg_list: *const ibv_sge, num_sge: c_int) -> Result<&'a [ibv_sge]> {
+    match usize::try_from(num_sge) {
+        Ok(0) => Ok(&[]),
+        Ok(n) if !sg_list.is_null() => {
+            // SAFETY: the caller's contract.
+            Ok(unsafe { core::slice::from_raw_parts(sg_list, n) })
+        }
+        _ => Err(Errno::EINVAL),
+    }
+}
+
+/// A receive work request list, in order: the WRs for the command layer and their addresses
+/// (for `bad_wr`). Err carries the index of the WR that could not be taken.
+///
+/// # Safety
+/// `wr` heads a NULL-terminated list of live work requests (or is NULL).
+pub(crate) unsafe fn recv_list<'a>(
+    mut wr: *mut ibv_recv_wr,
+) -> core::result::Result<(Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>), usize> {
+    let (mut wrs, mut ptrs) = (Vec::new(), Vec::new());
+    while !wr.is_null() {
+        // SAFETY: the caller's contract.
+        let w = unsafe { &*wr };
+        // SAFETY: as above, for the WR's SGE array.
+        let sg_list = unsafe { sges(w.sg_list, w.num_sge) }.map_err(|_| ptrs.len())?;
+        wrs.push(RecvWr { wr_id: w.wr_id, sg_list });
+        ptrs.push(wr);
+        wr = w.next;
+    }
+    Ok((wrs, ptrs))
+}
+
+/// Store the command layer's `bad_wr` choice into the caller's `*bad_wr` (when not NULL): the
+/// WR at that index, or the last one when the kernel names one past the list (NULL for an
+/// empty list).
+///
+/// # Safety
+/// `bad_wr` is NULL or writable.
+pub(crate) unsafe fn set_bad_wr<T>(bad_wr: *mut *mut T, ptrs: &[*mut T], idx: Option<usize>) {
+    let Some(i) = idx else { return };
+    if bad_wr.is_null() {
+        return;
+    }
+    let p = ptrs.get(i).or(ptrs.last()).copied().unwrap_or(core::ptr::null_mut());
+    // SAFETY: the caller's contract.
+    unsafe { *bad_wr = p };
+}
