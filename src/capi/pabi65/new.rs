@@ -29,13 +29,13 @@ pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) 
 
 /// Generates int-returning stubs (rdma-core: 0, or the positive errno).
 macro_rules! errno_stubs {
-    ($($(#[$doc:meta])* $name:ident($($a:ident: $t:ty),*);)*) => {$(
+    ($($(#[$doc:meta])* $name:ident($($a:ident: $t:ty),*) => $e:expr;)*) => {$(
         $(#[$doc])*
         ///
         /// Stub: returns EOPNOTSUPP (rdma-core: 0, or the positive errno).
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn $name($($a: $t),*) -> c_int {
-            Err::<(), _>(unimplemented(stringify!($name))).ret_errno()
+            Err::<(), _>($e).ret_errno()
         }
     )*};
 }
@@ -47,35 +47,50 @@ pub type ibv_dmabuf_heap = c_void;
 
 errno_stubs! {
     /// `int ibv_cmd_alloc_dmah(struct ibv_context *ctx, struct verbs_dmah *st, struct ibv_dmah_init_attr *attr)`
-    ibv_cmd_alloc_dmah(ctx: *mut ibv_context, st: *mut verbs_dmah, attr: *mut ibv_dmah_init_attr);
+    ibv_cmd_alloc_dmah(ctx: *mut ibv_context, st: *mut verbs_dmah, attr: *mut ibv_dmah_init_attr)
+        => unimplemented("ibv_cmd_alloc_dmah");
     /// `int ibv_cmd_free_dmah(struct verbs_dmah *dmah)`
-    ibv_cmd_free_dmah(dmah: *mut verbs_dmah);
+    ibv_cmd_free_dmah(dmah: *mut verbs_dmah)
+        => unimplemented("ibv_cmd_free_dmah");
     /// `int ibv_cmd_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr *comp_cntr, struct ibv_command_buffer *link)`
-    ibv_cmd_create_comp_cntr(context: *mut ibv_context, comp_cntr: *mut ibv_comp_cntr, link: *mut ibv_command_buffer);
+    ibv_cmd_create_comp_cntr(context: *mut ibv_context, comp_cntr: *mut ibv_comp_cntr, link: *mut ibv_command_buffer)
+        => unimplemented("ibv_cmd_create_comp_cntr");
     /// `int ibv_cmd_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
-    ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr);
+    ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr)
+        => unimplemented("ibv_cmd_destroy_comp_cntr");
     /// `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
-    ibv_cmd_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64);
+    ibv_cmd_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64)
+        => unimplemented("ibv_cmd_inc_comp_cntr");
     /// `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
-    ibv_cmd_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64);
+    ibv_cmd_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64)
+        => unimplemented("ibv_cmd_inc_err_comp_cntr");
     /// `int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
-    ibv_cmd_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64);
+    ibv_cmd_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64)
+        => unimplemented("ibv_cmd_set_comp_cntr");
     /// `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
-    ibv_cmd_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64);
+    ibv_cmd_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64)
+        => unimplemented("ibv_cmd_set_err_comp_cntr");
     /// `int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
-    ibv_cmd_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64);
+    ibv_cmd_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64)
+        => unimplemented("ibv_cmd_read_comp_cntr");
     /// `int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
-    ibv_cmd_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64);
+    ibv_cmd_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64)
+        => unimplemented("ibv_cmd_read_err_comp_cntr");
     /// `int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
-    ibv_cmd_qp_attach_comp_cntr(qp: *mut ibv_qp, comp_cntr: *mut ibv_comp_cntr, attr: *mut ibv_qp_attach_comp_cntr_attr);
+    ibv_cmd_qp_attach_comp_cntr(qp: *mut ibv_qp, comp_cntr: *mut ibv_comp_cntr, attr: *mut ibv_qp_attach_comp_cntr_attr)
+        => unimplemented("ibv_cmd_qp_attach_comp_cntr");
     /// `int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
-    ibv_cmd_query_comp_cntr_caps(context: *mut ibv_context, caps: *mut ibv_comp_cntr_caps, caps_size: usize);
+    ibv_cmd_query_comp_cntr_caps(context: *mut ibv_context, caps: *mut ibv_comp_cntr_caps, caps_size: usize)
+        => unimplemented("ibv_cmd_query_comp_cntr_caps");
     /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
-    ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64);
+    ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64)
+        => unimplemented("ibv_cmd_query_port_speed");
     /// `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
-    ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off: libc::off_t);
+    ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off: libc::off_t)
+        => unimplemented("ibv_cmd_export_dmabuf_fd");
     /// `int ibv_cmd_reg_mr_ex(struct ibv_pd *pd, struct verbs_mr *vmr, struct ibv_mr_init_attr *mr_init_attr)`
-    ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, mr_init_attr: *mut ibv_mr_init_attr);
+    ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, mr_init_attr: *mut ibv_mr_init_attr)
+        => unimplemented("ibv_cmd_reg_mr_ex");
 }
 
 /// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
