@@ -10,6 +10,7 @@ only=${IBVERBS_RS_VM_ONLY:-}
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 lib=${IBVERBS_RS_LIB:?}
 trixie=${IBVERBS_RS_TRIXIE:?}
+sid=${IBVERBS_RS_SID:?}  # Debian sid's providers (provider ABI 65)
 pass=0; fail=0
 out=${IBVERBS_RS_VM_OUT:-$(mktemp -d)}; mkdir -p "$out"
 
@@ -72,6 +73,19 @@ for mode in libpath preload; do
   else
     echo "not ok - vm: Debian 13's librxe-rdmav34.so not mapped, or system providers mapped, under our library ($mode)"
     grep -E "rdmav|$system_libs|^${trixie%/*}/|Error" <<<"$m" | sed 's/^/#   /'
+    fail=$((fail+1))
+  fi
+done
+
+# Guard: the same with Debian sid's providers: the provider ABI 65 rxe (librxe-rdmav65.so).
+for mode in libpath preload; do
+  m=$(IBVERBS_RS_PROVIDER_DIR=$sid run_mode $mode /usr/bin/python3 -c "$maps" 2>&1)
+  if grep -qx "$sid/librxe-rdmav65.so" <<<"$m" && ! grep -qE "$system_libs" <<<"$m"; then
+    echo "ok - vm: Debian sid's librxe-rdmav65.so (provider ABI 65) mapped under our library ($mode; $(grep -c "^${sid%/*}/" <<<"$m") files from ${sid%/*}, none from the system's providers)"
+    pass=$((pass+1))
+  else
+    echo "not ok - vm: Debian sid's librxe-rdmav65.so not mapped, or system providers mapped, under our library ($mode)"
+    grep -E "rdmav|$system_libs|^${sid%/*}/|Error" <<<"$m" | sed 's/^/#   /'
     fail=$((fail+1))
   fi
 done

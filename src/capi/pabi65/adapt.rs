@@ -344,4 +344,16 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr_65(
     unsafe { crate::capi::cmd_mr::ibv_cmd_reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }
 }
 
-const _: () = assert!(PABI65_FRONT == 48);
+// The facts the ABI-34 view rests on (v65 layout file: verbs_context 696 bytes with `context` at
+// 368, verbs_context_ops 744 bytes): the shared tail sits at the same distance before `context`.
+const _: () = {
+    use crate::abi::driver::verbs_context_pabi34 as V34;
+    use core::mem::offset_of;
+    assert!(PABI65_FRONT == 48);
+    assert!(size_of::<verbs_context_pabi65>() == 696 && size_of::<verbs_context_ops_pabi65>() == 744);
+    assert!(offset_of!(verbs_context_pabi65, context) == 368);
+    assert!(offset_of!(verbs_context_pabi65, query_port) == offset_of!(V34, query_port) + PABI65_FRONT);
+    assert!(offset_of!(verbs_context_pabi65, r#priv) == offset_of!(V34, r#priv) + PABI65_FRONT);
+    assert!(offset_of!(verbs_context_pabi65, sz) == offset_of!(V34, sz) + PABI65_FRONT);
+    assert!(size_of::<verbs_context_pabi65>() == size_of::<V34>() + PABI65_FRONT);
+};
