@@ -115,8 +115,10 @@ fn real_machine_config() {
                 Some(loader::DEFAULT_PROVIDER_DIR.as_ref()),
                 loader::PROVIDER_ABIS,
             );
-            assert_eq!(c[0].place, loader::Place::ProviderDir);
-            assert!(Path::new(&c[0].path).exists(), "{:?}", c[0].path);
+            // Some provider ABI's file is there (Debian 12: -rdmav34.so; sid: -rdmav65.so).
+            let in_dir: Vec<_> = c.iter().filter(|c| c.place == loader::Place::ProviderDir).collect();
+            assert_eq!(in_dir.len(), loader::PROVIDER_ABIS.len());
+            assert!(in_dir.iter().any(|c| Path::new(&c.path).exists()), "{:?}", in_dir);
         }
     }
 }

@@ -87,10 +87,14 @@ fn load_name_failure_reports_like_rdma_core() {
     let reg = Registry::new();
     let out = loader::load_name(&reg, 0, &pname("junk"), Some(d.as_os_str()));
     assert!(out.loaded.is_none());
-    assert_eq!(out.failures.len(), 2);
+    // Provider ABIs 65 then 34, in the provider dir then on the search path.
+    assert_eq!(out.failures.len(), 4);
     assert_eq!(out.failures[0].0.place, Place::ProviderDir);
-    assert!(out.failures[0].1.contains("invalid ELF header"), "{}", out.failures[0].1);
-    assert_eq!(out.failures[1].0.place, Place::SearchPath);
+    assert_eq!(out.failures[0].0.abi, 65);
+    assert!(out.failures[0].1.contains("No such file"), "{}", out.failures[0].1);
+    assert_eq!(out.failures[1].0.place, Place::ProviderDir);
+    assert!(out.failures[1].1.contains("invalid ELF header"), "{}", out.failures[1].1);
+    assert_eq!(out.failures[3].0.place, Place::SearchPath);
     assert_eq!(
         out.warning().unwrap(),
         "Warning: couldn't load driver 'libjunk-rdmav34.so': libjunk-rdmav34.so: cannot open shared object file: No such file or directory"
@@ -99,8 +103,8 @@ fn load_name_failure_reports_like_rdma_core() {
     let abs = d.join("libjunk");
     let out =
         loader::load_name(&reg, 0, &pname(abs.to_str().unwrap()), Some(OsStr::new("/nonexistent")));
-    assert_eq!(out.failures.len(), 1);
-    assert_eq!(out.failures[0].0.place, Place::Absolute);
+    assert_eq!(out.failures.len(), 2);
+    assert_eq!(out.failures[1].0.place, Place::Absolute);
     assert!(out.warning().unwrap().starts_with(&format!(
         "Warning: couldn't load driver '{}-rdmav34.so': {}-rdmav34.so: invalid ELF header",
         abs.display(),

@@ -60,6 +60,27 @@ def chain_note(nodes):
             + ", ".join(private) + " standalone")
 
 
+PABI65_FILE = "symbols-v65.0.txt"
+
+
+def private_65(v65_file, target):
+    """The provider-ABI-65 node the library serves next to the target's IBVERBS_PRIVATE_34: every
+    IBVERBS_PRIVATE_65 name of rdma-core v65. A name the target also has in PRIVATE_34 keeps that
+    as its default version, so its PRIVATE_65 twin is expected as non-default (name@VERSION);
+    see src/capi/pabi65/mod.rs. Nothing is added when the v65 list is absent."""
+    if not v65_file.exists():
+        return set()
+    p34 = {s.split("@")[0] for s in target if s.endswith("@IBVERBS_PRIVATE_34")}
+    out = set()
+    for l in open(v65_file):
+        l = l.strip()
+        if not l.endswith("IBVERBS_PRIVATE_65"):
+            continue
+        name = l.split("@")[0]
+        out.add(f"{name}@IBVERBS_PRIVATE_65" if name in p34 else f"{name}@@IBVERBS_PRIVATE_65")
+    return out
+
+
 def dlopen_now(lib):
     code = "import ctypes,os,sys; ctypes.CDLL(sys.argv[1], mode=os.RTLD_NOW|os.RTLD_GLOBAL)"
     env = dict(os.environ, LD_BIND_NOW="1")
@@ -75,6 +96,7 @@ def run(rep, lib_dir, expect_file):
             rep.fail(f"symbols/{n}", f"library missing: {lib}")
         return
     want = {l.strip() for l in open(expect_file) if l.strip() and not l.startswith("#")}
+    want |= private_65(Path(expect_file).parent / PABI65_FILE, want)
     have = exported(lib)
     problems = [f"missing:    {s}" for s in sorted(want - have)]
     problems += [f"unexpected: {s}" for s in sorted(have - want)]

@@ -158,9 +158,13 @@ struct ibv_alloc_mw;
 struct ibv_alloc_pd;
 struct ibv_async_event;
 struct ibv_attach_mcast;
+struct ibv_buf;
 struct ibv_close_xrcd;
 struct ibv_command_buffer;
 struct ibv_comp_channel;
+struct ibv_comp_cntr;
+struct ibv_comp_cntr_caps;
+struct ibv_comp_cntr_init_attr;
 struct ibv_context;
 struct ibv_counter_attach_attr;
 struct ibv_counters;
@@ -200,6 +204,8 @@ struct ibv_detach_mcast;
 struct ibv_device;
 struct ibv_device_attr_ex;
 struct ibv_dm;
+struct ibv_dmah;
+struct ibv_dmah_init_attr;
 struct ibv_ece;
 struct ibv_flow;
 struct ibv_flow_action;
@@ -217,6 +223,7 @@ struct ibv_modify_srq;
 struct ibv_modify_srq_v3;
 struct ibv_modify_wq;
 struct ibv_mr;
+struct ibv_mr_init_attr;
 struct ibv_mw;
 struct ibv_mw_bind;
 struct ibv_mw_bind_info;
@@ -231,6 +238,7 @@ struct ibv_post_recv;
 struct ibv_post_send;
 struct ibv_post_srq_recv;
 struct ibv_qp;
+struct ibv_qp_attach_comp_cntr_attr;
 struct ibv_qp_attr;
 struct ibv_qp_ex_pabi34;
 struct ibv_qp_init_attr;
@@ -269,6 +277,7 @@ struct list_node;
 struct timespec;
 struct verbs_context;
 struct verbs_context_ops;
+struct verbs_context_ops_pabi65;
 struct verbs_context_pabi34;
 struct verbs_counters;
 struct verbs_cq;
@@ -1342,6 +1351,9 @@ enum verbs_xrcd_mask {
         VERBS_XRCD_RESERVED = 2,
 };
 
+// A provider ABI 65 `verbs_context` (the public v65 layout).
+typedef struct verbs_context verbs_context_pabi65;
+
 struct ib_uverbs_create_ah_resp;
 struct ib_uverbs_cmd_hdr;
 struct ib_uverbs_create_cq;
@@ -1557,6 +1569,7 @@ struct ibv_post_srq_recv;
 struct ibv_query_device;
 struct ibv_query_device_ex;
 struct ibv_req_notify_cq;
+struct verbs_context_ops_pabi65;
 
 // Response of `IB_USER_VERBS_CMD_CREATE_AH`.
 struct ib_uverbs_create_ah_resp {
@@ -4190,6 +4203,158 @@ struct ibv_req_notify_cq {
                 };
                 struct ib_uverbs_req_notify_cq core_payload;
         };
+};
+
+// The provider ABI 65 dispatch table (one slot per op, sorted by name).
+struct verbs_context_ops_pabi65 {
+        int (*advise_mr)(struct ibv_pd *pd,
+                         uint32_t advice,
+                         uint32_t flags,
+                         struct ibv_sge *sg_list,
+                         uint32_t num_sges);
+        void *(*alloc_buf)(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+        struct ibv_dm *(*alloc_dm)(struct ibv_context *context, struct ibv_alloc_dm_attr *attr);
+        struct ibv_dmah *(*alloc_dmah)(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
+        struct ibv_mw *(*alloc_mw)(struct ibv_pd *pd, uint32_t type);
+        struct ibv_mr *(*alloc_null_mr)(struct ibv_pd *pd);
+        struct ibv_pd *(*alloc_parent_domain)(struct ibv_context *context,
+                                              struct ibv_parent_domain_init_attr *attr);
+        struct ibv_pd *(*alloc_pd)(struct ibv_context *context);
+        struct ibv_td *(*alloc_td)(struct ibv_context *context, struct ibv_td_init_attr *init_attr);
+        void (*async_event)(struct ibv_context *context, struct ibv_async_event *event);
+        int (*attach_counters_point_flow)(struct ibv_counters *counters,
+                                          struct ibv_counter_attach_attr *attr,
+                                          struct ibv_flow *flow);
+        int (*attach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+        int (*bind_mw)(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_mw_bind *mw_bind);
+        int (*close_xrcd)(struct ibv_xrcd *xrcd);
+        void (*cq_event)(struct ibv_cq *cq);
+        struct ibv_ah *(*create_ah)(struct ibv_pd *pd, struct ibv_ah_attr *attr);
+        struct ibv_comp_cntr *(*create_comp_cntr)(struct ibv_context *context,
+                                                  struct ibv_comp_cntr_init_attr *attr);
+        struct ibv_counters *(*create_counters)(struct ibv_context *context,
+                                                struct ibv_counters_init_attr *init_attr);
+        struct ibv_cq *(*create_cq)(struct ibv_context *context,
+                                    int cqe,
+                                    struct ibv_comp_channel *channel,
+                                    int comp_vector);
+        struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
+                                          struct ibv_cq_init_attr_ex *init_attr);
+        struct ibv_flow *(*create_flow)(struct ibv_qp *qp, struct ibv_flow_attr *flow_attr);
+        struct ibv_flow_action *(*create_flow_action_esp)(struct ibv_context *context,
+                                                          struct ibv_flow_action_esp_attr *attr);
+        struct ibv_qp *(*create_qp)(struct ibv_pd *pd, struct ibv_qp_init_attr *attr);
+        struct ibv_qp *(*create_qp_ex)(struct ibv_context *context,
+                                       struct ibv_qp_init_attr_ex *qp_init_attr_ex);
+        struct ibv_rwq_ind_table *(*create_rwq_ind_table)(struct ibv_context *context,
+                                                          struct ibv_rwq_ind_table_init_attr *init_attr);
+        struct ibv_srq *(*create_srq)(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
+        struct ibv_srq *(*create_srq_ex)(struct ibv_context *context,
+                                         struct ibv_srq_init_attr_ex *srq_init_attr_ex);
+        struct ibv_wq *(*create_wq)(struct ibv_context *context,
+                                    struct ibv_wq_init_attr *wq_init_attr);
+        int (*dealloc_dmah)(struct ibv_dmah *dmah);
+        int (*dealloc_mw)(struct ibv_mw *mw);
+        int (*dealloc_pd)(struct ibv_pd *pd);
+        int (*dealloc_td)(struct ibv_td *td);
+        int (*dereg_mr)(struct verbs_mr *vmr);
+        int (*destroy_ah)(struct ibv_ah *ah);
+        int (*destroy_comp_cntr)(struct ibv_comp_cntr *comp_cntr);
+        int (*destroy_counters)(struct ibv_counters *counters);
+        int (*destroy_cq)(struct ibv_cq *cq);
+        int (*destroy_flow)(struct ibv_flow *flow);
+        int (*destroy_flow_action)(struct ibv_flow_action *action);
+        int (*destroy_qp)(struct ibv_qp *qp);
+        int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table *rwq_ind_table);
+        int (*destroy_srq)(struct ibv_srq *srq);
+        int (*destroy_wq)(struct ibv_wq *wq);
+        int (*detach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
+        int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
+        void (*free_buf)(struct ibv_buf *buf);
+        void (*free_context)(struct ibv_context *context);
+        int (*free_dm)(struct ibv_dm *dm);
+        int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+        struct ibv_dm *(*import_dm)(struct ibv_context *context, uint32_t dm_handle);
+        struct ibv_mr *(*import_mr)(struct ibv_pd *pd, uint32_t mr_handle);
+        struct ibv_pd *(*import_pd)(struct ibv_context *context, uint32_t pd_handle);
+        int (*inc_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+        int (*inc_err_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
+        int (*modify_cq)(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr);
+        int (*modify_flow_action_esp)(struct ibv_flow_action *action,
+                                      struct ibv_flow_action_esp_attr *attr);
+        int (*modify_qp)(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
+        int (*modify_qp_rate_limit)(struct ibv_qp *qp, struct ibv_qp_rate_limit_attr *attr);
+        int (*modify_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
+        int (*modify_wq)(struct ibv_wq *wq, struct ibv_wq_attr *wq_attr);
+        struct ibv_qp *(*open_qp)(struct ibv_context *context, struct ibv_qp_open_attr *attr);
+        struct ibv_xrcd *(*open_xrcd)(struct ibv_context *context,
+                                      struct ibv_xrcd_init_attr *xrcd_init_attr);
+        int (*poll_cq)(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc);
+        int (*post_recv)(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
+        int (*post_send)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
+        int (*post_srq_ops)(struct ibv_srq *srq, struct ibv_ops_wr *op, struct ibv_ops_wr **bad_op);
+        int (*post_srq_recv)(struct ibv_srq *srq,
+                             struct ibv_recv_wr *recv_wr,
+                             struct ibv_recv_wr **bad_recv_wr);
+        int (*qp_attach_comp_cntr)(struct ibv_qp *qp,
+                                   struct ibv_comp_cntr *comp_cntr,
+                                   struct ibv_qp_attach_comp_cntr_attr *attr);
+        int (*query_comp_cntr_caps)(struct ibv_context *context,
+                                    struct ibv_comp_cntr_caps *caps,
+                                    size_t caps_size);
+        int (*query_device_ex)(struct ibv_context *context,
+                               const struct ibv_query_device_ex_input *input,
+                               struct ibv_device_attr_ex *attr,
+                               size_t attr_size);
+        int (*query_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
+        int (*query_port)(struct ibv_context *context,
+                          uint8_t port_num,
+                          struct ibv_port_attr *port_attr);
+        int (*query_port_speed)(struct ibv_context *context, uint32_t port_num, uint64_t *speed);
+        int (*query_qp)(struct ibv_qp *qp,
+                        struct ibv_qp_attr *attr,
+                        int attr_mask,
+                        struct ibv_qp_init_attr *init_attr);
+        int (*query_qp_data_in_order)(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+        int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
+        int (*query_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
+        int (*read_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+        int (*read_counters)(struct ibv_counters *counters,
+                             uint64_t *counters_value,
+                             uint32_t ncounters,
+                             uint32_t flags);
+        int (*read_err_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
+        struct ibv_mr *(*reg_dm_mr)(struct ibv_pd *pd,
+                                    struct ibv_dm *dm,
+                                    uint64_t dm_offset,
+                                    size_t length,
+                                    unsigned int access);
+        struct ibv_mr *(*reg_dmabuf_mr)(struct ibv_pd *pd,
+                                        uint64_t offset,
+                                        size_t length,
+                                        uint64_t iova,
+                                        int fd,
+                                        int access);
+        struct ibv_mr *(*reg_mr)(struct ibv_pd *pd,
+                                 void *addr,
+                                 size_t length,
+                                 uint64_t hca_va,
+                                 int access);
+        struct ibv_mr *(*reg_mr_ex)(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
+        int (*req_notify_cq)(struct ibv_cq *cq, int solicited_only);
+        int (*rereg_mr)(struct verbs_mr *vmr,
+                        int flags,
+                        struct ibv_pd *pd,
+                        void *addr,
+                        size_t length,
+                        int access);
+        int (*resize_cq)(struct ibv_cq *cq, int cqe);
+        int (*set_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+        int (*set_ece)(struct ibv_qp *qp, struct ibv_ece *ece);
+        int (*set_err_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t value);
+        void (*unimport_dm)(struct ibv_dm *dm);
+        void (*unimport_mr)(struct ibv_mr *mr);
+        void (*unimport_pd)(struct ibv_pd *pd);
 };
 
 #ifdef __cplusplus

@@ -16,6 +16,34 @@ pub(crate) struct ContextPriv {
     pub cmd: crate::cmd::CmdState,
     /// The context came from `ibv_import_device` (its commands never fall back to write()).
     pub imported: bool,
+    /// The provider ABI of the context's `verbs_context` (34 or 65).
+    pub abi: u32,
+    /// A provider ABI 65 context's complete v65 op table (defaults where the provider gave
+    /// none); all None for an ABI 34 context. The 76 ops both ABIs share are also in `ops`,
+    /// which the library's verbs use.
+    pub ops65: crate::abi::driver::pabi65::verbs_context_ops_pabi65,
+}
+
+impl ContextPriv {
+    /// A provider ABI 34 private part with the given table.
+    pub(crate) fn new(ops: verbs_context_ops, cmd: crate::cmd::CmdState, imported: bool) -> Self {
+        // SAFETY: a table of Option<fn>: all-zero is all None.
+        let ops65 = unsafe { core::mem::zeroed() };
+        ContextPriv { ops, cmd, imported, abi: 34, ops65 }
+    }
+}
+
+/// Bytes from the start of a PABI-65 `verbs_context` to the PABI-34 view of the same context
+/// (the six ops v65 added in front).
+pub(crate) const PABI65_FRONT: usize = core::mem::offset_of!(crate::abi::verbs::verbs_context, context)
+    - core::mem::offset_of!(verbs_context_pabi34, context);
+
+/// The PABI-34 view of a `verbs_context` a provider of ABI `abi` handed us: the members from
+/// `query_port` to `context` (`priv`, `sz`, the public slots the library fills) sit at the
+/// same distance before `ibv_context` in both layouts, so the library works on this view.
+pub(crate) fn view34(vctx: *mut core::ffi::c_void, abi: u32) -> *mut verbs_context_pabi34 {
+    let front = if abi == 65 { PABI65_FRONT } else { 0 };
+    vctx.cast::<u8>().wrapping_add(front).cast()
 }
 
 /// The command channel and state of a context, for `crate::cmd`.
@@ -28,7 +56,9 @@ pub(crate) unsafe fn cmd_of<'a>(ctx: *mut ibv_context, fd: &'a crate::cmd::CmdFd
     crate::cmd::Ctx::new(fd, &p.cmd)
 }
 
-/// The PABI-34 `verbs_context` that holds `ctx` (it is the context's last member).
+/// The PABI-34 view of the `verbs_context` that holds `ctx` (it is the context's last member).
+/// For a PABI-65 context this is [`view34`]: valid from `query_port` on, which is all the
+/// library touches except the six v65-only public slots (see `capi::pabi65`).
 pub(crate) fn vctx_of(ctx: *mut ibv_context) -> *mut verbs_context_pabi34 {
     let off = core::mem::offset_of!(verbs_context_pabi34, context);
     ctx.cast::<u8>().wrapping_sub(off).cast()

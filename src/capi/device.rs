@@ -190,6 +190,7 @@ unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::e
         if vctx.is_null() {
             return Err(crate::errno::Errno(crate::sys::errno()));
         }
+        let vctx = super::ctxpriv::view34(vctx.cast(), super::devlist::ops_abi((*v).ops));
         super::driver::finish_open(vctx, true)
     }
 }

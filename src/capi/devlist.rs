@@ -194,7 +194,10 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
             eprintln!("{PFX}{w}");
         }
         if let Some((c, _)) = &out.loaded {
-            log::log(log::VERBS_LOG_DEBUG, format_args!("libibverbs: loaded provider {}", c.path.to_string_lossy()));
+            log::log(
+                log::VERBS_LOG_DEBUG,
+                format_args!("libibverbs: loaded provider {} (provider ABI {})", c.path.to_string_lossy(), c.abi),
+            );
         }
     };
     let read_config = || -> ProviderList {
@@ -436,6 +439,17 @@ pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
     VdevPtr(dev.cast())
 }
 
+/// The `verbs_device_ops` tables registered through `verbs_register_driver_65`.
+static ABI65_DRIVERS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+
+/// The provider ABI of the driver whose ops table is `ops` (65 if it registered through
+/// `verbs_register_driver_65`, else 34): it decides the layout of the `verbs_context` its
+/// `alloc_context`/`import_context` return.
+pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
+    let l = ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
+    if l.contains(&(ops as usize)) { 65 } else { 34 }
+}
+
 /// `verbs_register_driver_34`: record a provider's ops. The table is read now; the ops pointer is
 /// the provider's identity from here on.
 ///
@@ -478,6 +492,9 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
         log::VERBS_LOG_DEBUG,
         format_args!("libibverbs: provider {} registered (provider ABI {provider_abi})", matching.name),
     );
+    if provider_abi == 65 {
+        ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
+    }
     REGISTRY.register(ops as usize, provider_abi, matching);
 }
 

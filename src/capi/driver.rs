@@ -87,13 +87,13 @@ pub(crate) unsafe fn init_context(
     cmd_fd: c_int,
     driver_id: u32,
 ) -> crate::errno::Result<()> {
-    let priv_ = Box::new(super::ctxpriv::ContextPriv {
+    let priv_ = Box::new(super::ctxpriv::ContextPriv::new(
         // SAFETY: a table of Option<fn>: all-zero is all None.
-        ops: unsafe { core::mem::zeroed() },
+        unsafe { core::mem::zeroed() },
         // Probes UVERBS_METHOD_INVOKE_WRITE once (rdma-core's has_ioctl_write).
-        cmd: crate::cmd::CmdState::init(&crate::cmd::CmdFd(cmd_fd), driver_id),
-        imported: false,
-    });
+        crate::cmd::CmdState::init(&crate::cmd::CmdFd(cmd_fd), driver_id),
+        false,
+    ));
     super::devlist::device_hold(super::devlist::vdev_of(device));
     // SAFETY: the caller's contract.
     unsafe {
@@ -210,6 +210,9 @@ pub(crate) unsafe fn open_device(
         if vctx.is_null() {
             return Err(crate::errno::Errno(crate::sys::errno()));
         }
+        // A provider ABI 65 provider returned its (larger) v65 verbs_context: work on its
+        // ABI-34 view from here on.
+        let vctx = super::ctxpriv::view34(vctx.cast(), super::devlist::ops_abi(ops));
         if sysfs.is_null() {
             set_lib_ops(vctx);
             return Ok(&raw mut (*vctx).context);
@@ -380,6 +383,7 @@ pub(crate) fn set_allow_disassociate_destroy(on: bool) {
     // SAFETY: written once during library init, before any context exists to read it; providers
     // only read it.
     unsafe { *(&raw mut verbs_allow_disassociate_destroy) = on };
+    super::pabi65::set_allow_disassociate_destroy(on);
 }
 
 /// `unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link)`

@@ -60,6 +60,7 @@ pub mod log;
 pub mod marshall;
 pub mod mcast;
 pub mod mr;
+pub mod pabi65;
 pub mod pd;
 pub mod qp;
 pub(crate) mod qpcommon;

@@ -80,7 +80,7 @@ fn fake_context() -> *mut ibv_context {
     ops.reg_dmabuf_mr = Some(fake_dmabuf);
     ops.dereg_mr = Some(fake_dereg);
     ops.rereg_mr = Some(fake_rereg);
-    let p = Box::new(ContextPriv { ops, cmd: crate::cmd::CmdState::new(0, false), imported: false });
+    let p = Box::new(ContextPriv::new(ops, crate::cmd::CmdState::new(0, false), false));
     // SAFETY: as above.
     let v: *mut verbs_context_pabi34 = Box::into_raw(Box::new(unsafe { core::mem::zeroed() }));
     // SAFETY: our own allocation.

@@ -18,7 +18,9 @@
 //! Several provider ABIs: [`PROVIDER_ABIS`] lists (ABI, suffix) pairs newest first; for each place
 //! (directory, then search path) every ABI is tried before moving to the next place, so a newer
 //! provider in the provider directory beats an older one, and the directory still beats the search
-//! path as in rdma-core. Today only ABI 34 is supported.
+//! path as in rdma-core. Supported: ABI 65 (rdma-core v65, `verbs_register_driver_65`), then 34
+//! (v34-v56): newest first, so where both builds of a provider are installed the newer one is
+//! used; which file opened (and its ABI) is logged at debug level (VERBS_LOG_LEVEL=4).
 #![forbid(unsafe_code)]
 
 use std::ffi::{OsStr, OsString};
@@ -36,7 +38,10 @@ pub struct ProviderAbi {
 }
 
 /// Supported provider ABIs, newest first.
-pub const PROVIDER_ABIS: &[ProviderAbi] = &[ProviderAbi { version: 34, suffix: "-rdmav34.so" }];
+pub const PROVIDER_ABIS: &[ProviderAbi] = &[
+    ProviderAbi { version: 65, suffix: "-rdmav65.so" },
+    ProviderAbi { version: 34, suffix: "-rdmav34.so" },
+];
 
 #[cfg(all(target_arch = "x86_64", target_env = "gnu"))]
 const MULTIARCH_DIR: &str = "/usr/lib/x86_64-linux-gnu/libibverbs";
@@ -208,22 +213,27 @@ mod tests {
         let d = OsStr::new("/usr/lib/x86_64-linux-gnu/libibverbs");
         assert_eq!(
             paths(&candidates(OsStr::new("mlx5"), Some(d), PROVIDER_ABIS)),
-            ["/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so", "libmlx5-rdmav34.so"]
+            [
+                "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav65.so",
+                "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so",
+                "libmlx5-rdmav65.so",
+                "libmlx5-rdmav34.so"
+            ]
         );
         assert_eq!(
             paths(&candidates(OsStr::new("mlx5"), None, PROVIDER_ABIS)),
-            ["libmlx5-rdmav34.so"]
+            ["libmlx5-rdmav65.so", "libmlx5-rdmav34.so"]
         );
         assert_eq!(
             paths(&candidates(OsStr::new("/opt/p/libfoo"), Some(d), PROVIDER_ABIS)),
-            ["/opt/p/libfoo-rdmav34.so"]
+            ["/opt/p/libfoo-rdmav65.so", "/opt/p/libfoo-rdmav34.so"]
         );
         assert_eq!(
-            paths(&candidates(OsStr::new("sub/x"), Some(OsStr::new("/d")), PROVIDER_ABIS)),
-            ["/d/libsub/x-rdmav34.so", "libsub/x-rdmav34.so"]
+            paths(&candidates(OsStr::new("sub/x"), Some(OsStr::new("/d")), TWO)),
+            ["/d/libsub/x-rdmav65.so", "/d/libsub/x-rdmav34.so", "libsub/x-rdmav65.so", "libsub/x-rdmav34.so"]
         );
         assert_eq!(
-            paths(&candidates(OsStr::new(""), Some(OsStr::new("/d")), PROVIDER_ABIS)),
+            paths(&candidates(OsStr::new(""), Some(OsStr::new("/d")), &TWO[1..])),
             ["/d/lib-rdmav34.so", "lib-rdmav34.so"]
         );
         let c = candidates(OsStr::new("rxe"), Some(OsStr::new("/d")), TWO);
@@ -249,7 +259,8 @@ mod tests {
         let out = try_candidates(cands.clone(), |c| {
             Err::<(), _>(format!("no {}", c.path.to_string_lossy()))
         });
-        assert_eq!(out.failures.len(), 2);
+        assert_eq!(out.failures.len(), 4);
+        assert_eq!(PROVIDER_ABIS, TWO);
         assert_eq!(
             out.warning().unwrap(),
             "Warning: couldn't load driver 'libx-rdmav34.so': no libx-rdmav34.so"

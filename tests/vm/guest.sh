@@ -10,6 +10,7 @@ only=${IBVERBS_RS_VM_ONLY:-}
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 lib=${IBVERBS_RS_LIB:?}
 trixie=${IBVERBS_RS_TRIXIE:?}
+sid=${IBVERBS_RS_SID:?}  # Debian sid's providers (provider ABI 65)
 pass=0; fail=0
 out=${IBVERBS_RS_VM_OUT:-$(mktemp -d)}; mkdir -p "$out"
 
@@ -76,6 +77,19 @@ for mode in libpath preload; do
   fi
 done
 
+# Guard: the same with Debian sid's providers: the provider ABI 65 rxe (librxe-rdmav65.so).
+for mode in libpath preload; do
+  m=$(IBVERBS_RS_PROVIDER_DIR=$sid run_mode $mode /usr/bin/python3 -c "$maps" 2>&1)
+  if grep -qx "$sid/librxe-rdmav65.so" <<<"$m" && ! grep -qE "$system_libs" <<<"$m"; then
+    echo "ok - vm: Debian sid's librxe-rdmav65.so (provider ABI 65) mapped under our library ($mode; $(grep -c "^${sid%/*}/" <<<"$m") files from ${sid%/*}, none from the system's providers)"
+    pass=$((pass+1))
+  else
+    echo "not ok - vm: Debian sid's librxe-rdmav65.so not mapped, or system providers mapped, under our library ($mode)"
+    grep -E "rdmav|$system_libs|^${sid%/*}/|Error" <<<"$m" | sed 's/^/#   /'
+    fail=$((fail+1))
+  fi
+done
+
 while read -r line; do
   case "$line" in ''|'#'*) continue;; esac
   label=$line  # shown as written, before expansion
@@ -134,8 +148,12 @@ want pairs && echo "# pairs: ${SECONDS}s so far"
 # rdma-core's pyverbs test suite (python3-pyverbs; tests unpacked by tests/vm/run into
 # $IBVERBS_RS_PYTESTS): every test that passes under the system library must pass under ours.
 if want pyverbs && [ -n "${IBVERBS_RS_PYTESTS:-}" ]; then
-  for mode in system libpath preload; do
-    ( cd "$IBVERBS_RS_PYTESTS" && run_mode "$mode" timeout 300 /usr/bin/python3 run_tests.py --dev rxe0 -v ) \
+  # mode "sid": ours by LD_LIBRARY_PATH with Debian sid's provider ABI 65 rxe.
+  for mode in system libpath preload sid; do
+    m=$mode; [ $mode = sid ] && m=libpath
+    ( cd "$IBVERBS_RS_PYTESTS" || exit 1
+      if [ $mode = sid ]; then export IBVERBS_RS_PROVIDER_DIR=$sid; fi
+      run_mode "$m" timeout 300 /usr/bin/python3 run_tests.py --dev rxe0 -v ) \
       > "$out/pyverbs.$mode.log" 2>&1
     # "test_name (tests.module.Class.test_name) ... ok" -> "tests.module.Class.test_name ok"
     # (a test with a docstring prints "test_name (id)" alone, then "Docstring ... ok")
@@ -145,7 +163,7 @@ if want pyverbs && [ -n "${IBVERBS_RS_PYTESTS:-}" ]; then
       "$out/pyverbs.$mode.log" | sort > "$out/pyverbs.$mode.res"
   done
   sys_ok=$(grep -c ' ok$' "$out/pyverbs.system.res")
-  for mode in libpath preload; do
+  for mode in libpath preload sid; do
     # (no process substitution: the guest has no /dev/fd)
     grep ' ok$' "$out/pyverbs.system.res" | cut -d' ' -f1 > "$out/pyverbs.system.ok"
     grep -v ' ok$' "$out/pyverbs.$mode.res" > "$out/pyverbs.$mode.notok"

@@ -4,13 +4,15 @@
 //!   are re-exported here, so `driver::verbs_context_ops` means the PABI 34 table.
 //! - The enums and constants (unchanged across provider ABIs) and `list_node` live at this level.
 //!
-//! A later provider ABI gets a sibling module (`pabi65`) that re-uses the unchanged records from
-//! `pabi34` and defines its own `verbs_context`, `verbs_context_ops` and `verbs_qp`; `verbs`
-//! stays as it is. Note that `driver::verbs_context_pabi34` and `verbs::verbs_context` are different
+//! - `pabi65`: rdma-core v65 providers (`lib<name>-rdmav65.so`): only what differs (the larger
+//!   `verbs_context_ops_pabi65`; its `verbs_context` is the public v65 one); not glob-exported.
+//!
+//! Note that `driver::verbs_context_pabi34` and `verbs::verbs_context` are different
 //! layouts under the same C name; do not glob-import both.
 
 mod common;
 pub mod pabi34;
+pub mod pabi65;
 
 pub use common::*;
 pub use pabi34::*;
