@@ -61,7 +61,7 @@ impl TestCtx {
         // SAFETY: plain calloc, checked.
         let v = unsafe { libc::calloc(1, size_of::<verbs_context_pabi34>()) }.cast::<verbs_context_pabi34>();
         assert!(!v.is_null());
-        let p = Box::new(ContextPriv { ops, cmd: crate::cmd::CmdState::new(0, false), imported: false });
+        let p = Box::new(ContextPriv::new(ops, crate::cmd::CmdState::new(0, false), false));
         // SAFETY: a live zeroed allocation.
         unsafe { (*v).r#priv = Box::into_raw(p).cast() };
         TestCtx(v)

@@ -51,8 +51,8 @@ symver!(ibv_cmd_modify_wq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::
 symver!(ibv_cmd_open_qp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_open_qp);
 symver!(ibv_cmd_open_xrcd, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_open_xrcd);
 symver!(ibv_cmd_poll_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_poll_cq);
-symver!(ibv_cmd_post_recv, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_post_recv);
-symver!(ibv_cmd_post_send, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_post_send);
+symver!(ibv_cmd_post_recv, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_post::ibv_cmd_post_recv);
+symver!(ibv_cmd_post_send, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_post::ibv_cmd_post_send);
 symver!(ibv_cmd_post_srq_recv, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_post_srq_recv);
 symver!(ibv_cmd_query_context, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_query_context);
 symver!(ibv_cmd_query_device_any, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_query_device_any);
