@@ -39,7 +39,8 @@ $(LIB): FORCE
 deps:
 	tools/deps.sh
 
-# The main job (until the soft-RoCE demo lands): the library, its symbol table, its ABI checks.
+# The main job: the library, its symbol table and ABI checks, then real programs under it in the
+# soft-RoCE guest (tools/vm-demo).
 demo: deps lib
 	@echo "== $(LIB): SONAME, version nodes, exported symbols"
 	@readelf -d $(LIB) | grep SONAME
@@ -48,7 +49,7 @@ demo: deps lib
 	python3 abi-tests/run --lib $(OUT) symbols
 	python3 abi-tests/run --lib $(OUT) layouts
 	tools/deps.sh vm
-	@echo "== soft-RoCE guest: ibv_devices and ibv_devinfo -v under our library"
+	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
 test: deps lib cargo-test abi-test install-test vm-test
