@@ -100,11 +100,13 @@ fi
 
 # Server/client pairs (pairs.txt): real traffic, both sides under the same library.
 A=10.99.0.1
-# perftest's timing table varies in width and may hold inf/-nan under emulation, and its CPU
-# clock check may warn ("Correlation coefficient ...") in either run.
+# perftest's timing table varies in width (and trailing blanks) and may hold inf/-nan under
+# emulation, and its CPU clock check may warn ("Correlation coefficient ...") in either run.
+# rping's "DISCONNECT EVENT..." comes from its CM thread, racing the exit: present in some runs
+# and not others under either library.
 mask() {
-  sed -E '/Correlation coefficient/d; s/0x[0-9a-fA-F]+/0x#/g; s/-?\b(inf|nan)\b/#/g; s/[0-9]+(\.[0-9]+)?/#/g
-          s/[[:space:]]+/ /g' "$1"
+  sed -E '/Correlation coefficient|DISCONNECT EVENT/d; s/0x[0-9a-fA-F]+/0x#/g; s/-?\b(inf|nan)\b/#/g
+          s/[0-9]+(\.[0-9]+)?/#/g; s/[[:space:]]+/ /g; s/ $//' "$1"
 }
 listening() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
 run_pair() { # name, mode, server, client, port
