@@ -135,6 +135,8 @@ pub struct Cache {
     seen: HashMap<OsString, Option<DirId>>,
     /// Records made by this process (checked per file when made). Not stored.
     fresh: HashSet<OsString>,
+    /// Records [`Cache::lookup`] found valid in this process. Not stored.
+    valid: HashSet<OsString>,
 }
 
 /// The directory part of a path (`/a/b` → `/a`), as bytes; None without a '/'.
@@ -290,6 +292,9 @@ impl Cache {
         } else {
             Self::file_valid(&cands, k, &r)
         };
+        if ok {
+            self.valid.insert(first.path.clone());
+        }
         ok.then_some(r.ids)
     }
 
@@ -463,6 +468,12 @@ pub fn note_load<L>(
     let Some((opened, _)) = &out.loaded else { return };
     let cands = candidates(&name.name, dir, PROVIDER_ABIS);
     let Some(k) = prefix_to(&cands, &opened.path) else { return };
+    // Found valid earlier in this process and the same file opened: nothing new to learn.
+    if cache.valid.contains(&cands[0].path)
+        && cache.records.get(&cands[0].path).is_some_and(|r| r.opened == opened.path)
+    {
+        return;
+    }
     let Some(d) = parent(&opened.path) else { return };
     // The directory as it was before the per-file checks below (see `Cache::refresh`).
     cache.dir_now(d);
