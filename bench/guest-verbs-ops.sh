@@ -1,11 +1,14 @@
 #!/bin/bash
 # Runs in the soft-RoCE guest for bench/verbs-ops: per op, the median time of one call and its
 # system calls (strace -f between verbs_ops's markers), system library vs ours; then each
-# library's syscall total for the whole run (strace -c -f).
+# library's syscall total for the whole run (strace -c -f). With PERFTEST=1, then runs
+# guest-perftest.sh (next to this script) in the same boot.
 set -u
 lib=${IBVERBS_RS_LIB:?}; bin=${BENCH_BIN:?}
-ops=("$@"); [ ${#ops[@]} = 0 ] && ops=(alloc_pd dealloc_pd reg_mr_4k dereg_mr_4k reg_mr_64m dereg_mr_64m)
+ops=("$@"); [ ${#ops[@]} = 0 ] && ops=(alloc_pd dealloc_pd reg_mr_4k dereg_mr_4k reg_mr_64m dereg_mr_64m
+  create_cq destroy_cq create_qp destroy_qp modify_qp_rts)
 tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 iters() { case $1 in *64m) echo "$N_BIG";; *) echo "$N_FAST";; esac; }
 run() { # who, command...
   local who=$1; shift
@@ -52,3 +55,7 @@ echo "syscalls per call, by name:"
 for op in "${ops[@]}"; do
   for who in system ours; do printf '  %-14s %-7s %s\n' "$op" "$who" "${mix[$who.$op]:-}"; done
 done
+if [ "${PERFTEST:-0}" = 1 ]; then
+  echo
+  bash "$(dirname "$0")/guest-perftest.sh"
+fi

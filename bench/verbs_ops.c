@@ -9,7 +9,12 @@
  * access("/@verbs_ops/end/OP"), markers that show in an strace log, so the system calls of the
  * timed call alone can be counted (bench/verbs-ops does).
  *
- * To add an op (CQs, QPs...), add a row to `ops` with a prepare, a timed and a cleanup step. */
+ * Ops: alloc_pd, dealloc_pd, reg_mr_4k, dereg_mr_4k, reg_mr_64m, dereg_mr_64m (on a long-lived PD),
+ * create_cq, destroy_cq (16 entries, no channel), create_qp, destroy_qp (RC, 16 send/recv WRs,
+ * on the long-lived PD and a long-lived CQ), modify_qp_rts (a fresh QP each iteration taken
+ * RESET->INIT->RTR->RTS in one timed step, with the QP itself as remote on port 1, GID index 0;
+ * the QP is created and destroyed untimed). To add an op, add a row to `ops` with a prepare, a
+ * timed and a cleanup step. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
@@ -22,12 +27,17 @@
 
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;   /* the long-lived PD the MR ops use */
+static struct ibv_cq *cq;  /* the long-lived CQ the QP ops use */
 static char *buf4k, *buf64m;
+static union ibv_gid gid0;  /* port 1, GID index 0: the remote address of modify_qp_rts */
+static enum ibv_mtu mtu;    /* port 1's active MTU */
 
 /* What one iteration works on. */
 struct it {
 	struct ibv_pd *pd;
 	struct ibv_mr *mr;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
 };
 
 static void die(const char *what)
@@ -63,6 +73,78 @@ static void mr_dereg(struct it *t)
 		die("ibv_dereg_mr");
 }
 
+static void cq_create(struct it *t)
+{
+	if (!(t->cq = ibv_create_cq(ctx, 16, NULL, NULL, 0)))
+		die("ibv_create_cq");
+}
+
+static void cq_destroy(struct it *t)
+{
+	if (ibv_destroy_cq(t->cq))
+		die("ibv_destroy_cq");
+}
+
+static void qp_create(struct it *t)
+{
+	struct ibv_qp_init_attr a = {
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1 },
+		.qp_type = IBV_QPT_RC,
+	};
+
+	if (!(t->qp = ibv_create_qp(pd, &a)))
+		die("ibv_create_qp");
+}
+
+static void qp_destroy(struct it *t)
+{
+	if (ibv_destroy_qp(t->qp))
+		die("ibv_destroy_qp");
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to itself. */
+static void qp_to_rts(struct it *t)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.pkey_index = 0,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ,
+	};
+
+	if (ibv_modify_qp(t->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			  IBV_QP_ACCESS_FLAGS))
+		die("ibv_modify_qp INIT");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = mtu;
+	a.dest_qp_num = t->qp->qp_num;
+	a.rq_psn = 0;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.grh.dgid = gid0;
+	a.ah_attr.grh.sgid_index = 0;
+	a.ah_attr.grh.hop_limit = 1;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(t->qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			  IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		die("ibv_modify_qp RTR");
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.sq_psn = 0;
+	a.max_rd_atomic = 1;
+	if (ibv_modify_qp(t->qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			  IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+		die("ibv_modify_qp RTS");
+}
+
 /* One op: untimed prepare, the timed call, untimed cleanup (each may be NULL). */
 static const struct op {
 	const char *name;
@@ -76,6 +158,11 @@ static const struct op {
 	{ "dereg_mr_4k", reg4k, mr_dereg, NULL },
 	{ "reg_mr_64m", NULL, reg64m, mr_dereg },
 	{ "dereg_mr_64m", reg64m, mr_dereg, NULL },
+	{ "create_cq", NULL, cq_create, cq_destroy },
+	{ "destroy_cq", cq_create, cq_destroy, NULL },
+	{ "create_qp", NULL, qp_create, qp_destroy },
+	{ "destroy_qp", qp_create, qp_destroy, NULL },
+	{ "modify_qp_rts", qp_create, qp_to_rts, qp_destroy },
 };
 
 static int cmp(const void *a, const void *b)
@@ -107,6 +194,7 @@ static void mark(int on, const char *what, const char *op)
 int main(int argc, char **argv)
 {
 	struct ibv_device **list;
+	struct ibv_port_attr pa;
 	int n = 100, quiet = 0, marks = 0, c, i, k;
 
 	while ((c = getopt(argc, argv, "n:qm")) != -1) {
@@ -124,6 +212,11 @@ int main(int argc, char **argv)
 		die("no RDMA device");
 	if (!(pd = ibv_alloc_pd(ctx)))
 		die("ibv_alloc_pd");
+	if (!(cq = ibv_create_cq(ctx, 64, NULL, NULL, 0)))
+		die("ibv_create_cq");
+	if (ibv_query_port(ctx, 1, &pa) || ibv_query_gid(ctx, 1, 0, &gid0))
+		die("ibv_query_port/gid");
+	mtu = pa.active_mtu;
 	buf4k = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	buf64m = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf4k == MAP_FAILED || buf64m == MAP_FAILED)
@@ -161,7 +254,10 @@ int main(int argc, char **argv)
 			printf("%s %d %lld %lld\n", o->name, n, (long long)t[n / 2], (long long)(sum / n));
 		free(t);
 	}
+	ibv_destroy_cq(cq);
 	ibv_dealloc_pd(pd);
+	munmap(buf4k, 4096);
+	munmap(buf64m, 64 << 20);
 	ibv_close_device(ctx);
 	ibv_free_device_list(list);
 	return 0;
