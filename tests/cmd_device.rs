@@ -412,3 +412,20 @@ fn gid_table_over_ioctl_and_limits() {
     assert_eq!(query_gid_table(Ctx::new(&fake, &st), 0, 32, Some(&mut entries)), Ok((GidVia::Sysfs, 0)));
     assert_eq!(query_gid_table(Ctx::new(&fake, &st), 2, 32, Some(&mut entries)), Err(Errno::EOPNOTSUPP));
 }
+
+#[test]
+fn query_port_speed_is_one_ioctl() {
+    let fake = Fake::new([Reply::IoctlOk(vec![(
+        UVERBS_ATTR_QUERY_PORT_SPEED_RESP,
+        Out::Bytes(25_000u64.to_ne_bytes().to_vec()),
+    )])]);
+    let st = CmdState::new(RXE, true);
+    assert_eq!(query_port_speed(Ctx::new(&fake, &st), 1), Ok(25_000));
+    let p = &fake.ioctls()[0];
+    assert_eq!((p.object_id, p.method_id, p.num_attrs), (0, UVERBS_METHOD_QUERY_PORT_SPEED, 2));
+    let port = p.attrs.iter().find(|a| a.id == UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM).unwrap();
+    assert_eq!(port.data, 1);
+    // No write fallback: a kernel without the method is an error.
+    let fake = Fake::new([Reply::IoctlErr(libc::EOPNOTSUPP)]);
+    assert_eq!(query_port_speed(Ctx::new(&fake, &st), 1), Err(Errno::EOPNOTSUPP));
+}

@@ -104,6 +104,19 @@ pub fn query_context(ctx: Ctx<'_>, driver: &mut Vec<CmdBuf>) -> Result<QueryCont
     Ok(QueryContext { num_comp_vectors, core_support })
 }
 
+/// `ibv_cmd_query_port_speed` (rdma-core v65): `UVERBS_METHOD_QUERY_PORT_SPEED` (ioctl only); the
+/// port's effective speed as the kernel reports it.
+pub fn query_port_speed(ctx: Ctx<'_>, port_num: u32) -> Result<u64> {
+    let mut speed: u64 = 0;
+    {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT_SPEED);
+        cmd.in_u64(UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM, port_num.into());
+        cmd.out_pod(UVERBS_ATTR_QUERY_PORT_SPEED_RESP, &mut speed);
+        execute_ioctl(ctx, &mut cmd)?;
+    }
+    Ok(speed)
+}
+
 /// `ibv_cmd_alloc_async_fd`: `UVERBS_METHOD_ASYNC_EVENT_ALLOC`; returns the new fd. Called when
 /// the context came up without one (the ioctl GET_CONTEXT path, or an imported context).
 pub fn alloc_async_fd(ctx: Ctx<'_>) -> Result<i32> {

@@ -1,8 +1,8 @@
 //! The names rdma-core v65 added to the private node (IBVERBS_PRIVATE_65 only, default version).
 //!
-//! `verbs_register_driver_65` is implemented; the others are stubs (listed in `stubs.txt`): the
-//! library has no command layer yet for completion counters, DMA handles, MR_REG_EX, port speed,
-//! DM dma-buf export or the dma-buf heap.
+//! `verbs_register_driver_65` and `ibv_cmd_query_port_speed` are implemented; the others are
+//! stubs (listed in `stubs.txt`): the library has no command layer yet for completion counters,
+//! DMA handles, MR_REG_EX, DM dma-buf export or the dma-buf heap.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
@@ -25,6 +25,25 @@ use crate::errno::{CRet, unimplemented};
 pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) {
     // SAFETY: a provider passes its static ops table (same layout at ABI 34 and 65).
     unsafe { crate::capi::devlist::register_driver(ops, 65) };
+}
+
+/// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
+///
+/// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only): stores the port's speed in `*speed`. 0, or the
+/// positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context` or
+/// `speed` gives EINVAL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int {
+    if context.is_null() || speed.is_null() {
+        return Err::<(), _>(crate::errno::Errno::EINVAL).ret_errno();
+    }
+    // SAFETY: a live context of this library; `speed` points to a u64 (the C contract).
+    unsafe {
+        let fd = crate::cmd::CmdFd((*context).cmd_fd);
+        crate::cmd::device::query_port_speed(crate::capi::ctxpriv::cmd_of(context, &fd), port_num)
+            .map(|v| *speed = v)
+            .ret_errno()
+    }
 }
 
 /// Generates int-returning stubs (rdma-core: 0, or the positive errno).
@@ -82,9 +101,6 @@ errno_stubs! {
     /// `int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
     ibv_cmd_query_comp_cntr_caps(context: *mut ibv_context, caps: *mut ibv_comp_cntr_caps, caps_size: usize)
         => unimplemented("ibv_cmd_query_comp_cntr_caps");
-    /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
-    ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64)
-        => unimplemented("ibv_cmd_query_port_speed");
     /// `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
     ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off: libc::off_t)
         => unimplemented("ibv_cmd_export_dmabuf_fd");
