@@ -160,7 +160,6 @@ mod dflt {
 }
 
 /// The op every slot holds until a provider supplies its own (`verbs_dummy_ops`).
-
 pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
     advise_mr: Some(dflt::advise_mr),
     alloc_dm: Some(dflt::alloc_dm),
@@ -256,7 +255,6 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
 /// # Safety
 /// `vctx` points to a writable PABI-34 `verbs_context` whose `priv` is a live `ContextPriv`
 /// not otherwise borrowed; `ops` points to a readable `verbs_context_ops`.
-
 pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_context_ops) {
     // SAFETY: the caller's contract; `priv` is a separate allocation, so the borrow of the
     // private table does not overlap the writes through `vctx` below.
@@ -393,7 +391,6 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_
 ///
 /// # Safety
 /// As for [`set_ops`].
-
 pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34) {
     // SAFETY: the caller's contract; DEFAULT_OPS is a readable table.
     unsafe { set_ops(vctx, &DEFAULT_OPS) };
