@@ -4366,7 +4366,8 @@ extern "C" {
 // Not a stub, and not a function: a data symbol (one byte in `.bss`) that providers read to take
 // EIO from a destroy command for success once the device is disassociated (cmd_write.h,
 // `verbs_is_destroy_err`). rdma-core sets it at library init when `RDMAV_ALLOW_DISASSOC_DESTROY`
-// is in the environment; until that init exists here it stays false.
+// is in the environment ([`set_allow_disassociate_destroy`]); the library reads it through
+// [`allow_disassociate`].
 extern bool verbs_allow_disassociate_destroy;
 
 // `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`

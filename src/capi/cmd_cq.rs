@@ -47,17 +47,7 @@ unsafe fn cq_init(
     }
 }
 
-/// A provider's buffer of `size` bytes as a slice; NULL is an empty one (no driver data).
-///
-/// # Safety
-/// `p` is NULL or valid for `size` bytes for `'a`.
-unsafe fn buf<'a, T>(p: *mut T, size: usize) -> &'a mut [u8] {
-    if p.is_null() {
-        return &mut [];
-    }
-    // SAFETY: the caller's contract.
-    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), size) }
-}
+use super::cmd_device::provider_buf as buf;
 
 /// Store a created CQ's handle and size.
 ///
@@ -340,7 +330,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
     unsafe {
         let ctx = (*cq).context;
         let fd = CmdFd((*ctx).cmd_fd);
-        let allow = super::driver::verbs_allow_disassociate_destroy;
+        let allow = super::driver::allow_disassociate();
         match crate::cmd::cq::destroy_cq(cmd_of(ctx, &fd), (*cq).handle, allow) {
             Err(e) => Err::<(), _>(e).ret_errno(),
             Ok(None) => 0,

@@ -163,12 +163,7 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     }
 }
 
-/// Whether a destroy's EIO on a disassociated device counts as success (the exported
-/// `verbs_allow_disassociate_destroy`, set at library init).
-pub(crate) fn allow_disassociate() -> bool {
-    // SAFETY: a plain byte, written only during library init.
-    unsafe { (&raw const super::driver::verbs_allow_disassociate_destroy).read() }
-}
+pub(crate) use super::driver::allow_disassociate;
 
 /// Run `f` on the command channel of `ctx` (an object's `context`). Divergence: a NULL context
 /// is EINVAL.
@@ -186,6 +181,18 @@ pub(crate) unsafe fn with_cmd<T>(
     let fd = CmdFd(unsafe { (*ctx).cmd_fd });
     // SAFETY: as above.
     f(unsafe { cmd_of(ctx, &fd) })
+}
+
+/// A provider's buffer of `size` bytes as a slice; NULL is an empty one (no driver data).
+///
+/// # Safety
+/// `p` is NULL or valid for `size` bytes for `'a`.
+pub(crate) unsafe fn provider_buf<'a, T>(p: *mut T, size: usize) -> &'a mut [u8] {
+    if p.is_null() {
+        return &mut [];
+    }
+    // SAFETY: the caller's contract.
+    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), size) }
 }
 
 /// A provider's request (`cmd`, `cmd_size` bytes, at least a whole `Q`: header and core request)

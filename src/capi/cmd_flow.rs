@@ -23,9 +23,7 @@ use crate::cmd::flow::{EspAttrs, FlowAttr, SpecObj, ib_spec_read_len, kern_spec}
 use crate::cmd::{CmdFd, Ctx};
 use crate::errno::{CRet, Errno, Result};
 
-fn einval() -> c_int {
-    Err::<(), _>(Errno::EINVAL).ret_errno()
-}
+use super::ret::einval;
 
 /// `n` bytes at `p` (empty for NULL or 0).
 ///

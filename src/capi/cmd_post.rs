@@ -16,9 +16,7 @@ use crate::cmd::post::{SendTarget, SendWr, TargetKind, send_target_kind};
 use crate::cmd::{CmdFd, Ctx};
 use crate::errno::{CRet, Errno, Result};
 
-fn einval() -> c_int {
-    Err::<(), _>(Errno::EINVAL).ret_errno()
-}
+use super::ret::einval;
 
 /// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
 ///

@@ -31,18 +31,9 @@ use crate::cmd::qp::{QpCreated, QpInit};
 use crate::cmd::{CmdFd, Ctx};
 use crate::errno::{CRet, Errno, Result};
 
-fn einval() -> c_int {
-    Err::<(), _>(Errno::EINVAL).ret_errno()
-}
+use super::ret::einval;
 
-/// A provider buffer of `len` bytes as a byte slice.
-///
-/// # Safety
-/// `p` points to `len` bytes the caller owns for `'a`.
-unsafe fn buf<'a, T>(p: *mut T, len: usize) -> &'a mut [u8] {
-    // SAFETY: the caller's contract.
-    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len) }
-}
+use super::cmd_device::provider_buf as buf;
 
 /// Where a provider's `verbs_qp` keeps `comp_mask` and `xrcd`. Within provider ABI 34 the
 /// struct grew: rdma-core v45 appended `wr_flush` to the `ibv_qp_ex` it starts with, so

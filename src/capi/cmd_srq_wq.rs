@@ -34,18 +34,9 @@ use crate::cmd::wq::WqInit;
 use crate::cmd::{CmdFd, Ctx};
 use crate::errno::{CRet, Errno, Result};
 
-fn einval() -> c_int {
-    Err::<(), _>(Errno::EINVAL).ret_errno()
-}
+use super::ret::einval;
 
-/// A provider buffer of `len` bytes as a byte slice.
-///
-/// # Safety
-/// `p` points to `len` bytes the caller owns for `'a`.
-unsafe fn buf<'a, T>(p: *mut T, len: usize) -> &'a mut [u8] {
-    // SAFETY: the caller's contract.
-    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), len) }
-}
+use super::cmd_device::provider_buf as buf;
 
 /// The channel of the context `ctx` (NULL: None).
 macro_rules! channel {

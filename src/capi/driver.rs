@@ -374,9 +374,17 @@ pub unsafe extern "C" fn execute_ioctl(
 /// Not a stub, and not a function: a data symbol (one byte in `.bss`) that providers read to take
 /// EIO from a destroy command for success once the device is disassociated (cmd_write.h,
 /// `verbs_is_destroy_err`). rdma-core sets it at library init when `RDMAV_ALLOW_DISASSOC_DESTROY`
-/// is in the environment; until that init exists here it stays false.
+/// is in the environment ([`set_allow_disassociate_destroy`]); the library reads it through
+/// [`allow_disassociate`].
 #[unsafe(no_mangle)]
 pub static mut verbs_allow_disassociate_destroy: bool = false;
+
+/// Whether a destroy's EIO on a disassociated device counts as success: library init's value of
+/// [`verbs_allow_disassociate_destroy`].
+pub(crate) fn allow_disassociate() -> bool {
+    // SAFETY: a plain byte, written only during library init.
+    unsafe { (&raw const verbs_allow_disassociate_destroy).read() }
+}
 
 /// Library init's write of [`verbs_allow_disassociate_destroy`] (RDMAV_ALLOW_DISASSOC_DESTROY).
 pub(crate) fn set_allow_disassociate_destroy(on: bool) {

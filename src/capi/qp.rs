@@ -19,9 +19,7 @@ use crate::abi::verbs::ibv_query_qp_data_in_order_flags::*;
 use crate::abi::verbs::{ibv_ece, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_ex, ibv_qp_init_attr};
 use crate::errno::{CRet, Errno};
 
-fn einval() -> c_int {
-    Err::<(), _>(Errno::EINVAL).ret_errno()
-}
+use super::ret::einval;
 
 /// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 ///

@@ -28,11 +28,7 @@ pub(crate) fn quiet(e: Errno) -> c_int {
     e.0
 }
 
-/// `verbs_allow_disassociate_destroy`, as library init set it.
-pub(crate) fn allow_disassociate() -> bool {
-    // SAFETY: a plain read of a bool written once at library init.
-    unsafe { super::driver::verbs_allow_disassociate_destroy }
-}
+pub(crate) use super::driver::allow_disassociate;
 
 /// Initialise an object's event lock (`pthread_mutex_init` / `pthread_cond_init` with default
 /// attributes, which cannot fail).

@@ -7,6 +7,12 @@ use core::ffi::c_int;
 
 use crate::errno::Result;
 
+/// EINVAL as the positive errno (errno set too): the early refusal of NULL arguments.
+pub(crate) fn einval() -> c_int {
+    use crate::errno::CRet;
+    Err::<(), _>(crate::errno::Errno::EINVAL).ret_errno()
+}
+
 /// 0, or the negated errno (`errno` set to the positive value as well).
 pub(crate) fn ret_neg_errno(r: Result<()>) -> c_int {
     match r {

@@ -12,9 +12,7 @@ use super::qpcommon::init_lock;
 use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
 use crate::errno::{CRet, Errno};
 
-fn einval() -> c_int {
-    Err::<(), _>(Errno::EINVAL).ret_errno()
-}
+use super::ret::einval;
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
