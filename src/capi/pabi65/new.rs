@@ -34,13 +34,12 @@ pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) 
 /// `speed` gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int {
-    if context.is_null() || speed.is_null() {
-        return Err::<(), _>(crate::errno::Errno::EINVAL).ret_errno();
+    if speed.is_null() {
+        return crate::capi::ret::einval();
     }
-    // SAFETY: a live context of this library; `speed` points to a u64 (the C contract).
+    // SAFETY: a NULL or live context of this library; `speed` points to a u64 (the C contract).
     unsafe {
-        let fd = crate::cmd::CmdFd((*context).cmd_fd);
-        crate::cmd::device::query_port_speed(crate::capi::ctxpriv::cmd_of(context, &fd), port_num)
+        crate::capi::cmd_device::with_cmd(context, |c| crate::cmd::device::query_port_speed(c, port_num))
             .map(|v| *speed = v)
             .ret_errno()
     }
