@@ -6,7 +6,7 @@ mod common;
 use common::{Fake, Reply};
 use ibverbs::abi::driver::verbs_context_ops;
 use ibverbs::abi::uapi::*;
-use ibverbs::cmd::fallback::{VERBS_OPS_NUM, check_legacy, execute_ioctl_fallback, has_ioctl_write};
+use ibverbs::cmd::fallback::{OP_BITS, VERBS_OPS_NUM, check_legacy, execute_ioctl_fallback, has_ioctl_write};
 use ibverbs::cmd::{CmdBuf, CmdState, Ctx, Fallback, IoctlCmd, OpBit, op};
 use ibverbs::errno::Errno;
 
@@ -59,10 +59,11 @@ fn enotty_marks_every_command() {
     let st = CmdState::new(14, false);
     let ctx = Ctx::new(&fake, &st);
     assert_eq!(execute_ioctl_fallback(ctx, op::QUERY_PORT, &mut cmd_with_links(vec![])), Ok(Fallback::TryWrite));
-    for bit in 0..VERBS_OPS_NUM {
+    for bit in 0..OP_BITS {
         assert!(st.is_unsupported(OpBit(bit)), "bit {bit}");
     }
-    assert!(!st.is_unsupported(OpBit(VERBS_OPS_NUM)));
+    assert!(st.is_unsupported(op::REG_MR_EX));
+    assert!(!st.is_unsupported(OpBit(OP_BITS)));
     // Later commands do not try the ioctl at all.
     assert_eq!(execute_ioctl_fallback(ctx, op::FREE_CONTEXT, &mut cmd_with_links(vec![])), Ok(Fallback::TryWrite));
     assert_eq!(fake.calls().len(), 1);

@@ -106,9 +106,9 @@ super::symver!(ibv_query_port, v1_1, "@@IBVERBS_1.1", ibv_query_port);
 
 /// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 ///
-/// The port's effective speed. Provider ABI 34 has no `query_port_speed` op, so this answers as
-/// rdma-core's default for a provider without it: EOPNOTSUPP (positive, errno untouched),
-/// `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
+/// The port's effective speed: the provider's `query_port_speed` (ABI 65: efa and mlx5 ask the
+/// kernel through `ibv_cmd_query_port_speed`). Without one (every ABI-34 provider) this answers
+/// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_port_speed(
     context: *mut ibv_context,
@@ -118,7 +118,13 @@ pub unsafe extern "C" fn ibv_query_port_speed(
     if context.is_null() {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
     }
-    libc::EOPNOTSUPP
+    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
+    unsafe {
+        match crate::capi::ctxpriv::op65(context, |o| o.query_port_speed) {
+            Some(f) => f(context, port_num, port_speed),
+            None => libc::EOPNOTSUPP,
+        }
+    }
 }
 
 /// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`

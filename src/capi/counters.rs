@@ -1,8 +1,9 @@
 //! Completion counters, IBVERBS_1.18 (rdma-core: verbs.c).
 //!
-//! rdma-core hands every one of these to a context op that provider ABI 34 does not have, so each
-//! answers as rdma-core's default op does for a provider without it: EOPNOTSUPP (NULL with errno
-//! for `ibv_create_comp_cntr`; the positive value, errno untouched, for the others).
+//! rdma-core hands every one of these to a context op that only provider ABI 65 has: an ABI-65
+//! provider's op (efa's, over `ibv_cmd_*_comp_cntr`) is called as is; without one (every ABI-34
+//! provider) each answers as rdma-core's default op does: EOPNOTSUPP (NULL with errno for
+//! `ibv_create_comp_cntr`; the positive value, errno untouched, for the others).
 //! Divergence throughout: a NULL object, or a NULL `context` inside one, gives EINVAL (errno
 //! set) where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
@@ -14,24 +15,29 @@ use crate::abi::verbs::{
     ibv_comp_cntr, ibv_comp_cntr_caps, ibv_comp_cntr_init_attr, ibv_context, ibv_qp,
     ibv_qp_attach_comp_cntr_attr,
 };
+use crate::abi::driver::pabi65::verbs_context_ops_pabi65 as Ops65;
+use crate::capi::ctxpriv::op65;
 use crate::errno::{CRet, Errno};
 
-/// EOPNOTSUPP for a live counter (its context set), EINVAL otherwise.
+/// The op `pick` chooses from the provider of a live counter (its context set): `Ok(Some)` for
+/// an ABI-65 provider that has it, `Ok(None)` otherwise; EINVAL (errno set) for a NULL counter
+/// or context.
 ///
 /// # Safety
-/// A non-NULL `c` is a live counter.
-unsafe fn no_op(c: *mut ibv_comp_cntr) -> c_int {
+/// A non-NULL `c` is a live counter of a context of this library.
+unsafe fn cntr_op<F>(c: *mut ibv_comp_cntr, pick: impl FnOnce(&Ops65) -> Option<F>) -> Result<Option<F>, c_int> {
     // SAFETY: the caller's contract.
     match unsafe { c.as_ref() } {
-        Some(c) if !c.context.is_null() => libc::EOPNOTSUPP,
-        _ => Err::<(), _>(Errno::EINVAL).ret_errno(),
+        // SAFETY: as above.
+        Some(x) if !x.context.is_null() => Ok(unsafe { op65(x.context, pick) }),
+        _ => Err(Err::<(), _>(Errno::EINVAL).ret_errno()),
     }
 }
 
 /// `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 ///
-/// Zeroes the first `caps_size` bytes of `caps`, then EOPNOTSUPP (no `query_comp_cntr_caps`
-/// op at provider ABI 34). Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
+/// Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
+/// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
 /// gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
@@ -46,12 +52,18 @@ pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
         // SAFETY: the caller's buffer of caps_size bytes.
         unsafe { core::ptr::write_bytes(caps.cast::<u8>(), 0, caps_size) };
     }
-    libc::EOPNOTSUPP
+    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
+    unsafe {
+        match op65(context, |o| o.query_comp_cntr_caps) {
+            Some(f) => f(context, caps, caps_size),
+            None => libc::EOPNOTSUPP,
+        }
+    }
 }
 
 /// `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
 ///
-/// NULL with errno EOPNOTSUPP (no `create_comp_cntr` op at provider ABI 34). Divergence: a NULL
+/// The provider's `create_comp_cntr` (ABI 65), else NULL with errno EOPNOTSUPP. Divergence: a NULL
 /// `context` gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_create_comp_cntr(
@@ -61,84 +73,132 @@ pub unsafe extern "C" fn ibv_create_comp_cntr(
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
-    Err(Errno::EOPNOTSUPP).ret_null()
+    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
+    unsafe {
+        match op65(context, |o| o.create_comp_cntr) {
+            Some(f) => f(context, cc_attr),
+            None => Err(Errno::EOPNOTSUPP).ret_null(),
+        }
+    }
 }
 
 /// `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 ///
-/// EOPNOTSUPP (no `destroy_comp_cntr` op at provider ABI 34).
+/// The provider's `destroy_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.destroy_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
-/// EOPNOTSUPP (no `set_comp_cntr` op at provider ABI 34).
+/// The provider's `set_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.set_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr, value),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
-/// EOPNOTSUPP (no `set_err_comp_cntr` op at provider ABI 34).
+/// The provider's `set_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.set_err_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr, value),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
-/// EOPNOTSUPP (no `inc_comp_cntr` op at provider ABI 34).
+/// The provider's `inc_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.inc_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr, amount),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
-/// EOPNOTSUPP (no `inc_err_comp_cntr` op at provider ABI 34).
+/// The provider's `inc_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_inc_err_comp_cntr(
     comp_cntr: *mut ibv_comp_cntr,
     amount: u64,
 ) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.inc_err_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr, amount),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
-/// EOPNOTSUPP (no `read_comp_cntr` op at provider ABI 34); `*value` untouched.
+/// The provider's `read_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_read_comp_cntr(
     comp_cntr: *mut ibv_comp_cntr,
     value: *mut u64,
 ) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.read_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr, value),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
-/// EOPNOTSUPP (no `read_err_comp_cntr` op at provider ABI 34); `*value` untouched.
+/// The provider's `read_err_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_read_err_comp_cntr(
     comp_cntr: *mut ibv_comp_cntr,
     value: *mut u64,
 ) -> c_int {
-    // SAFETY: the caller's counter, or NULL.
-    unsafe { no_op(comp_cntr) }
+    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match cntr_op(comp_cntr, |o| o.read_err_comp_cntr) {
+            Ok(Some(f)) => f(comp_cntr, value),
+            Ok(None) => libc::EOPNOTSUPP,
+            Err(r) => r,
+        }
+    }
 }
 
 /// `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 ///
-/// EOPNOTSUPP (no `qp_attach_comp_cntr` op at provider ABI 34). Divergence: a NULL `qp` or QP
+/// The provider's `qp_attach_comp_cntr` (ABI 65), else EOPNOTSUPP. Divergence: a NULL `qp` or QP
 /// context gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_qp_attach_comp_cntr(
@@ -146,9 +206,14 @@ pub unsafe extern "C" fn ibv_qp_attach_comp_cntr(
     comp_cntr: *mut ibv_comp_cntr,
     attr: *mut ibv_qp_attach_comp_cntr_attr,
 ) -> c_int {
-    // SAFETY: the caller's QP, or NULL.
-    match unsafe { qp.as_ref() } {
-        Some(q) if !q.context.is_null() => libc::EOPNOTSUPP,
-        _ => Err::<(), _>(Errno::EINVAL).ret_errno(),
+    // SAFETY: the caller's QP, or NULL; the provider's op takes what the caller gave.
+    unsafe {
+        match qp.as_ref() {
+            Some(q) if !q.context.is_null() => match op65(q.context, |o| o.qp_attach_comp_cntr) {
+                Some(f) => f(qp, comp_cntr, attr),
+                None => libc::EOPNOTSUPP,
+            },
+            _ => Err::<(), _>(Errno::EINVAL).ret_errno(),
+        }
     }
 }

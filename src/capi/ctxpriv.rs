@@ -18,9 +18,10 @@ pub(crate) struct ContextPriv {
     pub imported: bool,
     /// The provider ABI of the context's `verbs_context` (34 or 65).
     pub abi: u32,
-    /// A provider ABI 65 context's complete v65 op table (defaults where the provider gave
-    /// none); all None for an ABI 34 context. The 76 ops both ABIs share are also in `ops`,
-    /// which the library's verbs use.
+    /// A provider ABI 65 context's v65 op table: the 76 ops both ABIs share (as in `ops`,
+    /// which the library's verbs use), and the 17 v65-only ones the provider gave (None where
+    /// it gave none: the public verbs then do what rdma-core's default op does). All None for
+    /// an ABI 34 context.
     pub ops65: crate::abi::driver::pabi65::verbs_context_ops_pabi65,
 }
 
@@ -31,6 +32,20 @@ impl ContextPriv {
         let ops65 = unsafe { core::mem::zeroed() };
         ContextPriv { ops, cmd, imported, abi: 34, ops65 }
     }
+}
+
+/// A v65-only op the provider of `ctx` gave (`pick` chooses it from the v65 table); None for a
+/// provider ABI 34 context or an op the provider left out.
+///
+/// # Safety
+/// As for [`priv_of`].
+pub(crate) unsafe fn op65<F>(
+    ctx: *mut ibv_context,
+    pick: impl FnOnce(&crate::abi::driver::pabi65::verbs_context_ops_pabi65) -> Option<F>,
+) -> Option<F> {
+    // SAFETY: the caller's contract.
+    let p: &ContextPriv = unsafe { priv_of(ctx) };
+    if p.abi == 65 { pick(&p.ops65) } else { None }
 }
 
 /// Bytes from the start of a PABI-65 `verbs_context` to the PABI-34 view of the same context

@@ -1,15 +1,15 @@
 //! Device memory and DMA handles (rdma-core: verbs.c).
 //!
-//! `ibv_import_dm`/`ibv_unimport_dm` hand the call to the context's op. The others have no op at
-//! provider ABI 34, so they answer as rdma-core's defaults do for a provider without them:
-//! EOPNOTSUPP. Divergence throughout: a NULL object, or a NULL `context` inside one, gives
+//! `ibv_import_dm`/`ibv_unimport_dm` hand the call to the context's op. The others have an op
+//! only at provider ABI 65: an ABI-65 provider's (mlx5's) is called as is; without one (every
+//! ABI-34 provider) they answer as rdma-core's defaults do: EOPNOTSUPP. Divergence throughout: a NULL object, or a NULL `context` inside one, gives
 //! EINVAL (or is ignored where there is no return value) where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
-use super::ctxpriv::ops_of;
+use super::ctxpriv::{op65, ops_of};
 use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
 use crate::errno::{CRet, Errno};
 
@@ -51,21 +51,27 @@ pub unsafe extern "C" fn ibv_unimport_dm(dm: *mut ibv_dm) {
 
 /// `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 ///
-/// A dma-buf fd for device memory. Provider ABI 34 has no `dm_export_dmabuf_fd` op: -1 with
+/// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), else -1 with
 /// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> c_int {
     // SAFETY: the caller's DM, or NULL.
-    if unsafe { dm.as_ref() }.is_none_or(|d| d.context.is_null()) {
+    let Some(d) = (unsafe { dm.as_ref() }).filter(|d| !d.context.is_null()) else {
         return Err(Errno::EINVAL).ret_minus_one();
+    };
+    // SAFETY: the DM's open context; the provider's op takes what the caller gave.
+    unsafe {
+        match op65(d.context, |o| o.dm_export_dmabuf_fd) {
+            Some(f) => f(dm),
+            None => Err(Errno::EOPNOTSUPP).ret_minus_one(),
+        }
     }
-    Err(Errno::EOPNOTSUPP).ret_minus_one()
 }
 
 /// `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
 ///
-/// A DMA handle (TPH steering hints). Provider ABI 34 has no `alloc_dmah` op: NULL with errno
-/// EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
+/// A DMA handle (TPH steering hints): the provider's `alloc_dmah` (ABI 65), else NULL with
+/// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_alloc_dmah(
     context: *mut ibv_context,
@@ -74,18 +80,30 @@ pub unsafe extern "C" fn ibv_alloc_dmah(
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
-    Err(Errno::EOPNOTSUPP).ret_null()
+    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
+    unsafe {
+        match op65(context, |o| o.alloc_dmah) {
+            Some(f) => f(context, attr),
+            None => Err(Errno::EOPNOTSUPP).ret_null(),
+        }
+    }
 }
 
 /// `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
 ///
-/// Provider ABI 34 has no `dealloc_dmah` op: EOPNOTSUPP (positive, errno untouched), as
+/// The provider's `dealloc_dmah` (ABI 65), else EOPNOTSUPP (positive, errno untouched), as
 /// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> c_int {
     // SAFETY: the caller's handle, or NULL.
-    if unsafe { dmah.as_ref() }.is_none_or(|d| d.context.is_null()) {
+    let Some(d) = (unsafe { dmah.as_ref() }).filter(|d| !d.context.is_null()) else {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
+    };
+    // SAFETY: the handle's open context; the provider's op takes what the caller gave.
+    unsafe {
+        match op65(d.context, |o| o.dealloc_dmah) {
+            Some(f) => f(dmah),
+            None => libc::EOPNOTSUPP,
+        }
     }
-    libc::EOPNOTSUPP
 }

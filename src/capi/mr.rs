@@ -15,7 +15,7 @@
 
 use core::ffi::{c_int, c_uint, c_void};
 
-use super::ctxpriv::ops_of;
+use super::ctxpriv::{op65, ops_of};
 use crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR;
 use crate::abi::driver::verbs_mr;
 use crate::abi::uapi::ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
@@ -295,8 +295,9 @@ unsafe fn default_reg_mr_ex(pd: *mut ibv_pd, ctx: *mut ibv_context, a: &ibv_mr_i
 /// Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
 /// addr, fd, fd_offset, dmah and buf are given). A `buf` from [`ibv_alloc_buf`] is checked to
 /// belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
-/// in [`ibv_reg_mr_iova2`]. Provider ABI 34 has no `reg_mr_ex` op: as in rdma-core, the request
-/// is served by the provider's `reg_mr` or `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
+/// in [`ibv_reg_mr_iova2`]. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
+/// one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
+/// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
 /// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
 /// dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
 /// `buf`, gives EINVAL.
@@ -347,7 +348,10 @@ pub unsafe extern "C" fn ibv_reg_mr_ex(
             return Err(e).ret_null();
         }
         a.access = device_access(ctx, a.access);
-        let mr = default_reg_mr_ex(pd, ctx, &a);
+        let mr = match op65(ctx, |o| o.reg_mr_ex) {
+            Some(f) => f(pd, &mut a),
+            None => default_reg_mr_ex(pd, ctx, &a),
+        };
         if !mr.is_null() {
             let addr = if a.comp_mask & ADDR != 0 {
                 a.addr
@@ -496,10 +500,10 @@ pub unsafe extern "C" fn ibv_unimport_mr(mr: *mut ibv_mr) {
 
 /// `void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`
 ///
-/// `size` bytes of page-aligned memory for registering on `pd` (rdma-core's default for a
-/// provider without `alloc_buf`, which is every provider at ABI 34); `*buf` receives the handle
-/// for [`ibv_reg_buf_mr`] and [`ibv_free_buf`]. The memory, or NULL with errno (ENOMEM).
-/// Divergence: a NULL `buf` gives EINVAL.
+/// The provider's `alloc_buf` (ABI 65; mlx5 may place the buffer in a dma-buf heap). Without one
+/// (every ABI-34 provider), rdma-core's default: `size` bytes of page-aligned memory for
+/// registering on `pd`. `*buf` receives the handle for [`ibv_reg_buf_mr`] and [`ibv_free_buf`].
+/// The memory, or NULL with errno (ENOMEM). Divergence: a NULL `pd` or `buf` gives EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_alloc_buf(
     pd: *mut ibv_pd,
@@ -507,8 +511,13 @@ pub unsafe extern "C" fn ibv_alloc_buf(
     buf: *mut *mut ibv_buf,
 ) -> *mut c_void {
     // SAFETY: the caller's PD (checked).
-    if unsafe { pd_ctx(pd) }.is_err() || buf.is_null() {
-        return Err(Errno::EINVAL).ret_null();
+    let ctx = match unsafe { pd_ctx(pd) } {
+        Ok(c) if !buf.is_null() => c,
+        _ => return Err(Errno::EINVAL).ret_null(),
+    };
+    // SAFETY: an open context; the provider's op takes what the caller gave.
+    if let Some(f) = unsafe { op65(ctx, |o| o.alloc_buf) } {
+        return unsafe { f(pd, size, buf) };
     }
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
@@ -518,26 +527,46 @@ pub unsafe extern "C" fn ibv_alloc_buf(
     if r != 0 {
         return Err(Errno(r)).ret_null();
     }
-    let b = Box::new(Buf { addr: p, size, pd, dmabuf_fd: -1 });
-    // SAFETY: the caller's out-pointer.
-    unsafe { *buf = Box::into_raw(b).cast() };
+    // The handle is malloc'd, as rdma-core's: a provider's `free_buf` may be handed it.
+    // SAFETY: calloc of one Buf.
+    let b = unsafe { libc::calloc(1, size_of::<Buf>()) }.cast::<Buf>();
+    if b.is_null() {
+        // SAFETY: p came from posix_memalign just now.
+        unsafe { libc::free(p) };
+        return Err(Errno::ENOMEM).ret_null();
+    }
+    // SAFETY: b is a fresh, suitably aligned allocation of one Buf; the caller's out-pointer.
+    unsafe {
+        b.write(Buf { addr: p, size, pd, dmabuf_fd: -1 });
+        *buf = b.cast();
+    }
     p
 }
 
 /// `void ibv_free_buf(struct ibv_buf *buf)`
 ///
-/// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first). NULL is
-/// ignored.
+/// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first), by the
+/// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_free_buf(buf: *mut ibv_buf) {
     if buf.is_null() {
         return;
     }
-    // SAFETY: a handle from ibv_alloc_buf (a leaked Box<Buf>) whose memory came from
-    // posix_memalign.
+    // SAFETY: a handle from ibv_alloc_buf: its PD's context is the one that allocated it, and an
+    // ABI-65 provider with `alloc_buf` frees its own buffers.
     unsafe {
-        let b = Box::from_raw(buf.cast::<Buf>());
-        libc::free(b.addr);
+        let pd = (*buf.cast::<Buf>()).pd;
+        if !pd.is_null()
+            && !(*pd).context.is_null()
+            && let Some(f) = op65((*pd).context, |o| o.free_buf)
+        {
+            return f(buf);
+        }
+    }
+    // SAFETY: a handle from ibv_alloc_buf (a calloc'd Buf) whose memory came from posix_memalign.
+    unsafe {
+        libc::free((*buf.cast::<Buf>()).addr);
+        libc::free(buf.cast());
     }
 }
 

@@ -100,3 +100,50 @@ pub fn read_counters(ctx: Ctx<'_>, handle: u32, values: &mut [u8], flags: u32, l
     cmd.in_u32(UVERBS_ATTR_READ_COUNTERS_FLAGS, flags);
     run_linked(ctx, cmd, link, 0).map(|_| ())
 }
+
+/// What `ibv_dmah_init_attr` asks of a new DMA handle: each field is sent only when its
+/// `IBV_DMAH_INIT_ATTR_MASK_*` bit is set (here: `Some`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DmahInit {
+    pub cpu_id: Option<u32>,
+    /// An `enum ib_uverbs_tph_mem_type` value, sent as the enum attribute's element.
+    pub tph_mem_type: Option<u8>,
+    /// The processing hint.
+    pub ph: Option<u8>,
+}
+
+/// `ibv_cmd_alloc_dmah`: `UVERBS_METHOD_DMAH_ALLOC`; returns the DMA handle's handle (the
+/// caller sets `dmah->handle` and `dmah->dmah.context`).
+pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
+    let ph = init.ph.map(|p| [p]);
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_ALLOC);
+    let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DMAH_HANDLE);
+    if let Some(cpu) = init.cpu_id {
+        cmd.in_u32(UVERBS_ATTR_ALLOC_DMAH_CPU_ID, cpu);
+    }
+    if let Some(t) = init.tph_mem_type {
+        cmd.head.in_enum(UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE, t, &[], 0);
+    }
+    if let Some(p) = &ph {
+        cmd.in_bytes(UVERBS_ATTR_ALLOC_DMAH_PH, p);
+    }
+    execute_ioctl(ctx, &mut cmd)?;
+    Ok(cmd.attr(h).map_or(0, |a| a.data as u32))
+}
+
+/// `ibv_cmd_free_dmah`: `UVERBS_METHOD_DMAH_FREE` (a destroy).
+pub fn free_dmah(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_FREE);
+    cmd.in_obj(UVERBS_ATTR_FREE_DMA_HANDLE, handle);
+    destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
+}
+
+/// `ibv_cmd_export_dmabuf_fd`: `UVERBS_METHOD_DMABUF_ALLOC` at page offset `pg_off` of the
+/// device's mmap space; returns the new dma-buf fd.
+pub fn export_dmabuf_fd(ctx: Ctx<'_>, pg_off: u64) -> Result<i32> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DMABUF, UVERBS_METHOD_DMABUF_ALLOC);
+    let h = cmd.out_fd(UVERBS_ATTR_ALLOC_DMABUF_HANDLE);
+    cmd.in_u64(UVERBS_ATTR_ALLOC_DMABUF_PGOFF, pg_off);
+    execute_ioctl(ctx, &mut cmd)?;
+    Ok(cmd.attr(h).map_or(-1, |a| a.data as i32))
+}

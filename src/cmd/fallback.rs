@@ -21,6 +21,10 @@ use crate::sys::uverbs::Uverbs;
 /// Number of operation slots in the provider ABI 34 `verbs_context_ops` (`VERBS_OPS_NUM`).
 pub const VERBS_OPS_NUM: usize = size_of::<verbs_context_ops>() / size_of::<usize>();
 
+/// Bits of the unsupported-ioctl bitmap: one per ABI-34 `verbs_context_ops` slot, then
+/// [`op::REG_MR_EX`] (a v65 operation the ABI-34 table lacks).
+pub const OP_BITS: usize = VERBS_OPS_NUM + 1;
+
 /// The per-command bit of the unsupported-ioctl bitmap: the index of the `verbs_context_ops`
 /// slot the command implements (`_CMD_BIT`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +36,9 @@ macro_rules! op_bits {
         pub mod op {
             use super::*;
             $(pub const $name: OpBit = OpBit(offset_of!(verbs_context_ops, $field) / size_of::<usize>());)*
+            /// `ibv_cmd_reg_mr_ex` (rdma-core v65 uses its `reg_mr_ex` slot; ours is past the
+            /// ABI-34 slots).
+            pub const REG_MR_EX: OpBit = OpBit(VERBS_OPS_NUM);
         }
     };
 }
@@ -61,7 +68,7 @@ pub struct CmdState {
     driver_id: u32,
     use_ioctl_write: bool,
     abi_ver: u32,
-    unsupported: [AtomicU64; VERBS_OPS_NUM.div_ceil(64)],
+    unsupported: [AtomicU64; OP_BITS.div_ceil(64)],
 }
 
 impl CmdState {
@@ -118,9 +125,9 @@ impl CmdState {
         }
     }
 
-    /// Remember that no ioctl is available at all (`bitmap_fill` of all VERBS_OPS_NUM bits).
+    /// Remember that no ioctl is available at all (`bitmap_fill` of all [`OP_BITS`] bits).
     pub fn set_all_unsupported(&self) {
-        for bit in 0..VERBS_OPS_NUM {
+        for bit in 0..OP_BITS {
             self.set_unsupported(OpBit(bit));
         }
     }

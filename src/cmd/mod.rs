@@ -11,8 +11,9 @@
 //!   provider buffers;
 //! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
 //!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
-//!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory and
-//!   counters; [`post`]: work requests through the kernel;
+//!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory,
+//!   counters, DMA handles and dma-buf export; [`comp_cntr`]: completion counters;
+//!   [`post`]: work requests through the kernel;
 //!   [`flow`]: flow destroys.
 //!
 //! Addresses: an attribute or write request may carry a user address the kernel writes to. The
@@ -37,6 +38,7 @@
 #![forbid(unsafe_code)]
 
 pub mod attr;
+pub mod comp_cntr;
 pub mod compat;
 pub mod cq;
 pub mod device;

@@ -256,6 +256,91 @@ pub fn reg_dmabuf_mr(
     Ok(MrKeys { handle, lkey, rkey })
 }
 
+/// What `ibv_mr_init_attr` asks of `ibv_cmd_reg_mr_ex` (its fields, `comp_mask` holding
+/// `IBV_REG_MR_MASK_*` bits; `dmah` is the DMA handle's handle when `IBV_REG_MR_MASK_DMAH` is
+/// set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegMrEx {
+    pub comp_mask: u64,
+    pub length: usize,
+    pub access: i32,
+    pub iova: u64,
+    pub addr: u64,
+    pub fd: i32,
+    pub fd_offset: u64,
+    pub dmah: u32,
+}
+
+/// `ibv_cmd_reg_mr_ex`: `UVERBS_METHOD_REG_MR` from an address (`IBV_REG_MR_MASK_ADDR`) or a
+/// dma-buf (`IBV_REG_MR_MASK_FD` with `_FD_OFFSET`; then `_IOVA` is required); any other
+/// combination is EINVAL, as is the implicit on-demand MR (length `SIZE_MAX`, sent as
+/// `u64::MAX`) with an address. The iova defaults to the address.
+///
+/// A kernel without the method (EPROTONOSUPPORT, remembered per context, or no ioctl at all)
+/// gets the legacy `IB_USER_VERBS_CMD_REG_MR` for an address-based request without a DMA
+/// handle, with no driver data; EOPNOTSUPP otherwise. Returns the keys and whether the MR is a
+/// dma-buf one (the caller records `mr_type` and `access`).
+pub fn reg_mr_ex(ctx: Ctx<'_>, pd_handle: u32, a: &RegMrEx) -> Result<(MrKeys, bool)> {
+    use crate::abi::verbs::ibv_mr_init_attr_mask as m;
+    let has = |b: m| a.comp_mask & b as u64 != 0;
+    let fd_based = has(m::IBV_REG_MR_MASK_FD);
+    let mut length = a.length as u64;
+    let (mut lkey, mut rkey) = (0u32, 0u32);
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
+    if fd_based {
+        if !has(m::IBV_REG_MR_MASK_FD_OFFSET) || has(m::IBV_REG_MR_MASK_ADDR) {
+            return Err(Errno::EINVAL);
+        }
+        cmd.in_u64(UVERBS_ATTR_REG_MR_FD_OFFSET, a.fd_offset);
+        cmd.in_fd(UVERBS_ATTR_REG_MR_FD, a.fd);
+    } else {
+        if has(m::IBV_REG_MR_MASK_FD_OFFSET) || !has(m::IBV_REG_MR_MASK_ADDR) {
+            return Err(Errno::EINVAL);
+        }
+        cmd.in_u64(UVERBS_ATTR_REG_MR_ADDR, a.addr);
+        if a.access & ibv_access_flags::IBV_ACCESS_ON_DEMAND as i32 != 0 && a.length == usize::MAX {
+            if a.addr != 0 {
+                return Err(Errno::EINVAL);
+            }
+            length = u64::MAX;
+        }
+    }
+    if has(m::IBV_REG_MR_MASK_IOVA) {
+        cmd.in_u64(UVERBS_ATTR_REG_MR_IOVA, a.iova);
+    } else if !fd_based {
+        cmd.in_u64(UVERBS_ATTR_REG_MR_IOVA, a.addr);
+    } else {
+        // The kernel needs an iova for a dma-buf MR.
+        return Err(Errno::EINVAL);
+    }
+    let h = cmd.out_obj(UVERBS_ATTR_REG_MR_HANDLE);
+    cmd.out_pod(UVERBS_ATTR_REG_MR_RESP_LKEY, &mut lkey);
+    cmd.out_pod(UVERBS_ATTR_REG_MR_RESP_RKEY, &mut rkey);
+    cmd.in_obj(UVERBS_ATTR_REG_MR_PD_HANDLE, pd_handle);
+    cmd.in_u64(UVERBS_ATTR_REG_MR_LENGTH, length);
+    cmd.in_u32(UVERBS_ATTR_REG_MR_ACCESS_FLAGS, a.access as u32);
+    if has(m::IBV_REG_MR_MASK_DMAH) {
+        cmd.in_obj(UVERBS_ATTR_REG_MR_DMA_HANDLE, a.dmah);
+    }
+    match execute_ioctl_fallback(ctx, op::REG_MR_EX, &mut cmd)? {
+        Fallback::Success => {
+            let handle = cmd.attr(h).map_or(0, |x| x.data as u32);
+            drop(cmd);
+            Ok((MrKeys { handle, lkey, rkey }, fd_based))
+        }
+        Fallback::TryWrite | Fallback::TryWriteEx => {
+            if fd_based || has(m::IBV_REG_MR_MASK_DMAH) {
+                return Err(Errno::EOPNOTSUPP);
+            }
+            let hca_va = if has(m::IBV_REG_MR_MASK_IOVA) { a.iova } else { a.addr };
+            let mut req = [0u8; size_of::<ibv_reg_mr>()];
+            let mut resp = [0u8; size_of::<ib_uverbs_reg_mr_resp>()];
+            let keys = reg_mr(ctx, pd_handle, a.addr, length as usize, hca_va, a.access, &mut req, &mut resp)?;
+            Ok((keys, false))
+        }
+    }
+}
+
 /// `ibv_cmd_advise_mr`: `UVERBS_METHOD_ADVISE_MR` (ioctl only); `sg_list` is the caller's
 /// `ibv_sge` array as bytes (`num_sge * 16`).
 pub fn advise_mr(ctx: Ctx<'_>, pd_handle: u32, advice: u32, flags: u32, sg_list: &[u8]) -> Result<()> {

@@ -88,7 +88,7 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context_65(
                     ($($n:ident)*) => { $( t.$n = p.ops.$n; )* };
                 }
                 common_ops!(copy_defaults);
-                set_extra(vctx, p, &DEFAULT_EXTRA);
+                set_extra(vctx, p, &DEFAULT_EXTRA, false);
             }
             drv
         }
@@ -126,24 +126,29 @@ pub unsafe extern "C" fn verbs_set_ops_65(vctx: *mut verbs_context_pabi65, ops: 
             ($($n:ident)*) => { $( if o.$n.is_some() { p.ops65.$n = o.$n; } )* };
         }
         common_ops!(copy65);
-        set_extra(vctx, p, o);
+        set_extra(vctx, p, o, true);
     }
 }
 
-/// Install the 17 v65-only ops of `o` that are set.
+/// Install the 17 v65-only ops of `o` that are set: the six public ones into their slots in
+/// front of the context, and, when `provider` (the provider's own table, not the defaults), all
+/// of them into `p.ops65`, where the public verbs look for a provider op before doing what
+/// rdma-core's default op does (so `p.ops65` holds only provider ops for these 17).
 ///
 /// # Safety
 /// `vctx` is a writable v65 context whose priv is `p`.
-unsafe fn set_extra(vctx: *mut verbs_context_pabi65, p: &mut ContextPriv, o: &verbs_context_ops_pabi65) {
+unsafe fn set_extra(vctx: *mut verbs_context_pabi65, p: &mut ContextPriv, o: &verbs_context_ops_pabi65, provider: bool) {
     macro_rules! public {
         ($($n:ident)*) => { $( if let Some(f) = o.$n {
-            p.ops65.$n = Some(f);
+            if provider {
+                p.ops65.$n = Some(f);
+            }
             // SAFETY: the caller's contract.
             unsafe { (*vctx).$n = Some(f) };
         } )* };
     }
     macro_rules! private {
-        ($($n:ident)*) => { $( if o.$n.is_some() { p.ops65.$n = o.$n; } )* };
+        ($($n:ident)*) => { $( if provider && o.$n.is_some() { p.ops65.$n = o.$n; } )* };
     }
     public!(alloc_buf alloc_dmah dealloc_dmah dm_export_dmabuf_fd free_buf reg_mr_ex);
     private!(create_comp_cntr destroy_comp_cntr inc_comp_cntr inc_err_comp_cntr qp_attach_comp_cntr

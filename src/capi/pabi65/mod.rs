@@ -17,6 +17,7 @@
 //! every public slot but the six new ones.
 
 mod adapt;
+pub mod heap;
 pub mod new;
 mod twins;
 

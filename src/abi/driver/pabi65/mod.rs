@@ -17,3 +17,12 @@ pub const IBVERBS_PABI_VERSION: u32 = 65;
 
 /// A provider ABI 65 `verbs_context` (the public v65 layout).
 pub type verbs_context_pabi65 = crate::abi::verbs::verbs_context;
+
+/// The core's wrapper around a DMA handle (v65 `driver.h`; `verbs_get_dmah` is its
+/// `container_of`: `dmah` is first).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct verbs_dmah {
+    pub dmah: crate::abi::verbs::ibv_dmah,
+    pub handle: u32,
+}

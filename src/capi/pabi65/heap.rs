@@ -1,0 +1,146 @@
+//! The dma-buf heap allocator of IBVERBS_PRIVATE_65 (rdma-core v65: `libibverbs/dmabuf_heap.c`):
+//! buffers from a Linux DMA-BUF heap (`/dev/dma_heap/<name>`), mapped into the process, for
+//! providers that must place queues in memory shared with the device under confidential
+//! computing (mlx5 uses the `system_cc_shared` heap).
+//!
+//! The kernel interface is one ioctl on the heap's fd, `DMA_HEAP_IOCTL_ALLOC`
+//! (`linux/dma-heap.h`): a length and fd flags in, a dma-buf fd out; the buffer is that fd
+//! mapped shared. Divergence: NULL arguments give EINVAL (rdma-core crashes), and
+//! `ibv_dmabuf_heap_destroy(NULL)` does nothing.
+// The safety contract of each export is its C prototype, quoted in its doc.
+#![allow(clippy::missing_safety_doc)]
+
+use core::ffi::{c_int, c_void};
+use std::ffi::CString;
+
+use crate::errno::{CRet, Errno, Result};
+
+/// `struct dma_heap_allocation_data` (`linux/dma-heap.h`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct dma_heap_allocation_data {
+    pub len: u64,
+    pub fd: u32,
+    pub fd_flags: u32,
+    pub heap_flags: u64,
+}
+
+/// `DMA_HEAP_IOCTL_ALLOC`: `_IOWR('H', 0x0, struct dma_heap_allocation_data)`.
+pub const DMA_HEAP_IOCTL_ALLOC: libc::c_ulong =
+    (3 << 30) | ((size_of::<dma_heap_allocation_data>() as libc::c_ulong) << 16) | ((b'H' as libc::c_ulong) << 8);
+
+/// Where the kernel puts the heaps' device nodes.
+pub const DMA_HEAP_DIR: &str = "/dev/dma_heap";
+
+/// The confidential-computing shared heap `ibv_dmabuf_heap_cc_shared_init` opens.
+pub const CC_SHARED_HEAP: &str = "system_cc_shared";
+
+/// `struct ibv_dmabuf_heap`: an open heap (opaque to callers).
+#[repr(C)]
+pub struct ibv_dmabuf_heap {
+    heap_fd: c_int,
+}
+
+/// Open heap `name` under `dir` (read-write, close-on-exec). The heap, or open()'s errno
+/// (ENOENT where the kernel has no such heap); EINVAL for a name with a NUL or a slash.
+pub fn heap_open(dir: &str, name: &str) -> Result<Box<ibv_dmabuf_heap>> {
+    if name.is_empty() || name.contains('/') {
+        return Err(Errno::EINVAL);
+    }
+    let path = CString::new(format!("{dir}/{name}")).map_err(|_| Errno::EINVAL)?;
+    // SAFETY: a NUL-terminated path.
+    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
+    if fd < 0 {
+        return Err(Errno(crate::sys::errno()));
+    }
+    Ok(Box::new(ibv_dmabuf_heap { heap_fd: fd }))
+}
+
+/// Allocate `size` bytes from the open heap and map them shared: (address, dma-buf fd). On
+/// failure nothing is left open: the ioctl's or mmap's errno.
+pub fn heap_alloc(heap: &ibv_dmabuf_heap, size: usize) -> Result<(*mut c_void, c_int)> {
+    let mut data = dma_heap_allocation_data {
+        len: size as u64,
+        fd: 0,
+        fd_flags: (libc::O_RDWR | libc::O_CLOEXEC) as u32,
+        heap_flags: 0,
+    };
+    // SAFETY: the request struct DMA_HEAP_IOCTL_ALLOC reads and writes, owned here.
+    if unsafe { libc::ioctl(heap.heap_fd, DMA_HEAP_IOCTL_ALLOC, &mut data) } < 0 {
+        return Err(Errno(crate::sys::errno()));
+    }
+    let fd = data.fd as c_int;
+    // SAFETY: a fresh mapping of the new dma-buf; no existing memory is touched.
+    let p = unsafe {
+        libc::mmap(core::ptr::null_mut(), size, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
+    };
+    if p == libc::MAP_FAILED {
+        let e = crate::sys::errno();
+        crate::sys::cdev::close(fd);
+        return Err(Errno(e));
+    }
+    Ok((p, fd))
+}
+
+/// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
+///
+/// Opens the confidential-computing shared heap `/dev/dma_heap/system_cc_shared`. The heap, or
+/// NULL with errno (open()'s: ENOENT on a kernel without that heap).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_dmabuf_heap_cc_shared_init() -> *mut ibv_dmabuf_heap {
+    heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP).map(Box::into_raw).ret_null()
+}
+
+/// `void ibv_dmabuf_heap_destroy(struct ibv_dmabuf_heap *heap)`
+///
+/// Closes the heap and frees its handle (buffers already allocated stay valid until freed).
+/// NULL is ignored.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) {
+    if heap.is_null() {
+        return;
+    }
+    // SAFETY: a handle from ibv_dmabuf_heap_cc_shared_init (a leaked Box).
+    let h = unsafe { Box::from_raw(heap) };
+    crate::sys::cdev::close(h.heap_fd);
+}
+
+/// `void *ibv_dmabuf_heap_alloc(struct ibv_dmabuf_heap *heap, size_t size, int *dmabuf_fd)`
+///
+/// `size` bytes from the heap, mapped read-write and shared; `*dmabuf_fd` receives the buffer's
+/// dma-buf fd (close-on-exec). The address, or NULL with errno (the ioctl's or mmap's), with
+/// nothing left open. Divergence: a NULL `heap` or `dmabuf_fd` gives EINVAL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_dmabuf_heap_alloc(
+    heap: *mut ibv_dmabuf_heap,
+    size: usize,
+    dmabuf_fd: *mut c_int,
+) -> *mut c_void {
+    // SAFETY: a handle from ibv_dmabuf_heap_cc_shared_init, or NULL.
+    let Some(h) = (unsafe { heap.as_ref() }) else {
+        return Err(Errno::EINVAL).ret_null();
+    };
+    if dmabuf_fd.is_null() {
+        return Err(Errno::EINVAL).ret_null();
+    }
+    match heap_alloc(h, size) {
+        Ok((p, fd)) => {
+            // SAFETY: the caller's out-pointer.
+            unsafe { *dmabuf_fd = fd };
+            p
+        }
+        Err(e) => Err(e).ret_null(),
+    }
+}
+
+/// `void ibv_dmabuf_heap_free(void *buf, size_t size, int dmabuf_fd)`
+///
+/// Unmaps a buffer from [`ibv_dmabuf_heap_alloc`] and closes its dma-buf fd.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) {
+    if !buf.is_null() {
+        // SAFETY: the caller's mapping of `size` bytes from ibv_dmabuf_heap_alloc.
+        unsafe { libc::munmap(buf, size) };
+    }
+    crate::sys::cdev::close(dmabuf_fd);
+}
