@@ -57,3 +57,6 @@ pub(crate) fn set_allow_disassociate_destroy(on: bool) {
     // SAFETY: written once during library init, before any context exists; providers only read.
     unsafe { *(&raw mut __symver_p65_verbs_allow_disassociate_destroy) = on };
 }
+
+#[cfg(test)]
+mod tests;
