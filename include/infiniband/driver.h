@@ -284,6 +284,7 @@ struct verbs_cq;
 struct verbs_device;
 struct verbs_device_ops;
 struct verbs_dm;
+struct verbs_dmah;
 struct verbs_flow_action;
 struct verbs_match_ent;
 struct verbs_mr;
@@ -1570,6 +1571,7 @@ struct ibv_query_device;
 struct ibv_query_device_ex;
 struct ibv_req_notify_cq;
 struct verbs_context_ops_pabi65;
+struct verbs_dmah;
 
 // Response of `IB_USER_VERBS_CMD_CREATE_AH`.
 struct ib_uverbs_create_ah_resp {
@@ -4355,6 +4357,13 @@ struct verbs_context_ops_pabi65 {
         void (*unimport_dm)(struct ibv_dm *dm);
         void (*unimport_mr)(struct ibv_mr *mr);
         void (*unimport_pd)(struct ibv_pd *pd);
+};
+
+// The core's wrapper around a DMA handle (v65 `driver.h`; `verbs_get_dmah` is its
+// `container_of`: `dmah` is first).
+struct verbs_dmah {
+        struct ibv_dmah dmah;
+        uint32_t handle;
 };
 
 #ifdef __cplusplus

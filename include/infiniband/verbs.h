@@ -2446,10 +2446,12 @@ int ibv_query_port(struct ibv_context *context,
 
 // `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 //
-// The port's effective speed. Provider ABI 34 has no `query_port_speed` op, so this answers as
-// rdma-core's default for a provider without it: EOPNOTSUPP (positive, errno untouched),
-// `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
-int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed);
+// The port's effective speed: the provider's `query_port_speed` (ABI 65: efa and mlx5 ask the
+// kernel through `ibv_cmd_query_port_speed`). Without one (every ABI-34 provider) this answers
+// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
+int ibv_query_port_speed(struct ibv_context *context,
+                         uint32_t port_num,
+                         uint64_t *port_speed);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 //
@@ -2499,8 +2501,8 @@ int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, uint16_t p
 
 // `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 //
-// Zeroes the first `caps_size` bytes of `caps`, then EOPNOTSUPP (no `query_comp_cntr_caps`
-// op at provider ABI 34). Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
+// Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
+// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
 // gives EINVAL.
 int _ibv_query_comp_cntr_caps(struct ibv_context *context,
                               struct ibv_comp_cntr_caps *caps,
@@ -2508,49 +2510,49 @@ int _ibv_query_comp_cntr_caps(struct ibv_context *context,
 
 // `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
 //
-// NULL with errno EOPNOTSUPP (no `create_comp_cntr` op at provider ABI 34). Divergence: a NULL
+// The provider's `create_comp_cntr` (ABI 65), else NULL with errno EOPNOTSUPP. Divergence: a NULL
 // `context` gives EINVAL.
 struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
                                            struct ibv_comp_cntr_init_attr *cc_attr);
 
 // `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 //
-// EOPNOTSUPP (no `destroy_comp_cntr` op at provider ABI 34).
+// The provider's `destroy_comp_cntr` (ABI 65), else EOPNOTSUPP.
 int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 
 // `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// EOPNOTSUPP (no `set_comp_cntr` op at provider ABI 34).
+// The provider's `set_comp_cntr` (ABI 65), else EOPNOTSUPP.
 int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// EOPNOTSUPP (no `set_err_comp_cntr` op at provider ABI 34).
+// The provider's `set_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
 int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// EOPNOTSUPP (no `inc_comp_cntr` op at provider ABI 34).
+// The provider's `inc_comp_cntr` (ABI 65), else EOPNOTSUPP.
 int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// EOPNOTSUPP (no `inc_err_comp_cntr` op at provider ABI 34).
+// The provider's `inc_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
 int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// EOPNOTSUPP (no `read_comp_cntr` op at provider ABI 34); `*value` untouched.
+// The provider's `read_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
 int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// EOPNOTSUPP (no `read_err_comp_cntr` op at provider ABI 34); `*value` untouched.
+// The provider's `read_err_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
 int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 //
-// EOPNOTSUPP (no `qp_attach_comp_cntr` op at provider ABI 34). Divergence: a NULL `qp` or QP
+// The provider's `qp_attach_comp_cntr` (ABI 65), else EOPNOTSUPP. Divergence: a NULL `qp` or QP
 // context gives EINVAL.
 int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
                             struct ibv_comp_cntr *comp_cntr,
@@ -2661,19 +2663,19 @@ void ibv_unimport_dm(struct ibv_dm *dm);
 
 // `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 //
-// A dma-buf fd for device memory. Provider ABI 34 has no `dm_export_dmabuf_fd` op: -1 with
+// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), else -1 with
 // errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
 int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 // `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
 //
-// A DMA handle (TPH steering hints). Provider ABI 34 has no `alloc_dmah` op: NULL with errno
-// EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
+// A DMA handle (TPH steering hints): the provider's `alloc_dmah` (ABI 65), else NULL with
+// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
 struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
 
 // `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
 //
-// Provider ABI 34 has no `dealloc_dmah` op: EOPNOTSUPP (positive, errno untouched), as
+// The provider's `dealloc_dmah` (ABI 65), else EOPNOTSUPP (positive, errno untouched), as
 // rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
 int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
@@ -2835,8 +2837,9 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
 // Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
 // addr, fd, fd_offset, dmah and buf are given). A `buf` from [`ibv_alloc_buf`] is checked to
 // belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
-// in [`ibv_reg_mr_iova2`]. Provider ABI 34 has no `reg_mr_ex` op: as in rdma-core, the request
-// is served by the provider's `reg_mr` or `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
+// in [`ibv_reg_mr_iova2`]. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
+// one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
+// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
 // success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
 // dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
 // `buf`, gives EINVAL.
@@ -2882,16 +2885,16 @@ void ibv_unimport_mr(struct ibv_mr *mr);
 
 // `void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`
 //
-// `size` bytes of page-aligned memory for registering on `pd` (rdma-core's default for a
-// provider without `alloc_buf`, which is every provider at ABI 34); `*buf` receives the handle
-// for [`ibv_reg_buf_mr`] and [`ibv_free_buf`]. The memory, or NULL with errno (ENOMEM).
-// Divergence: a NULL `buf` gives EINVAL.
+// The provider's `alloc_buf` (ABI 65; mlx5 may place the buffer in a dma-buf heap). Without one
+// (every ABI-34 provider), rdma-core's default: `size` bytes of page-aligned memory for
+// registering on `pd`. `*buf` receives the handle for [`ibv_reg_buf_mr`] and [`ibv_free_buf`].
+// The memory, or NULL with errno (ENOMEM). Divergence: a NULL `pd` or `buf` gives EINVAL.
 void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
 
 // `void ibv_free_buf(struct ibv_buf *buf)`
 //
-// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first). NULL is
-// ignored.
+// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first), by the
+// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored.
 void ibv_free_buf(struct ibv_buf *buf);
 
 // `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`

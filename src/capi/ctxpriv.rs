@@ -35,16 +35,16 @@ impl ContextPriv {
 }
 
 /// A v65-only op the provider of `ctx` gave (`pick` chooses it from the v65 table); None for a
-/// provider ABI 34 context or an op the provider left out.
+/// provider ABI 34 context, an op the provider left out, or a context without a private part.
 ///
 /// # Safety
-/// As for [`priv_of`].
+/// `ctx` is the `context` member of a live `verbs_context` whose `priv` is NULL or ours.
 pub(crate) unsafe fn op65<F>(
     ctx: *mut ibv_context,
     pick: impl FnOnce(&crate::abi::driver::pabi65::verbs_context_ops_pabi65) -> Option<F>,
 ) -> Option<F> {
     // SAFETY: the caller's contract.
-    let p: &ContextPriv = unsafe { priv_of(ctx) };
+    let p = unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() }?;
     if p.abi == 65 { pick(&p.ops65) } else { None }
 }
 
