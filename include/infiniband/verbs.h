@@ -2448,10 +2448,9 @@ int ibv_query_port(struct ibv_context *context,
 //
 // The port's effective speed: the provider's `query_port_speed` (ABI 65: efa and mlx5 ask the
 // kernel through `ibv_cmd_query_port_speed`). Without one (every ABI-34 provider) this answers
-// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
-int ibv_query_port_speed(struct ibv_context *context,
-                         uint32_t port_num,
-                         uint64_t *port_speed);
+// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched.
+// Divergence: a NULL `context` gives EINVAL (errno set).
+int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 //

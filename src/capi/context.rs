@@ -108,7 +108,8 @@ super::symver!(ibv_query_port, v1_1, "@@IBVERBS_1.1", ibv_query_port);
 ///
 /// The port's effective speed: the provider's `query_port_speed` (ABI 65: efa and mlx5 ask the
 /// kernel through `ibv_cmd_query_port_speed`). Without one (every ABI-34 provider) this answers
-/// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched. Divergence: a NULL `context` gives EINVAL (errno set).
+/// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched.
+/// Divergence: a NULL `context` gives EINVAL (errno set).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_query_port_speed(
     context: *mut ibv_context,

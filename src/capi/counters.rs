@@ -19,17 +19,17 @@ use crate::abi::driver::pabi65::verbs_context_ops_pabi65 as Ops65;
 use crate::capi::ctxpriv::op65;
 use crate::errno::{CRet, Errno};
 
-/// The op `pick` chooses from the provider of a live counter (its context set): `Ok(Some)` for
-/// an ABI-65 provider that has it, `Ok(None)` otherwise; EINVAL (errno set) for a NULL counter
-/// or context.
+/// The op `pick` chooses from the provider of a live counter (its context set), or the value to
+/// return instead: EOPNOTSUPP (errno untouched) when the provider has none (every ABI-34
+/// provider), EINVAL (errno set) for a NULL counter or context.
 ///
 /// # Safety
 /// A non-NULL `c` is a live counter of a context of this library.
-unsafe fn cntr_op<F>(c: *mut ibv_comp_cntr, pick: impl FnOnce(&Ops65) -> Option<F>) -> Result<Option<F>, c_int> {
+unsafe fn cntr_op<F>(c: *mut ibv_comp_cntr, pick: impl FnOnce(&Ops65) -> Option<F>) -> Result<F, c_int> {
     // SAFETY: the caller's contract.
     match unsafe { c.as_ref() } {
         // SAFETY: as above.
-        Some(x) if !x.context.is_null() => Ok(unsafe { op65(x.context, pick) }),
+        Some(x) if !x.context.is_null() => unsafe { op65(x.context, pick) }.ok_or(libc::EOPNOTSUPP),
         _ => Err(Err::<(), _>(Errno::EINVAL).ret_errno()),
     }
 }
@@ -90,8 +90,7 @@ pub unsafe extern "C" fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) ->
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.destroy_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr),
             Err(r) => r,
         }
     }
@@ -105,8 +104,7 @@ pub unsafe extern "C" fn ibv_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value:
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.set_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr, value),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr, value),
             Err(r) => r,
         }
     }
@@ -120,8 +118,7 @@ pub unsafe extern "C" fn ibv_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, va
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.set_err_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr, value),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr, value),
             Err(r) => r,
         }
     }
@@ -135,8 +132,7 @@ pub unsafe extern "C" fn ibv_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.inc_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr, amount),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr, amount),
             Err(r) => r,
         }
     }
@@ -153,8 +149,7 @@ pub unsafe extern "C" fn ibv_inc_err_comp_cntr(
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.inc_err_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr, amount),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr, amount),
             Err(r) => r,
         }
     }
@@ -171,8 +166,7 @@ pub unsafe extern "C" fn ibv_read_comp_cntr(
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.read_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr, value),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr, value),
             Err(r) => r,
         }
     }
@@ -189,8 +183,7 @@ pub unsafe extern "C" fn ibv_read_err_comp_cntr(
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.read_err_comp_cntr) {
-            Ok(Some(f)) => f(comp_cntr, value),
-            Ok(None) => libc::EOPNOTSUPP,
+            Ok(f) => f(comp_cntr, value),
             Err(r) => r,
         }
     }

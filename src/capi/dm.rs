@@ -2,8 +2,9 @@
 //!
 //! `ibv_import_dm`/`ibv_unimport_dm` hand the call to the context's op. The others have an op
 //! only at provider ABI 65: an ABI-65 provider's (mlx5's) is called as is; without one (every
-//! ABI-34 provider) they answer as rdma-core's defaults do: EOPNOTSUPP. Divergence throughout: a NULL object, or a NULL `context` inside one, gives
-//! EINVAL (or is ignored where there is no return value) where rdma-core would crash.
+//! ABI-34 provider) they answer as rdma-core's defaults do: EOPNOTSUPP. Divergence throughout:
+//! a NULL object, or a NULL `context` inside one, gives EINVAL (or is ignored where there is no
+//! return value) where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(unused_variables, clippy::missing_safety_doc)]
 

@@ -22,11 +22,7 @@ pub const QP_ATTACH_OPS: u32 = 0x3f;
 pub fn create_comp_cntr(ctx: Ctx<'_>, link: &mut Vec<CmdBuf>) -> Result<u32> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_CREATE);
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE);
-    cmd.links.append(link);
-    let r = execute_ioctl(ctx, &mut cmd);
-    *link = cmd.take_links(0);
-    r?;
-    Ok(cmd.attr(h).map_or(0, |a| a.data as u32))
+    super::dm::run_linked(ctx, cmd, link, h)
 }
 
 /// `ibv_cmd_destroy_comp_cntr`: `UVERBS_METHOD_COMP_CNTR_DESTROY` (a destroy).

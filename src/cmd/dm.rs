@@ -16,7 +16,7 @@ use crate::errno::{Errno, Result};
 
 /// Run `cmd` with `link` appended, give the link back, and return the value of head attribute
 /// `h` (a new object's handle) on success.
-fn run_linked(ctx: Ctx<'_>, mut cmd: IoctlCmd<'_>, link: &mut Vec<CmdBuf>, h: usize) -> Result<u32> {
+pub(super) fn run_linked(ctx: Ctx<'_>, mut cmd: IoctlCmd<'_>, link: &mut Vec<CmdBuf>, h: usize) -> Result<u32> {
     cmd.links.append(link);
     let r = execute_ioctl(ctx, &mut cmd);
     *link = cmd.take_links(0);

@@ -8,7 +8,7 @@ pub const IB_IOCTL_MAGIC: u32 = RDMA_IOCTL_MAGIC;
 
 /// `_IOWR(type, nr, size)` of the Linux generic ioctl encoding (direction bits 30-31, size bits
 /// 16-29, type bits 8-15, number bits 0-7).
-const fn iowr(ty: u32, nr: u32, size: usize) -> u32 {
+pub const fn iowr(ty: u32, nr: u32, size: usize) -> u32 {
     (3 << 30) | ((size as u32) << 16) | (ty << 8) | nr
 }
 

@@ -27,7 +27,7 @@ pub struct dma_heap_allocation_data {
 
 /// `DMA_HEAP_IOCTL_ALLOC`: `_IOWR('H', 0x0, struct dma_heap_allocation_data)`.
 pub const DMA_HEAP_IOCTL_ALLOC: libc::c_ulong =
-    (3 << 30) | ((size_of::<dma_heap_allocation_data>() as libc::c_ulong) << 16) | ((b'H' as libc::c_ulong) << 8);
+    crate::abi::uapi::iowr(b'H' as u32, 0, size_of::<dma_heap_allocation_data>()) as libc::c_ulong;
 
 /// Where the kernel puts the heaps' device nodes.
 pub const DMA_HEAP_DIR: &str = "/dev/dma_heap";
