@@ -113,6 +113,9 @@ struct Header {
     includes: &'static [&'static str],
     abi_dirs: &'static [&'static str],
     private: bool,
+    /// Hand-written C appended after the generated declarations (inline functions and
+    /// function-like macros), in the project's own words; absent file: nothing appended.
+    fragment: &'static str,
 }
 
 const HEADERS: [Header; 2] = [
@@ -122,6 +125,7 @@ const HEADERS: [Header; 2] = [
         includes: &["stdbool.h", "time.h"],
         abi_dirs: &["verbs"],
         private: false,
+        fragment: "include/fragments/verbs-inline.h",
     },
     Header {
         file: "include/infiniband/driver.h",
@@ -129,6 +133,7 @@ const HEADERS: [Header; 2] = [
         includes: &["infiniband/verbs.h"],
         abi_dirs: &["driver", "kern_abi", "uapi"],
         private: true,
+        fragment: "include/fragments/driver-inline.h",
     },
 ];
 
@@ -419,7 +424,16 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
     let text = restore_variadics(&text);
     let text = if h.private { add_shim_prototypes(&text) } else { text };
-    squeeze_blank_lines(&forward_declare_tags(&text))
+    let text = squeeze_blank_lines(&forward_declare_tags(&text));
+    append_fragment(&text, &root.join(h.fragment), h.guard)
+}
+
+/// Insert the header's hand-written fragment just before the include guard's closing `#endif`.
+fn append_fragment(text: &str, fragment: &Path, guard: &str) -> String {
+    let Ok(frag) = std::fs::read_to_string(fragment) else { return text.to_string() };
+    let close = format!("#endif  /* {guard} */");
+    let Some(at) = text.rfind(&close) else { panic!("no closing guard {close}") };
+    format!("{}{}\n{}", &text[..at], frag.trim_end(), &text[at..]).replace("\n\n\n", "\n\n")
 }
 
 /// Declare the C shim's functions inside the header's `extern "C"` block.
