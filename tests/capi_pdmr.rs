@@ -139,9 +139,9 @@ fn rereg_input_checks_come_first() {
         let input = (IBV_REREG_MR_ERR_INPUT as i32, libc::EINVAL);
         let buf = [0u8; 16];
         let p = buf.as_ptr() as *mut c_void;
-        (*v).mr_type = ibverbs::abi::driver::ibv_mr_type::IBV_MR_TYPE_IMPORTED_MR as u32;
+        (*v).mr_type = ibverbs::abi::ctype::CEnum::new(ibverbs::abi::driver::ibv_mr_type::IBV_MR_TYPE_IMPORTED_MR as u32);
         assert_eq!(with_errno(|| mr::ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS as i32, null_mut(), null_mut(), 0, 0)), input);
-        (*v).mr_type = ibverbs::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR as u32;
+        (*v).mr_type = ibverbs::abi::ctype::CEnum::new(ibverbs::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR as u32);
         assert_eq!(with_errno(|| mr::ibv_rereg_mr(mr, 8, null_mut(), null_mut(), 0, 0)), input);
         assert_eq!(with_errno(|| mr::ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION as i32, null_mut(), null_mut(), 16, 0)), input);
         assert_eq!(with_errno(|| mr::ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_TRANSLATION as i32, null_mut(), p, 0, 0)), input);

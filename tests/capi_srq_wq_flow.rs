@@ -112,7 +112,7 @@ fn create_srq_ex_sets_the_verbs_srq() {
     // SAFETY: live objects.
     let r = unsafe { create_srq_ex_with(Ctx::new(&fake, &st), false, &mut *vsrq, &mut a, &mut req, &mut resp) };
     assert_eq!(r, 0);
-    assert_eq!((vsrq.srq.handle, vsrq.srq.pd, vsrq.srq_type), (13, addr_of_mut!(w.pd), 1));
+    assert_eq!((vsrq.srq.handle, vsrq.srq.pd, vsrq.srq_type.raw()), (13, addr_of_mut!(w.pd), 1));
     assert_eq!((vsrq.srq_num, vsrq.xrcd, vsrq.cq), (0x55, addr_of_mut!(w.xrcd), addr_of_mut!(w.cq)));
     let p = &fake.ioctls()[0];
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE).data, 11);

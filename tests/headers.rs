@@ -132,6 +132,9 @@ struct Header {
     /// Hand-written C appended after the generated declarations (inline functions and
     /// function-like macros), in the project's own words; absent file: nothing appended.
     fragment: &'static str,
+    /// The generated declarations use GNU C layouts on purpose (the kernel ABI's zero-length and
+    /// nested flexible arrays): `-Wpedantic` is silenced around them, and only them.
+    gnu_layouts: bool,
 }
 
 /// The generated headers. The kernel uapi (`src/abi/uapi`) is not emitted: the headers include
@@ -154,6 +157,7 @@ const HEADERS: [Header; 3] = [
         abi_dirs: &["verbs"],
         fns: Fns::Public,
         fragment: "include/fragments/verbs-inline.h",
+        gnu_layouts: false,
     },
     Header {
         file: "include/infiniband/kern-abi.h",
@@ -167,6 +171,7 @@ const HEADERS: [Header; 3] = [
         abi_dirs: &["kern_abi"],
         fns: Fns::None,
         fragment: "include/fragments/kern-abi-inline.h",
+        gnu_layouts: true,
     },
     Header {
         file: "include/infiniband/driver.h",
@@ -183,6 +188,7 @@ const HEADERS: [Header; 3] = [
         abi_dirs: &["driver"],
         fns: Fns::Private,
         fragment: "include/fragments/driver-inline.h",
+        gnu_layouts: true,
     },
 ];
 
@@ -190,8 +196,9 @@ const HEADERS: [Header; 3] = [
 /// `__beN` (see `spell_c_types`); never emitted, never given a tag.
 const C_SPELLINGS: &[&str] = &["CEnum", "Be16", "Be32", "Be64"];
 
-/// Rust files whose items a hand-written header spells (so the generator leaves them out).
-const NOT_EMITTED: &[&str] = &["src/abi/verbs/verbs_api.rs"];
+/// Rust files whose items the generator leaves out: spelled by a hand-written header
+/// (verbs_api.rs), or declared but not defined in C (opaque.rs: only forward-declared).
+const NOT_EMITTED: &[&str] = &["src/abi/verbs/verbs_api.rs", "src/abi/verbs/opaque.rs"];
 
 /// The installed headers written by hand, each with the reason in its own opening comment: they
 /// are spellings of kernel names, wire formats the library never touches, or obsolete remnants,
@@ -506,6 +513,7 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let text = restore_variadics(&text);
     let text = if h.fns == Fns::Private { add_shim_prototypes(&text) } else { text };
     let text = squeeze_blank_lines(&forward_declare_tags(&text));
+    let text = if h.gnu_layouts { exempt_from_pedantic(&flexible_arrays(&text), h.guard) } else { text };
     append_fragment(&text, &root.join(h.fragment), h.guard)
 }
 
@@ -584,6 +592,51 @@ fn tag_clashing_types(text: &str, names: &BTreeSet<String>) -> String {
         }
         out.push_str(&l);
     }
+    out
+}
+
+/// In the kernel command layouts a Rust `[T; 0]` is C's flexible array member `T x[]`, as
+/// rdma-core declares them, unless its doc says `zero-length array` (the one `[0]` rdma-core has).
+fn flexible_arrays(text: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut zero_length = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("// zero-length array") {
+            zero_length = true;
+        } else if !t.starts_with("//") {
+            if !zero_length && t.ends_with("[0];") && !t.starts_with('#') {
+                out.push(line.replace("[0];", "[];"));
+                continue;
+            }
+            zero_length = false;
+        }
+        out.push(line.to_string());
+    }
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
+}
+
+/// Silence `-Wpedantic` from after the last `#include` to the end of the generated part: the
+/// kernel command layouts nest structs that end in flexible arrays and use zero-length arrays
+/// (GNU C, as the kernel's and rdma-core's own headers do). Everything else still warns.
+fn exempt_from_pedantic(text: &str, guard: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let close = format!("#endif  /* {guard} */");
+    let end = lines.iter().rposition(|l| *l == close).expect("closing guard");
+    lines.insert(end, "#pragma GCC diagnostic pop".to_string());
+    let at = lines.iter().rposition(|l| l.starts_with("#include")).expect("an #include") + 1;
+    let push = [
+        "",
+        "// The kernel command layouts below are GNU C (zero-length arrays, structs ending in a",
+        "// flexible array nested in others), as in the kernel's headers: no -Wpedantic for them.",
+        "#pragma GCC diagnostic push",
+        "#pragma GCC diagnostic ignored \"-Wpedantic\"",
+    ];
+    lines.splice(at..at, push.iter().map(|s| s.to_string()));
+    let mut out = lines.join("\n");
+    out.push('\n');
     out
 }
 

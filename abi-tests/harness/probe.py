@@ -162,14 +162,24 @@ int main(void)
 """
 
 
-# The TSVs print a member's type without qualifiers; these members of rdma-core v65 point to const.
-CONST_POINTEE = {("struct ibv_flow_spec_action_handle", "action")}
+# The TSVs print a member's type without qualifiers; these members of rdma-core (verbs.h v65,
+# driver.h v44) point to const.
+CONST_POINTEE = {
+    ("struct ibv_flow_spec_action_handle", "action"),
+    ("struct verbs_device", "ops"),
+    ("struct verbs_device_ops", "name"),
+    ("struct verbs_device_ops", "match_table"),
+    ("struct verbs_match_ent", "u.modalias"),
+    ("struct verbs_sysfs_dev", "match"),
+}
+# Pointer to pointer to const: `const struct verbs_device_ops **static_providers`.
+CONST_POINTEE_2 = {("struct verbs_device_ops", "static_providers")}
 
 
 def type_line(row, cxx):
     """A statement printing 1 if the member's declared type is the TSV's member_type."""
     t, m, want = row.type, row.member, row.mtype
-    if (t, m) in CONST_POINTEE:
+    if (t, m) in CONST_POINTEE or (t, m) in CONST_POINTEE_2:
         want = "const " + want
     expr = f"(({t} *)0)->{m}"  # unparenthesized: decltype gives the declared type, not a reference
     if cxx:

@@ -15,6 +15,11 @@
 
 #include <rdma/ib_user_ioctl_verbs.h>
 
+// The kernel command layouts below are GNU C (zero-length arrays, structs ending in a
+// flexible array nested in others), as in the kernel's headers: no -Wpedantic for them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+
 struct ib_uverbs_alloc_mw_resp;
 struct ib_uverbs_alloc_pd_resp;
 struct ib_uverbs_create_ah_resp;
@@ -211,6 +216,14 @@ enum verbs_xrcd_mask {
         VERBS_XRCD_RESERVED = 2,
 };
 
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
 // A provider ABI 65 `verbs_context` (the public v65 layout).
 typedef struct verbs_context verbs_context_pabi65;
 
@@ -253,7 +266,7 @@ struct verbs_xrcd {
 struct verbs_flow_action {
         struct ibv_flow_action action;
         uint32_t handle;
-        uint32_t type;
+        enum ibv_flow_action_type type;
 };
 
 // The core's wrapper around a counters object.
@@ -265,7 +278,7 @@ struct verbs_counters {
 // The core's wrapper around a memory region.
 struct verbs_mr {
         struct ibv_mr ibv_mr;
-        uint32_t mr_type;
+        enum ibv_mr_type mr_type;
         int access;
 };
 
@@ -343,7 +356,7 @@ struct verbs_qp {
 // The core's wrapper around an SRQ, with its XRC extras.
 struct verbs_srq {
         struct ibv_srq srq;
-        uint32_t srq_type;
+        enum ibv_srq_type srq_type;
         struct verbs_xrcd *xrcd;
         struct ibv_cq *cq;
         uint32_t srq_num;
@@ -383,7 +396,7 @@ struct verbs_sysfs_dev {
         char modalias[512];
         uint64_t node_guid;
         uint32_t driver_id;
-        int32_t node_type;
+        enum ibv_node_type node_type;
         int ibdev_idx;
         uint32_t num_ports;
         uint32_t abi_ver;
@@ -1533,4 +1546,5 @@ int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sy
 }  // extern "C"
 #endif  // __cplusplus
 
+#pragma GCC diagnostic pop
 #endif  /* INFINIBAND_DRIVER_H */

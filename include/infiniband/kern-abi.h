@@ -9,6 +9,11 @@
 
 #include <rdma/rdma_user_ioctl_cmds.h>
 
+// The kernel command layouts below are GNU C (zero-length arrays, structs ending in a
+// flexible array nested in others), as in the kernel's headers: no -Wpedantic for them.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+
 struct empty;
 struct ex_hdr;
 struct ib_uverbs_ah_attr;
@@ -246,11 +251,11 @@ struct ibv_alloc_mw {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t pd_handle;
                         uint8_t mw_type;
                         uint8_t reserved[3];
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_alloc_mw core_payload;
         };
@@ -261,8 +266,8 @@ struct ibv_alloc_pd {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t driver_data[0];
+                        __u64 response;
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_alloc_pd core_payload;
         };
@@ -277,7 +282,7 @@ struct ibv_attach_mcast {
                         uint32_t qp_handle;
                         uint16_t mlid;
                         uint16_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_attach_mcast core_payload;
         };
@@ -314,12 +319,12 @@ struct ibv_create_ah {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t reserved;
                         struct ib_uverbs_ah_attr attr;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_ah core_payload;
         };
@@ -330,7 +335,7 @@ struct ibv_create_comp_channel {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                 };
                 struct ib_uverbs_create_comp_channel core_payload;
         };
@@ -341,13 +346,13 @@ struct ibv_create_cq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t cqe;
                         uint32_t comp_vector;
                         int32_t comp_channel;
                         uint32_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_cq core_payload;
         };
@@ -358,7 +363,7 @@ struct ibv_create_cq_ex {
         struct ex_hdr hdr;
         union {
                 struct {
-                        uint64_t user_handle;
+                        __u64 user_handle;
                         uint32_t cqe;
                         uint32_t comp_vector;
                         int32_t comp_channel;
@@ -388,8 +393,8 @@ struct ibv_create_qp {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t send_cq_handle;
                         uint32_t recv_cq_handle;
@@ -403,7 +408,7 @@ struct ibv_create_qp {
                         uint8_t qp_type;
                         uint8_t is_srq;
                         uint8_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_qp core_payload;
         };
@@ -414,7 +419,7 @@ struct ibv_create_qp_ex {
         struct ex_hdr hdr;
         union {
                 struct {
-                        uint64_t user_handle;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t send_cq_handle;
                         uint32_t recv_cq_handle;
@@ -459,8 +464,8 @@ struct ibv_create_qp_v3 {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t send_cq_handle;
                         uint32_t recv_cq_handle;
@@ -474,7 +479,7 @@ struct ibv_create_qp_v3 {
                         uint8_t qp_type;
                         uint8_t is_srq;
                         uint8_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_qp core_payload;
         };
@@ -485,8 +490,8 @@ struct ibv_create_qp_v4 {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t send_cq_handle;
                         uint32_t recv_cq_handle;
@@ -500,7 +505,7 @@ struct ibv_create_qp_v4 {
                         uint8_t qp_type;
                         uint8_t is_srq;
                         uint8_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_qp core_payload;
         };
@@ -514,7 +519,7 @@ struct ibv_create_rwq_ind_table {
                 struct {
                         uint32_t comp_mask;
                         uint32_t log_ind_tbl_size;
-                        uint32_t wq_handles[0];
+                        uint32_t wq_handles[];
                 };
                 struct ib_uverbs_ex_create_rwq_ind_table core_payload;
         };
@@ -525,13 +530,13 @@ struct ibv_create_srq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t max_wr;
                         uint32_t max_sge;
                         uint32_t srq_limit;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_srq core_payload;
         };
@@ -547,13 +552,13 @@ struct ibv_create_srq_v5 {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t max_wr;
                         uint32_t max_sge;
                         uint32_t srq_limit;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_srq core_payload;
         };
@@ -566,7 +571,7 @@ struct ibv_create_wq {
                 struct {
                         uint32_t comp_mask;
                         uint32_t wq_type;
-                        uint64_t user_handle;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t cq_handle;
                         uint32_t max_wr;
@@ -583,8 +588,8 @@ struct ibv_create_xsrq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t srq_type;
                         uint32_t pd_handle;
                         uint32_t max_wr;
@@ -593,7 +598,7 @@ struct ibv_create_xsrq {
                         uint32_t max_num_tags;
                         uint32_t xrcd_handle;
                         uint32_t cq_handle;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_create_xsrq core_payload;
         };
@@ -648,7 +653,7 @@ struct ibv_destroy_cq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t cq_handle;
                         uint32_t reserved;
                 };
@@ -673,7 +678,7 @@ struct ibv_destroy_qp {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t qp_handle;
                         uint32_t reserved;
                 };
@@ -699,7 +704,7 @@ struct ibv_destroy_srq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t srq_handle;
                         uint32_t reserved;
                 };
@@ -728,7 +733,7 @@ struct ibv_detach_mcast {
                         uint32_t qp_handle;
                         uint16_t mlid;
                         uint16_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_detach_mcast core_payload;
         };
@@ -739,8 +744,8 @@ struct ibv_get_context {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t driver_data[0];
+                        __u64 response;
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_get_context core_payload;
         };
@@ -826,7 +831,8 @@ struct ibv_modify_qp {
                         uint8_t alt_port_num;
                         uint8_t alt_timeout;
                         uint8_t reserved[2];
-                        uint64_t driver_data[0];
+                        // zero-length array: rdma-core declares `[0]` here, not a flexible array member.
+                        __u64 driver_data[0];
                 };
                 struct ib_uverbs_modify_qp core_payload;
         };
@@ -854,7 +860,7 @@ struct ibv_modify_srq {
                         uint32_t attr_mask;
                         uint32_t max_wr;
                         uint32_t srq_limit;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_modify_srq core_payload;
         };
@@ -889,13 +895,13 @@ struct ibv_open_qp {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t user_handle;
+                        __u64 response;
+                        __u64 user_handle;
                         uint32_t pd_handle;
                         uint32_t qpn;
                         uint8_t qp_type;
                         uint8_t reserved[7];
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_open_qp core_payload;
         };
@@ -906,10 +912,10 @@ struct ibv_open_xrcd {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t fd;
                         uint32_t oflags;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_open_xrcd core_payload;
         };
@@ -920,7 +926,7 @@ struct ibv_poll_cq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t cq_handle;
                         uint32_t ne;
                 };
@@ -933,12 +939,12 @@ struct ibv_post_recv {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t qp_handle;
                         uint32_t wr_count;
                         uint32_t sge_count;
                         uint32_t wqe_size;
-                        struct ib_uverbs_recv_wr recv_wr[0];
+                        struct ib_uverbs_recv_wr recv_wr[];
                 };
                 struct ib_uverbs_post_recv core_payload;
         };
@@ -949,12 +955,12 @@ struct ibv_post_send {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t qp_handle;
                         uint32_t wr_count;
                         uint32_t sge_count;
                         uint32_t wqe_size;
-                        struct ib_uverbs_send_wr send_wr[0];
+                        struct ib_uverbs_send_wr send_wr[];
                 };
                 struct ib_uverbs_post_send core_payload;
         };
@@ -965,12 +971,12 @@ struct ibv_post_srq_recv {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t srq_handle;
                         uint32_t wr_count;
                         uint32_t sge_count;
                         uint32_t wqe_size;
-                        struct ib_uverbs_recv_wr recv[0];
+                        struct ib_uverbs_recv_wr recv[];
                 };
                 struct ib_uverbs_post_srq_recv core_payload;
         };
@@ -981,8 +987,8 @@ struct ibv_query_device {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t driver_data[0];
+                        __u64 response;
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_query_device core_payload;
         };
@@ -1005,10 +1011,10 @@ struct ibv_query_port {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint8_t port_num;
                         uint8_t reserved[7];
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_query_port core_payload;
         };
@@ -1019,10 +1025,10 @@ struct ibv_query_qp {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t qp_handle;
                         uint32_t attr_mask;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_query_qp core_payload;
         };
@@ -1033,10 +1039,10 @@ struct ibv_query_srq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t srq_handle;
                         uint32_t reserved;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_query_srq core_payload;
         };
@@ -1047,13 +1053,13 @@ struct ibv_reg_mr {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
-                        uint64_t start;
-                        uint64_t length;
-                        uint64_t hca_va;
+                        __u64 response;
+                        __u64 start;
+                        __u64 length;
+                        __u64 hca_va;
                         uint32_t pd_handle;
                         uint32_t access_flags;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_reg_mr core_payload;
         };
@@ -1076,15 +1082,15 @@ struct ibv_rereg_mr {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t mr_handle;
                         uint32_t flags;
-                        uint64_t start;
-                        uint64_t length;
-                        uint64_t hca_va;
+                        __u64 start;
+                        __u64 length;
+                        __u64 hca_va;
                         uint32_t pd_handle;
                         uint32_t access_flags;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_rereg_mr core_payload;
         };
@@ -1095,10 +1101,10 @@ struct ibv_resize_cq {
         struct ib_uverbs_cmd_hdr hdr;
         union {
                 struct {
-                        uint64_t response;
+                        __u64 response;
                         uint32_t cq_handle;
                         uint32_t cqe;
-                        uint64_t driver_data[0];
+                        __u64 driver_data[];
                 };
                 struct ib_uverbs_resize_cq core_payload;
         };
@@ -1112,4 +1118,5 @@ extern "C" {
 }  // extern "C"
 #endif  // __cplusplus
 
+#pragma GCC diagnostic pop
 #endif  /* INFINIBAND_KERN_ABI_H */

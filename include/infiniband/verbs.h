@@ -960,7 +960,6 @@ enum ibv_xrcd_init_attr_mask {
 struct _ibv_device_ops;
 struct ibv_device;
 struct ibv_device_attr;
-struct _compat_ibv_port_attr;
 struct ibv_pd;
 struct ibv_mw;
 struct ibv_comp_channel;
@@ -1003,7 +1002,6 @@ union ibv_async_event_element;
 struct ibv_async_event;
 struct ibv_qp_cap;
 struct ibv_qp_attr;
-struct ibv_buf;
 struct ibv_mr_init_attr;
 struct ibv_qp_init_attr;
 struct ibv_data_buf;
@@ -1141,11 +1139,6 @@ struct ibv_device_attr {
         uint16_t max_pkeys;
         uint8_t local_ca_ack_delay;
         uint8_t phys_port_cnt;
-};
-
-// Opaque pre-1.1 port attribute layout used only by the `_compat_query_port` slot.
-struct _compat_ibv_port_attr {
-        uint8_t _opaque[0];
 };
 
 // A protection domain.
@@ -1575,11 +1568,6 @@ struct ibv_qp_attr {
         uint8_t alt_port_num;
         uint8_t alt_timeout;
         uint32_t rate_limit;
-};
-
-// Opaque buffer handle from `ibv_alloc_buf` (declared but not defined by verbs.h).
-struct ibv_buf {
-        uint8_t _opaque[0];
 };
 
 // Attributes for `ibv_reg_mr_ex`.

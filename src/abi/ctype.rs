@@ -100,3 +100,9 @@ big_endian! {
 pub struct verbs_ex_private {
     _opaque: [u8; 0],
 }
+
+/// The kernel's 64-bit integer (`<linux/types.h>`): `unsigned long long` where `uint64_t` is
+/// `unsigned long`, so a kernel-ABI field spelled `__u64` by rdma-core is this alias in Rust (the
+/// generated header then says `__u64` too). The same type to Rust.
+#[allow(non_camel_case_types)]
+pub type __u64 = u64;

@@ -11,6 +11,7 @@ use core::ffi::{c_int, c_void};
 
 use super::cmdbuf::{chain_from_c, chain_to_c};
 use super::qpcommon::{allow_disassociate, chan, quiet};
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_counters, verbs_flow_action};
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::{ib_uverbs_flow_action_esp, ib_uverbs_flow_action_esp_encap};
@@ -188,7 +189,7 @@ pub unsafe extern "C" fn ibv_cmd_create_flow_action_esp(
         chain_to_c(driver, &links);
         r.map(|h| {
             (*flow_action).action.context = ctx;
-            (*flow_action).r#type = IBV_FLOW_ACTION_ESP as u32;
+            (*flow_action).r#type = CEnum::new(IBV_FLOW_ACTION_ESP as u32);
             (*flow_action).handle = h;
         })
         .ret_errno()

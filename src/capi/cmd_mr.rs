@@ -10,6 +10,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::cmd_device::{allow_disassociate, provider_bufs, with_cmd};
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::ibv_mr_type::{IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTED_MR, IBV_MR_TYPE_MR};
 use crate::abi::driver::{verbs_dm, verbs_mr};
 use crate::abi::kern_abi::{ibv_alloc_mw, ibv_command_buffer, ibv_reg_mr, ibv_rereg_mr};
@@ -72,7 +73,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
                 m.lkey = k.lkey;
                 m.rkey = k.rkey;
                 m.context = ctx;
-                (*vmr).mr_type = IBV_MR_TYPE_MR as u32;
+                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_MR as u32);
                 (*vmr).access = access;
             })
             .ret_errno()
@@ -116,7 +117,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
                 m.pd = pd;
                 m.addr = offset as usize as *mut c_void;
                 m.length = length;
-                (*vmr).mr_type = IBV_MR_TYPE_DMABUF_MR as u32;
+                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_DMABUF_MR as u32);
             })
             .ret_errno()
     }
@@ -154,7 +155,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
                 m.length = length;
                 m.pd = pd;
                 m.addr = core::ptr::null_mut();
-                (*vmr).mr_type = IBV_MR_TYPE_MR as u32;
+                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_MR as u32);
             })
             .ret_errno()
     }
@@ -251,7 +252,7 @@ pub unsafe extern "C" fn ibv_cmd_query_mr(
                 m.context = ctx;
                 m.pd = pd;
                 m.addr = core::ptr::null_mut();
-                (*vmr).mr_type = IBV_MR_TYPE_IMPORTED_MR as u32;
+                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_IMPORTED_MR as u32);
             })
             .ret_errno()
     }

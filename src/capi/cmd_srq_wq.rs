@@ -11,6 +11,7 @@ use core::ffi::c_int;
 
 use super::cmd_post::post_recv_with;
 use super::qpcommon::{allow_disassociate, chan, init_lock, quiet, wait_acks};
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_srq, verbs_xrcd};
 use crate::abi::kern_abi::{
     ibv_create_srq, ibv_create_wq, ibv_create_xsrq, ibv_modify_srq, ibv_modify_wq, ibv_query_srq,
@@ -94,7 +95,7 @@ unsafe fn icmd_create_srq(
                 (*a).attr.max_sge = s.max_sge;
                 if !vsrq.is_null() {
                     let t = if has(IBV_SRQ_INIT_ATTR_TYPE) { (*a).srq_type.raw() } else { IBV_SRQT_BASIC as u32 };
-                    (*vsrq).srq_type = t;
+                    (*vsrq).srq_type = CEnum::new(t);
                     if t == IBV_SRQT_XRC as u32 {
                         (*vsrq).srq_num = s.srq_num;
                         (*vsrq).xrcd = (*a).xrcd.cast::<verbs_xrcd>();

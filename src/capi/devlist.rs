@@ -301,7 +301,7 @@ fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
     fill_cstr(&mut s.modalias, r.modalias.as_deref().unwrap_or("").as_bytes());
     s.node_guid = r.node_guid.unwrap_or(0);
     s.driver_id = r.driver_id.unwrap_or(device::RDMA_DRIVER_UNKNOWN);
-    s.node_type = r.node_type as i32;
+    s.node_type = CEnum::new(r.node_type as i32 as u32);
     s.ibdev_idx = r.ibdev_idx_c();
     s.num_ports = r.num_ports;
     s.abi_ver = r.abi_ver;

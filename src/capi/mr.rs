@@ -392,7 +392,7 @@ pub unsafe extern "C" fn ibv_rereg_mr(
         let Ok(ctx) = mr_ctx(mr) else { return input() };
         let vmr = mr.cast::<verbs_mr>();
         let f = |bit: ibv_rereg_mr_flags| flags & bit as c_int != 0;
-        if (*vmr).mr_type != IBV_MR_TYPE_MR as u32
+        if (*vmr).mr_type.raw() != IBV_MR_TYPE_MR as u32
             || flags & !(IBV_REREG_MR_FLAGS_SUPPORTED as c_int) != 0
             || (f(IBV_REREG_MR_CHANGE_TRANSLATION) && (length == 0 || addr.is_null()))
             || (access != 0 && !f(IBV_REREG_MR_CHANGE_ACCESS))
@@ -456,7 +456,7 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
             Some(op) => op(vmr),
             None => libc::EOPNOTSUPP,
         };
-        if ret == 0 && mr_type == IBV_MR_TYPE_MR as u32 && access & ODP == 0 {
+        if ret == 0 && mr_type.raw() == IBV_MR_TYPE_MR as u32 && access & ODP == 0 {
             dofork_quiet(addr, length);
         }
         ret

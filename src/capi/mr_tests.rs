@@ -42,7 +42,7 @@ unsafe extern "C" fn fake_reg(_pd: *mut ibv_pd, addr: *mut c_void, len: usize, _
     }
     // SAFETY: zeroed plain data.
     let mut v: Box<verbs_mr> = Box::new(unsafe { core::mem::zeroed() });
-    v.mr_type = IBV_MR_TYPE_MR as u32;
+    v.mr_type = crate::abi::ctype::CEnum::new(IBV_MR_TYPE_MR as u32);
     v.access = access;
     v.ibv_mr.addr = addr;
     v.ibv_mr.length = len;
@@ -52,7 +52,7 @@ unsafe extern "C" fn fake_reg(_pd: *mut ibv_pd, addr: *mut c_void, len: usize, _
 unsafe extern "C" fn fake_dmabuf(_pd: *mut ibv_pd, _o: u64, _l: usize, _i: u64, _fd: c_int, _a: c_int) -> *mut ibv_mr {
     // SAFETY: zeroed plain data.
     let mut v: Box<verbs_mr> = Box::new(unsafe { core::mem::zeroed() });
-    v.mr_type = crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_DMABUF_MR as u32;
+    v.mr_type = crate::abi::ctype::CEnum::new(crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_DMABUF_MR as u32);
     Box::into_raw(v).cast()
 }
 

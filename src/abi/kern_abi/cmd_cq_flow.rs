@@ -24,7 +24,7 @@ pub union ibv_create_comp_channel_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_comp_channel_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
 }
 
 impl KernCmd for ibv_create_comp_channel {
@@ -54,13 +54,13 @@ pub union ibv_create_cq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_cq_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub cqe: u32,
     pub comp_vector: u32,
     pub comp_channel: i32,
     pub reserved: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_cq {
@@ -90,7 +90,7 @@ pub union ibv_create_cq_ex_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_cq_ex_anon_1_anon_1 {
-    pub user_handle: u64,
+    pub user_handle: __u64,
     pub cqe: u32,
     pub comp_vector: u32,
     pub comp_channel: i32,
@@ -126,10 +126,10 @@ pub union ibv_resize_cq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_resize_cq_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub cq_handle: u32,
     pub cqe: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_resize_cq {
@@ -159,7 +159,7 @@ pub union ibv_destroy_cq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_destroy_cq_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub cq_handle: u32,
     pub reserved: u32,
 }
@@ -191,7 +191,7 @@ pub union ibv_poll_cq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_poll_cq_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub cq_handle: u32,
     pub ne: u32,
 }

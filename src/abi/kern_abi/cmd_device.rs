@@ -24,8 +24,8 @@ pub union ibv_get_context_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_get_context_anon_1_anon_1 {
-    pub response: u64,
-    pub driver_data: [u64; 0],
+    pub response: __u64,
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_get_context {
@@ -55,8 +55,8 @@ pub union ibv_query_device_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_query_device_anon_1_anon_1 {
-    pub response: u64,
-    pub driver_data: [u64; 0],
+    pub response: __u64,
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_query_device {
@@ -117,10 +117,10 @@ pub union ibv_query_port_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_query_port_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub port_num: u8,
     pub reserved: [u8; 7],
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_query_port {
@@ -150,8 +150,8 @@ pub union ibv_alloc_pd_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_alloc_pd_anon_1_anon_1 {
-    pub response: u64,
-    pub driver_data: [u64; 0],
+    pub response: __u64,
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_alloc_pd {
@@ -211,10 +211,10 @@ pub union ibv_open_xrcd_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_open_xrcd_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub fd: u32,
     pub oflags: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_open_xrcd {
@@ -274,13 +274,13 @@ pub union ibv_reg_mr_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_reg_mr_anon_1_anon_1 {
-    pub response: u64,
-    pub start: u64,
-    pub length: u64,
-    pub hca_va: u64,
+    pub response: __u64,
+    pub start: __u64,
+    pub length: __u64,
+    pub hca_va: __u64,
     pub pd_handle: u32,
     pub access_flags: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_reg_mr {
@@ -310,15 +310,15 @@ pub union ibv_rereg_mr_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_rereg_mr_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub mr_handle: u32,
     pub flags: u32,
-    pub start: u64,
-    pub length: u64,
-    pub hca_va: u64,
+    pub start: __u64,
+    pub length: __u64,
+    pub hca_va: __u64,
     pub pd_handle: u32,
     pub access_flags: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_rereg_mr {
@@ -378,11 +378,11 @@ pub union ibv_alloc_mw_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_alloc_mw_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub pd_handle: u32,
     pub mw_type: u8,
     pub reserved: [u8; 3],
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_alloc_mw {
@@ -442,12 +442,12 @@ pub union ibv_create_ah_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_ah_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub reserved: u32,
     pub attr: ib_uverbs_ah_attr,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_ah {

@@ -24,8 +24,8 @@ pub union ibv_create_qp_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_qp_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub send_cq_handle: u32,
     pub recv_cq_handle: u32,
@@ -39,7 +39,7 @@ pub struct ibv_create_qp_anon_1_anon_1 {
     pub qp_type: u8,
     pub is_srq: u8,
     pub reserved: u8,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_qp {
@@ -69,7 +69,7 @@ pub union ibv_create_qp_ex_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_qp_ex_anon_1_anon_1 {
-    pub user_handle: u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub send_cq_handle: u32,
     pub recv_cq_handle: u32,
@@ -116,8 +116,8 @@ pub union ibv_create_qp_v4_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_qp_v4_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub send_cq_handle: u32,
     pub recv_cq_handle: u32,
@@ -131,7 +131,7 @@ pub struct ibv_create_qp_v4_anon_1_anon_1 {
     pub qp_type: u8,
     pub is_srq: u8,
     pub reserved: u8,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_qp_v4 {
@@ -161,8 +161,8 @@ pub union ibv_create_qp_v3_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_qp_v3_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub send_cq_handle: u32,
     pub recv_cq_handle: u32,
@@ -176,7 +176,7 @@ pub struct ibv_create_qp_v3_anon_1_anon_1 {
     pub qp_type: u8,
     pub is_srq: u8,
     pub reserved: u8,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_qp_v3 {
@@ -206,13 +206,13 @@ pub union ibv_open_qp_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_open_qp_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub qpn: u32,
     pub qp_type: u8,
     pub reserved: [u8; 7],
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_open_qp {
@@ -242,10 +242,10 @@ pub union ibv_query_qp_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_query_qp_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub qp_handle: u32,
     pub attr_mask: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_query_qp {
@@ -301,7 +301,8 @@ pub struct ibv_modify_qp_anon_1_anon_1 {
     pub alt_port_num: u8,
     pub alt_timeout: u8,
     pub reserved: [u8; 2],
-    pub driver_data: [u64; 0],
+    /// zero-length array: rdma-core declares `[0]` here, not a flexible array member.
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_modify_qp {
@@ -363,7 +364,7 @@ pub union ibv_destroy_qp_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_destroy_qp_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub qp_handle: u32,
     pub reserved: u32,
 }
@@ -395,7 +396,7 @@ pub union ibv_post_send_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_post_send_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub qp_handle: u32,
     pub wr_count: u32,
     pub sge_count: u32,
@@ -430,7 +431,7 @@ pub union ibv_post_recv_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_post_recv_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub qp_handle: u32,
     pub wr_count: u32,
     pub sge_count: u32,
@@ -469,7 +470,7 @@ pub struct ibv_attach_mcast_anon_1_anon_1 {
     pub qp_handle: u32,
     pub mlid: u16,
     pub reserved: u16,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_attach_mcast {
@@ -503,7 +504,7 @@ pub struct ibv_detach_mcast_anon_1_anon_1 {
     pub qp_handle: u32,
     pub mlid: u16,
     pub reserved: u16,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_detach_mcast {

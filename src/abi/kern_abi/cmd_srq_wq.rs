@@ -24,13 +24,13 @@ pub union ibv_create_srq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_srq_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub max_wr: u32,
     pub max_sge: u32,
     pub srq_limit: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_srq {
@@ -60,13 +60,13 @@ pub union ibv_create_srq_v5_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_srq_v5_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub max_wr: u32,
     pub max_sge: u32,
     pub srq_limit: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_srq_v5 {
@@ -96,8 +96,8 @@ pub union ibv_create_xsrq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_create_xsrq_anon_1_anon_1 {
-    pub response: u64,
-    pub user_handle: u64,
+    pub response: __u64,
+    pub user_handle: __u64,
     pub srq_type: u32,
     pub pd_handle: u32,
     pub max_wr: u32,
@@ -106,7 +106,7 @@ pub struct ibv_create_xsrq_anon_1_anon_1 {
     pub max_num_tags: u32,
     pub xrcd_handle: u32,
     pub cq_handle: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_create_xsrq {
@@ -140,7 +140,7 @@ pub struct ibv_modify_srq_anon_1_anon_1 {
     pub attr_mask: u32,
     pub max_wr: u32,
     pub srq_limit: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_modify_srq {
@@ -192,10 +192,10 @@ pub union ibv_query_srq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_query_srq_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub srq_handle: u32,
     pub reserved: u32,
-    pub driver_data: [u64; 0],
+    pub driver_data: [__u64; 0],
 }
 
 impl KernCmd for ibv_query_srq {
@@ -225,7 +225,7 @@ pub union ibv_destroy_srq_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_destroy_srq_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub srq_handle: u32,
     pub reserved: u32,
 }
@@ -257,7 +257,7 @@ pub union ibv_post_srq_recv_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_post_srq_recv_anon_1_anon_1 {
-    pub response: u64,
+    pub response: __u64,
     pub srq_handle: u32,
     pub wr_count: u32,
     pub sge_count: u32,
@@ -294,7 +294,7 @@ pub union ibv_create_wq_anon_1 {
 pub struct ibv_create_wq_anon_1_anon_1 {
     pub comp_mask: u32,
     pub wq_type: u32,
-    pub user_handle: u64,
+    pub user_handle: __u64,
     pub pd_handle: u32,
     pub cq_handle: u32,
     pub max_wr: u32,

@@ -510,12 +510,6 @@ pub enum ibv_rereg_mr_err_code {
     IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW = -5,
 }
 
-/// Opaque pre-1.1 port attribute layout used only by the `_compat_query_port` slot.
-#[repr(C)]
-pub struct _compat_ibv_port_attr {
-    _opaque: [u8; 0],
-}
-
 /// `ibv_context::abi_compat` of a context that has a `verbs_context` in front of it.
 pub const __VERBS_ABI_IS_EXTENDED: *mut c_void = usize::MAX as *mut c_void;
 /// `ibv_parent_domain_init_attr::alloc`/`free` value asking for the provider's default allocator.

@@ -6,12 +6,6 @@ use core::ffi::{c_int, c_uint, c_void};
 use super::*;
 use crate::abi::ctype::{Be16, Be32, CEnum};
 
-/// Opaque buffer handle from `ibv_alloc_buf` (declared but not defined by verbs.h).
-#[repr(C)]
-pub struct ibv_buf {
-    _opaque: [u8; 0],
-}
-
 /// Memory access rights of an MR or MW.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

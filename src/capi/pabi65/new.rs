@@ -12,6 +12,7 @@
 
 use core::ffi::c_int;
 
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::ibv_mr_type::{IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_MR};
 use crate::abi::driver::pabi34::verbs_device_ops;
 use crate::abi::driver::pabi65::verbs_dmah;
@@ -348,7 +349,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, 
                 m.context = ctx;
                 m.lkey = k.lkey;
                 m.rkey = k.rkey;
-                (*vmr).mr_type = if dmabuf { IBV_MR_TYPE_DMABUF_MR } else { IBV_MR_TYPE_MR } as u32;
+                (*vmr).mr_type = CEnum::new(if dmabuf { IBV_MR_TYPE_DMABUF_MR } else { IBV_MR_TYPE_MR } as u32);
                 (*vmr).access = a.access;
             })
             .ret_errno()

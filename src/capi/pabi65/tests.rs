@@ -286,7 +286,7 @@ fn cmd_exports_glue_over_a_channel_without_ioctl() {
         a.length = 64;
         a.access = 1;
         assert_eq!(ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a), 0);
-        assert_eq!((vmr.ibv_mr.context, vmr.ibv_mr.lkey, vmr.mr_type, vmr.access), (ctx, 0, 0, 1));
+        assert_eq!((vmr.ibv_mr.context, vmr.ibv_mr.lkey, vmr.mr_type.raw(), vmr.access), (ctx, 0, 0, 1));
         // A dma-buf request has no write form.
         a.comp_mask = (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD as u64)
             | (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD_OFFSET as u64)

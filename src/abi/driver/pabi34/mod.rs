@@ -15,10 +15,11 @@ mod ops;
 pub use context::*;
 pub use ops::*;
 
-use crate::abi::driver::list_node;
+use crate::abi::ctype::CEnum;
+use crate::abi::driver::{ibv_flow_action_type, ibv_mr_type, list_node};
 use crate::abi::verbs::{
     IBV_SYSFS_NAME_MAX, IBV_SYSFS_PATH_MAX, ibv_counters, ibv_cq, ibv_cq_ex, ibv_device, ibv_dm,
-    ibv_flow_action, ibv_mr, ibv_qp, ibv_srq, ibv_xrcd,
+    ibv_flow_action, ibv_mr, ibv_node_type, ibv_qp, ibv_srq, ibv_srq_type, ibv_xrcd,
 };
 use core::ffi::{c_char, c_int, c_uint, c_void};
 
@@ -39,7 +40,7 @@ pub struct verbs_xrcd {
 #[derive(Clone, Copy)]
 pub struct verbs_srq {
     pub srq: ibv_srq,
-    pub srq_type: u32,
+    pub srq_type: CEnum<ibv_srq_type>,
     pub xrcd: *mut verbs_xrcd,
     pub cq: *mut ibv_cq,
     pub srq_num: u32,
@@ -50,7 +51,7 @@ pub struct verbs_srq {
 #[derive(Clone, Copy)]
 pub struct verbs_mr {
     pub ibv_mr: ibv_mr,
-    pub mr_type: u32,
+    pub mr_type: CEnum<ibv_mr_type>,
     pub access: c_int,
 }
 
@@ -92,7 +93,7 @@ pub union verbs_cq_anon_1 {
 pub struct verbs_flow_action {
     pub action: ibv_flow_action,
     pub handle: u32,
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_action_type>,
 }
 
 /// The core's wrapper around device memory.
@@ -137,7 +138,7 @@ pub struct verbs_sysfs_dev {
     pub modalias: [c_char; 512],
     pub node_guid: u64,
     pub driver_id: u32,
-    pub node_type: i32,
+    pub node_type: CEnum<ibv_node_type>,
     pub ibdev_idx: c_int,
     pub num_ports: u32,
     pub abi_ver: u32,
