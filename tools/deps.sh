@@ -4,8 +4,8 @@
 #   tools/deps.sh vm       also the soft-RoCE VM (QEMU, busybox, kmod, cpio, iproute2, rdma programs,
 #                          libfabric's fi_info and UCX's ucx_info)
 set -euo pipefail
-pkgs=(gcc make pkg-config python3 binutils meson ninja-build
-      libibverbs-dev ibverbs-providers ibverbs-utils)
+pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
+      libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils)
 if [ "${1:-}" = vm ]; then
   pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)

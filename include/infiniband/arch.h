@@ -2,7 +2,7 @@
  *
  * Hand-written for ibverbs-rs. libibverbs once shipped byte-order helpers and memory barriers here;
  * the barriers are gone (a program wanting them uses C11 atomics) and the 64-bit network byte order
- * helpers remain as deprecated wrappers of <endian.h>'s htobe64/be64toh. Including this header
+ * helpers remain, deprecated (htobe64/be64toh of <endian.h> do the same). Including this header
  * warns, as rdma-core's does, so that such programs get moved off it.
  */
 #ifndef INFINIBAND_ARCH_H
@@ -15,15 +15,25 @@
 
 #ifndef ntohll
 #undef htonll
+/* 64-bit byte order swap to or from big-endian, with the compiler's builtin so that nothing is
+ * needed that <endian.h> only offers outside strict ISO C. */
+static inline uint64_t ibverbs_rs_arch_be64(uint64_t value)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(value);
+#else
+	return value;
+#endif
+}
 /* Host to network (big-endian) order, 64 bits: use htobe64() instead. */
 static inline __attribute__((deprecated)) uint64_t htonll(uint64_t host_value)
 {
-	return htobe64(host_value);
+	return ibverbs_rs_arch_be64(host_value);
 }
 /* Network (big-endian) to host order, 64 bits: use be64toh() instead. */
 static inline __attribute__((deprecated)) uint64_t ntohll(uint64_t network_value)
 {
-	return be64toh(network_value);
+	return ibverbs_rs_arch_be64(network_value);
 }
 #define htonll htonll
 #define ntohll ntohll

@@ -79,9 +79,14 @@
 #define IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT IB_UVERBS_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT
 #define IBV_ADVISE_MR_FLAG_FLUSH IB_UVERBS_ADVISE_MR_FLAG_FLUSH
 
-/* QP flags, and the access bits a provider may ignore when it does not know them */
+/* QP flags */
 #define IBV_QPF_GRH_REQUIRED IB_UVERBS_QPF_GRH_REQUIRED
-#define IBV_ACCESS_OPTIONAL_RANGE IB_UVERBS_ACCESS_OPTIONAL_RANGE
-#define IBV_ACCESS_OPTIONAL_FIRST IB_UVERBS_ACCESS_OPTIONAL_FIRST
+
+/* The access bits a provider may ignore when it does not know them. The kernel's values, as int
+ * rather than as its enum: code masks `enum ibv_access_flags` values with these, and in C++20 a
+ * bitwise operation between two different enumeration types is deprecated (rdma-core's header
+ * fails -Werror there). Same values, same use in C. */
+#define IBV_ACCESS_OPTIONAL_RANGE ((int)IB_UVERBS_ACCESS_OPTIONAL_RANGE)
+#define IBV_ACCESS_OPTIONAL_FIRST ((int)IB_UVERBS_ACCESS_OPTIONAL_FIRST)
 
 #endif /* VERBS_API_H */
