@@ -1,7 +1,8 @@
 # libibverbs.so.1 from the Rust staticlib, relinked with our version script.
 #
 #   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
-#   make test            every test: cargo tests, then abi-tests (symbols, layouts, behaviour diffs)
+#   make test            every test: cargo tests, then abi-tests (symbols, layouts, header types and
+#                        values, the compile matrix, behaviour diffs), the install test, the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
 #   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
 #
