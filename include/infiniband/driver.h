@@ -137,6 +137,7 @@ struct verbs_device;
 struct verbs_device_ops;
 struct verbs_dm;
 struct verbs_dmah;
+struct verbs_ex_private;
 struct verbs_flow_action;
 struct verbs_match_ent;
 struct verbs_mr;
@@ -461,8 +462,9 @@ struct verbs_context_pabi34 {
         int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
         struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
                                           struct ibv_cq_init_attr_ex *init_attr);
-        // The core's private per-context data (`struct verbs_ex_private *` in C).
-        void *priv;
+        // The core's private per-context data (rdma-core's `struct verbs_ex_private`, ours is
+        // src/capi/ctxpriv.rs).
+        struct verbs_ex_private *priv;
         int (*query_device_ex)(struct ibv_context *context,
                                const struct ibv_query_device_ex_input *input,
                                struct ibv_device_attr_ex *attr,

@@ -455,7 +455,8 @@ pub struct verbs_context {
             init_attr: *mut ibv_cq_init_attr_ex,
         ) -> *mut ibv_cq_ex,
     >,
-    /// The core's private per-context data (`struct verbs_ex_private *` in C).
+    /// The core's private per-context data (rdma-core's `struct verbs_ex_private`, ours is
+    /// src/capi/ctxpriv.rs).
     pub r#priv: *mut verbs_ex_private,
     pub query_device_ex: Option<
         unsafe extern "C" fn(

@@ -1,6 +1,7 @@
 //! rdma-core v44.0 `libibverbs/verbs.h` types whose provider ABI 34 layout differs from v65:
 //! `struct verbs_context` and `struct ibv_qp_ex`.
 
+use crate::abi::ctype::verbs_ex_private;
 use crate::abi::verbs::{
     ibv_ah, ibv_alloc_dm_attr, ibv_context, ibv_counter_attach_attr, ibv_counters,
     ibv_counters_init_attr, ibv_cq, ibv_cq_ex, ibv_cq_init_attr_ex, ibv_data_buf,
@@ -143,8 +144,9 @@ pub struct verbs_context_pabi34 {
             init_attr: *mut ibv_cq_init_attr_ex,
         ) -> *mut ibv_cq_ex,
     >,
-    /// The core's private per-context data (`struct verbs_ex_private *` in C).
-    pub r#priv: *mut c_void,
+    /// The core's private per-context data (rdma-core's `struct verbs_ex_private`, ours is
+    /// src/capi/ctxpriv.rs).
+    pub r#priv: *mut verbs_ex_private,
     pub query_device_ex: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
