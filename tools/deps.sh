@@ -6,6 +6,9 @@
 set -euo pipefail
 pkgs=(gcc make pkg-config python3 binutils meson ninja-build
       libibverbs-dev ibverbs-providers ibverbs-utils)
+# real programs built against our installed headers (tests/clients/run): rdma-core's examples link
+# librdmacm; perftest's autotools build also wants libibumad and libpci; the C++ inline-use check
+pkgs+=(autoconf automake libtool librdmacm-dev libibumad-dev libpci-dev g++ clang)
 if [ "${1:-}" = vm ]; then
   pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)
