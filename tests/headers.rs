@@ -1,9 +1,13 @@
 //! The committed headers in include/infiniband/ are exactly what cbindgen makes of the Rust types.
 //!
 //! `make headers` (IBVERBS_UPDATE_HEADERS=1) rewrites them; otherwise this test fails when they are
-//! stale. Two headers, split by where an item is declared:
+//! stale. Three headers, split by where an item is declared:
 //! - verbs.h: the types of src/abi/verbs* and the public exports (IBVERBS_1.x nodes);
-//! - driver.h: the types of src/abi/{driver,kern_abi,uapi}* and the IBVERBS_PRIVATE_34 exports.
+//! - kern-abi.h: the types of src/abi/kern_abi* (provider command structs);
+//! - driver.h: the types of src/abi/driver* and the IBVERBS_PRIVATE_* exports.
+//! The kernel uapi mirrors (src/abi/uapi) are not emitted: the headers include linux-libc-dev's
+//! `<rdma/*.h>`. The other installed headers are hand-written (`HAND_WRITTEN`, checked here to be
+//! the only others in include/infiniband/).
 //!
 //! Rewrites after cbindgen, because C can say what a Rust type cannot:
 //! - a field `anon_N` of a type `<parent>_anon_N` becomes an anonymous struct/union member, so C
@@ -107,34 +111,96 @@ fn public_name(f: &str) -> &str {
     f.strip_prefix("__").and_then(|s| s.strip_suffix("_1_1")).unwrap_or(f)
 }
 
+/// Which exported functions a header declares.
+#[derive(Clone, Copy, PartialEq)]
+enum Fns {
+    /// The public ones (IBVERBS_1.x nodes).
+    Public,
+    /// The provider-private ones (IBVERBS_PRIVATE_*).
+    Private,
+    /// None: types and constants only.
+    None,
+}
+
 struct Header {
     file: &'static str,
     guard: &'static str,
+    /// `#include <...>` lines, in this order (rdma-core's header includes the same).
     includes: &'static [&'static str],
     abi_dirs: &'static [&'static str],
-    private: bool,
+    fns: Fns,
     /// Hand-written C appended after the generated declarations (inline functions and
     /// function-like macros), in the project's own words; absent file: nothing appended.
     fragment: &'static str,
 }
 
-const HEADERS: [Header; 2] = [
+/// The generated headers. The kernel uapi (`src/abi/uapi`) is not emitted: the headers include
+/// linux-libc-dev's `<rdma/*.h>`, and the Rust mirrors serve only the library.
+const HEADERS: [Header; 3] = [
     Header {
         file: "include/infiniband/verbs.h",
         guard: "INFINIBAND_VERBS_H",
-        includes: &["stdbool.h", "time.h"],
+        includes: &[
+            "stdint.h",
+            "pthread.h",
+            "stddef.h",
+            "errno.h",
+            "string.h",
+            "linux/types.h",
+            "linux/if_ether.h",
+            "sys/types.h",
+            "infiniband/verbs_api.h",
+        ],
         abi_dirs: &["verbs"],
-        private: false,
+        fns: Fns::Public,
         fragment: "include/fragments/verbs-inline.h",
+    },
+    Header {
+        file: "include/infiniband/kern-abi.h",
+        guard: "INFINIBAND_KERN_ABI_H",
+        includes: &[
+            "stdint.h",
+            "linux/types.h",
+            "rdma/ib_user_verbs.h",
+            "rdma/rdma_user_ioctl_cmds.h",
+        ],
+        abi_dirs: &["kern_abi"],
+        fns: Fns::None,
+        fragment: "include/fragments/kern-abi-inline.h",
     },
     Header {
         file: "include/infiniband/driver.h",
         guard: "INFINIBAND_DRIVER_H",
-        includes: &["infiniband/verbs.h"],
-        abi_dirs: &["driver", "kern_abi", "uapi"],
-        private: true,
+        includes: &[
+            "stdbool.h",
+            "stdint.h",
+            "sys/types.h",
+            "infiniband/verbs.h",
+            "infiniband/kern-abi.h",
+            "rdma/rdma_user_ioctl_cmds.h",
+            "rdma/ib_user_ioctl_verbs.h",
+        ],
+        abi_dirs: &["driver"],
+        fns: Fns::Private,
         fragment: "include/fragments/driver-inline.h",
     },
+];
+
+/// Rust files whose items a hand-written header spells (so the generator leaves them out).
+const NOT_EMITTED: &[&str] = &["src/abi/verbs/verbs_api.rs"];
+
+/// The installed headers written by hand, each with the reason in its own opening comment: they
+/// are spellings of kernel names, wire formats the library never touches, or obsolete remnants,
+/// with no Rust type to generate them from. abi-tests checks their names, values and layouts
+/// against rdma-core v65 (abi-tests/values/, abi-tests/layouts/sa-tm-v65.tsv).
+const HAND_WRITTEN: &[&str] = &[
+    "include/infiniband/verbs_api.h",
+    "include/infiniband/ib_user_ioctl_verbs.h",
+    "include/infiniband/sa.h",
+    "include/infiniband/sa-kern-abi.h",
+    "include/infiniband/opcode.h",
+    "include/infiniband/arch.h",
+    "include/infiniband/tm_types.h",
 ];
 
 fn owns_abi_file(h: &Header, abi_root: &Path, f: &Path) -> bool {
@@ -369,7 +435,8 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let mut all = Items::default();
     for f in &all_files {
         scan(f, &mut all);
-        if f.starts_with(&abi_root) && owns_abi_file(h, &abi_root, f) {
+        let hand_spelled = NOT_EMITTED.iter().any(|n| f.ends_with(n));
+        if f.starts_with(&abi_root) && owns_abi_file(h, &abi_root, f) && !hand_spelled {
             scan(f, &mut own);
         }
     }
@@ -378,14 +445,19 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     for f in &all.fns {
         let name = public_name(f);
         let private = target.get(name).map(|p| *p && !PRIVATE_IN_VERBS_H.contains(&name));
-        if private == Some(h.private) {
+        let wanted = match h.fns {
+            Fns::Public => Some(false),
+            Fns::Private => Some(true),
+            Fns::None => None,
+        };
+        if wanted.is_some() && private == wanted {
             own.fns.insert(f.clone());
         }
     }
 
     let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     config.include_guard = Some(h.guard.to_string());
-    config.sys_includes.extend(h.includes.iter().map(|s| s.to_string()));
+    config.sys_includes = h.includes.iter().map(|s| s.to_string()).collect();
     config.export.include = own.types.iter().cloned().collect();
     config.export.exclude = all
         .types
@@ -396,11 +468,17 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .cloned()
         .collect();
     // cbindgen writes an excluded (foreign) type by its bare name; give it its C tag. Names that
-    // are also exported functions (kern-abi.h's `struct ibv_alloc_pd`) are left alone: the rename
-    // would hit the function too, and the other header never refers to those types.
+    // are also exported functions (kern-abi.h's `struct ibv_alloc_pd`) are not renamed (the
+    // rename would hit the function too): `tag_clashing_types` tags their type uses afterwards.
     let exported: BTreeSet<&str> = all.fns.iter().map(|f| public_name(f)).collect();
+    let mut clashing = BTreeSet::new();
     for (name, tag) in &all.tags {
-        if !own.types.contains(name) && !exported.contains(name.as_str()) {
+        if own.types.contains(name) {
+            continue;
+        }
+        if exported.contains(name.as_str()) {
+            clashing.insert(name.clone());
+        } else {
             config.export.rename.insert(name.clone(), format!("{tag} {name}"));
         }
     }
@@ -422,11 +500,44 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let text = String::from_utf8(buf).expect("utf-8 header");
     let text = order_definitions(&inline_anonymous(&text));
     let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
+    let text = tag_clashing_types(&text, &clashing);
     let text = restore_variadics(&text);
-    let text = if h.private { add_shim_prototypes(&text) } else { text };
+    let text = if h.fns == Fns::Private { add_shim_prototypes(&text) } else { text };
     let text = squeeze_blank_lines(&forward_declare_tags(&text));
     let generated = if h.file.ends_with("/verbs.h") { forwarders(&text) } else { String::new() };
     append_fragment(&text, &root.join(h.fragment), &generated, h.guard)
+}
+
+/// A foreign struct named like an exported function (`struct ibv_create_cq`, the command, and
+/// `ibv_create_cq()`) is written bare by cbindgen; where it is used as a type (`ibv_create_cq *`),
+/// give it its `struct` tag.
+fn tag_clashing_types(text: &str, names: &BTreeSet<String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        if line.trim_start().starts_with("//") {
+            out.push_str(line);
+            continue;
+        }
+        let mut l = line.to_string();
+        for n in names {
+            let mut from = 0;
+            while let Some(pos) = l[from..].find(n.as_str()).map(|p| p + from) {
+                let end = pos + n.len();
+                let before_ok = pos == 0 || !l[..pos].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                let after = &l[end..];
+                let type_use = after.starts_with(" *") || after.starts_with('*');
+                let tagged = l[..pos].ends_with("struct ");
+                if before_ok && type_use && !tagged {
+                    l.insert_str(pos, "struct ");
+                    from = end + "struct ".len();
+                } else {
+                    from = end;
+                }
+            }
+        }
+        out.push_str(&l);
+    }
+    out
 }
 
 /// Insert the header's hand-written fragment, then `generated`, just before the include guard's
@@ -695,4 +806,15 @@ fn headers_are_up_to_date() {
         }
     }
     assert!(stale.is_empty(), "stale generated headers {stale:?}: run `make headers` and commit them");
+    // Every installed header is either generated above or written by hand, and listed.
+    let mut known: BTreeSet<String> = HEADERS.iter().map(|h| h.file.to_string()).collect();
+    known.extend(HAND_WRITTEN.iter().map(|f| f.to_string()));
+    let mut present = BTreeSet::new();
+    for e in std::fs::read_dir(root.join("include/infiniband")).expect("include/infiniband").flatten() {
+        present.insert(format!("include/infiniband/{}", e.file_name().to_string_lossy()));
+    }
+    let unknown: Vec<_> = present.difference(&known).collect();
+    let missing: Vec<_> = known.difference(&present).collect();
+    assert!(unknown.is_empty(), "headers neither generated nor listed in HAND_WRITTEN: {unknown:?}");
+    assert!(missing.is_empty(), "headers missing from include/infiniband: {missing:?}");
 }

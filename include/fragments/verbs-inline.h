@@ -19,10 +19,6 @@
  *   as errno for the verbs that return a pointer).
  */
 
-#include <errno.h>
-#include <string.h>
-#include <linux/types.h>
-
 /* Whether a structure of `sz` bytes reaches member `fld` of `type` (an extensible structure's
  * caller-given size against a member the library wants to fill). */
 #define vext_field_avail(type, fld, sz) (offsetof(type, fld) < (sz))

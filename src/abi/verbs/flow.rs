@@ -341,16 +341,3 @@ pub struct ibv_flow_action_esp_attr {
 
 /// Length of a MAC address in the Ethernet flow filter.
 pub const ETHERNET_LL_SIZE: usize = 6;
-
-// `IBV_*` names that verbs_api.h maps onto the kernel's `IB_UVERBS_*` enumerators.
-pub const IBV_FLOW_ACTION_ESP_KEYMAT_AES_GCM: u32 = 0;
-pub const IBV_FLOW_ACTION_IV_ALGO_SEQ: u32 = 0;
-pub const IBV_FLOW_ACTION_ESP_REPLAY_NONE: u32 = 0;
-pub const IBV_FLOW_ACTION_ESP_REPLAY_BMP: u32 = 1;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_INLINE_CRYPTO: u32 = 0;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_FULL_OFFLOAD: u32 = 1 << 0;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_TUNNEL: u32 = 0;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_TRANSPORT: u32 = 1 << 1;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_DECRYPT: u32 = 0;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_ENCRYPT: u32 = 1 << 2;
-pub const IBV_FLOW_ACTION_ESP_FLAGS_ESN_NEW_WINDOW: u32 = 1 << 3;

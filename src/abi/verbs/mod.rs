@@ -14,6 +14,7 @@ mod mr;
 mod objects;
 mod qp;
 mod srq_wq;
+mod verbs_api;
 mod wc;
 
 pub use context::*;
@@ -24,4 +25,5 @@ pub use mr::*;
 pub use objects::*;
 pub use qp::*;
 pub use srq_wq::*;
+pub use verbs_api::*;
 pub use wc::*;

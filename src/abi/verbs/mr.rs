@@ -185,13 +185,3 @@ pub struct ibv_grh {
     pub sgid: ibv_gid,
     pub dgid: ibv_gid,
 }
-
-// `IBV_*` names that verbs_api.h maps onto the kernel's `IB_UVERBS_*` enumerators.
-pub const IBV_ADVISE_MR_ADVICE_PREFETCH: u32 = 0;
-pub const IBV_ADVISE_MR_ADVICE_PREFETCH_WRITE: u32 = 1;
-pub const IBV_ADVISE_MR_ADVICE_PREFETCH_NO_FAULT: u32 = 2;
-pub const IBV_ADVISE_MR_FLAG_FLUSH: u32 = 1 << 0;
-pub const IBV_QPF_GRH_REQUIRED: u32 = 1 << 0;
-/// Access bits a provider may ignore if it does not support them.
-pub const IBV_ACCESS_OPTIONAL_RANGE: u32 = 0x3ff0_0000;
-pub const IBV_ACCESS_OPTIONAL_FIRST: u32 = 1 << 20;
