@@ -1,7 +1,8 @@
 # libibverbs.so.1 from the Rust staticlib, relinked with our version script.
 #
 #   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
-#   make test            every test: cargo tests, then abi-tests (symbols, layouts, behaviour diffs)
+#   make test            every test: cargo tests, abi-tests (symbols, layouts, behaviour diffs), install,
+#                        real programs against our headers (clients, inline layer), the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
 #   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
 #
@@ -22,7 +23,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test cargo-test abi-test install-test vm-test headers install clean FORCE
+.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test vm-test headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -52,7 +53,7 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib cargo-test abi-test install-test vm-test
+test: deps lib cargo-test abi-test install-test clients-test inline-test vm-test
 
 cargo-test:
 	$(CARGO) test --all-targets
@@ -60,9 +61,17 @@ cargo-test:
 abi-test: lib
 	python3 abi-tests/run --lib $(OUT)
 
-vm-test: lib
+vm-test: lib clients-test
 	tools/deps.sh vm
-	tests/vm/run $(CURDIR)/$(OUT)
+	IBVERBS_RS_HDR=$(CURDIR)/$(OUT)/clients tests/vm/run $(CURDIR)/$(OUT)
+
+# Real programs against `make install`'s headers (rdma-core's examples, perftest); the VM runs them.
+clients-test: lib
+	tests/clients/run $(CURDIR)/$(OUT)/clients
+
+# verbs.h's inline layer: fake contexts (ours vs rdma-core's headers), typical C++ use at C++11..23.
+inline-test: lib
+	tests/inline/run $(CURDIR)/$(OUT)
 
 install-test: lib
 	tests/install/run

@@ -3199,8 +3199,8 @@ static inline int ibv_bind_mw(struct ibv_qp *qp, struct ibv_mw *mw, struct ibv_m
 
 /* ibv_query_port: the provider's query_port op, told our size of ibv_port_attr, where the
  * context has one; else the exported verb, which fills only the older part (zeroed first). */
-static inline int __ibv_query_port_pick(struct ibv_context *context, uint8_t port_num,
-					struct ibv_port_attr *port_attr)
+static inline int ___ibv_query_port(struct ibv_context *context, uint8_t port_num,
+				    struct ibv_port_attr *port_attr)
 {
 	struct verbs_context *vctx = verbs_get_ctx_op(context, query_port);
 
@@ -3210,7 +3210,7 @@ static inline int __ibv_query_port_pick(struct ibv_context *context, uint8_t por
 	return (ibv_query_port)(context, port_num, (struct _compat_ibv_port_attr *)port_attr);
 }
 
-#define ibv_query_port(context, port_num, port_attr) __ibv_query_port_pick(context, port_num, port_attr)
+#define ibv_query_port(context, port_num, port_attr) ___ibv_query_port(context, port_num, port_attr)
 
 /* ibv_reg_mr / ibv_reg_mr_iova: flags known at compile time to lie below the optional range go
  * to the exported verb of the same name; anything else (optional flags, or flags only known at
@@ -3220,7 +3220,7 @@ static inline int __ibv_query_port_pick(struct ibv_context *context, uint8_t por
 	(((unsigned int)(access) & (unsigned int)IBV_ACCESS_OPTIONAL_RANGE) == 0)
 
 __attribute__((__always_inline__)) static inline struct ibv_mr *
-__ibv_reg_mr_pick(struct ibv_pd *pd, void *addr, size_t length, unsigned int access, int plain)
+__ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, unsigned int access, int plain)
 {
 	if (plain && __IBV_ACCESS_NO_OPTIONAL(access))
 		return (ibv_reg_mr)(pd, addr, length, (int)access);
@@ -3228,8 +3228,8 @@ __ibv_reg_mr_pick(struct ibv_pd *pd, void *addr, size_t length, unsigned int acc
 }
 
 __attribute__((__always_inline__)) static inline struct ibv_mr *
-__ibv_reg_mr_iova_pick(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova,
-		       unsigned int access, int plain)
+__ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access,
+		  int plain)
 {
 	if (plain && __IBV_ACCESS_NO_OPTIONAL(access))
 		return (ibv_reg_mr_iova)(pd, addr, length, iova, (int)access);
@@ -3237,12 +3237,12 @@ __ibv_reg_mr_iova_pick(struct ibv_pd *pd, void *addr, size_t length, uint64_t io
 }
 
 #define ibv_reg_mr(pd, addr, length, access)                                                      \
-	__ibv_reg_mr_pick(pd, addr, length, (unsigned int)(access),                               \
-			  __builtin_constant_p(__IBV_ACCESS_NO_OPTIONAL(access)))
+	__ibv_reg_mr(pd, addr, length, (unsigned int)(access),                                    \
+		     __builtin_constant_p(__IBV_ACCESS_NO_OPTIONAL(access)))
 
 #define ibv_reg_mr_iova(pd, addr, length, iova, access)                                           \
-	__ibv_reg_mr_iova_pick(pd, addr, length, iova, (unsigned int)(access),                    \
-			       __builtin_constant_p(__IBV_ACCESS_NO_OPTIONAL(access)))
+	__ibv_reg_mr_iova(pd, addr, length, iova, (unsigned int)(access),                         \
+			  __builtin_constant_p(__IBV_ACCESS_NO_OPTIONAL(access)))
 
 /* ---- size-passing wrappers of exported verbs ---- */
 

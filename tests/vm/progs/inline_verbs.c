@@ -1,11 +1,11 @@
-/* The inline layer of verbs.h on rxe0: every static inline verb and redirecting macro a program
- * compiles into itself (tests/vm/checks.txt).
+/* The inline layer of verbs.h on rxe0: the static inline verbs and redirecting macros a program
+ * compiles into itself (tests/vm/headers.txt).
  *
- * tests/vm/run builds this twice: against the system's rdma-core headers ($PROGS/inline_verbs)
- * and against the headers `make install` puts in a prefix ($HDR/inline_verbs). Each build runs
- * under the system libibverbs and under ours, and with sid's ABI-65 rxe under ours; all outputs
- * must be identical, so our inlines pick the same op slots, take the same fallbacks and give the
- * same errno as rdma-core's, whichever library and provider ABI is underneath.
+ * Built twice: against the system's rdma-core 44 headers ($REF/inline_verbs, by tests/vm/run)
+ * and against the headers `make install` puts in a prefix ($HDR/inline_verbs, by
+ * tests/clients/run). Both run under the system libibverbs and under ours, and under ours with
+ * sid's ABI-65 rxe; for each library and provider the two builds must print the same, so our
+ * inlines pick the same op slots, take the same fallbacks and give the same errno as rdma-core's.
  *
  * Covered: which verbs_context ops a context has (verbs_get_ctx_op), ibv_query_device_ex (and its
  * EINVAL), the ibv_query_port macro (extended attributes), ibv_query_gid_ex/_table,
