@@ -3,6 +3,7 @@
 //! `ibv_devinfo -v`'s words, so the two runs and ibv_devinfo can be compared. Run it in the
 //! soft-RoCE VM: `tools/rdma-vm -- bash -c 'target/release/examples/cmd_vm_probe; ibv_devinfo -v'`.
 
+use ibverbs::abi::ctype::CEnum;
 use std::fs::OpenOptions;
 use std::os::fd::AsRawFd;
 
@@ -33,7 +34,7 @@ macro_rules! a {
 
 fn port_attr() -> ibv_port_attr {
     ibv_port_attr {
-        state: 0, max_mtu: 0, active_mtu: 0, gid_tbl_len: 0, port_cap_flags: 0, max_msg_sz: 0,
+        state: CEnum::new(0), max_mtu: CEnum::new(0), active_mtu: CEnum::new(0), gid_tbl_len: 0, port_cap_flags: 0, max_msg_sz: 0,
         bad_pkey_cntr: 0, qkey_viol_cntr: 0, pkey_tbl_len: 0, lid: 0, sm_lid: 0, lmc: 0,
         max_vl_num: 0, sm_sl: 0, subnet_timeout: 0, init_type_reply: 0, active_width: 0,
         active_speed: 0, phys_state: 0, link_layer: 0, flags: 0, port_cap_flags2: 0,
@@ -193,7 +194,7 @@ fn zero_ah() -> ibv_ah_attr {
 
 fn zero_qp_attr() -> ibv_qp_attr {
     ibv_qp_attr {
-        qp_state: 0, cur_qp_state: 0, path_mtu: 0, path_mig_state: 0, qkey: 0, rq_psn: 0, sq_psn: 0,
+        qp_state: CEnum::new(0), cur_qp_state: CEnum::new(0), path_mtu: CEnum::new(0), path_mig_state: CEnum::new(0), qkey: 0, rq_psn: 0, sq_psn: 0,
         dest_qp_num: 0, qp_access_flags: 0,
         cap: ibv_qp_cap { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 },
         ah_attr: zero_ah(), alt_ah_attr: zero_ah(), pkey_index: 0, alt_pkey_index: 0,
@@ -258,7 +259,7 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         show("create_qp_ex2 UD", &created2);
         if let Ok(qq) = created {
             let mut attr = zero_qp_attr();
-            attr.qp_state = 1;
+            attr.qp_state = CEnum::new(1);
             attr.pkey_index = 0;
             attr.port_num = 1;
             attr.qp_access_flags = 7;

@@ -23,7 +23,7 @@ fn device_queries_reject_null() {
         assert_eq!(e, libc::EINVAL);
 
         let (guid, e) = with_errno(|| device::ibv_get_device_guid(null_mut()));
-        assert_eq!(guid, 0);
+        assert_eq!(guid.0, 0);
         assert_eq!(e, libc::EINVAL);
 
         let (idx, e) = with_errno(|| device::ibv_get_device_index(null_mut()));

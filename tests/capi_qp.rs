@@ -8,6 +8,7 @@ use common::{Fake, Out, Reply, u32_at, u64_at};
 use core::ffi::c_int;
 use core::mem::{offset_of, zeroed};
 use core::ptr::{null_mut, addr_of_mut};
+use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::driver::{verbs_qp, verbs_xrcd};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
@@ -53,7 +54,7 @@ impl World {
             recv_cq: &mut self.rcq,
             srq: null_mut(),
             cap: ibv_qp_cap { max_send_wr: 16, max_recv_wr: 8, max_send_sge: 2, max_recv_sge: 1, max_inline_data: 0 },
-            qp_type: qp_type as u32,
+            qp_type: CEnum::new(qp_type as u32),
             sq_sig_all: 1,
         }
     }
@@ -79,7 +80,7 @@ fn create_qp_fills_the_qp_and_the_caps() {
     let mut attr = w.attr(ibv_qp_type::IBV_QPT_RC);
     attr.srq = &mut w.srq;
     let mut qp = zero::<ibv_qp>();
-    qp.state = 77;
+    qp.state = CEnum::new(77);
     qp.events_completed = 5;
     let fake = Fake::new([Reply::IoctlOk(vec![
         (UVERBS_ATTR_CREATE_QP_HANDLE, Out::Data(42)),
@@ -90,11 +91,11 @@ fn create_qp_fills_the_qp_and_the_caps() {
     // SAFETY: every pointer is to a live object above.
     let r = unsafe { create_qp_with(Ctx::new(&fake, &st), false, &mut w.pd, &mut *qp, &mut attr, &mut req, &mut resp) };
     assert_eq!(r, 0);
-    assert_eq!((qp.handle, qp.qp_num, qp.state, qp.events_completed), (42, 0x99, 0, 0));
+    assert_eq!((qp.handle, qp.qp_num, qp.state.raw(), qp.events_completed), (42, 0x99, 0, 0));
     assert_eq!(qp.context, addr_of_mut!(w.ctx));
     assert_eq!(qp.pd, addr_of_mut!(w.pd));
     assert_eq!((qp.send_cq, qp.recv_cq, qp.srq), (addr_of_mut!(w.scq), addr_of_mut!(w.rcq), addr_of_mut!(w.srq)));
-    assert_eq!((qp.qp_type, qp.qp_context as usize), (ibv_qp_type::IBV_QPT_RC as u32, 0x1234));
+    assert_eq!((qp.qp_type.raw(), qp.qp_context as usize), (ibv_qp_type::IBV_QPT_RC as u32, 0x1234));
     let c = attr.cap;
     assert_eq!((c.max_send_wr, c.max_recv_wr, c.max_inline_data), (31, 15, 16), "granted caps copied back");
 
@@ -187,7 +188,7 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     // provider's struct the first is the low half of `wr_flush`).
     ax.comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_PD as u32;
     ax.pd = &mut w.pd;
-    ax.qp_type = ibv_qp_type::IBV_QPT_RC as u32;
+    ax.qp_type = CEnum::new(ibv_qp_type::IBV_QPT_RC as u32);
     ax.send_cq = &mut w.scq;
     ax.recv_cq = &mut w.rcq;
     vqp.comp_mask = 0x4444;
@@ -216,7 +217,7 @@ fn open_qp_checks_and_fills() {
         qp_num: 0x77,
         xrcd: addr_of_mut!(w.xrcd.xrcd),
         qp_context: 0x55 as *mut _,
-        qp_type: ibv_qp_type::IBV_QPT_XRC_RECV as u32,
+        qp_type: CEnum::new(ibv_qp_type::IBV_QPT_XRC_RECV as u32),
     };
     let (mut req, mut resp) = (vec![0u8; size_of::<ibv_open_qp>()], vec![0u8; size_of::<ib_uverbs_create_qp_resp>()]);
     let mut vqp = zero::<verbs_qp>();
@@ -239,7 +240,7 @@ fn open_qp_checks_and_fills() {
     assert_eq!(r, 0);
     // SAFETY: the plain view.
     let qp = unsafe { vqp.anon_1.qp };
-    assert_eq!((qp.handle, qp.qp_num, qp.state, qp.qp_context as usize), (21, 0x77, ibv_qp_state::IBV_QPS_UNKNOWN as u32, 0x55));
+    assert_eq!((qp.handle, qp.qp_num, qp.state.raw(), qp.qp_context as usize), (21, 0x77, ibv_qp_state::IBV_QPS_UNKNOWN as u32, 0x55));
     assert_eq!((vqp.comp_mask, vqp.xrcd), (1, addr_of_mut!(w.xrcd)));
     let wr = &fake.writes()[0];
     assert_eq!(u32_at(wr, 8 + offset_of!(ib_uverbs_open_qp, pd_handle)), 11, "the XRCD's handle as PD");
@@ -280,7 +281,7 @@ fn query_qp_fills_attr_and_init_attr() {
     qp.qp_context = 0x1234 as *mut _;
     qp.send_cq = &mut w.scq;
     qp.recv_cq = &mut w.rcq;
-    qp.qp_type = ibv_qp_type::IBV_QPT_RC as u32;
+    qp.qp_type = CEnum::new(ibv_qp_type::IBV_QPT_RC as u32);
     let mut attr = zero::<ibv_qp_attr>();
     let mut init = zero::<ibv_qp_init_attr>();
     let mut req = vec![0u8; size_of::<ibv_query_qp>()];
@@ -298,10 +299,10 @@ fn query_qp_fills_attr_and_init_attr() {
     // SAFETY: live objects.
     let r = unsafe { query_qp_with(Ctx::new(&fake, &st), &mut *qp, &mut *attr, 1, &mut *init, &mut req) };
     assert_eq!(r, 0);
-    assert_eq!((attr.qp_state, attr.port_num, attr.cap.max_send_wr), (3, 1, 31));
+    assert_eq!((attr.qp_state.raw(), attr.port_num, attr.cap.max_send_wr), (3, 1, 31));
     // SAFETY: reading a union of byte arrays.
     assert_eq!(unsafe { attr.ah_attr.grh.dgid.raw }, [0xfe; 16]);
-    assert_eq!(qp.state, 0, "qp->state is ibv_query_qp's to update, not the command's");
+    assert_eq!(qp.state.raw(), 0, "qp->state is ibv_query_qp's to update, not the command's");
     assert_eq!((init.qp_context as usize, init.send_cq, init.recv_cq), (0x1234, qp.send_cq, qp.recv_cq));
     assert_eq!((init.qp_type, init.sq_sig_all, init.cap.max_inline_data), (qp.qp_type, 1, 16));
     let wr = &fake.writes()[0];
@@ -314,7 +315,7 @@ fn modify_qp_mask_checks_are_quiet() {
     let mut qp = zero::<ibv_qp>();
     qp.handle = 4;
     let mut attr = zero::<ibv_qp_attr>();
-    attr.qp_state = 1;
+    attr.qp_state = CEnum::new(1);
     attr.rate_limit = 100;
     let fake = Fake::new([]);
     let mut req = vec![0u8; size_of::<ibv_modify_qp>()];
@@ -398,7 +399,7 @@ fn post_send_maps_the_list_and_bad_wr() {
     let st = CmdState::new(RXE, false);
     let mut qp = zero::<ibv_qp>();
     qp.handle = 4;
-    qp.qp_type = ibv_qp_type::IBV_QPT_UD as u32;
+    qp.qp_type = CEnum::new(ibv_qp_type::IBV_QPT_UD as u32);
     let mut ah = zero::<ibv_ah>();
     ah.handle = 66;
     let mut sge = [ibv_sge { addr: 0x1000, length: 64, lkey: 3 }];
@@ -408,7 +409,7 @@ fn post_send_maps_the_list_and_bad_wr() {
     unsafe {
         let (w1, w2) = (&raw mut (*wrs)[0], &raw mut (*wrs)[1]);
         (*w2).wr_id = 2;
-        (*w2).opcode = ibv_wr_opcode::IBV_WR_SEND as u32;
+        (*w2).opcode = CEnum::new(ibv_wr_opcode::IBV_WR_SEND as u32);
         (*w2).wr.ud = ibv_send_wr_wr_ud { ah: &mut *ah, remote_qpn: 0x10, remote_qkey: 0x22 };
         *w1 = *w2;
         (*w1).wr_id = 1;

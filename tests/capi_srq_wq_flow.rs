@@ -8,6 +8,7 @@ use common::{Fake, Out, Reply, u16_at, u32_at};
 use core::ffi::c_int;
 use core::mem::{offset_of, zeroed};
 use core::ptr::{addr_of_mut, null_mut};
+use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::driver::{verbs_flow_action, verbs_srq, verbs_xrcd};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
@@ -82,7 +83,7 @@ fn create_srq_ex_sets_the_verbs_srq() {
     // SAFETY: all-zero is a valid attribute struct.
     let mut a: ibv_srq_init_attr_ex = unsafe { zeroed() };
     a.attr = ibv_srq_attr { max_wr: 8, max_sge: 1, srq_limit: 0 };
-    a.srq_type = ibv_srq_type::IBV_SRQT_XRC as u32;
+    a.srq_type = CEnum::new(ibv_srq_type::IBV_SRQT_XRC as u32);
     a.pd = &mut w.pd;
     a.cq = &mut w.cq;
     a.xrcd = addr_of_mut!(w.xrcd.xrcd);
@@ -146,7 +147,7 @@ fn create_modify_destroy_wq() {
     let mut wq = zero::<ibv_wq>();
     let mut a = ibv_wq_init_attr {
         wq_context: null_mut(),
-        wq_type: ibv_wq_type::IBV_WQT_RQ as u32,
+        wq_type: CEnum::new(ibv_wq_type::IBV_WQT_RQ as u32),
         max_wr: 16,
         max_sge: 1,
         pd: &mut w.pd,
@@ -174,7 +175,7 @@ fn create_modify_destroy_wq() {
     assert_eq!(a.max_wr, 32);
 
     // modify: quiet checks, then the state bookkeeping.
-    let mut m = ibv_wq_attr { attr_mask: 1 << 3, wq_state: 1, curr_wq_state: 0, flags: 0, flags_mask: 0 };
+    let mut m = ibv_wq_attr { attr_mask: 1 << 3, wq_state: CEnum::new(1), curr_wq_state: CEnum::new(0), flags: 0, flags_mask: 0 };
     let mut mreq = vec![0u8; size_of::<ibv_modify_wq>()];
     let fake = Fake::new([Reply::WriteOk(vec![])]);
     set_errno(SENTINEL);
@@ -189,7 +190,7 @@ fn create_modify_destroy_wq() {
     m.attr_mask = ibv_wq_attr_mask::IBV_WQ_ATTR_STATE as u32;
     // SAFETY: live objects.
     let r = unsafe { modify_wq_with(Ctx::new(&fake, &st), &mut *wq, &mut m, &mut mreq) };
-    assert_eq!((r, wq.state), (0, 1));
+    assert_eq!((r, wq.state.raw()), (0, 1));
 
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
     // SAFETY: live object.
@@ -267,7 +268,7 @@ fn kern_spec_converts_each_kind() {
     // ETH: value and mask copied, kernel size 40.
     // SAFETY: all-zero is a valid spec.
     let mut eth: ibv_flow_spec_eth = unsafe { zeroed() };
-    eth.r#type = ibv_flow_spec_type::IBV_FLOW_SPEC_ETH as u32 | ibv_flow_spec_type::IBV_FLOW_SPEC_INNER as u32;
+    eth.r#type = CEnum::new(ibv_flow_spec_type::IBV_FLOW_SPEC_ETH as u32 | ibv_flow_spec_type::IBV_FLOW_SPEC_INNER as u32);
     eth.size = size_of::<ibv_flow_spec_eth>() as u16;
     eth.val.dst_mac = [1, 2, 3, 4, 5, 6];
     eth.mask.ether_type = 0xffff;
@@ -275,7 +276,7 @@ fn kern_spec_converts_each_kind() {
     let ib = unsafe { core::slice::from_raw_parts((&raw const eth).cast::<u8>(), size_of::<ibv_flow_spec_eth>()) };
     let k = kern_spec(ib, &mut none).unwrap();
     assert_eq!(k.len(), size_of::<ib_uverbs_flow_spec_eth>());
-    assert_eq!((u32_at(&k, 0), u16_at(&k, 4) as usize), (eth.r#type, k.len()));
+    assert_eq!((u32_at(&k, 0), u16_at(&k, 4) as usize), (eth.r#type.raw(), k.len()));
     assert_eq!(&k[8..14], &[1, 2, 3, 4, 5, 6]);
     assert_eq!(u16_at(&k, 24 + 12), 0xffff);
 
@@ -323,17 +324,17 @@ fn create_flow_builds_the_rule() {
     let mut action = zero::<verbs_flow_action>();
     action.handle = 31;
     let mut rule = zero::<Rule>();
-    rule.attr.r#type = ibv_flow_attr_type::IBV_FLOW_ATTR_NORMAL as u32;
+    rule.attr.r#type = CEnum::new(ibv_flow_attr_type::IBV_FLOW_ATTR_NORMAL as u32);
     rule.attr.priority = 2;
     rule.attr.num_of_specs = 3;
     rule.attr.port = 1;
-    rule.eth.r#type = ibv_flow_spec_type::IBV_FLOW_SPEC_ETH as u32;
+    rule.eth.r#type = CEnum::new(ibv_flow_spec_type::IBV_FLOW_SPEC_ETH as u32);
     rule.eth.size = size_of::<ibv_flow_spec_eth>() as u16;
-    rule.ipv6.r#type = ibv_flow_spec_type::IBV_FLOW_SPEC_IPV6 as u32;
+    rule.ipv6.r#type = CEnum::new(ibv_flow_spec_type::IBV_FLOW_SPEC_IPV6 as u32);
     // The application's IPv6 filters are 6 bytes longer each than its struct's (46 bytes; the
     // kernel takes 39), so the mask starts at 8 + 46 and the action spec lands 8-aligned.
     rule.ipv6.size = (size_of::<ibv_flow_spec_ipv6>() + 12) as u16;
-    rule.act.r#type = ibv_flow_spec_type::IBV_FLOW_SPEC_ACTION_HANDLE as u32;
+    rule.act.r#type = CEnum::new(ibv_flow_spec_type::IBV_FLOW_SPEC_ACTION_HANDLE as u32);
     rule.act.size = size_of::<ibv_flow_spec_action_handle>() as u16;
     rule.act.action = &action.action;
     let mut flow = zero::<ibv_flow>();

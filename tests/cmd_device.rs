@@ -5,6 +5,7 @@ mod common;
 
 use common::{Fake, Out, Reply, u16_at, u32_at, u64_at};
 use core::mem::offset_of;
+use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::{ibv_device_attr, ibv_device_attr_ex, ibv_port_attr};
 use ibverbs::cmd::device::*;
@@ -16,7 +17,7 @@ const RXE: u32 = 14;
 
 fn port_attr() -> ibv_port_attr {
     ibv_port_attr {
-        state: 0, max_mtu: 0, active_mtu: 0, gid_tbl_len: 0, port_cap_flags: 0, max_msg_sz: 0,
+        state: CEnum::new(0), max_mtu: CEnum::new(0), active_mtu: CEnum::new(0), gid_tbl_len: 0, port_cap_flags: 0, max_msg_sz: 0,
         bad_pkey_cntr: 0, qkey_viol_cntr: 0, pkey_tbl_len: 0, lid: 0, sm_lid: 0, lmc: 0,
         max_vl_num: 0, sm_sl: 0, subnet_timeout: 0, init_type_reply: 0, active_width: 0,
         active_speed: 0, phys_state: 0, link_layer: 0, flags: 0, port_cap_flags2: 0xaaaa,
@@ -169,7 +170,7 @@ fn query_port_over_ioctl() {
     assert_eq!((p.object_id, p.method_id, p.num_attrs), (0, UVERBS_METHOD_QUERY_PORT, 2));
     assert_eq!((p.attrs[0].id, p.attrs[0].len, p.attrs[0].data), (UVERBS_ATTR_QUERY_PORT_PORT_NUM, 8, 1));
     assert_eq!((p.attrs[1].id, p.attrs[1].len), (UVERBS_ATTR_QUERY_PORT_RESP, 48));
-    assert_eq!((attr.state, attr.max_mtu, attr.active_mtu, attr.gid_tbl_len), (4, 5, 3, 1024));
+    assert_eq!((attr.state.raw(), attr.max_mtu.raw(), attr.active_mtu.raw(), attr.gid_tbl_len), (4, 5, 3, 1024));
     assert_eq!((attr.port_cap_flags, attr.max_msg_sz, attr.pkey_tbl_len), (0x0001_0000, 0x8000_0000, 1));
     assert_eq!((attr.active_width, attr.active_speed, attr.phys_state), (1, 16, 5));
     assert_eq!((attr.link_layer, attr.flags), (2, 1));
@@ -193,7 +194,7 @@ fn query_port_falls_back_to_write() {
     assert_eq!((u32_at(w, 0), u16_at(w, 4), u16_at(w, 6)), (IB_USER_VERBS_CMD_QUERY_PORT, 6, 10));
     assert_eq!(w[16], 2, "port_num");
     assert_eq!(&w[17..24], &[0; 7], "reserved is cleared");
-    assert_eq!((attr.state, attr.gid_tbl_len, attr.link_layer, attr.flags), (4, 1024, 2, 1));
+    assert_eq!((attr.state.raw(), attr.gid_tbl_len, attr.link_layer, attr.flags), (4, 1024, 2, 1));
     // The write answer has no port_cap_flags2 / active_speed_ex: the caller's values stay.
     assert_eq!((attr.port_cap_flags2, attr.active_speed_ex), (0xaaaa, 0xbbbb));
     // Remembered: the next query goes straight to write().

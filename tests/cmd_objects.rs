@@ -5,6 +5,7 @@ mod common;
 
 use common::{Fake, Out, Reply, u16_at, u32_at, u64_at};
 use core::mem::offset_of;
+use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
@@ -464,7 +465,7 @@ fn qp_attr() -> ibv_qp_attr {
         port_num: 1,
     };
     ibv_qp_attr {
-        qp_state: 3, cur_qp_state: 2, path_mtu: 3, path_mig_state: 0, qkey: 0x1111, rq_psn: 7,
+        qp_state: CEnum::new(3), cur_qp_state: CEnum::new(2), path_mtu: CEnum::new(3), path_mig_state: CEnum::new(0), qkey: 0x1111, rq_psn: 7,
         sq_psn: 8, dest_qp_num: 0x22, qp_access_flags: 6,
         cap: ibv_qp_cap { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 },
         ah_attr: ah, alt_ah_attr: ah, pkey_index: 1, alt_pkey_index: 2, en_sqd_async_notify: 0,
@@ -534,7 +535,7 @@ fn query_qp_decodes() {
     let mut req = vec![0u8; size_of::<ibv_query_qp>()];
     let rep = query_qp(Ctx::new(&fake, &st), 9, 1, &mut req, &mut attr).unwrap();
     assert_eq!((rep.cap.max_inline_data, rep.sq_sig_all), (64, 1));
-    assert_eq!((attr.qp_state, attr.qkey, attr.cap.max_inline_data), (3, 0x1111, 64));
+    assert_eq!((attr.qp_state.raw(), attr.qkey, attr.cap.max_inline_data), (3, 0x1111, 64));
     assert_eq!(pod::bytes(&attr.ah_attr.grh.dgid), &[0x22; 16]);
     assert_eq!((attr.ah_attr.dlid, attr.alt_ah_attr.port_num), (5, 2));
     assert_eq!(attr.rate_limit, 1000, "not part of the legacy answer");

@@ -7,6 +7,7 @@ mod common;
 
 use common::{Fake, Reply, u16_at, u32_at};
 use core::ptr::null_mut;
+use ibverbs::abi::ctype::CEnum;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -64,11 +65,11 @@ fn acks_count_under_the_mutex_and_wake_a_waiter() {
         events::ibv_ack_cq_events(p as *mut ibv_cq, 1);
         events::ibv_ack_cq_events(p as *mut ibv_cq, 2);
         let mut ev: ibv_async_event = core::mem::zeroed();
-        ev.event_type = ibv_event_type::IBV_EVENT_CQ_ERR as u32;
+        ev.event_type = CEnum::new(ibv_event_type::IBV_EVENT_CQ_ERR as u32);
         ev.element.cq = p as *mut ibv_cq;
         events::ibv_ack_async_event(&mut ev);
         // Port and device events touch nothing.
-        ev.event_type = ibv_event_type::IBV_EVENT_PORT_ACTIVE as u32;
+        ev.event_type = CEnum::new(ibv_event_type::IBV_EVENT_PORT_ACTIVE as u32);
         ev.element.port_num = 1;
         events::ibv_ack_async_event(&mut ev);
     }
@@ -92,14 +93,14 @@ fn qp_srq_wq_events_bump_their_objects() {
         libc::pthread_cond_init(&mut wq.cond, core::ptr::null());
         let mut ev: ibv_async_event = core::mem::zeroed();
         for t in [ibv_event_type::IBV_EVENT_QP_FATAL, ibv_event_type::IBV_EVENT_COMM_EST, ibv_event_type::IBV_EVENT_QP_LAST_WQE_REACHED] {
-            ev.event_type = t as u32;
+            ev.event_type = CEnum::new(t as u32);
             ev.element.qp = &mut qp;
             events::ibv_ack_async_event(&mut ev);
         }
-        ev.event_type = ibv_event_type::IBV_EVENT_SRQ_LIMIT_REACHED as u32;
+        ev.event_type = CEnum::new(ibv_event_type::IBV_EVENT_SRQ_LIMIT_REACHED as u32);
         ev.element.srq = &mut srq;
         events::ibv_ack_async_event(&mut ev);
-        ev.event_type = ibv_event_type::IBV_EVENT_WQ_FATAL as u32;
+        ev.event_type = CEnum::new(ibv_event_type::IBV_EVENT_WQ_FATAL as u32);
         ev.element.wq = &mut wq;
         events::ibv_ack_async_event(&mut ev);
         assert_eq!((qp.events_completed, srq.events_completed, wq.events_completed), (3, 1, 1));

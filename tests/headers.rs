@@ -186,6 +186,10 @@ const HEADERS: [Header; 3] = [
     },
 ];
 
+/// Types of src/abi/ctype.rs that stand for a C spelling: `CEnum<E>` is `enum E`, `BeN` is
+/// `__beN` (see `spell_c_types`); never emitted, never given a tag.
+const C_SPELLINGS: &[&str] = &["CEnum", "Be16", "Be32", "Be64"];
+
 /// Rust files whose items a hand-written header spells (so the generator leaves them out).
 const NOT_EMITTED: &[&str] = &["src/abi/verbs/verbs_api.rs"];
 
@@ -407,19 +411,16 @@ fn expand_bitfields(text: &str) -> String {
 fn rename_twins(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
-        let mut l = line.to_string();
-        if let Some(start) = l.find("__") {
-            let rest = &l[start + 2..];
-            if let Some(paren) = rest.find('(') {
-                let name = &rest[..paren];
-                if let Some(base) = name.strip_suffix("_1_1") {
-                    if !name.contains(' ') {
-                        l = format!("{}{}{}", &l[..start], base, &rest[paren..]);
-                    }
-                }
-            }
-        }
-        out.push_str(&l);
+        // The identifier just before the first `(`: a declared function's name.
+        let renamed = line.find('(').and_then(|paren| {
+            let head = &line[..paren];
+            let start = head
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .map_or(0, |i| i + 1);
+            let base = head[start..].strip_prefix("__")?.strip_suffix("_1_1")?;
+            Some(format!("{}{}{}", &line[..start], base, &line[paren..]))
+        });
+        out.push_str(renamed.as_deref().unwrap_or(line));
     }
     out
 }
@@ -473,7 +474,7 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let exported: BTreeSet<&str> = all.fns.iter().map(|f| public_name(f)).collect();
     let mut clashing = BTreeSet::new();
     for (name, tag) in &all.tags {
-        if own.types.contains(name) {
+        if own.types.contains(name) || C_SPELLINGS.contains(&name.as_str()) {
             continue;
         }
         if exported.contains(name.as_str()) {
@@ -499,6 +500,7 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .write(&mut buf);
     let text = String::from_utf8(buf).expect("utf-8 header");
     let text = order_definitions(&inline_anonymous(&text));
+    let text = spell_c_types(&text);
     let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
     let text = tag_clashing_types(&text, &clashing);
     let text = restore_variadics(&text);
@@ -506,6 +508,52 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
     let text = squeeze_blank_lines(&forward_declare_tags(&text));
     let generated = if h.file.ends_with("/verbs.h") { forwarders(&text) } else { String::new() };
     append_fragment(&text, &root.join(h.fragment), &generated, h.guard)
+}
+
+/// `CEnum_<E>` (cbindgen's name for `CEnum<E>`, a typedef of `uint32_t`) becomes `enum <E>`, and
+/// `Be16`/`Be32`/`Be64` become `__be16`/`__be32`/`__be64` (from <linux/types.h>); their typedefs go.
+fn spell_c_types(text: &str) -> String {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("typedef ")
+            && (t.contains(" CEnum_")
+                || ["Be16;", "Be32;", "Be64;"]
+                    .iter()
+                    .any(|b| t.trim_end().ends_with(b)))
+        {
+            continue;
+        }
+        let mut l = String::with_capacity(line.len());
+        let mut rest = line;
+        while let Some(pos) = rest.find(|c: char| c == 'C' || c == 'B') {
+            let (head, tail) = rest.split_at(pos);
+            l.push_str(head);
+            let word_start = !l.ends_with(is_ident);
+            if word_start && tail.starts_with("CEnum_") {
+                l.push_str("enum ");
+                rest = &tail["CEnum_".len()..];
+                continue;
+            }
+            let be = ["Be16", "Be32", "Be64"]
+                .iter()
+                .find(|b| tail.starts_with(**b));
+            if let (true, Some(b)) = (word_start, be) {
+                if !tail[b.len()..].starts_with(is_ident) {
+                    l.push_str("__be");
+                    l.push_str(&b[2..]);
+                    rest = &tail[b.len()..];
+                    continue;
+                }
+            }
+            l.push_str(&tail[..1]);
+            rest = &tail[1..];
+        }
+        l.push_str(rest);
+        out.push_str(&l);
+    }
+    out
 }
 
 /// A foreign struct named like an exported function (`struct ibv_create_cq`, the command, and

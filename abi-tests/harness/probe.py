@@ -82,21 +82,20 @@ def c_line(row):
     return f'ROW({t}, {m}, offsetof({t}, {m}), sizeof((({t} *)0)->{m}));'
 
 
-def probe(includes, rows, cflags=(), rounds=4):
-    """Returns (values, failed, fatal): values {(type, member): (a, b)} as printed,
-    failed {(type, member): compiler message} for rows that did not compile,
-    fatal: a list of error lines if the headers themselves do not compile (else None),
-    plus deps, the headers the compiler read."""
-    rows = [r for r in rows if kind(r) != "anon"]
+def run_lines(head, lines, cflags=(), cxx=False, rounds=4):
+    """Compile `head` (includes, helpers, the opening of main) plus one C/C++ statement per entry of
+    `lines` ({key: statement}), each printing one tab-separated result line, and run it. A statement
+    that does not compile is dropped and reported (by line number), up to `rounds` times.
+    Returns (output lines, failed {key: compiler message}, fatal error lines or None, deps)."""
     failed = {}
+    suffix, compiler, std = (".cc", "c++", "-std=gnu++17") if cxx else (".c", "cc", "-std=gnu11")
     with tempfile.TemporaryDirectory(prefix="abi-probe-") as tmp:
-        src, exe, dep = Path(tmp, "probe.c"), Path(tmp, "probe"), Path(tmp, "probe.d")
+        src, exe, dep = Path(tmp, "probe" + suffix), Path(tmp, "probe"), Path(tmp, "probe.d")
         for _ in range(rounds):
-            live = [r for r in rows if (r.type, r.member) not in failed]
-            head = PRELUDE % "\n".join(f"#include {h}" for h in includes)
+            live = [k for k in lines if k not in failed]
             first = head.count("\n") + 1
-            src.write_text(head + "\n".join("\t" + c_line(r) for r in live) + "\n\treturn 0;\n}\n")
-            cc = subprocess.run(["cc", "-std=gnu11", "-w", "-fmax-errors=0", "-MD", "-MF", str(dep),
+            src.write_text(head + "\n".join("\t" + lines[k] for k in live) + "\n\treturn 0;\n}\n")
+            cc = subprocess.run([compiler, std, "-w", "-fmax-errors=0", "-MD", "-MF", str(dep),
                                  *cflags, "-o", str(exe), str(src)],
                                 capture_output=True, text=True)
             if cc.returncode == 0:
@@ -105,23 +104,150 @@ def probe(includes, rows, cflags=(), rounds=4):
             for line in cc.stderr.splitlines():
                 m = re.match(re.escape(str(src)) + r":(\d+):\d+: error: (.*)", line)
                 if m and first <= int(m.group(1)) < first + len(live):
-                    r = live[int(m.group(1)) - first]
-                    bad.setdefault((r.type, r.member), m.group(2))
+                    bad.setdefault(live[int(m.group(1)) - first], m.group(2))
             if not bad:
                 errs = [l for l in cc.stderr.splitlines() if "error" in l] or cc.stderr.splitlines()
-                return {}, failed, errs[:20] or ["cc failed"], []
+                return [], failed, errs[:20] or ["cc failed"], []
             failed.update(bad)
         else:
-            return {}, failed, ["too many compile rounds"], []
+            return [], failed, ["too many compile rounds"], []
         deps = dep.read_text().replace("\\\n", " ").split()[2:] if dep.exists() else []
         out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=30)
         if out.returncode:
-            return {}, failed, [f"probe exited {out.returncode}: {out.stderr.strip()}"], deps
+            return [], failed, [f"probe exited {out.returncode}: {out.stderr.strip()}"], deps
+    return out.stdout.splitlines(), failed, None, deps
+
+
+def probe(includes, rows, cflags=(), rounds=4):
+    """Returns (values, failed, fatal): values {(type, member): (a, b)} as printed,
+    failed {(type, member): compiler message} for rows that did not compile,
+    fatal: a list of error lines if the headers themselves do not compile (else None),
+    plus deps, the headers the compiler read."""
+    rows = [r for r in rows if kind(r) != "anon"]
+    head = PRELUDE % "\n".join(f"#include {h}" for h in includes)
+    out, failed, fatal, deps = run_lines(head, {(r.type, r.member): c_line(r) for r in rows}, cflags,
+                                         rounds=rounds)
     values = {}
-    for line in out.stdout.splitlines():
+    for line in out:
         t, m, a, b = line.split("\t")
         values[(t, m)] = (a, b)
-    return values, failed, None, deps
+    return values, failed, fatal, deps
+
+
+# Big-endian typedefs are the same type as their integer to any compiler (`__bitwise` is empty
+# outside sparse), so the C++ type probe makes each a distinct class of the same size and alignment
+# before any header names it, converting to and from the integer so that inline code still
+# compiles: a member declared `__be32` then differs from one declared `uint32_t`.
+BE_MARKERS = r"""#include <linux/types.h>
+#define PROBE_BE(name, int_t)                                                        \
+	struct name {                                                               \
+		int_t v;                                                            \
+		name() = default;                                                   \
+		constexpr name(int_t x) : v(x) {}                                   \
+		constexpr operator int_t() const { return v; }                      \
+	}
+PROBE_BE(probe_be16, __u16);
+PROBE_BE(probe_be32, __u32);
+PROBE_BE(probe_be64, __u64);
+#define __be16 probe_be16
+#define __be32 probe_be32
+#define __be64 probe_be64
+"""
+
+TYPE_PRELUDE = r"""#include <stdio.h>
+%s%s
+#define T(t, m, ...) printf("%%s\t%%s\t%%d\n", t, m, (int)(__VA_ARGS__))
+int main(void)
+{
+"""
+
+
+# The TSVs print a member's type without qualifiers; these members of rdma-core v65 point to const.
+CONST_POINTEE = {("struct ibv_flow_spec_action_handle", "action")}
+
+
+def type_line(row, cxx):
+    """A statement printing 1 if the member's declared type is the TSV's member_type."""
+    t, m, want = row.type, row.member, row.mtype
+    if (t, m) in CONST_POINTEE:
+        want = "const " + want
+    expr = f"(({t} *)0)->{m}"  # unparenthesized: decltype gives the declared type, not a reference
+    if cxx:
+        got = f"decltype({expr})"
+        if want == "fnptr":
+            same = (f"std::is_pointer<{got}>::value && "
+                    f"std::is_function<std::remove_pointer<{got}>::type>::value")
+        else:
+            same = f"std::is_same<{got}, {want}>::value"
+    else:
+        same = f"__builtin_types_compatible_p(__typeof__({expr}), {want})"
+    return f'T("{t}", "{m}", {same});'
+
+
+def type_rows(rows, cxx):
+    """The rows a type probe can check: named members with a nameable type (C: not function pointers)."""
+    return [r for r in rows if kind(r) in ("member", "flex") and "<anon>" not in r.mtype
+            and (cxx or r.mtype != "fnptr")]
+
+
+def type_probe(includes, rows, cflags=(), cxx=False):
+    """Returns (same {(type, member): bool}, failed, fatal, deps). C++ compares with std::is_same
+    (an enum is not its integer, __be16/32/64 are told apart from their integers: BE_MARKERS); C
+    with __builtin_types_compatible_p (an enum is compatible with its integer type and __be32 is
+    uint32_t, so C checks less)."""
+    rows = type_rows(rows, cxx)
+    incl = "\n".join(f"#include {h}" for h in includes)
+    head = TYPE_PRELUDE % (BE_MARKERS + "#include <type_traits>\n" if cxx else "", incl)
+    out, failed, fatal, deps = run_lines(head, {(r.type, r.member): type_line(r, cxx) for r in rows},
+                                         cflags, cxx=cxx)
+    same = {}
+    for line in out:
+        t, m, ok = line.split("\t")
+        same[(t, m)] = ok == "1"
+    return same, failed, fatal, deps
+
+
+def load_values(path):
+    """[(name, value)] of a values file: an integer as text, or '=' + the expansion of an alias."""
+    return [tuple(l.rstrip("\n").split("\t")) for l in open(path) if l.strip() and not l.startswith("#")]
+
+
+def load_functions(path):
+    """[(name, 'extern'|'inline', C function type)] of a functions file."""
+    return [tuple(l.rstrip("\n").split("\t")) for l in open(path) if l.strip() and not l.startswith("#")]
+
+
+VALUE_PRELUDE = r"""#include <stdio.h>
+%s
+#define PROBE_STR2(x) #x
+#define PROBE_STR(x) PROBE_STR2(x)
+#define V(n, x) printf("%%s\t%%lld\n", n, (long long)(x))
+#define A(n, x) printf("%%s\t=%%s\n", n, PROBE_STR(x))
+#define F(n, ...) printf("%%s\t%%d\n", n, (int)(__VA_ARGS__))
+int main(void)
+{
+"""
+
+
+def value_probe(includes, values, cflags=(), cxx=False, functions=()):
+    """Prints every constant of `values` ((long long)NAME, or the expansion of an alias macro) and,
+    for each of `functions`, whether the declared type is the expected one (C++: std::is_same; C:
+    __builtin_types_compatible_p). Returns ({name: printed}, failed, fatal, deps)."""
+    incl = "\n".join(f"#include {h}" for h in includes)
+    head = VALUE_PRELUDE % (("#include <type_traits>\n" if cxx else "") + incl)
+    lines = {}
+    for name, want in values:
+        lines[name] = f'A("{name}", {name});' if want.startswith("=") else f'V("{name}", {name});'
+    for name, _, ftype in functions:
+        same = (f"std::is_same<decltype({name}), {ftype}>::value" if cxx
+                else f"__builtin_types_compatible_p(__typeof__({name}), {ftype})")
+        lines["fn:" + name] = f'F("fn:{name}", {same});'
+    out, failed, fatal, deps = run_lines(head, lines, cflags, cxx=cxx)
+    got = {}
+    for line in out:
+        n, v = line.split("\t")
+        got[n] = v
+    return got, failed, fatal, deps
 
 
 def compare(rows, values, failed, accept=None):

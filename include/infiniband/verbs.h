@@ -22,6 +22,8 @@
 struct _compat_ibv_port_attr;
 struct _ibv_device_ops;
 struct ib_uverbs_ah_attr;
+struct ib_uverbs_flow_action_esp;
+struct ib_uverbs_flow_action_esp_encap;
 struct ib_uverbs_qp_attr;
 struct ibv_ah;
 struct ibv_ah_attr;
@@ -142,6 +144,7 @@ struct ibv_xrcd;
 struct ibv_xrcd_init_attr;
 struct timespec;
 struct verbs_context;
+struct verbs_ex_private;
 union ibv_async_event_element;
 union ibv_gid;
 union ibv_send_wr_qp_type;
@@ -161,7 +164,7 @@ union ibv_send_wr_wr;
 #define IB_GRH_FLOWLABEL_MASK 1048575
 
 // Member of `enum ibv_rx_hash_fields` (does not fit a Rust `repr(C)` discriminant).
-#define IBV_RX_HASH_INNER (1 << 31)
+#define IBV_RX_HASH_INNER (1u << 31)
 
 #define IBV_LINK_LAYER_UNSPECIFIED 0
 
@@ -170,13 +173,13 @@ union ibv_send_wr_wr;
 #define IBV_LINK_LAYER_ETHERNET 2
 
 // Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
-#define IBV_DEVICE_RAW_SCATTER_FCS (1 << 34)
+#define IBV_DEVICE_RAW_SCATTER_FCS (1ull << 34)
 
 // Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
-#define IBV_DEVICE_PCI_WRITE_END_PADDING (1 << 36)
+#define IBV_DEVICE_PCI_WRITE_END_PADDING (1ull << 36)
 
 // Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
-#define IBV_DEVICE_CC_DMA_BOUNCE (1 << 41)
+#define IBV_DEVICE_CC_DMA_BOUNCE (1ull << 41)
 
 // Length of a MAC address in the Ethernet flow filter.
 #define ETHERNET_LL_SIZE 6
@@ -904,6 +907,56 @@ enum ibv_xrcd_init_attr_mask {
         IBV_XRCD_INIT_ATTR_RESERVED = 4,
 };
 
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
+// A field or parameter C declares as `enum E`: the raw value, whatever it is.
+
 struct _ibv_device_ops;
 struct ibv_device;
 struct ibv_device_attr;
@@ -1038,8 +1091,8 @@ struct _ibv_device_ops {
 // An RDMA device as listed by `ibv_get_device_list`.
 struct ibv_device {
         struct _ibv_device_ops _ops;
-        int32_t node_type;
-        int32_t transport_type;
+        enum ibv_node_type node_type;
+        enum ibv_transport_type transport_type;
         char name[IBV_SYSFS_NAME_MAX];
         char dev_name[IBV_SYSFS_NAME_MAX];
         char dev_path[IBV_SYSFS_PATH_MAX];
@@ -1049,10 +1102,8 @@ struct ibv_device {
 // Device limits and capabilities from `ibv_query_device`.
 struct ibv_device_attr {
         char fw_ver[64];
-        // Big-endian (network byte order).
-        uint64_t node_guid;
-        // Big-endian (network byte order).
-        uint64_t sys_image_guid;
+        __be64 node_guid;
+        __be64 sys_image_guid;
         uint64_t max_mr_size;
         uint64_t page_size_cap;
         uint32_t vendor_id;
@@ -1072,7 +1123,7 @@ struct ibv_device_attr {
         int max_res_rd_atom;
         int max_qp_init_rd_atom;
         int max_ee_init_rd_atom;
-        uint32_t atomic_cap;
+        enum ibv_atomic_cap atomic_cap;
         int max_ee;
         int max_rdd;
         int max_mw;
@@ -1109,7 +1160,7 @@ struct ibv_mw {
         struct ibv_pd *pd;
         uint32_t rkey;
         uint32_t handle;
-        uint32_t type;
+        enum ibv_mw_type type;
 };
 
 // A completion event channel.
@@ -1153,8 +1204,8 @@ struct ibv_qp {
         struct ibv_srq *srq;
         uint32_t handle;
         uint32_t qp_num;
-        uint32_t state;
-        uint32_t qp_type;
+        enum ibv_qp_state state;
+        enum ibv_qp_type qp_type;
         pthread_mutex_t mutex;
         pthread_cond_t cond;
         uint32_t events_completed;
@@ -1189,13 +1240,12 @@ struct ibv_mw_bind {
 // A work completion as returned by `ibv_poll_cq`.
 struct ibv_wc {
         uint64_t wr_id;
-        uint32_t status;
-        uint32_t opcode;
+        enum ibv_wc_status status;
+        enum ibv_wc_opcode opcode;
         uint32_t vendor_err;
         uint32_t byte_len;
         union {
-                // Big-endian (network byte order).
-                uint32_t imm_data;
+                __be32 imm_data;
                 uint32_t invalidated_rkey;
         };
         uint32_t qp_num;
@@ -1280,11 +1330,10 @@ struct ibv_send_wr {
         struct ibv_send_wr *next;
         struct ibv_sge *sg_list;
         int num_sge;
-        uint32_t opcode;
+        enum ibv_wr_opcode opcode;
         unsigned int send_flags;
         union {
-                // Big-endian (network byte order).
-                uint32_t imm_data;
+                __be32 imm_data;
                 uint32_t invalidate_rkey;
         };
         union ibv_send_wr_wr wr;
@@ -1355,10 +1404,8 @@ struct ibv_ah {
 
 // The two big-endian halves of a GID.
 struct ibv_gid_global {
-        // Big-endian (network byte order).
-        uint64_t subnet_prefix;
-        // Big-endian (network byte order).
-        uint64_t interface_id;
+        __be64 subnet_prefix;
+        __be64 interface_id;
 };
 
 // A 128-bit port GID, as raw bytes or as prefix plus interface id.
@@ -1389,10 +1436,8 @@ struct ibv_ah_attr {
 
 // A global route header as found at the start of a UD receive buffer.
 struct ibv_grh {
-        // Big-endian (network byte order).
-        uint32_t version_tclass_flow;
-        // Big-endian (network byte order).
-        uint16_t paylen;
+        __be32 version_tclass_flow;
+        __be16 paylen;
         uint8_t next_hdr;
         uint8_t hop_limit;
         union ibv_gid sgid;
@@ -1424,7 +1469,7 @@ struct ibv_comp_cntr {
 // Attributes for creating a completion counter.
 struct ibv_comp_cntr_init_attr {
         uint32_t comp_mask;
-        uint32_t type;
+        enum ibv_comp_cntr_type type;
         uint32_t flags;
 };
 
@@ -1467,8 +1512,8 @@ struct ibv_wq {
         struct ibv_cq *cq;
         uint32_t wq_num;
         uint32_t handle;
-        uint32_t state;
-        uint32_t wq_type;
+        enum ibv_wq_state state;
+        enum ibv_wq_type wq_type;
         int (*post_recv)(struct ibv_wq *current,
                          struct ibv_recv_wr *recv_wr,
                          struct ibv_recv_wr **bad_recv_wr);
@@ -1490,7 +1535,7 @@ union ibv_async_event_element {
 // An asynchronous event from `ibv_get_async_event`.
 struct ibv_async_event {
         union ibv_async_event_element element;
-        uint32_t event_type;
+        enum ibv_event_type event_type;
 };
 
 // Queue pair size limits.
@@ -1504,10 +1549,10 @@ struct ibv_qp_cap {
 
 // Queue pair attributes for modify and query.
 struct ibv_qp_attr {
-        uint32_t qp_state;
-        uint32_t cur_qp_state;
-        uint32_t path_mtu;
-        uint32_t path_mig_state;
+        enum ibv_qp_state qp_state;
+        enum ibv_qp_state cur_qp_state;
+        enum ibv_mtu path_mtu;
+        enum ibv_mig_state path_mig_state;
         uint32_t qkey;
         uint32_t rq_psn;
         uint32_t sq_psn;
@@ -1557,7 +1602,7 @@ struct ibv_qp_init_attr {
         struct ibv_cq *recv_cq;
         struct ibv_srq *srq;
         struct ibv_qp_cap cap;
-        uint32_t qp_type;
+        enum ibv_qp_type qp_type;
         int sq_sig_all;
 };
 
@@ -1652,7 +1697,7 @@ struct ibv_alloc_dm_attr {
 
 // Attributes for `ibv_attach_counters_point_flow`.
 struct ibv_counter_attach_attr {
-        uint32_t counter_desc;
+        enum ibv_counter_description counter_desc;
         uint32_t index;
         uint32_t comp_mask;
 };
@@ -1690,7 +1735,7 @@ struct ibv_cq_ex {
         uint32_t comp_events_completed;
         uint32_t async_events_completed;
         uint32_t comp_mask;
-        uint32_t status;
+        enum ibv_wc_status status;
         uint64_t wr_id;
         int (*start_poll)(struct ibv_cq_ex *current, struct ibv_poll_cq_attr *attr);
         int (*next_poll)(struct ibv_cq_ex *current);
@@ -1823,15 +1868,15 @@ struct ibv_flow_action {
 // Attributes for creating or modifying an ESP flow action.
 struct ibv_flow_action_esp_attr {
         // `struct ib_uverbs_flow_action_esp *` in C (kernel uapi type, see `abi::uapi`).
-        void *esp_attr;
-        uint32_t keymat_proto;
+        struct ib_uverbs_flow_action_esp *esp_attr;
+        enum ib_uverbs_flow_action_esp_keymat keymat_proto;
         uint16_t keymat_len;
         void *keymat_ptr;
-        uint32_t replay_proto;
+        enum ib_uverbs_flow_action_esp_replay replay_proto;
         uint16_t replay_len;
         void *replay_ptr;
         // `struct ib_uverbs_flow_action_esp_encap *` in C (kernel uapi type, see `abi::uapi`).
-        void *esp_encap;
+        struct ib_uverbs_flow_action_esp_encap *esp_encap;
         uint32_t comp_mask;
         uint32_t esn;
 };
@@ -1839,7 +1884,7 @@ struct ibv_flow_action_esp_attr {
 // Steering rule header; its specifications follow it in memory.
 struct ibv_flow_attr {
         uint32_t comp_mask;
-        uint32_t type;
+        enum ibv_flow_attr_type type;
         uint16_t size;
         uint16_t priority;
         uint8_t num_of_specs;
@@ -1901,13 +1946,13 @@ struct ibv_flow_mpls_filter {
 
 // Type and size header shared by every flow specification.
 struct ibv_flow_spec_anon_1_hdr {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
 };
 
 // Ethernet flow specification (value and mask).
 struct ibv_flow_spec_eth {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_eth_filter val;
         struct ibv_flow_eth_filter mask;
@@ -1915,7 +1960,7 @@ struct ibv_flow_spec_eth {
 
 // IPv4 flow specification (value and mask).
 struct ibv_flow_spec_ipv4 {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_ipv4_filter val;
         struct ibv_flow_ipv4_filter mask;
@@ -1929,7 +1974,7 @@ struct ibv_flow_tcp_udp_filter {
 
 // TCP/UDP flow specification (value and mask).
 struct ibv_flow_spec_tcp_udp {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_tcp_udp_filter val;
         struct ibv_flow_tcp_udp_filter mask;
@@ -1937,7 +1982,7 @@ struct ibv_flow_spec_tcp_udp {
 
 // Extended IPv4 flow specification (value and mask).
 struct ibv_flow_spec_ipv4_ext {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_ipv4_ext_filter val;
         struct ibv_flow_ipv4_ext_filter mask;
@@ -1945,7 +1990,7 @@ struct ibv_flow_spec_ipv4_ext {
 
 // IPv6 flow specification (value and mask).
 struct ibv_flow_spec_ipv6 {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_ipv6_filter val;
         struct ibv_flow_ipv6_filter mask;
@@ -1953,7 +1998,7 @@ struct ibv_flow_spec_ipv6 {
 
 // ESP flow specification (value and mask).
 struct ibv_flow_spec_esp {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_esp_filter val;
         struct ibv_flow_esp_filter mask;
@@ -1966,7 +2011,7 @@ struct ibv_flow_tunnel_filter {
 
 // Tunnel flow specification (value and mask).
 struct ibv_flow_spec_tunnel {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_tunnel_filter val;
         struct ibv_flow_tunnel_filter mask;
@@ -1974,7 +2019,7 @@ struct ibv_flow_spec_tunnel {
 
 // GRE flow specification (value and mask).
 struct ibv_flow_spec_gre {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_gre_filter val;
         struct ibv_flow_gre_filter mask;
@@ -1982,7 +2027,7 @@ struct ibv_flow_spec_gre {
 
 // MPLS flow specification (value and mask).
 struct ibv_flow_spec_mpls {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_flow_mpls_filter val;
         struct ibv_flow_mpls_filter mask;
@@ -1990,27 +2035,27 @@ struct ibv_flow_spec_mpls {
 
 // Flow action that tags matching packets.
 struct ibv_flow_spec_action_tag {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         uint32_t tag_id;
 };
 
 // Flow action that drops matching packets.
 struct ibv_flow_spec_action_drop {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
 };
 
 // Flow action given by an `ibv_flow_action` object.
 struct ibv_flow_spec_action_handle {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         const struct ibv_flow_action *action;
 };
 
 // Flow action that counts matching packets.
 struct ibv_flow_spec_counter_action {
-        uint32_t type;
+        enum ibv_flow_spec_type type;
         uint16_t size;
         struct ibv_counters *counters;
 };
@@ -2067,7 +2112,7 @@ struct ibv_ops_wr_tm {
 struct ibv_ops_wr {
         uint64_t wr_id;
         struct ibv_ops_wr *next;
-        uint32_t opcode;
+        enum ibv_ops_wr_opcode opcode;
         int flags;
         struct ibv_ops_wr_tm tm;
 };
@@ -2093,9 +2138,9 @@ struct ibv_parent_domain_init_attr {
 
 // Port attributes from `ibv_query_port`.
 struct ibv_port_attr {
-        uint32_t state;
-        uint32_t max_mtu;
-        uint32_t active_mtu;
+        enum ibv_port_state state;
+        enum ibv_mtu max_mtu;
+        enum ibv_mtu active_mtu;
         int gid_tbl_len;
         uint32_t port_cap_flags;
         uint32_t max_msg_sz;
@@ -2146,7 +2191,7 @@ struct ibv_qp_init_attr_ex {
         struct ibv_cq *recv_cq;
         struct ibv_srq *srq;
         struct ibv_qp_cap cap;
-        uint32_t qp_type;
+        enum ibv_qp_type qp_type;
         int sq_sig_all;
         uint32_t comp_mask;
         struct ibv_pd *pd;
@@ -2165,7 +2210,7 @@ struct ibv_qp_open_attr {
         uint32_t qp_num;
         struct ibv_xrcd *xrcd;
         void *qp_context;
-        uint32_t qp_type;
+        enum ibv_qp_type qp_type;
 };
 
 // Attributes for `ibv_modify_qp_rate_limit`.
@@ -2199,7 +2244,7 @@ struct ibv_srq_init_attr_ex {
         void *srq_context;
         struct ibv_srq_attr attr;
         uint32_t comp_mask;
-        uint32_t srq_type;
+        enum ibv_srq_type srq_type;
         struct ibv_pd *pd;
         struct ibv_xrcd *xrcd;
         struct ibv_cq *cq;
@@ -2220,8 +2265,8 @@ struct ibv_values_ex {
 // Attributes for `ibv_modify_wq`.
 struct ibv_wq_attr {
         uint32_t attr_mask;
-        uint32_t wq_state;
-        uint32_t curr_wq_state;
+        enum ibv_wq_state wq_state;
+        enum ibv_wq_state curr_wq_state;
         uint32_t flags;
         uint32_t flags_mask;
 };
@@ -2229,7 +2274,7 @@ struct ibv_wq_attr {
 // Attributes for `ibv_create_wq`.
 struct ibv_wq_init_attr {
         void *wq_context;
-        uint32_t wq_type;
+        enum ibv_wq_type wq_type;
         uint32_t max_wr;
         uint32_t max_sge;
         struct ibv_pd *pd;
@@ -2306,7 +2351,7 @@ struct verbs_context {
         struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
                                           struct ibv_cq_init_attr_ex *init_attr);
         // The core's private per-context data (`struct verbs_ex_private *` in C).
-        void *priv;
+        struct verbs_ex_private *priv;
         int (*query_device_ex)(struct ibv_context *context,
                                const struct ibv_query_device_ex_input *input,
                                struct ibv_device_attr_ex *attr,
@@ -2582,7 +2627,7 @@ const char *ibv_get_device_name(struct ibv_device *device);
 // now (and kept); 0 when it cannot be read. Divergence: NULL device gives 0 with errno EINVAL.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-uint64_t ibv_get_device_guid(struct ibv_device *device);
+__be64 ibv_get_device_guid(struct ibv_device *device);
 
 // `int ibv_get_device_index(struct ibv_device *device)`
 //
@@ -2703,7 +2748,7 @@ int ibv_fork_init(void);
 
 // `enum ibv_fork_status ibv_is_fork_initialized(void)`: UNNEEDED when the kernel copies pinned
 // pages on fork, else ENABLED after a successful `ibv_fork_init`, else DISABLED.
-uint32_t ibv_is_fork_initialized(void);
+enum ibv_fork_status ibv_is_fork_initialized(void);
 
 // `int ibv_dontfork_range(void *base, size_t size)`: 0, or -1 with errno from madvise.
 // The memory is only named, never touched.
@@ -2958,7 +3003,7 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 // whole-message guarantee implies the 128-byte one — returned as capability bits with
 // RETURN_CAPS, else as 1 (whole message in order) or 0. Providers without the op answer 0.
 // Divergence: NULL gives 0 with errno EINVAL.
-int ibv_query_qp_data_in_order(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags);
 
 // `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
@@ -3006,31 +3051,31 @@ int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
 int ibv_destroy_srq(struct ibv_srq *srq);
 
 // `const char *ibv_node_type_str(enum ibv_node_type node_type)`
-const char *ibv_node_type_str(int node_type);
+const char *ibv_node_type_str(enum ibv_node_type node_type);
 
 // `const char *ibv_port_state_str(enum ibv_port_state port_state)`
-const char *ibv_port_state_str(unsigned int port_state);
+const char *ibv_port_state_str(enum ibv_port_state port_state);
 
 // `const char *ibv_event_type_str(enum ibv_event_type event)`
-const char *ibv_event_type_str(unsigned int event);
+const char *ibv_event_type_str(enum ibv_event_type event);
 
 // `const char *ibv_wc_status_str(enum ibv_wc_status status)`
-const char *ibv_wc_status_str(unsigned int status);
+const char *ibv_wc_status_str(enum ibv_wc_status status);
 
 // `const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)`
-const char *ibv_wr_opcode_str(unsigned int opcode);
+const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode);
 
 // `int ibv_rate_to_mult(enum ibv_rate rate)`
-int ibv_rate_to_mult(unsigned int rate);
+int ibv_rate_to_mult(enum ibv_rate rate);
 
 // `enum ibv_rate mult_to_ibv_rate(int mult)`
-unsigned int mult_to_ibv_rate(int mult);
+enum ibv_rate mult_to_ibv_rate(int mult);
 
 // `int ibv_rate_to_mbps(enum ibv_rate rate)`
-int ibv_rate_to_mbps(unsigned int rate);
+int ibv_rate_to_mbps(enum ibv_rate rate);
 
 // `enum ibv_rate mbps_to_ibv_rate(int mbps)`
-unsigned int mbps_to_ibv_rate(int mbps);
+enum ibv_rate mbps_to_ibv_rate(int mbps);
 
 // `const char *ibv_get_sysfs_path(void)`
 //

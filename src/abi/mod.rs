@@ -13,12 +13,14 @@
 //! Conventions (the header generator and the layout tests rely on them):
 //! - Type names are rdma-core's C tag names (`ibv_context`, `verbs_context_ops`, `ib_uverbs_cmd_hdr`).
 //! - A C `enum X` is a `#[repr(C)] pub enum X` (so the generated header declares `enum X`), used from
-//!   Rust as `X::NAME as u32`; struct fields and function parameters of enum type are the plain
-//!   integer (`u32`, or `i32` for the signed enums), because C may hand us any value.
+//!   Rust as `X::NAME as u32`; a struct field or function parameter of enum type is a
+//!   `ctype::CEnum<X>` (a `u32` the header spells `enum X`), never the Rust enum, because C may
+//!   hand us any value. A big-endian field is a `ctype::Be16`/`Be32`/`Be64` (spelled `__be16`...).
 //! - An anonymous struct/union member is a field named `anon_N` whose type is named
 //!   `<parent>_anon_N`; the header generator inlines it as an anonymous member, so C sees rdma-core's
 //!   member names. A named member of an anonymous type (`ibv_send_wr.wr`) gets a type `<parent>_<member>`.
 //! - Bitfields are an integer field named `bitfield_N` with accessor functions.
+pub mod ctype;
 pub mod driver;
 pub mod kern_abi;
 pub mod uapi;

@@ -97,7 +97,7 @@ pub unsafe fn create_flow_with(
     // SAFETY: the caller's contract.
     unsafe {
         let a = *flow_attr;
-        let attr = FlowAttr { r#type: a.r#type, priority: a.priority, num_of_specs: a.num_of_specs, port: a.port, flags: a.flags };
+        let attr = FlowAttr { r#type: a.r#type.raw(), priority: a.priority, num_of_specs: a.num_of_specs, port: a.port, flags: a.flags };
         let mut at = flow_attr.add(1).cast::<u8>();
         let mut specs = Vec::new();
         for _ in 0..a.num_of_specs {
@@ -148,10 +148,15 @@ unsafe fn esp_attrs<'a>(a: *const ibv_flow_action_esp_attr) -> EspAttrs<'a> {
         let with = |p: *mut c_void, n: usize| (!p.is_null()).then(|| bytes(p, n));
         EspAttrs {
             esn: (a.comp_mask & IBV_FLOW_ACTION_ESP_MASK_ESN as u32 != 0).then_some(a.esn),
-            keymat: with(a.keymat_ptr, a.keymat_len.into()).map(|b| (a.keymat_proto as u8, b)),
-            replay: with(a.replay_ptr, a.replay_len.into()).map(|b| (a.replay_proto as u8, b)),
-            encap: with(a.esp_encap, size_of::<ib_uverbs_flow_action_esp_encap>()),
-            attrs: with(a.esp_attr, size_of::<ib_uverbs_flow_action_esp>()),
+            keymat: with(a.keymat_ptr, a.keymat_len.into())
+                .map(|b| (a.keymat_proto.raw() as u8, b)),
+            replay: with(a.replay_ptr, a.replay_len.into())
+                .map(|b| (a.replay_proto.raw() as u8, b)),
+            encap: with(
+                a.esp_encap.cast(),
+                size_of::<ib_uverbs_flow_action_esp_encap>(),
+            ),
+            attrs: with(a.esp_attr.cast(), size_of::<ib_uverbs_flow_action_esp>()),
         }
     }
 }

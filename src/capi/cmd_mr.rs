@@ -318,7 +318,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
                 w.pd = pd;
                 w.rkey = rkey;
                 w.handle = handle;
-                w.r#type = r#type;
+                w.r#type = r#type.into();
             })
             .ret_errno()
     }

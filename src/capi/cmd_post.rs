@@ -50,7 +50,7 @@ pub unsafe extern "C" fn ibv_cmd_post_send(
 unsafe fn send_wr<'a>(qp_type: u32, w: *const ibv_send_wr) -> Result<SendWr<'a>> {
     // SAFETY: the caller's contract; union members are read as rdma-core reads them.
     unsafe {
-        let opcode = (*w).opcode;
+        let opcode = (*w).opcode.raw();
         let target = match send_target_kind(qp_type, opcode) {
             TargetKind::None => SendTarget::None,
             TargetKind::Rdma => {
@@ -73,7 +73,7 @@ unsafe fn send_wr<'a>(qp_type: u32, w: *const ibv_send_wr) -> Result<SendWr<'a>>
             wr_id: (*w).wr_id,
             opcode,
             send_flags: (*w).send_flags,
-            imm_data: (*w).anon_1.imm_data,
+            imm_data: (*w).anon_1.imm_data.0,
             target,
             sg_list: sges((*w).sg_list, (*w).num_sge)?,
         })
@@ -87,7 +87,7 @@ unsafe fn send_wr<'a>(qp_type: u32, w: *const ibv_send_wr) -> Result<SendWr<'a>>
 pub unsafe fn post_send_with(c: Ctx<'_>, qp: *mut ibv_qp, mut wr: *mut ibv_send_wr, bad_wr: *mut *mut ibv_send_wr) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
-        let qp_type = (*qp).qp_type;
+        let qp_type = (*qp).qp_type.raw();
         let (mut wrs, mut ptrs) = (Vec::new(), Vec::new());
         while !wr.is_null() {
             ptrs.push(wr);

@@ -13,6 +13,7 @@ use core::mem::offset_of;
 use core::ptr::null_mut;
 
 use super::qpcommon::{allow_disassociate, chan, init_lock, quiet, wait_acks};
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD;
 use crate::abi::driver::{verbs_qp, verbs_xrcd};
 use crate::abi::kern_abi::{
@@ -100,7 +101,7 @@ unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: *const ibv_qp_init_attr
         (*qp).recv_cq = (*a).recv_cq;
         (*qp).srq = (*a).srq;
         (*qp).qp_type = (*a).qp_type;
-        (*qp).state = IBV_QPS_RESET as u32;
+        (*qp).state = CEnum::new(IBV_QPS_RESET as u32);
         (*qp).events_completed = 0;
         init_lock(&raw mut (*qp).mutex, &raw mut (*qp).cond);
         if !vqp.is_null() && (*a).comp_mask & IBV_QP_INIT_ATTR_XRCD as u32 != 0 {
@@ -123,7 +124,7 @@ unsafe fn qp_init(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_
         let handle = |p: *mut crate::abi::verbs::ibv_cq| (!p.is_null()).then(|| (*p).handle);
         let create_flags = if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) { (*a).create_flags } else { 0 };
         QpInit {
-            qp_type: (*a).qp_type,
+            qp_type: (*a).qp_type.raw(),
             comp_mask: m,
             pd_handle: (has(IBV_QP_INIT_ATTR_PD) && !(*a).pd.is_null()).then(|| (*(*a).pd).handle),
             xrcd_handle: (has(IBV_QP_INIT_ATTR_XRCD) && !(*a).xrcd.is_null())
@@ -370,7 +371,7 @@ pub unsafe fn open_qp_with(
             return einval();
         }
         let (qp_num, qp_type) = ((*attr).qp_num, (*attr).qp_type);
-        let r = crate::cmd::qp::open_qp(c, m, (*xrcd).handle, qp_num, qp_type, vqp as u64, req, resp);
+        let r = crate::cmd::qp::open_qp(c, m, (*xrcd).handle, qp_num, qp_type.raw(), vqp as u64, req, resp);
         r.map(|handle| {
             let qp = vqp.cast::<ibv_qp>();
             (*qp).handle = handle;
@@ -382,7 +383,7 @@ pub unsafe fn open_qp_with(
             (*qp).srq = null_mut();
             (*qp).qp_num = qp_num;
             (*qp).qp_type = qp_type;
-            (*qp).state = IBV_QPS_UNKNOWN as u32;
+            (*qp).state = CEnum::new(IBV_QPS_UNKNOWN as u32);
             (*qp).events_completed = 0;
             init_lock(&raw mut (*qp).mutex, &raw mut (*qp).cond);
             let sz = usize::try_from(vqp_sz).unwrap_or(0);

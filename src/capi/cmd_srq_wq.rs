@@ -74,7 +74,7 @@ unsafe fn icmd_create_srq(
         let has = |bit: crate::abi::verbs::ibv_srq_init_attr_mask| m & bit as u32 != 0;
         let init = SrqInit {
             comp_mask: m,
-            srq_type: (*a).srq_type,
+            srq_type: (*a).srq_type.raw(),
             pd_handle: (*pd).handle,
             xrcd_handle: (has(IBV_SRQ_INIT_ATTR_XRCD) && !(*a).xrcd.is_null())
                 .then(|| (*(*a).xrcd.cast::<verbs_xrcd>()).handle),
@@ -93,7 +93,7 @@ unsafe fn icmd_create_srq(
                 (*a).attr.max_wr = s.max_wr;
                 (*a).attr.max_sge = s.max_sge;
                 if !vsrq.is_null() {
-                    let t = if has(IBV_SRQ_INIT_ATTR_TYPE) { (*a).srq_type } else { IBV_SRQT_BASIC as u32 };
+                    let t = if has(IBV_SRQ_INIT_ATTR_TYPE) { (*a).srq_type.raw() } else { IBV_SRQT_BASIC as u32 };
                     (*vsrq).srq_type = t;
                     if t == IBV_SRQT_XRC as u32 {
                         (*vsrq).srq_num = s.srq_num;
@@ -401,7 +401,7 @@ pub unsafe fn create_wq_with(
         }
         let init = WqInit {
             comp_mask: (*a).comp_mask,
-            wq_type: (*a).wq_type,
+            wq_type: (*a).wq_type.raw(),
             max_wr: (*a).max_wr,
             max_sge: (*a).max_sge,
             pd_handle: (*(*a).pd).handle,
@@ -459,7 +459,7 @@ pub unsafe fn modify_wq_with(c: Ctx<'_>, wq: *mut ibv_wq, attr: *mut ibv_wq_attr
         if a.attr_mask & IBV_WQ_ATTR_FLAGS as u32 != 0 && a.flags_mask & !(IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0 {
             return quiet(Errno::EOPNOTSUPP);
         }
-        let r = crate::cmd::wq::modify_wq(c, (*wq).handle, a.attr_mask, a.wq_state, a.curr_wq_state, a.flags, a.flags_mask, req);
+        let r = crate::cmd::wq::modify_wq(c, (*wq).handle, a.attr_mask, a.wq_state.raw(), a.curr_wq_state.raw(), a.flags, a.flags_mask, req);
         r.map(|()| {
             if a.attr_mask & IBV_WQ_ATTR_STATE as u32 != 0 {
                 (*wq).state = a.wq_state;

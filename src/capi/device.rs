@@ -9,6 +9,7 @@ use core::ffi::{c_char, c_int};
 
 use super::devlist;
 use super::ret::ret_or;
+use crate::abi::ctype::Be64;
 use crate::abi::verbs::{ibv_context, ibv_device};
 use crate::errno::CRet;
 
@@ -96,11 +97,11 @@ super::symver!(ibv_get_device_name, v1_1, "@@IBVERBS_1.1", ibv_get_device_name);
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_device_guid_1_1")]
-pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> u64 {
+pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> Be64 {
     if device.is_null() {
-        return ret_or(Err(crate::errno::Errno::EINVAL), 0);
+        return Be64(ret_or(Err(crate::errno::Errno::EINVAL), 0));
     }
-    devlist::device_guid(devlist::vdev_of(device)).map_or(0, u64::to_be)
+    Be64(devlist::device_guid(devlist::vdev_of(device)).map_or(0, u64::to_be))
 }
 super::symver!(ibv_get_device_guid, v1_1, "@@IBVERBS_1.1", ibv_get_device_guid);
 

@@ -15,6 +15,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_device, verbs_device_ops, verbs_match_ent, verbs_sysfs_dev};
 use crate::abi::verbs::ibv_device;
 use crate::device::{self, SysfsDev, sysfs};
@@ -387,8 +388,8 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
             (*vdev).ops = ops;
             AtomicI32::from_ptr(&raw mut (*vdev).refcount).store(1, Ordering::Release);
             let d = &mut (*vdev).device;
-            d.node_type = rec.node_type as i32;
-            d.transport_type = rec.transport() as i32;
+            d.node_type = CEnum::new(rec.node_type as i32 as u32);
+            d.transport_type = CEnum::new(rec.transport() as i32 as u32);
             fill_cstr(&mut d.dev_name, rec.sysfs_name.as_bytes());
             fill_cstr(&mut d.dev_path, dev_path.as_bytes());
             fill_cstr(&mut d.name, rec.ibdev_name.as_bytes());

@@ -90,7 +90,7 @@ pub unsafe extern "C" fn ibv_get_async_event(
             Ok(ev) => ev,
             Err(e) => return Err(e).ret_minus_one(),
         };
-        (*event).event_type = ev.event_type;
+        (*event).event_type = ev.event_type.into();
         let el = &raw mut (*event).element;
         match affiliation(ev.event_type) {
             Affiliation::Cq => (*el).cq = ev.element as usize as *mut _,
@@ -142,7 +142,7 @@ pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
     // not destroy it before acknowledging).
     unsafe {
         let el = (*event).element;
-        match affiliation((*event).event_type) {
+        match affiliation((*event).event_type.raw()) {
             Affiliation::Cq if !el.cq.is_null() => {
                 let o = el.cq;
                 count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).async_events_completed, 1);

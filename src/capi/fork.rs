@@ -4,6 +4,8 @@
 
 use core::ffi::{c_int, c_void};
 
+use crate::abi::ctype::CEnum;
+use crate::abi::verbs::ibv_fork_status;
 use crate::errno::CRet;
 use crate::fork::{ForkAdvice, fork_init, fork_range, fork_status};
 
@@ -20,8 +22,8 @@ pub extern "C" fn ibv_fork_init() -> c_int {
 /// `enum ibv_fork_status ibv_is_fork_initialized(void)`: UNNEEDED when the kernel copies pinned
 /// pages on fork, else ENABLED after a successful `ibv_fork_init`, else DISABLED.
 #[unsafe(no_mangle)]
-pub extern "C" fn ibv_is_fork_initialized() -> u32 {
-    fork_status()
+pub extern "C" fn ibv_is_fork_initialized() -> CEnum<ibv_fork_status> {
+    CEnum::new(fork_status())
 }
 
 /// `int ibv_dontfork_range(void *base, size_t size)`: 0, or -1 with errno from madvise.

@@ -115,9 +115,9 @@ pub unsafe extern "C" fn ibv_copy_qp_attr_from_kern(
     let (Some(d), Some(s)) = (unsafe { (dst.as_mut(), src.as_ref()) }) else {
         return;
     };
-    d.cur_qp_state = s.cur_qp_state;
-    d.path_mtu = s.path_mtu;
-    d.path_mig_state = s.path_mig_state;
+    d.cur_qp_state = s.cur_qp_state.into();
+    d.path_mtu = s.path_mtu.into();
+    d.path_mig_state = s.path_mig_state.into();
     d.qkey = s.qkey;
     d.rq_psn = s.rq_psn;
     d.sq_psn = s.sq_psn;

@@ -11,12 +11,15 @@ use core::ffi::c_int;
 
 use super::ctxpriv::ops_of;
 use super::ret::ret_or;
+use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_qp;
 use crate::abi::driver::verbs_qp_mask::{VERBS_QP_EX, VERBS_QP_XRCD};
 use crate::abi::verbs::ibv_qp_attr_mask::IBV_QP_STATE;
 use crate::abi::verbs::ibv_query_qp_data_in_order_caps::*;
 use crate::abi::verbs::ibv_query_qp_data_in_order_flags::*;
-use crate::abi::verbs::{ibv_ece, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_ex, ibv_qp_init_attr};
+use crate::abi::verbs::{
+    ibv_ece, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_ex, ibv_qp_init_attr, ibv_wr_opcode,
+};
 use crate::errno::{CRet, Errno};
 
 use super::ret::einval;
@@ -174,7 +177,11 @@ fn vqp_is_ex(at_352: u32, at_360: u32) -> bool {
 /// RETURN_CAPS, else as 1 (whole message in order) or 0. Providers without the op answer 0.
 /// Divergence: NULL gives 0 with errno EINVAL.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: u32, flags: u32) -> c_int {
+pub unsafe extern "C" fn ibv_query_qp_data_in_order(
+    qp: *mut ibv_qp,
+    op: CEnum<ibv_wr_opcode>,
+    flags: u32,
+) -> c_int {
     // SAFETY: the caller's QP.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() {
@@ -187,7 +194,7 @@ pub unsafe extern "C" fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: u32, fl
         let Some(f) = ops_of((*qp).context).query_qp_data_in_order else {
             return 0;
         };
-        let mut result = f(qp, op, flags);
+        let mut result = f(qp, op.raw(), flags);
         if result & IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG as c_int != 0 {
             result |= IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES as c_int;
         }

@@ -7,6 +7,7 @@ use core::mem::zeroed;
 use core::ptr::null_mut;
 use std::cell::Cell;
 
+use crate::abi::ctype::CEnum;
 use crate::capi::ctxpriv::ContextPriv;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_qp};
 use crate::abi::verbs::*;
@@ -32,7 +33,7 @@ unsafe extern "C" fn modify_qp(_: *mut ibv_qp, _: *mut ibv_qp_attr, _: c_int) ->
 }
 unsafe extern "C" fn query_qp(_: *mut ibv_qp, a: *mut ibv_qp_attr, _: c_int, _: *mut ibv_qp_init_attr) -> c_int {
     // SAFETY: the test's attribute struct.
-    unsafe { (*a).qp_state = ibv_qp_state::IBV_QPS_RTS as u32 };
+    unsafe { (*a).qp_state = CEnum::new(ibv_qp_state::IBV_QPS_RTS as u32) };
     bump()
 }
 unsafe extern "C" fn set_ece(_: *mut ibv_qp, _: *mut ibv_ece) -> c_int {
@@ -100,28 +101,28 @@ fn modify_and_query_keep_qp_state() {
     let qp = qp_ptr(&mut q);
     // SAFETY: all-zero is a valid attribute struct.
     let mut a: ibv_qp_attr = unsafe { zeroed() };
-    a.qp_state = ibv_qp_state::IBV_QPS_INIT as u32;
+    a.qp_state = CEnum::new(ibv_qp_state::IBV_QPS_INIT as u32);
     // SAFETY: live test objects throughout.
     unsafe {
         RET.with(|r| r.set(0));
         assert_eq!(crate::capi::qp::ibv_modify_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_PORT as c_int), 0);
-        assert_eq!(((*qp).state, called()), (0, 1), "no STATE in the mask: untouched");
+        assert_eq!(((*qp).state.raw(), called()), (0, 1), "no STATE in the mask: untouched");
         assert_eq!(crate::capi::qp::ibv_modify_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_STATE as c_int), 0);
-        assert_eq!((*qp).state, 1);
+        assert_eq!((*qp).state.raw(), 1);
         RET.with(|r| r.set(libc::EINVAL));
-        a.qp_state = ibv_qp_state::IBV_QPS_RTR as u32;
+        a.qp_state = CEnum::new(ibv_qp_state::IBV_QPS_RTR as u32);
         set_errno(SENTINEL);
         assert_eq!(crate::capi::qp::ibv_modify_qp(qp, &mut a, 1), libc::EINVAL);
-        assert_eq!(((*qp).state, errno()), (1, SENTINEL), "a failure changes neither state nor errno");
+        assert_eq!(((*qp).state.raw(), errno()), (1, SENTINEL), "a failure changes neither state nor errno");
 
         // SAFETY: all-zero is a valid init attribute struct.
         let mut ia: ibv_qp_init_attr = zeroed();
         RET.with(|r| r.set(0));
-        (*qp).state = ibv_qp_state::IBV_QPS_SQE as u32;
+        (*qp).state = CEnum::new(ibv_qp_state::IBV_QPS_SQE as u32);
         assert_eq!(crate::capi::qp::ibv_query_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_PORT as c_int, &mut ia), 0);
-        assert_eq!((*qp).state, ibv_qp_state::IBV_QPS_SQE as u32);
+        assert_eq!((*qp).state.raw(), ibv_qp_state::IBV_QPS_SQE as u32);
         assert_eq!(crate::capi::qp::ibv_query_qp(qp, &mut a, 1, &mut ia), 0);
-        assert_eq!((*qp).state, ibv_qp_state::IBV_QPS_RTS as u32);
+        assert_eq!((*qp).state.raw(), ibv_qp_state::IBV_QPS_RTS as u32);
         called();
 
         set_errno(SENTINEL);
@@ -152,15 +153,21 @@ fn ece_and_data_in_order_rules() {
 
         use ibv_query_qp_data_in_order_caps::*;
         RET.with(|r| r.set(IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG as c_int));
-        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, 0, 0), 1);
-        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, 0, 1), 3, "whole message implies 128-byte");
+        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 0), 1);
+        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 1), 3, "whole message implies 128-byte");
         assert_eq!(called(), 2);
-        assert_eq!((crate::capi::qp::ibv_query_qp_data_in_order(qp, 0, 4), called()), (0, 0), "unknown flags");
+        assert_eq!((crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 4), called()), (0, 0), "unknown flags");
         RET.with(|r| r.set(IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES as c_int));
-        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, 0, 0), 0);
-        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, 0, 3), 2);
+        assert_eq!(
+            crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 0),
+            0
+        );
+        assert_eq!(
+            crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 3),
+            2
+        );
         set_errno(SENTINEL);
-        assert_eq!((crate::capi::qp::ibv_query_qp_data_in_order(null_mut(), 0, 0), errno()), (0, libc::EINVAL));
+        assert_eq!((crate::capi::qp::ibv_query_qp_data_in_order(null_mut(), CEnum::new(0), 0), errno()), (0, libc::EINVAL));
     }
 }
 

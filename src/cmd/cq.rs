@@ -13,6 +13,7 @@ use super::write::{
     execute_cmd_write_req,
 };
 use super::{CmdBuf, Ctx};
+use crate::abi::ctype::Be32;
 use crate::abi::driver::create_cq_cmd_flags::CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::ib_uverbs_ex_create_cq_flags::*;
@@ -253,11 +254,13 @@ pub fn poll_cq(ctx: Ctx<'_>, cq_handle: u32, ne: i32) -> Result<Vec<ibv_wc>> {
             let imm: u32 = pod::read(pod::bytes(&w.ex));
             ibv_wc {
                 wr_id: w.wr_id,
-                status: w.status,
-                opcode: w.opcode,
+                status: w.status.into(),
+                opcode: w.opcode.into(),
                 vendor_err: w.vendor_err,
                 byte_len: w.byte_len,
-                anon_1: ibv_wc_anon_1 { imm_data: imm },
+                anon_1: ibv_wc_anon_1 {
+                    imm_data: Be32(imm),
+                },
                 qp_num: w.qp_num,
                 src_qp: w.src_qp,
                 wc_flags: w.wc_flags,

@@ -13,6 +13,7 @@ use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::wire::{end_of, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
 use super::{CmdBuf, Ctx};
+use crate::abi::ctype::Be64;
 use crate::abi::kern_abi::{ibv_get_context, ibv_query_device, ibv_query_device_ex, ibv_query_port};
 use crate::abi::uapi::*;
 use crate::abi::verbs::{ibv_device_attr, ibv_device_attr_ex, ibv_port_attr};
@@ -257,8 +258,8 @@ fn fill_device_attr(
             put_field!(attr, A, orig_attr.$f, b.$f as _)?;
         )*};
     }
-    put_field!(attr, A, orig_attr.node_guid, b.node_guid)?;
-    put_field!(attr, A, orig_attr.sys_image_guid, b.sys_image_guid)?;
+    put_field!(attr, A, orig_attr.node_guid, Be64(b.node_guid))?;
+    put_field!(attr, A, orig_attr.sys_image_guid, Be64(b.sys_image_guid))?;
     put_field!(attr, A, orig_attr.max_mr_size, b.max_mr_size)?;
     put_field!(attr, A, orig_attr.page_size_cap, b.page_size_cap)?;
     put_field!(attr, A, orig_attr.vendor_id, b.vendor_id)?;
@@ -272,7 +273,7 @@ fn fill_device_attr(
         max_map_per_fmr, max_srq, max_srq_wr, max_srq_sge,
     );
     put_field!(attr, A, orig_attr.device_cap_flags, b.device_cap_flags)?;
-    put_field!(attr, A, orig_attr.atomic_cap, b.atomic_cap)?;
+    put_field!(attr, A, orig_attr.atomic_cap, b.atomic_cap.into())?;
     put_field!(attr, A, orig_attr.max_pkeys, b.max_pkeys)?;
     put_field!(attr, A, orig_attr.local_ca_ack_delay, b.local_ca_ack_delay)?;
     put_field!(attr, A, orig_attr.phys_port_cnt, b.phys_port_cnt)?;

@@ -493,10 +493,10 @@ fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv
     put_field!(req, base; M, qp_handle, qp_handle)?;
     put_field!(req, base; M, attr_mask, mask)?;
     if has(IBV_QP_STATE) {
-        put_field!(req, base; M, qp_state, attr.qp_state as u8)?;
+        put_field!(req, base; M, qp_state, attr.qp_state.raw() as u8)?;
     }
     if has(IBV_QP_CUR_STATE) {
-        put_field!(req, base; M, cur_qp_state, attr.cur_qp_state as u8)?;
+        put_field!(req, base; M, cur_qp_state, attr.cur_qp_state.raw() as u8)?;
     }
     if has(IBV_QP_EN_SQD_ASYNC_NOTIFY) {
         put_field!(req, base; M, en_sqd_async_notify, attr.en_sqd_async_notify)?;
@@ -520,7 +520,7 @@ fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv
         req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>()).ok_or(Errno::EINVAL)?.copy_from_slice(pod::bytes_mut(&mut d));
     }
     if has(IBV_QP_PATH_MTU) {
-        put_field!(req, base; M, path_mtu, attr.path_mtu as u8)?;
+        put_field!(req, base; M, path_mtu, attr.path_mtu.raw() as u8)?;
     }
     if has(IBV_QP_TIMEOUT) {
         put_field!(req, base; M, timeout, attr.timeout)?;
@@ -555,7 +555,7 @@ fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv
         put_field!(req, base; M, max_dest_rd_atomic, attr.max_dest_rd_atomic)?;
     }
     if has(IBV_QP_PATH_MIG_STATE) {
-        put_field!(req, base; M, path_mig_state, attr.path_mig_state as u8)?;
+        put_field!(req, base; M, path_mig_state, attr.path_mig_state.raw() as u8)?;
     }
     if has(IBV_QP_DEST_QPN) {
         put_field!(req, base; M, dest_qp_num, attr.dest_qp_num)?;

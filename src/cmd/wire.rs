@@ -2,6 +2,7 @@
 //! structs), bounds-checked: an access outside the buffer is `EINVAL`, never a panic.
 #![forbid(unsafe_code)]
 
+use crate::abi::ctype::{Be16, Be32, Be64, CEnum};
 use crate::errno::{Errno, Result};
 
 /// A fixed-size integer as it sits in memory.
@@ -27,6 +28,37 @@ macro_rules! field {
     )*};
 }
 field!(u8, u16, u32, u64, i32, i64);
+
+/// The C spellings of src/abi/ctype.rs are their integer in memory.
+macro_rules! spelled_field {
+    ($($t:ty => $int:ty, $wrap:expr, $raw:expr;)*) => {$(
+        impl Field for $t {
+            const N: usize = size_of::<$int>();
+            fn put(self, out: &mut [u8]) {
+                let raw: fn(Self) -> $int = $raw;
+                raw(self).put(out)
+            }
+            fn get(b: &[u8]) -> Self {
+                let wrap: fn($int) -> Self = $wrap;
+                wrap(<$int>::get(b))
+            }
+        }
+    )*};
+}
+spelled_field! {
+    Be16 => u16, Be16, |v| v.0;
+    Be32 => u32, Be32, |v| v.0;
+    Be64 => u64, Be64, |v| v.0;
+}
+impl<E> Field for CEnum<E> {
+    const N: usize = 4;
+    fn put(self, out: &mut [u8]) {
+        self.raw().put(out)
+    }
+    fn get(b: &[u8]) -> Self {
+        CEnum::new(u32::get(b))
+    }
+}
 
 impl<const N: usize> Field for [u8; N] {
     const N: usize = N;

@@ -4,6 +4,7 @@
 use core::ffi::{c_char, c_int, c_uint, c_void};
 
 use super::*;
+use crate::abi::ctype::{CEnum, verbs_ex_private};
 
 /// Two obsolete callback slots kept in `ibv_device` for layout.
 #[repr(C)]
@@ -23,8 +24,8 @@ pub const IBV_SYSFS_PATH_MAX: u32 = 256;
 #[derive(Clone, Copy)]
 pub struct ibv_device {
     pub _ops: _ibv_device_ops,
-    pub node_type: i32,
-    pub transport_type: i32,
+    pub node_type: CEnum<ibv_node_type>,
+    pub transport_type: CEnum<ibv_transport_type>,
     pub name: [c_char; IBV_SYSFS_NAME_MAX as usize],
     pub dev_name: [c_char; IBV_SYSFS_NAME_MAX as usize],
     pub dev_path: [c_char; IBV_SYSFS_PATH_MAX as usize],
@@ -184,7 +185,7 @@ pub enum ibv_comp_cntr_type {
 #[derive(Clone, Copy)]
 pub struct ibv_comp_cntr_init_attr {
     pub comp_mask: u32,
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_comp_cntr_type>,
     pub flags: u32,
 }
 
@@ -285,7 +286,7 @@ pub enum ibv_counter_description {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_counter_attach_attr {
-    pub counter_desc: u32,
+    pub counter_desc: CEnum<ibv_counter_description>,
     pub index: u32,
     pub comp_mask: u32,
 }
@@ -455,7 +456,7 @@ pub struct verbs_context {
         ) -> *mut ibv_cq_ex,
     >,
     /// The core's private per-context data (`struct verbs_ex_private *` in C).
-    pub r#priv: *mut c_void,
+    pub r#priv: *mut verbs_ex_private,
     pub query_device_ex: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,

@@ -4,6 +4,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::*;
+use crate::abi::ctype::CEnum;
 
 /// A completion event channel.
 #[repr(C)]
@@ -58,7 +59,7 @@ pub struct ibv_cq_ex {
     pub comp_events_completed: u32,
     pub async_events_completed: u32,
     pub comp_mask: u32,
-    pub status: u32,
+    pub status: CEnum<ibv_wc_status>,
     pub wr_id: u64,
     pub start_poll:
         Option<unsafe extern "C" fn(current: *mut ibv_cq_ex, attr: *mut ibv_poll_cq_attr) -> c_int>,

@@ -4,6 +4,7 @@
 use core::ffi::{c_char, c_int, c_uint, c_void};
 
 use super::*;
+use crate::abi::ctype::{Be64, CEnum};
 
 /// A 128-bit port GID, as raw bytes or as prefix plus interface id.
 #[repr(C)]
@@ -17,10 +18,8 @@ pub union ibv_gid {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_gid_global {
-    /// Big-endian (network byte order).
-    pub subnet_prefix: u64,
-    /// Big-endian (network byte order).
-    pub interface_id: u64,
+    pub subnet_prefix: Be64,
+    pub interface_id: Be64,
 }
 
 /// Kind of a GID table entry (`ibv_gid_entry::gid_type`).
@@ -163,10 +162,8 @@ pub struct ibv_dm {
 #[derive(Clone, Copy)]
 pub struct ibv_device_attr {
     pub fw_ver: [c_char; 64],
-    /// Big-endian (network byte order).
-    pub node_guid: u64,
-    /// Big-endian (network byte order).
-    pub sys_image_guid: u64,
+    pub node_guid: Be64,
+    pub sys_image_guid: Be64,
     pub max_mr_size: u64,
     pub page_size_cap: u64,
     pub vendor_id: u32,
@@ -186,7 +183,7 @@ pub struct ibv_device_attr {
     pub max_res_rd_atom: c_int,
     pub max_qp_init_rd_atom: c_int,
     pub max_ee_init_rd_atom: c_int,
-    pub atomic_cap: u32,
+    pub atomic_cap: CEnum<ibv_atomic_cap>,
     pub max_ee: c_int,
     pub max_rdd: c_int,
     pub max_mw: c_int,
@@ -282,7 +279,7 @@ pub enum ibv_rx_hash_fields {
     IBV_RX_HASH_IPSEC_SPI = 1 << 8,
 }
 /// Member of `enum ibv_rx_hash_fields` (does not fit a Rust `repr(C)` discriminant).
-pub const IBV_RX_HASH_INNER: u32 = 1 << 31;
+pub const IBV_RX_HASH_INNER: u32 = 1u32 << 31;
 
 /// Receive-side-scaling capabilities.
 #[repr(C)]
@@ -457,9 +454,9 @@ pub enum ibv_port_cap_flags2 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_port_attr {
-    pub state: u32,
-    pub max_mtu: u32,
-    pub active_mtu: u32,
+    pub state: CEnum<ibv_port_state>,
+    pub max_mtu: CEnum<ibv_mtu>,
+    pub active_mtu: CEnum<ibv_mtu>,
     pub gid_tbl_len: c_int,
     pub port_cap_flags: u32,
     pub max_msg_sz: u32,
@@ -514,7 +511,7 @@ pub enum ibv_event_type {
 #[derive(Clone, Copy)]
 pub struct ibv_async_event {
     pub element: ibv_async_event_element,
-    pub event_type: u32,
+    pub event_type: CEnum<ibv_event_type>,
 }
 
 /// The object an asynchronous event concerns.
@@ -529,8 +526,8 @@ pub union ibv_async_event_element {
 }
 
 /// Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
-pub const IBV_DEVICE_RAW_SCATTER_FCS: u64 = 1 << 34;
+pub const IBV_DEVICE_RAW_SCATTER_FCS: u64 = 1u64 << 34;
 /// Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
-pub const IBV_DEVICE_PCI_WRITE_END_PADDING: u64 = 1 << 36;
+pub const IBV_DEVICE_PCI_WRITE_END_PADDING: u64 = 1u64 << 36;
 /// Device capability bit above 32 bits (`ibv_device_attr_ex::device_cap_flags_ex`).
-pub const IBV_DEVICE_CC_DMA_BOUNCE: u64 = 1 << 41;
+pub const IBV_DEVICE_CC_DMA_BOUNCE: u64 = 1u64 << 41;

@@ -4,6 +4,11 @@
 use core::ffi::c_void;
 
 use super::*;
+use crate::abi::ctype::CEnum;
+use crate::abi::uapi::{
+    ib_uverbs_flow_action_esp, ib_uverbs_flow_action_esp_encap, ib_uverbs_flow_action_esp_keymat,
+    ib_uverbs_flow_action_esp_replay,
+};
 
 /// Bits of `ibv_flow_attr::flags`.
 #[repr(C)]
@@ -58,7 +63,7 @@ pub struct ibv_flow_eth_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_eth {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_eth_filter,
     pub mask: ibv_flow_eth_filter,
@@ -76,7 +81,7 @@ pub struct ibv_flow_ipv4_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_ipv4 {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_ipv4_filter,
     pub mask: ibv_flow_ipv4_filter,
@@ -98,7 +103,7 @@ pub struct ibv_flow_ipv4_ext_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_ipv4_ext {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_ipv4_ext_filter,
     pub mask: ibv_flow_ipv4_ext_filter,
@@ -120,7 +125,7 @@ pub struct ibv_flow_ipv6_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_ipv6 {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_ipv6_filter,
     pub mask: ibv_flow_ipv6_filter,
@@ -138,7 +143,7 @@ pub struct ibv_flow_esp_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_esp {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_esp_filter,
     pub mask: ibv_flow_esp_filter,
@@ -156,7 +161,7 @@ pub struct ibv_flow_tcp_udp_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_tcp_udp {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_tcp_udp_filter,
     pub mask: ibv_flow_tcp_udp_filter,
@@ -175,7 +180,7 @@ pub struct ibv_flow_gre_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_gre {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_gre_filter,
     pub mask: ibv_flow_gre_filter,
@@ -192,7 +197,7 @@ pub struct ibv_flow_mpls_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_mpls {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_mpls_filter,
     pub mask: ibv_flow_mpls_filter,
@@ -209,7 +214,7 @@ pub struct ibv_flow_tunnel_filter {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_tunnel {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub val: ibv_flow_tunnel_filter,
     pub mask: ibv_flow_tunnel_filter,
@@ -219,7 +224,7 @@ pub struct ibv_flow_spec_tunnel {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_action_tag {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub tag_id: u32,
 }
@@ -228,7 +233,7 @@ pub struct ibv_flow_spec_action_tag {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_action_drop {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
 }
 
@@ -236,7 +241,7 @@ pub struct ibv_flow_spec_action_drop {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_action_handle {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub action: *const ibv_flow_action,
 }
@@ -245,7 +250,7 @@ pub struct ibv_flow_spec_action_handle {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_counter_action {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
     pub counters: *mut ibv_counters,
 }
@@ -281,7 +286,7 @@ pub union ibv_flow_spec_anon_1 {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_flow_spec_anon_1_hdr {
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_spec_type>,
     pub size: u16,
 }
 
@@ -290,7 +295,7 @@ pub struct ibv_flow_spec_anon_1_hdr {
 #[derive(Clone, Copy)]
 pub struct ibv_flow_attr {
     pub comp_mask: u32,
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_flow_attr_type>,
     pub size: u16,
     pub priority: u16,
     pub num_of_specs: u8,
@@ -326,15 +331,15 @@ pub enum ibv_flow_action_esp_mask {
 #[derive(Clone, Copy)]
 pub struct ibv_flow_action_esp_attr {
     /// `struct ib_uverbs_flow_action_esp *` in C (kernel uapi type, see `abi::uapi`).
-    pub esp_attr: *mut c_void,
-    pub keymat_proto: u32,
+    pub esp_attr: *mut ib_uverbs_flow_action_esp,
+    pub keymat_proto: CEnum<ib_uverbs_flow_action_esp_keymat>,
     pub keymat_len: u16,
     pub keymat_ptr: *mut c_void,
-    pub replay_proto: u32,
+    pub replay_proto: CEnum<ib_uverbs_flow_action_esp_replay>,
     pub replay_len: u16,
     pub replay_ptr: *mut c_void,
     /// `struct ib_uverbs_flow_action_esp_encap *` in C (kernel uapi type, see `abi::uapi`).
-    pub esp_encap: *mut c_void,
+    pub esp_encap: *mut ib_uverbs_flow_action_esp_encap,
     pub comp_mask: u32,
     pub esn: u32,
 }

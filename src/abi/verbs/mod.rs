@@ -3,7 +3,7 @@
 //!
 //! Every struct and union of the header is here under its C tag name, every named enum as a
 //! `#[repr(C)] pub enum`, and every anonymous-enum or `#define` constant as a `pub const`.
-//! Pointers to the kernel's `ib_uverbs_*` types are `*mut c_void` here (those live in `uapi`).
+//! Pointers to the kernel's `ib_uverbs_*` types name the `uapi` mirrors (the header spells them `struct ib_uverbs_*`).
 //! This module is provider-ABI independent: provider-facing layouts live in `driver`.
 
 mod context;

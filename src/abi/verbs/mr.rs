@@ -4,6 +4,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::*;
+use crate::abi::ctype::{Be16, Be32, CEnum};
 
 /// Opaque buffer handle from `ibv_alloc_buf` (declared but not defined by verbs.h).
 #[repr(C)]
@@ -158,7 +159,7 @@ pub struct ibv_mw {
     pub pd: *mut ibv_pd,
     pub rkey: u32,
     pub handle: u32,
-    pub r#type: u32,
+    pub r#type: CEnum<ibv_mw_type>,
 }
 
 /// GRH fields of an address vector.
@@ -176,10 +177,8 @@ pub struct ibv_global_route {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_grh {
-    /// Big-endian (network byte order).
-    pub version_tclass_flow: u32,
-    /// Big-endian (network byte order).
-    pub paylen: u16,
+    pub version_tclass_flow: Be32,
+    pub paylen: Be16,
     pub next_hdr: u8,
     pub hop_limit: u8,
     pub sgid: ibv_gid,

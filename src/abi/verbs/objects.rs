@@ -4,6 +4,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::*;
+use crate::abi::ctype::CEnum;
 
 /// A shared receive queue.
 #[repr(C)]
@@ -28,8 +29,8 @@ pub struct ibv_wq {
     pub cq: *mut ibv_cq,
     pub wq_num: u32,
     pub handle: u32,
-    pub state: u32,
-    pub wq_type: u32,
+    pub state: CEnum<ibv_wq_state>,
+    pub wq_type: CEnum<ibv_wq_type>,
     pub post_recv: Option<
         unsafe extern "C" fn(
             current: *mut ibv_wq,
@@ -55,8 +56,8 @@ pub struct ibv_qp {
     pub srq: *mut ibv_srq,
     pub handle: u32,
     pub qp_num: u32,
-    pub state: u32,
-    pub qp_type: u32,
+    pub state: CEnum<ibv_qp_state>,
+    pub qp_type: CEnum<ibv_qp_type>,
     pub mutex: libc::pthread_mutex_t,
     pub cond: libc::pthread_cond_t,
     pub events_completed: u32,

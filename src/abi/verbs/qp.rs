@@ -4,6 +4,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::*;
+use crate::abi::ctype::{Be32, CEnum};
 
 /// Queue pair transport type.
 #[repr(C)]
@@ -38,7 +39,7 @@ pub struct ibv_qp_init_attr {
     pub recv_cq: *mut ibv_cq,
     pub srq: *mut ibv_srq,
     pub cap: ibv_qp_cap,
-    pub qp_type: u32,
+    pub qp_type: CEnum<ibv_qp_type>,
     pub sq_sig_all: c_int,
 }
 
@@ -104,7 +105,7 @@ pub struct ibv_qp_init_attr_ex {
     pub recv_cq: *mut ibv_cq,
     pub srq: *mut ibv_srq,
     pub cap: ibv_qp_cap,
-    pub qp_type: u32,
+    pub qp_type: CEnum<ibv_qp_type>,
     pub sq_sig_all: c_int,
     pub comp_mask: u32,
     pub pd: *mut ibv_pd,
@@ -136,7 +137,7 @@ pub struct ibv_qp_open_attr {
     pub qp_num: u32,
     pub xrcd: *mut ibv_xrcd,
     pub qp_context: *mut c_void,
-    pub qp_type: u32,
+    pub qp_type: CEnum<ibv_qp_type>,
 }
 
 /// Which `ibv_qp_attr` fields a modify or query uses.
@@ -210,10 +211,10 @@ pub enum ibv_mig_state {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct ibv_qp_attr {
-    pub qp_state: u32,
-    pub cur_qp_state: u32,
-    pub path_mtu: u32,
-    pub path_mig_state: u32,
+    pub qp_state: CEnum<ibv_qp_state>,
+    pub cur_qp_state: CEnum<ibv_qp_state>,
+    pub path_mtu: CEnum<ibv_mtu>,
+    pub path_mig_state: CEnum<ibv_mig_state>,
     pub qkey: u32,
     pub rq_psn: u32,
     pub sq_psn: u32,
@@ -328,7 +329,7 @@ pub struct ibv_send_wr {
     pub next: *mut ibv_send_wr,
     pub sg_list: *mut ibv_sge,
     pub num_sge: c_int,
-    pub opcode: u32,
+    pub opcode: CEnum<ibv_wr_opcode>,
     pub send_flags: c_uint,
     pub anon_1: ibv_send_wr_anon_1,
     pub wr: ibv_send_wr_wr,
@@ -340,8 +341,7 @@ pub struct ibv_send_wr {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub union ibv_send_wr_anon_1 {
-    /// Big-endian (network byte order).
-    pub imm_data: u32,
+    pub imm_data: Be32,
     pub invalidate_rkey: u32,
 }
 
@@ -454,7 +454,7 @@ pub enum ibv_ops_flags {
 pub struct ibv_ops_wr {
     pub wr_id: u64,
     pub next: *mut ibv_ops_wr,
-    pub opcode: u32,
+    pub opcode: CEnum<ibv_ops_wr_opcode>,
     pub flags: c_int,
     pub tm: ibv_ops_wr_tm,
 }

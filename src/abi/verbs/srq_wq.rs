@@ -4,6 +4,7 @@
 use core::ffi::{c_int, c_void};
 
 use super::*;
+use crate::abi::ctype::CEnum;
 
 /// Static rate codes.
 #[repr(C)]
@@ -109,7 +110,7 @@ pub struct ibv_srq_init_attr_ex {
     pub srq_context: *mut c_void,
     pub attr: ibv_srq_attr,
     pub comp_mask: u32,
-    pub srq_type: u32,
+    pub srq_type: CEnum<ibv_srq_type>,
     pub pd: *mut ibv_pd,
     pub xrcd: *mut ibv_xrcd,
     pub cq: *mut ibv_cq,
@@ -147,7 +148,7 @@ pub enum ibv_wq_flags {
 #[derive(Clone, Copy)]
 pub struct ibv_wq_init_attr {
     pub wq_context: *mut c_void,
-    pub wq_type: u32,
+    pub wq_type: CEnum<ibv_wq_type>,
     pub max_wr: u32,
     pub max_sge: u32,
     pub pd: *mut ibv_pd,
@@ -181,8 +182,8 @@ pub enum ibv_wq_attr_mask {
 #[derive(Clone, Copy)]
 pub struct ibv_wq_attr {
     pub attr_mask: u32,
-    pub wq_state: u32,
-    pub curr_wq_state: u32,
+    pub wq_state: CEnum<ibv_wq_state>,
+    pub curr_wq_state: CEnum<ibv_wq_state>,
     pub flags: u32,
     pub flags_mask: u32,
 }

@@ -3,6 +3,8 @@
 
 use core::ffi::c_uint;
 
+use crate::abi::ctype::{Be32, CEnum};
+
 /// Status of a work completion.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,8 +106,8 @@ pub enum ibv_wc_flags {
 #[derive(Clone, Copy)]
 pub struct ibv_wc {
     pub wr_id: u64,
-    pub status: u32,
-    pub opcode: u32,
+    pub status: CEnum<ibv_wc_status>,
+    pub opcode: CEnum<ibv_wc_opcode>,
     pub vendor_err: u32,
     pub byte_len: u32,
     pub anon_1: ibv_wc_anon_1,
@@ -122,7 +124,6 @@ pub struct ibv_wc {
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub union ibv_wc_anon_1 {
-    /// Big-endian (network byte order).
-    pub imm_data: u32,
+    pub imm_data: Be32,
     pub invalidated_rkey: u32,
 }

@@ -14,6 +14,7 @@ use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 
 use super::types::{ibv_cq_1_0, ibv_qp_1_0, ibv_recv_wr_1_0, ibv_send_wr_1_0, ibv_srq_1_0};
+use crate::abi::ctype::Be32;
 use crate::abi::verbs::{ibv_qp_type, ibv_recv_wr, ibv_send_wr, ibv_wc};
 
 /// Work requests rebuilt on the stack; longer chains go to the heap.
@@ -125,9 +126,9 @@ pub(super) unsafe extern "C" fn post_send(
                 r.next = if i + 1 < n { base.add(i + 1) } else { null_mut() };
                 r.sg_list = o.sg_list;
                 r.num_sge = o.num_sge;
-                r.opcode = o.opcode;
+                r.opcode = o.opcode.into();
                 r.send_flags = o.send_flags as c_uint;
-                r.anon_1.imm_data = o.imm_data;
+                r.anon_1.imm_data = Be32(o.imm_data);
                 // The atomic view spans the whole 1.0 union (rdma and ud overlap it).
                 r.wr.atomic.remote_addr = o.wr.atomic.remote_addr;
                 r.wr.atomic.compare_add = o.wr.atomic.compare_add;

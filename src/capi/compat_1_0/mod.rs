@@ -209,7 +209,7 @@ super::symver!(ibv_get_device_name, v1_0, "@IBVERBS_1.0", ibv_get_device_name_1_
 /// Divergence: NULL gives 0 with errno EINVAL.
 unsafe extern "C" fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> u64 {
     // SAFETY: as above.
-    unsafe { dev11::ibv_get_device_guid(real(device)) }
+    unsafe { dev11::ibv_get_device_guid(real(device)).0 }
 }
 super::symver!(ibv_get_device_guid, v1_0, "@IBVERBS_1.0", ibv_get_device_guid_1_0);
 
@@ -308,7 +308,7 @@ pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
             return ret;
         }
         let el = &mut (*event).element;
-        match event_object((*event).event_type) {
+        match event_object((*event).event_type.raw()) {
             Some(b'c') if !el.cq.is_null() => el.cq = (*el.cq).cq_context.cast(),
             Some(b'q') if !el.qp.is_null() => el.qp = (*el.qp).qp_context.cast(),
             Some(b's') if !el.srq.is_null() => el.srq = (*el.srq).srq_context.cast(),
@@ -332,7 +332,7 @@ unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
     unsafe {
         let mut ev = *event;
         let el = &mut ev.element;
-        match event_object(ev.event_type) {
+        match event_object(ev.event_type.raw()) {
             Some(b'c') => el.cq = real(el.cq.cast::<ibv_cq_1_0>()),
             Some(b'q') => el.qp = real(el.qp.cast::<ibv_qp_1_0>()),
             Some(b's') => el.srq = real(el.srq.cast::<ibv_srq_1_0>()),

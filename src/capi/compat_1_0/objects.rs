@@ -287,7 +287,7 @@ pub(super) unsafe extern "C" fn ibv_create_qp_1_0(
             recv_cq: real(a.recv_cq),
             srq: real(a.srq),
             cap: a.cap,
-            qp_type: a.qp_type,
+            qp_type: a.qp_type.into(),
             sq_sig_all: a.sq_sig_all,
         };
         let ra_ptr = &raw mut ra;
@@ -302,7 +302,7 @@ pub(super) unsafe extern "C" fn ibv_create_qp_1_0(
                 w.srq = a.srq;
                 w.handle = (*r).handle;
                 w.qp_num = (*r).qp_num;
-                w.state = (*r).state;
+                w.state = (*r).state.raw();
                 w.qp_type = a.qp_type;
                 w.real_qp = r;
                 (*qp_init_attr).cap = (*ra_ptr).cap;
@@ -340,10 +340,10 @@ pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
         ia.send_cq = ra.send_cq.as_ref().map_or(null_mut(), |c| c.cq_context.cast());
         ia.recv_cq = ra.recv_cq.as_ref().map_or(null_mut(), |c| c.cq_context.cast());
         ia.srq = ra.srq.as_ref().map_or(null_mut(), |s| s.srq_context.cast());
-        ia.qp_type = ra.qp_type;
+        ia.qp_type = ra.qp_type.raw();
         ia.cap = ra.cap;
         ia.sq_sig_all = ra.sq_sig_all;
-        (*qp).state = (*(*qp).real_qp).state;
+        (*qp).state = (*(*qp).real_qp).state.raw();
         0
     }
 }
@@ -362,7 +362,7 @@ pub(super) unsafe extern "C" fn ibv_modify_qp_1_0(
     unsafe {
         let ret = qp::ibv_modify_qp(real(qp), attr, attr_mask);
         if ret == 0 {
-            (*qp).state = (*(*qp).real_qp).state;
+            (*qp).state = (*(*qp).real_qp).state.raw();
         }
         ret
     }

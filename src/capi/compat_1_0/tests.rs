@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use super::datapath;
 use super::types::*;
 use super::*;
+use crate::abi::ctype::CEnum;
 use crate::abi::verbs::{
     ibv_ah, ibv_context, ibv_cq, ibv_qp, ibv_qp_type, ibv_recv_wr, ibv_send_wr, ibv_sge, ibv_srq,
     ibv_wc, ibv_wr_opcode,
@@ -110,7 +111,7 @@ unsafe extern "C" fn fake_post_send(
     mut wr: *mut ibv_send_wr,
     bad: *mut *mut ibv_send_wr,
 ) -> c_int {
-    let ud = unsafe { (*qp).qp_type } == ibv_qp_type::IBV_QPT_UD as u32;
+    let ud = unsafe { (*qp).qp_type }.raw() == ibv_qp_type::IBV_QPT_UD as u32;
     while let Some(w) = NonNull::new(wr) {
         let w = unsafe { w.as_ref() };
         if w.wr_id == REFUSED {
@@ -122,9 +123,9 @@ unsafe extern "C" fn fake_post_send(
         SENDS.with_borrow_mut(|s| {
             s.push(SeenSend {
                 wr_id: w.wr_id,
-                opcode: w.opcode,
+                opcode: w.opcode.raw(),
                 send_flags: w.send_flags,
-                imm: unsafe { w.anon_1.imm_data },
+                imm: unsafe { w.anon_1.imm_data }.0,
                 remote_addr: if ud { 0 } else { a.remote_addr },
                 rkey: if ud { 0 } else { a.rkey },
                 ah: if ud { u.ah as usize } else { 0 },
@@ -190,7 +191,7 @@ fn fake(qp_type: ibv_qp_type) -> Fake {
     f.ctx.ops.post_srq_recv = Some(fake_post_srq_recv);
     f.ctx.ops.poll_cq = Some(fake_poll_cq);
     f.qp.context = &mut *f.ctx;
-    f.qp.qp_type = qp_type as u32;
+    f.qp.qp_type = CEnum::new(qp_type as u32);
     f.srq.context = &mut *f.ctx;
     f.cq.context = &mut *f.ctx;
     f.cq.handle = 7;
