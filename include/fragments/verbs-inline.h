@@ -103,7 +103,7 @@ static inline struct ibv_cq *ibv_cq_ex_to_cq(struct ibv_cq_ex *cq)
 /* An invalidated rkey travels where the immediate data does, in host order. */
 static inline uint32_t ibv_wc_read_invalidated_rkey(struct ibv_cq_ex *cq)
 {
-	return (uint32_t)cq->read_imm_data(cq);
+	return cq->read_imm_data(cq);
 }
 
 /* ---- memory windows: ibv_context.ops ---- */
