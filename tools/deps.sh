@@ -6,6 +6,9 @@
 set -euo pipefail
 pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
       libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils)
+# real programs built against our installed headers (tests/clients/run): perftest's autotools
+# build also wants libibumad and libpci
+pkgs+=(autoconf automake libtool libibumad-dev libpci-dev)
 if [ "${1:-}" = vm ]; then
   pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)

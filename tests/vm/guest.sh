@@ -5,7 +5,7 @@
 # IBVERBS_RS_TRIXIE is Debian 13's provider folder (staged by tests/vm/run); checks.txt points our
 # library at it with IBVERBS_RS_PROVIDER_DIR, which the system library does not read.
 set -u
-# IBVERBS_RS_VM_ONLY=checks|pairs|pyverbs runs one section (for development; unset: all).
+# IBVERBS_RS_VM_ONLY=checks|headers|pairs|pyverbs runs one section (for development; unset: all).
 only=${IBVERBS_RS_VM_ONLY:-}
 want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
 lib=${IBVERBS_RS_LIB:?}
@@ -98,6 +98,44 @@ done < "$(dirname "$0")/checks.txt"
 echo "# checks: ${SECONDS}s so far"
 fi
 
+# Programs built against our headers (headers.txt): $HDR/NAME under each library prints exactly
+# what $REF/NAME (built against rdma-core's headers) prints under the same library, and the same
+# under both libraries.
+HDR=${HDR:?}; REF=${REF:?}
+if want headers; then
+while read -r line; do
+  case "$line" in ''|'#'*) continue;; esac
+  ref_line=${line//\$HDR\//\$REF/}
+  name=hdr_$(echo "$line" | tr -c 'A-Za-z0-9' '_')
+  for mode in system libpath; do
+    eval "run \"\$name\" $mode $line"
+    eval "run \"\$name.ref\" $mode $ref_line"
+    bad=""
+    for k in out err rc; do cmp -s "$out/$name.$mode.$k" "$out/$name.ref.$mode.$k" || bad="$bad $k"; done
+    if [ -z "$bad" ]; then
+      echo "ok - vm headers: $line ($mode: as built against rdma-core's headers; rc $(cat "$out/$name.$mode.rc"), $(wc -l < "$out/$name.$mode.out") lines)"
+      pass=$((pass+1))
+    else
+      echo "not ok - vm headers: $line ($mode differs from the rdma-core-headers build in:$bad)"
+      for k in $bad; do diff "$out/$name.ref.$mode.$k" "$out/$name.$mode.$k" | head -8 | sed 's/^/#   /'; done
+      fail=$((fail+1))
+    fi
+  done
+  # and the same under both libraries, unless the line points ours at another provider folder
+  case "$line" in *IBVERBS_RS_PROVIDER_DIR*) continue;; esac
+  bad=""
+  for k in out err rc; do cmp -s "$out/$name.system.$k" "$out/$name.libpath.$k" || bad="$bad $k"; done
+  if [ -z "$bad" ]; then
+    echo "ok - vm headers: $line (the same under both libraries)"; pass=$((pass+1))
+  else
+    echo "not ok - vm headers: $line (differs between the libraries in:$bad)"
+    for k in $bad; do diff "$out/$name.system.$k" "$out/$name.libpath.$k" | head -8 | sed 's/^/#   /'; done
+    fail=$((fail+1))
+  fi
+done < "$(dirname "$0")/headers.txt"
+echo "# headers: ${SECONDS}s so far"
+fi
+
 # Server/client pairs (pairs.txt): real traffic, both sides under the same library.
 A=10.99.0.1
 # perftest's timing table varies in width (and trailing blanks) and may hold inf/-nan under
@@ -121,25 +159,45 @@ run_pair() { # name, mode, server, client, port
   local crc=$?
   wait "$sp"; echo "server $? client $crc" > "$out/$name.$mode.prc"
 }
+# NAME[=REF][@MODE,MODE...]: MODES (default system,libpath,preload) are compared with the first;
+# without the system library among them both ends must exit 0; =REF also compares the first
+# mode's masked output with pair REF's in that mode (run earlier in the file).
 want pairs && while IFS='|' read -r name srv cli port; do
   case "$name" in ''|'#'*) continue;; esac
-  name=$(echo $name); port=$(echo $port); srv=$(eval echo "$srv"); cli=$(eval echo "$cli")
-  for mode in system libpath preload; do run_pair "$name" "$mode" "$srv" "$cli" "$port"; done
-  for mode in libpath preload; do
-    bad=""
-    cmp -s "$out/$name.system.prc" "$out/$name.$mode.prc" || bad="$bad exit-codes"
+  name=$(echo $name); port=$(echo $port)
+  modes="system libpath preload"; ref=""
+  case "$name" in *@*) modes=${name#*@}; modes=${modes//,/ }; name=${name%%@*};; esac
+  case "$name" in *=*) ref=${name#*=}; name=${name%%=*};; esac
+  missing=$(for w in $srv $cli; do case "$w" in '$HDR/'*) [ -x "$(eval echo "$w")" ] || echo "$w";; esac; done | sort -u | tr '\n' ' ')
+  if [ -n "$missing" ]; then
+    echo "ok - vm pair: $name # SKIP not built: $missing"; continue
+  fi
+  srv=$(eval echo "$srv"); cli=$(eval echo "$cli")
+  for mode in $modes; do run_pair "$name" "$mode" "$srv" "$cli" "$port"; done
+  set -- $modes; first=$1; shift
+  for side in srv cli; do mask "$out/$name.$first.$side" > "$out/$name.$first.$side.m"; done
+  if [ "$first" != system ] && [ "$(cat "$out/$name.$first.prc")" != "server 0 client 0" ]; then
+    echo "not ok - vm pair: $name ($first: $(cat "$out/$name.$first.prc"))"
+    for side in srv cli; do tail -5 "$out/$name.$first.$side" | sed "s/^/#   $side /"; done
+    fail=$((fail+1))
+  fi
+  cmp_modes=("$@"); [ -n "$ref" ] && cmp_modes+=("ref:$ref")
+  for mode in "${cmp_modes[@]}"; do
+    bad=""; other=$name.$mode
+    case "$mode" in ref:*) other=${mode#ref:}.$first;; esac
+    cmp -s "$out/$name.$first.prc" "$out/$other.prc" || bad="$bad exit-codes"
     for side in srv cli; do
-      mask "$out/$name.system.$side" > "$out/$name.system.$side.m"
-      mask "$out/$name.$mode.$side" > "$out/$name.$mode.$side.m"
-      cmp -s "$out/$name.system.$side.m" "$out/$name.$mode.$side.m" || bad="$bad $side"
+      mask "$out/$other.$side" > "$out/$other.$side.m"
+      cmp -s "$out/$name.$first.$side.m" "$out/$other.$side.m" || bad="$bad $side"
     done
+    what=$mode; case "$mode" in ref:*) what="$first, as pair ${mode#ref:} built against rdma-core's headers";; esac
     if [ -z "$bad" ]; then
-      echo "ok - vm pair: $name ($mode; $(cat "$out/$name.system.prc"))"; pass=$((pass+1))
+      echo "ok - vm pair: $name ($what; $(cat "$out/$name.$first.prc"))"; pass=$((pass+1))
     else
-      echo "not ok - vm pair: $name ($mode differs in:$bad)"
-      echo "#   system: $(cat "$out/$name.system.prc"); $mode: $(cat "$out/$name.$mode.prc")"
+      echo "not ok - vm pair: $name ($what differs in:$bad)"
+      echo "#   $first: $(cat "$out/$name.$first.prc"); $what: $(cat "$out/$other.prc")"
       for side in srv cli; do
-        diff "$out/$name.system.$side.m" "$out/$name.$mode.$side.m" | head -8 | sed "s/^/#   $side /"
+        diff "$out/$name.$first.$side.m" "$out/$other.$side.m" | head -8 | sed "s/^/#   $side /"
       done
       fail=$((fail+1))
     fi
