@@ -401,7 +401,7 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         }
         log::log(
             log::VERBS_LOG_DEBUG,
-            format_args!("libibverbs: device {} bound to provider {}", rec.ibdev_name, p.matching.name),
+            format_args!("libibverbs: device {} bound to provider {}", rec.ibdev_name, p.matching().name),
         );
         Some(VdevPtr(vdev))
     }
@@ -450,8 +450,9 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     if l.contains(&(ops as usize)) { 65 } else { 34 }
 }
 
-/// `verbs_register_driver_34`: record a provider's ops. The table is read now; the ops pointer is
-/// the provider's identity from here on.
+/// `verbs_register_driver_34`: record a provider's ops. Only the pointer is kept now (it is the
+/// provider's identity from here on); the table is read by [`read_match`] when a device is first
+/// matched, as rdma-core reads it only then.
 ///
 /// # Safety
 /// `ops` points to a provider's static `verbs_device_ops` (it lives as long as the process).
@@ -459,8 +460,21 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
     if ops.is_null() {
         return;
     }
-    // SAFETY: the caller's contract.
-    let o = unsafe { &*ops };
+    log::log(
+        log::VERBS_LOG_DEBUG,
+        format_args!("libibverbs: provider ops at {ops:p} registered (provider ABI {provider_abi})"),
+    );
+    if provider_abi == 65 {
+        ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
+    }
+    REGISTRY.register_lazy(ops as usize, provider_abi, read_match);
+}
+
+/// The matching data of the provider whose `verbs_device_ops` is at `token`.
+fn read_match(token: usize) -> ProviderMatch {
+    // SAFETY: a token is the ops address `register_driver` was given: a provider's static table,
+    // alive for the process (a provider is never unloaded).
+    let o = unsafe { &*(token as *const verbs_device_ops) };
     let name = if o.name.is_null() {
         String::new()
     } else {
@@ -481,21 +495,13 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
         }
         Some(v)
     };
-    let matching = ProviderMatch {
+    ProviderMatch {
         name,
         min_abi: o.match_min_abi_version,
         max_abi: o.match_max_abi_version,
         table,
         has_match_device: o.match_device.is_some(),
-    };
-    log::log(
-        log::VERBS_LOG_DEBUG,
-        format_args!("libibverbs: provider {} registered (provider ABI {provider_abi})", matching.name),
-    );
-    if provider_abi == 65 {
-        ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
     }
-    REGISTRY.register(ops as usize, provider_abi, matching);
 }
 
 fn match_kind(e: &verbs_match_ent) -> MatchKind {

@@ -486,7 +486,7 @@ pub fn note_load<L>(
     let Some(id) = FileId::of(Path::new(&opened.path)) else { return };
     let link = std::fs::symlink_metadata(&opened.path).is_ok_and(|m| m.file_type().is_symlink());
     let ids = e
-        .matching
+        .matching()
         .table
         .iter()
         .flatten()

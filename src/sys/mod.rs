@@ -8,6 +8,7 @@ pub mod mem;
 pub mod netlink;
 pub mod udp;
 pub mod dl;
+pub mod file;
 pub mod pod;
 pub mod uverbs;
 
