@@ -571,6 +571,9 @@ pub unsafe fn create_rwq_ind_table_with(
             return einval();
         }
         let mut handles = Vec::new();
+        if handles.try_reserve_exact(1usize << log).is_err() {
+            return Err::<(), _>(Errno::ENOMEM).ret_errno();
+        }
         for i in 0..1usize << log {
             let wq = *(*a).ind_tbl.add(i);
             if wq.is_null() {

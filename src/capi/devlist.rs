@@ -11,6 +11,8 @@
 //! anything). Two threads rescanning at once may both offer a new device to its provider; the
 //! second to splice finds the device already listed and releases its copy.
 use core::ffi::{CStr, c_char};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -230,14 +232,18 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
             Some((_, vdev)) => out.push(Some(vdev)),
             None => {
                 if show {
-                    eprintln!(
-                        "{PFX}Warning: no userspace device-specific driver found for {}",
-                        rec.ibdev_name
-                    );
+                    // The name's bytes as they are, as rdma-core's fprintf("%s") writes them.
+                    let mut line = format!("{PFX}Warning: no userspace device-specific driver found for ").into_bytes();
+                    line.extend_from_slice(rec.ibdev_name.as_bytes());
+                    line.push(b'\n');
+                    let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
                 }
                 log::log(
                     log::VERBS_LOG_WARN,
-                    format_args!("libibverbs: skipping device {}: no provider matched it", rec.ibdev_name),
+                    format_args!(
+                        "libibverbs: skipping device {}: no provider matched it",
+                        rec.ibdev_name.to_string_lossy()
+                    ),
                 );
                 if let Some(p) = hooks.sysfs.get_mut(i).and_then(Option::take) {
                     // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
@@ -265,10 +271,10 @@ fn provider_cache() -> Option<(&'static Path, &'static Mutex<cache::Cache>)> {
 
 fn as_match_device(r: &SysfsDev) -> Device {
     Device {
-        ibdev_name: r.ibdev_name.clone().into_bytes(),
-        ibdev_path: r.ibdev_path.to_string_lossy().into_owned(),
+        ibdev_name: r.ibdev_name.as_bytes().to_vec(),
+        ibdev_path: r.ibdev_path.as_os_str().as_bytes().to_vec(),
         driver_id: r.driver_id,
-        modalias: r.modalias.clone().map(String::into_bytes),
+        modalias: r.modalias.as_ref().map(|m| m.as_bytes().to_vec()),
         abi_ver: r.abi_ver,
     }
 }
@@ -297,7 +303,7 @@ fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
     s.sysfs_cdev = r.sysfs_cdev as libc::dev_t;
     fill_cstr(&mut s.ibdev_name, r.ibdev_name.as_bytes());
     fill_cstr(&mut s.ibdev_path, r.ibdev_path.as_os_str().as_encoded_bytes());
-    fill_cstr(&mut s.modalias, r.modalias.as_deref().unwrap_or("").as_bytes());
+    fill_cstr(&mut s.modalias, r.modalias.as_deref().map_or(&[][..], OsStr::as_bytes));
     s.node_guid = r.node_guid.unwrap_or(0);
     s.driver_id = r.driver_id.unwrap_or(device::RDMA_DRIVER_UNKNOWN);
     s.node_type = r.node_type as i32;
@@ -319,8 +325,8 @@ struct CHooks<'a> {
 
 impl CHooks<'_> {
     fn index(&self, dev: &Device) -> usize {
-        let path = dev.ibdev_path.as_str();
-        self.recs.iter().position(|r| r.ibdev_path.as_os_str() == path).unwrap_or(0)
+        let path = dev.ibdev_path.as_slice();
+        self.recs.iter().position(|r| r.ibdev_path.as_os_str().as_bytes() == path).unwrap_or(0)
     }
 
     /// The device's C record, brought up to date with the matcher's state.
@@ -369,10 +375,12 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         // returns a verbs_device it allocated (or NULL).
         let vdev = unsafe { (*ops).alloc_device.map_or(core::ptr::null_mut(), |f| f(s)) };
         if vdev.is_null() {
-            eprintln!("{PFX}Fatal: couldn't allocate device for {}", dev.ibdev_path);
+            self.warn(b"Fatal: couldn't allocate device for ".iter().chain(&dev.ibdev_path).copied().collect());
             return None;
         }
-        let dev_path = format!("{}/class/infiniband_verbs/{}", self.root.display(), rec.sysfs_name);
+        let mut dev_path = self.root.as_os_str().to_owned();
+        dev_path.push("/class/infiniband_verbs/");
+        dev_path.push(&rec.sysfs_name);
         if dev_path.len() >= crate::abi::verbs::IBV_SYSFS_PATH_MAX as usize {
             // SAFETY: rdma-core's error path: hand the device back to its provider.
             unsafe {
@@ -401,13 +409,20 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         }
         log::log(
             log::VERBS_LOG_DEBUG,
-            format_args!("libibverbs: device {} bound to provider {}", rec.ibdev_name, p.matching().name),
+            format_args!(
+                "libibverbs: device {} bound to provider {}",
+                rec.ibdev_name.to_string_lossy(),
+                p.matching().name
+            ),
         );
         Some(VdevPtr(vdev))
     }
 
-    fn warn(&mut self, text: String) {
-        eprintln!("{PFX}{text}");
+    fn warn(&mut self, text: Vec<u8>) {
+        let mut line = PFX.as_bytes().to_vec();
+        line.extend_from_slice(&text);
+        line.push(b'\n');
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
     }
 }
 
