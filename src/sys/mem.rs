@@ -67,6 +67,14 @@ pub fn try_zeroed(len: usize) -> Result<Vec<u8>, Errno> {
     Ok(unsafe { Vec::from_raw_parts(p, len, len) })
 }
 
+/// The index of the first `c` in `hay` (libc's `memchr`: vectorised, for long inputs such as
+/// configuration files of any size).
+pub fn memchr(c: u8, hay: &[u8]) -> Option<usize> {
+    // SAFETY: memchr reads at most hay.len() bytes of hay, which the slice owns.
+    let p = unsafe { libc::memchr(hay.as_ptr().cast(), c.into(), hay.len()) };
+    (!p.is_null()).then(|| p as usize - hay.as_ptr() as usize)
+}
+
 /// A heap buffer from `posix_memalign`, freed on drop.
 pub struct AlignedBuf {
     ptr: *mut libc::c_void,
