@@ -184,7 +184,7 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     let devices: Vec<Device> = recs.iter().map(as_match_device).collect();
     let mut states = vec![MatchState::default(); recs.len()];
     let mut hooks = CHooks { root, recs, sysfs: recs.iter().map(|_| None).collect() };
-    let provider_dir = loader::provider_dir(crate::env::real, crate::env::real_uid_is_euid());
+    let provider_dir = loader::provider_dir(crate::env::real, crate::env::trusted());
     let cache = || provider_cache().map(|(_, c)| c);
     let mut open = |pos: usize, name: &ProviderName| {
         let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
@@ -203,8 +203,8 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
     };
     let read_config = || -> ProviderList {
-        let dir = config::config_dir(crate::env::real, crate::env::real_uid_is_euid());
-        let names = config::discover(&dir, crate::env::real, crate::env::real_uid_is_euid());
+        let dir = config::config_dir(crate::env::real, crate::env::trusted());
+        let names = config::discover(&dir, crate::env::real, crate::env::trusted());
         for d in &names.diagnostics {
             eprintln!("{PFX}{}", d.text);
             log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {}", d.detail));
@@ -261,7 +261,7 @@ fn provider_cache() -> Option<(&'static Path, &'static Mutex<cache::Cache>)> {
     static CACHE: OnceLock<Option<(std::path::PathBuf, Mutex<cache::Cache>)>> = OnceLock::new();
     CACHE
         .get_or_init(|| {
-            let file = cache::cache_file(crate::env::real, crate::env::real_uid_is_euid())?;
+            let file = cache::cache_file(crate::env::real, crate::env::trusted())?;
             let c = cache::Cache::load(&file);
             Some((file, Mutex::new(c)))
         })

@@ -12,8 +12,8 @@ use crate::errno::{CRet, Errno};
 
 /// `const char *ibv_get_sysfs_path(void)`
 ///
-/// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) when the process is not set-uid, else
-/// "/sys". Never NULL.
+/// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
+/// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
     static PATH: OnceLock<CString> = OnceLock::new();

@@ -36,24 +36,19 @@ const ABI_BUF: usize = 8;
 /// Buffer of `ibv_get_device_guid` (`char attr[24]`).
 const GUID_BUF: usize = 24;
 
-/// The sysfs root: `SYSFS_PATH` from the environment unless the process is set-uid (real and
-/// effective uid differ), else `/sys`. Computed once, like rdma-core's `ibv_get_sysfs_path`.
+/// The sysfs root: `SYSFS_PATH` from the environment unless in secure execution
+/// ([`crate::env::trusted`]: set-uid, set-gid, file capabilities), else `/sys`. Computed once,
+/// like rdma-core's `ibv_get_sysfs_path`.
 pub fn sysfs_path() -> &'static Path {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
-    ROOT.get_or_init(|| {
-        sysfs_path_from(
-            std::env::var_os("SYSFS_PATH").as_deref(),
-            crate::sys::ids::getuid(),
-            crate::sys::ids::geteuid(),
-        )
-    })
+    ROOT.get_or_init(|| sysfs_path_from(std::env::var_os("SYSFS_PATH").as_deref(), crate::env::trusted()))
 }
 
 /// The rule of [`sysfs_path`] on given inputs: the environment value is used only when
-/// `uid == euid`, cut to `IBV_SYSFS_PATH_MAX` bytes (rdma-core's `strndup`), with every trailing
-/// `/` removed (so `/` becomes the empty root).
-pub fn sysfs_path_from(env: Option<&OsStr>, uid: u32, euid: u32) -> PathBuf {
-    let Some(env) = env.filter(|_| uid == euid) else {
+/// `trusted`, cut to `IBV_SYSFS_PATH_MAX` bytes (rdma-core's `strndup`), with every trailing `/`
+/// removed (so `/` becomes the empty root).
+pub fn sysfs_path_from(env: Option<&OsStr>, trusted: bool) -> PathBuf {
+    let Some(env) = env.filter(|_| trusted) else {
         return PathBuf::from("/sys");
     };
     let mut b = env.as_bytes();
@@ -406,14 +401,14 @@ mod tests {
 
     #[test]
     fn sysfs_path_rules() {
-        let p = |e: Option<&str>, u, eu| sysfs_path_from(e.map(OsStr::new), u, eu);
-        assert_eq!(p(None, 0, 0), Path::new("/sys"));
-        assert_eq!(p(Some("/tmp/fake"), 1000, 1000), Path::new("/tmp/fake"));
-        assert_eq!(p(Some("/tmp/fake///"), 0, 0), Path::new("/tmp/fake"));
-        assert_eq!(p(Some("/"), 0, 0), Path::new(""));
-        assert_eq!(p(Some("/tmp/fake"), 1000, 0), Path::new("/sys")); // set-uid root: ignored
+        let p = |e: Option<&str>, trusted| sysfs_path_from(e.map(OsStr::new), trusted);
+        assert_eq!(p(None, true), Path::new("/sys"));
+        assert_eq!(p(Some("/tmp/fake"), true), Path::new("/tmp/fake"));
+        assert_eq!(p(Some("/tmp/fake///"), true), Path::new("/tmp/fake"));
+        assert_eq!(p(Some("/"), true), Path::new(""));
+        assert_eq!(p(Some("/tmp/fake"), false), Path::new("/sys")); // secure execution: ignored
         let long = format!("/{}", "a".repeat(300));
-        assert_eq!(p(Some(&long), 0, 0).as_os_str().len(), IBV_SYSFS_PATH_MAX);
+        assert_eq!(p(Some(&long), true).as_os_str().len(), IBV_SYSFS_PATH_MAX);
     }
 
     #[test]

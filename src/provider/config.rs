@@ -22,7 +22,7 @@
 //!   [`MAX_WORD`] bytes (a name no `dlopen` could take, or a bad directive's first word), only its
 //!   first `MAX_WORD` bytes are kept and quoted (rdma-core's `getline` holds the whole line).
 //! - Order: `RDMAV_DRIVERS` (else `IBV_DRIVERS`) names first, in their order, honoured only when
-//!   uid == euid; then the config names in *reverse* of reading order (rdma-core prepends each to
+//!   outside secure execution ([`crate::env::trusted`]); then the config names in *reverse* of reading order (rdma-core prepends each to
 //!   its list). With Debian's one-name-per-file set this is reverse `readdir` order.
 #![forbid(unsafe_code)]
 
@@ -36,9 +36,10 @@ pub const DEFAULT_CONFIG_DIR: &str = match option_env!("IBVERBS_CONFIG_DIR") {
     None => "/etc/libibverbs.d",
 };
 
-/// The config directory to use: our override variable (uid == euid only), else the built-in one.
-pub fn config_dir(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> PathBuf {
-    crate::env::config_dir_override(get, uid_is_euid)
+/// The config directory to use: our override variable (not in secure execution), else the
+/// built-in one.
+pub fn config_dir(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> PathBuf {
+    crate::env::config_dir_override(get, trusted)
         .map_or_else(|| PathBuf::from(DEFAULT_CONFIG_DIR), PathBuf::from)
 }
 
@@ -475,10 +476,10 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
 pub fn discover(
     dir: &Path,
     get: impl Fn(&str) -> Option<OsString>,
-    uid_is_euid: bool,
+    trusted: bool,
 ) -> ProviderList {
     let scan = scan_dir(dir);
-    load_order(crate::env::driver_names(get, uid_is_euid), scan)
+    load_order(crate::env::driver_names(get, trusted), scan)
 }
 
 #[cfg(test)]
