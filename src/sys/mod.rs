@@ -11,6 +11,7 @@ pub mod dl;
 pub mod file;
 pub mod pod;
 pub mod uverbs;
+pub mod valgrind;
 
 /// Set the calling thread's `errno`.
 pub fn set_errno(e: core::ffi::c_int) {
