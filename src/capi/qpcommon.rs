@@ -104,6 +104,10 @@ pub(crate) fn with_room<A, B>(n: usize) -> Result<(Vec<A>, Vec<B>)> {
     Ok((a, b))
 }
 
+/// A receive work request list as the command layer takes it, and each WR's address (for
+/// `bad_wr`).
+pub(crate) type RecvList<'a> = (Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>);
+
 /// A receive work request list, in order: the WRs for the command layer and their addresses
 /// (for `bad_wr`). Err carries the index of the WR that could not be taken and why.
 ///
@@ -111,7 +115,7 @@ pub(crate) fn with_room<A, B>(n: usize) -> Result<(Vec<A>, Vec<B>)> {
 /// `wr` heads a NULL-terminated list of live work requests (or is NULL).
 pub(crate) unsafe fn recv_list<'a>(
     mut wr: *mut ibv_recv_wr,
-) -> core::result::Result<(Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>), (usize, Errno)> {
+) -> core::result::Result<RecvList<'a>, (usize, Errno)> {
     // SAFETY: the caller's contract.
     let n = unsafe { wr_count(wr, |w| (*w).next) };
     let (mut wrs, mut ptrs) = with_room(n).map_err(|e| (0, e))?;

@@ -190,7 +190,7 @@ mod tests {
         assert_eq!(strtoul10(b"1: CA\xff"), (1, false));
         assert_eq!(strtoul10(b"2\xff"), (2, false));
         assert_eq!(strtoul10(b"4\0junk"), (4, true));
-        assert_eq!(strtoul10(b"\06"), (0, false));
+        assert_eq!(strtoul10(b"\x006"), (0, false));
         assert_eq!(c_str(b"rxe4\0junk"), b"rxe4");
         assert_eq!(c_str(b"rxe4"), b"rxe4");
     }
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(scan_major_minor(b"231"), None);
         assert_eq!(scan_major_minor(b"x:1"), None);
         assert_eq!(scan_major_minor(b"231:192\xff"), Some((231, 192)));
-        assert_eq!(scan_major_minor(b"231:\0192"), None);
+        assert_eq!(scan_major_minor(b"231:\x00192"), None);
     }
 
     #[test]

@@ -304,8 +304,11 @@ impl FileParse<'_> {
     }
 }
 
+/// A file's `driver` names with their 1-based line numbers, and its bad-directive warnings.
+pub type Parsed = (Vec<(usize, OsString)>, Vec<Diagnostic>);
+
 /// Names found in a file's bytes, with 1-based line numbers, plus its bad-directive warnings.
-pub fn parse_file(path: &Path, bytes: &[u8]) -> (Vec<(usize, OsString)>, Vec<Diagnostic>) {
+pub fn parse_file(path: &Path, bytes: &[u8]) -> Parsed {
     let mut f = FileParse { path, names: Vec::new(), diags: Vec::new() };
     let mut s = LineScanner::default();
     s.feed(bytes, &mut |n, l, q| f.line(n, l, q));
@@ -315,7 +318,7 @@ pub fn parse_file(path: &Path, bytes: &[u8]) -> (Vec<(usize, OsString)>, Vec<Dia
 
 /// [`parse_file`] on an open file, read as a stream through a fixed buffer: open failure is an
 /// error; a read error part way keeps the lines completed before it (`getline` stops there).
-fn read_file(path: &Path) -> std::io::Result<(Vec<(usize, OsString)>, Vec<Diagnostic>)> {
+fn read_file(path: &Path) -> std::io::Result<Parsed> {
     use std::io::Read;
     let mut file = std::fs::File::open(path)?;
     let mut f = FileParse { path, names: Vec::new(), diags: Vec::new() };
