@@ -3071,8 +3071,8 @@ unsigned int mbps_to_ibv_rate(int mbps);
 
 // `const char *ibv_get_sysfs_path(void)`
 //
-// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) when the process is not set-uid, else
-// "/sys". Never NULL.
+// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
+// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
 const char *ibv_get_sysfs_path(void);
 
 // `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`

@@ -278,8 +278,7 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
     // SAFETY: a live CQ; the provider's buffers of the given sizes.
     unsafe {
         let ctx = (*cq).context;
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
         let fd = CmdFd((*ctx).cmd_fd);
         crate::cmd::cq::resize_cq(cmd_of(ctx, &fd), (*cq).handle, cqe, req, rsp)
             .map(|n| (*cq).cqe = n as c_int)
@@ -310,7 +309,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
             return Errno::EINVAL.0;
         }
         let ctx = (*cq).context;
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let req = buf(cmd, cmd_size);
         let fd = CmdFd((*ctx).cmd_fd);
         crate::cmd::cq::modify_cq(
             cmd_of(ctx, &fd),

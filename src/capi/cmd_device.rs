@@ -48,8 +48,7 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
     // response buffers of the given sizes.
     unsafe {
         let ctx = &raw mut (*context).context;
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let (req, rsp) = (provider_buf(cmd, cmd_size), provider_buf(resp, resp_size));
         let fd = CmdFd((*ctx).cmd_fd);
         let r = crate::cmd::device::get_context(cmd_of(ctx, &fd), req, rsp);
         r.map(|g| {
@@ -124,12 +123,8 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
         if mask != 0 || attr_size < size_of::<crate::abi::verbs::ibv_device_attr>() {
             return Errno::EINVAL.0;
         }
-        let a = core::slice::from_raw_parts_mut(attr.cast::<u8>(), attr_size);
-        let r = if resp.is_null() {
-            None
-        } else {
-            Some(core::slice::from_raw_parts_mut(resp.cast::<u8>(), *resp_size))
-        };
+        let a = provider_buf(attr, attr_size);
+        let r = if resp.is_null() { None } else { Some(provider_buf(resp, *resp_size)) };
         let v = super::devlist::vdev_of((*context).device).0;
         let ports = if v.is_null() || (*v).sysfs.is_null() { 0 } else { (*(*v).sysfs).num_ports };
         let fd = CmdFd((*context).cmd_fd);
@@ -160,7 +155,7 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     }
     // SAFETY: an open context, the caller's full ibv_port_attr and the provider's request.
     unsafe {
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let req = provider_buf(cmd, cmd_size);
         let fd = CmdFd((*context).cmd_fd);
         crate::cmd::device::query_port(cmd_of(context, &fd), port_num, &mut *port_attr, req)
             .ret_errno()

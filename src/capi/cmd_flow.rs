@@ -33,6 +33,9 @@ unsafe fn bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
     if p.is_null() || n == 0 {
         return &[];
     }
+    // No buffer is longer than isize::MAX bytes (nor may a slice be): a larger size is garbage,
+    // taken as that bound (the kernel refuses such a command).
+    let n = n.min(isize::MAX as usize);
     // SAFETY: the caller's contract.
     unsafe { core::slice::from_raw_parts(p.cast::<u8>(), n) }
 }
