@@ -194,7 +194,7 @@ if want valgrind; then
   if ! command -v valgrind >/dev/null; then
     echo "ok - vm: valgrind # SKIP valgrind not installed"
   else
-    for prog in ${IBVERBS_RS_VM_VALGRIND:-qp_verbs srq_verbs}; do
+    for prog in ${IBVERBS_RS_VM_VALGRIND:-qp_verbs srq_verbs pdmr cq_channel}; do
       name=valgrind_$prog
       LD_LIBRARY_PATH=$lib valgrind -q --error-exitcode=99 "$PROGS/$prog" > "$out/$name.out" 2> "$out/$name.err"
       rc=$?
