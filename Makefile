@@ -24,7 +24,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test vm-test headers install clean FORCE
+.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test secure-test vm-test headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -54,7 +54,7 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib cargo-test abi-test install-test clients-test inline-test vm-test
+test: deps lib cargo-test abi-test install-test clients-test inline-test secure-test vm-test
 
 cargo-test:
 	$(CARGO) test --all-targets
@@ -76,6 +76,11 @@ inline-test: lib
 
 install-test: lib
 	tests/install/run
+
+# Set-uid, set-gid and file-capability copies of a program under attacker-chosen variables
+# (needs root; skipped with the reason otherwise).
+secure-test: lib
+	tests/secure/run $(OUT)
 
 headers:
 	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers

@@ -1,10 +1,20 @@
 //! Every environment variable the library reads, with rdma-core's semantics (libibverbs/init.c,
 //! dynamic_driver.c, sysfs.c, memory.c and util/util.c at v44 and v65 — identical in both).
 //!
-//! rdma-core uses plain `getenv` everywhere; it never calls `secure_getenv`. Instead, the two
-//! variables that choose files to load or read (`RDMAV_DRIVERS`/`IBV_DRIVERS` and `SYSFS_PATH`)
-//! are only consulted when `getuid() == geteuid()`. That test ignores setgid and file capabilities
-//! (which `secure_getenv` would catch); we mirror it as is.
+//! Secure execution. rdma-core uses plain `getenv` everywhere and never `secure_getenv`; it
+//! consults the two variables that choose files to load or read (`RDMAV_DRIVERS`/`IBV_DRIVERS`
+//! and `SYSFS_PATH`) only when `getuid() == geteuid()`, a test blind to set-gid programs and file
+//! capabilities (a set-gid program loads the caller's `RDMAV_DRIVERS` libraries), and it opens
+//! (creates) `VERBS_LOG_FILE` in a set-uid program, as its effective user. Here the test is
+//! [`crate::sys::ids::secure_execution`] (`getauxval(AT_SECURE)`, or differing real and effective
+//! ids), and in secure execution no variable that picks code, files or directories is honoured:
+//! the table below says, per variable, what secure execution does ([`Secure`]). What was set and
+//! ignored is listed once, at debug level, to the log ([`ignored_in_secure_mode`]).
+//!
+//! The log in secure execution: `VERBS_LOG_FILE` is never opened, so no file the caller names is
+//! created or written with the program's privileges. Divergence: with `VERBS_LOG_LEVEL` set, the
+//! log goes to the standard error the caller gave the program (rdma-core writes providers'
+//! messages into the file it created, and nowhere when it has none).
 //!
 //! Three kinds of boolean exist:
 //! - `check_env` flags: on when set to anything except exactly `"0"`; `""`, `"00"`, `"no"` and
@@ -12,8 +22,8 @@
 //! - presence flags: on when set at all, even to `"0"` ([`present`]).
 //! - values parsed with C's `strtol(v, NULL, 0)` ([`c_strtol`]).
 //!
-//! Every reader takes a lookup closure so it can be tested; [`real`] and [`real_uid_is_euid`] are
-//! the process environment and credentials.
+//! Every reader takes a lookup closure so it can be tested; [`real`] and [`trusted`] are the
+//! process environment and whether it may choose files.
 #![forbid(unsafe_code)]
 
 use std::ffi::{OsStr, OsString};
@@ -33,18 +43,19 @@ pub const MLX4_DEVICE_FATAL_CLEANUP: &str = "MLX4_DEVICE_FATAL_CLEANUP";
 pub const IBV_SHOW_WARNINGS: &str = "IBV_SHOW_WARNINGS";
 /// Provider log threshold, `strtol(v, NULL, 0)` into a `uint32_t`.
 pub const VERBS_LOG_LEVEL: &str = "VERBS_LOG_LEVEL";
-/// Provider log file, opened for append; only read when the level is non-zero.
+/// Provider log file, opened for append; only read when the level is non-zero, never in secure
+/// execution.
 pub const VERBS_LOG_FILE: &str = "VERBS_LOG_FILE";
-/// Extra providers to load first, `:` or `;` separated; only when uid == euid.
+/// Extra providers to load first, `:` or `;` separated; not in secure execution.
 pub const RDMAV_DRIVERS: &str = "RDMAV_DRIVERS";
 /// Used instead of [`RDMAV_DRIVERS`] only when that is unset; same rules.
 pub const IBV_DRIVERS: &str = "IBV_DRIVERS";
-/// Root of sysfs (default `/sys`); only when uid == euid.
+/// Root of sysfs (default `/sys`); not in secure execution.
 pub const SYSFS_PATH: &str = "SYSFS_PATH";
-/// Ours, not rdma-core's: replaces the compiled-in config directory; only when uid == euid.
+/// Ours, not rdma-core's: replaces the compiled-in config directory; not in secure execution.
 pub const IBVERBS_RS_CONFIG_DIR: &str = "IBVERBS_RS_CONFIG_DIR";
-/// Ours, not rdma-core's: replaces the compiled-in provider directory (empty = none); only when
-/// uid == euid.
+/// Ours, not rdma-core's: replaces the compiled-in provider directory (empty = none); not in
+/// secure execution.
 pub const IBVERBS_RS_PROVIDER_DIR: &str = "IBVERBS_RS_PROVIDER_DIR";
 /// Ours, not rdma-core's: "0" turns off the provider driver-id cache (`provider::cache`), so every
 /// configured name is loaded in order as rdma-core loads it.
@@ -63,13 +74,23 @@ pub enum Kind {
     Text,
 }
 
+/// What a variable does in secure execution (set-uid, set-gid, file capabilities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Secure {
+    /// Honoured, as by rdma-core: it chooses no code, file or directory.
+    Honoured,
+    /// Ignored: it would choose code, files or directories. `rdma_core` says when rdma-core
+    /// honours it there all the same.
+    Ignored { rdma_core: &'static str },
+}
+
 /// One row of the inventory.
 #[derive(Clone, Copy, Debug)]
 pub struct Var {
     pub name: &'static str,
     pub kind: Kind,
-    /// Ignored when the real and effective uid differ.
-    pub uid_checked: bool,
+    /// In secure execution.
+    pub secure: Secure,
     /// False for our own additions.
     pub rdma_core: bool,
     /// When rdma-core reads it.
@@ -82,98 +103,100 @@ pub const VARS: &[Var] = &[
     Var {
         name: RDMAV_FORK_SAFE,
         kind: Kind::Flag,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "first ibv_get_device_list (ibverbs_init)",
     },
     Var {
         name: IBV_FORK_SAFE,
         kind: Kind::Flag,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "first ibv_get_device_list (ibverbs_init)",
     },
     Var {
         name: RDMAV_HUGEPAGES_SAFE,
         kind: Kind::Presence,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "every ibv_fork_init call",
     },
     Var {
         name: RDMAV_ALLOW_DISASSOC_DESTROY,
         kind: Kind::Flag,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "first ibv_get_device_list (ibverbs_init)",
     },
     Var {
         name: MLX4_DEVICE_FATAL_CLEANUP,
         kind: Kind::Flag,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "first ibv_get_device_list (ibverbs_init)",
     },
     Var {
         name: IBV_SHOW_WARNINGS,
         kind: Kind::Presence,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "each device left without a provider",
     },
     Var {
         name: VERBS_LOG_LEVEL,
         kind: Kind::Number,
-        uid_checked: false,
+        secure: Secure::Honoured,
         rdma_core: true,
         read_when: "first ibv_get_device_list (ibverbs_init)",
     },
     Var {
         name: VERBS_LOG_FILE,
         kind: Kind::Text,
-        uid_checked: false,
+        secure: Secure::Ignored {
+            rdma_core: "always: creates the file as the effective user (set-uid root: a root-owned file where the caller chose); providers log into it",
+        },
         rdma_core: true,
         read_when: "ibverbs_init, only if the level is non-zero",
     },
     Var {
         name: RDMAV_DRIVERS,
         kind: Kind::Text,
-        uid_checked: true,
+        secure: Secure::Ignored { rdma_core: "when uid == euid: set-gid and file-capability programs load the named libraries" },
         rdma_core: true,
         read_when: "when providers are loaded (once)",
     },
     Var {
         name: IBV_DRIVERS,
         kind: Kind::Text,
-        uid_checked: true,
+        secure: Secure::Ignored { rdma_core: "when uid == euid, as RDMAV_DRIVERS" },
         rdma_core: true,
         read_when: "when providers are loaded, if RDMAV_DRIVERS is unset",
     },
     Var {
         name: SYSFS_PATH,
         kind: Kind::Text,
-        uid_checked: true,
+        secure: Secure::Ignored { rdma_core: "when uid == euid: set-gid and file-capability programs read the named tree" },
         rdma_core: true,
         read_when: "first ibv_get_sysfs_path (ibverbs_init); cached",
     },
     Var {
         name: IBVERBS_RS_CONFIG_DIR,
         kind: Kind::Text,
-        uid_checked: true,
+        secure: Secure::Ignored { rdma_core: "(ours only)" },
         rdma_core: false,
         read_when: "when providers are loaded (once)",
     },
     Var {
         name: IBVERBS_RS_PROVIDER_DIR,
         kind: Kind::Text,
-        uid_checked: true,
+        secure: Secure::Ignored { rdma_core: "(ours only)" },
         rdma_core: false,
         read_when: "when providers are loaded (once)",
     },
     Var {
         name: IBVERBS_RS_PROVIDER_CACHE,
         kind: Kind::Text,
-        uid_checked: true,
+        secure: Secure::Ignored { rdma_core: "(ours only: no cache is read or written in secure execution)" },
         rdma_core: false,
         read_when: "when providers are loaded (once)",
     },
@@ -187,9 +210,22 @@ pub fn real(name: &str) -> Option<OsString> {
     std::env::var_os(name)
 }
 
-/// `getuid() == geteuid()`: whether user-chosen paths may be honoured.
-pub fn real_uid_is_euid() -> bool {
-    crate::sys::ids::uid_is_euid()
+/// Whether the environment may choose files, directories and code: false in secure execution
+/// ([`crate::sys::ids::secure_execution`]). Decided once per process.
+pub fn trusted() -> bool {
+    static TRUSTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *TRUSTED.get_or_init(|| !crate::sys::ids::secure_execution())
+}
+
+/// The variables set in the environment that secure execution ignores (empty when `trusted`).
+pub fn ignored_in_secure_mode(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Vec<&'static str> {
+    if trusted {
+        return Vec::new();
+    }
+    VARS.iter()
+        .filter(|v| matches!(v.secure, Secure::Ignored { .. }) && get(v.name).is_some())
+        .map(|v| v.name)
+        .collect()
 }
 
 /// rdma-core's `check_env`: set, and not exactly the string "0".
@@ -276,29 +312,36 @@ pub struct LogSettings {
     pub level: u32,
     /// Path to open with C mode "aw+" (glibc: read/append/create). None when level is 0.
     pub file: Option<OsString>,
+    /// Secure execution with a level set: no file is opened; the log goes to standard error.
+    pub stderr: bool,
 }
 
 /// Read VERBS_LOG_LEVEL and (only if that is non-zero) VERBS_LOG_FILE. With no file, rdma-core's
 /// release build turns logging off (its debug build would use stderr instead): `level` is then 0.
-pub fn log_settings(get: impl Fn(&str) -> Option<OsString>) -> LogSettings {
+/// Not `trusted` (secure execution): VERBS_LOG_FILE is not read; a non-zero level logs to stderr.
+pub fn log_settings(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> LogSettings {
     let level = get(VERBS_LOG_LEVEL).map_or(0, |v| c_strtol(v.as_bytes(), 0) as u32);
     if level == 0 {
-        return LogSettings { level: 0, file: None };
+        return LogSettings { level: 0, file: None, stderr: false };
+    }
+    if !trusted {
+        return LogSettings { level, file: None, stderr: true };
     }
     match get(VERBS_LOG_FILE) {
-        Some(f) => LogSettings { level, file: Some(f) },
-        None => LogSettings { level: 0, file: None },
+        Some(f) => LogSettings { level, file: Some(f), stderr: false },
+        None => LogSettings { level: 0, file: None, stderr: false },
     }
 }
 
 /// Where the extra provider names came from, and the names: `RDMAV_DRIVERS` if set (even to ""),
 /// else `IBV_DRIVERS`; split at every ':' and ';' with empty pieces kept (as `strsep` does), so
-/// "" gives one empty name and "a::b" gives "a", "", "b". None when uid != euid or neither is set.
+/// "" gives one empty name and "a::b" gives "a", "", "b". None when not `trusted` (secure
+/// execution) or neither is set.
 pub fn driver_names(
     get: impl Fn(&str) -> Option<OsString>,
-    uid_is_euid: bool,
+    trusted: bool,
 ) -> Option<(&'static str, Vec<OsString>)> {
-    if !uid_is_euid {
+    if !trusted {
         return None;
     }
     let (var, value) = match get(RDMAV_DRIVERS) {
@@ -313,10 +356,10 @@ pub fn driver_names(
     Some((var, names))
 }
 
-/// The sysfs root: `SYSFS_PATH` (when uid == euid) cut to [`IBV_SYSFS_PATH_MAX`] bytes with
+/// The sysfs root: `SYSFS_PATH` (when `trusted`) cut to [`IBV_SYSFS_PATH_MAX`] bytes with
 /// trailing '/' removed (so "/" becomes ""), else "/sys".
-pub fn sysfs_path(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> OsString {
-    let Some(v) = get(SYSFS_PATH).filter(|_| uid_is_euid) else {
+pub fn sysfs_path(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> OsString {
+    let Some(v) = get(SYSFS_PATH).filter(|_| trusted) else {
         return OsString::from("/sys");
     };
     let mut b = v.into_vec();
@@ -327,21 +370,17 @@ pub fn sysfs_path(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> 
     OsString::from_vec(b)
 }
 
-/// Our override of the config directory (rdma-core has none: IBV_CONFIG_DIR is compiled in).
-pub fn config_dir_override(
-    get: impl Fn(&str) -> Option<OsString>,
-    uid_is_euid: bool,
-) -> Option<OsString> {
-    get(IBVERBS_RS_CONFIG_DIR).filter(|_| uid_is_euid)
+/// Our override of the config directory (rdma-core has none: IBV_CONFIG_DIR is compiled in);
+/// only when `trusted`.
+pub fn config_dir_override(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<OsString> {
+    get(IBVERBS_RS_CONFIG_DIR).filter(|_| trusted)
 }
 
 /// Our override of the provider directory (rdma-core has none: VERBS_PROVIDER_DIR is compiled
 /// in). An empty value means "no provider directory", like building rdma-core with it empty.
-pub fn provider_dir_override(
-    get: impl Fn(&str) -> Option<OsString>,
-    uid_is_euid: bool,
-) -> Option<OsString> {
-    get(IBVERBS_RS_PROVIDER_DIR).filter(|_| uid_is_euid)
+/// Only when `trusted`.
+pub fn provider_dir_override(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<OsString> {
+    get(IBVERBS_RS_PROVIDER_DIR).filter(|_| trusted)
 }
 
 #[cfg(test)]
@@ -394,18 +433,22 @@ mod tests {
 
     #[test]
     fn log() {
-        assert_eq!(log_settings(env(&[])), LogSettings { level: 0, file: None });
+        let off = LogSettings { level: 0, file: None, stderr: false };
+        assert_eq!(log_settings(env(&[]), true), off);
+        assert_eq!(log_settings(env(&[("VERBS_LOG_LEVEL", "4")]), true), off);
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "4")])),
-            LogSettings { level: 0, file: None }
+            log_settings(env(&[("VERBS_LOG_LEVEL", "-1"), ("VERBS_LOG_FILE", "/x")]), true),
+            LogSettings { level: u32::MAX, file: Some("/x".into()), stderr: false }
         );
+        // Secure execution: the file is never named, the level goes to stderr.
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "-1"), ("VERBS_LOG_FILE", "/x")])),
-            LogSettings { level: u32::MAX, file: Some("/x".into()) }
+            log_settings(env(&[("VERBS_LOG_LEVEL", "4"), ("VERBS_LOG_FILE", "/x")]), false),
+            LogSettings { level: 4, file: None, stderr: true }
         );
+        assert_eq!(log_settings(env(&[("VERBS_LOG_FILE", "/x")]), false), off);
         // strtol stops at the first non-digit.
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "1e99"), ("VERBS_LOG_FILE", "/x")])).level,
+            log_settings(env(&[("VERBS_LOG_LEVEL", "1e99"), ("VERBS_LOG_FILE", "/x")]), true).level,
             1
         );
         // strtol saturates to LONG_MAX, whose low 32 bits are all ones.
@@ -413,12 +456,12 @@ mod tests {
             log_settings(env(&[
                 ("VERBS_LOG_LEVEL", "99999999999999999999"),
                 ("VERBS_LOG_FILE", "f")
-            ]))
+            ]), true)
             .level,
             u32::MAX
         );
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "0x0"), ("VERBS_LOG_FILE", "f")])).level,
+            log_settings(env(&[("VERBS_LOG_LEVEL", "0x0"), ("VERBS_LOG_FILE", "f")]), true).level,
             0
         );
     }
@@ -454,6 +497,30 @@ mod tests {
         assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/tmp/s")]), false), "/sys");
         let long = format!("/{}", "a".repeat(300));
         assert_eq!(sysfs_path(env(&[("SYSFS_PATH", &long)]), true).len(), IBV_SYSFS_PATH_MAX);
+    }
+
+    #[test]
+    fn secure_mode_ignores_what_picks_files() {
+        let all: Vec<(&str, &str)> = VARS.iter().map(|v| (v.name, "/attacker")).collect();
+        assert!(ignored_in_secure_mode(env(&all), true).is_empty());
+        let ignored = ignored_in_secure_mode(env(&all), false);
+        assert_eq!(
+            ignored,
+            [
+                VERBS_LOG_FILE,
+                RDMAV_DRIVERS,
+                IBV_DRIVERS,
+                SYSFS_PATH,
+                IBVERBS_RS_CONFIG_DIR,
+                IBVERBS_RS_PROVIDER_DIR,
+                IBVERBS_RS_PROVIDER_CACHE
+            ]
+        );
+        assert_eq!(driver_names(env(&all), false), None);
+        assert_eq!(sysfs_path(env(&all), false), "/sys");
+        assert_eq!(config_dir_override(env(&all), false), None);
+        assert_eq!(provider_dir_override(env(&all), false), None);
+        assert_eq!(log_settings(env(&[("VERBS_LOG_LEVEL", "4"), ("VERBS_LOG_FILE", "/victim")]), false).file, None);
     }
 
     #[test]

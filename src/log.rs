@@ -5,7 +5,9 @@
 //! VERBS_LOG_FILE, opened for appending. Without VERBS_LOG_FILE, or when it cannot be opened,
 //! nothing is logged at all (rdma-core's release fallback sets the level to none; only its debug
 //! builds fall back to stderr). The library's own diagnostics (why a device or provider was
-//! skipped) go through [`log`] with the same filter.
+//! skipped) go through [`log`] with the same filter. In secure execution VERBS_LOG_FILE is never
+//! opened and a non-zero level logs to standard error instead, the first message saying which
+//! variables were ignored (see `crate::env`).
 #![forbid(unsafe_code)]
 
 use std::io::Write;
@@ -19,23 +21,52 @@ pub const VERBS_LOG_DEBUG: u32 = 4;
 struct Sink {
     level: u32,
     file: Option<Mutex<std::fs::File>>,
+    /// Secure execution: the messages go to standard error (the caller's), no file is opened.
+    stderr: bool,
 }
 
 impl Sink {
     /// Open the sink `crate::env::log_settings` describes; a file that cannot be opened turns
     /// logging off, as rdma-core's release fallback does.
     fn open(settings: crate::env::LogSettings) -> Sink {
+        if settings.stderr {
+            return Sink { level: settings.level, file: None, stderr: true };
+        }
         let file = settings.file.and_then(|p| {
             std::fs::OpenOptions::new().append(true).read(true).create(true).open(p).ok()
         });
         let level = if file.is_some() { settings.level } else { 0 };
-        Sink { level, file: file.map(Mutex::new) }
+        Sink { level, file: file.map(Mutex::new), stderr: false }
     }
 }
 
 fn sink() -> &'static Sink {
     static SINK: OnceLock<Sink> = OnceLock::new();
-    SINK.get_or_init(|| Sink::open(crate::env::log_settings(crate::env::real)))
+    let mut fresh = false;
+    let s = SINK.get_or_init(|| {
+        fresh = true;
+        Sink::open(crate::env::log_settings(crate::env::real, crate::env::trusted()))
+    });
+    if fresh {
+        let ignored = crate::env::ignored_in_secure_mode(crate::env::real, crate::env::trusted());
+        if !ignored.is_empty() && s.level >= VERBS_LOG_DEBUG {
+            let line = format!("libibverbs: secure execution: ignoring {}\n", ignored.join(", "));
+            s.put(line.as_bytes());
+        }
+    }
+    s
+}
+
+impl Sink {
+    fn put(&self, msg: &[u8]) {
+        if self.stderr {
+            let _ = std::io::stderr().write_all(msg);
+        } else if let Some(f) = &self.file {
+            if let Ok(mut f) = f.lock() {
+                let _ = f.write_all(msg);
+            }
+        }
+    }
 }
 
 pub fn enabled(level: u32) -> bool {
@@ -45,12 +76,7 @@ pub fn enabled(level: u32) -> bool {
 
 /// Write one already-formatted message (no newline is added, as rdma-core's vfprintf adds none).
 pub fn write(msg: &[u8]) {
-    let s = sink();
-    if let Some(f) = &s.file {
-        if let Ok(mut f) = f.lock() {
-            let _ = f.write_all(msg);
-        }
-    }
+    sink().put(msg);
 }
 
 /// The library's own diagnostics, filtered like providers' messages.
@@ -69,13 +95,13 @@ mod tests {
 
     #[test]
     fn no_file_means_no_log() {
-        assert_eq!(Sink::open(LogSettings { level: 4, file: None }).level, 0);
+        assert_eq!(Sink::open(LogSettings { level: 4, file: None, stderr: false }).level, 0);
         let dir = std::env::temp_dir().join(format!("verbs-log-{}", std::process::id()));
-        let s = Sink::open(LogSettings { level: 4, file: Some(dir.clone().into_os_string()) });
+        let s = Sink::open(LogSettings { level: 4, file: Some(dir.clone().into_os_string()), stderr: false });
         assert_eq!(s.level, 4);
         assert!(s.file.is_some());
         let _ = std::fs::remove_file(dir);
-        let bad = LogSettings { level: 4, file: Some("/nonexistent/x".into()) };
+        let bad = LogSettings { level: 4, file: Some("/nonexistent/x".into()), stderr: false };
         assert_eq!(Sink::open(bad).level, 0);
     }
 }

@@ -71,7 +71,42 @@ fn read_sysfs_file_rejects_null() {
         let (ret, e) = with_errno(|| {
             sysfs::ibv_read_sysfs_file(c"/proc/self".as_ptr(), c"comm".as_ptr(), null_mut(), 8)
         });
-        assert_eq!((ret, e), (-1, libc::EINVAL));
+        // The kernel judges the buffer, as under rdma-core.
+        assert_eq!((ret, e), (-1, libc::EFAULT));
     }
     assert!(buf.iter().all(|&b| b == b'#' as c_char), "buffer untouched");
+}
+
+#[test]
+fn read_sysfs_file_sizes_no_buffer_has() {
+    // Was: a capacity-overflow panic (SIZE_MAX) or an allocation failure (2^40), each aborting
+    // the process. Now one read() into the caller's buffer: the kernel refuses the range.
+    let mut buf = [b'#' as c_char; 8];
+    for size in [usize::MAX, 1 << 40, 1 << 62] {
+        // SAFETY: the kernel checks the range before writing; nothing past the file's length
+        // (a few bytes of /proc/self/comm fit in buf) could be written.
+        let (ret, e) = with_errno(|| unsafe {
+            sysfs::ibv_read_sysfs_file(c"/proc/self".as_ptr(), c"comm".as_ptr(), buf.as_mut_ptr(), size)
+        });
+        assert_eq!((ret, e), (-1, libc::EFAULT), "size {size:#x}");
+    }
+}
+
+#[test]
+fn free_device_list_ignores_lists_it_did_not_hand_out() {
+    // Was: libc's free() of a stack array (SIGABRT: "free(): invalid pointer").
+    let mut fake: [*mut ibverbs::abi::verbs::ibv_device; 2] = [null_mut(); 2];
+    // SAFETY: the array is not a list of ours: it is ignored.
+    unsafe { device::ibv_free_device_list(fake.as_mut_ptr()) };
+    // A real list is freed once; the second free is ignored.
+    let mut n = -1;
+    // SAFETY: the export's contract.
+    let list = unsafe { device::ibv_get_device_list(&mut n) };
+    if !list.is_null() {
+        // SAFETY: a live list, then the same (now freed) address.
+        unsafe {
+            device::ibv_free_device_list(list);
+            device::ibv_free_device_list(list);
+        }
+    }
 }

@@ -190,6 +190,10 @@ fn buffers() {
         let (r, e) = with_errno(|| mr::ibv_reg_mr_ex(&mut pd1, &mut a));
         assert!(bad(r, e), "BUF with a NULL buf");
         mr::ibv_free_buf(b);
+        // Freed already, or never a handle of ours: ignored (libc's free would abort).
+        mr::ibv_free_buf(b);
+        let mut fake = [0u64; 8];
+        mr::ibv_free_buf(fake.as_mut_ptr().cast());
     }
 }
 

@@ -199,7 +199,7 @@ fn decode_captured_replies() {
         }
     );
     let a = Attrs::parse(msgs[0].payload).unwrap();
-    assert_eq!(a.str(RDMA_NLDEV_ATTR_DEV_PROTOCOL), Some("roce"));
+    assert_eq!(a.cstr(RDMA_NLDEV_ATTR_DEV_PROTOCOL), Some(&b"roce"[..]));
 
     let d = hex(DUMP_DONE);
     let m = split_datagram(&d).unwrap();
@@ -288,7 +288,7 @@ fn captured_rxe0_session_end_to_end() {
     assert_eq!(e.devices.len(), 1);
     let d = &e.devices[0];
     assert_eq!(
-        (d.sysfs_name.as_str(), d.ibdev_name.as_str()),
+        (d.sysfs_name.to_str().unwrap(), d.ibdev_name.to_str().unwrap()),
         ("uverbs0", "rxe0")
     );
     assert_eq!(d.ibdev_idx, Some(0));
@@ -333,7 +333,7 @@ fn chardev_failure_falls_back_to_sysfs_per_device() {
     let names: Vec<_> = e
         .devices
         .iter()
-        .map(|d| (d.ibdev_name.as_str(), d.sysfs_name.as_str()))
+        .map(|d| (d.ibdev_name.to_str().unwrap(), d.sysfs_name.to_str().unwrap()))
         .collect();
     assert_eq!(names, [("rxe0", "uverbs0"), ("mlx5_0", "uverbs1")]);
     let m = &e.devices[1];
@@ -348,7 +348,8 @@ fn chardev_failure_falls_back_to_sysfs_per_device() {
         m.modalias
             .as_deref()
             .unwrap()
-            .starts_with("pci:v000015B3d0000101B")
+            .as_encoded_bytes()
+            .starts_with(b"pci:v000015B3d0000101B")
     );
 }
 

@@ -39,7 +39,7 @@ fn skip_reason<'a>(e: &'a Enumeration, name: &str) -> &'a str {
 }
 
 fn names(e: &Enumeration) -> Vec<String> {
-    let mut v: Vec<String> = e.devices.iter().map(|d| d.sysfs_name.clone()).collect();
+    let mut v: Vec<String> = e.devices.iter().map(|d| d.sysfs_name.to_string_lossy().into_owned()).collect();
     v.sort();
     v
 }
@@ -80,7 +80,7 @@ fn two_devices() {
     assert_eq!(mlx.sysfs_cdev, makedev(231, 193));
     assert_eq!(
         mlx.modalias.as_deref(),
-        Some("pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00")
+        Some(std::ffi::OsStr::new("pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00"))
     );
     assert_eq!(mlx.node_guid, Some(0x0c42_a103_0065_8f2e));
     assert_eq!(mlx.abi_ver, 1);
@@ -342,4 +342,39 @@ fn rescan_identity() {
     let mut z = a.clone();
     z.sysfs_name = "uverbs7".into();
     assert!(!device::same_sysfs_dev(&a, &z));
+}
+
+#[test]
+fn bad_bytes_are_read_as_c_reads_them() {
+    // Each value here was refused for not being UTF-8 (the device dropped, or the value taken as
+    // 0); rdma-core reads bytes: a NUL ends the string, a stray byte ends the number.
+    use std::os::unix::ffi::OsStrExt;
+    let e = walk("bad-bytes").unwrap();
+    let names: Vec<&[u8]> = {
+        let mut v: Vec<&[u8]> = e.devices.iter().map(|d| d.sysfs_name.as_bytes()).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        names,
+        [&b"uverbs0"[..], b"uverbs1", b"uverbs2", b"uverbs3", b"uverbs4", b"uverbs5", b"uverbs7", b"uverbs9", b"uverbs\xff6"]
+    );
+    assert_eq!(by_name(&e, "uverbs0").node_type_raw, Some(1)); // "1: CA\xff"
+    assert_eq!(by_name(&e, "uverbs0").node_type, NodeType::Ca);
+    assert_eq!(by_name(&e, "uverbs1").abi_ver, 2); // "2\xff"
+    assert_eq!(by_name(&e, "uverbs2").sysfs_cdev, makedev(231, 194)); // "231:194\xff"
+    assert_eq!(by_name(&e, "uverbs3").node_guid, Some(0x0002_c903_0000_1234));
+    assert_eq!(by_name(&e, "uverbs4").ibdev_name, "rxe_nul"); // "rxe_nul\0junk"
+    assert!(by_name(&e, "uverbs4").ibdev_path.ends_with("class/infiniband/rxe_nul"));
+    assert_eq!(by_name(&e, "uverbs5").ibdev_name.as_bytes(), b"rxe_\xff\xfe");
+    let uv6 = e.devices.iter().find(|d| d.sysfs_name.as_bytes() == b"uverbs\xff6").unwrap();
+    assert_eq!(uv6.ibdev_name, "rxe_uv");
+    assert!(uv6.cdev_path.as_os_str().as_bytes().ends_with(b"/uverbs\xff6"));
+    // A read of bytes that starts with NUL: strtoul("") is 0 (rdma-core decodes that as unknown).
+    assert_eq!(by_name(&e, "uverbs7").node_type_raw, Some(0));
+    assert_eq!(by_name(&e, "uverbs7").abi_ver, 0);
+    // "0002:c903" before the NUL: three fields short of a GUID.
+    assert_eq!(by_name(&e, "uverbs9").node_guid, None);
+    // "231:" before the NUL: no minor, the device is dropped.
+    assert!(skip_reason(&e, "uverbs8").contains("not major:minor"));
 }

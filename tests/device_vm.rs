@@ -31,8 +31,8 @@ fn enumerate_real_devices() {
             println!("{d:#?}");
             println!(
                 "   -> {} {} guid {} node_type {:?} transport {:?} cdev {}:{}",
-                d.ibdev_name,
-                d.sysfs_name,
+                d.ibdev_name.to_string_lossy(),
+                d.sysfs_name.to_string_lossy(),
                 d.node_guid.map(format_guid).unwrap_or_default(),
                 d.node_type,
                 d.transport(),
@@ -69,20 +69,20 @@ fn enumerate_real_devices() {
             (&d.ibdev_name, d.node_guid, d.node_type, d.sysfs_cdev)
         );
         assert_eq!(w.abi_ver, d.abi_ver);
+        let name = d.ibdev_name.to_str().expect("a kernel device name is ASCII");
         // ibv_devices: "<name> <16 hex digits of the GUID>"
         let guid_hex = format!("{:016x}", d.node_guid.unwrap());
         assert!(
             ibv_devices
                 .lines()
                 .any(|l| l.split_whitespace().collect::<Vec<_>>()
-                    == [d.ibdev_name.as_str(), guid_hex.as_str()]),
-            "{} {guid_hex} not in ibv_devices",
-            d.ibdev_name
+                    == [name, guid_hex.as_str()]),
+            "{name} {guid_hex} not in ibv_devices"
         );
         // ibv_devinfo: hca_id, transport, node_guid
         let block = ibv_devinfo
             .split("hca_id:")
-            .find(|b| b.trim_start().starts_with(&d.ibdev_name))
+            .find(|b| b.trim_start().starts_with(name))
             .expect("hca block");
         assert!(block.contains(&format_guid(d.node_guid.unwrap())));
         let transport = match d.transport() {
@@ -92,7 +92,7 @@ fn enumerate_real_devices() {
         };
         assert!(block.contains(transport), "{block}");
         // rdma dev: "<idx>: <name>: node_type ca node_guid …"
-        let idx_line = format!("{}: {}: ", d.ibdev_idx.unwrap(), d.ibdev_name);
+        let idx_line = format!("{}: {name}: ", d.ibdev_idx.unwrap());
         assert!(
             rdma_dev.lines().any(|l| l.starts_with(&idx_line)),
             "{idx_line} not in rdma dev"

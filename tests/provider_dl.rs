@@ -142,7 +142,7 @@ fn late_registration_is_adopted_by_the_name_that_opens_its_object() {
     assert_eq!(cand.place, Place::ProviderDir);
     assert_eq!(lib.object_id(), target.object_id());
     let snap = reg.snapshot();
-    let slots: Vec<_> = snap.iter().map(|e| (e.matching.name.as_str(), e.slot)).collect();
+    let slots: Vec<_> = snap.iter().map(|e| (e.matching().name.as_str(), e.slot)).collect();
     assert_eq!(
         slots,
         [("early", Slot::Early), ("app-loaded", Slot::Config(4)), ("other-late", Slot::Late)]

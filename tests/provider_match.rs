@@ -20,7 +20,7 @@ fn prov(name: &str, table: Option<Vec<MatchKind>>) -> ProviderMatch {
 fn dev(name: &str, driver_id: Option<u32>, modalias: Option<&str>) -> Device {
     Device {
         ibdev_name: name.as_bytes().to_vec(),
-        ibdev_path: format!("/sys/class/infiniband/{name}"),
+        ibdev_path: format!("/sys/class/infiniband/{name}").into_bytes(),
         driver_id,
         modalias: modalias.map(|m| m.as_bytes().to_vec()),
         abi_ver: 1,
@@ -60,8 +60,8 @@ impl<P: Provider> Hooks<P> for Script {
         ));
         (!self.alloc_fails.contains(&p.token())).then_some(p.token())
     }
-    fn warn(&mut self, text: String) {
-        self.warnings.push(text);
+    fn warn(&mut self, text: Vec<u8>) {
+        self.warnings.push(String::from_utf8_lossy(&text).into_owned());
     }
 }
 
@@ -281,7 +281,7 @@ fn random_world(rng: &mut Rng) -> World {
                     let base = ["mlx5_", "rxe", "siw", "hns_"][rng.below(4)];
                     Device {
                         ibdev_name: format!("{base}{devno}").into_bytes(),
-                        ibdev_path: format!("/sys/class/infiniband/dev{devno}"),
+                        ibdev_path: format!("/sys/class/infiniband/dev{devno}").into_bytes(),
                         driver_id: [None, Some(0), Some(1), Some(2), Some(3)][rng.below(5)],
                         modalias: [
                             None,

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <infiniband/verbs.h>
@@ -90,6 +91,26 @@ int main(void)
 		try_read(root, "root", files[i]);
 	try_read("/nonexistent-dir", "/nonexistent-dir", "x");
 	try_read("/proc/self", "/proc/self", "no-such-entry");
+
+	/* Sizes no buffer has, and a NULL buffer: one read() decides (the kernel's EFAULT), never
+	 * an allocation of that size. */
+	static const size_t huge[] = { (size_t)1 << 40, (size_t)1 << 62, SIZE_MAX };
+	for (size_t k = 0; k < sizeof(huge) / sizeof(huge[0]); k++) {
+		char buf[80];
+
+		memset(buf, '#', sizeof(buf));
+		errno = 0;
+		int ret = ibv_read_sysfs_file(root, files[0], buf, huge[k]);
+		printf("read(root, \"%s\", 2^%d) = %d errno=%s buf=", files[0], huge[k] == SIZE_MAX ? 64 : __builtin_ctzl(huge[k]),
+		       ret, ename(errno));
+		show_bytes(buf, 4);
+		printf("\n");
+	}
+	for (size_t size = 0; size < 16; size += 8) {
+		errno = 0;
+		int ret = ibv_read_sysfs_file(root, files[0], NULL, size);
+		printf("read(root, \"%s\", NULL, %zu) = %d errno=%s\n", files[0], size, ret, ename(errno));
+	}
 
 	/* The provider-private reader refuses a NULL device (IBVERBS_PRIVATE_34). */
 	int (*ibdev_read)(char *, size_t, void *, const char *, ...) =

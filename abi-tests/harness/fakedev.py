@@ -84,7 +84,9 @@ def nodes(tree):
     cdevs = tree / "dev/infiniband"
     for entry in sorted(cdevs.iterdir()) if cdevs.is_dir() else []:
         dev = tree / "sys/class/infiniband_verbs" / entry.name / "dev"
-        text = dev.read_text().strip() if dev.is_file() else ""
+        # Bytes that are not UTF-8 are part of what the trees test (bad-bytes): read them as
+        # they are; such a value is no "major:minor" here.
+        text = dev.read_bytes().decode("latin-1").strip() if dev.is_file() else ""
         out.append((entry.name, text if re.fullmatch(r"\d+:\d+", text) else ""))
     return out
 

@@ -2500,8 +2500,8 @@ int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, uint16_t p
 // `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 //
 // Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
-// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
-// gives EINVAL.
+// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, a NULL `caps` with a non-zero size,
+// or a size past isize::MAX, gives EINVAL (rdma-core's memset crashes).
 int _ibv_query_comp_cntr_caps(struct ibv_context *context,
                               struct ibv_comp_cntr_caps *caps,
                               size_t caps_size);
@@ -2598,7 +2598,8 @@ struct ibv_device **ibv_get_device_list(int *num_devices);
 
 // `void ibv_free_device_list(struct ibv_device **list)`
 //
-// Releases each device once and frees the array. Divergence: NULL is ignored (rdma-core crashes).
+// Releases each device once and frees the array. Divergence: NULL, or an array that is not a
+// live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_free_device_list(struct ibv_device **list);
@@ -2892,7 +2893,8 @@ void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
 // `void ibv_free_buf(struct ibv_buf *buf)`
 //
 // Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first), by the
-// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored.
+// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored. Divergence: so
+// is a handle [`ibv_alloc_buf`] did not hand out (rdma-core frees it: libc aborts the process).
 void ibv_free_buf(struct ibv_buf *buf);
 
 // `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
@@ -3068,14 +3070,15 @@ enum ibv_rate mbps_to_ibv_rate(int mbps);
 
 // `const char *ibv_get_sysfs_path(void)`
 //
-// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) when the process is not set-uid, else
-// "/sys". Never NULL.
+// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
+// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
 const char *ibv_get_sysfs_path(void);
 
 // `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
 //
-// Reads `<dir>/<file>` into `buf` (at most `size` bytes, a trailing newline replaced by the NUL).
-// The length, or -1 with errno. Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
+// Reads `<dir>/<file>` into `buf` (one read of at most `size` bytes, a trailing newline replaced
+// by the NUL). The length, or -1 with errno (EFAULT for a buffer the kernel cannot write, such
+// as a `size` past the address space). Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
 
 #ifdef __cplusplus

@@ -73,7 +73,7 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
     // SAFETY: the provider's PD, AH and response buffer (resp_size bytes); the caller's attributes.
     unsafe {
         let (ctx, pdh, a) = ((*pd).context, (*pd).handle, &*attr);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let rsp = super::cmd_device::provider_buf(resp, resp_size);
         let user_handle = ah as usize as u64;
         with_cmd(ctx, |c| crate::cmd::pd::create_ah(c, pdh, user_handle, a, rsp))
             .map(|h| {

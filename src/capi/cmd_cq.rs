@@ -219,11 +219,17 @@ pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ib
     if cq.is_null() || ne < 0 || (wc.is_null() && ne > 0) {
         return Err(Errno::EINVAL).ret_minus_one();
     }
+    // The response buffer first, as rdma-core: a count no memory holds is ENOMEM before the CQ
+    // is looked at.
+    let resp = match crate::cmd::cq::poll_cq_resp(ne) {
+        Ok(r) => r,
+        Err(e) => return Err(e).ret_minus_one(),
+    };
     // SAFETY: a live CQ; `wc` has room for `ne` entries.
     unsafe {
         let ctx = (*cq).context;
         let fd = CmdFd((*ctx).cmd_fd);
-        match crate::cmd::cq::poll_cq(cmd_of(ctx, &fd), (*cq).handle, ne) {
+        match crate::cmd::cq::poll_cq_into(cmd_of(ctx, &fd), (*cq).handle, ne, resp) {
             Ok(v) => {
                 for (i, w) in v.iter().enumerate() {
                     wc.add(i).write(*w);
@@ -272,8 +278,7 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
     // SAFETY: a live CQ; the provider's buffers of the given sizes.
     unsafe {
         let ctx = (*cq).context;
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
         let fd = CmdFd((*ctx).cmd_fd);
         crate::cmd::cq::resize_cq(cmd_of(ctx, &fd), (*cq).handle, cqe, req, rsp)
             .map(|n| (*cq).cqe = n as c_int)
@@ -298,9 +303,13 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
     }
     // SAFETY: a live CQ, the caller's attributes and the provider's request buffer.
     unsafe {
-        let ctx = (*cq).context;
         let a = &*attr;
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        // rdma-core refuses the mask before it looks at the CQ (errno left alone).
+        if a.attr_mask >= crate::abi::verbs::ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32 {
+            return Errno::EINVAL.0;
+        }
+        let ctx = (*cq).context;
+        let req = buf(cmd, cmd_size);
         let fd = CmdFd((*ctx).cmd_fd);
         crate::cmd::cq::modify_cq(
             cmd_of(ctx, &fd),

@@ -48,8 +48,7 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
     // response buffers of the given sizes.
     unsafe {
         let ctx = &raw mut (*context).context;
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
-        let rsp = core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size);
+        let (req, rsp) = (provider_buf(cmd, cmd_size), provider_buf(resp, resp_size));
         let fd = CmdFd((*ctx).cmd_fd);
         let r = crate::cmd::device::get_context(cmd_of(ctx, &fd), req, rsp);
         r.map(|g| {
@@ -120,12 +119,12 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
     // response buffer (*resp_size bytes).
     unsafe {
         let mask = if input.is_null() { 0 } else { (*input).comp_mask };
-        let a = core::slice::from_raw_parts_mut(attr.cast::<u8>(), attr_size);
-        let r = if resp.is_null() {
-            None
-        } else {
-            Some(core::slice::from_raw_parts_mut(resp.cast::<u8>(), *resp_size))
-        };
+        // rdma-core refuses these before it looks at the context (errno left alone).
+        if mask != 0 || attr_size < size_of::<crate::abi::verbs::ibv_device_attr>() {
+            return Errno::EINVAL.0;
+        }
+        let a = provider_buf(attr, attr_size);
+        let r = if resp.is_null() { None } else { Some(provider_buf(resp, *resp_size)) };
         let v = super::devlist::vdev_of((*context).device).0;
         let ports = if v.is_null() || (*v).sysfs.is_null() { 0 } else { (*(*v).sysfs).num_ports };
         let fd = CmdFd((*context).cmd_fd);
@@ -156,7 +155,7 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     }
     // SAFETY: an open context, the caller's full ibv_port_attr and the provider's request.
     unsafe {
-        let req = core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size);
+        let req = provider_buf(cmd, cmd_size);
         let fd = CmdFd((*context).cmd_fd);
         crate::cmd::device::query_port(cmd_of(context, &fd), port_num, &mut *port_attr, req)
             .ret_errno()
@@ -191,13 +190,17 @@ pub(crate) unsafe fn provider_buf<'a, T>(p: *mut T, size: usize) -> &'a mut [u8]
     if p.is_null() {
         return &mut [];
     }
+    // No buffer is longer than isize::MAX bytes (nor may a slice be): a larger size is the
+    // caller's garbage, taken as that bound (the kernel refuses such a command).
+    let size = size.min(isize::MAX as usize);
     // SAFETY: the caller's contract.
     unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), size) }
 }
 
 /// A provider's request (`cmd`, `cmd_size` bytes, at least a whole `Q`: header and core request)
 /// and response (`resp`, `resp_size` bytes, at least a whole core response `R`) as byte slices.
-/// Divergence: NULL or shorter buffers are EINVAL (rdma-core would write or read past them).
+/// Divergence: NULL or shorter buffers are EINVAL (rdma-core would write or read past them), as
+/// are sizes past isize::MAX (no buffer is that long).
 ///
 /// # Safety
 /// Non-NULL pointers address buffers of the given sizes that live for `'a`.
@@ -207,7 +210,8 @@ pub(crate) unsafe fn provider_bufs<'a, Q, R>(
     resp: *mut R,
     resp_size: usize,
 ) -> crate::errno::Result<(&'a mut [u8], &'a mut [u8])> {
-    if cmd.is_null() || resp.is_null() || cmd_size < size_of::<Q>() || resp_size < size_of::<R>() {
+    let fits = |n: usize, min: usize| n >= min && n <= isize::MAX as usize;
+    if cmd.is_null() || resp.is_null() || !fits(cmd_size, size_of::<Q>()) || !fits(resp_size, size_of::<R>()) {
         return Err(Errno::EINVAL);
     }
     // SAFETY: the caller's contract.

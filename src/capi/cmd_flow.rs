@@ -34,6 +34,9 @@ unsafe fn bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
     if p.is_null() || n == 0 {
         return &[];
     }
+    // No buffer is longer than isize::MAX bytes (nor may a slice be): a larger size is garbage,
+    // taken as that bound (the kernel refuses such a command).
+    let n = n.min(isize::MAX as usize);
     // SAFETY: the caller's contract.
     unsafe { core::slice::from_raw_parts(p.cast::<u8>(), n) }
 }
@@ -59,10 +62,15 @@ pub unsafe extern "C" fn ibv_cmd_create_flow(
         if qp.is_null() || (*qp).context.is_null() || flow_id.is_null() || flow_attr.is_null() {
             return einval();
         }
+        // rdma-core converts the specs (and refuses a bad one) before it looks at the context.
+        let (attr, specs) = match flow_specs(flow_attr) {
+            Ok(v) => v,
+            Err(e) => return Err::<(), _>(e).ret_errno(),
+        };
         let ctx = (*qp).context;
         let fd = CmdFd((*ctx).cmd_fd);
         let (c, _) = chan(ctx, &fd);
-        create_flow_with(c, qp, flow_id, flow_attr, bytes(ucmd, ucmd_size))
+        create_flow_run(c, qp, flow_id, &attr, &specs, bytes(ucmd, ucmd_size))
     }
 }
 
@@ -84,6 +92,30 @@ unsafe fn spec_handle(kind: SpecObj, p: u64) -> Result<u32> {
     }
 }
 
+/// The flow attributes and the specs that follow `flow_attr` in memory, in the kernel's layout
+/// (action specs name their flow action or counters by handle). EINVAL for an unknown spec type
+/// or a too-short filter, EOPNOTSUPP for mask bits the kernel cannot take.
+///
+/// # Safety
+/// `flow_attr` is followed by `num_of_specs` specs.
+unsafe fn flow_specs(flow_attr: *mut ibv_flow_attr) -> Result<(FlowAttr, Vec<Vec<u8>>)> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let a = *flow_attr;
+        let attr = FlowAttr { r#type: a.r#type.raw(), priority: a.priority, num_of_specs: a.num_of_specs, port: a.port, flags: a.flags };
+        let mut at = flow_attr.add(1).cast::<u8>();
+        let mut specs = Vec::new();
+        specs.try_reserve_exact(usize::from(a.num_of_specs)).map_err(|_| Errno::ENOMEM)?;
+        for _ in 0..a.num_of_specs {
+            let (t, size) = (at.cast::<u32>().read_unaligned(), at.add(4).cast::<u16>().read_unaligned());
+            let ib = core::slice::from_raw_parts(at, ib_spec_read_len(t, size));
+            specs.push(kern_spec(ib, &mut |k, p| spec_handle(k, p))?);
+            at = at.add(usize::from(size));
+        }
+        Ok((attr, specs))
+    }
+}
+
 /// [`ibv_cmd_create_flow`] on a given command channel.
 ///
 /// # Safety
@@ -96,21 +128,28 @@ pub unsafe fn create_flow_with(
     ucmd: &[u8],
 ) -> c_int {
     // SAFETY: the caller's contract.
+    match unsafe { flow_specs(flow_attr) } {
+        // SAFETY: as above.
+        Ok((attr, specs)) => unsafe { create_flow_run(c, qp, flow_id, &attr, &specs, ucmd) },
+        Err(e) => Err::<(), _>(e).ret_errno(),
+    }
+}
+
+/// CREATE_FLOW of converted specs on `qp`; sets `flow_id`'s context and handle.
+///
+/// # Safety
+/// `qp` and `flow_id` are the provider's live objects.
+unsafe fn create_flow_run(
+    c: Ctx<'_>,
+    qp: *mut ibv_qp,
+    flow_id: *mut ibv_flow,
+    attr: &FlowAttr,
+    specs: &[Vec<u8>],
+    ucmd: &[u8],
+) -> c_int {
+    // SAFETY: the caller's contract.
     unsafe {
-        let a = *flow_attr;
-        let attr = FlowAttr { r#type: a.r#type.raw(), priority: a.priority, num_of_specs: a.num_of_specs, port: a.port, flags: a.flags };
-        let mut at = flow_attr.add(1).cast::<u8>();
-        let mut specs = Vec::new();
-        for _ in 0..a.num_of_specs {
-            let (t, size) = (at.cast::<u32>().read_unaligned(), at.add(4).cast::<u16>().read_unaligned());
-            let ib = core::slice::from_raw_parts(at, ib_spec_read_len(t, size));
-            match kern_spec(ib, &mut |k, p| spec_handle(k, p)) {
-                Ok(k) => specs.push(k),
-                Err(e) => return Err::<(), _>(e).ret_errno(),
-            }
-            at = at.add(usize::from(size));
-        }
-        crate::cmd::flow::create_flow(c, (*qp).handle, &attr, &specs, ucmd)
+        crate::cmd::flow::create_flow(c, (*qp).handle, attr, specs, ucmd)
             .map(|h| {
                 (*flow_id).context = (*qp).context;
                 (*flow_id).handle = h;

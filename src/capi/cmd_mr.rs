@@ -15,6 +15,7 @@ use crate::abi::driver::ibv_mr_type::{IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTE
 use crate::abi::driver::{verbs_dm, verbs_mr};
 use crate::abi::kern_abi::{ibv_alloc_mw, ibv_command_buffer, ibv_reg_mr, ibv_rereg_mr};
 use crate::abi::uapi::{ib_uverbs_alloc_mw_resp, ib_uverbs_reg_mr_resp, ib_uverbs_rereg_mr_resp};
+use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ON_DEMAND;
 use crate::abi::verbs::ibv_dm_mask::IBV_DM_MASK_HANDLE;
 use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD;
 use crate::abi::verbs::{ibv_alloc_dm_attr, ibv_context, ibv_mw, ibv_pd, ibv_sge};
@@ -56,6 +57,11 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
     resp_size: usize,
 ) -> c_int {
     if pd.is_null() || vmr.is_null() {
+        return Err::<(), _>(Errno::EINVAL).ret_errno();
+    }
+    // rdma-core's one check, before it looks at the PD: an implicit ODP MR covers the whole
+    // address space, so it cannot have a start address.
+    if access & IBV_ACCESS_ON_DEMAND as c_int != 0 && length == usize::MAX && !addr.is_null() {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
     }
     // SAFETY: the provider's PD and MR, and its request/response buffers of the given sizes.

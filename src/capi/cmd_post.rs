@@ -10,7 +10,7 @@
 
 use core::ffi::c_int;
 
-use super::qpcommon::{chan, recv_list, set_bad_wr, sges};
+use super::qpcommon::{chan, recv_list, set_bad_wr, sges, with_room, wr_count};
 use crate::abi::verbs::{ibv_qp, ibv_recv_wr, ibv_send_wr};
 use crate::cmd::post::{SendTarget, SendWr, TargetKind, send_target_kind};
 use crate::cmd::{CmdFd, Ctx};
@@ -88,7 +88,13 @@ pub unsafe fn post_send_with(c: Ctx<'_>, qp: *mut ibv_qp, mut wr: *mut ibv_send_
     // SAFETY: the caller's contract.
     unsafe {
         let qp_type = (*qp).qp_type.raw();
-        let (mut wrs, mut ptrs) = (Vec::new(), Vec::new());
+        let (mut wrs, mut ptrs) = match with_room(wr_count(wr, |w| (*w).next)) {
+            Ok(v) => v,
+            Err(e) => {
+                set_bad_wr(bad_wr, &[wr], Some(0));
+                return Err::<(), _>(e).ret_errno();
+            }
+        };
         while !wr.is_null() {
             ptrs.push(wr);
             match send_wr(qp_type, wr) {
@@ -138,15 +144,16 @@ pub unsafe fn post_recv_with(c: Ctx<'_>, handle: u32, wr: *mut ibv_recv_wr, bad_
     unsafe {
         let (wrs, ptrs) = match recv_list(wr) {
             Ok(l) => l,
-            Err(i) => {
-                let mut ptrs = Vec::new();
-                let mut p = wr;
-                for _ in 0..=i {
-                    ptrs.push(p);
-                    p = (*p).next;
+            Err((i, e)) => {
+                // `*bad_wr` names the WR that could not be taken (the first one for ENOMEM).
+                if !bad_wr.is_null() {
+                    let mut p = wr;
+                    for _ in 0..i {
+                        p = (*p).next;
+                    }
+                    *bad_wr = p;
                 }
-                set_bad_wr(bad_wr, &ptrs, Some(i));
-                return einval();
+                return Err::<(), _>(e).ret_errno();
             }
         };
         let p = if srq {

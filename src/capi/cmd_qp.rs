@@ -112,11 +112,12 @@ unsafe fn set_qp(vqp: *mut verbs_qp, qp: *mut ibv_qp, a: *const ibv_qp_init_attr
 }
 
 /// The command layer's view of `a`: objects as handles, each field read only where rdma-core
-/// reads it (an application's `ibv_qp_init_attr_ex` may predate the later fields).
+/// reads it (an application's `ibv_qp_init_attr_ex` may predate the later fields). The context's
+/// part (`async_fd`, `imported`) is left for [`icmd_create_qp`] to fill once the checks passed.
 ///
 /// # Safety
-/// `a` and the objects it names are live; `ctx` is the QP's context.
-unsafe fn qp_init(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex, imported: bool) -> QpInit {
+/// `a` and the objects it names are live.
+unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
     // SAFETY: the caller's contract.
     unsafe {
         let m = (*a).comp_mask;
@@ -139,9 +140,26 @@ unsafe fn qp_init(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_
             create_flags,
             source_qpn: if create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 { (*a).source_qpn } else { 0 },
             user_handle: qp as u64,
-            async_fd: (*ctx).async_fd,
-            imported,
+            async_fd: -1,
+            imported: false,
         }
+    }
+}
+
+/// What rdma-core checks before a create-QP entry point touches the context: the entry's
+/// comp_mask (`allowed`; EINVAL, `qp` untouched), then, once `qp->context` is set, the objects the
+/// QP type needs. 0 when the call may go on, else the positive errno (errno set).
+///
+/// # Safety
+/// As for [`qp_init`]; `qp` is the provider's QP. `ctx` is only stored.
+unsafe fn check_create(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex, allowed: u32) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if (*a).comp_mask & !allowed != 0 {
+            return einval();
+        }
+        (*qp).context = ctx;
+        crate::cmd::qp::check_create(&qp_init(qp, a), allowed).ret_errno()
     }
 }
 
@@ -150,7 +168,7 @@ unsafe fn qp_init(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_
 /// `set_qp`.
 ///
 /// # Safety
-/// As for [`qp_init`] and [`set_qp`].
+/// As for [`qp_init`] and [`set_qp`]; `ctx` is the QP's live context.
 unsafe fn icmd_create_qp(
     ctx: *mut ibv_context,
     imported: bool,
@@ -162,7 +180,8 @@ unsafe fn icmd_create_qp(
     // SAFETY: the caller's contract.
     unsafe {
         (*qp).context = ctx;
-        let r = run(&qp_init(ctx, qp, a, imported)).map(|q| {
+        let init = QpInit { async_fd: (*ctx).async_fd, imported, ..qp_init(qp, a) };
+        let r = run(&init).map(|q| {
             (*qp).handle = q.handle;
             (*qp).qp_num = q.qp_num;
             (*a).cap = q.cap.into();
@@ -258,6 +277,10 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
+        match check_create(context, qp.cast(), attr_ex, crate::cmd::qp::CREATE_QP_EX_MASK) {
+            0 => {}
+            e => return e,
+        }
         let fd = CmdFd((*context).cmd_fd);
         let (c, imported) = chan(context, &fd);
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
@@ -288,6 +311,10 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
+        match check_create(context, qp.cast(), qp_attr, crate::cmd::qp::CREATE_QP_EX2_MASK) {
+            0 => {}
+            e => return e,
+        }
         let fd = CmdFd((*context).cmd_fd);
         let (c, imported) = chan(context, &fd);
         create_qp_ex2_with(c, imported, context, qp, qp_attr, buf(cmd, cmd_size), buf(resp, resp_size))
@@ -418,6 +445,10 @@ pub unsafe extern "C" fn ibv_cmd_query_qp(
         if qp.is_null() || (*qp).context.is_null() || qp_attr.is_null() || qp_init_attr.is_null() || cmd.is_null() {
             return einval();
         }
+        // rdma-core refuses the mask before it looks at the QP's context.
+        if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
+            return e;
+        }
         let ctx = (*qp).context;
         let fd = CmdFd((*ctx).cmd_fd);
         let (c, _) = chan(ctx, &fd);
@@ -437,8 +468,8 @@ pub unsafe fn query_qp_with(
     init: *mut ibv_qp_init_attr,
     req: &mut [u8],
 ) -> c_int {
-    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
-        return quiet(Errno::EOPNOTSUPP);
+    if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
+        return e;
     }
     // SAFETY: the caller's contract.
     unsafe {
@@ -475,6 +506,10 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp(
         if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() {
             return einval();
         }
+        // rdma-core refuses the mask before it looks at the QP's context.
+        if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
+            return e;
+        }
         let ctx = (*qp).context;
         let fd = CmdFd((*ctx).cmd_fd);
         let (c, _) = chan(ctx, &fd);
@@ -482,13 +517,22 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp(
     }
 }
 
+/// The legacy QP commands take masks below IBV_QP_RATE_LIMIT only: EOPNOTSUPP (errno left
+/// alone, as rdma-core) for the rest, which must go through the extended command.
+fn qp_mask_below_rate_limit(attr_mask: c_int) -> core::result::Result<(), c_int> {
+    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
+        return Err(quiet(Errno::EOPNOTSUPP));
+    }
+    Ok(())
+}
+
 /// [`ibv_cmd_modify_qp`] on a given command channel.
 ///
 /// # Safety
 /// As for the export.
 pub unsafe fn modify_qp_with(c: Ctx<'_>, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int, req: &mut [u8]) -> c_int {
-    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
-        return quiet(Errno::EOPNOTSUPP);
+    if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
+        return e;
     }
     // SAFETY: the caller's contract.
     unsafe { crate::cmd::qp::modify_qp(c, (*qp).handle, &*attr, attr_mask, req).ret_errno() }

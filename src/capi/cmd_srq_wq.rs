@@ -370,6 +370,10 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
+        // rdma-core refuses the mask before it looks at the context.
+        if (*wq_init_attr).comp_mask >= IBV_WQ_INIT_ATTR_RESERVED as u32 {
+            return einval();
+        }
         channel!(context, fd, c, imported);
         create_wq_with(c, imported, context, wq_init_attr, wq, buf(cmd, cmd_size), buf(resp, resp_size))
     }
@@ -441,9 +445,25 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
+        // rdma-core checks the attributes before it looks at the WQ's context.
+        if let Err(e) = check_modify_wq(&*attr) {
+            return e;
+        }
         channel!((*wq).context, fd, c, _imported);
         modify_wq_with(c, wq, attr, buf(cmd, cmd_size))
     }
+}
+
+/// MODIFY_WQ's attribute checks: mask bits from IBV_WQ_ATTR_RESERVED up are EINVAL, unknown
+/// flags EOPNOTSUPP (errno left alone, as rdma-core).
+fn check_modify_wq(a: &ibv_wq_attr) -> core::result::Result<(), c_int> {
+    if a.attr_mask >= IBV_WQ_ATTR_RESERVED as u32 {
+        return Err(quiet(Errno::EINVAL));
+    }
+    if a.attr_mask & IBV_WQ_ATTR_FLAGS as u32 != 0 && a.flags_mask & !(IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0 {
+        return Err(quiet(Errno::EOPNOTSUPP));
+    }
+    Ok(())
 }
 
 /// [`ibv_cmd_modify_wq`] on a given command channel.
@@ -454,11 +474,8 @@ pub unsafe fn modify_wq_with(c: Ctx<'_>, wq: *mut ibv_wq, attr: *mut ibv_wq_attr
     // SAFETY: the caller's contract.
     unsafe {
         let a = *attr;
-        if a.attr_mask >= IBV_WQ_ATTR_RESERVED as u32 {
-            return quiet(Errno::EINVAL);
-        }
-        if a.attr_mask & IBV_WQ_ATTR_FLAGS as u32 != 0 && a.flags_mask & !(IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0 {
-            return quiet(Errno::EOPNOTSUPP);
+        if let Err(e) = check_modify_wq(&a) {
+            return e;
         }
         let r = crate::cmd::wq::modify_wq(c, (*wq).handle, a.attr_mask, a.wq_state.raw(), a.curr_wq_state.raw(), a.flags, a.flags_mask, req);
         r.map(|()| {
@@ -555,6 +572,9 @@ pub unsafe fn create_rwq_ind_table_with(
             return einval();
         }
         let mut handles = Vec::new();
+        if handles.try_reserve_exact(1usize << log).is_err() {
+            return Err::<(), _>(Errno::ENOMEM).ret_errno();
+        }
         for i in 0..1usize << log {
             let wq = *(*a).ind_tbl.add(i);
             if wq.is_null() {

@@ -13,16 +13,25 @@ fn attrs_base(b: *mut ibv_command_buffer) -> *mut ib_uverbs_attr {
     unsafe { (&raw mut (*b).hdr.attrs).cast::<ib_uverbs_attr>() }
 }
 
-/// Filled attributes and room of one C buffer.
+/// Most attributes a command may carry: the kernel's header counts them in 16 bits. More in a
+/// buffer or a chain is the caller's garbage (rdma-core would copy that many and crash).
+const MAX_ATTRS: usize = u16::MAX as usize;
+
+/// Filled attributes and room of one C buffer: EINVAL unless `next_attr` and `last_attr` are
+/// whole attributes into the buffer's array, in order, with at most [`MAX_ATTRS`] filled.
 ///
 /// # Safety
-/// `b` is a live command buffer whose `next_attr`/`last_attr` point into its own array.
+/// `b` is a live command buffer.
 unsafe fn counts(b: *mut ibv_command_buffer) -> Result<(usize, usize)> {
-    let base = attrs_base(b);
-    // SAFETY: the caller's contract.
-    let (filled, room) = unsafe { ((*b).next_attr.offset_from(base), (*b).last_attr.offset_from(base)) };
-    match (usize::try_from(filled), usize::try_from(room)) {
-        (Ok(f), Ok(r)) if f <= r => Ok((f, r)),
+    let base = attrs_base(b) as usize;
+    // SAFETY: the caller's contract; the two pointers are only read, as addresses.
+    let (next, last) = unsafe { ((*b).next_attr as usize, (*b).last_attr as usize) };
+    let slots = |p: usize| {
+        let off = p.checked_sub(base)?;
+        (off % size_of::<ib_uverbs_attr>() == 0).then_some(off / size_of::<ib_uverbs_attr>())
+    };
+    match (slots(next), slots(last)) {
+        (Some(f), Some(r)) if f <= r && f <= MAX_ATTRS => Ok((f, r)),
         _ => Err(Errno::EINVAL),
     }
 }
@@ -35,8 +44,10 @@ pub(crate) unsafe fn from_c(b: *mut ibv_command_buffer) -> Result<CmdBuf> {
     // SAFETY: the caller's contract.
     let (filled, _) = unsafe { counts(b) }?;
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
+    let mut attrs = Vec::new();
+    attrs.try_reserve_exact(filled).map_err(|_| Errno::ENOMEM)?;
     // SAFETY: `filled` attributes are initialised in the buffer's array.
-    let attrs = (0..filled).map(|i| Attr::from_bytes(unsafe { &*base.add(i) })).collect();
+    attrs.extend((0..filled).map(|i| Attr::from_bytes(unsafe { &*base.add(i) })));
     let idx = |v: u8| (v != _UHW_NO_INDEX).then_some(v);
     // SAFETY: the caller's contract.
     let c = unsafe { &*b };
@@ -52,16 +63,25 @@ pub(crate) unsafe fn from_c(b: *mut ibv_command_buffer) -> Result<CmdBuf> {
     })
 }
 
-/// Every buffer of a `next` chain starting at `b` (may be NULL), in order.
+/// Every buffer of a `next` chain starting at `b` (may be NULL), in order. EINVAL when the
+/// chain holds more than [`MAX_ATTRS`] attributes, or more buffers than that (a chain that loops
+/// back on itself: rdma-core would walk it forever).
 ///
 /// # Safety
 /// As for [`counts`], for every buffer of the chain.
 pub(crate) unsafe fn chain_from_c(mut b: *mut ibv_command_buffer) -> Result<Vec<CmdBuf>> {
-    let mut v = Vec::new();
+    let mut v: Vec<CmdBuf> = Vec::new();
+    let mut total = 0usize;
     while !b.is_null() {
         // SAFETY: the caller's contract.
         unsafe {
-            v.push(from_c(b)?);
+            let c = from_c(b)?;
+            total += c.attrs.len();
+            if total > MAX_ATTRS || v.len() >= MAX_ATTRS {
+                return Err(Errno::EINVAL);
+            }
+            v.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+            v.push(c);
             b = (*b).next;
         }
     }

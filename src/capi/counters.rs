@@ -37,15 +37,16 @@ unsafe fn cntr_op<F>(c: *mut ibv_comp_cntr, pick: impl FnOnce(&Ops65) -> Option<
 /// `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 ///
 /// Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
-/// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, or a NULL `caps` with a non-zero size,
-/// gives EINVAL.
+/// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, a NULL `caps` with a non-zero size,
+/// or a size past isize::MAX, gives EINVAL (rdma-core's memset crashes).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
     context: *mut ibv_context,
     caps: *mut ibv_comp_cntr_caps,
     caps_size: usize,
 ) -> c_int {
-    if context.is_null() || (caps.is_null() && caps_size != 0) {
+    // No object is longer than isize::MAX bytes: such a size is garbage.
+    if context.is_null() || (caps.is_null() && caps_size != 0) || caps_size > isize::MAX as usize {
         return Err::<(), _>(Errno::EINVAL).ret_errno();
     }
     if caps_size != 0 {

@@ -79,13 +79,38 @@ pub(crate) fn vctx_of(ctx: *mut ibv_context) -> *mut verbs_context_pabi34 {
     ctx.cast::<u8>().wrapping_sub(off).cast()
 }
 
-/// The private part of a context.
+/// What a context without a private part (`priv` NULL: one this library never initialised, such
+/// as zeroed memory a caller passes) gets in its place: no ops, and a command state that sends
+/// every command to the context's `cmd_fd` (where it fails). rdma-core dereferences the NULL and
+/// crashes; here such a call returns the error the missing op or the failed command gives.
+static DETACHED: ContextPriv = ContextPriv {
+    // SAFETY: a table of Option<fn>: all-zero is all None.
+    ops: unsafe { core::mem::zeroed() },
+    cmd: crate::cmd::CmdState::new(0, false),
+    imported: false,
+    abi: 34,
+    // SAFETY: as above.
+    ops65: unsafe { core::mem::zeroed() },
+};
+
+/// The private part of a context; [`DETACHED`] when it has none.
 ///
 /// # Safety
-/// `ctx` is a live context initialised by this library (its `priv` is a `ContextPriv`).
-pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a mut ContextPriv {
+/// `ctx` is a live context whose `priv` is NULL or a `ContextPriv` of this library.
+pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     // SAFETY: the caller's contract; priv was set by verbs_init_context to a leaked Box.
-    unsafe { &mut *(*vctx_of(ctx)).r#priv.cast::<ContextPriv>() }
+    unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() }.unwrap_or(&DETACHED)
+}
+
+/// The private part of a context this library just initialised, for the one field set after
+/// the provider returned (`imported`).
+///
+/// # Safety
+/// `ctx` is a live context initialised by this library (its `priv` is a `ContextPriv`), not
+/// used by another thread yet.
+pub(crate) unsafe fn priv_mut<'a>(ctx: *mut ibv_context) -> Option<&'a mut ContextPriv> {
+    // SAFETY: the caller's contract.
+    unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_mut() }
 }
 
 /// The complete op table of a context (rdma-core's `get_ops`).

@@ -44,20 +44,24 @@ pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *m
             // SAFETY: as above.
             unsafe { *num_devices = devs.len() as c_int };
         }
-        Ok(arr)
+        Ok(LISTS.give(arr))
     };
     devlist::get_device_list().and_then(list).ret_null()
 }
 super::symver!(ibv_get_device_list, v1_1, "@@IBVERBS_1.1", ibv_get_device_list);
 
+/// The lists `ibv_get_device_list` handed out and `ibv_free_device_list` has not freed.
+pub(crate) static LISTS: super::handed::Handed = super::handed::Handed::new("device list");
+
 /// `void ibv_free_device_list(struct ibv_device **list)`
 ///
-/// Releases each device once and frees the array. Divergence: NULL is ignored (rdma-core crashes).
+/// Releases each device once and frees the array. Divergence: NULL, or an array that is not a
+/// live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_free_device_list_1_1")]
 pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
-    if list.is_null() {
+    if list.is_null() || !LISTS.take(list) {
         return;
     }
     let mut i = 0;

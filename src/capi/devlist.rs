@@ -11,6 +11,8 @@
 //! anything). Two threads rescanning at once may both offer a new device to its provider; the
 //! second to splice finds the device already listed and releases its copy.
 use core::ffi::{CStr, c_char};
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -183,7 +185,7 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     let devices: Vec<Device> = recs.iter().map(as_match_device).collect();
     let mut states = vec![MatchState::default(); recs.len()];
     let mut hooks = CHooks { root, recs, sysfs: recs.iter().map(|_| None).collect() };
-    let provider_dir = loader::provider_dir(crate::env::real, crate::env::real_uid_is_euid());
+    let provider_dir = loader::provider_dir(crate::env::real, crate::env::trusted());
     let cache = || provider_cache().map(|(_, c)| c);
     let mut open = |pos: usize, name: &ProviderName| {
         let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
@@ -202,8 +204,8 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
     };
     let read_config = || -> ProviderList {
-        let dir = config::config_dir(crate::env::real, crate::env::real_uid_is_euid());
-        let names = config::discover(&dir, crate::env::real, crate::env::real_uid_is_euid());
+        let dir = config::config_dir(crate::env::real, crate::env::trusted());
+        let names = config::discover(&dir, crate::env::real, crate::env::trusted());
         for d in &names.diagnostics {
             eprintln!("{PFX}{}", d.text);
             log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {}", d.detail));
@@ -231,14 +233,18 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
             Some((_, vdev)) => out.push(Some(vdev)),
             None => {
                 if show {
-                    eprintln!(
-                        "{PFX}Warning: no userspace device-specific driver found for {}",
-                        rec.ibdev_name
-                    );
+                    // The name's bytes as they are, as rdma-core's fprintf("%s") writes them.
+                    let mut line = format!("{PFX}Warning: no userspace device-specific driver found for ").into_bytes();
+                    line.extend_from_slice(rec.ibdev_name.as_bytes());
+                    line.push(b'\n');
+                    let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
                 }
                 log::log(
                     log::VERBS_LOG_WARN,
-                    format_args!("libibverbs: skipping device {}: no provider matched it", rec.ibdev_name),
+                    format_args!(
+                        "libibverbs: skipping device {}: no provider matched it",
+                        rec.ibdev_name.to_string_lossy()
+                    ),
                 );
                 if let Some(p) = hooks.sysfs.get_mut(i).and_then(Option::take) {
                     // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
@@ -256,7 +262,7 @@ fn provider_cache() -> Option<(&'static Path, &'static Mutex<cache::Cache>)> {
     static CACHE: OnceLock<Option<(std::path::PathBuf, Mutex<cache::Cache>)>> = OnceLock::new();
     CACHE
         .get_or_init(|| {
-            let file = cache::cache_file(crate::env::real, crate::env::real_uid_is_euid())?;
+            let file = cache::cache_file(crate::env::real, crate::env::trusted())?;
             let c = cache::Cache::load(&file);
             Some((file, Mutex::new(c)))
         })
@@ -266,10 +272,10 @@ fn provider_cache() -> Option<(&'static Path, &'static Mutex<cache::Cache>)> {
 
 fn as_match_device(r: &SysfsDev) -> Device {
     Device {
-        ibdev_name: r.ibdev_name.clone().into_bytes(),
-        ibdev_path: r.ibdev_path.to_string_lossy().into_owned(),
+        ibdev_name: r.ibdev_name.as_bytes().to_vec(),
+        ibdev_path: r.ibdev_path.as_os_str().as_bytes().to_vec(),
         driver_id: r.driver_id,
-        modalias: r.modalias.clone().map(String::into_bytes),
+        modalias: r.modalias.as_ref().map(|m| m.as_bytes().to_vec()),
         abi_ver: r.abi_ver,
     }
 }
@@ -298,7 +304,7 @@ fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
     s.sysfs_cdev = r.sysfs_cdev as libc::dev_t;
     fill_cstr(&mut s.ibdev_name, r.ibdev_name.as_bytes());
     fill_cstr(&mut s.ibdev_path, r.ibdev_path.as_os_str().as_encoded_bytes());
-    fill_cstr(&mut s.modalias, r.modalias.as_deref().unwrap_or("").as_bytes());
+    fill_cstr(&mut s.modalias, r.modalias.as_deref().map_or(&[][..], OsStr::as_bytes));
     s.node_guid = r.node_guid.unwrap_or(0);
     s.driver_id = r.driver_id.unwrap_or(device::RDMA_DRIVER_UNKNOWN);
     s.node_type = CEnum::new(r.node_type as i32 as u32);
@@ -320,8 +326,8 @@ struct CHooks<'a> {
 
 impl CHooks<'_> {
     fn index(&self, dev: &Device) -> usize {
-        let path = dev.ibdev_path.as_str();
-        self.recs.iter().position(|r| r.ibdev_path.as_os_str() == path).unwrap_or(0)
+        let path = dev.ibdev_path.as_slice();
+        self.recs.iter().position(|r| r.ibdev_path.as_os_str().as_bytes() == path).unwrap_or(0)
     }
 
     /// The device's C record, brought up to date with the matcher's state.
@@ -370,10 +376,12 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         // returns a verbs_device it allocated (or NULL).
         let vdev = unsafe { (*ops).alloc_device.map_or(core::ptr::null_mut(), |f| f(s)) };
         if vdev.is_null() {
-            eprintln!("{PFX}Fatal: couldn't allocate device for {}", dev.ibdev_path);
+            self.warn(b"Fatal: couldn't allocate device for ".iter().chain(&dev.ibdev_path).copied().collect());
             return None;
         }
-        let dev_path = format!("{}/class/infiniband_verbs/{}", self.root.display(), rec.sysfs_name);
+        let mut dev_path = self.root.as_os_str().to_owned();
+        dev_path.push("/class/infiniband_verbs/");
+        dev_path.push(&rec.sysfs_name);
         if dev_path.len() >= crate::abi::verbs::IBV_SYSFS_PATH_MAX as usize {
             // SAFETY: rdma-core's error path: hand the device back to its provider.
             unsafe {
@@ -402,13 +410,20 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         }
         log::log(
             log::VERBS_LOG_DEBUG,
-            format_args!("libibverbs: device {} bound to provider {}", rec.ibdev_name, p.matching.name),
+            format_args!(
+                "libibverbs: device {} bound to provider {}",
+                rec.ibdev_name.to_string_lossy(),
+                p.matching().name
+            ),
         );
         Some(VdevPtr(vdev))
     }
 
-    fn warn(&mut self, text: String) {
-        eprintln!("{PFX}{text}");
+    fn warn(&mut self, text: Vec<u8>) {
+        let mut line = PFX.as_bytes().to_vec();
+        line.extend_from_slice(&text);
+        line.push(b'\n');
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
     }
 }
 
@@ -451,8 +466,9 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     if l.contains(&(ops as usize)) { 65 } else { 34 }
 }
 
-/// `verbs_register_driver_34`: record a provider's ops. The table is read now; the ops pointer is
-/// the provider's identity from here on.
+/// `verbs_register_driver_34`: record a provider's ops. Only the pointer is kept now (it is the
+/// provider's identity from here on); the table is read by [`read_match`] when a device is first
+/// matched, as rdma-core reads it only then.
 ///
 /// # Safety
 /// `ops` points to a provider's static `verbs_device_ops` (it lives as long as the process).
@@ -460,8 +476,21 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
     if ops.is_null() {
         return;
     }
-    // SAFETY: the caller's contract.
-    let o = unsafe { &*ops };
+    log::log(
+        log::VERBS_LOG_DEBUG,
+        format_args!("libibverbs: provider ops at {ops:p} registered (provider ABI {provider_abi})"),
+    );
+    if provider_abi == 65 {
+        ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
+    }
+    REGISTRY.register_lazy(ops as usize, provider_abi, read_match);
+}
+
+/// The matching data of the provider whose `verbs_device_ops` is at `token`.
+fn read_match(token: usize) -> ProviderMatch {
+    // SAFETY: a token is the ops address `register_driver` was given: a provider's static table,
+    // alive for the process (a provider is never unloaded).
+    let o = unsafe { &*(token as *const verbs_device_ops) };
     let name = if o.name.is_null() {
         String::new()
     } else {
@@ -482,21 +511,13 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
         }
         Some(v)
     };
-    let matching = ProviderMatch {
+    ProviderMatch {
         name,
         min_abi: o.match_min_abi_version,
         max_abi: o.match_max_abi_version,
         table,
         has_match_device: o.match_device.is_some(),
-    };
-    log::log(
-        log::VERBS_LOG_DEBUG,
-        format_args!("libibverbs: provider {} registered (provider ABI {provider_abi})", matching.name),
-    );
-    if provider_abi == 65 {
-        ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
     }
-    REGISTRY.register(ops as usize, provider_abi, matching);
 }
 
 fn match_kind(e: &verbs_match_ent) -> MatchKind {

@@ -234,7 +234,9 @@ pub(crate) unsafe fn finish_open(
     unsafe {
         set_lib_ops(vctx);
         let ctx = &raw mut (*vctx).context;
-        super::ctxpriv::priv_of(ctx).imported = imported;
+        if let Some(p) = super::ctxpriv::priv_mut(ctx) {
+            p.imported = imported;
+        }
         if (*ctx).async_fd == -1 {
             let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
             match crate::cmd::device::alloc_async_fd(super::ctxpriv::cmd_of(ctx, &fd)) {

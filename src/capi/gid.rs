@@ -112,7 +112,7 @@ pub(crate) unsafe fn query_gid_entry(
 ) -> Result<()> {
     // SAFETY: the caller's contract.
     let via = unsafe {
-        let bytes = core::slice::from_raw_parts_mut(entry.cast::<u8>(), entry_size);
+        let bytes = super::cmd_device::provider_buf(entry, entry_size);
         let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
         crate::cmd::device::query_gid_entry(super::ctxpriv::cmd_of(ctx, &fd), port, index, flags, bytes)
     }?;
@@ -143,7 +143,7 @@ pub(crate) unsafe fn query_gid_table(
     // SAFETY: the caller's contract; the product is checked (overflow: rdma-core's SIZE_MAX).
     let (via, count) = unsafe {
         let bytes = max.checked_mul(entry_size).map(|n| {
-            if n == 0 { &mut [][..] } else { core::slice::from_raw_parts_mut(entries.cast::<u8>(), n) }
+            if n == 0 { &mut [][..] } else { super::cmd_device::provider_buf(entries, n) }
         });
         let fd = crate::cmd::CmdFd((*ctx).cmd_fd);
         crate::cmd::device::query_gid_table(super::ctxpriv::cmd_of(ctx, &fd), flags, entry_size, bytes)

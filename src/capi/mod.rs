@@ -54,6 +54,7 @@ pub(crate) mod devlist;
 pub mod dm;
 pub mod driver;
 pub mod events;
+pub(crate) mod handed;
 pub(crate) mod gid;
 pub mod fork;
 pub mod log;

@@ -517,7 +517,13 @@ pub unsafe extern "C" fn ibv_alloc_buf(
     };
     // SAFETY: an open context; the provider's op takes what the caller gave.
     if let Some(f) = unsafe { op65(ctx, |o| o.alloc_buf) } {
-        return unsafe { f(pd, size, buf) };
+        // SAFETY: as above; on success the provider stored its handle into `*buf`.
+        let p = unsafe { f(pd, size, buf) };
+        if !p.is_null() {
+            // SAFETY: the caller's out-pointer, just written by the provider.
+            BUFS.give(unsafe { *buf });
+        }
+        return p;
     }
     // SAFETY: sysconf has no preconditions.
     let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
@@ -538,18 +544,22 @@ pub unsafe extern "C" fn ibv_alloc_buf(
     // SAFETY: b is a fresh, suitably aligned allocation of one Buf; the caller's out-pointer.
     unsafe {
         b.write(Buf { addr: p, size, pd, dmabuf_fd: -1 });
-        *buf = b.cast();
+        *buf = BUFS.give(b).cast();
     }
     p
 }
 
+/// The `ibv_buf` handles [`ibv_alloc_buf`] handed out and [`ibv_free_buf`] has not freed.
+static BUFS: super::handed::Handed = super::handed::Handed::new("ibv_buf");
+
 /// `void ibv_free_buf(struct ibv_buf *buf)`
 ///
 /// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first), by the
-/// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored.
+/// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored. Divergence: so
+/// is a handle [`ibv_alloc_buf`] did not hand out (rdma-core frees it: libc aborts the process).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_free_buf(buf: *mut ibv_buf) {
-    if buf.is_null() {
+    if buf.is_null() || !BUFS.take(buf) {
         return;
     }
     // SAFETY: a handle from ibv_alloc_buf: its PD's context is the one that allocated it, and an

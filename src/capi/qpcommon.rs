@@ -81,20 +81,49 @@ pub(crate) unsafe fn sges<'a>(sg_list: *const ibv_sge, num_sge: c_int) -> Result
     }
 }
 
+/// The length of a NULL-terminated work request list, counted before anything is allocated for
+/// it, as rdma-core counts before it sizes its request (a list that loops back never ends, there
+/// as here, but takes no memory while it does).
+///
+/// # Safety
+/// `wr` heads a NULL-terminated list of live work requests (or is NULL); `next` reads a WR's link.
+pub(crate) unsafe fn wr_count<T>(mut wr: *mut T, next: impl Fn(*mut T) -> *mut T) -> usize {
+    let mut n = 0usize;
+    while !wr.is_null() {
+        n += 1;
+        wr = next(wr);
+    }
+    n
+}
+
+/// Two empty vectors with room for `n` elements each: ENOMEM when that much cannot be had.
+pub(crate) fn with_room<A, B>(n: usize) -> Result<(Vec<A>, Vec<B>)> {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    a.try_reserve_exact(n).map_err(|_| Errno::ENOMEM)?;
+    b.try_reserve_exact(n).map_err(|_| Errno::ENOMEM)?;
+    Ok((a, b))
+}
+
+/// A receive work request list as the command layer takes it, and each WR's address (for
+/// `bad_wr`).
+pub(crate) type RecvList<'a> = (Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>);
+
 /// A receive work request list, in order: the WRs for the command layer and their addresses
-/// (for `bad_wr`). Err carries the index of the WR that could not be taken.
+/// (for `bad_wr`). Err carries the index of the WR that could not be taken and why.
 ///
 /// # Safety
 /// `wr` heads a NULL-terminated list of live work requests (or is NULL).
 pub(crate) unsafe fn recv_list<'a>(
     mut wr: *mut ibv_recv_wr,
-) -> core::result::Result<(Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>), usize> {
-    let (mut wrs, mut ptrs) = (Vec::new(), Vec::new());
+) -> core::result::Result<RecvList<'a>, (usize, Errno)> {
+    // SAFETY: the caller's contract.
+    let n = unsafe { wr_count(wr, |w| (*w).next) };
+    let (mut wrs, mut ptrs) = with_room(n).map_err(|e| (0, e))?;
     while !wr.is_null() {
         // SAFETY: the caller's contract.
         let w = unsafe { &*wr };
         // SAFETY: as above, for the WR's SGE array.
-        let sg_list = unsafe { sges(w.sg_list, w.num_sge) }.map_err(|_| ptrs.len())?;
+        let sg_list = unsafe { sges(w.sg_list, w.num_sge) }.map_err(|e| (ptrs.len(), e))?;
         wrs.push(RecvWr { wr_id: w.wr_id, sg_list });
         ptrs.push(wr);
         wr = w.next;

@@ -4,19 +4,16 @@
 #![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{CStr, c_char, c_int};
-use std::ffi::{CString, OsStr};
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::ffi::CString;
 use std::sync::OnceLock;
 
 use crate::abi::driver::verbs_sysfs_dev;
-use crate::device::sysfs;
 use crate::errno::{CRet, Errno};
 
 /// `const char *ibv_get_sysfs_path(void)`
 ///
-/// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) when the process is not set-uid, else
-/// "/sys". Never NULL.
+/// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
+/// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
     static PATH: OnceLock<CString> = OnceLock::new();
@@ -27,40 +24,57 @@ pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
     .as_ptr()
 }
 
-/// Copy a read result into the C convention: the length, or -1 (errno from the read; untouched
-/// when the value did not fit, as rdma-core leaves it). The caller's buffer gets exactly the
-/// bytes rdma-core's single read() leaves there: nothing for an empty file, the value and its
-/// NUL, or all `size` bytes (unterminated) when the value did not fit.
-fn read_into(path: &Path, buf: *mut c_char, size: usize) -> c_int {
-    if buf.is_null() && size > 0 {
-        return Err(Errno::EINVAL).ret_minus_one();
-    }
-    let mut tmp = vec![0u8; size];
-    let r = sysfs::read_sysfs_file_into(path, &mut tmp);
-    let written = match r {
-        Ok(0) | Err(sysfs::ReadError::Os(_)) => 0,
-        Ok(n) => size.min(n + 1),
-        Err(sysfs::ReadError::TooLong) => size,
+/// rdma-core's `ibv_read_sysfs_file_at` on `path`: one read() straight into the caller's
+/// buffer (so the kernel judges it: NULL or a `size` past the address space is EFAULT), then a
+/// trailing newline becomes the NUL, or a NUL is appended when there is room. The length, or -1:
+/// errno from open/read, untouched when the value filled the buffer (no room for the NUL).
+///
+/// # Safety
+/// `buf` is NULL or the caller's buffer of `size` bytes.
+unsafe fn read_into(path: &CStr, buf: *mut c_char, size: usize) -> c_int {
+    let b = buf.cast::<u8>();
+    // SAFETY: the caller's contract.
+    let n = match unsafe { crate::sys::file::read_once(path, b, size) } {
+        Ok(n) => n,
+        Err(e) => return Err(e).ret_minus_one(),
     };
-    // SAFETY: the caller's buffer has `size` bytes; we copy at most that.
-    unsafe { core::ptr::copy_nonoverlapping(tmp.as_ptr(), buf.cast::<u8>(), written) };
-    match r {
-        Ok(n) => n as c_int,
-        Err(sysfs::ReadError::Os(e)) => Err(e).ret_minus_one(),
-        Err(sysfs::ReadError::TooLong) => -1,
+    if n == 0 {
+        return 0;
     }
+    // SAFETY: read() stored n bytes at b, and n <= size.
+    unsafe {
+        if *b.add(n - 1) == b'\n' {
+            *b.add(n - 1) = 0;
+            return (n - 1) as c_int;
+        }
+        if n == size {
+            return -1;
+        }
+        *b.add(n) = 0;
+    }
+    // rdma-core returns its ssize_t through an int.
+    n as c_int
 }
 
-/// `<dir>/<file>` as rdma-core's `"%s/%s"` forms it.
-fn join(dir: &CStr, file: &CStr) -> PathBuf {
-    let os = |c: &CStr| OsStr::from_bytes(c.to_bytes()).to_owned();
-    sysfs::join(Path::new(&os(dir)), &os(file))
+/// `"<dir>/<file>"` as rdma-core's `"%s/%s"` forms it, NUL-terminated; ENOMEM when the copy
+/// cannot be allocated (the strings' lengths are the caller's).
+fn join(dir: &CStr, file: &CStr) -> Result<CString, Errno> {
+    let (d, f) = (dir.to_bytes(), file.to_bytes());
+    let mut v = Vec::new();
+    let len = d.len().checked_add(f.len()).and_then(|l| l.checked_add(2)).ok_or(Errno::ENOMEM)?;
+    v.try_reserve_exact(len).map_err(|_| Errno::ENOMEM)?;
+    v.extend_from_slice(d);
+    v.push(b'/');
+    v.extend_from_slice(f);
+    // Neither part holds a NUL (each came from a C string).
+    CString::new(v).map_err(|_| Errno::EINVAL)
 }
 
 /// `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
 ///
-/// Reads `<dir>/<file>` into `buf` (at most `size` bytes, a trailing newline replaced by the NUL).
-/// The length, or -1 with errno. Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
+/// Reads `<dir>/<file>` into `buf` (one read of at most `size` bytes, a trailing newline replaced
+/// by the NUL). The length, or -1 with errno (EFAULT for a buffer the kernel cannot write, such
+/// as a `size` past the address space). Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_read_sysfs_file(
     dir: *const c_char,
@@ -72,8 +86,11 @@ pub unsafe extern "C" fn ibv_read_sysfs_file(
         return Err(Errno::EINVAL).ret_minus_one();
     }
     // SAFETY: NUL-terminated strings from the caller.
-    let path = unsafe { join(CStr::from_ptr(dir), CStr::from_ptr(file)) };
-    read_into(&path, buf, size)
+    match unsafe { join(CStr::from_ptr(dir), CStr::from_ptr(file)) } {
+        // SAFETY: the caller's buffer of `size` bytes.
+        Ok(path) => unsafe { read_into(&path, buf, size) },
+        Err(e) => Err(e).ret_minus_one(),
+    }
 }
 
 /// `int ibverbs_rs_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *path)`
@@ -91,6 +108,9 @@ pub unsafe extern "C" fn ibverbs_rs_read_ibdev_sysfs_file(
         return Err(Errno::EINVAL).ret_minus_one();
     }
     // SAFETY: a provider's or our own sysfs record, and the shim's formatted path.
-    let full = unsafe { join(CStr::from_ptr((*sysfs_dev).ibdev_path.as_ptr()), CStr::from_ptr(path)) };
-    read_into(&full, buf, size)
+    match unsafe { join(CStr::from_ptr((*sysfs_dev).ibdev_path.as_ptr()), CStr::from_ptr(path)) } {
+        // SAFETY: the caller's buffer of `size` bytes.
+        Ok(full) => unsafe { read_into(&full, buf, size) },
+        Err(e) => Err(e).ret_minus_one(),
+    }
 }

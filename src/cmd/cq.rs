@@ -236,39 +236,49 @@ pub fn modify_cq(ctx: Ctx<'_>, cq_handle: u32, attr_mask: u32, cq_count: u16, cq
 /// `ibv_cmd_poll_cq`: `IB_USER_VERBS_CMD_POLL_CQ` for up to `ne` completions, converted to
 /// `ibv_wc`. rdma-core returns -1 for any failure (not an errno).
 pub fn poll_cq(ctx: Ctx<'_>, cq_handle: u32, ne: i32) -> Result<Vec<ibv_wc>> {
-    const WC: usize = size_of::<ib_uverbs_wc>();
-    const HEAD: usize = size_of::<ib_uverbs_poll_cq_resp>();
+    poll_cq_into(ctx, cq_handle, ne, poll_cq_resp(ne)?)
+}
+
+const WC: usize = size_of::<ib_uverbs_wc>();
+const HEAD: usize = size_of::<ib_uverbs_poll_cq_resp>();
+
+/// The response buffer of a POLL_CQ for `ne` completions, allocated before anything else as
+/// rdma-core does: ENOMEM when it cannot be had (`ne` is the caller's: up to 2^31 entries of 48
+/// bytes), EINVAL for a negative `ne`.
+pub fn poll_cq_resp(ne: i32) -> Result<Vec<u8>> {
     let n = usize::try_from(ne).map_err(|_| Errno::EINVAL)?;
-    let mut resp = vec![0u8; n.checked_mul(WC).and_then(|b| b.checked_add(HEAD)).ok_or(Errno::ENOMEM)?];
+    crate::sys::mem::try_zeroed(n.checked_mul(WC).and_then(|b| b.checked_add(HEAD)).ok_or(Errno::ENOMEM)?)
+}
+
+/// [`poll_cq`] with its response buffer from [`poll_cq_resp`]`(ne)`.
+pub fn poll_cq_into(ctx: Ctx<'_>, cq_handle: u32, ne: i32, mut resp: Vec<u8>) -> Result<Vec<ibv_wc>> {
+    let n = usize::try_from(ne).map_err(|_| Errno::EINVAL)?;
     let mut req = [0u8; size_of::<ibv_poll_cq>()];
     put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_poll_cq, cq_handle, cq_handle)?;
     put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_poll_cq, ne, ne as u32)?;
     execute_cmd_write_no_uhw::<ibv_poll_cq>(ctx, &mut req, &mut resp)?;
-    let count = pod::read::<ib_uverbs_poll_cq_resp>(&resp).count as usize;
+    let count = (pod::read::<ib_uverbs_poll_cq_resp>(&resp).count as usize).min(n);
     let wcs = resp.get(HEAD..).unwrap_or_default();
-    Ok(wcs
-        .chunks_exact(WC)
-        .take(count.min(n))
-        .map(|b| {
-            let w: ib_uverbs_wc = pod::read(b);
-            let imm: u32 = pod::read(pod::bytes(&w.ex));
-            ibv_wc {
-                wr_id: w.wr_id,
-                status: w.status.into(),
-                opcode: w.opcode.into(),
-                vendor_err: w.vendor_err,
-                byte_len: w.byte_len,
-                anon_1: ibv_wc_anon_1 {
-                    imm_data: Be32(imm),
-                },
-                qp_num: w.qp_num,
-                src_qp: w.src_qp,
-                wc_flags: w.wc_flags,
-                pkey_index: w.pkey_index,
-                slid: w.slid,
-                sl: w.sl,
-                dlid_path_bits: w.dlid_path_bits,
-            }
-        })
-        .collect())
+    let mut out = Vec::new();
+    out.try_reserve_exact(count).map_err(|_| Errno::ENOMEM)?;
+    out.extend(wcs.chunks_exact(WC).take(count).map(|b| {
+        let w: ib_uverbs_wc = pod::read(b);
+        let imm: u32 = pod::read(pod::bytes(&w.ex));
+        ibv_wc {
+            wr_id: w.wr_id,
+            status: w.status.into(),
+            opcode: w.opcode.into(),
+            vendor_err: w.vendor_err,
+            byte_len: w.byte_len,
+            anon_1: ibv_wc_anon_1 { imm_data: Be32(imm) },
+            qp_num: w.qp_num,
+            src_qp: w.src_qp,
+            wc_flags: w.wc_flags,
+            pkey_index: w.pkey_index,
+            slid: w.slid,
+            sl: w.sl,
+            dlid_path_bits: w.dlid_path_bits,
+        }
+    }));
+    Ok(out)
 }

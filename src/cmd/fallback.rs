@@ -73,12 +73,12 @@ pub struct CmdState {
 
 impl CmdState {
     /// State with a known `use_ioctl_write` (tests, or a forced interface).
-    pub fn new(driver_id: u32, use_ioctl_write: bool) -> Self {
+    pub const fn new(driver_id: u32, use_ioctl_write: bool) -> Self {
         CmdState {
             driver_id,
             use_ioctl_write,
             abi_ver: IB_USER_VERBS_ABI_VERSION,
-            unsupported: core::array::from_fn(|_| AtomicU64::new(0)),
+            unsupported: [const { AtomicU64::new(0) }; OP_BITS.div_ceil(64)],
         }
     }
 

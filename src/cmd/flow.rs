@@ -246,8 +246,11 @@ pub struct FlowAttr {
 pub fn create_flow(ctx: Ctx<'_>, qp_handle: u32, attr: &FlowAttr, specs: &[Vec<u8>], ucmd: &[u8]) -> Result<u32> {
     type C = ib_uverbs_create_flow;
     let specs_len: usize = specs.iter().map(Vec::len).sum();
-    let core = size_of::<ibv_create_flow>() + specs_len;
-    let mut req = vec![0u8; core];
+    let core = size_of::<ibv_create_flow>().checked_add(specs_len).ok_or(Errno::ENOMEM)?;
+    // The provider's `ucmd_size` sizes this: fallible.
+    let mut req = Vec::new();
+    req.try_reserve_exact(core.checked_add(ucmd.len()).ok_or(Errno::ENOMEM)?).map_err(|_| Errno::ENOMEM)?;
+    req.resize(size_of::<ibv_create_flow>(), 0);
     put_field!(&mut req, EX_HDR_SIZE; C, qp_handle, qp_handle)?;
     put_field!(&mut req, EX_HDR_SIZE; C, flow_attr.r#type, attr.r#type)?;
     put_field!(&mut req, EX_HDR_SIZE; C, flow_attr.size, specs_len as u16)?;
@@ -255,10 +258,8 @@ pub fn create_flow(ctx: Ctx<'_>, qp_handle: u32, attr: &FlowAttr, specs: &[Vec<u
     put_field!(&mut req, EX_HDR_SIZE; C, flow_attr.num_of_specs, attr.num_of_specs)?;
     put_field!(&mut req, EX_HDR_SIZE; C, flow_attr.port, attr.port)?;
     put_field!(&mut req, EX_HDR_SIZE; C, flow_attr.flags, attr.flags)?;
-    let mut at = size_of::<ibv_create_flow>();
     for s in specs {
-        req[at..at + s.len()].copy_from_slice(s);
-        at += s.len();
+        req.extend_from_slice(s);
     }
     req.extend_from_slice(ucmd);
     let mut resp = [0u8; size_of::<ib_uverbs_create_flow_resp>()];

@@ -13,7 +13,7 @@ use core::marker::PhantomData;
 use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr, decode_attrs, encode};
 use super::wire::addr;
 use super::Ctx;
-use crate::abi::uapi::{UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
+use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{Pod, bytes_mut};
 
@@ -201,6 +201,12 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
     ctx.fd.ioctl(&mut buf)?;
 
     cmd.linear = decode_attrs(&buf);
+    // What the kernel wrote, for memcheck (rdma-core's finalize_attr).
+    for a in &cmd.linear {
+        if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
+            crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
+        }
+    }
     let mut rest = cmd.linear.as_slice();
     for seg in core::iter::once(&mut cmd.head).chain(cmd.links.iter_mut()) {
         let (mine, tail) = rest.split_at(seg.attrs.len().min(rest.len()));

@@ -13,7 +13,7 @@ use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_qp_type::IBV_QPT_UD;
 use crate::abi::verbs::ibv_sge;
 use crate::abi::verbs::ibv_wr_opcode::*;
-use crate::errno::Result;
+use crate::errno::{Errno, Result};
 use crate::sys::pod;
 
 /// Which member of `ibv_send_wr.wr` a send work request uses.
@@ -84,10 +84,19 @@ fn sge_bytes(out: &mut Vec<u8>, sges: &[ibv_sge]) {
     }
 }
 
-/// The request header part shared by the three post commands: `handle`, counts and WQE size.
+/// The request header part shared by the three post commands: `handle`, counts and WQE size;
+/// with room for the WRs and SGEs that follow (ENOMEM when the counts, which are the caller's,
+/// ask for more than memory holds).
 fn post_head<C: KernCmd>(handle: u32, wr_count: usize, sge_count: usize, wqe_size: usize) -> Result<Vec<u8>> {
     type P = ib_uverbs_post_send;
-    let mut req = vec![0u8; size_of::<C>()];
+    let total = wr_count
+        .checked_mul(wqe_size)
+        .zip(sge_count.checked_mul(size_of::<ibv_sge>()))
+        .and_then(|(w, s)| w.checked_add(s)?.checked_add(size_of::<C>()))
+        .ok_or(Errno::ENOMEM)?;
+    let mut req = Vec::new();
+    req.try_reserve_exact(total).map_err(|_| Errno::ENOMEM)?;
+    req.resize(size_of::<C>(), 0);
     // The three requests share this layout (response, handle, wr_count, sge_count, wqe_size).
     put_field!(&mut req, CMD_HDR_SIZE; P, qp_handle, handle)?;
     put_field!(&mut req, CMD_HDR_SIZE; P, wr_count, wr_count as u32)?;
@@ -110,7 +119,7 @@ fn finish<C: KernCmd>(ctx: Ctx<'_>, mut req: Vec<u8>) -> Posted {
 /// `ibv_cmd_post_send`: `IB_USER_VERBS_CMD_POST_SEND` with every WR and its SGEs.
 pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
     let build = || -> Result<Vec<u8>> {
-        let sges: usize = wrs.iter().map(|w| w.sg_list.len()).sum();
+        let sges = wrs.iter().try_fold(0usize, |n, w| n.checked_add(w.sg_list.len())).ok_or(Errno::ENOMEM)?;
         let mut req = post_head::<ibv_post_send>(qp_handle, wrs.len(), sges, size_of::<ib_uverbs_send_wr>())?;
         for w in wrs {
             let mut n = vec![0u8; size_of::<ib_uverbs_send_wr>()];
@@ -156,7 +165,7 @@ pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
 
 fn post_recv_common<C: KernCmd>(ctx: Ctx<'_>, handle: u32, wrs: &[RecvWr<'_>]) -> Posted {
     let build = || -> Result<Vec<u8>> {
-        let sges: usize = wrs.iter().map(|w| w.sg_list.len()).sum();
+        let sges = wrs.iter().try_fold(0usize, |n, w| n.checked_add(w.sg_list.len())).ok_or(Errno::ENOMEM)?;
         let mut req = post_head::<C>(handle, wrs.len(), sges, size_of::<ib_uverbs_recv_wr>())?;
         for w in wrs {
             req.extend_from_slice(&w.wr_id.to_ne_bytes());

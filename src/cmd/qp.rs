@@ -148,57 +148,104 @@ fn cap_of(r: &ib_uverbs_create_qp_resp) -> QpCap {
     }
 }
 
+/// The objects a QP of its type is created on: the part of `ibv_icmd_create_qp` that runs before
+/// the context is used, so its errors come first (rdma-core's order).
+struct TypeObjects {
+    /// The handle the legacy command carries as `pd_handle` (the XRCD's for XRC receive QPs).
+    pd_handle: u32,
+    xrcd: Option<u32>,
+    pd: Option<u32>,
+    ind_tbl: Option<u32>,
+    send_cq: Option<u32>,
+    recv_cq: Option<u32>,
+}
+
+/// rdma-core's switch on `qp_type`: which objects the type needs (each must be present; EINVAL
+/// otherwise), an indirection table excluding the receive side. XRC send QPs then ask for no
+/// receive queue (`a`'s receive caps are cleared).
+fn type_objects(a: &mut QpInit) -> Result<TypeObjects> {
+    let has = |bit: u32| a.comp_mask & bit != 0;
+    let mut o = TypeObjects { pd_handle: 0, xrcd: None, pd: None, ind_tbl: None, send_cq: None, recv_cq: None };
+    let t = a.qp_type;
+    if t == IBV_QPT_XRC_RECV as u32 {
+        if !has(IBV_QP_INIT_ATTR_XRCD as u32) {
+            return Err(Errno::EINVAL);
+        }
+        o.pd_handle = need(a.xrcd_handle)?;
+        o.xrcd = Some(o.pd_handle);
+        return Ok(o);
+    }
+    let known = [IBV_QPT_RC, IBV_QPT_UD, IBV_QPT_UC, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_DRIVER];
+    if !known.iter().any(|&q| q as u32 == t) || !has(IBV_QP_INIT_ATTR_PD as u32) {
+        return Err(Errno::EINVAL);
+    }
+    o.pd_handle = need(a.pd_handle)?;
+    o.pd = Some(o.pd_handle);
+    if has(IBV_QP_INIT_ATTR_IND_TABLE as u32) {
+        if a.cap.max_recv_wr != 0 || a.cap.max_recv_sge != 0 || a.recv_cq_handle.is_some() || a.srq_handle.is_some() {
+            return Err(Errno::EINVAL);
+        }
+        o.ind_tbl = Some(need(a.ind_tbl_handle)?);
+        if a.cap.max_send_wr != 0 {
+            o.send_cq = Some(need(a.send_cq_handle)?);
+        }
+    } else {
+        o.send_cq = Some(need(a.send_cq_handle)?);
+        if t != IBV_QPT_XRC_SEND as u32 {
+            o.recv_cq = Some(need(a.recv_cq_handle)?);
+        }
+    }
+    if t == IBV_QPT_XRC_SEND as u32 {
+        a.cap.max_recv_wr = 0;
+        a.cap.max_recv_sge = 0;
+    }
+    Ok(o)
+}
+
+/// The comp_mask bits `ibv_cmd_create_qp_ex` accepts.
+pub const CREATE_QP_EX_MASK: u32 =
+    IBV_QP_INIT_ATTR_PD as u32 | IBV_QP_INIT_ATTR_XRCD as u32 | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
+/// The comp_mask bits `ibv_cmd_create_qp_ex2` accepts.
+pub const CREATE_QP_EX2_MASK: u32 = CREATE_QP_EX_MASK
+    | IBV_QP_INIT_ATTR_CREATE_FLAGS as u32
+    | IBV_QP_INIT_ATTR_MAX_TSO_HEADER as u32
+    | IBV_QP_INIT_ATTR_IND_TABLE as u32
+    | IBV_QP_INIT_ATTR_RX_HASH as u32;
+
+/// What a create-QP entry point checks before it touches the context, in rdma-core's order: the
+/// entry's comp_mask (`allowed`), then the objects the QP type needs. The object pointers of
+/// `a` must already be resolved; its `async_fd` and `imported` are not looked at.
+pub fn check_create(a: &QpInit, allowed: u32) -> Result<()> {
+    if a.comp_mask & !allowed != 0 {
+        return Err(Errno::EINVAL);
+    }
+    type_objects(&mut { *a }).map(|_| ())
+}
+
 /// `ibv_icmd_create_qp`: `UVERBS_METHOD_QP_CREATE` with the compat link, falling back to
 /// `IB_USER_VERBS_CMD_CREATE_QP` (its ABI 4 / ABI 3 forms on such kernels) or, when the
 /// attributes need it, `IB_USER_VERBS_EX_CMD_CREATE_QP`.
 fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<QpCreated> {
     let mut a = *a;
     let mut head = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
-    let (mut send_cq, mut recv_cq) = (0u32, 0u32);
-    let pd_handle = match a.qp_type {
-        t if t == IBV_QPT_XRC_RECV as u32 => {
-            if a.comp_mask & IBV_QP_INIT_ATTR_XRCD as u32 == 0 {
-                return Err(Errno::EINVAL);
-            }
-            let x = need(a.xrcd_handle)?;
-            head.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
-            x
-        }
-        t if [IBV_QPT_RC, IBV_QPT_UD, IBV_QPT_UC, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_DRIVER]
-            .iter()
-            .any(|&q| q as u32 == t) =>
-        {
-            if a.comp_mask & IBV_QP_INIT_ATTR_PD as u32 == 0 {
-                return Err(Errno::EINVAL);
-            }
-            let pd = need(a.pd_handle)?;
-            head.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
-            if a.comp_mask & IBV_QP_INIT_ATTR_IND_TABLE as u32 != 0 {
-                if a.cap.max_recv_wr != 0 || a.cap.max_recv_sge != 0 || a.recv_cq_handle.is_some() || a.srq_handle.is_some() {
-                    return Err(Errno::EINVAL);
-                }
-                head.head.fallback_require_ex = true;
-                head.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, need(a.ind_tbl_handle)?);
-                if a.cap.max_send_wr != 0 {
-                    send_cq = need(a.send_cq_handle)?;
-                    head.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, send_cq);
-                }
-            } else {
-                send_cq = need(a.send_cq_handle)?;
-                head.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, send_cq);
-                if t != IBV_QPT_XRC_SEND as u32 {
-                    recv_cq = need(a.recv_cq_handle)?;
-                    head.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, recv_cq);
-                }
-            }
-            if t == IBV_QPT_XRC_SEND as u32 {
-                a.cap.max_recv_wr = 0;
-                a.cap.max_recv_sge = 0;
-            }
-            pd
-        }
-        _ => return Err(Errno::EINVAL),
-    };
+    let o = type_objects(&mut a)?;
+    if let Some(x) = o.xrcd {
+        head.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
+    }
+    if let Some(pd) = o.pd {
+        head.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
+    }
+    if let Some(t) = o.ind_tbl {
+        head.head.fallback_require_ex = true;
+        head.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, t);
+    }
+    if let Some(cq) = o.send_cq {
+        head.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq);
+    }
+    if let Some(cq) = o.recv_cq {
+        head.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq);
+    }
+    let (pd_handle, send_cq, recv_cq) = (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
 
     let mut create_flags = 0u32;
     if a.sq_sig_all != 0 {
@@ -313,8 +360,7 @@ pub fn create_qp(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> R
 /// buffers as [`create_qp`]. The caller stores the returned caps into `attr_ex->cap`.
 pub fn create_qp_ex(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
     let mut c = Compat::new(req, size_of::<ibv_create_qp>(), resp, size_of::<ib_uverbs_create_qp_resp>())?;
-    let ok = IBV_QP_INIT_ATTR_PD as u32 | IBV_QP_INIT_ATTR_XRCD as u32 | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
-    if a.comp_mask & !ok != 0 {
+    if a.comp_mask & !CREATE_QP_EX_MASK != 0 {
         return Err(Errno::EINVAL);
     }
     icmd_create_qp(ctx, a, &mut c)
@@ -325,14 +371,7 @@ pub fn create_qp_ex(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -
 /// `struct ib_uverbs_ex_create_qp_resp` plus driver data.
 pub fn create_qp_ex2(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
     let mut c = Compat::new(req, size_of::<ibv_create_qp_ex>(), resp, size_of::<ib_uverbs_ex_create_qp_resp>())?;
-    let ok = IBV_QP_INIT_ATTR_PD as u32
-        | IBV_QP_INIT_ATTR_XRCD as u32
-        | IBV_QP_INIT_ATTR_CREATE_FLAGS as u32
-        | IBV_QP_INIT_ATTR_MAX_TSO_HEADER as u32
-        | IBV_QP_INIT_ATTR_IND_TABLE as u32
-        | IBV_QP_INIT_ATTR_RX_HASH as u32
-        | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
-    if a.comp_mask & !ok != 0 {
+    if a.comp_mask & !CREATE_QP_EX2_MASK != 0 {
         return Err(Errno::EINVAL);
     }
     icmd_create_qp(ctx, a, &mut c)

@@ -191,7 +191,10 @@ pub fn modify_srq(ctx: Ctx<'_>, srq_handle: u32, attr_mask: i32, max_wr: u32, sr
     type M = ib_uverbs_modify_srq;
     if ctx.state.abi_ver() == 3 {
         let drv = req.get(size_of::<ibv_modify_srq>()..).ok_or(Errno::EINVAL)?;
-        let mut v3 = vec![0u8; size_of::<ibv_modify_srq_v3>()];
+        // The provider's driver data follows; its length is the provider's `cmd_size`.
+        let mut v3 = Vec::new();
+        v3.try_reserve_exact(size_of::<ibv_modify_srq_v3>().saturating_add(drv.len())).map_err(|_| Errno::ENOMEM)?;
+        v3.resize(size_of::<ibv_modify_srq_v3>(), 0);
         v3.extend_from_slice(drv);
         type V3 = ib_uverbs_modify_srq_v3;
         put_field!(&mut v3, CMD_HDR_SIZE; V3, srq_handle, srq_handle)?;

@@ -182,8 +182,8 @@ pub fn create_rwq_ind_table(
     let n = 1usize.checked_shl(log_ind_tbl_size).ok_or(Errno::EINVAL)?;
     let handles = wq_handles.get(..n).ok_or(Errno::EINVAL)?;
     let base = size_of::<ibv_create_rwq_ind_table>();
-    let len = (base + 4 * n).div_ceil(8) * 8;
-    let mut req = vec![0u8; len];
+    let len = n.checked_mul(4).and_then(|b| b.checked_add(base)).ok_or(Errno::ENOMEM)?.div_ceil(8) * 8;
+    let mut req = crate::sys::mem::try_zeroed(len)?;
     for (i, h) in handles.iter().enumerate() {
         put(&mut req, base + 4 * i, *h)?;
     }

@@ -118,7 +118,10 @@ pub fn cmd_write(
     put(req, H_COMMAND, write_method)?;
     put(req, H_IN, (req.len() / 4) as u16)?;
     put(req, H_OUT, (resp.len() / 4) as u16)?;
-    send(ctx, req)
+    send(ctx, req)?;
+    // The kernel wrote the response: say so to memcheck (rdma-core does).
+    crate::sys::valgrind::mark_buf_defined(resp);
+    Ok(())
 }
 
 /// `_execute_cmd_write_ex`: extended command `write_method` (without the flag). `req` is the
@@ -155,7 +158,9 @@ pub fn cmd_write_ex(
     put(req, X_RSVD, 0u32)?;
     // Callers expect the kernel to see (and leave) a zeroed response, as the ioctl path does.
     resp.fill(0);
-    send(ctx, req)
+    send(ctx, req)?;
+    crate::sys::valgrind::mark_buf_defined(resp);
+    Ok(())
 }
 
 /// `execute_cmd_write`: legacy command `C` with a response. `req` is the provider's whole

@@ -52,6 +52,7 @@ pub mod rtnl_io;
 pub mod scan;
 pub mod sysfs;
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use crate::errno::Errno;
@@ -100,20 +101,22 @@ pub enum FoundBy {
 /// list linkage and the provider's fields (`provider_data`, `match`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SysfsDev {
-    /// The uverbs class device name, `uverbsN` (`ibv_device.dev_name`).
-    pub sysfs_name: String,
+    /// The uverbs class device name, `uverbsN` (`ibv_device.dev_name`): bytes, as the directory
+    /// entry or the netlink reply gave them.
+    pub sysfs_name: OsString,
     /// The character device number as glibc's `dev_t` (`makedev(major, minor)`).
     pub sysfs_cdev: u64,
     /// `/dev/infiniband/<sysfs_name>`, the node the context will open.
     pub cdev_path: PathBuf,
-    /// The IB device name, e.g. `rxe0` or `mlx5_0` (`ibv_device.name`).
-    pub ibdev_name: String,
+    /// The IB device name, e.g. `rxe0` or `mlx5_0` (`ibv_device.name`): the bytes of `ibdev` up to
+    /// its first NUL, as C reads them.
+    pub ibdev_name: OsString,
     /// `<sysfs>/class/infiniband/<ibdev_name>` (`ibv_device.ibdev_path`).
     pub ibdev_path: PathBuf,
     /// `<sysfs>/class/infiniband_verbs/<sysfs_name>` (`ibv_device.dev_path`).
     pub sysfs_path: PathBuf,
     /// `<ibdev_path>/device/modalias` if it could be read (PCI devices: `pci:v…d…sv…`).
-    pub modalias: Option<String>,
+    pub modalias: Option<OsString>,
     /// The node GUID in host byte order, as rdma-core keeps it in `verbs_sysfs_dev.node_guid`
     /// (a plain `uint64_t`; `ibv_get_device_guid` converts to big endian on return). `None`
     /// when neither netlink nor `node_guid` in sysfs gave a well-formed value.
@@ -164,7 +167,7 @@ impl SysfsDev {
 /// A device left out, or an oddity noticed, with the reason in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// The uverbs or IB device name the message is about.
+    /// The uverbs or IB device name the message is about (bytes that are not UTF-8 shown as U+FFFD).
     pub name: String,
     pub message: String,
 }
@@ -204,16 +207,16 @@ impl Enumeration {
         }
     }
 
-    fn skip(&mut self, name: &str, message: impl Into<String>) {
+    fn skip(&mut self, name: impl AsRef<OsStr>, message: impl Into<String>) {
         self.skipped.push(Diagnostic {
-            name: name.to_string(),
+            name: name.as_ref().to_string_lossy().into_owned(),
             message: message.into(),
         });
     }
 
-    fn warn(&mut self, name: &str, message: impl Into<String>) {
+    fn warn(&mut self, name: impl AsRef<OsStr>, message: impl Into<String>) {
         self.warnings.push(Diagnostic {
-            name: name.to_string(),
+            name: name.as_ref().to_string_lossy().into_owned(),
             message: message.into(),
         });
     }
@@ -270,8 +273,8 @@ pub fn enumerate_with(
 
 /// rdma-core's `try_access_device`: can `<cdev_dir>/<sysfs_name>` be `stat`ed? The real errno on
 /// failure (rdma-core only tests for non-zero).
-pub fn try_access_device(cdev_dir: &Path, sysfs_name: &str) -> Result<(), Errno> {
-    let path = cdev_path(cdev_dir, sysfs_name);
+pub fn try_access_device(cdev_dir: &Path, sysfs_name: impl AsRef<OsStr>) -> Result<(), Errno> {
+    let path = cdev_path(cdev_dir, sysfs_name.as_ref());
     std::fs::metadata(&path)
         .map(|_| ())
         .map_err(|e| io_errno(&e))
@@ -286,7 +289,7 @@ pub fn same_sysfs_dev(a: &SysfsDev, b: &SysfsDev) -> bool {
 }
 
 /// `<cdev_dir>/<sysfs_name>`, formed as a string like rdma-core's `"%s/%s"`.
-pub(crate) fn cdev_path(cdev_dir: &Path, sysfs_name: &str) -> PathBuf {
+pub(crate) fn cdev_path(cdev_dir: &Path, sysfs_name: &OsStr) -> PathBuf {
     let mut s = cdev_dir.as_os_str().to_owned();
     s.push("/");
     s.push(sysfs_name);

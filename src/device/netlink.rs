@@ -8,6 +8,9 @@
 //! `nlmsghdr` directly. Everything is host byte order.
 #![forbid(unsafe_code)]
 
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+
 /// Size of `struct nlmsghdr`.
 pub const NLMSG_HDRLEN: usize = 16;
 /// Size of `struct nlattr`.
@@ -324,11 +327,11 @@ impl<'a> Attrs<'a> {
             .map(|d| u64::from_ne_bytes(d[..8].try_into().unwrap_or([0; 8])))
     }
 
-    /// `nla_get_string` up to the first NUL; `None` if absent or not UTF-8.
-    pub fn str(&self, ty: u16) -> Option<&'a str> {
+    /// `nla_get_string` as C reads it: the bytes up to the first NUL; `None` if absent.
+    pub fn cstr(&self, ty: u16) -> Option<&'a [u8]> {
         let d = self.get(ty)?;
         let end = d.iter().position(|&c| c == 0).unwrap_or(d.len());
-        std::str::from_utf8(&d[..end]).ok()
+        d.get(..end)
     }
 }
 
@@ -336,7 +339,8 @@ impl<'a> Attrs<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DevInfo {
     pub index: u32,
-    pub name: String,
+    /// `RDMA_NLDEV_ATTR_DEV_NAME`: bytes up to the first NUL.
+    pub name: OsString,
     pub node_type: u8,
     /// Host order.
     pub node_guid: u64,
@@ -362,12 +366,10 @@ pub fn decode_dev(payload: &[u8]) -> Result<Result<DevInfo, String>, CodecError>
     if !missing.is_empty() {
         return Ok(Err(format!("device message lacks {}", missing.join(", "))));
     }
-    let Some(name) = a.str(RDMA_NLDEV_ATTR_DEV_NAME) else {
-        return Ok(Err("device name is not UTF-8".to_string()));
-    };
+    let name = a.cstr(RDMA_NLDEV_ATTR_DEV_NAME).unwrap_or_default();
     Ok(Ok(DevInfo {
         index: a.u32(RDMA_NLDEV_ATTR_DEV_INDEX).unwrap_or(0),
-        name: name.to_string(),
+        name: OsStr::from_bytes(name).to_owned(),
         node_type: a.u8(RDMA_NLDEV_ATTR_DEV_NODE_TYPE).unwrap_or(0),
         node_guid: a.u64(RDMA_NLDEV_ATTR_NODE_GUID).unwrap_or(0),
         num_ports: a.u32(RDMA_NLDEV_ATTR_PORT_INDEX).unwrap_or(0),
@@ -377,8 +379,8 @@ pub fn decode_dev(payload: &[u8]) -> Result<Result<DevInfo, String>, CodecError>
 /// What a `GET_CHARDEV` reply says about a device's uverbs node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChardevInfo {
-    /// `RDMA_NLDEV_ATTR_CHARDEV_NAME`, e.g. "uverbs0".
-    pub name: String,
+    /// `RDMA_NLDEV_ATTR_CHARDEV_NAME`, e.g. "uverbs0": bytes up to the first NUL.
+    pub name: OsString,
     /// `RDMA_NLDEV_ATTR_CHARDEV`: the kernel's `huge_encode_dev` form.
     pub dev_huge: u64,
     /// `RDMA_NLDEV_ATTR_CHARDEV_ABI`.
@@ -400,11 +402,9 @@ pub fn decode_chardev(payload: &[u8]) -> Result<Result<ChardevInfo, String>, Cod
             "chardev reply lacks CHARDEV, CHARDEV_ABI or CHARDEV_NAME".to_string(),
         ));
     };
-    let Some(name) = a.str(RDMA_NLDEV_ATTR_CHARDEV_NAME) else {
-        return Ok(Err("chardev name is not UTF-8".to_string()));
-    };
+    let name = a.cstr(RDMA_NLDEV_ATTR_CHARDEV_NAME).unwrap_or_default();
     Ok(Ok(ChardevInfo {
-        name: name.to_string(),
+        name: OsStr::from_bytes(name).to_owned(),
         dev_huge,
         abi,
         driver_id: a.u32(RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID),

@@ -62,22 +62,27 @@ pub fn scan_hx(s: &[u8]) -> Option<(u16, &[u8])> {
     scan_ulong(s, 16).map(|(v, r)| ((v & 0xffff) as u16, r))
 }
 
-/// `strtoul(s, NULL, 10)`: 0 when there is no number. The flag says whether the whole string
-/// was one clean decimal number (for diagnostics; C does not care).
-pub fn strtoul10(s: &str) -> (u64, bool) {
-    match scan_ulong(s.as_bytes(), 10) {
-        Some((v, rest)) => (
-            v,
-            rest.is_empty() && !s.starts_with(['+', '-']) && !s.starts_with(is_space_char),
-        ),
+/// The C string a buffer holds: its bytes up to the first NUL (all of them without one).
+pub fn c_str(b: &[u8]) -> &[u8] {
+    b.iter().position(|&c| c == 0).and_then(|n| b.get(..n)).unwrap_or(b)
+}
+
+/// `strtoul(s, NULL, 10)` on the C string in `s` (it ends at a NUL): 0 when there is no number.
+/// The flag says whether the whole string was one clean decimal number (for diagnostics; C does
+/// not care).
+pub fn strtoul10(s: &[u8]) -> (u64, bool) {
+    let s = c_str(s);
+    match scan_ulong(s, 10) {
+        Some((v, rest)) => (v, rest.is_empty() && s.first().is_some_and(u8::is_ascii_digit)),
         None => (0, false),
     }
 }
 
-/// `strtol(s, NULL, 10)` stored into a C `int` (as rdma-core's global `abi_ver` is): saturates
-/// at the `long` range, then truncates to 32 bits. Also says whether the string was clean.
-pub fn strtol10_int(s: &str) -> (i32, bool) {
-    let b = s.as_bytes();
+/// `strtol(s, NULL, 10)` on the C string in `s`, stored into a C `int` (as rdma-core's global
+/// `abi_ver` is): saturates at the `long` range, then truncates to 32 bits. Also says whether
+/// the string was clean.
+pub fn strtol10_int(s: &[u8]) -> (i32, bool) {
+    let b = c_str(s);
     let mut i = 0;
     while i < b.len() && is_c_space(b[i]) {
         i += 1;
@@ -102,18 +107,18 @@ pub fn strtol10_int(s: &str) -> (i32, bool) {
     (l as i32, clean && rest.is_empty())
 }
 
-/// `sscanf(s, "%u:%u", &major, &minor) == 2`.
-pub fn scan_major_minor(s: &str) -> Option<(u32, u32)> {
-    let (major, rest) = scan_ulong(s.as_bytes(), 10)?;
+/// `sscanf(s, "%u:%u", &major, &minor) == 2` on the C string in `s`.
+pub fn scan_major_minor(s: &[u8]) -> Option<(u32, u32)> {
+    let (major, rest) = scan_ulong(c_str(s), 10)?;
     let rest = rest.strip_prefix(b":")?;
     let (minor, _) = scan_ulong(rest, 10)?;
     Some((major as u32, minor as u32))
 }
 
-/// `sscanf(s, "%hx:%hx:%hx:%hx", …) == 4` folded into one 64-bit GUID, host order, as
-/// `ibv_get_device_guid` does with the sysfs `node_guid` file.
-pub fn parse_node_guid(s: &str) -> Option<u64> {
-    let mut rest = s.as_bytes();
+/// `sscanf(s, "%hx:%hx:%hx:%hx", …) == 4` on the C string in `s`, folded into one 64-bit GUID,
+/// host order, as `ibv_get_device_guid` does with the sysfs `node_guid` file.
+pub fn parse_node_guid(s: &[u8]) -> Option<u64> {
+    let mut rest = c_str(s);
     let mut guid: u64 = 0;
     for i in 0..4 {
         if i > 0 {
@@ -168,58 +173,65 @@ fn is_c_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
 }
 
-fn is_space_char(c: char) -> bool {
-    c.is_ascii() && is_c_space(c as u8)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn strtoul_rules() {
-        assert_eq!(strtoul10("6"), (6, true));
-        assert_eq!(strtoul10("1: CA"), (1, false));
-        assert_eq!(strtoul10("abc"), (0, false));
-        assert_eq!(strtoul10(""), (0, false));
-        assert_eq!(strtoul10(" 7"), (7, false));
-        assert_eq!(strtoul10("-1").0, u64::MAX);
-        assert_eq!(strtoul10("99999999999999999999999").0, u64::MAX);
+        assert_eq!(strtoul10(b"6"), (6, true));
+        assert_eq!(strtoul10(b"1: CA"), (1, false));
+        assert_eq!(strtoul10(b"abc"), (0, false));
+        assert_eq!(strtoul10(b""), (0, false));
+        assert_eq!(strtoul10(b" 7"), (7, false));
+        assert_eq!(strtoul10(b"-1").0, u64::MAX);
+        assert_eq!(strtoul10(b"99999999999999999999999").0, u64::MAX);
+        // Bytes, as C sees them: a bad byte ends the number, a NUL ends the string.
+        assert_eq!(strtoul10(b"1: CA\xff"), (1, false));
+        assert_eq!(strtoul10(b"2\xff"), (2, false));
+        assert_eq!(strtoul10(b"4\0junk"), (4, true));
+        assert_eq!(strtoul10(b"\x006"), (0, false));
+        assert_eq!(c_str(b"rxe4\0junk"), b"rxe4");
+        assert_eq!(c_str(b"rxe4"), b"rxe4");
     }
 
     #[test]
     fn strtol_int_rules() {
-        assert_eq!(strtol10_int("6"), (6, true));
-        assert_eq!(strtol10_int("-3"), (-3, true));
-        assert_eq!(strtol10_int("x"), (0, false));
-        assert_eq!(strtol10_int("4294967302"), (6, true)); // 2^32 + 6 truncated, as C does
-        assert_eq!(strtol10_int("99999999999999999999").0, -1); // LONG_MAX truncated
+        assert_eq!(strtol10_int(b"6"), (6, true));
+        assert_eq!(strtol10_int(b"-3"), (-3, true));
+        assert_eq!(strtol10_int(b"x"), (0, false));
+        assert_eq!(strtol10_int(b"4294967302"), (6, true)); // 2^32 + 6 truncated, as C does
+        assert_eq!(strtol10_int(b"99999999999999999999").0, -1); // LONG_MAX truncated
     }
 
     #[test]
     fn major_minor() {
-        assert_eq!(scan_major_minor("231:192"), Some((231, 192)));
-        assert_eq!(scan_major_minor("231 :192"), None);
-        assert_eq!(scan_major_minor("231: 192"), Some((231, 192)));
-        assert_eq!(scan_major_minor("231"), None);
-        assert_eq!(scan_major_minor("x:1"), None);
+        assert_eq!(scan_major_minor(b"231:192"), Some((231, 192)));
+        assert_eq!(scan_major_minor(b"231 :192"), None);
+        assert_eq!(scan_major_minor(b"231: 192"), Some((231, 192)));
+        assert_eq!(scan_major_minor(b"231"), None);
+        assert_eq!(scan_major_minor(b"x:1"), None);
+        assert_eq!(scan_major_minor(b"231:192\xff"), Some((231, 192)));
+        assert_eq!(scan_major_minor(b"231:\x00192"), None);
     }
 
     #[test]
     fn guid() {
         assert_eq!(
-            parse_node_guid("7021:abff:fe8a:f353"),
+            parse_node_guid(b"7021:abff:fe8a:f353"),
             Some(0x7021_abff_fe8a_f353)
         );
         assert_eq!(
-            parse_node_guid("0002:c903:0001:2345\n"),
+            parse_node_guid(b"0002:c903:0001:2345\n"),
             Some(0x0002_c903_0001_2345)
         );
-        assert_eq!(parse_node_guid("1:2:3:4"), Some(0x0001_0002_0003_0004));
-        assert_eq!(parse_node_guid("12345:0:0:0"), Some(0x2345_0000_0000_0000)); // %hx truncates
-        assert_eq!(parse_node_guid("zzzz:0000:0000:0000"), None);
-        assert_eq!(parse_node_guid("0000:0000:0000"), None);
-        assert_eq!(parse_node_guid("00000000000000000"), None);
+        assert_eq!(parse_node_guid(b"1:2:3:4"), Some(0x0001_0002_0003_0004));
+        assert_eq!(parse_node_guid(b"12345:0:0:0"), Some(0x2345_0000_0000_0000)); // %hx truncates
+        assert_eq!(parse_node_guid(b"zzzz:0000:0000:0000"), None);
+        assert_eq!(parse_node_guid(b"0000:0000:0000"), None);
+        assert_eq!(parse_node_guid(b"00000000000000000"), None);
+        assert_eq!(parse_node_guid(b"0002:c903:0000:1234\xff"), Some(0x0002_c903_0000_1234));
+        assert_eq!(parse_node_guid(b"0002:c903:\xff000:1234"), None);
         assert_eq!(format_guid(0x7021_abff_fe8a_f353), "7021:abff:fe8a:f353");
     }
 

@@ -7,12 +7,15 @@
 //!
 //! Paths are formed as strings the way rdma-core's `"%s/%s"` does (an empty root gives
 //! `/class/…`), and every fixed C buffer size is enforced, so a record always fits the C struct.
+//! Values are bytes, read as C reads them: a buffer's contents up to its first NUL (`"rxe4\0junk"`
+//! is `rxe4`), numbers scanned by `strtoul`/`sscanf` rules that stop at the first byte that is not
+//! part of one (`"2\xff"` is 2). Names need not be UTF-8; they are kept as the bytes they are.
 #![forbid(unsafe_code)]
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -33,24 +36,19 @@ const ABI_BUF: usize = 8;
 /// Buffer of `ibv_get_device_guid` (`char attr[24]`).
 const GUID_BUF: usize = 24;
 
-/// The sysfs root: `SYSFS_PATH` from the environment unless the process is set-uid (real and
-/// effective uid differ), else `/sys`. Computed once, like rdma-core's `ibv_get_sysfs_path`.
+/// The sysfs root: `SYSFS_PATH` from the environment unless in secure execution
+/// ([`crate::env::trusted`]: set-uid, set-gid, file capabilities), else `/sys`. Computed once,
+/// like rdma-core's `ibv_get_sysfs_path`.
 pub fn sysfs_path() -> &'static Path {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
-    ROOT.get_or_init(|| {
-        sysfs_path_from(
-            std::env::var_os("SYSFS_PATH").as_deref(),
-            crate::sys::ids::getuid(),
-            crate::sys::ids::geteuid(),
-        )
-    })
+    ROOT.get_or_init(|| sysfs_path_from(std::env::var_os("SYSFS_PATH").as_deref(), crate::env::trusted()))
 }
 
 /// The rule of [`sysfs_path`] on given inputs: the environment value is used only when
-/// `uid == euid`, cut to `IBV_SYSFS_PATH_MAX` bytes (rdma-core's `strndup`), with every trailing
-/// `/` removed (so `/` becomes the empty root).
-pub fn sysfs_path_from(env: Option<&OsStr>, uid: u32, euid: u32) -> PathBuf {
-    let Some(env) = env.filter(|_| uid == euid) else {
+/// `trusted`, cut to `IBV_SYSFS_PATH_MAX` bytes (rdma-core's `strndup`), with every trailing `/`
+/// removed (so `/` becomes the empty root).
+pub fn sysfs_path_from(env: Option<&OsStr>, trusted: bool) -> PathBuf {
+    let Some(env) = env.filter(|_| trusted) else {
         return PathBuf::from("/sys");
     };
     let mut b = env.as_bytes();
@@ -121,21 +119,35 @@ pub fn read_ibdev_sysfs_file(
     read_sysfs_file(ibdev_path, rel, buf)
 }
 
-/// Read an attribute into an owned string through a C-sized buffer of `size` bytes: the
-/// same acceptance rules as [`read_sysfs_file_into`], plus the value must be UTF-8.
-pub fn read_attr(path: &Path, size: usize) -> Result<String, String> {
+/// An attribute read through a C buffer of `size` bytes (the acceptance rules of
+/// [`read_sysfs_file_into`]): the value as C code then sees it, the bytes up to the first NUL,
+/// and how many bytes the read returned (rdma-core tests that count, not the string).
+pub fn read_value(path: &Path, size: usize) -> Result<(Vec<u8>, usize), String> {
     let mut buf = vec![0u8; size];
     let n = read_sysfs_file_into(path, &mut buf)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     buf.truncate(n);
-    String::from_utf8(buf).map_err(|_| format!("{} is not UTF-8", path.display()))
+    if let Some(nul) = buf.iter().position(|&b| b == 0) {
+        buf.truncate(nul);
+    }
+    Ok((buf, n))
+}
+
+/// [`read_value`]'s C string alone.
+pub fn read_attr(path: &Path, size: usize) -> Result<Vec<u8>, String> {
+    read_value(path, size).map(|(v, _)| v)
+}
+
+/// A value for a diagnostic: printable, bytes that are not UTF-8 escaped.
+fn shown(v: &[u8]) -> String {
+    v.escape_ascii().to_string()
 }
 
 /// The node GUID from `<ibdev_path>/node_guid` (`xxxx:xxxx:xxxx:xxxx`), host order, read the
 /// way `ibv_get_device_guid` does (24-byte buffer, `%hx` fields).
 pub fn read_node_guid(ibdev_path: &Path) -> Result<u64, String> {
     let v = read_attr(&join(ibdev_path, OsStr::new("node_guid")), GUID_BUF)?;
-    scan::parse_node_guid(&v).ok_or_else(|| format!("malformed node_guid {v:?}"))
+    scan::parse_node_guid(&v).ok_or_else(|| format!("malformed node_guid \"{}\"", shown(&v)))
 }
 
 /// Why the global uverbs ABI check failed (`check_abi_version`; either way the C result is `ENOSYS`).
@@ -155,8 +167,7 @@ pub fn check_abi_version(root: &Path) -> Result<i32, AbiVersionError> {
     let mut buf = [0u8; ABI_BUF];
     let n = read_sysfs_file_into(&path, &mut buf)
         .map_err(|e| AbiVersionError::Unreadable(format!("cannot read {}: {e}", path.display())))?;
-    // Lossy is fine: strtol stops at the first non-digit byte anyway.
-    let (v, _) = scan::strtol10_int(&String::from_utf8_lossy(&buf[..n]));
+    let (v, _) = scan::strtol10_int(scan::c_str(buf.get(..n).unwrap_or_default()));
     if !(IB_USER_VERBS_MIN_ABI_VERSION..=IB_USER_VERBS_MAX_ABI_VERSION).contains(&v) {
         return Err(AbiVersionError::OutOfRange(v));
     }
@@ -180,22 +191,17 @@ pub fn find_sysfs_devs(root: &Path, cdev_dir: &Path) -> Result<Enumeration, Errn
         if name.as_bytes().first() == Some(&b'.') {
             continue;
         }
-        let shown = name.to_string_lossy().into_owned();
         let uv_dir = join(&class, &name);
         if !uv_dir.is_dir() {
             // rdma-core's openat(O_DIRECTORY) fails and the entry is silently passed over.
             if name.as_bytes() != b"abi_version" {
-                en.skip(&shown, format!("{} is not a directory", uv_dir.display()));
+                en.skip(&name, format!("{} is not a directory", uv_dir.display()));
             }
             continue;
         }
-        let Some(uverbs) = name.to_str() else {
-            en.skip(&shown, "uverbs name is not UTF-8");
-            continue;
-        };
-        match setup_sysfs_dev(root, cdev_dir, &uv_dir, uverbs, &mut en) {
+        match setup_sysfs_dev(root, cdev_dir, &uv_dir, &name, &mut en) {
             Ok(dev) => en.devices.push(dev),
-            Err(reason) => en.skip(uverbs, reason),
+            Err(reason) => en.skip(&name, reason),
         }
     }
     Ok(en)
@@ -206,7 +212,7 @@ fn setup_sysfs_dev(
     root: &Path,
     cdev_dir: &Path,
     uv_dir: &Path,
-    uverbs: &str,
+    uverbs: &OsStr,
     en: &mut Enumeration,
 ) -> Result<SysfsDev, String> {
     let ibdev_name = read_attr(&join(uv_dir, OsStr::new("ibdev")), IBV_SYSFS_NAME_MAX)?;
@@ -214,27 +220,23 @@ fn setup_sysfs_dev(
         // rdma-core goes on with an empty name: the path is the class directory itself.
         en.warn(uverbs, format!("{}/ibdev is empty", uv_dir.display()));
     }
+    let ibdev_name = OsString::from_vec(ibdev_name);
     let ibdev_path = ibdev_path(root, &ibdev_name)?;
     let mut dev = empty_dev(ibdev_name, ibdev_path, FoundBy::SysfsWalk);
     setup_sysfs_uverbs(uv_dir, uverbs, &mut dev, en)?;
 
     let node_type_path = join(&dev.ibdev_path, OsStr::new("node_type"));
-    match read_attr(&node_type_path, VALUE_BUF) {
-        Ok(v) if !v.is_empty() => {
+    // rdma-core: a read of at least one byte is `strtoul`ed, whatever the bytes.
+    match read_value(&node_type_path, VALUE_BUF) {
+        Ok((v, n)) if n > 0 => {
             let (raw, _) = scan::strtoul10(&v);
-            if scan::scan_ulong(v.as_bytes(), 10).is_none() {
-                en.warn(
-                    uverbs,
-                    format!("node_type {v:?} is not a number; taken as 0"),
-                );
+            if scan::scan_ulong(&v, 10).is_none() {
+                en.warn(uverbs, format!("node_type \"{}\" is not a number; taken as 0", shown(&v)));
             }
             dev.node_type_raw = Some(raw as u32);
             dev.node_type = decode_knode_type(raw as u32);
         }
-        Ok(_) => en.warn(
-            uverbs,
-            format!("{} is empty; node type unknown", node_type_path.display()),
-        ),
+        Ok(_) => en.warn(uverbs, format!("{} is empty; node type unknown", node_type_path.display())),
         Err(e) => en.warn(uverbs, format!("{e}; node type unknown")),
     }
 
@@ -254,17 +256,14 @@ fn setup_sysfs_dev(
 /// named `uverbs`: name, `time_created` (mtime of `ibdev_path`), the `dev` number, `abi_version`.
 pub(crate) fn setup_sysfs_uverbs(
     uv_dir: &Path,
-    uverbs: &str,
+    uverbs: &OsStr,
     dev: &mut SysfsDev,
     en: &mut Enumeration,
 ) -> Result<(), String> {
     if uverbs.len() >= IBV_SYSFS_NAME_MAX {
-        return Err(format!(
-            "uverbs name {uverbs:?} longer than {} bytes",
-            IBV_SYSFS_NAME_MAX - 1
-        ));
+        return Err(format!("uverbs name {uverbs:?} longer than {} bytes", IBV_SYSFS_NAME_MAX - 1));
     }
-    dev.sysfs_name = uverbs.to_string();
+    dev.sysfs_name = uverbs.to_owned();
 
     let md = std::fs::metadata(&dev.ibdev_path)
         .map_err(|e| format!("cannot stat {}: {e}", dev.ibdev_path.display()))?;
@@ -275,20 +274,17 @@ pub(crate) fn setup_sysfs_uverbs(
 
     let v = read_attr(&join(uv_dir, OsStr::new("dev")), VALUE_BUF)?;
     let (major, minor) = scan::scan_major_minor(&v)
-        .ok_or_else(|| format!("{}/dev is {v:?}, not major:minor", uv_dir.display()))?;
+        .ok_or_else(|| format!("{}/dev is \"{}\", not major:minor", uv_dir.display(), shown(&v)))?;
     dev.sysfs_cdev = scan::makedev(major, minor);
 
-    // rdma-core only overwrites abi_ver when the file has content; garbage parses as 0.
-    match read_attr(&join(uv_dir, OsStr::new("abi_version")), VALUE_BUF) {
-        Ok(v) if !v.is_empty() => {
+    // rdma-core only overwrites abi_ver when the read returned bytes; garbage parses as 0.
+    match read_value(&join(uv_dir, OsStr::new("abi_version")), VALUE_BUF) {
+        Ok((v, n)) if n > 0 => {
             let (abi, clean) = scan::strtoul10(&v);
             if !clean {
                 en.warn(
                     uverbs,
-                    format!(
-                        "abi_version {v:?} is not a clean number; taken as {}",
-                        abi as u32
-                    ),
+                    format!("abi_version \"{}\" is not a clean number; taken as {}", shown(&v), abi as u32),
                 );
             }
             dev.abi_ver = abi as u32;
@@ -317,8 +313,7 @@ pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Res
         if !uv_dir.is_dir() {
             return Err(format!("{} is not a directory", uv_dir.display()));
         }
-        let uverbs = name.to_str().ok_or("uverbs name is not UTF-8")?.to_string();
-        return setup_sysfs_uverbs(&uv_dir, &uverbs, dev, en);
+        return setup_sysfs_uverbs(&uv_dir, &name, dev, en);
     }
     Err(format!("no uverbs device in {}", dir.display()))
 }
@@ -326,10 +321,9 @@ pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Res
 /// What both paths do last: `sysfs_path` and `cdev_path`, the access check, and the modalias
 /// (read up front; rdma-core reads it lazily during driver matching, same file, same result).
 pub(crate) fn finish_dev(root: &Path, cdev_dir: &Path, dev: &mut SysfsDev) -> Result<(), String> {
-    let sysfs_path = join(
-        root,
-        &OsString::from(format!("class/infiniband_verbs/{}", dev.sysfs_name)),
-    );
+    let mut rel = OsString::from("class/infiniband_verbs/");
+    rel.push(&dev.sysfs_name);
+    let sysfs_path = join(root, &rel);
     if sysfs_path.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
         return Err(format!(
             "{} is longer than {} bytes",
@@ -348,21 +342,18 @@ pub(crate) fn finish_dev(root: &Path, cdev_dir: &Path, dev: &mut SysfsDev) -> Re
     })?;
 
     dev.flags |= VSYSFS_READ_MODALIAS;
-    dev.modalias = read_attr(
-        &join(&dev.ibdev_path, OsStr::new("device/modalias")),
-        MODALIAS_MAX,
-    )
-    .ok()
-    .filter(|m| !m.is_empty());
+    dev.modalias = read_attr(&join(&dev.ibdev_path, OsStr::new("device/modalias")), MODALIAS_MAX)
+        .ok()
+        .filter(|m| !m.is_empty())
+        .map(OsString::from_vec);
     Ok(())
 }
 
 /// `<root>/class/infiniband/<name>`, refused when longer than `IBV_SYSFS_PATH_MAX - 1`.
-pub(crate) fn ibdev_path(root: &Path, ibdev_name: &str) -> Result<PathBuf, String> {
-    let p = join(
-        root,
-        &OsString::from(format!("class/infiniband/{ibdev_name}")),
-    );
+pub(crate) fn ibdev_path(root: &Path, ibdev_name: &OsStr) -> Result<PathBuf, String> {
+    let mut rel = OsString::from("class/infiniband/");
+    rel.push(ibdev_name);
+    let p = join(root, &rel);
     if p.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
         return Err(format!(
             "{} is longer than {} bytes",
@@ -374,9 +365,9 @@ pub(crate) fn ibdev_path(root: &Path, ibdev_name: &str) -> Result<PathBuf, Strin
 }
 
 /// A record with only the IB device identity filled.
-pub(crate) fn empty_dev(ibdev_name: String, ibdev_path: PathBuf, found_by: FoundBy) -> SysfsDev {
+pub(crate) fn empty_dev(ibdev_name: OsString, ibdev_path: PathBuf, found_by: FoundBy) -> SysfsDev {
     SysfsDev {
-        sysfs_name: String::new(),
+        sysfs_name: OsString::new(),
         sysfs_cdev: 0,
         cdev_path: PathBuf::new(),
         ibdev_name,
@@ -410,14 +401,14 @@ mod tests {
 
     #[test]
     fn sysfs_path_rules() {
-        let p = |e: Option<&str>, u, eu| sysfs_path_from(e.map(OsStr::new), u, eu);
-        assert_eq!(p(None, 0, 0), Path::new("/sys"));
-        assert_eq!(p(Some("/tmp/fake"), 1000, 1000), Path::new("/tmp/fake"));
-        assert_eq!(p(Some("/tmp/fake///"), 0, 0), Path::new("/tmp/fake"));
-        assert_eq!(p(Some("/"), 0, 0), Path::new(""));
-        assert_eq!(p(Some("/tmp/fake"), 1000, 0), Path::new("/sys")); // set-uid root: ignored
+        let p = |e: Option<&str>, trusted| sysfs_path_from(e.map(OsStr::new), trusted);
+        assert_eq!(p(None, true), Path::new("/sys"));
+        assert_eq!(p(Some("/tmp/fake"), true), Path::new("/tmp/fake"));
+        assert_eq!(p(Some("/tmp/fake///"), true), Path::new("/tmp/fake"));
+        assert_eq!(p(Some("/"), true), Path::new(""));
+        assert_eq!(p(Some("/tmp/fake"), false), Path::new("/sys")); // secure execution: ignored
         let long = format!("/{}", "a".repeat(300));
-        assert_eq!(p(Some(&long), 0, 0).as_os_str().len(), IBV_SYSFS_PATH_MAX);
+        assert_eq!(p(Some(&long), true).as_os_str().len(), IBV_SYSFS_PATH_MAX);
     }
 
     #[test]

@@ -410,10 +410,10 @@ fn candidates_for_first(first: &OsStr, opened: &OsStr) -> Option<(Vec<Candidate>
 }
 
 /// Where the cache file lives: `$XDG_CACHE_HOME/ibverbs-rs/providers-v2`, else
-/// `$HOME/.cache/ibverbs-rs/providers-v2`; none unless uid == euid (relative values ignored), and
+/// `$HOME/.cache/ibverbs-rs/providers-v2`; none in secure execution (relative values ignored), and
 /// none when `IBVERBS_RS_PROVIDER_CACHE=0` (then every name loads as rdma-core loads it).
-pub fn cache_file(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> Option<PathBuf> {
-    if !uid_is_euid || get(crate::env::IBVERBS_RS_PROVIDER_CACHE).is_some_and(|v| v == "0") {
+pub fn cache_file(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<PathBuf> {
+    if !trusted || get(crate::env::IBVERBS_RS_PROVIDER_CACHE).is_some_and(|v| v == "0") {
         return None;
     }
     let abs = |v: OsString| {
@@ -486,7 +486,7 @@ pub fn note_load<L>(
     let Some(id) = FileId::of(Path::new(&opened.path)) else { return };
     let link = std::fs::symlink_metadata(&opened.path).is_ok_and(|m| m.file_type().is_symlink());
     let ids = e
-        .matching
+        .matching()
         .table
         .iter()
         .flatten()

@@ -17,8 +17,12 @@
 //!   first word. C strings: a NUL byte ends the line's text.
 //! - Names are kept as bytes; duplicates are kept (rdma-core `dlopen`s them again, which is a no-op
 //!   for a loaded object); [`ProviderName::first`] points at the first copy.
+//! - Files are read as a stream, one bounded line state at a time ([`LineScanner`]): memory does
+//!   not grow with a file's size or a line's length. Divergence: of a word longer than
+//!   [`MAX_WORD`] bytes (a name no `dlopen` could take, or a bad directive's first word), only its
+//!   first `MAX_WORD` bytes are kept and quoted (rdma-core's `getline` holds the whole line).
 //! - Order: `RDMAV_DRIVERS` (else `IBV_DRIVERS`) names first, in their order, honoured only when
-//!   uid == euid; then the config names in *reverse* of reading order (rdma-core prepends each to
+//!   outside secure execution ([`crate::env::trusted`]); then the config names in *reverse* of reading order (rdma-core prepends each to
 //!   its list). With Debian's one-name-per-file set this is reverse `readdir` order.
 #![forbid(unsafe_code)]
 
@@ -32,9 +36,10 @@ pub const DEFAULT_CONFIG_DIR: &str = match option_env!("IBVERBS_CONFIG_DIR") {
     None => "/etc/libibverbs.d",
 };
 
-/// The config directory to use: our override variable (uid == euid only), else the built-in one.
-pub fn config_dir(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> PathBuf {
-    crate::env::config_dir_override(get, uid_is_euid)
+/// The config directory to use: our override variable (not in secure execution), else the
+/// built-in one.
+pub fn config_dir(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> PathBuf {
+    crate::env::config_dir_override(get, trusted)
         .map_or_else(|| PathBuf::from(DEFAULT_CONFIG_DIR), PathBuf::from)
 }
 
@@ -59,37 +64,191 @@ fn is_sep(c: u8) -> bool {
     c == b'\n' || c == b'\t' || c == b' '
 }
 
-/// Split at the first separator: (word, rest after the separator) — `strsep` on "\n\t ".
-fn word(s: &[u8]) -> (&[u8], Option<&[u8]>) {
-    match s.iter().position(|c| is_sep(*c)) {
-        Some(k) => (&s[..k], Some(&s[k + 1..])),
-        None => (s, None),
+/// The longest word a line keeps (a driver name, or a bad directive's first word for its
+/// warning); the rest of a longer word is read past. Longer than any path `dlopen` takes.
+pub const MAX_WORD: usize = 4096;
+
+/// How much of a bad line a diagnostic's detail quotes.
+const QUOTE: usize = 120;
+
+/// Where a [`LineScanner`] is in the current line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    /// Skipping the leading spaces and tabs.
+    Lead,
+    /// In the first word.
+    First,
+    /// After `driver` and its separator, skipping blanks.
+    AfterDriver,
+    /// In the driver name.
+    Name,
+    /// The line's outcome is decided; reading past the rest of it.
+    Done,
+}
+
+/// One config line at a time, fed bytes in any chunks, as rdma-core's `getline` + `strspn` +
+/// `strsep` see it (a NUL ends the line's text; see the module rules). Holds at most
+/// [`MAX_WORD`] bytes of a word and [`QUOTE`] bytes of the line, whatever the line's length.
+#[derive(Debug)]
+pub struct LineScanner {
+    at: At,
+    word: Vec<u8>,
+    outcome: Option<Line>,
+    /// The text ended (a NUL): the rest of the line is not part of it.
+    cut: bool,
+    quote: Vec<u8>,
+    line: usize,
+}
+
+impl Default for LineScanner {
+    fn default() -> Self {
+        LineScanner { at: At::Lead, word: Vec::new(), outcome: None, cut: false, quote: Vec::new(), line: 1 }
     }
 }
 
-/// Classify one line as read by `getline` (its '\n', if any, included).
-pub fn parse_line(raw: &[u8]) -> Line {
-    let raw = &raw[..raw.iter().position(|c| *c == 0).unwrap_or(raw.len())];
-    let start = raw.iter().position(|c| !is_blank(*c)).unwrap_or(raw.len());
-    let text = &raw[start..];
-    match text.first() {
-        Some(b'\n') => return Line::Blank,
-        Some(b'#') => return Line::Comment,
-        _ => {}
-    }
-    let (first, rest) = word(text);
-    match rest {
-        Some(rest) if first == b"driver" => {
-            let skip = rest.iter().position(|c| !is_blank(*c)).unwrap_or(rest.len());
-            Line::Driver(word(&rest[skip..]).0.to_vec())
+impl LineScanner {
+    fn keep(&mut self, c: u8) {
+        if self.word.len() < MAX_WORD {
+            self.word.push(c);
         }
-        _ => Line::Bad(first.to_vec()),
+    }
+
+    fn decide(&mut self, l: Line) {
+        self.outcome = Some(l);
+        self.at = At::Done;
+    }
+
+    /// The text of the line ends here (its '\n', a NUL, or the end of the file): what it was.
+    fn end_text(&mut self, newline: bool) {
+        let word = core::mem::take(&mut self.word);
+        match self.at {
+            At::Lead if newline => self.decide(Line::Blank),
+            At::Lead => self.decide(Line::Bad(Vec::new())),
+            // A first word that the text ends without a separator: `strsep` leaves no rest, so
+            // even "driver" is a bad directive.
+            At::First if newline && word == b"driver" => self.decide(Line::Driver(Vec::new())),
+            At::First => self.decide(Line::Bad(word)),
+            At::AfterDriver | At::Name => self.decide(Line::Driver(word)),
+            At::Done => {}
+        }
+    }
+
+    /// Whether the line may still be a bad directive, whose warning quotes it.
+    fn quoting(&self) -> bool {
+        matches!(self.outcome, None | Some(Line::Bad(_))) && self.quote.len() < QUOTE
+    }
+
+    /// One byte of the line (not its '\n').
+    fn byte(&mut self, c: u8) {
+        if self.quoting() {
+            self.quote.push(c);
+        }
+        if self.cut || self.at == At::Done {
+            return;
+        }
+        if c == 0 {
+            self.end_text(false);
+            self.cut = true;
+            return;
+        }
+        match self.at {
+            At::Lead if is_blank(c) => {}
+            At::Lead if c == b'#' => self.decide(Line::Comment),
+            At::Lead | At::First if !is_sep(c) => {
+                self.at = At::First;
+                self.keep(c);
+            }
+            At::First if self.word == b"driver" => {
+                self.word.clear();
+                self.at = At::AfterDriver;
+            }
+            At::First | At::Lead => {
+                let w = core::mem::take(&mut self.word);
+                self.decide(Line::Bad(w));
+            }
+            At::AfterDriver if is_blank(c) => {}
+            At::AfterDriver | At::Name if !is_sep(c) => {
+                self.at = At::Name;
+                self.keep(c);
+            }
+            At::AfterDriver | At::Name => {
+                let w = core::mem::take(&mut self.word);
+                self.decide(Line::Driver(w));
+            }
+            At::Done => {}
+        }
+    }
+
+    /// The line ends (with its '\n' when `newline`, else at the end of the file): `each` gets
+    /// its number, what it was, and the start of its text for a diagnostic. Then the scanner is
+    /// ready for the next line (its buffers kept: no allocation per line).
+    fn finish(&mut self, newline: bool, each: &mut dyn FnMut(usize, Line, &[u8])) {
+        if !self.cut {
+            self.end_text(newline);
+        }
+        let out = self.outcome.take().unwrap_or(Line::Blank);
+        each(self.line, out, &self.quote);
+        self.line += 1;
+        self.at = At::Lead;
+        self.cut = false;
+        self.word.clear();
+        self.quote.clear();
+    }
+
+    /// Feed a chunk of the file; `each` gets every line the chunk completes.
+    pub fn feed(&mut self, chunk: &[u8], each: &mut dyn FnMut(usize, Line, &[u8])) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let (text, nl) = match crate::sys::mem::memchr(b'\n', rest) {
+                Some(k) => (&rest[..k], true),
+                None => (rest, false),
+            };
+            // Byte by byte until the line's outcome is decided (or a NUL ends its text); past
+            // that only the quote still takes bytes: skip in bulk.
+            let mut used = 0;
+            for &c in text {
+                if self.cut || self.at == At::Done {
+                    break;
+                }
+                self.byte(c);
+                used += 1;
+            }
+            let tail = text.get(used..).unwrap_or_default();
+            if !tail.is_empty() && self.quoting() {
+                let room = QUOTE.saturating_sub(self.quote.len());
+                self.quote.extend_from_slice(tail.get(..room.min(tail.len())).unwrap_or_default());
+            }
+            rest = &rest[text.len()..];
+            if nl {
+                self.finish(true, each);
+                rest = &rest[1..];
+            }
+        }
+    }
+
+    /// The end of the file: the last line, if it had bytes and no '\n'.
+    pub fn end(&mut self, each: &mut dyn FnMut(usize, Line, &[u8])) {
+        if self.at != At::Lead || self.cut || !self.quote.is_empty() {
+            self.finish(false, each);
+        }
+    }
+
+    /// Drop the line read so far (a read error: `getline` never returns it).
+    pub fn abandon(&mut self) {
+        *self = LineScanner { line: self.line, ..LineScanner::default() };
     }
 }
 
-/// The file's lines as `getline` returns them, each with its '\n' except possibly the last.
-pub fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    bytes.split_inclusive(|c| *c == b'\n')
+/// Classify one line as read by `getline` (its '\n', if any, included): [`LineScanner`] on it.
+pub fn parse_line(raw: &[u8]) -> Line {
+    let mut s = LineScanner::default();
+    let mut out = None;
+    let mut each = |_: usize, l: Line, _: &[u8]| {
+        out.get_or_insert(l);
+    };
+    s.feed(raw, &mut each);
+    s.end(&mut each);
+    out.unwrap_or(Line::Bad(Vec::new()))
 }
 
 /// Which rdma-core warning a [`Diagnostic`] corresponds to.
@@ -116,31 +275,68 @@ fn lossy(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// Names found in one file, with 1-based line numbers, plus its bad-directive warnings.
-pub fn parse_file(path: &Path, bytes: &[u8]) -> (Vec<(usize, OsString)>, Vec<Diagnostic>) {
-    let mut names = Vec::new();
-    let mut diags = Vec::new();
-    for (i, l) in lines(bytes).enumerate() {
-        match parse_line(l) {
+/// Collects one file's names and bad-directive warnings as its lines are scanned.
+struct FileParse<'p> {
+    path: &'p Path,
+    names: Vec<(usize, OsString)>,
+    diags: Vec<Diagnostic>,
+}
+
+impl FileParse<'_> {
+    fn line(&mut self, n: usize, l: Line, quote: &[u8]) {
+        match l {
             Line::Blank | Line::Comment => {}
-            Line::Driver(n) => names.push((i + 1, OsString::from_vec(n))),
-            Line::Bad(w) => diags.push(Diagnostic {
+            Line::Driver(name) => self.names.push((n, OsString::from_vec(name))),
+            Line::Bad(w) => self.diags.push(Diagnostic {
                 kind: DiagKind::BadDirective,
                 text: format!(
                     "Warning: ignoring bad config directive '{}' in file '{}'.",
                     lossy(&w),
-                    path.display()
+                    self.path.display()
                 ),
                 detail: format!(
-                    "{}:{}: expected 'driver NAME', '#comment' or a blank line, got {:?}",
-                    path.display(),
-                    i + 1,
-                    lossy(l.strip_suffix(b"\n").unwrap_or(l))
+                    "{}:{n}: expected 'driver NAME', '#comment' or a blank line, got \"{}\"",
+                    self.path.display(),
+                    quote.escape_ascii()
                 ),
             }),
         }
     }
-    (names, diags)
+}
+
+/// A file's `driver` names with their 1-based line numbers, and its bad-directive warnings.
+pub type Parsed = (Vec<(usize, OsString)>, Vec<Diagnostic>);
+
+/// Names found in a file's bytes, with 1-based line numbers, plus its bad-directive warnings.
+pub fn parse_file(path: &Path, bytes: &[u8]) -> Parsed {
+    let mut f = FileParse { path, names: Vec::new(), diags: Vec::new() };
+    let mut s = LineScanner::default();
+    s.feed(bytes, &mut |n, l, q| f.line(n, l, q));
+    s.end(&mut |n, l, q| f.line(n, l, q));
+    (f.names, f.diags)
+}
+
+/// [`parse_file`] on an open file, read as a stream through a fixed buffer: open failure is an
+/// error; a read error part way keeps the lines completed before it (`getline` stops there).
+fn read_file(path: &Path) -> std::io::Result<Parsed> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path)?;
+    let mut f = FileParse { path, names: Vec::new(), diags: Vec::new() };
+    let mut s = LineScanner::default();
+    let mut chunk = [0u8; 8192];
+    loop {
+        match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => s.feed(chunk.get(..n).unwrap_or_default(), &mut |n, l, q| f.line(n, l, q)),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => {
+                s.abandon();
+                break;
+            }
+        }
+    }
+    s.end(&mut |n, l, q| f.line(n, l, q));
+    Ok((f.names, f.diags))
 }
 
 /// One config file that was read.
@@ -203,8 +399,8 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
         if !md.is_file() {
             continue;
         }
-        let bytes = match read_lines_prefix(&path) {
-            Ok(b) => b,
+        let (names, diags) = match read_file(&path) {
+            Ok(r) => r,
             Err(e) => {
                 scan.diagnostics.push(Diagnostic {
                     kind: DiagKind::ReadFile,
@@ -214,34 +410,10 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
                 continue;
             }
         };
-        let (names, diags) = parse_file(&path, &bytes);
         scan.diagnostics.extend(diags);
         scan.files.push(ConfigFile { path, names });
     }
     scan
-}
-
-/// Open and read a file. Open failure is an error; a read error part way keeps the complete lines
-/// read so far (getline stops at the error). Plain `read` calls into a page-sized buffer (no size
-/// probe: config files are a line or two, so this is open, read, read, close).
-fn read_lines_prefix(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut f = std::fs::File::open(path)?;
-    let mut buf = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        match f.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => {
-                let keep = buf.iter().rposition(|c| *c == b'\n').map_or(0, |k| k + 1);
-                buf.truncate(keep);
-                break;
-            }
-        }
-    }
-    Ok(buf)
 }
 
 /// Where a provider name came from.
@@ -290,8 +462,15 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
         })
         .collect();
     names.extend(read.into_iter().rev());
-    for i in 0..names.len() {
-        names[i].first = names[..i].iter().position(|p| p.name == names[i].name);
+    // The first index of each name: one map lookup per name (a file may hold many lines).
+    let mut seen: std::collections::BTreeMap<OsString, usize> = std::collections::BTreeMap::new();
+    for (i, n) in names.iter_mut().enumerate() {
+        match seen.get(&n.name) {
+            Some(&f) => n.first = Some(f),
+            None => {
+                seen.insert(n.name.clone(), i);
+            }
+        }
     }
     ProviderList { names, diagnostics: scan.diagnostics }
 }
@@ -300,10 +479,10 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
 pub fn discover(
     dir: &Path,
     get: impl Fn(&str) -> Option<OsString>,
-    uid_is_euid: bool,
+    trusted: bool,
 ) -> ProviderList {
     let scan = scan_dir(dir);
-    load_order(crate::env::driver_names(get, uid_is_euid), scan)
+    load_order(crate::env::driver_names(get, trusted), scan)
 }
 
 #[cfg(test)]
@@ -343,6 +522,42 @@ mod tests {
         assert_eq!(parse_line(b"driver x\0y\n"), d("x"));
         assert_eq!(parse_line(b"\0driver x\n"), bad(""));
         assert_eq!(parse_line(b"foo bar\n"), bad("foo"));
+    }
+
+    #[test]
+    fn any_chunking_gives_the_same_lines() {
+        let text: &[u8] = b"# hi\n\ndriver a\nbogus line\n \tdriver\t b c\n\0x\ndriver \0z\ndri\0ver q\n  driver\n  ";
+        let whole = parse_file(Path::new("/c/f"), text);
+        for size in 1..text.len() {
+            let mut f = FileParse { path: Path::new("/c/f"), names: Vec::new(), diags: Vec::new() };
+            let mut s = LineScanner::default();
+            for c in text.chunks(size) {
+                s.feed(c, &mut |n, l, q| f.line(n, l, q));
+            }
+            s.end(&mut |n, l, q| f.line(n, l, q));
+            assert_eq!((f.names, f.diags), whole, "chunks of {size}");
+        }
+    }
+
+    #[test]
+    fn a_line_costs_bounded_memory_whatever_its_length() {
+        // Was: each file read whole, the bad-line diagnostic quoting the whole line.
+        let mut s = LineScanner::default();
+        let mut got = Vec::new();
+        let big = vec![b'x'; 1 << 20];
+        for _ in 0..16 {
+            s.feed(&big, &mut |_, l, _| got.push(l));
+        }
+        assert!(s.word.capacity() <= 2 * MAX_WORD && s.quote.capacity() <= 2 * QUOTE);
+        s.feed(b" tail\n", &mut |_, l, q| {
+            assert_eq!(q.len(), QUOTE);
+            got.push(l)
+        });
+        assert_eq!(got, [Line::Bad(vec![b'x'; MAX_WORD])]);
+        // A driver name past MAX_WORD keeps its first MAX_WORD bytes.
+        let mut line = b"driver ".to_vec();
+        line.extend(std::iter::repeat_n(b'n', MAX_WORD + 10));
+        assert_eq!(parse_line(&line), Line::Driver(vec![b'n'; MAX_WORD]));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //!
 //! The provider directory is compiled in; rdma-core reads no variable for it. Ours defaults to
 //! Debian's multiarch directory, can be set at build time with `IBVERBS_PROVIDER_DIR`, and at run
-//! time (uid == euid only, empty = none) with [`crate::env::IBVERBS_RS_PROVIDER_DIR`].
+//! time (not in secure execution, empty = none) with [`crate::env::IBVERBS_RS_PROVIDER_DIR`].
 //!
 //! Several provider ABIs: [`PROVIDER_ABIS`] lists (ABI, suffix) pairs newest first; for each place
 //! (directory, then search path) every ABI is tried before moving to the next place, so a newer
@@ -69,8 +69,8 @@ pub const DEFAULT_PROVIDER_DIR: &str = match option_env!("IBVERBS_PROVIDER_DIR")
 };
 
 /// The provider directory to use, or None for "search path only".
-pub fn provider_dir(get: impl Fn(&str) -> Option<OsString>, uid_is_euid: bool) -> Option<OsString> {
-    let d = crate::env::provider_dir_override(get, uid_is_euid)
+pub fn provider_dir(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<OsString> {
+    let d = crate::env::provider_dir_override(get, trusted)
         .unwrap_or_else(|| OsString::from(DEFAULT_PROVIDER_DIR));
     if d.is_empty() { None } else { Some(d) }
 }

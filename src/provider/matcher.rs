@@ -135,8 +135,8 @@ pub struct ProviderMatch {
 pub struct Device {
     /// `ibdev_name`, e.g. "mlx5_0".
     pub ibdev_name: Vec<u8>,
-    /// `ibdev_path`, only used in the ABI warning.
-    pub ibdev_path: String,
+    /// `ibdev_path` (bytes, as the C string holds them): the ABI warning names it.
+    pub ibdev_path: Vec<u8>,
     /// Netlink driver id; None and Some(0) both mean unknown.
     pub driver_id: Option<u32>,
     /// Contents of `device/modalias` if it could be read (non-empty), without the newline.
@@ -207,7 +207,7 @@ pub trait Hooks<P> {
     fn alloc_device(&mut self, provider: &P, dev: &Device, state: &MatchState)
     -> Option<Self::Out>;
     /// A warning rdma-core prints to stderr (without "libibverbs: " and newline).
-    fn warn(&mut self, text: String);
+    fn warn(&mut self, text: Vec<u8>);
 }
 
 /// `match_driver_id`: the first `DriverId` entry equal to the device's known driver id.
@@ -261,10 +261,14 @@ pub fn try_driver<P: Provider, H: Hooks<P>>(
         return None;
     }
     if dev.abi_ver < m.min_abi || dev.abi_ver > m.max_abi {
-        hooks.warn(format!(
-            "Warning: Driver {} does not support the kernel ABI of {} (supports {} to {}) for device {}",
-            m.name, dev.abi_ver, m.min_abi, m.max_abi, dev.ibdev_path
-        ));
+        // The path's bytes as they are (rdma-core prints it with %s).
+        let mut text = format!(
+            "Warning: Driver {} does not support the kernel ABI of {} (supports {} to {}) for device ",
+            m.name, dev.abi_ver, m.min_abi, m.max_abi
+        )
+        .into_bytes();
+        text.extend_from_slice(&dev.ibdev_path);
+        hooks.warn(text);
         return None;
     }
     hooks.alloc_device(p, dev, st)

@@ -14,7 +14,7 @@
 #![forbid(unsafe_code)]
 
 use std::cell::Cell;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use super::matcher::{Provider, ProviderMatch};
 
@@ -29,6 +29,9 @@ pub enum Slot {
     Late,
 }
 
+/// How an entry's [`ProviderMatch`] is read from its token, the first time matching needs it.
+pub type ReadMatch = fn(usize) -> ProviderMatch;
+
 /// One registered provider.
 #[derive(Clone, Debug)]
 pub struct DriverEntry {
@@ -36,10 +39,24 @@ pub struct DriverEntry {
     pub token: usize,
     /// The provider ABI of the entry point it registered through (34 for `verbs_register_driver_34`).
     pub provider_abi: u32,
-    pub matching: ProviderMatch,
+    /// Read on first use (see [`DriverEntry::matching`]).
+    matching: OnceLock<ProviderMatch>,
+    read: Option<ReadMatch>,
     pub slot: Slot,
     /// Registration order, process-wide.
     pub seq: u64,
+}
+
+impl DriverEntry {
+    /// What the provider matches, read from its table the first time it is asked for (rdma-core
+    /// reads the table only while matching devices, never at registration, so a provider that
+    /// registers a table it has not finished, or a bad one, is not touched until then).
+    pub fn matching(&self) -> &ProviderMatch {
+        self.matching.get_or_init(|| match self.read {
+            Some(read) => read(self.token),
+            None => ProviderMatch { name: String::new(), min_abi: 0, max_abi: 0, table: None, has_match_device: false },
+        })
+    }
 }
 
 impl Provider for Arc<DriverEntry> {
@@ -47,7 +64,7 @@ impl Provider for Arc<DriverEntry> {
         self.token
     }
     fn matching(&self) -> &ProviderMatch {
-        &self.matching
+        DriverEntry::matching(self)
     }
     fn order(&self) -> Option<(u64, u64)> {
         let slot = match self.slot {
@@ -103,9 +120,20 @@ impl Registry {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Record a provider (the body of `verbs_register_driver_34`). Never blocks on anything but
-    /// the short list lock. Duplicates are kept, as rdma-core keeps them.
+    /// Record a provider whose matching data is known already (tests, and the eager form of
+    /// [`Registry::register_lazy`]).
     pub fn register(&self, token: usize, provider_abi: u32, matching: ProviderMatch) -> Slot {
+        self.push(token, provider_abi, OnceLock::from(matching), None)
+    }
+
+    /// Record a provider (the body of `verbs_register_driver_34`): only its token and ABI now;
+    /// `read` gives its matching data when matching first needs it. Never blocks on anything but
+    /// the short list lock. Duplicates are kept, as rdma-core keeps them.
+    pub fn register_lazy(&self, token: usize, provider_abi: u32, read: ReadMatch) -> Slot {
+        self.push(token, provider_abi, OnceLock::new(), Some(read))
+    }
+
+    fn push(&self, token: usize, provider_abi: u32, matching: OnceLock<ProviderMatch>, read: Option<ReadMatch>) -> Slot {
         let ctx = current_load_context();
         let mut g = self.lock();
         let slot = match ctx {
@@ -115,7 +143,7 @@ impl Registry {
         };
         let seq = g.next_seq;
         g.next_seq += 1;
-        g.entries.push(Arc::new(DriverEntry { token, provider_abi, matching, slot, seq }));
+        g.entries.push(Arc::new(DriverEntry { token, provider_abi, matching, read, slot, seq }));
         slot
     }
 
@@ -217,7 +245,7 @@ mod tests {
         assert_eq!(with_load_context(3, || r.register(3, 34, pm("c3"))), Slot::Config(3));
         assert_eq!(with_load_context(1, || r.register(4, 34, pm("c1"))), Slot::Config(1));
         assert_eq!(current_load_context(), None);
-        let names: Vec<_> = r.snapshot().iter().map(|e| e.matching.name.clone()).collect();
+        let names: Vec<_> = r.snapshot().iter().map(|e| e.matching().name.clone()).collect();
         assert_eq!(names, ["early", "c1", "c3", "late"]);
         let s = r.snapshot();
         assert_eq!(hole_index(&s, 0), 1);
@@ -225,7 +253,7 @@ mod tests {
         assert_eq!(hole_index(&s, 4), 3);
         assert_eq!(r.late_tokens(), [2]);
         r.adopt(&[2], 2);
-        let names: Vec<_> = r.snapshot().iter().map(|e| e.matching.name.clone()).collect();
+        let names: Vec<_> = r.snapshot().iter().map(|e| e.matching().name.clone()).collect();
         assert_eq!(names, ["early", "c1", "late", "c3"]);
         assert!(r.late_tokens().is_empty());
     }

@@ -1,4 +1,5 @@
-//! Memory system calls for fork protection: page size, fork advice, page-aligned buffers.
+//! Memory system calls for fork protection: page size, fork advice, page-aligned buffers; and
+//! zeroed buffers whose size comes from outside, allocated fallibly.
 //!
 //! Used by `crate::fork` (rdma-core: `libibverbs/memory.c`) through its `MemSys` seam.
 
@@ -46,6 +47,32 @@ pub fn madvise_fork(addr: usize, len: usize, advice: ForkAdvice) -> Result<(), E
     } else {
         Err(Errno(super::errno()))
     }
+}
+
+/// `len` zero bytes, or ENOMEM when the allocator refuses: for buffers sized by a caller, a file
+/// or the kernel (`vec![0; len]` would abort the process instead). The memory comes zeroed from
+/// the allocator (calloc-like, so a large buffer is not touched here).
+pub fn try_zeroed(len: usize) -> Result<Vec<u8>, Errno> {
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).map_err(|_| Errno::ENOMEM)?;
+    // SAFETY: the layout has a non-zero size.
+    let p = unsafe { std::alloc::alloc_zeroed(layout) };
+    if p.is_null() {
+        return Err(Errno::ENOMEM);
+    }
+    // SAFETY: p is a Global allocation of exactly `len` initialised (zero) bytes, align 1: what
+    // a Vec<u8> of capacity `len` owns.
+    Ok(unsafe { Vec::from_raw_parts(p, len, len) })
+}
+
+/// The index of the first `c` in `hay` (libc's `memchr`: vectorised, for long inputs such as
+/// configuration files of any size).
+pub fn memchr(c: u8, hay: &[u8]) -> Option<usize> {
+    // SAFETY: memchr reads at most hay.len() bytes of hay, which the slice owns.
+    let p = unsafe { libc::memchr(hay.as_ptr().cast(), c.into(), hay.len()) };
+    (!p.is_null()).then(|| p as usize - hay.as_ptr() as usize)
 }
 
 /// A heap buffer from `posix_memalign`, freed on drop.

@@ -8,8 +8,10 @@ pub mod mem;
 pub mod netlink;
 pub mod udp;
 pub mod dl;
+pub mod file;
 pub mod pod;
 pub mod uverbs;
+pub mod valgrind;
 
 /// Set the calling thread's `errno`.
 pub fn set_errno(e: core::ffi::c_int) {

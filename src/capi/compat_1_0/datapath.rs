@@ -20,18 +20,21 @@ use crate::abi::verbs::{ibv_qp_type, ibv_recv_wr, ibv_send_wr, ibv_wc};
 /// Work requests rebuilt on the stack; longer chains go to the heap.
 const INLINE: usize = 16;
 
-/// Zeroed scratch for the real work requests of one post.
+/// Zeroed scratch for the real work requests of one post; None when a list that long (its
+/// length is the caller's) cannot be given memory (rdma-core's alloca would crash).
 ///
 /// `T` must be a plain C struct for which all-zero bytes are a valid value.
-fn with_zeroed<T: Copy, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> R {
+fn with_zeroed<T: Copy, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> Option<R> {
     if n <= INLINE {
         // SAFETY: T is a C work request: integers, raw pointers and nullable fn pointers.
         let mut a: [T; INLINE] = unsafe { core::mem::zeroed() };
-        f(&mut a[..n])
+        Some(f(a.get_mut(..n)?))
     } else {
+        let mut v: Vec<T> = Vec::new();
+        v.try_reserve_exact(n).ok()?;
         // SAFETY: as above.
-        let mut v: Vec<T> = (0..n).map(|_| unsafe { core::mem::zeroed() }).collect();
-        f(&mut v)
+        v.extend((0..n).map(|_| unsafe { core::mem::zeroed::<T>() }));
+        Some(f(&mut v))
     }
 }
 
@@ -154,6 +157,10 @@ pub(super) unsafe extern "C" fn post_send(
                 0
             }
         })
+        .unwrap_or_else(|| {
+            set_bad(wr);
+            libc::ENOMEM
+        })
     }
 }
 
@@ -194,6 +201,12 @@ unsafe fn post_recv_chain<O>(
                 }
             }
             ret
+        })
+        .unwrap_or_else(|| {
+            if !bad_wr.is_null() {
+                *bad_wr = wr;
+            }
+            libc::ENOMEM
         })
     }
 }

@@ -167,17 +167,21 @@ unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_d
         if !num.is_null() {
             *num = n as c_int;
         }
-        l.add(1)
+        LISTS_1_0.give(l.add(1))
     }
 }
+
+/// The lists `ibv_get_device_list@IBVERBS_1.0` handed out and its free has not freed.
+static LISTS_1_0: crate::capi::handed::Handed = crate::capi::handed::Handed::new("IBVERBS_1.0 device list");
 super::symver!(ibv_get_device_list, v1_0, "@IBVERBS_1.0", ibv_get_device_list_1_0);
 
 /// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
 ///
 /// Frees the wrappers, the hidden real list (releasing its devices) and the array.
-/// Divergence: NULL is ignored (rdma-core crashes).
+/// Divergence: NULL, or an array that is not a live 1.0 list, is ignored (rdma-core crashes, or
+/// libc aborts the process).
 unsafe extern "C" fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) {
-    if list.is_null() {
+    if list.is_null() || !LISTS_1_0.take(list) {
         return;
     }
     // SAFETY: a list from ibv_get_device_list@IBVERBS_1.0: NULL-terminated, the real list at [-1].

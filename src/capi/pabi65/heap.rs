@@ -82,22 +82,27 @@ pub fn heap_alloc(heap: &ibv_dmabuf_heap, size: usize) -> Result<(*mut c_void, c
     Ok((p, fd))
 }
 
+/// The heaps [`ibv_dmabuf_heap_cc_shared_init`] handed out and [`ibv_dmabuf_heap_destroy`] has
+/// not destroyed.
+pub(crate) static HEAPS: crate::capi::handed::Handed = crate::capi::handed::Handed::new("dma-buf heap");
+
 /// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
 ///
 /// Opens the confidential-computing shared heap `/dev/dma_heap/system_cc_shared`. The heap, or
 /// NULL with errno (open()'s: ENOENT on a kernel without that heap).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dmabuf_heap_cc_shared_init() -> *mut ibv_dmabuf_heap {
-    heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP).map(Box::into_raw).ret_null()
+    heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP).map(|h| HEAPS.give(Box::into_raw(h))).ret_null()
 }
 
 /// `void ibv_dmabuf_heap_destroy(struct ibv_dmabuf_heap *heap)`
 ///
 /// Closes the heap and frees its handle (buffers already allocated stay valid until freed).
-/// NULL is ignored.
+/// NULL is ignored. Divergence: so is a heap this library did not hand out (rdma-core frees it:
+/// libc aborts the process).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) {
-    if heap.is_null() {
+    if heap.is_null() || !HEAPS.take(heap) {
         return;
     }
     // SAFETY: a handle from ibv_dmabuf_heap_cc_shared_init (a leaked Box).

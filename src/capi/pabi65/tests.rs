@@ -351,11 +351,15 @@ fn dmabuf_heap_without_a_heap_device() {
         ibv_dmabuf_heap_destroy(null_mut());
         ibv_dmabuf_heap_free(null_mut(), 0, -1);
         // A "heap" that is not one: the allocation ioctl fails before any dma-buf exists.
-        let h = Box::into_raw(heap_open("/dev", "null").unwrap());
+        let h = super::heap::HEAPS.give(Box::into_raw(heap_open("/dev", "null").unwrap()));
         assert_eq!(with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, &mut fd)), (null_mut(), libc::ENOTTY));
         assert_eq!(fd, -7);
         assert_eq!(with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, null_mut())), (null_mut(), libc::EINVAL));
         ibv_dmabuf_heap_destroy(h);
+        // Destroyed already, or never a heap of ours: ignored (libc's free would abort).
+        ibv_dmabuf_heap_destroy(h);
+        let mut fake: ibv_dmabuf_heap = core::mem::zeroed();
+        ibv_dmabuf_heap_destroy(&mut fake);
     }
     assert_eq!(heap_open("/dev/dma_heap", "../null").err(), Some(crate::errno::Errno::EINVAL));
     assert_eq!(heap_open("/nonexistent", "x").err(), Some(crate::errno::Errno::ENOENT));
