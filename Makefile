@@ -6,6 +6,8 @@
 #                        headers (clients, inline layer), the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
 #   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
+#   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
+#   make bench-vm        the same for the control verbs on rxe0 in the soft-RoCE guest (slow)
 #
 # Why not a cdylib: rustc hands the linker its own anonymous version script for a cdylib, which
 # cannot be combined with named version nodes; a staticlib linked by cc takes ours unchanged.
@@ -24,7 +26,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test secure-test vm-test headers install clean FORCE
+.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test secure-test vm-test bench bench-vm headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -81,6 +83,15 @@ install-test: lib
 # (needs root; skipped with the reason otherwise).
 secure-test: lib
 	tests/secure/run $(OUT)
+
+# Benchmarks report, they never fail on a number; BENCH_ARGS passes options (bench/run --help).
+bench: lib
+	tools/deps.sh bench
+	bench/run host $(BENCH_ARGS)
+
+bench-vm: lib
+	tools/deps.sh bench
+	bench/run vm $(BENCH_ARGS)
 
 headers:
 	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers

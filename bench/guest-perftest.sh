@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs in the soft-RoCE guest for bench/perftest (and bench/verbs-ops with PERFTEST=1): perftest
+# Runs in the soft-RoCE guest for bench/perftest: perftest
 # latency and bandwidth on rxe0, server and client both under the system library, then both under
 # ours (LD_LIBRARY_PATH=$IBVERBS_RS_LIB). Per test two rounds, alternating order (system, ours,
 # ours, system); each run starts the server, waits until it listens on TCP 18515, then runs the

@@ -16,19 +16,27 @@
 //!   A failing DOFORK is retried page by page and never reported; a failing DONTFORK returns -1
 //!   with its errno after DOFORK on the runs this call already advised.
 //!
-//! Our own design: disjoint ranges with non-zero counts in a `BTreeMap` (touching ranges always
-//! have different counts), everything under one `Mutex`, O(log n + k) per call. Where we differ
-//! from rdma-core: after a failed DONTFORK every count is exactly what it was before the call
-//! (rdma-core's roll-back also decrements the run that failed, and can reach past the range).
+//! Our own design: the counts live in [`runs::Runs`] under one `Mutex`: every page of the
+//! address space in one run of equal count (gaps included), neighbouring runs different, the
+//! runs in a treap threaded by an address-ordered list, nodes in one arena. A call finds the run
+//! holding its first page with one descent, walks the list forward to advise, then walks it
+//! again to change the counts in place; only the runs at the two ends of the range can split,
+//! merge or move their first byte. O(log n + k) for k runs in the range; no allocation while the
+//! arena has free nodes. Where we differ from rdma-core: after a failed DONTFORK every count is
+//! exactly what it was before the call (rdma-core's roll-back also decrements the run that
+//! failed, and can reach past the range); a failed allocation (ENOMEM, as rdma-core's `malloc`)
+//! is found before any madvise.
 #![forbid(unsafe_code)]
 
-use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::sync::Mutex;
 
 use crate::abi::verbs::ibv_fork_status;
 use crate::errno::Errno;
 pub use crate::sys::mem::ForkAdvice;
+use runs::{Pos, Run, Runs};
+
+mod runs;
 
 /// The system calls fork protection makes; a seam so tests can record them.
 pub trait MemSys {
@@ -55,8 +63,7 @@ pub struct Fork<S> {
     huge: bool,
     too_late: bool,
     page_size: usize,
-    /// First byte → (last byte, count). Disjoint, counts non-zero, touching entries differ.
-    ranges: BTreeMap<usize, (usize, i32)>,
+    runs: Runs,
 }
 
 /// One run of pages with the same count: first byte, last byte, count.
@@ -71,7 +78,7 @@ impl<S: MemSys> Fork<S> {
             huge: false,
             too_late: false,
             page_size: 0,
-            ranges: BTreeMap::new(),
+            runs: Runs::new(),
         }
     }
 
@@ -140,9 +147,9 @@ impl<S: MemSys> Fork<S> {
         self.update(start, end, advice, ps)
     }
 
-    /// The stored ranges (first byte, last byte, count), in address order.
+    /// The pages with a non-zero count as (first byte, last byte, count), in address order.
     pub fn ranges(&self) -> Vec<Piece> {
-        self.ranges.iter().map(|(&s, &(e, c))| (s, e, c)).collect()
+        self.runs.all().into_iter().filter(|r| r.2 != 0).collect()
     }
 
     fn update(
@@ -152,27 +159,131 @@ impl<S: MemSys> Fork<S> {
         advice: ForkAdvice,
         ps: usize,
     ) -> Result<(), Errno> {
-        let inc = if advice == ForkAdvice::DontFork {
-            1
+        if !self.runs.reserve() {
+            return Err(Errno(libc::ENOMEM));
+        }
+        let (inc, trigger) = if advice == ForkAdvice::DontFork {
+            (1, 0)
         } else {
-            -1
+            (-1, 1)
         };
-        let pieces = self.pieces(start, end);
-        let mut advised: Vec<(usize, usize)> = Vec::new();
-        for &(s, e, c) in &pieces {
-            if (inc == 1 && c == 0) || (inc == -1 && c == 1) {
-                let len = e.wrapping_sub(s).wrapping_add(1);
-                if let Err(err) = self.do_madvise(s, len, advice, ps) {
-                    for &(a, l) in &advised {
-                        let _ = self.do_madvise(a, l, ForkAdvice::DoFork, ps);
-                    }
+        let first = self.runs.find(start);
+        // Advise each run of the range whose pages change state, clipped to the range.
+        let mut p = first;
+        loop {
+            let (s, e) = (self.runs.run(p).start.max(start), self.runs.end(p).min(end));
+            if self.runs.run(p).count == trigger {
+                if let Err(err) = self.do_madvise(s, e - s + 1, advice, ps) {
+                    self.undo(first, start, s, ps);
                     return Err(err);
                 }
-                advised.push((s, len));
+            }
+            match self.runs.next(p) {
+                Some(n) if e < end => p = n,
+                _ => break,
             }
         }
-        self.apply(start, end, &pieces, inc);
+        self.apply(first, start, end, inc);
+        self.runs.trim();
         Ok(())
+    }
+
+    /// After a DONTFORK of the range from `start` failed at `failed`: DOFORK again what this
+    /// call advised before it; `first` is the run holding `start`.
+    fn undo(&mut self, first: Pos, start: usize, failed: usize, ps: usize) {
+        let mut p = first;
+        loop {
+            let r = self.runs.run(p);
+            let s = r.start.max(start);
+            if s >= failed {
+                return;
+            }
+            if r.count == 0 {
+                let e = self.runs.end(p).min(failed - 1);
+                let _ = self.do_madvise(s, e - s + 1, ForkAdvice::DoFork, ps);
+            }
+            match self.runs.next(p) {
+                Some(n) => p = n,
+                None => return,
+            }
+        }
+    }
+
+    /// Add `inc` to every page of `start..=end`; `first` is the run holding `start`. Splits
+    /// at most the runs holding `start` and `end`, merges at most across each end.
+    fn apply(&mut self, first: Pos, start: usize, end: usize, inc: i32) {
+        let runs = &mut self.runs;
+        let r = runs.run(first);
+        let new = r.count.wrapping_add(inc);
+        if r.start < start {
+            if runs.end(first) == end {
+                if let Some(n) = runs.next(first).filter(|&n| runs.run(n).count == new) {
+                    // The range is the tail of its run and gets the next run's count: it
+                    // joins that run.
+                    return runs.set_start(n, start);
+                }
+            }
+            let p = runs.insert_after(
+                first,
+                Run {
+                    start,
+                    count: r.count,
+                },
+            );
+            return Self::sweep(runs, p, end, inc);
+        }
+        let Some(q) = runs.prev(first).filter(|&q| runs.run(q).count == new) else {
+            return Self::sweep(runs, first, end, inc);
+        };
+        // The run before already has the count these pages are getting: they join it.
+        let e = runs.end(first);
+        if e > end {
+            // What is left of the run starts after the range.
+            return runs.set_start(first, end + 1);
+        }
+        runs.remove(first);
+        if e == end {
+            Self::join_next(runs, q);
+        } else if let Some(n) = runs.next(q) {
+            Self::sweep(runs, n, end, inc);
+        }
+    }
+
+    /// From the run at `p` (which starts inside the range) to the one holding `end`: add `inc`,
+    /// split the last one after `end`, or merge it with the next run when they end up equal.
+    fn sweep(runs: &mut Runs, mut p: Pos, end: usize, inc: i32) {
+        loop {
+            let e = runs.end(p);
+            if e > end {
+                let count = runs.run(p).count;
+                runs.insert_after(
+                    p,
+                    Run {
+                        start: end + 1,
+                        count,
+                    },
+                );
+                runs.add(p, inc);
+                return;
+            }
+            runs.add(p, inc);
+            if e == end {
+                return Self::join_next(runs, p);
+            }
+            match runs.next(p) {
+                Some(n) => p = n,
+                None => return,
+            }
+        }
+    }
+
+    /// Merge the run after `p` into it when their counts are equal.
+    fn join_next(runs: &mut Runs, p: Pos) {
+        if let Some(n) = runs.next(p) {
+            if runs.run(n).count == runs.run(p).count {
+                runs.remove(n);
+            }
+        }
     }
 
     /// rdma-core's `do_madvise`: a failed DOFORK is retried one page at a time and then
@@ -200,77 +311,6 @@ impl<S: MemSys> Fork<S> {
             }
         }
         Ok(())
-    }
-
-    /// The runs covering `start..=end` with their counts (0 for gaps), clipped to the range.
-    fn pieces(&self, start: usize, end: usize) -> Vec<Piece> {
-        let mut out = Vec::new();
-        let mut cur = Some(start);
-        let push = |out: &mut Vec<Piece>, cur: &mut Option<usize>, s: usize, e: usize, c: i32| {
-            let e = e.min(end);
-            out.push((s, e, c));
-            *cur = if e == end { None } else { Some(e + 1) };
-        };
-        if let Some((_, &(e, c))) = self.ranges.range(..start).next_back() {
-            if e >= start {
-                push(&mut out, &mut cur, start, e, c);
-            }
-        }
-        for (&s, &(e, c)) in self.ranges.range(start..=end) {
-            let Some(at) = cur else { break };
-            if s > at {
-                out.push((at, s - 1, 0));
-            }
-            push(&mut out, &mut cur, s, e, c);
-        }
-        if let Some(at) = cur {
-            out.push((at, end, 0));
-        }
-        out
-    }
-
-    /// Replace the counts of `start..=end` by `pieces` moved by `inc`, keeping the map normal.
-    fn apply(&mut self, start: usize, end: usize, pieces: &[Piece], inc: i32) {
-        if let Some((&s, &(e, c))) = self.ranges.range(..start).next_back() {
-            if e >= start {
-                self.ranges.insert(s, (start - 1, c));
-                if e > end {
-                    self.ranges.insert(end + 1, (e, c));
-                }
-            }
-        }
-        let inside: Vec<usize> = self.ranges.range(start..=end).map(|(&s, _)| s).collect();
-        for s in inside {
-            if let Some((e, c)) = self.ranges.remove(&s) {
-                if e > end {
-                    self.ranges.insert(end + 1, (e, c));
-                }
-            }
-        }
-        for &(s, e, c) in pieces {
-            let n = c.wrapping_add(inc);
-            if n != 0 {
-                self.ranges.insert(s, (e, n));
-            }
-        }
-        self.merge_at(start);
-        if let Some(after) = end.checked_add(1) {
-            self.merge_at(after);
-        }
-    }
-
-    /// Join the entry starting at `at` with the one ending just before it when counts match.
-    fn merge_at(&mut self, at: usize) {
-        let Some(&(re, rc)) = self.ranges.get(&at) else {
-            return;
-        };
-        let Some((&ls, &(le, lc))) = self.ranges.range(..at).next_back() else {
-            return;
-        };
-        if le.wrapping_add(1) == at && lc == rc {
-            self.ranges.remove(&at);
-            self.ranges.insert(ls, (re, lc));
-        }
     }
 }
 

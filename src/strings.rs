@@ -10,10 +10,10 @@ use core::ffi::{CStr, c_int};
 
 const UNKNOWN: &CStr = c"unknown";
 
-/// Look `value` up in a dense table that starts at `first`; out of range is "unknown", a hole is None.
-fn lookup(table: &[Option<&'static CStr>], first: i64, value: i64) -> Option<&'static CStr> {
-    let idx = value.checked_sub(first).and_then(|i| usize::try_from(i).ok());
-    match idx.and_then(|i| table.get(i)) {
+/// Entry `idx` of a dense table (the value minus the table's first value, wrapping: a value
+/// below the first becomes a huge index); out of range is "unknown", a hole is None.
+fn lookup(table: &[Option<&'static CStr>], idx: u32) -> Option<&'static CStr> {
+    match table.get(idx as usize) {
         Some(s) => *s,
         None => Some(UNKNOWN),
     }
@@ -30,7 +30,7 @@ pub fn node_type(v: c_int) -> Option<&'static CStr> {
         Some(c"usNIC UDP"),
         Some(c"unspecified"),
     ];
-    lookup(&T, 1, i64::from(v))
+    lookup(&T, (v as u32).wrapping_sub(1))
 }
 
 /// `enum ibv_port_state` is unsigned (all enumerators are >= 0): a negative int is a huge value.
@@ -43,7 +43,7 @@ pub fn port_state(v: u32) -> Option<&'static CStr> {
         Some(c"active"),
         Some(c"active defer"),
     ];
-    lookup(&T, 0, i64::from(v))
+    lookup(&T, v)
 }
 
 /// `enum ibv_event_type` (unsigned). v65 knows IBV_EVENT_DEVICE_SPEED_CHANGE (20); v44 did not.
@@ -71,7 +71,7 @@ pub fn event_type(v: u32) -> Option<&'static CStr> {
         Some(c"WQ fatal"),
         Some(c"Device link speed change"),
     ];
-    lookup(&T, 0, i64::from(v))
+    lookup(&T, v)
 }
 
 /// `enum ibv_wc_status` (unsigned), 0..=23.
@@ -102,7 +102,7 @@ pub fn wc_status(v: u32) -> Option<&'static CStr> {
         Some(c"TM error"),
         Some(c"TM software rendezvous"),
     ];
-    lookup(&T, 0, i64::from(v))
+    lookup(&T, v)
 }
 
 /// `enum ibv_wr_opcode` (unsigned), 0..=15 with 12 and 13 unnamed (NULL, as rdma-core returns).
@@ -125,7 +125,7 @@ pub fn wr_opcode(v: u32) -> Option<&'static CStr> {
         Some(c"flush"),
         Some(c"atomic-write"),
     ];
-    lookup(&T, 0, i64::from(v))
+    lookup(&T, v)
 }
 
 /// One row per known `enum ibv_rate`: (rate, multiple of 2.5 Gb/s if it has one, Mb/s).
@@ -159,8 +159,24 @@ const RATES: [(u32, Option<c_int>, c_int); 23] = [
 /// `IBV_RATE_MAX`: what the reverse helpers return for a value they do not know.
 pub const IBV_RATE_MAX: u32 = 0;
 
+/// `RATES` indexed by rate: the multiple (-1 where a rate has none) and the Mb/s (-1 below the
+/// lowest rate): what the two forward helpers return, in one load.
+const BY_RATE: ([c_int; 25], [c_int; 25]) = {
+    let (mut mult, mut mbps) = ([-1; 25], [-1; 25]);
+    let mut i = 0;
+    while i < RATES.len() {
+        let (rate, m, mb) = RATES[i];
+        if let Some(m) = m {
+            mult[rate as usize] = m;
+        }
+        mbps[rate as usize] = mb;
+        i += 1;
+    }
+    (mult, mbps)
+};
+
 pub fn rate_to_mult(rate: u32) -> c_int {
-    RATES.iter().find(|r| r.0 == rate).and_then(|r| r.1).unwrap_or(-1)
+    BY_RATE.0.get(rate as usize).copied().unwrap_or(-1)
 }
 
 pub fn mult_to_rate(mult: c_int) -> u32 {
@@ -168,7 +184,7 @@ pub fn mult_to_rate(mult: c_int) -> u32 {
 }
 
 pub fn rate_to_mbps(rate: u32) -> c_int {
-    RATES.iter().find(|r| r.0 == rate).map_or(-1, |r| r.2)
+    BY_RATE.1.get(rate as usize).copied().unwrap_or(-1)
 }
 
 pub fn mbps_to_rate(mbps: c_int) -> u32 {
@@ -201,6 +217,13 @@ mod tests {
             }
         }
         assert_eq!(rate_to_mult(IBV_RATE_MAX), -1);
+        assert_eq!(rate_to_mbps(IBV_RATE_MAX), -1);
+        assert_eq!(rate_to_mbps(1), -1);
+        assert_eq!(rate_to_mult(25), -1);
+        assert_eq!(rate_to_mbps(u32::MAX), -1);
+        assert_eq!(node_type(i32::MIN), Some(UNKNOWN));
+        assert_eq!(node_type(7), Some(c"unspecified"));
+        assert_eq!(node_type(8), Some(UNKNOWN));
         assert_eq!(mult_to_rate(3), IBV_RATE_MAX);
     }
 }

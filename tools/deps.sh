@@ -3,6 +3,7 @@
 #   tools/deps.sh          build + ABI/behaviour tests without a kernel
 #   tools/deps.sh vm       also the soft-RoCE VM (QEMU, busybox, kmod, cpio, iproute2, rdma programs,
 #                          libfabric's fi_info and UCX's ucx_info)
+#   tools/deps.sh bench    what `make bench` needs: valgrind (callgrind, callgrind.h) and strace
 set -euo pipefail
 pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
       libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils)
@@ -12,6 +13,8 @@ pkgs+=(autoconf automake libtool libibumad-dev libpci-dev)
 if [ "${1:-}" = vm ]; then
   pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)
+elif [ "${1:-}" = bench ]; then
+  pkgs+=(valgrind strace)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

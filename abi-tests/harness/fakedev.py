@@ -103,11 +103,12 @@ def _argv(node_list, argv, env):
             + [f"{k}={v}" for k, v in env.items()] + [str(a) for a in argv])
 
 
-def wrap(tree, exe, env):
-    """argv running exe with env inside the namespace for tree. env gets SYSFS_PATH if unset."""
+def wrap(tree, exe, env, args=()):
+    """argv running exe (with args) with env inside the namespace for tree. env gets SYSFS_PATH
+    if unset."""
     tree = tree.resolve()
     env.setdefault("SYSFS_PATH", str(tree / "sys"))
-    return _argv(nodes(tree), [exe], env)
+    return _argv(nodes(tree), [exe, *args], env)
 
 
 def outer_env():

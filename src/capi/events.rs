@@ -44,25 +44,27 @@ enum Affiliation {
     Port,
 }
 
-/// What `element` of an event of this type holds (rdma-core's grouping).
+/// What `element` of an event of this type holds (rdma-core's grouping). One `match` on
+/// constants: a table lookup, not a chain of comparisons.
 fn affiliation(event_type: u32) -> Affiliation {
-    const QP: [u32; 8] = [
-        IBV_EVENT_QP_FATAL as u32,
-        IBV_EVENT_QP_REQ_ERR as u32,
-        IBV_EVENT_QP_ACCESS_ERR as u32,
-        IBV_EVENT_COMM_EST as u32,
-        IBV_EVENT_SQ_DRAINED as u32,
-        IBV_EVENT_PATH_MIG as u32,
-        IBV_EVENT_PATH_MIG_ERR as u32,
-        IBV_EVENT_QP_LAST_WQE_REACHED as u32,
-    ];
+    const CQ_ERR: u32 = IBV_EVENT_CQ_ERR as u32;
+    const QP_FATAL: u32 = IBV_EVENT_QP_FATAL as u32;
+    const QP_REQ_ERR: u32 = IBV_EVENT_QP_REQ_ERR as u32;
+    const QP_ACCESS_ERR: u32 = IBV_EVENT_QP_ACCESS_ERR as u32;
+    const COMM_EST: u32 = IBV_EVENT_COMM_EST as u32;
+    const SQ_DRAINED: u32 = IBV_EVENT_SQ_DRAINED as u32;
+    const PATH_MIG: u32 = IBV_EVENT_PATH_MIG as u32;
+    const PATH_MIG_ERR: u32 = IBV_EVENT_PATH_MIG_ERR as u32;
+    const LAST_WQE: u32 = IBV_EVENT_QP_LAST_WQE_REACHED as u32;
+    const SRQ_ERR: u32 = IBV_EVENT_SRQ_ERR as u32;
+    const SRQ_LIMIT: u32 = IBV_EVENT_SRQ_LIMIT_REACHED as u32;
+    const WQ_FATAL: u32 = IBV_EVENT_WQ_FATAL as u32;
     match event_type {
-        t if t == IBV_EVENT_CQ_ERR as u32 => Affiliation::Cq,
-        t if QP.contains(&t) => Affiliation::Qp,
-        t if t == IBV_EVENT_SRQ_ERR as u32 || t == IBV_EVENT_SRQ_LIMIT_REACHED as u32 => {
-            Affiliation::Srq
-        }
-        t if t == IBV_EVENT_WQ_FATAL as u32 => Affiliation::Wq,
+        CQ_ERR => Affiliation::Cq,
+        QP_FATAL | QP_REQ_ERR | QP_ACCESS_ERR | COMM_EST | SQ_DRAINED | PATH_MIG | PATH_MIG_ERR
+        | LAST_WQE => Affiliation::Qp,
+        SRQ_ERR | SRQ_LIMIT => Affiliation::Srq,
+        WQ_FATAL => Affiliation::Wq,
         _ => Affiliation::Port,
     }
 }
@@ -269,3 +271,25 @@ pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
     }
 }
 super::symver!(ibv_ack_cq_events, v1_1, "@@IBVERBS_1.1", ibv_ack_cq_events);
+
+#[cfg(test)]
+mod tests {
+    use super::{Affiliation, affiliation};
+
+    /// rdma-core's grouping, written out per event type (IBV_EVENT_* 0..=20, then beyond).
+    #[test]
+    fn affiliation_of_every_event_type() {
+        let kind = |t| match affiliation(t) {
+            Affiliation::Cq => 'c',
+            Affiliation::Qp => 'q',
+            Affiliation::Srq => 's',
+            Affiliation::Wq => 'w',
+            Affiliation::Port => 'p',
+        };
+        let got: String = (0..=22).map(kind).collect();
+        // CQ_ERR; QP_FATAL..PATH_MIG_ERR; DEVICE_FATAL, PORT_ACTIVE, PORT_ERR, LID, PKEY, SM;
+        // SRQ_ERR, SRQ_LIMIT; QP_LAST_WQE; CLIENT_REREG, GID_CHANGE; WQ_FATAL; SPEED; beyond.
+        assert_eq!(got, "cqqqqqqqppppppssqppwppp");
+        assert!(matches!(affiliation(u32::MAX), Affiliation::Port));
+    }
+}

@@ -52,8 +52,10 @@ fn ready() -> Fork<Fake> {
     f
 }
 
-/// The map's invariants: disjoint, non-zero counts, touching entries differ.
+/// The map's invariants: disjoint, non-zero counts, touching entries differ; and the run
+/// structure's own (tree order is list order, heap order, links, no leaked node).
 fn check(f: &Fork<Fake>) {
+    f.runs.check();
     let r = f.ranges();
     for w in r.windows(2) {
         assert!(w[0].1 < w[1].0, "overlap {w:?}");
@@ -331,23 +333,32 @@ fn hundred_thousand_ranges_stay_linear() {
     }
     assert!(f.ranges().is_empty());
     assert_eq!(f.sys.calls.len(), 2 * n);
+    check(&f);
+    assert_eq!(
+        f.runs.arena_len(),
+        1,
+        "memory given back once everything is released"
+    );
+    f.range(0x1000_0000, PS, DontFork).unwrap();
+    assert_eq!(f.ranges(), vec![(0x1000_0000, 0x1000_0fff, 1)]);
 }
 
-#[test]
-fn randomised_against_page_model() {
-    // A page-by-page reference model; a small xorshift keeps it deterministic.
+/// Random calls over `pages` pages (at most `max_len` pages long, unaligned ends) checked against
+/// a page-by-page reference model: the madvise calls, the counts, the invariants. A small
+/// xorshift keeps it deterministic.
+fn against_page_model(pages: usize, max_len: u64, rounds: usize) {
     let mut f = ready();
-    let mut model = vec![0i32; 64];
+    let mut model = vec![0i32; pages];
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    for _ in 0..5000 {
+    for round in 0..rounds {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let a = (x % 64) as usize;
-        let len = ((x >> 8) % 6) as usize * PS + ((x >> 16) % 3) as usize;
+        let a = (x % pages as u64) as usize;
+        let len = ((x >> 8) % max_len) as usize * PS + ((x >> 16) % 3) as usize;
         let adv = if (x >> 24) % 2 == 0 { DontFork } else { DoFork };
         let base = 0x10_0000 + a * PS + ((x >> 32) % 100) as usize;
-        if len == 0 || (base + len).div_ceil(PS) * PS > 0x10_0000 + 64 * PS {
+        if len == 0 || (base + len).div_ceil(PS) * PS > 0x10_0000 + pages * PS {
             continue;
         }
         take(&mut f);
@@ -372,6 +383,9 @@ fn randomised_against_page_model() {
             .map(|(p, n)| (0x10_0000 + p * PS, n * PS, adv))
             .collect();
         assert_eq!(take(&mut f), want);
+        if pages > 64 && round % 16 != 0 {
+            continue; // the full comparison is O(pages): sample it on big models
+        }
         check(&f);
         for (s, e, c) in f.ranges() {
             for m in &model[(s - 0x10_0000) / PS..=(e - 0x10_0000) / PS] {
@@ -381,6 +395,58 @@ fn randomised_against_page_model() {
         let stored: usize = f.ranges().iter().map(|r| (r.1 - r.0 + 1) / PS).sum();
         assert_eq!(stored, model.iter().filter(|&&c| c != 0).count());
     }
+}
+
+#[test]
+fn randomised_against_page_model() {
+    against_page_model(64, 6, 5000);
+}
+
+#[test]
+fn randomised_against_page_model_many_runs() {
+    // Thousands of runs: deep trees, many rotations, the free list reused.
+    against_page_model(4096, 48, 20_000);
+}
+
+#[test]
+fn steady_state_reuses_nodes() {
+    let mut f = ready();
+    let round = |f: &mut Fork<Fake>| {
+        for i in 0..1000 {
+            f.range(0x1000_0000 + 2 * i * PS, PS, DontFork).unwrap();
+        }
+        for i in 0..1000 {
+            f.range(0x1000_0000 + 2 * i * PS, PS, DoFork).unwrap();
+        }
+    };
+    round(&mut f);
+    let arena = f.runs.arena_len();
+    for _ in 0..3 {
+        round(&mut f);
+    }
+    assert_eq!(f.runs.arena_len(), arena, "released runs are reused");
+    check(&f);
+    assert!(f.ranges().is_empty());
+}
+
+#[test]
+fn failed_dontfork_leaves_runs_intact() {
+    let mut f = ready();
+    for i in 0..200 {
+        f.range(0x10_0000 + 3 * i * PS, 2 * PS, DontFork).unwrap();
+    }
+    let before = f.ranges();
+    f.sys.holes = vec![(0x10_0000 + 302 * PS, PS)]; // a page no range holds yet
+    assert_eq!(
+        f.range(0x10_0000, 600 * PS, DontFork),
+        Err(Errno(libc::ENOMEM))
+    );
+    assert_eq!(f.ranges(), before);
+    check(&f);
+    f.sys.holes.clear();
+    f.range(0x10_0000, 600 * PS, DontFork).unwrap();
+    check(&f);
+    assert_eq!(f.ranges().len(), 400);
 }
 
 #[test]
