@@ -46,9 +46,6 @@ pub const IBVERBS_RS_CONFIG_DIR: &str = "IBVERBS_RS_CONFIG_DIR";
 /// Ours, not rdma-core's: replaces the compiled-in provider directory (empty = none); only when
 /// uid == euid.
 pub const IBVERBS_RS_PROVIDER_DIR: &str = "IBVERBS_RS_PROVIDER_DIR";
-/// Ours, not rdma-core's: "0" turns off the provider driver-id cache (`provider::cache`), so every
-/// configured name is loaded in order as rdma-core loads it.
-pub const IBVERBS_RS_PROVIDER_CACHE: &str = "IBVERBS_RS_PROVIDER_CACHE";
 
 /// How a variable's value is interpreted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,13 +162,6 @@ pub const VARS: &[Var] = &[
     },
     Var {
         name: IBVERBS_RS_PROVIDER_DIR,
-        kind: Kind::Text,
-        uid_checked: true,
-        rdma_core: false,
-        read_when: "when providers are loaded (once)",
-    },
-    Var {
-        name: IBVERBS_RS_PROVIDER_CACHE,
         kind: Kind::Text,
         uid_checked: true,
         rdma_core: false,

@@ -26,7 +26,7 @@ use crate::provider::matcher::{
     VERBS_MATCH_MODALIAS, VERBS_MATCH_PCI, VERBS_MATCH_SENTINEL,
 };
 use crate::provider::registry::{DriverEntry, REGISTRY};
-use crate::provider::{cache, config, loader, session};
+use crate::provider::{config, hints, loader, session};
 
 /// rdma-core's prefix for what it prints on stderr.
 const PFX: &str = "libibverbs: ";
@@ -183,13 +183,8 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     let mut states = vec![MatchState::default(); recs.len()];
     let mut hooks = CHooks { root, recs, sysfs: recs.iter().map(|_| None).collect() };
     let provider_dir = loader::provider_dir(crate::env::real, crate::env::real_uid_is_euid());
-    let cache = || provider_cache().map(|(_, c)| c);
     let mut open = |pos: usize, name: &ProviderName| {
         let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
-        if let Some(c) = cache() {
-            let mut g = c.lock().unwrap_or_else(|e| e.into_inner());
-            cache::note_load(&mut g, &REGISTRY, pos, name, provider_dir.as_deref(), &out);
-        }
         if let Some(w) = out.warning() {
             eprintln!("{PFX}{w}");
         }
@@ -209,7 +204,7 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
         names
     };
-    let mut hints = cache::CacheHints::new(&cache, provider_dir.as_deref());
+    let mut hints = hints::StaticHints::new(provider_dir.as_deref());
     let results = session::match_devices_with(
         &devices,
         &mut states,
@@ -220,9 +215,6 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         &mut hints,
         &mut hooks,
     );
-    if let Some((file, c)) = provider_cache() {
-        c.lock().unwrap_or_else(|e| e.into_inner()).store(file);
-    }
     let show = crate::env::show_warnings(crate::env::real);
     let mut out = Vec::with_capacity(recs.len());
     for (i, (r, rec)) in results.into_iter().zip(recs).enumerate() {
@@ -248,19 +240,6 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
     }
     out
-}
-
-/// The provider cache file and its records, read on first use (None without a cache location).
-fn provider_cache() -> Option<(&'static Path, &'static Mutex<cache::Cache>)> {
-    static CACHE: OnceLock<Option<(std::path::PathBuf, Mutex<cache::Cache>)>> = OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            let file = cache::cache_file(crate::env::real, crate::env::real_uid_is_euid())?;
-            let c = cache::Cache::load(&file);
-            Some((file, Mutex::new(c)))
-        })
-        .as_ref()
-        .map(|(f, c)| (f.as_path(), c))
 }
 
 fn as_match_device(r: &SysfsDev) -> Device {
@@ -492,6 +471,15 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
         log::VERBS_LOG_DEBUG,
         format_args!("libibverbs: provider {} registered (provider ABI {provider_abi})", matching.name),
     );
+    if let Some(c) = hints::audit_registration(&matching) {
+        log::log(
+            log::VERBS_LOG_WARN,
+            format_args!(
+                "libibverbs: provider {} does not fit the built-in table for '{}' ({}); that name is loaded in order from now on",
+                matching.name, c.config_name, c.reason
+            ),
+        );
+    }
     if provider_abi == 65 {
         ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
     }

@@ -54,16 +54,27 @@
 //!   of our later dlopens returns that same object, its entries move to that name's position (the
 //!   loader checks by link map), which is where rdma-core — having loaded it first — had them.
 //!
-//! - Pass 1 with hints (`session::NameHints`, fed by `cache`): a name known to register no
-//!   provider with `DriverId` equal to the device's id contributes nothing that pass 1 consults
-//!   (`match_driver_id` is pure and is checked before any callback), so the walk may leave it
-//!   unloaded and load the first unskipped name instead. Its providers, once loaded, are still
-//!   filed at its own position, so later walks see E's order. If a skipped name later opens an
-//!   object that an out-of-order load already opened, the loader moves those entries back to the
-//!   earlier position (rdma-core, loading in order, had them there); a walk resumes after the last
-//!   item it visited by list order, not by index. Pass 2 loads every name in order, as before.
-//!   Extra assumption: a provider file with the same identity (dev, inode, size, mtime) registers
-//!   the same providers.
+//! - Names known without loading (`session::NameHints`, fed by `known`): a walk may leave an
+//!   unloaded name unloaded when loading it cannot change what the walk sees. In pass 1, a name
+//!   known to register no provider with a `DriverId` equal to the device's id contributes
+//!   nothing (`match_driver_id` is pure and is checked before anything else), so the walk skips
+//!   it. In pass 2, a name known to register one provider with a table, no callback, and a table
+//!   that cannot match the device would, in rdma-core, only run steps 1-2 and fail, leaving the
+//!   per-device state as "no current match, modalias read"; the walk visits a *stand-in* at the
+//!   name's position instead: an entry with an empty table, whose `try_driver` leaves exactly that
+//!   state and calls no hook. A second copy of a known name is skipped in both passes (rdma-core's
+//!   dlopen of it returns the object already loaded, which registers nothing).
+//!   Skipped names, once loaded by another walk, are filed at their own position, so later walks
+//!   see E's order; if a skipped name later opens an object that an out-of-order load already
+//!   opened, the loader moves those entries back to the earlier position (rdma-core, loading in
+//!   order, had them there). A walk resumes after the last item it visited by list order, not by
+//!   index. Two more rules keep stand-ins exact when one object is reachable under two names or
+//!   is already loaded (linked into the application, or opened under another configured name):
+//!   a name whose provider name is already registered is loaded, never stood in for; and when a
+//!   load registers that name, the view puts the hole back at the earlier name, so the walk loads
+//!   it at once and the loader moves the entries there before anything after them is visited.
+//!   Extra assumptions: a known name's file loads without a warning when it exists in the provider
+//!   directory, and registers what `known` says (see there).
 //!
 //! Assumptions (also rdma-core's own, as it never retries): match tables, callbacks and
 //! `alloc_device` give the same answer for the same device; provider files and the config do not
@@ -282,13 +293,13 @@ pub struct View<T> {
 /// Where [`try_drivers`] gets providers from.
 pub trait ProviderSource {
     type Item: Provider;
-    /// `pass1`: Some(driver id) while the walk is in pass 1; the source may then leave out names
-    /// known to register no provider with that `DriverId` (they cannot win pass 1 and are not
-    /// asked anything in it).
-    fn view(&mut self, pass1: Option<u32>) -> View<Self::Item>;
-    /// Load the name at the hole of `view(pass1)`. False when nothing more can be loaded;
+    /// The list as the walk for `dev` sees it now; `pass1` while the walk is in pass 1. The
+    /// source may leave out, or stand in for, unloaded names whose loading cannot change the
+    /// walk (see the module header).
+    fn view(&mut self, dev: &Device, pass1: bool) -> View<Self::Item>;
+    /// Load the name at the hole of `view(dev, pass1)`. False when nothing more can be loaded;
     /// the walk then treats the hole as closed.
-    fn load_next(&mut self, pass1: Option<u32>) -> bool;
+    fn load_next(&mut self, dev: &Device, pass1: bool) -> bool;
 }
 
 /// A fixed list: everything is loaded.
@@ -296,10 +307,10 @@ pub struct Loaded<'a, P>(pub &'a [P]);
 
 impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
     type Item = P;
-    fn view(&mut self, _: Option<u32>) -> View<P> {
+    fn view(&mut self, _: &Device, _: bool) -> View<P> {
         View { items: self.0.to_vec(), hole: None }
     }
-    fn load_next(&mut self, _: Option<u32>) -> bool {
+    fn load_next(&mut self, _: &Device, _: bool) -> bool {
         false
     }
 }
@@ -307,16 +318,18 @@ impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
 /// First item (in order, loading names when the hole is reached) for which `f` gives Some.
 fn walk<S: ProviderSource, R>(
     src: &mut S,
-    pass1: Option<u32>,
+    dev: &Device,
+    pass1: bool,
     mut f: impl FnMut(&S::Item) -> Option<R>,
 ) -> Option<(S::Item, R)> {
     let mut i = 0;
     let mut last: Option<(u64, u64)> = None;
     let mut hole_closed = false;
     loop {
-        let View { mut items, hole } = src.view(pass1);
+        let View { mut items, hole } = src.view(dev, pass1);
         if let Some(k) = last {
-            // Another thread may have loaded a name that sorts before us (one this pass skips).
+            // Names may have been loaded before us meanwhile (one this pass skipped, by another
+            // thread; or one put back before us by the rules in the module header).
             i = items.partition_point(|x| x.order().is_some_and(|o| o <= k));
         }
         let end = if hole_closed { items.len() } else { hole.unwrap_or(items.len()) };
@@ -330,7 +343,7 @@ fn walk<S: ProviderSource, R>(
         if end == items.len() && (hole.is_none() || hole_closed) {
             return None;
         }
-        if !src.load_next(pass1) {
+        if !src.load_next(dev, pass1) {
             hole_closed = true;
         }
     }
@@ -344,8 +357,8 @@ pub fn try_drivers<S: ProviderSource, H: Hooks<S::Item>>(
     src: &mut S,
     hooks: &mut H,
 ) -> Option<(S::Item, H::Out)> {
-    if let Some(id) = dev.known_driver_id() {
-        let won = walk(src, Some(id), |p| {
+    if dev.known_driver_id().is_some() {
+        let won = walk(src, dev, true, |p| {
             match_driver_id(p.matching(), dev)?;
             try_driver(p, dev, st, hooks)
         });
@@ -353,5 +366,5 @@ pub fn try_drivers<S: ProviderSource, H: Hooks<S::Item>>(
             return won;
         }
     }
-    walk(src, None, |p| try_driver(p, dev, st, hooks))
+    walk(src, dev, false, |p| try_driver(p, dev, st, hooks))
 }
