@@ -5,8 +5,8 @@ set -u
 lib=${IBVERBS_RS_LIB:?}; bin=${BENCH_BIN:?}; N=${N:-41}
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for who in system ours; do
-  env=(); [ $who = ours ] && env=(LD_LIBRARY_PATH=$lib XDG_CACHE_HOME=$(dirname "$0")/cache)
-  env "${env[@]}" "$bin" >/dev/null  # warm-up (ours: fills the provider cache)
+  env=(); [ $who = ours ] && env=(LD_LIBRARY_PATH=$lib)
+  env "${env[@]}" "$bin" >/dev/null  # warm-up (page cache)
   t=$(for i in $(seq $N); do env "${env[@]}" "$bin"; done | awk '{print $1}' | median)
   eval "t_$who=$t"
   for prog in ibv_devices ibv_devinfo; do
