@@ -42,10 +42,10 @@
 //!   hole never move (a load only inserts at the hole; Late entries stay after it), so a walk that
 //!   stops at a success before the hole has seen exactly rdma-core's prefix of E.
 //! - A walk that reaches the hole loads the next name and continues at the same index, so it sees
-//!   E as rdma-core would have had it. A pass-1 walk that fails has loaded every name; so has a
-//!   pass-2 walk that fails. Pass 2 is only run after pass 1 failed over all of E, exactly as in
-//!   rdma-core — hence a device with a known driver id that its provider claims only by name,
-//!   modalias or callback makes every name load (a later provider could claim it by driver id).
+//!   E as rdma-core would have had it. A pass-1 walk that fails has loaded every name it could
+//!   not skip (below); so has a pass-2 walk that fails. Pass 2 is only run after pass 1 failed
+//!   over all of E, exactly as in rdma-core — hence a device with a driver id that its provider
+//!   claims only by name, modalias or callback makes every name that might claim that id load.
 //! - Per-device state (modalias read, current match) evolves by the same evaluations in the same
 //!   order, so the quirks above give the same answers.
 //! - At the moment rdma-core would load everything, we first try all devices over R0 alone
@@ -58,23 +58,31 @@
 //!   unloaded name unloaded when loading it cannot change what the walk sees. In pass 1, a name
 //!   known to register no provider with a `DriverId` equal to the device's id contributes
 //!   nothing (`match_driver_id` is pure and is checked before anything else), so the walk skips
-//!   it. In pass 2, a name known to register one provider with a table, no callback, and a table
-//!   that cannot match the device would, in rdma-core, only run steps 1-2 and fail, leaving the
-//!   per-device state as "no current match, modalias read"; the walk visits a *stand-in* at the
-//!   name's position instead: an entry with an empty table, whose `try_driver` leaves exactly that
-//!   state and calls no hook. A second copy of a known name is skipped in both passes (rdma-core's
+//!   it. In pass 2, a name known to register providers that all have a table, no callback, and a
+//!   table that cannot match the device would, in rdma-core, only run steps 1-2 for each and fail,
+//!   leaving the per-device state as "no current match, modalias read"; the walk visits a
+//!   *stand-in* at the name's position instead: an entry with an empty table, whose `try_driver`
+//!   leaves exactly that state and calls no hook. (So a stand-in is exact even after an earlier
+//!   provider matched and failed its ABI check, leaving a current match a table-less provider
+//!   further on would accept.) A second copy of a known name is skipped in both passes (rdma-core's
 //!   dlopen of it returns the object already loaded, which registers nothing).
 //!   Skipped names, once loaded by another walk, are filed at their own position, so later walks
 //!   see E's order; if a skipped name later opens an object that an out-of-order load already
 //!   opened, the loader moves those entries back to the earlier position (rdma-core, loading in
 //!   order, had them there). A walk resumes after the last item it visited by list order, not by
-//!   index. Two more rules keep stand-ins exact when one object is reachable under two names or
+//!   index. Three more rules keep stand-ins exact when one object is reachable under two names or
 //!   is already loaded (linked into the application, or opened under another configured name):
-//!   a name whose provider name is already registered is loaded, never stood in for; and when a
-//!   load registers that name, the view puts the hole back at the earlier name, so the walk loads
-//!   it at once and the loader moves the entries there before anything after them is visited.
-//!   Extra assumptions: a known name's file loads without a warning when it exists in the provider
-//!   directory, and registers what `known` says (see there).
+//!   a name whose provider name is already registered is loaded, never stood in for; when a load
+//!   registers that name, the view puts the hole back at the earlier name, so the walk loads it at
+//!   once and the loader moves the entries there before anything after them is visited; and a
+//!   known name with the same provider name as an earlier known name is loaded (it may be the
+//!   same object, which rdma-core evaluates only once, or another one).
+//! - Warnings: rdma-core prints a load failure for every configured name at its load moment.
+//!   Names that might fail (no file in the provider directory: `session::NameHints::loads_quietly`)
+//!   are loaded at that moment, in order; the others are loaded later or never.
+//!   Extra assumptions: a name whose file exists in the provider directory loads without a
+//!   warning, and a known name registers what `known` says (see there; a registration that
+//!   contradicts it is logged and stops the entry from being used).
 //!
 //! Assumptions (also rdma-core's own, as it never retries): match tables, callbacks and
 //! `alloc_device` give the same answer for the same device; provider files and the config do not

@@ -199,10 +199,12 @@ enum Step {
 
 /// The registry with the not-yet-loaded names as a hole (and stand-ins, see `matcher`).
 pub struct LazySource<'a> {
-    pub registry: &'a Registry,
-    pub plan: &'a Plan,
-    pub open: &'a mut dyn FnMut(usize, &ProviderName),
-    pub hints: &'a mut dyn NameHints,
+    registry: &'a Registry,
+    plan: &'a Plan,
+    open: &'a mut dyn FnMut(usize, &ProviderName),
+    hints: &'a mut dyn NameHints,
+    /// Per provider name of a known name: the first position of a known name registering it.
+    first_known: Option<Vec<(String, usize)>>,
 }
 
 /// The stand-in for name `pos` (see `matcher`): an empty table, after every entry of that
@@ -223,7 +225,34 @@ fn stand_in(pos: usize, ops_name: &str) -> Arc<DriverEntry> {
     })
 }
 
-impl LazySource<'_> {
+impl<'a> LazySource<'a> {
+    pub fn new(
+        registry: &'a Registry,
+        plan: &'a Plan,
+        open: &'a mut dyn FnMut(usize, &ProviderName),
+        hints: &'a mut dyn NameHints,
+    ) -> LazySource<'a> {
+        LazySource { registry, plan, open, hints, first_known: None }
+    }
+
+    /// Whether a known name before `pos` registers `ops_name` too.
+    fn has_earlier_twin(&mut self, names: &[ProviderName], pos: usize, ops_name: &str) -> bool {
+        let hints = &mut *self.hints;
+        let first = self.first_known.get_or_insert_with(|| {
+            let mut v: Vec<(String, usize)> = Vec::new();
+            for (i, n) in names.iter().enumerate() {
+                if n.first.is_none()
+                    && let Some(k) = hints.known(i, n)
+                    && !v.iter().any(|(o, _)| o == k.ops_name())
+                {
+                    v.push((k.ops_name().to_owned(), i));
+                }
+            }
+            v
+        });
+        first.iter().any(|(o, i)| o == ops_name && *i < pos)
+    }
+
     /// What the walk for `dev` does with unloaded name `pos` of `names`, given what is
     /// registered now (`items`).
     fn step(
@@ -251,11 +280,11 @@ impl LazySource<'_> {
         // An earlier name with the same provider name may be this very object (then rdma-core
         // evaluates nothing here) or another one: only loading tells.
         let ops_name = k.ops_name().to_owned();
-        let twin = (0..pos).any(|i| {
-            names[i].first.is_none()
-                && self.hints.known(i, &names[i]).is_some_and(|o| o.ops_name() == ops_name)
-        });
-        if twin { Step::Load } else { Step::StandIn(ops_name) }
+        if self.has_earlier_twin(names, pos, &ops_name) {
+            Step::Load
+        } else {
+            Step::StandIn(ops_name)
+        }
     }
 
     /// The first unloaded name this walk must load, and the stand-ins for the names before it.
@@ -355,9 +384,9 @@ pub fn match_devices_with<H: Hooks<Arc<DriverEntry>>>(
             }
         }
     }
+    let mut src = LazySource::new(registry, plan, open, hints);
     for (i, dev) in devices.iter().enumerate() {
         if results[i].is_none() {
-            let mut src = LazySource { registry, plan, open: &mut *open, hints: &mut *hints };
             results[i] = try_drivers(dev, &mut states[i], &mut src, hooks);
         }
     }
