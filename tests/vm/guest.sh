@@ -94,6 +94,7 @@ done
 # process under ours dlopens exactly one provider name, rxe, on the first run of a fresh user and on
 # later runs alike, with this machine's, Debian 13's and sid's providers (LD_DEBUG=files names every
 # file the dynamic loader opens); stdout is the system library's, and nothing appears in HOME.
+t_prov=$SECONDS
 tried() { grep -o 'file=[^ ]*-rdmav[0-9]*\.so' "$1" | sed 's|.*/||; s|^file=||; s|^lib||; s|-rdmav[0-9]*\.so$||' | sort -u | tr '\n' ' '; }
 port_open() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
 for prog in ibv_devices ibv_devinfo; do $prog > "$out/tried.$prog.system" 2>/dev/null; done
@@ -191,6 +192,7 @@ for set in default trixie sid; do
   fi
   rm -rf "$cfg"
 done
+echo "# provider loading checks: $((SECONDS - t_prov))s"
 
 while read -r line; do
   case "$line" in ''|'#'*) continue;; esac
