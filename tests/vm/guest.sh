@@ -141,7 +141,7 @@ mount --bind "$ro" "$ro" && mount -o remount,bind,ro "$ro" || chmod 555 "$ro"
 writes() { grep -E 'O_CREAT|O_TRUNC|mkdir|rename|link\(|linkat|unlink|mknod' "$1" | sed -E 's/^[0-9]+ +//; s/ = .*//; s/0x[0-9a-f]+/0x#/g' | sort -u; }
 mode_env() { case $1 in system) ;; libpath) echo "LD_LIBRARY_PATH=$lib";; preload) echo "LD_PRELOAD=$lib/libibverbs.so.1";; esac; }
 pair_cmd='timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 & sleep 3; timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 10.99.0.1; wait'
-for cmd in "ibv_devices" "ibv_devinfo -v" "$PROGS/pdmr" "$PROGS/qp_verbs" "$PROGS/cq_channel" "bash -c '$pair_cmd'" \
+for cmd in "ibv_devices" "ibv_devinfo -v" "$PROGS/pdmr" "$PROGS/qp_verbs" "bash -c '$pair_cmd'" \
            "env IBVERBS_RS_PROVIDER_DIR=$sid ibv_devinfo -v" "env IBVERBS_RS_PROVIDER_DIR=$trixie ibv_devinfo"; do
   bad=""
   for mode in system libpath; do
