@@ -57,9 +57,6 @@ pub const IBVERBS_RS_CONFIG_DIR: &str = "IBVERBS_RS_CONFIG_DIR";
 /// Ours, not rdma-core's: replaces the compiled-in provider directory (empty = none); not in
 /// secure execution.
 pub const IBVERBS_RS_PROVIDER_DIR: &str = "IBVERBS_RS_PROVIDER_DIR";
-/// Ours, not rdma-core's: "0" turns off the provider driver-id cache (`provider::cache`), so every
-/// configured name is loaded in order as rdma-core loads it.
-pub const IBVERBS_RS_PROVIDER_CACHE: &str = "IBVERBS_RS_PROVIDER_CACHE";
 
 /// How a variable's value is interpreted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,13 +187,6 @@ pub const VARS: &[Var] = &[
         name: IBVERBS_RS_PROVIDER_DIR,
         kind: Kind::Text,
         secure: Secure::Ignored { rdma_core: "(ours only)" },
-        rdma_core: false,
-        read_when: "when providers are loaded (once)",
-    },
-    Var {
-        name: IBVERBS_RS_PROVIDER_CACHE,
-        kind: Kind::Text,
-        secure: Secure::Ignored { rdma_core: "(ours only: no cache is read or written in secure execution)" },
         rdma_core: false,
         read_when: "when providers are loaded (once)",
     },
@@ -512,8 +502,7 @@ mod tests {
                 IBV_DRIVERS,
                 SYSFS_PATH,
                 IBVERBS_RS_CONFIG_DIR,
-                IBVERBS_RS_PROVIDER_DIR,
-                IBVERBS_RS_PROVIDER_CACHE
+                IBVERBS_RS_PROVIDER_DIR
             ]
         );
         assert_eq!(driver_names(env(&all), false), None);

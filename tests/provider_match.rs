@@ -8,10 +8,10 @@ use std::sync::Arc;
 use ibverbs::provider::config::{Origin, ProviderList, ProviderName};
 use ibverbs::provider::matcher::{
     Device, Hooks, Loaded, MatchKind, MatchRef, MatchState, Provider, ProviderMatch,
-    match_driver_id, table_match, try_drivers,
+    match_driver_id, match_name, table_match, try_drivers,
 };
 use ibverbs::provider::registry::{DriverEntry, Registry, with_load_context};
-use ibverbs::provider::session::{NameHints, Plan, match_devices, match_devices_with};
+use ibverbs::provider::session::{Known, NameHints, Plan, match_devices, match_devices_with};
 
 fn prov(name: &str, table: Option<Vec<MatchKind>>) -> ProviderMatch {
     ProviderMatch { name: name.into(), min_abi: 1, max_abi: 1, table, has_match_device: false }
@@ -216,10 +216,13 @@ impl Rng {
 }
 
 struct World {
-    /// Provider libraries: their providers as (token, match info).
+    /// Provider libraries: their providers as (token, match info); every provider of library l
+    /// registers under the name "lib{l}".
     libs: Vec<Vec<(usize, ProviderMatch)>>,
     /// Config names: which library each opens (None = dlopen fails).
     names: Vec<Option<usize>>,
+    /// Per config name: the earlier position holding the same name, if any.
+    first: Vec<Option<usize>>,
     /// Libraries linked into the application.
     early: Vec<usize>,
     /// Rounds: (library the application dlopens before the round, new devices).
@@ -228,8 +231,8 @@ struct World {
     alloc_fails: HashSet<usize>,
 }
 
-fn random_world(rng: &mut Rng) -> World {
-    let kinds = |rng: &mut Rng| match rng.below(8) {
+fn random_kind(rng: &mut Rng) -> MatchKind {
+    match rng.below(8) {
         0 | 1 => MatchKind::DriverId(1 + rng.below(3) as u64),
         2 => MatchKind::Pci { vendor: 0x15b3, device: 0x1017 },
         3 => MatchKind::Pci { vendor: 0x8086, device: 0x1572 },
@@ -237,14 +240,18 @@ fn random_world(rng: &mut Rng) -> World {
         5 => MatchKind::Modalias(b"vmbus:*".to_vec()),
         6 => MatchKind::Modalias(if rng.chance(50) { b"".to_vec() } else { b"*".to_vec() }),
         _ => MatchKind::Other(9),
-    };
+    }
+}
+
+fn random_world(rng: &mut Rng) -> World {
+    let kinds = random_kind;
     let mut token = 100;
     let mut callback = HashMap::new();
     let mut alloc_fails = HashSet::new();
     let libs: Vec<Vec<(usize, ProviderMatch)>> = (0..1 + rng.below(6))
         .map(|l| {
             (0..rng.below(3))
-                .map(|k| {
+                .map(|_| {
                     token += 1;
                     let table =
                         (!rng.chance(10)).then(|| (0..rng.below(4)).map(|_| kinds(rng)).collect());
@@ -257,7 +264,7 @@ fn random_world(rng: &mut Rng) -> World {
                     }
                     let min = rng.below(2) as u32;
                     let pm = ProviderMatch {
-                        name: format!("lib{l}p{k}"),
+                        name: format!("lib{l}"),
                         min_abi: min,
                         max_abi: min + rng.below(3) as u32,
                         table,
@@ -269,7 +276,19 @@ fn random_world(rng: &mut Rng) -> World {
         })
         .collect();
     let nl = libs.len();
-    let names = (0..rng.below(9)).map(|_| (!rng.chance(20)).then(|| rng.below(nl))).collect();
+    let mut names: Vec<Option<usize>> = Vec::new();
+    let mut first: Vec<Option<usize>> = Vec::new();
+    for _ in 0..rng.below(9) {
+        if !names.is_empty() && rng.chance(10) {
+            let i = rng.below(names.len());
+            let i = first[i].unwrap_or(i);
+            names.push(names[i]);
+            first.push(Some(i));
+        } else {
+            names.push((!rng.chance(20)).then(|| rng.below(nl)));
+            first.push(None);
+        }
+    }
     let early = (0..nl).filter(|_| rng.chance(15)).collect();
     let mut devno = 0;
     let rounds = (0..1 + rng.below(3))
@@ -297,7 +316,7 @@ fn random_world(rng: &mut Rng) -> World {
             (app, devs)
         })
         .collect();
-    World { libs, names, early, rounds, callback, alloc_fails }
+    World { libs, names, first, early, rounds, callback, alloc_fails }
 }
 
 type Outcome = (Vec<Vec<Option<usize>>>, Vec<String>, Vec<String>);
@@ -347,44 +366,86 @@ fn eager(w: &World) -> Outcome {
     (results, h.trace, h.warnings)
 }
 
-/// A random provider cache: per name, the driver ids its library registers (a correct, validated
-/// record; a name whose dlopen fails registers nothing) or None (record missing or stale).
-struct RandomCache(Vec<Option<Vec<u64>>>);
+/// Known names: what a name's library registers, described by a superset of its tables (the
+/// `Known` contract: the library opens, registers at least one provider, every one with a table,
+/// no callback, all under one name).
+#[derive(Clone)]
+struct TestKnown {
+    ops_name: String,
+    envelope: ProviderMatch,
+}
 
-impl RandomCache {
-    fn new(w: &World, rng: &mut Rng, pct_known: usize) -> RandomCache {
-        RandomCache(
-            w.names
-                .iter()
-                .map(|n| {
-                    rng.chance(pct_known).then(|| {
-                        n.iter()
-                            .flat_map(|l| &w.libs[*l])
-                            .flat_map(|(_, pm)| pm.table.iter().flatten())
-                            .filter_map(|k| match k {
-                                MatchKind::DriverId(d) => Some(*d),
-                                _ => None,
-                            })
-                            .collect()
-                    })
-                })
-                .collect(),
-        )
+impl Known for TestKnown {
+    fn ops_name(&self) -> &str {
+        &self.ops_name
+    }
+    fn may_claim_id(&self, id: u32) -> bool {
+        self.envelope.table.iter().flatten().any(|k| *k == MatchKind::DriverId(id as u64))
+    }
+    fn may_match(&self, dev: &Device) -> bool {
+        let table = self.envelope.table.iter().flatten();
+        dev.known_driver_id().is_some_and(|id| self.may_claim_id(id))
+            || match_name(&self.envelope, dev).is_some()
+            || table.clone().any(|k| k.matches_modalias(dev.modalias.as_deref().unwrap_or(b"")))
     }
 }
 
-impl NameHints for RandomCache {
-    fn may_claim_id(&mut self, pos: usize, _: &ProviderName, id: u32) -> bool {
-        self.0[pos].as_ref().is_none_or(|ids| ids.contains(&(id as u64)))
+/// Random static knowledge: for a random share of the names whose library fits the contract, a
+/// correct answer (its tables plus random extra entries).
+struct RandomKnown(Vec<Option<TestKnown>>);
+
+impl RandomKnown {
+    fn new(
+        w: &World,
+        rng: &mut Rng,
+        pct_known: usize,
+        kinds: impl Fn(&mut Rng) -> MatchKind,
+    ) -> RandomKnown {
+        let mut v: Vec<Option<TestKnown>> = Vec::new();
+        for (pos, n) in w.names.iter().enumerate() {
+            if let Some(i) = w.first[pos] {
+                let k = v[i].clone();
+                v.push(k);
+                continue;
+            }
+            let fits = n.is_some_and(|l| {
+                let ps = &w.libs[l];
+                !ps.is_empty()
+                    && ps.iter().all(|(t, pm)| {
+                        pm.table.is_some() && !pm.has_match_device && !w.callback.contains_key(t)
+                    })
+            });
+            v.push((fits && rng.chance(pct_known)).then(|| {
+                let l = n.unwrap();
+                let mut table: Vec<MatchKind> = w.libs[l]
+                    .iter()
+                    .flat_map(|(_, pm)| pm.table.iter().flatten().cloned())
+                    .collect();
+                for _ in 0..rng.below(3) {
+                    table.push(kinds(rng));
+                }
+                TestKnown {
+                    ops_name: format!("lib{l}"),
+                    envelope: ProviderMatch { table: Some(table), ..prov("", None) },
+                }
+            }));
+        }
+        RandomKnown(v)
+    }
+}
+
+impl NameHints for RandomKnown {
+    fn known(&mut self, pos: usize, _: &ProviderName) -> Option<&dyn Known> {
+        self.0[pos].as_ref().map(|k| k as &dyn Known)
     }
 }
 
 /// Ours: registry + plan + session, with a fake dlopen that registers under the load context.
 fn lazy(w: &World) -> (Outcome, usize) {
-    lazy_with(w, &mut RandomCache(vec![None; w.names.len()]))
+    lazy_with(w, &mut RandomKnown(vec![None; w.names.len()]))
 }
 
-fn lazy_with(w: &World, hints: &mut RandomCache) -> (Outcome, usize) {
+fn lazy_with(w: &World, hints: &mut RandomKnown) -> (Outcome, usize) {
     let reg = Registry::new();
     let plan = Plan::new();
     let loaded: RefCell<HashSet<usize>> = RefCell::new(HashSet::new());
@@ -417,9 +478,9 @@ fn lazy_with(w: &World, hints: &mut RandomCache) -> (Outcome, usize) {
     let list = || ProviderList {
         names: (0..w.names.len())
             .map(|i| ProviderName {
-                name: OsString::from(format!("n{i}")),
+                name: OsString::from(format!("n{}", w.first[i].unwrap_or(i))),
                 origin: Origin::Env { var: "RDMAV_DRIVERS", index: i },
-                first: None,
+                first: w.first[i],
             })
             .collect(),
         diagnostics: vec![],
@@ -461,21 +522,24 @@ fn lazy_loading_matches_rdma_core() {
 }
 
 #[test]
-fn cached_driver_ids_match_rdma_core() {
+fn known_names_match_rdma_core() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut opens_plain, mut opens_cached) = (0, 0);
+    let (mut opens_plain, mut opens_known) = (0, 0);
     for case in 0..20_000 {
         let w = random_world(&mut rng);
-        let mut cache = RandomCache::new(&w, &mut rng, [0, 50, 90, 100][case % 4]);
+        let mut known = RandomKnown::new(&w, &mut rng, [0, 50, 90, 100][case % 4], random_kind);
         let want = eager(&w);
-        let (got, opens) = lazy_with(&w, &mut cache);
+        let (got, opens) = lazy_with(&w, &mut known);
         assert_eq!(got.0, want.0, "case {case}: winners");
         assert_eq!(got.1, want.1, "case {case}: provider calls");
         assert_eq!(got.2, want.2, "case {case}: warnings");
-        opens_cached += opens;
+        opens_known += opens;
         opens_plain += lazy(&w).1;
     }
-    assert!(opens_cached < opens_plain, "the cache should save dlopens ({opens_cached} vs {opens_plain})");
+    assert!(
+        opens_known < opens_plain,
+        "known names should save dlopens ({opens_known} vs {opens_plain})"
+    );
 }
 
 /// A world of `n` names, name i opening a library whose one provider claims driver id i + 1.

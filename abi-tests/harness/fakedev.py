@@ -17,6 +17,9 @@ itself first becomes an overlay (host /dev below, a tmpfs above) in which it is 
 stays in the program's environment, so a program may check that it runs in such a namespace
 (/dev/infiniband a mount point of its own, on no real host) before changing the nodes.
 
+FAKE_CONFIG=<dir> also binds <dir> over /etc/libibverbs.d, the configuration directory both
+libraries have compiled in, so a case can vary which providers are configured and in what order.
+
 The trees only stand for the machine when RDMA netlink is unavailable (both libraries ask
 netlink first and would list the real kernel's devices), and the namespace needs root: if
 either does not hold, or the setup fails, the case is skipped with the reason, never passed.
@@ -30,15 +33,20 @@ from pathlib import Path
 
 KEY = "FAKE_TREE"
 CHAR_KEY = "FAKE_DEV_CHAR"
+CONFIG_KEY = "FAKE_CONFIG"  # a directory that stands for /etc/libibverbs.d (both libraries' default)
 NETLINK_RDMA = 20
 SETUP_FAILED = 125  # exit status of the wrapper when the namespace could not be set up
 MARK = "abi-tests fakedev:"
 
-# $1: scratch mount point; $2: "links" or "none" for /dev/char; then NAME=MAJOR:MINOR (char
-# device) or NAME= (empty file) ...; --; then the program's environment and argv for env -i.
+# $1: scratch mount point; $2: "links" or "none" for /dev/char; $3: a directory to bind over
+# /etc/libibverbs.d, or "none"; then NAME=MAJOR:MINOR (char device) or NAME= (empty file) ...; --;
+# then the program's environment and argv for env -i.
 SCRIPT = r"""
 fail() { echo "%(mark)s $*" >&2; exit %(code)d; }
-scratch=$1; links=$2; shift 2
+scratch=$1; links=$2; config=$3; shift 3
+if [ "$config" != none ]; then
+    mount --bind "$config" /etc/libibverbs.d || fail "cannot bind $config over /etc/libibverbs.d"
+fi
 if [ ! -d /dev/infiniband ] || { [ "$links" = links ] && [ ! -d /dev/char ]; }; then
     mount -t tmpfs abi-tests "$scratch" || fail "cannot mount a tmpfs on $scratch"
     mkdir "$scratch/upper" "$scratch/work" || fail "mkdir in $scratch"
@@ -97,8 +105,9 @@ def _argv(node_list, argv, env):
     links = env.get(CHAR_KEY, "")
     if links not in ("", "links"):
         raise Unavailable(f"{CHAR_KEY}={links!r}: only 'links' is known")
+    config = env.get(CONFIG_KEY, "") or "none"
     return (["unshare", "--mount", "--propagation", "private", "sh", "-c", SCRIPT, "fakedev", str(_scratch),
-             links or "none"]
+             links or "none", config]
             + [f"{n}={num}" for n, num in node_list] + ["--"]
             + [f"{k}={v}" for k, v in env.items()] + [str(a) for a in argv])
 

@@ -29,7 +29,7 @@ use crate::provider::matcher::{
     VERBS_MATCH_MODALIAS, VERBS_MATCH_PCI, VERBS_MATCH_SENTINEL,
 };
 use crate::provider::registry::{DriverEntry, REGISTRY};
-use crate::provider::{cache, config, loader, session};
+use crate::provider::{config, hints, loader, session};
 
 /// rdma-core's prefix for what it prints on stderr.
 const PFX: &str = "libibverbs: ";
@@ -186,13 +186,8 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     let mut states = vec![MatchState::default(); recs.len()];
     let mut hooks = CHooks { root, recs, sysfs: recs.iter().map(|_| None).collect() };
     let provider_dir = loader::provider_dir(crate::env::real, crate::env::trusted());
-    let cache = || provider_cache().map(|(_, c)| c);
     let mut open = |pos: usize, name: &ProviderName| {
         let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
-        if let Some(c) = cache() {
-            let mut g = c.lock().unwrap_or_else(|e| e.into_inner());
-            cache::note_load(&mut g, &REGISTRY, pos, name, provider_dir.as_deref(), &out);
-        }
         if let Some(w) = out.warning() {
             eprintln!("{PFX}{w}");
         }
@@ -212,7 +207,7 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
         names
     };
-    let mut hints = cache::CacheHints::new(&cache, provider_dir.as_deref());
+    let mut hints = hints::StaticHints::new(provider_dir.as_deref());
     let results = session::match_devices_with(
         &devices,
         &mut states,
@@ -223,9 +218,6 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         &mut hints,
         &mut hooks,
     );
-    if let Some((file, c)) = provider_cache() {
-        c.lock().unwrap_or_else(|e| e.into_inner()).store(file);
-    }
     let show = crate::env::show_warnings(crate::env::real);
     let mut out = Vec::with_capacity(recs.len());
     for (i, (r, rec)) in results.into_iter().zip(recs).enumerate() {
@@ -255,19 +247,6 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
     }
     out
-}
-
-/// The provider cache file and its records, read on first use (None without a cache location).
-fn provider_cache() -> Option<(&'static Path, &'static Mutex<cache::Cache>)> {
-    static CACHE: OnceLock<Option<(std::path::PathBuf, Mutex<cache::Cache>)>> = OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            let file = cache::cache_file(crate::env::real, crate::env::trusted())?;
-            let c = cache::Cache::load(&file);
-            Some((file, Mutex::new(c)))
-        })
-        .as_ref()
-        .map(|(f, c)| (f.as_path(), c))
 }
 
 fn as_match_device(r: &SysfsDev) -> Device {
@@ -487,7 +466,7 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
 }
 
 /// The matching data of the provider whose `verbs_device_ops` is at `token`.
-fn read_match(token: usize) -> ProviderMatch {
+fn read_match(token: usize, loaded_as: Option<usize>) -> ProviderMatch {
     // SAFETY: a token is the ops address `register_driver` was given: a provider's static table,
     // alive for the process (a provider is never unloaded).
     let o = unsafe { &*(token as *const verbs_device_ops) };
@@ -511,13 +490,23 @@ fn read_match(token: usize) -> ProviderMatch {
         }
         Some(v)
     };
-    ProviderMatch {
+    let matching = ProviderMatch {
         name,
         min_abi: o.match_min_abi_version,
         max_abi: o.match_max_abi_version,
         table,
         has_match_device: o.match_device.is_some(),
+    };
+    if let Some(c) = hints::audit_registration(loaded_as, &matching) {
+        log::log(
+            log::VERBS_LOG_WARN,
+            format_args!(
+                "libibverbs: provider {} does not fit the built-in table for '{}' ({}); that name is loaded in order from now on",
+                matching.name, c.config_name, c.reason
+            ),
+        );
     }
+    matching
 }
 
 fn match_kind(e: &verbs_match_ent) -> MatchKind {

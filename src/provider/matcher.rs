@@ -42,10 +42,10 @@
 //!   hole never move (a load only inserts at the hole; Late entries stay after it), so a walk that
 //!   stops at a success before the hole has seen exactly rdma-core's prefix of E.
 //! - A walk that reaches the hole loads the next name and continues at the same index, so it sees
-//!   E as rdma-core would have had it. A pass-1 walk that fails has loaded every name; so has a
-//!   pass-2 walk that fails. Pass 2 is only run after pass 1 failed over all of E, exactly as in
-//!   rdma-core — hence a device with a known driver id that its provider claims only by name,
-//!   modalias or callback makes every name load (a later provider could claim it by driver id).
+//!   E as rdma-core would have had it. A pass-1 walk that fails has loaded every name it could
+//!   not skip (below); so has a pass-2 walk that fails. Pass 2 is only run after pass 1 failed
+//!   over all of E, exactly as in rdma-core — hence a device with a driver id that its provider
+//!   claims only by name, modalias or callback makes every name that might claim that id load.
 //! - Per-device state (modalias read, current match) evolves by the same evaluations in the same
 //!   order, so the quirks above give the same answers.
 //! - At the moment rdma-core would load everything, we first try all devices over R0 alone
@@ -54,16 +54,35 @@
 //!   of our later dlopens returns that same object, its entries move to that name's position (the
 //!   loader checks by link map), which is where rdma-core — having loaded it first — had them.
 //!
-//! - Pass 1 with hints (`session::NameHints`, fed by `cache`): a name known to register no
-//!   provider with `DriverId` equal to the device's id contributes nothing that pass 1 consults
-//!   (`match_driver_id` is pure and is checked before any callback), so the walk may leave it
-//!   unloaded and load the first unskipped name instead. Its providers, once loaded, are still
-//!   filed at its own position, so later walks see E's order. If a skipped name later opens an
-//!   object that an out-of-order load already opened, the loader moves those entries back to the
-//!   earlier position (rdma-core, loading in order, had them there); a walk resumes after the last
-//!   item it visited by list order, not by index. Pass 2 loads every name in order, as before.
-//!   Extra assumption: a provider file with the same identity (dev, inode, size, mtime) registers
-//!   the same providers.
+//! - Names known without loading (`session::NameHints`, fed by `known`): a walk may leave an
+//!   unloaded name unloaded when loading it cannot change what the walk sees. In pass 1, a name
+//!   known to register no provider with a `DriverId` equal to the device's id contributes
+//!   nothing (`match_driver_id` is pure and is checked before anything else), so the walk skips
+//!   it. In pass 2, a name known to register providers that all have a table, no callback, and a
+//!   table that cannot match the device would, in rdma-core, only run steps 1-2 for each and fail,
+//!   leaving the per-device state as "no current match, modalias read"; the walk visits a
+//!   *stand-in* at the name's position instead: an entry with an empty table, whose `try_driver`
+//!   leaves exactly that state and calls no hook. (So a stand-in is exact even after an earlier
+//!   provider matched and failed its ABI check, leaving a current match a table-less provider
+//!   further on would accept.) A second copy of a known name is skipped in both passes (rdma-core's
+//!   dlopen of it returns the object already loaded, which registers nothing).
+//!   Skipped names, once loaded by another walk, are filed at their own position, so later walks
+//!   see E's order; if a skipped name later opens an object that an out-of-order load already
+//!   opened, the loader moves those entries back to the earlier position (rdma-core, loading in
+//!   order, had them there). A walk resumes after the last item it visited by list order, not by
+//!   index. Three more rules keep stand-ins exact when one object is reachable under two names or
+//!   is already loaded (linked into the application, or opened under another configured name):
+//!   a name whose provider name is already registered is loaded, never stood in for; when a load
+//!   registers that name, the view puts the hole back at the earlier name, so the walk loads it at
+//!   once and the loader moves the entries there before anything after them is visited; and a
+//!   known name with the same provider name as an earlier known name is loaded (it may be the
+//!   same object, which rdma-core evaluates only once, or another one).
+//! - Warnings: rdma-core prints a load failure for every configured name at its load moment.
+//!   Names that might fail (no file in the provider directory: `session::NameHints::loads_quietly`)
+//!   are loaded at that moment, in order; the others are loaded later or never.
+//!   Extra assumptions: a name whose file exists in the provider directory loads without a
+//!   warning, and a known name registers what `known` says (see there; a registration that
+//!   contradicts it is logged and stops the entry from being used).
 //!
 //! Assumptions (also rdma-core's own, as it never retries): match tables, callbacks and
 //! `alloc_device` give the same answer for the same device; provider files and the config do not
@@ -286,13 +305,13 @@ pub struct View<T> {
 /// Where [`try_drivers`] gets providers from.
 pub trait ProviderSource {
     type Item: Provider;
-    /// `pass1`: Some(driver id) while the walk is in pass 1; the source may then leave out names
-    /// known to register no provider with that `DriverId` (they cannot win pass 1 and are not
-    /// asked anything in it).
-    fn view(&mut self, pass1: Option<u32>) -> View<Self::Item>;
-    /// Load the name at the hole of `view(pass1)`. False when nothing more can be loaded;
+    /// The list as the walk for `dev` sees it now; `pass1` while the walk is in pass 1. The
+    /// source may leave out, or stand in for, unloaded names whose loading cannot change the
+    /// walk (see the module header).
+    fn view(&mut self, dev: &Device, pass1: bool) -> View<Self::Item>;
+    /// Load the name at the hole of `view(dev, pass1)`. False when nothing more can be loaded;
     /// the walk then treats the hole as closed.
-    fn load_next(&mut self, pass1: Option<u32>) -> bool;
+    fn load_next(&mut self, dev: &Device, pass1: bool) -> bool;
 }
 
 /// A fixed list: everything is loaded.
@@ -300,10 +319,10 @@ pub struct Loaded<'a, P>(pub &'a [P]);
 
 impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
     type Item = P;
-    fn view(&mut self, _: Option<u32>) -> View<P> {
+    fn view(&mut self, _: &Device, _: bool) -> View<P> {
         View { items: self.0.to_vec(), hole: None }
     }
-    fn load_next(&mut self, _: Option<u32>) -> bool {
+    fn load_next(&mut self, _: &Device, _: bool) -> bool {
         false
     }
 }
@@ -311,16 +330,18 @@ impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
 /// First item (in order, loading names when the hole is reached) for which `f` gives Some.
 fn walk<S: ProviderSource, R>(
     src: &mut S,
-    pass1: Option<u32>,
+    dev: &Device,
+    pass1: bool,
     mut f: impl FnMut(&S::Item) -> Option<R>,
 ) -> Option<(S::Item, R)> {
     let mut i = 0;
     let mut last: Option<(u64, u64)> = None;
     let mut hole_closed = false;
     loop {
-        let View { mut items, hole } = src.view(pass1);
+        let View { mut items, hole } = src.view(dev, pass1);
         if let Some(k) = last {
-            // Another thread may have loaded a name that sorts before us (one this pass skips).
+            // Names may have been loaded before us meanwhile (one this pass skipped, by another
+            // thread; or one put back before us by the rules in the module header).
             i = items.partition_point(|x| x.order().is_some_and(|o| o <= k));
         }
         let end = if hole_closed { items.len() } else { hole.unwrap_or(items.len()) };
@@ -334,7 +355,7 @@ fn walk<S: ProviderSource, R>(
         if end == items.len() && (hole.is_none() || hole_closed) {
             return None;
         }
-        if !src.load_next(pass1) {
+        if !src.load_next(dev, pass1) {
             hole_closed = true;
         }
     }
@@ -348,8 +369,8 @@ pub fn try_drivers<S: ProviderSource, H: Hooks<S::Item>>(
     src: &mut S,
     hooks: &mut H,
 ) -> Option<(S::Item, H::Out)> {
-    if let Some(id) = dev.known_driver_id() {
-        let won = walk(src, Some(id), |p| {
+    if dev.known_driver_id().is_some() {
+        let won = walk(src, dev, true, |p| {
             match_driver_id(p.matching(), dev)?;
             try_driver(p, dev, st, hooks)
         });
@@ -357,5 +378,5 @@ pub fn try_drivers<S: ProviderSource, H: Hooks<S::Item>>(
             return won;
         }
     }
-    walk(src, None, |p| try_driver(p, dev, st, hooks))
+    walk(src, dev, false, |p| try_driver(p, dev, st, hooks))
 }

@@ -29,8 +29,10 @@ pub enum Slot {
     Late,
 }
 
-/// How an entry's [`ProviderMatch`] is read from its token, the first time matching needs it.
-pub type ReadMatch = fn(usize) -> ProviderMatch;
+/// How an entry's [`ProviderMatch`] is read from its token, the first time matching needs it; the
+/// second argument is the config position the provider registered while loading (if any), so the
+/// reader can audit the data against what that name is known to claim.
+pub type ReadMatch = fn(usize, Option<usize>) -> ProviderMatch;
 
 /// One registered provider.
 #[derive(Clone, Debug)]
@@ -48,12 +50,23 @@ pub struct DriverEntry {
 }
 
 impl DriverEntry {
+    /// An entry whose matching data is known now (stand-ins and tests), not in any registry.
+    pub fn with_matching(token: usize, provider_abi: u32, matching: ProviderMatch, slot: Slot, seq: u64) -> DriverEntry {
+        DriverEntry { token, provider_abi, matching: OnceLock::from(matching), read: None, slot, seq }
+    }
+
     /// What the provider matches, read from its table the first time it is asked for (rdma-core
     /// reads the table only while matching devices, never at registration, so a provider that
     /// registers a table it has not finished, or a bad one, is not touched until then).
     pub fn matching(&self) -> &ProviderMatch {
         self.matching.get_or_init(|| match self.read {
-            Some(read) => read(self.token),
+            Some(read) => {
+                let loaded_as = match self.slot {
+                    Slot::Config(pos) => Some(pos),
+                    _ => None,
+                };
+                read(self.token, loaded_as)
+            }
             None => ProviderMatch { name: String::new(), min_abi: 0, max_abi: 0, table: None, has_match_device: false },
         })
     }

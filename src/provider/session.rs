@@ -6,7 +6,10 @@
 //! process, and retry the leftovers. We: the same first round; at that same moment fix the name
 //! list ([`Plan::ensure_started`]) but dlopen nothing; then retry the leftovers — and in every later
 //! round, all new devices — with [`try_drivers`] over a [`LazySource`], which dlopens names in order
-//! only when a walk reaches them. `matcher`'s header argues the result is rdma-core's.
+//! only when a walk reaches them, and not even then where [`NameHints`] show the name cannot change
+//! the walk (skips and stand-ins). `matcher`'s header argues the result is rdma-core's. Names whose
+//! load might print a warning (no file in the provider directory) are loaded at the load moment
+//! itself, in order, as rdma-core loads them, so the warnings come out when and as its do.
 //!
 //! No lock is held across a dlopen: [`Plan`] claims a name under its mutex, releases it, calls
 //! the opener, then re-locks to record completion; other threads that need that name wait on a
@@ -17,8 +20,12 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use super::config::{ProviderList, ProviderName};
-use super::matcher::{Device, Hooks, Loaded, MatchState, ProviderSource, View, try_drivers};
-use super::registry::{DriverEntry, Registry, current_load_context, hole_index};
+use super::known::KnownProvider;
+use super::matcher::{
+    Device, Hooks, Loaded, MatchState, ProviderMatch, ProviderSource, RDMA_DRIVER_UNKNOWN, View,
+    try_drivers,
+};
+use super::registry::{DriverEntry, Registry, Slot, current_load_context, hole_index};
 
 #[derive(Default)]
 struct PlanState {
@@ -135,38 +142,168 @@ impl Plan {
     }
 }
 
-/// What is known, without loading it, about the providers a name registers.
-pub trait NameHints {
-    /// False only when name `pos` is known to register no provider with a `DriverId` entry
-    /// equal to `id` (so pass 1 for a device with that id may skip it).
-    fn may_claim_id(&mut self, pos: usize, name: &ProviderName, id: u32) -> bool;
+/// What is known, without loading it, about what a configured name registers.
+///
+/// Contract of a `Known` answer for a name: loading it prints nothing (its file exists and
+/// opens), and it registers at least one provider, every one named [`Known::ops_name`], with a
+/// match table and no `match_device` callback, whose tables hold a `DriverId` entry equal to
+/// `id` only if [`Known::may_claim_id`] says so, and match `dev` (in any state of its walk) only
+/// if [`Known::may_match`] says so.
+pub trait Known {
+    fn ops_name(&self) -> &str;
+    fn may_claim_id(&self, id: u32) -> bool;
+    fn may_match(&self, dev: &Device) -> bool;
 }
 
-/// No knowledge: every name may claim every id.
-pub struct NoHints;
+impl Known for KnownProvider {
+    fn ops_name(&self) -> &str {
+        self.ops_name
+    }
+    fn may_claim_id(&self, id: u32) -> bool {
+        KnownProvider::may_claim_id(self, id)
+    }
+    fn may_match(&self, dev: &Device) -> bool {
+        KnownProvider::may_match(self, dev)
+    }
+}
 
-impl NameHints for NoHints {
-    fn may_claim_id(&mut self, _: usize, _: &ProviderName, _: u32) -> bool {
+/// Knowledge about unloaded names.
+pub trait NameHints {
+    /// What is known about name `pos` (None: nothing; it is loaded when a walk reaches it).
+    fn known(&mut self, pos: usize, name: &ProviderName) -> Option<&dyn Known>;
+    /// False when loading name `pos` may print a warning (its file may be missing): it is then
+    /// loaded at rdma-core's load moment, in order, so stderr shows what rdma-core's shows even
+    /// when no walk ever reaches it.
+    fn loads_quietly(&mut self, _pos: usize, _name: &ProviderName) -> bool {
         true
     }
 }
 
-/// The registry with the not-yet-loaded names as a hole.
-pub struct LazySource<'a> {
-    pub registry: &'a Registry,
-    pub plan: &'a Plan,
-    pub open: &'a mut dyn FnMut(usize, &ProviderName),
-    pub hints: &'a mut dyn NameHints,
+/// No knowledge: every name is loaded when a walk reaches it.
+pub struct NoHints;
+
+impl NameHints for NoHints {
+    fn known(&mut self, _: usize, _: &ProviderName) -> Option<&dyn Known> {
+        None
+    }
 }
 
-impl LazySource<'_> {
-    /// The first unloaded name a walk must load next (in pass 1, skipping names that cannot
-    /// claim the id).
-    fn pending(&mut self, pass1: Option<u32>) -> Option<usize> {
+/// What a walk does with an unloaded name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Step {
+    Load,
+    Skip,
+    /// A stand-in named after the provider it stands for.
+    StandIn(String),
+}
+
+/// The registry with the not-yet-loaded names as a hole (and stand-ins, see `matcher`).
+pub struct LazySource<'a> {
+    registry: &'a Registry,
+    plan: &'a Plan,
+    open: &'a mut dyn FnMut(usize, &ProviderName),
+    hints: &'a mut dyn NameHints,
+    /// Per provider name of a known name: the first position of a known name registering it.
+    first_known: Option<Vec<(String, usize)>>,
+}
+
+/// The stand-in for name `pos` (see `matcher`): an empty table, after every entry of that
+/// position.
+fn stand_in(pos: usize, ops_name: &str) -> Arc<DriverEntry> {
+    Arc::new(DriverEntry::with_matching(
+        0,
+        0,
+        ProviderMatch {
+            name: ops_name.to_owned(),
+            min_abi: 0,
+            max_abi: 0,
+            table: Some(Vec::new()),
+            has_match_device: false,
+        },
+        Slot::Config(pos),
+        u64::MAX,
+    ))
+}
+
+impl<'a> LazySource<'a> {
+    pub fn new(
+        registry: &'a Registry,
+        plan: &'a Plan,
+        open: &'a mut dyn FnMut(usize, &ProviderName),
+        hints: &'a mut dyn NameHints,
+    ) -> LazySource<'a> {
+        LazySource { registry, plan, open, hints, first_known: None }
+    }
+
+    /// Whether a known name before `pos` registers `ops_name` too.
+    fn has_earlier_twin(&mut self, names: &[ProviderName], pos: usize, ops_name: &str) -> bool {
         let hints = &mut *self.hints;
-        self.plan.first_pending(&mut |pos, name| match pass1 {
-            Some(id) => hints.may_claim_id(pos, name, id),
-            None => true,
+        let first = self.first_known.get_or_insert_with(|| {
+            let mut v: Vec<(String, usize)> = Vec::new();
+            for (i, n) in names.iter().enumerate() {
+                if n.first.is_none()
+                    && let Some(k) = hints.known(i, n)
+                    && !v.iter().any(|(o, _)| o == k.ops_name())
+                {
+                    v.push((k.ops_name().to_owned(), i));
+                }
+            }
+            v
+        });
+        first.iter().any(|(o, i)| o == ops_name && *i < pos)
+    }
+
+    /// What the walk for `dev` does with unloaded name `pos` of `names`, given what is
+    /// registered now (`items`).
+    fn step(
+        &mut self,
+        names: &[ProviderName],
+        pos: usize,
+        dev: &Device,
+        pass1: bool,
+        items: &[Arc<DriverEntry>],
+    ) -> Step {
+        let name = &names[pos];
+        let Some(k) = self.hints.known(pos, name) else {
+            return Step::Load;
+        };
+        if name.first.is_some() {
+            return Step::Skip;
+        }
+        if pass1 {
+            let id = dev.known_driver_id().unwrap_or(RDMA_DRIVER_UNKNOWN);
+            return if k.may_claim_id(id) { Step::Load } else { Step::Skip };
+        }
+        if k.may_match(dev) || items.iter().any(|e| e.matching().name == k.ops_name()) {
+            return Step::Load;
+        }
+        // An earlier name with the same provider name may be this very object (then rdma-core
+        // evaluates nothing here) or another one: only loading tells.
+        let ops_name = k.ops_name().to_owned();
+        if self.has_earlier_twin(names, pos, &ops_name) {
+            Step::Load
+        } else {
+            Step::StandIn(ops_name)
+        }
+    }
+
+    /// The first unloaded name this walk must load, and the stand-ins for the names before it.
+    fn pending(
+        &mut self,
+        dev: &Device,
+        pass1: bool,
+        items: &[Arc<DriverEntry>],
+        stand_ins: &mut Vec<Arc<DriverEntry>>,
+    ) -> Option<usize> {
+        let plan = self.plan;
+        let names = plan.names()?;
+        plan.first_pending(&mut |pos, _| match self.step(&names.names, pos, dev, pass1, items) {
+            Step::Load => true,
+            Step::Skip => false,
+            Step::StandIn(ops_name) => {
+                stand_ins.push(stand_in(pos, &ops_name));
+                false
+            }
         })
     }
 }
@@ -174,14 +311,20 @@ impl LazySource<'_> {
 impl ProviderSource for LazySource<'_> {
     type Item = Arc<DriverEntry>;
 
-    fn view(&mut self, pass1: Option<u32>) -> View<Arc<DriverEntry>> {
-        let pending = self.pending(pass1);
-        let items = self.registry.snapshot();
+    fn view(&mut self, dev: &Device, pass1: bool) -> View<Arc<DriverEntry>> {
+        let mut items = self.registry.snapshot();
+        let mut stand_ins = Vec::new();
+        let pending = self.pending(dev, pass1, &items, &mut stand_ins);
+        if !stand_ins.is_empty() {
+            items.extend(stand_ins);
+            items.sort_by_key(|e| (e.slot, e.seq));
+        }
         View { hole: pending.map(|p| hole_index(&items, p)), items }
     }
 
-    fn load_next(&mut self, pass1: Option<u32>) -> bool {
-        match self.pending(pass1) {
+    fn load_next(&mut self, dev: &Device, pass1: bool) -> bool {
+        let items = self.registry.snapshot();
+        match self.pending(dev, pass1, &items, &mut Vec::new()) {
             Some(pos) => self.plan.load(pos, self.open),
             None => false,
         }
@@ -204,8 +347,8 @@ pub fn match_devices<H: Hooks<Arc<DriverEntry>>>(
     match_devices_with(devices, states, registry, plan, read_config, open, &mut NoHints, hooks)
 }
 
-/// [`match_devices`] with knowledge about unloaded names (e.g. a cache of what each provider
-/// file registered last time), used only to skip names in pass 1.
+/// [`match_devices`] with knowledge about unloaded names (`hints`), which lets walks leave names
+/// unloaded where that cannot change their result (see `matcher`).
 #[allow(clippy::too_many_arguments)]
 pub fn match_devices_with<H: Hooks<Arc<DriverEntry>>>(
     devices: &[Device],
@@ -229,11 +372,21 @@ pub fn match_devices_with<H: Hooks<Arc<DriverEntry>>>(
         if results.iter().all(Option::is_some) {
             return results;
         }
-        plan.ensure_started(registry, read_config);
+        if plan.ensure_started(registry, read_config)
+            && let Some(names) = plan.names()
+        {
+            // rdma-core's load moment: it loads every name now, and a failed load prints its
+            // warning now; so does ours for every name that might fail.
+            for (pos, name) in names.names.iter().enumerate() {
+                if !hints.loads_quietly(pos, name) {
+                    plan.load(pos, open);
+                }
+            }
+        }
     }
+    let mut src = LazySource::new(registry, plan, open, hints);
     for (i, dev) in devices.iter().enumerate() {
         if results[i].is_none() {
-            let mut src = LazySource { registry, plan, open: &mut *open, hints: &mut *hints };
             results[i] = try_drivers(dev, &mut states[i], &mut src, hooks);
         }
     }

@@ -90,6 +90,110 @@ for mode in libpath preload; do
   fi
 done
 
+# Provider loading without a cache (src/provider/known.rs, hints.rs): with one device (rxe0), every
+# process under ours dlopens exactly one provider name, rxe, on the first run of a fresh user and on
+# later runs alike, with this machine's, Debian 13's and sid's providers (LD_DEBUG=files names every
+# file the dynamic loader opens); stdout is the system library's, and nothing appears in HOME.
+t_prov=$SECONDS
+tried() { grep -o 'file=[^ ]*-rdmav[0-9]*\.so' "$1" | sed 's|.*/||; s|^file=||; s|^lib||; s|-rdmav[0-9]*\.so$||' | sort -u | tr '\n' ' '; }
+port_open() { ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+for prog in ibv_devices ibv_devinfo; do $prog > "$out/tried.$prog.system" 2>/dev/null; done
+for set in default trixie sid; do
+  case $set in default) pdir=; modes="libpath preload";; trixie) pdir=$trixie; modes=libpath;; sid) pdir=$sid; modes=libpath;; esac
+  for mode in $modes; do
+    h=$(mktemp -d); bad=""; n=0
+    for run in first later; do
+      for prog in ibv_devices ibv_devinfo; do
+        HOME=$h LD_DEBUG=files run_mode $mode env ${pdir:+IBVERBS_RS_PROVIDER_DIR=$pdir} $prog \
+          > "$out/tried.out" 2> "$out/tried.err"
+        t=$(tried "$out/tried.err"); n=$((n+1))
+        [ "$t" = "rxe " ] || bad="$bad $prog($run):[$t]"
+        cmp -s "$out/tried.out" "$out/tried.$prog.system" || bad="$bad $prog($run):stdout"
+      done
+      HOME=$h LD_DEBUG=files run_mode $mode env ${pdir:+IBVERBS_RS_PROVIDER_DIR=$pdir} \
+        timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 > /dev/null 2> "$out/tried.srv" & sp=$!
+      for i in $(seq 100); do port_open 18515 && break; sleep 0.1; done
+      HOME=$h LD_DEBUG=files run_mode $mode env ${pdir:+IBVERBS_RS_PROVIDER_DIR=$pdir} \
+        timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 10.99.0.1 > /dev/null 2> "$out/tried.cli"; crc=$?
+      wait $sp; src=$?; n=$((n+2))
+      [ "$src $crc" = "0 0" ] || bad="$bad pair($run):exit[$src $crc]"
+      for side in srv cli; do t=$(tried "$out/tried.$side"); [ "$t" = "rxe " ] || bad="$bad pair-$side($run):[$t]"; done
+    done
+    created=$(find "$h" -mindepth 1 | head -3 | tr '\n' ' ')
+    [ -z "$created" ] || bad="$bad created:[$created]"
+    if [ -z "$bad" ]; then
+      echo "ok - vm: one provider name tried (rxe) by each of $n processes, first run of a fresh HOME and later runs ($set providers, $mode; ibv_devices, ibv_devinfo, rc_pingpong pair), stdout as the system library's, HOME left empty"
+      pass=$((pass+1))
+    else
+      echo "not ok - vm: provider names tried with one rxe0 device ($set providers, $mode):$bad"
+      fail=$((fail+1))
+    fi
+    rm -rf "$h"
+  done
+done
+
+# Nothing written: device programs under ours (LD_LIBRARY_PATH) with a fresh read-only HOME, traced
+# by strace (every file system call of every thread and child). Ours may make no create/truncate/
+# mkdir/rename/link/unlink/mknod call that the same program under the system library does not make
+# (bash's pair script makes one itself), and HOME stays empty.
+ro=$(mktemp -d)
+mount --bind "$ro" "$ro" && mount -o remount,bind,ro "$ro" || chmod 555 "$ro"
+writes() { grep -E 'O_CREAT|O_TRUNC|mkdir|rename|link\(|linkat|unlink|mknod' "$1" | sed -E 's/^[0-9]+ +//; s/ = .*//; s/0x[0-9a-f]+/0x#/g' | sort -u; }
+mode_env() { case $1 in system) ;; libpath) echo "LD_LIBRARY_PATH=$lib";; preload) echo "LD_PRELOAD=$lib/libibverbs.so.1";; esac; }
+pair_cmd='timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 & sleep 3; timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 10.99.0.1; wait'
+for cmd in "ibv_devices" "ibv_devinfo -v" "$PROGS/pdmr" "$PROGS/qp_verbs" "bash -c '$pair_cmd'" \
+           "env IBVERBS_RS_PROVIDER_DIR=$sid ibv_devinfo -v" "env IBVERBS_RS_PROVIDER_DIR=$trixie ibv_devinfo"; do
+  bad=""
+  for mode in system libpath; do
+    eval "HOME=$ro strace -f -qq -e trace=%file -o \"$out/strace.$mode\" env $(mode_env $mode) $cmd" > /dev/null 2>&1
+    writes "$out/strace.$mode" > "$out/writes.$mode"
+    [ -s "$out/strace.$mode" ] || bad="$bad $mode:no-trace"
+  done
+  extra=$(comm -13 "$out/writes.system" "$out/writes.libpath" | head -3 | tr '\n' ';')
+  [ -z "$extra" ] || bad="$bad [$extra]"
+  created=$(find "$ro" -mindepth 1 | head -3 | tr '\n' ' ')
+  [ -z "$created" ] || bad="$bad created:[$created]"
+  if [ -z "$bad" ]; then
+    echo "ok - vm: nothing written by ours: $cmd (read-only HOME; strace: $(wc -l < "$out/writes.system") creating calls under the system library, the same under ours)"
+    pass=$((pass+1))
+  else
+    echo "not ok - vm: ours writes files: $cmd:$bad"
+    fail=$((fail+1))
+  fi
+done
+umount "$ro" 2>/dev/null
+
+# The built-in provider table against real providers (this machine's v44, Debian 13's v56.1, sid's
+# v65): a configuration naming every provider of the set but rxe, by path (so none is known by
+# name and every one is loaded when rdma-core would load them), leaves rxe0 unclaimed; ours checks
+# each registration against the table by its provider name (a mismatch is logged as "does not fit
+# the built-in table").
+sysdir=$(dirname "$(readlink -f /usr/lib/*/libibverbs.so.1)")/libibverbs
+for set in default trixie sid; do
+  case $set in default) pdir=$sysdir;; trixie) pdir=$trixie;; sid) pdir=$sid;; esac
+  cfg=$(mktemp -d); files=0
+  for f in "$pdir"/lib*-rdmav*.so; do
+    n=${f##*/lib}; n=${n%-rdmav*}; files=$((files+1))
+    [ "$n" = rxe ] || echo "driver $pdir/lib$n" > "$cfg/$n.driver"
+  done
+  rm -f "$out/audit.$set.log"
+  IBVERBS_RS_CONFIG_DIR=$cfg IBVERBS_RS_PROVIDER_DIR=$pdir VERBS_LOG_LEVEL=4 VERBS_LOG_FILE=$out/audit.$set.log \
+    LD_LIBRARY_PATH=$lib ibv_devices > /dev/null 2> "$out/audit.$set.err"
+  reg=$(grep -c 'registered (provider ABI' "$out/audit.$set.log")
+  misfit=$(grep 'does not fit the built-in table' "$out/audit.$set.log" | head -3)
+  failed=$(grep -c "couldn't load driver" "$out/audit.$set.err")
+  if [ -z "$misfit" ] && [ "$reg" -gt 0 ] && [ $((reg + failed + 1)) = "$files" ]; then
+    echo "ok - vm: built-in provider table fits the $set providers ($reg registered, $failed not loadable here, rxe left out)"
+    pass=$((pass+1))
+  else
+    echo "not ok - vm: built-in provider table vs the $set providers ($reg registered, $failed not loadable, $files files)"
+    echo "$misfit" | sed 's/^/#   /'
+    fail=$((fail+1))
+  fi
+  rm -rf "$cfg"
+done
+echo "# provider loading checks: $((SECONDS - t_prov))s"
+
 while read -r line; do
   case "$line" in ''|'#'*) continue;; esac
   label=$line  # shown as written, before expansion
