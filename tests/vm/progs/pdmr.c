@@ -110,7 +110,11 @@ int main(void)
 		printf("no rxe0\n");
 		return 1;
 	}
-	buf = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* 1 MiB to use, then 1 MiB no one can map or touch ("unmapped" below): whatever the library
+	 * and providers loaded before, the page after buf is not usable memory of the process. */
+	buf = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf != MAP_FAILED && mprotect(buf + (1 << 20), 1 << 20, PROT_NONE))
+		buf = MAP_FAILED;
 	bigbuf = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (buf == MAP_FAILED || bigbuf == MAP_FAILED || ibv_query_gid(ctx, 1, 0, &gid0)) {
 		printf("setup failed\n");
