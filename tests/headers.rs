@@ -1037,7 +1037,7 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
         "// Provider ABI 34 and 65 differ in these (see driver-prelude.h).".to_string(),
         "#if IBVERBS_PABI_VERSION == 34".to_string(),
     ];
-    let mut push_blocks = |add: &mut Vec<String>, blocks: &[Vec<String>]| {
+    let push_blocks = |add: &mut Vec<String>, blocks: &[Vec<String>]| {
         for b in blocks {
             add.push(String::new());
             add.extend(b.iter().cloned());
