@@ -600,6 +600,13 @@ fn spell_c_types(text: &str) -> String {
                     .iter()
                     .any(|b| t.trim_end().ends_with(b)))
         {
+            // and its doc comment, already written
+            while let Some(last) = out.strip_suffix('\n').map(|o| o.rsplit('\n').next().unwrap_or(o)) {
+                if !last.starts_with("//") {
+                    break;
+                }
+                out.truncate(out.len() - last.len() - 1);
+            }
             continue;
         }
         let mut l = String::with_capacity(line.len());

@@ -251,16 +251,6 @@ enum verbs_xrcd_mask {
         VERBS_XRCD_RESERVED = 2,
 };
 
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
 struct verbs_cq;
 struct verbs_xrcd;
 struct verbs_flow_action;

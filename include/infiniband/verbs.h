@@ -921,56 +921,6 @@ enum ibv_xrcd_init_attr_mask {
         IBV_XRCD_INIT_ATTR_RESERVED = 4,
 };
 
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
-// A field or parameter C declares as `enum E`: the raw value, whatever it is.
-
 struct _ibv_device_ops;
 struct ibv_device;
 struct ibv_device_attr;
