@@ -3,7 +3,7 @@
 #   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
 #   make test            every test: cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
-#                        headers (clients, inline layer), the VM suite
+#                        headers (clients, inline layer), a provider built against driver.h, the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
 #   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
@@ -26,7 +26,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test secure-test vm-test bench bench-vm headers install clean FORCE
+.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test bench bench-vm headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -56,7 +56,7 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib cargo-test abi-test install-test clients-test inline-test secure-test vm-test
+test: deps lib cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test
 
 cargo-test:
 	$(CARGO) test --all-targets
@@ -64,13 +64,19 @@ cargo-test:
 abi-test: lib
 	python3 abi-tests/run --lib $(OUT)
 
-vm-test: lib clients-test
+vm-test: lib clients-test provider-test
 	tools/deps.sh vm
-	IBVERBS_RS_HDR=$(CURDIR)/$(OUT)/clients tests/vm/run $(CURDIR)/$(OUT)
+	IBVERBS_RS_HDR=$(CURDIR)/$(OUT)/clients IBVERBS_RS_PROVIDER_BUILD=$(CURDIR)/$(OUT)/provider-build \
+	  tests/vm/run $(CURDIR)/$(OUT)
 
 # Real programs against `make install`'s headers (rdma-core's examples, perftest); the VM runs them.
 clients-test: lib
 	tests/clients/run $(CURDIR)/$(OUT)/clients
+
+# driver.h for provider authors: rdma-core v44's rxe provider built against `make install`'s headers
+# (the VM runs it), and the provider ABI selection.
+provider-test: lib
+	tests/provider-build/run $(CURDIR)/$(OUT)/provider-build
 
 # verbs.h's inline layer: fake contexts, ours vs rdma-core's headers (C++ use: abi-tests/run matrix).
 inline-test: lib

@@ -132,6 +132,9 @@ struct Header {
     /// Hand-written C appended after the generated declarations (inline functions and
     /// function-like macros), in the project's own words; absent file: nothing appended.
     fragment: &'static str,
+    /// Hand-written C inserted before the first `#include` (what must be decided before the
+    /// included headers are read); absent file: nothing inserted.
+    prelude: &'static str,
     /// The generated declarations use GNU C layouts on purpose (the kernel ABI's zero-length and
     /// nested flexible arrays): `-Wpedantic` is silenced around them, and only them.
     gnu_layouts: bool,
@@ -157,6 +160,7 @@ const HEADERS: [Header; 3] = [
         abi_dirs: &["verbs"],
         fns: Fns::Public,
         fragment: "include/fragments/verbs-inline.h",
+        prelude: "include/fragments/verbs-prelude.h",
         gnu_layouts: false,
     },
     Header {
@@ -164,6 +168,7 @@ const HEADERS: [Header; 3] = [
         guard: "INFINIBAND_KERN_ABI_H",
         includes: &[
             "stdint.h",
+            "stddef.h",
             "linux/types.h",
             "rdma/ib_user_verbs.h",
             "rdma/rdma_user_ioctl_cmds.h",
@@ -171,6 +176,7 @@ const HEADERS: [Header; 3] = [
         abi_dirs: &["kern_abi"],
         fns: Fns::None,
         fragment: "include/fragments/kern-abi-inline.h",
+        prelude: "",
         gnu_layouts: true,
     },
     Header {
@@ -188,13 +194,52 @@ const HEADERS: [Header; 3] = [
         abi_dirs: &["driver"],
         fns: Fns::Private,
         fragment: "include/fragments/driver-inline.h",
+        prelude: "include/fragments/driver-prelude.h",
         gnu_layouts: true,
     },
 ];
 
+/// Types whose layout depends on the provider ABI a C translation unit builds for
+/// (`IBVERBS_PABI_VERSION`, see include/fragments/driver-prelude.h): C has one name for each,
+/// Rust one type per ABI. (Rust type, C name, emitted): an emitted type is written under its C
+/// name; one not emitted is only renamed where used, its C definition being another (verbs.h's
+/// `verbs_context` and `ibv_qp_ex`, driver.h's `verbs_context_ops`, whose `pabi: 65` members a
+/// provider ABI 34 build leaves out: `pabi_members`).
+const PABI_TYPES: &[(&str, &str, bool)] = &[
+    ("verbs_context_ops_pabi65", "verbs_context_ops", true),
+    ("verbs_context_ops", "verbs_context_ops", false),
+    ("verbs_context_pabi34", "verbs_context", false),
+    ("verbs_context_pabi65", "verbs_context", false),
+    ("ibv_qp_ex_pabi34", "ibv_qp_ex", false),
+];
+
+/// Provider ABI 65 in driver.h (see driver-prelude.h): the functions whose v65 prototype differs
+/// from the ABI-34 one. Their ABI-34 declarations are made under `#if IBVERBS_PABI_VERSION == 34`;
+/// under `#else`, the prototype the doc of `<name>_65` in src/capi/pabi65/adapt.rs opens with.
+const PABI65_CHANGED: &[&str] = &[
+    "ibv_cmd_get_context",
+    "ibv_cmd_create_cq_ex",
+    "ibv_cmd_create_cq_ex2",
+    "ibv_cmd_create_qp_ex2",
+    "ibv_cmd_reg_dmabuf_mr",
+];
+
+/// IBVERBS_PRIVATE_65 functions that rdma-core does not declare in driver.h (its providers get
+/// them from the internal dmabuf_heap.h): never emitted.
+const PABI65_NOT_IN_DRIVER_H: &str = "ibv_dmabuf_heap_";
+
+/// Constants a prelude defines instead (driver.h's `IBVERBS_PABI_VERSION` is the provider's
+/// choice, 34 unless it says otherwise).
+const PRELUDE_CONSTS: &[&str] = &["IBVERBS_PABI_VERSION"];
+
+/// Definitions another header may already have made: (type, that header's include guard).
+/// rdma-core's in-tree providers get ccan's `struct list_node` (same layout) through driver.h;
+/// driver-prelude.h includes ccan's list.h when it is on the include path.
+const GUARDED_DEFINITIONS: &[(&str, &str)] = &[("list_node", "CCAN_LIST_H")];
+
 /// Types of src/abi/ctype.rs that stand for a C spelling: `CEnum<E>` is `enum E`, `BeN` is
 /// `__beN` (see `spell_c_types`); never emitted, never given a tag.
-const C_SPELLINGS: &[&str] = &["CEnum", "Be16", "Be32", "Be64"];
+const C_SPELLINGS: &[&str] = &["CEnum", "Be16", "Be32", "Be64", "CAtomicInt"];
 
 /// Rust files whose items the generator leaves out: spelled by a hand-written header
 /// (verbs_api.rs), or declared but not defined in C (opaque.rs: only forward-declared).
@@ -432,7 +477,7 @@ fn rename_twins(text: &str) -> String {
     out
 }
 
-fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String {
+fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &BTreeSet<String>) -> String {
     let abi_root = root.join("src/abi");
     let mut abi_files = Vec::new();
     rust_files(&abi_root, &mut abi_files);
@@ -461,6 +506,20 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         if wanted.is_some() && private == wanted {
             own.fns.insert(f.clone());
         }
+        // Provider ABI 65's own private functions: driver.h, for a provider ABI 65 build.
+        let only65 = private.is_none() && pabi65.contains(name) && !name.starts_with(PABI65_NOT_IN_DRIVER_H);
+        if h.fns == Fns::Private && only65 {
+            own.fns.insert(f.clone());
+        }
+    }
+
+    for (rust, _, emitted) in PABI_TYPES {
+        if !emitted {
+            own.types.remove(*rust);
+        }
+    }
+    for c in PRELUDE_CONSTS {
+        own.consts.remove(*c);
     }
 
     let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
@@ -506,15 +565,25 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>) -> String 
         .expect("cbindgen")
         .write(&mut buf);
     let text = String::from_utf8(buf).expect("utf-8 header");
+    let text = PABI_TYPES.iter().fold(text, |t, (rust, c, _)| rename_ident(&t, rust, c));
     let text = order_definitions(&inline_anonymous(&text));
     let text = spell_c_types(&text);
     let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
     let text = tag_clashing_types(&text, &clashing);
     let text = restore_variadics(&text);
     let text = if h.fns == Fns::Private { add_shim_prototypes(&text) } else { text };
+    let text = if h.fns == Fns::Private { pabi_prototypes(root, &text, target, pabi65) } else { text };
     let text = squeeze_blank_lines(&forward_declare_tags(&text));
     let text = if h.gnu_layouts { exempt_from_pedantic(&flexible_arrays(&text), h.guard) } else { text };
-    let generated = if h.file.ends_with("/verbs.h") { forwarders(&text) } else { String::new() };
+    let generated = if h.file.ends_with("/verbs.h") {
+        forwarders(&text)
+    } else if h.file.ends_with("/kern-abi.h") {
+        kern_cmd_typedefs(root)
+    } else {
+        String::new()
+    };
+    let text = guard_definitions(&spell_atomic_int(&pabi_members(&text)));
+    let text = insert_prelude(&text, &root.join(h.prelude));
     append_fragment(&text, &root.join(h.fragment), &generated, h.guard)
 }
 
@@ -531,6 +600,13 @@ fn spell_c_types(text: &str) -> String {
                     .iter()
                     .any(|b| t.trim_end().ends_with(b)))
         {
+            // and its doc comment, already written
+            while let Some(last) = out.strip_suffix('\n').map(|o| o.rsplit('\n').next().unwrap_or(o)) {
+                if !last.starts_with("//") {
+                    break;
+                }
+                out.truncate(out.len() - last.len() - 1);
+            }
             continue;
         }
         let mut l = String::with_capacity(line.len());
@@ -641,6 +717,144 @@ fn exempt_from_pedantic(text: &str, guard: &str) -> String {
     out
 }
 
+/// `from` as a whole identifier becomes `to`.
+fn rename_ident(text: &str, from: &str, to: &str) -> String {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(pos) = rest.find(from) {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos + from.len()..];
+        let whole = !out.ends_with(is_ident) && !after.starts_with(is_ident);
+        out.push_str(if whole { to } else { from });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A member documented `pabi: 65` exists in the provider ABI 65 layout only: it is wrapped in
+/// `#if IBV_PABI_LAYOUT >= 65`, which verbs-prelude.h defines (65, unless a provider ABI 34 build
+/// asked for rdma-core v44's layouts); consecutive ones share one `#if`, which replaces the marker.
+fn pabi_members(text: &str) -> String {
+    const OPEN: &str = "#if IBV_PABI_LAYOUT >= 65  /* not in the provider ABI 34 layout */";
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut i = 0;
+    while i < lines.len() {
+        let t = lines[i].trim_start();
+        if t.starts_with("// pabi: 65") {
+            let end = (i + 1..lines.len()).find(|&j| lines[j].trim_end().ends_with(';')).expect("member");
+            if out.last().is_some_and(|l| l == "#endif") {
+                out.pop();
+            } else {
+                out.push(OPEN.to_string());
+            }
+            out.extend(lines[i + 1..=end].iter().map(|l| l.to_string()));
+            out.push("#endif".to_string());
+            i = end + 1;
+        } else {
+            out.push(lines[i].to_string());
+            i += 1;
+        }
+    }
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
+}
+
+/// `CAtomicInt` (src/abi/ctype.rs) is C's `atomic_int` (driver-prelude.h includes
+/// `<stdatomic.h>` for C); C++ before C++23 has no `<stdatomic.h>` and sees the `int` of the
+/// same layout. Its typedef goes.
+fn spell_atomic_int(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.starts_with("typedef ") && t.trim_end().ends_with(" CAtomicInt;") {
+            continue;
+        }
+        if let Some(rest) = t.strip_prefix("CAtomicInt ") {
+            let indent = &line[..line.len() - t.len()];
+            out.push_str(&format!(
+                "#ifdef __cplusplus\n{indent}int {rest}#else\n{indent}atomic_int {rest}#endif\n"
+            ));
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// Each [`GUARDED_DEFINITIONS`] type's definition (with its comment) is made only when the other
+/// header's include guard is not defined.
+fn guard_definitions(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for (name, guard) in GUARDED_DEFINITIONS {
+        let Some((start, end, _)) = find_block(&lines, name) else { continue };
+        let mut first = start;
+        while first > 0 && lines[first - 1].starts_with("//") {
+            first -= 1;
+        }
+        lines.insert(end + 1, "#endif".to_string());
+        lines.insert(first, format!("#ifndef {guard}"));
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// The header's prelude goes before its first `#include`.
+fn insert_prelude(text: &str, prelude: &Path) -> String {
+    let pre = std::fs::read_to_string(prelude).unwrap_or_default();
+    if pre.is_empty() {
+        return text.to_string();
+    }
+    let at = text.find("\n#include").map_or(text.len(), |p| p + 1);
+    format!("{}{}\n\n{}", &text[..at], pre.trim_end(), &text[at..])
+}
+
+/// rdma-core's kern-abi.h names, for each write command, the command struct, the kernel's
+/// request and response structs and the command's size unit, by the command's number:
+/// `IBV_ABI_REQ(IB_USER_VERBS_CMD_X)` and so on (kern-abi-inline.h). Generated from the
+/// `impl KernCmd` blocks of src/abi/kern_abi.
+fn kern_cmd_typedefs(root: &Path) -> String {
+    let mut files = Vec::new();
+    rust_files(&root.join("src/abi/kern_abi"), &mut files);
+    files.sort();
+    let mut out = String::from(
+        "/* Per write command, by its number: the command struct, the kernel's request and response\n \
+         * structs, and the unit its size is counted in (generated by tests/headers.rs from the\n \
+         * KernCmd impls of src/abi/kern_abi). */\n",
+    );
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read kern_abi source");
+        let mut rest = text.as_str();
+        while let Some(pos) = rest.find("impl KernCmd for ") {
+            let block = &rest[pos..];
+            let end = block.find("\n}").expect("impl block end");
+            let body = &block[..end];
+            let field = |key: &str| -> String {
+                let at = body.find(key).unwrap_or_else(|| panic!("{key} in {body}"));
+                let v = &body[at + key.len()..];
+                v[..v.find(';').expect(";")].trim().to_string()
+            };
+            let cmd_struct = ident_after(body, "impl KernCmd for ").expect("type").to_string();
+            let cmd = field("const CMD: u32 =");
+            let extended = field("const EXTENDED: bool =") == "true";
+            let (req, resp) = (field("type Req ="), field("type Resp ="));
+            out.push_str(&format!(
+                "typedef struct {cmd_struct} _ABI_REQ_STRUCT_{cmd};\n\
+                 typedef struct {req} _KABI_REQ_STRUCT_{cmd};\n\
+                 typedef struct {resp} _KABI_RESP_STRUCT_{cmd};\n\
+                 enum {{ _ABI_ALIGN_{cmd} = {} }};\n",
+                if extended { 8 } else { 4 }
+            ));
+            rest = &block[end..];
+        }
+    }
+    out
+}
+
 /// Insert the header's hand-written fragment, then `generated`, just before the include guard's
 /// closing `#endif`.
 fn append_fragment(text: &str, fragment: &Path, generated: &str, guard: &str) -> String {
@@ -687,6 +901,15 @@ fn forwarders(header: &str) -> String {
     );
     for (ty, obj, name_of) in FORWARDED {
         let (start, end, _) = find_block(&lines, ty).unwrap_or_else(|| panic!("struct {ty} is defined"));
+        // Members of the provider ABI 65 layout only (`pabi_members`): so are their verbs.
+        let mut pabi65 = BTreeSet::new();
+        for (i, l) in lines[start + 1..end].iter().enumerate() {
+            if l.trim_start().starts_with("// pabi: 65") {
+                let next = lines[start + 2 + i..end].iter().find(|m| !m.trim_start().starts_with("//"));
+                let name = next.and_then(|m| m.split("(*").nth(1)).and_then(|m| m.split(')').next());
+                pabi65.insert(name.expect("a function-pointer member after `pabi: 65`").to_string());
+            }
+        }
         let body: String = lines[start + 1..end]
             .iter()
             .filter(|l| !l.trim_start().starts_with("//"))
@@ -738,10 +961,114 @@ fn forwarders(header: &str) -> String {
             } else {
                 format!("{head}{})", decl.join(&format!(",\n{}", " ".repeat(head.len()))))
             };
-            out.push_str(&format!("\n{params}\n{{\n\t{stmt}\n}}\n"));
+            let (open, close) = if pabi65.contains(field) {
+                ("#if IBV_PABI_LAYOUT >= 65  /* its member is not in the provider ABI 34 layout */\n", "#endif\n")
+            } else {
+                ("", "")
+            };
+            out.push_str(&format!("\n{open}{params}\n{{\n\t{stmt}\n}}\n{close}"));
         }
     }
     out
+}
+
+/// driver.h's provider-ABI-dependent declarations, gathered at the end of its `extern "C"`
+/// block: the ABI-34 prototypes of [`PABI65_CHANGED`] under `#if IBVERBS_PABI_VERSION == 34`;
+/// under `#else` their ABI-65 prototypes, the functions only provider ABI 65 has, and a `.symver`
+/// for every name of IBVERBS_PRIVATE_65, so that a provider ABI 65 build binds its calls into the
+/// library to that node (rdma-core v65's, and ours, where the same names' default versions are
+/// IBVERBS_PRIVATE_34) and runs under either library.
+fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pabi65: &BTreeSet<String>) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let declared_name = |l: &str| -> Option<String> {
+        if l.starts_with([' ', '/', '#', '}']) || l.contains('=') {
+            return None;
+        }
+        let head = &l[..l.find('(')?];
+        Some(head.rsplit([' ', '*']).next().unwrap_or(head).to_string())
+    };
+    // Cut the declarations (with their doc comments) of the two groups out of the text.
+    let mut keep = vec![true; lines.len()];
+    let (mut abi34, mut only65) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(name) = declared_name(lines[i]) else {
+            i += 1;
+            continue;
+        };
+        let changed = PABI65_CHANGED.contains(&name.as_str());
+        let new65 = !target.contains_key(&name) && pabi65.contains(&name);
+        let end = (i..lines.len()).find(|&j| lines[j].trim_end().ends_with(");")).unwrap_or(i);
+        if changed || new65 {
+            let mut first = i;
+            while first > 0 && lines[first - 1].starts_with("//") {
+                first -= 1;
+            }
+            let block: Vec<String> = lines[first..=end].iter().map(|l| l.to_string()).collect();
+            keep[first..=end].iter_mut().for_each(|k| *k = false);
+            if changed { abi34.push(block) } else { only65.push(block) }
+        }
+        i = end + 1;
+    }
+    assert_eq!(abi34.len(), PABI65_CHANGED.len(), "every PABI65_CHANGED function is declared");
+    // The ABI-65 prototypes, from the adapters' docs.
+    let adapt = std::fs::read_to_string(root.join("src/capi/pabi65/adapt.rs")).expect("adapt.rs");
+    let adapt_lines: Vec<&str> = adapt.lines().collect();
+    let mut changed65 = Vec::new();
+    for name in PABI65_CHANGED {
+        let at = adapt_lines
+            .iter()
+            .position(|l| l.contains(&format!("extern \"C\" fn {name}_65(")))
+            .unwrap_or_else(|| panic!("src/capi/pabi65/adapt.rs has no {name}_65"));
+        let mut first = at;
+        while first > 0 && adapt_lines[first - 1].starts_with("///") {
+            first -= 1;
+        }
+        let doc: Vec<&str> = adapt_lines[first..at].iter().map(|l| l.trim_start_matches("///").trim()).collect();
+        let proto = doc
+            .first()
+            .and_then(|l| l.strip_prefix('`'))
+            .and_then(|l| l.split_once('`'))
+            .map(|(p, _)| p.to_string())
+            .unwrap_or_else(|| panic!("{name}_65's doc opens with its C prototype in backticks"));
+        let mut block = vec![format!("// `{proto}` (provider ABI 65)")];
+        block.extend(doc[1..].iter().map(|l| format!("// {l}").trim_end().to_string()));
+        // One parameter a line under the first, as cbindgen writes long prototypes.
+        let (head, params) = proto.split_once('(').expect("prototype");
+        let params: Vec<&str> = params.trim_end_matches(')').split(", ").collect();
+        let pad = " ".repeat(head.len() + 1);
+        block.push(format!("{head}({});", params.join(&format!(",\n{pad}"))));
+        changed65.push(block);
+    }
+    let mut add: Vec<String> = vec![
+        "// Provider ABI 34 and 65 differ in these (see driver-prelude.h).".to_string(),
+        "#if IBVERBS_PABI_VERSION == 34".to_string(),
+    ];
+    let push_blocks = |add: &mut Vec<String>, blocks: &[Vec<String>]| {
+        for b in blocks {
+            add.push(String::new());
+            add.extend(b.iter().cloned());
+        }
+    };
+    push_blocks(&mut add, &abi34);
+    add.push(String::new());
+    add.push("#else  // provider ABI 65".to_string());
+    push_blocks(&mut add, &changed65);
+    push_blocks(&mut add, &only65);
+    add.push(String::new());
+    add.push("// A provider ABI 65 build calls into the library's IBVERBS_PRIVATE_65 node.".to_string());
+    for n in pabi65 {
+        add.push(format!("__asm__(\".symver {n}, {n}@IBVERBS_PRIVATE_65\");"));
+    }
+    add.push(String::new());
+    add.push("#endif  // IBVERBS_PABI_VERSION".to_string());
+    add.push(String::new());
+    let mut out: Vec<String> = lines.iter().zip(&keep).filter(|(_, k)| **k).map(|(l, _)| l.to_string()).collect();
+    let at = out.iter().rposition(|l| l == "#ifdef __cplusplus").unwrap_or(out.len());
+    out.splice(at..at, add);
+    let mut s = out.join("\n");
+    s.push('\n');
+    s
 }
 
 /// Declare the C shim's functions inside the header's `extern "C"` block.
@@ -891,10 +1218,19 @@ fn headers_are_up_to_date() {
         .filter_map(|l| l.split_once('@'))
         .map(|(n, v)| (n.to_string(), v.contains("PRIVATE")))
         .collect();
+    // The names of provider ABI 65's private node (rdma-core v65's IBVERBS_PRIVATE_65).
+    let v65_list = std::fs::read_to_string(root.join("../shared/abi/symbols-v65.0.txt"))
+        .expect("../shared/abi/symbols-v65.0.txt");
+    let pabi65: BTreeSet<String> = v65_list
+        .lines()
+        .filter_map(|l| l.split_once('@'))
+        .filter(|(_, v)| v.contains("PRIVATE_65"))
+        .map(|(n, _)| n.to_string())
+        .collect();
     let update = std::env::var_os("IBVERBS_UPDATE_HEADERS").is_some();
     let mut stale = Vec::new();
     for h in &HEADERS {
-        let fresh = generate(root, h, &target);
+        let fresh = generate(root, h, &target, &pabi65);
         let path = root.join(h.file);
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         if committed != fresh {

@@ -14,12 +14,10 @@ VALUE_HEADERS = ["verbs.h", "verbs_api.h", "ib_user_ioctl_verbs.h", "sa.h", "opc
                  "sa-kern-abi.h", "arch.h"]
 
 
-# driver.h members whose C type differs from rdma-core's on purpose.
-DRIVER_DIFFERENCES = {
+# driver.h members whose C type differs from rdma-core's on purpose (C++ only).
+DRIVER_DIFFERENCES_CXX = {
     ("struct verbs_device", "refcount"):
-        "int, not atomic_int (same layout): <stdatomic.h> is not C++ before C++23; only the core counts it",
-    ("struct verbs_qp", "qp_ex"):
-        "struct ibv_qp_ex_pabi34: the public ibv_qp_ex is v65's, a provider ABI 34 provider embeds v44's",
+        "int in C++, atomic_int in C (same layout): <stdatomic.h> is not C++ before C++23",
 }
 
 
@@ -37,11 +35,11 @@ class Headers:
     def rows(self, tsv, scope):
         return [r for t in scope if t in tsv for r in tsv[t]]
 
-    def types(self, name, header, rows, own=True, cxx=True, allowed=None):
+    def types(self, name, header, rows, own=True, cxx=True, allowed=None, defines=()):
         """Every member's declared type against the TSV's member_type; `allowed` {(type, member):
         reason} are known, documented differences (reported in the note, not failures)."""
         allowed = allowed or {}
-        cflags = [f"-I{self.inc}"] if own else []
+        cflags = ([f"-I{self.inc}"] if own else []) + list(defines)
         same, failed, fatal, _ = type_probe([f"<{header}>"], rows, cflags, cxx=cxx)
         name = f"{name} ({lang(cxx)})"
         if fatal:
@@ -110,10 +108,16 @@ class Headers:
                        [r for t in small for r in small[t] if "tmh" not in t and "rvh" not in t], cxx=cxx)
             self.types("headers/types ours tm_types.h vs v65 (sa-tm-v65.tsv)", "infiniband/tm_types.h",
                        [r for t in ("struct ibv_tmh", "struct ibv_rvh") for r in small[t]], cxx=cxx)
-        driver = self.rows(self.v44, load_types(LAYOUTS / "driver-h.types") + load_types(LAYOUTS / "kern-abi.types"))
+        # A provider build of each provider ABI (see layouts.py's ours_driver).
+        scope = [load_types(LAYOUTS / f) for f in ("driver-h.types", "kern-abi.types", "verbs-h-pabi.types")]
+        driver34 = self.rows(self.v44, sum(scope, []))
+        driver65 = self.rows(self.v65, sum(scope, []) + load_types(LAYOUTS / "driver-h-65.types"))
         for cxx in (True, False):
+            allowed = DRIVER_DIFFERENCES_CXX if cxx else None
             self.types("headers/types ours driver.h + kern-abi.h vs v44 (provider ABI 34)",
-                       "infiniband/driver.h", driver, cxx=cxx, allowed=DRIVER_DIFFERENCES)
+                       "infiniband/driver.h", driver34, cxx=cxx, allowed=allowed)
+            self.types("headers/types ours driver.h + kern-abi.h -DIBVERBS_PABI_VERSION=65 vs v65 (provider ABI 65)",
+                       "infiniband/driver.h", driver65, cxx=cxx, allowed=allowed, defines=["-DIBVERBS_PABI_VERSION=65"])
         for header in VALUE_HEADERS:
             for cxx in (True, False):
                 self.values(header, cxx)

@@ -62,7 +62,8 @@ class Layouts:
         self.rep, self.inc = rep, Path(include_dir).resolve()
         self.v44 = load_tsv(shared / "layouts-v44.0-pabi34.tsv")
         self.v65 = load_tsv(shared / "layouts-v65.0-pabi65.tsv")
-        self.types = {n: load_types(HERE / f"{n}.types") for n in ("verbs-h", "driver-h", "kern-abi", "uapi")}
+        self.types = {n: load_types(HERE / f"{n}.types")
+                      for n in ("verbs-h", "driver-h", "driver-h-65", "verbs-h-pabi", "kern-abi", "uapi")}
         self.allow = load_allow(HERE / "v44-v65.allow")
 
     def rows(self, tsv, scope):
@@ -75,12 +76,12 @@ class Layouts:
                 and not Path(d).resolve().is_relative_to(self.inc) and not is_kernel_uapi(d)]
 
     def run_probe(self, name, header, rows, own=True, accept=None, note="", missing_ok=None,
-                  allowed_what="allowed v44->v65 differences"):
+                  allowed_what="allowed v44->v65 differences", defines=()):
         rep = self.rep
         if own and not (self.inc / header).exists():
             rep.fail(name, f"header missing: {self.inc / header}")
             return None
-        cflags = [f"-I{self.inc}"] if own else []
+        cflags = ([f"-I{self.inc}"] if own else []) + list(defines)
         values, failed, fatal, deps = probe([f"<{header}>"], rows, cflags)
         if fatal:
             rep.fail(name, "probe does not compile", fatal)
@@ -145,9 +146,16 @@ class Layouts:
                        rows, accept=self.accept(set()))
 
     def ours_driver(self):
-        rows = self.rows(self.v44, self.types["driver-h"] + self.types["kern-abi"])
-        self.run_probe("layouts/ours driver.h vs v44 (driver-h.types + kern-abi.types)",
-                       "infiniband/driver.h", rows)
+        # A provider build: provider ABI 34 by default (v44's layouts, also of the verbs.h structs
+        # it selects), 65 with -DIBVERBS_PABI_VERSION=65 (v65's, and v65's driver.h additions).
+        rows = self.rows(self.v44, self.types["driver-h"] + self.types["kern-abi"] + self.types["verbs-h-pabi"])
+        self.run_probe("layouts/ours driver.h vs v44 (provider ABI 34: driver-h.types + kern-abi.types"
+                       " + verbs-h-pabi.types)", "infiniband/driver.h", rows)
+        rows = self.rows(self.v65, self.types["driver-h"] + self.types["driver-h-65"] + self.types["kern-abi"]
+                         + self.types["verbs-h-pabi"])
+        self.run_probe("layouts/ours driver.h -DIBVERBS_PABI_VERSION=65 vs v65 (driver-h.types"
+                       " + driver-h-65.types + kern-abi.types + verbs-h-pabi.types)", "infiniband/driver.h", rows,
+                       defines=["-DIBVERBS_PABI_VERSION=65"])
         # The uapi is the system's (linux-libc-dev), included by our headers: rows newer than it
         # are accepted as absent (layouts/uapi-newer.allow).
         newer = load_newer(HERE / "uapi-newer.allow")

@@ -28,14 +28,20 @@ CXX_CELLS = [(cxx, std, alts) for cxx in ("g++", "clang++")
              for std, alts in (("c++11", ["c++11"]), ("c++17", ["c++17"]), ("c++20", ["c++20"]),
                                ("c++23", ["c++23", "c++2b"]))]
 
-# (name, headers included first, whether those come from librdmacm-dev). librdmacm's headers are
-# reached through a directory of links given with -I, so that the compiler does not treat them as
-# system headers: from a system header, the first inclusion of ours would be silenced too.
+# (name, lines before, headers included first, whether those come from librdmacm-dev, our headers
+# in this order). librdmacm's headers are reached through a directory of links given with -I, so
+# that the compiler does not treat them as system headers: from a system header, the first
+# inclusion of ours would be silenced too. The last two are provider builds: driver.h first
+# (provider ABI 34, rdma-core v44's layouts of the structs it selects) and provider ABI 65.
+PROVIDER_ORDER = ["driver.h"] + [h for h in HEADERS if h != "driver.h"]
 CONTEXTS = [
-    ("alone", [], False),
-    ("after <rdma/rdma_cma.h>", ["rdma/rdma_cma.h"], True),
-    ("after the kernel's <rdma/ib_user_verbs.h>, <rdma/ib_user_ioctl_verbs.h>",
-     ["rdma/ib_user_verbs.h", "rdma/ib_user_ioctl_verbs.h"], False),
+    ("alone", "", [], False, HEADERS),
+    ("after <rdma/rdma_cma.h>", "", ["rdma/rdma_cma.h"], True, HEADERS),
+    ("after the kernel's <rdma/ib_user_verbs.h>, <rdma/ib_user_ioctl_verbs.h>", "",
+     ["rdma/ib_user_verbs.h", "rdma/ib_user_ioctl_verbs.h"], False, HEADERS),
+    ("driver.h first (a provider ABI 34 build)", "", [], False, PROVIDER_ORDER),
+    ("with IBVERBS_PABI_VERSION 65 (a provider ABI 65 build)", "#define IBVERBS_PABI_VERSION 65\n", [], False,
+     PROVIDER_ORDER),
 ]
 RDMACM_HEADERS = ["rdma_cma.h", "rdma_cma_abi.h", "rdma_verbs.h", "rsocket.h"]
 SYSTEM_RDMA = Path("/usr/include/rdma")
@@ -133,12 +139,12 @@ class Matrix:
                        f"#warning", problems, note=f"{len(cells)} cells")
 
     def run(self):
-        for ctx, first, rdmacm in CONTEXTS:
+        for ctx, before, first, rdmacm, order in CONTEXTS:
             if rdmacm and not (SYSTEM_RDMA / "rdma_cma.h").exists():
                 self.rep.skip(f"matrix/all headers {ctx}", "no /usr/include/rdma/rdma_cma.h (librdmacm-dev)")
                 continue
-            body = "".join(f"#include <{h}>\n" for h in first)
-            body += "".join(f"#include <infiniband/{h}>\n" for h in HEADERS)
+            body = before + "".join(f"#include <{h}>\n" for h in first)
+            body += "".join(f"#include <infiniband/{h}>\n" for h in order)
             body += "int main(void) { return 0; }\n"
             for suffix, lang in ((".c", "C"), (".cc", "C++")):
                 self.run_cells(f"matrix/all headers {ctx} ({lang})", suffix, text=body, rdmacm=rdmacm)

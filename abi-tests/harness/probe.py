@@ -51,7 +51,9 @@ def load_types(path):
 
 
 def kind(row):
-    if "<anon>" in row.member:
+    # "<anon>" at the top; an anonymous member inside a named one reads "name." (the TSV's
+    # dotted path with an empty last part, e.g. verbs_create_cq_prov_attr's "buffer.")
+    if "<anon>" in row.member or row.member.endswith("."):
         return "anon"
     if row.member == "":
         return "sizeof"

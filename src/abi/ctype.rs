@@ -68,6 +68,10 @@ impl<E> fmt::Debug for CEnum<E> {
     }
 }
 
+/// A field C declares `atomic_int` (C11 `<stdatomic.h>`); C++ before C++23 has no such type and
+/// the header gives it the `int` of the same layout. Rust touches it through `AtomicI32::from_ptr`.
+pub type CAtomicInt = core::ffi::c_int;
+
 macro_rules! big_endian {
     ($($name:ident($int:ty) $c:literal;)*) => {$(
         #[doc = concat!("A `", $c, "`: the bits as stored, most significant byte first in memory.")]

@@ -116,7 +116,7 @@ unsafe fn find_gid_index(ctx: *mut ibv_context, port: u8, gid: &[u8; 16], gid_ty
     loop {
         // SAFETY: zeroed plain data.
         let mut sgid: ibv_gid = unsafe { core::mem::zeroed() };
-        let mut sgid_type: u32 = 0;
+        let mut sgid_type = crate::abi::ctype::CEnum::new(0);
         // SAFETY: the caller's context; our buffers.
         let mut ret = unsafe { super::context::ibv_query_gid(ctx, port, i, &mut sgid) };
         if ret == 0 {
@@ -125,7 +125,7 @@ unsafe fn find_gid_index(ctx: *mut ibv_context, port: u8, gid: &[u8; 16], gid_ty
         }
         i += 1;
         // SAFETY: every bit pattern is a valid `raw` view of the GID union.
-        if ret != 0 || (unsafe { sgid.raw } == *gid && sgid_type == gid_type) {
+        if ret != 0 || (unsafe { sgid.raw } == *gid && sgid_type.raw() == gid_type) {
             return if ret != 0 { ret } else { i - 1 };
         }
     }

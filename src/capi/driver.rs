@@ -9,6 +9,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use crate::abi::driver::{verbs_context_pabi34 as verbs_context, verbs_context_ops, verbs_device_ops};
+use crate::abi::ctype::CEnum;
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::ib_uverbs_attr;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
@@ -320,7 +321,7 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     context: *mut ibv_context,
     port_num: u8,
     index: c_uint,
-    r#type: *mut u32,
+    r#type: *mut CEnum<crate::abi::driver::ibv_gid_type_sysfs>,
 ) -> c_int {
     if context.is_null() || r#type.is_null() {
         return Err(crate::errno::Errno::EINVAL).ret_minus_one();
@@ -347,7 +348,7 @@ pub unsafe extern "C" fn ibv_query_gid_type(
         Ok(()) => u32::from(entry.gid_type >= 2),
     };
     // SAFETY: the caller's buffer.
-    unsafe { *r#type = v };
+    unsafe { *r#type = CEnum::new(v) };
     0
 }
 

@@ -29,6 +29,10 @@ pub enum verbs_xrcd_mask {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum create_cq_cmd_flags {
     CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX = 1,
+    /// Provider ABI 65: the CQ ring is the provider's buffer at a virtual address.
+    CREATE_CQ_CMD_FLAGS_WITH_MEM_VA = 2,
+    /// Provider ABI 65: the CQ ring is the provider's buffer in a dma-buf.
+    CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF = 4,
 }
 
 /// Bits of `verbs_qp::comp_mask`.

@@ -110,12 +110,12 @@ int main(void)
 		printf("no rxe0\n");
 		return 1;
 	}
-	/* 2 MiB, the upper half unmapped again: "reg_mr unmapped" below uses buf + 1 MiB, which must
-	 * not depend on what the process happened to map there (which libraries are loaded). */
+	/* 1 MiB to use, then 1 MiB no one can map or touch ("unmapped" below): whatever the library
+	 * and providers loaded before, the page after buf is not usable memory of the process. */
 	buf = mmap(NULL, 2 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf != MAP_FAILED && mprotect(buf + (1 << 20), 1 << 20, PROT_NONE))
+		buf = MAP_FAILED;
 	bigbuf = mmap(NULL, big, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf != MAP_FAILED)
-		munmap(buf + (1 << 20), 1 << 20);
 	if (buf == MAP_FAILED || bigbuf == MAP_FAILED || ibv_query_gid(ctx, 1, 0, &gid0)) {
 		printf("setup failed\n");
 		return 1;

@@ -15,7 +15,7 @@ mod ops;
 pub use context::*;
 pub use ops::*;
 
-use crate::abi::ctype::CEnum;
+use crate::abi::ctype::{CAtomicInt, CEnum};
 use crate::abi::driver::{ibv_flow_action_type, ibv_mr_type, list_node};
 use crate::abi::verbs::{
     IBV_SYSFS_NAME_MAX, IBV_SYSFS_PATH_MAX, ibv_counters, ibv_cq, ibv_cq_ex, ibv_device, ibv_dm,
@@ -176,7 +176,7 @@ pub struct verbs_device {
     pub device: ibv_device,
     pub ops: *const verbs_device_ops,
     /// C `atomic_int`; only touch it through `AtomicI32::from_ptr`.
-    pub refcount: c_int,
+    pub refcount: CAtomicInt,
     pub entry: list_node,
     pub sysfs: *mut verbs_sysfs_dev,
     pub core_support: u64,

@@ -18,6 +18,7 @@ pub struct verbs_context_ops_pabi65 {
             num_sges: u32,
         ) -> c_int,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub alloc_buf: Option<
         unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void,
     >,
@@ -27,6 +28,7 @@ pub struct verbs_context_ops_pabi65 {
             attr: *mut ibv_alloc_dm_attr,
         ) -> *mut ibv_dm,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub alloc_dmah: Option<
         unsafe extern "C" fn(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> *mut ibv_dmah,
     >,
@@ -63,6 +65,7 @@ pub struct verbs_context_ops_pabi65 {
     pub cq_event: Option<unsafe extern "C" fn(cq: *mut ibv_cq)>,
     pub create_ah:
         Option<unsafe extern "C" fn(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> *mut ibv_ah>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub create_comp_cntr: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
@@ -130,12 +133,14 @@ pub struct verbs_context_ops_pabi65 {
             wq_init_attr: *mut ibv_wq_init_attr,
         ) -> *mut ibv_wq,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub dealloc_dmah: Option<unsafe extern "C" fn(dmah: *mut ibv_dmah) -> c_int>,
     pub dealloc_mw: Option<unsafe extern "C" fn(mw: *mut ibv_mw) -> c_int>,
     pub dealloc_pd: Option<unsafe extern "C" fn(pd: *mut ibv_pd) -> c_int>,
     pub dealloc_td: Option<unsafe extern "C" fn(td: *mut ibv_td) -> c_int>,
     pub dereg_mr: Option<unsafe extern "C" fn(vmr: *mut verbs_mr) -> c_int>,
     pub destroy_ah: Option<unsafe extern "C" fn(ah: *mut ibv_ah) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub destroy_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr) -> c_int>,
     pub destroy_counters: Option<unsafe extern "C" fn(counters: *mut ibv_counters) -> c_int>,
     pub destroy_cq: Option<unsafe extern "C" fn(cq: *mut ibv_cq) -> c_int>,
@@ -148,7 +153,9 @@ pub struct verbs_context_ops_pabi65 {
     pub destroy_wq: Option<unsafe extern "C" fn(wq: *mut ibv_wq) -> c_int>,
     pub detach_mcast:
         Option<unsafe extern "C" fn(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub free_buf: Option<unsafe extern "C" fn(buf: *mut ibv_buf)>,
     pub free_context: Option<unsafe extern "C" fn(context: *mut ibv_context)>,
     pub free_dm: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
@@ -158,7 +165,9 @@ pub struct verbs_context_ops_pabi65 {
     pub import_mr: Option<unsafe extern "C" fn(pd: *mut ibv_pd, mr_handle: u32) -> *mut ibv_mr>,
     pub import_pd:
         Option<unsafe extern "C" fn(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub inc_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub inc_err_comp_cntr:
         Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
     pub modify_cq:
@@ -222,6 +231,7 @@ pub struct verbs_context_ops_pabi65 {
             bad_recv_wr: *mut *mut ibv_recv_wr,
         ) -> c_int,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub qp_attach_comp_cntr: Option<
         unsafe extern "C" fn(
             qp: *mut ibv_qp,
@@ -229,6 +239,7 @@ pub struct verbs_context_ops_pabi65 {
             attr: *mut ibv_qp_attach_comp_cntr_attr,
         ) -> c_int,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub query_comp_cntr_caps: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
@@ -252,6 +263,7 @@ pub struct verbs_context_ops_pabi65 {
             port_attr: *mut ibv_port_attr,
         ) -> c_int,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub query_port_speed: Option<
         unsafe extern "C" fn(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int,
     >,
@@ -270,6 +282,7 @@ pub struct verbs_context_ops_pabi65 {
     >,
     pub query_srq:
         Option<unsafe extern "C" fn(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub read_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int>,
     pub read_counters: Option<
         unsafe extern "C" fn(
@@ -279,6 +292,7 @@ pub struct verbs_context_ops_pabi65 {
             flags: u32,
         ) -> c_int,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub read_err_comp_cntr:
         Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int>,
     pub reg_dm_mr: Option<
@@ -309,6 +323,7 @@ pub struct verbs_context_ops_pabi65 {
             access: c_int,
         ) -> *mut ibv_mr,
     >,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub reg_mr_ex: Option<
         unsafe extern "C" fn(pd: *mut ibv_pd, mr_init_attr: *mut ibv_mr_init_attr) -> *mut ibv_mr,
     >,
@@ -325,8 +340,10 @@ pub struct verbs_context_ops_pabi65 {
         ) -> c_int,
     >,
     pub resize_cq: Option<unsafe extern "C" fn(cq: *mut ibv_cq, cqe: c_int) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub set_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
     pub set_ece: Option<unsafe extern "C" fn(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int>,
+    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub set_err_comp_cntr:
         Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
     pub unimport_dm: Option<unsafe extern "C" fn(dm: *mut ibv_dm)>,

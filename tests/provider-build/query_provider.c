@@ -1,0 +1,114 @@
+/*
+ * A small provider of our own for soft-RoCE (rxe) devices that can open a context and answer the
+ * device and port queries, nothing else: enough for `ibv_devinfo -v`. One source for both provider
+ * ABIs; tests/provider-build/run builds it against our installed driver.h as
+ * librxe-rdmav34.so (default) and librxe-rdmav65.so (-DIBVERBS_PABI_VERSION=65), and tests/vm
+ * runs the ABI-65 one under our library, where `ibv_devinfo -v` must print what Debian's rxe
+ * prints under the system library. The queries go to the kernel through the library's
+ * ibv_cmd_* helpers, and the firmware version is formatted as the rxe provider formats it.
+ */
+#include <infiniband/driver.h>
+#include <rdma/ib_user_ioctl_verbs.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct query_device {
+	struct verbs_device vdev;
+};
+
+struct query_context {
+	struct verbs_context vctx;
+};
+
+static int query_device_ex(struct ibv_context *context, const struct ibv_query_device_ex_input *input,
+			   struct ibv_device_attr_ex *attr, size_t attr_size)
+{
+	struct ib_uverbs_ex_query_device_resp resp;
+	size_t resp_size = sizeof(resp);
+	int ret = ibv_cmd_query_device_any(context, input, attr, attr_size, &resp, &resp_size);
+
+	if (ret)
+		return ret;
+	/* rxe reports its firmware version as major.minor.sub from the 16-bit fields of fw_ver */
+	snprintf(attr->orig_attr.fw_ver, sizeof(attr->orig_attr.fw_ver), "%d.%d.%d",
+		 (int)((resp.base.fw_ver >> 32) & 0xffff), (int)((resp.base.fw_ver >> 16) & 0xffff),
+		 (int)(resp.base.fw_ver & 0xffff));
+	return 0;
+}
+
+static int query_port(struct ibv_context *context, uint8_t port, struct ibv_port_attr *attr)
+{
+	struct ibv_query_port cmd;
+
+	return ibv_cmd_query_port(context, port, attr, &cmd, sizeof(cmd));
+}
+
+static void free_context(struct ibv_context *context)
+{
+	struct query_context *ctx = container_of(context, struct query_context, vctx.context);
+
+	verbs_uninit_context(&ctx->vctx);
+	free(ctx);
+}
+
+static const struct verbs_context_ops query_ops = {
+	.free_context = free_context,
+	.query_device_ex = query_device_ex,
+	.query_port = query_port,
+};
+
+static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd, void *private_data)
+{
+	struct query_context *ctx;
+	struct ibv_get_context cmd;
+	struct ib_uverbs_get_context_resp resp;
+	int ret;
+
+	(void)private_data;
+	ctx = verbs_init_and_alloc_context(device, cmd_fd, ctx, vctx, RDMA_DRIVER_RXE);
+	if (ctx == NULL)
+		return NULL;
+#if IBVERBS_PABI_VERSION == 65
+	ret = ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), NULL, &resp, sizeof(resp));
+#else
+	ret = ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp, sizeof(resp));
+#endif
+	if (ret) {
+		verbs_err(&ctx->vctx, "GET_CONTEXT failed: %d\n", ret);
+		verbs_uninit_context(&ctx->vctx);
+		free(ctx);
+		return NULL;
+	}
+	verbs_set_ops(&ctx->vctx, &query_ops);
+	return &ctx->vctx;
+}
+
+static struct verbs_device *alloc_device(struct verbs_sysfs_dev *sysfs_dev)
+{
+	struct query_device *dev = calloc(1, sizeof(*dev));
+
+	(void)sysfs_dev;
+	return dev ? &dev->vdev : NULL;
+}
+
+static void uninit_device(struct verbs_device *vdev)
+{
+	free(container_of(vdev, struct query_device, vdev));
+}
+
+static const struct verbs_match_ent query_table[] = {
+	VERBS_DRIVER_ID(RDMA_DRIVER_RXE),
+	VERBS_NAME_MATCH("rxe", NULL),
+	{},
+};
+
+static const struct verbs_device_ops query_device_ops = {
+	.name = "rxe",
+	.match_min_abi_version = 1,
+	.match_max_abi_version = 2,
+	.match_table = query_table,
+	.alloc_device = alloc_device,
+	.uninit_device = uninit_device,
+	.alloc_context = alloc_context,
+};
+PROVIDER_DRIVER(query_rxe, query_device_ops);
