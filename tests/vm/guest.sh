@@ -5,9 +5,9 @@
 # IBVERBS_RS_TRIXIE is Debian 13's provider folder (staged by tests/vm/run); checks.txt points our
 # library at it with IBVERBS_RS_PROVIDER_DIR, which the system library does not read.
 set -u
-# IBVERBS_RS_VM_ONLY=checks|headers|pairs|pyverbs|valgrind runs one section (for development; unset: all).
+# IBVERBS_RS_VM_ONLY=checks|headers|pairs|pyverbs|valgrind runs one section, or a comma list of them (for development; unset: all).
 only=${IBVERBS_RS_VM_ONLY:-}
-want() { [ -z "$only" ] || [ "$only" = "$1" ]; }
+want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 lib=${IBVERBS_RS_LIB:?}
 trixie=${IBVERBS_RS_TRIXIE:?}
 sid=${IBVERBS_RS_SID:?}  # Debian sid's providers (provider ABI 65)
