@@ -24,3 +24,4 @@ pub mod log;
 pub mod provider;
 pub mod strings;
 pub mod sys;
+pub mod verbs;

@@ -57,7 +57,7 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
                 (*ctx).async_fd = afd;
             }
             if let Some(cs) = g.core_support {
-                let v = super::devlist::vdev_of((*ctx).device).0;
+                let v = crate::verbs::devlist::vdev_of((*ctx).device).0;
                 if !v.is_null() {
                     (*v).core_support = cs;
                 }
@@ -90,7 +90,7 @@ pub unsafe extern "C" fn ibv_cmd_query_context(
         super::cmdbuf::chain_to_c(driver, &links);
         r.map(|q| {
             (*ctx).num_comp_vectors = q.num_comp_vectors as c_int;
-            let v = super::devlist::vdev_of((*ctx).device).0;
+            let v = crate::verbs::devlist::vdev_of((*ctx).device).0;
             if !v.is_null() {
                 (*v).core_support = q.core_support;
             }
@@ -125,7 +125,7 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
         }
         let a = provider_buf(attr, attr_size);
         let r = if resp.is_null() { None } else { Some(provider_buf(resp, *resp_size)) };
-        let v = super::devlist::vdev_of((*context).device).0;
+        let v = crate::verbs::devlist::vdev_of((*context).device).0;
         let ports = if v.is_null() || (*v).sysfs.is_null() { 0 } else { (*(*v).sysfs).num_ports };
         let fd = CmdFd((*context).cmd_fd);
         let out = crate::cmd::device::query_device_any(cmd_of(context, &fd), mask, a, r, ports);

@@ -7,7 +7,7 @@
 
 use core::ffi::{c_char, c_int};
 
-use super::devlist;
+use crate::verbs::devlist;
 use super::ret::ret_or;
 use crate::abi::ctype::Be64;
 use crate::abi::verbs::{ibv_context, ibv_device};
@@ -195,7 +195,7 @@ unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::e
         if vctx.is_null() {
             return Err(crate::errno::Errno(crate::sys::errno()));
         }
-        let vctx = super::ctxpriv::view34(vctx.cast(), super::devlist::ops_abi((*v).ops));
+        let vctx = super::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi((*v).ops));
         super::driver::finish_open(vctx, true)
     }
 }

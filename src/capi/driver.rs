@@ -22,7 +22,7 @@ use crate::errno::CRet;
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) {
     // SAFETY: a provider passes its static ops table.
-    unsafe { super::devlist::register_driver(ops, 34) };
+    unsafe { crate::verbs::devlist::register_driver(ops, 34) };
 }
 
 /// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
@@ -95,7 +95,7 @@ pub(crate) unsafe fn init_context(
         crate::cmd::CmdState::init(&crate::cmd::CmdFd(cmd_fd), driver_id),
         false,
     ));
-    super::devlist::device_hold(super::devlist::vdev_of(device));
+    crate::verbs::devlist::device_hold(crate::verbs::devlist::vdev_of(device));
     // SAFETY: the caller's contract.
     unsafe {
         let ctx = &raw mut (*vctx).context;
@@ -163,7 +163,7 @@ pub unsafe extern "C" fn verbs_uninit_context(context: *mut verbs_context) {
         let ctx = &raw mut (*context).context;
         crate::sys::cdev::close((*ctx).cmd_fd);
         crate::sys::cdev::close((*ctx).async_fd);
-        super::devlist::device_put(super::devlist::vdev_of((*ctx).device));
+        crate::verbs::devlist::device_put(crate::verbs::devlist::vdev_of((*ctx).device));
     }
 }
 
@@ -192,7 +192,7 @@ pub(crate) unsafe fn open_device(
     if device.is_null() {
         return Err(crate::errno::Errno::EINVAL);
     }
-    let vdev = super::devlist::vdev_of(device).0;
+    let vdev = crate::verbs::devlist::vdev_of(device).0;
     // SAFETY: a listed device: ops and sysfs were set when a provider took it.
     unsafe {
         let sysfs = (*vdev).sysfs;
@@ -213,7 +213,7 @@ pub(crate) unsafe fn open_device(
         }
         // A provider ABI 65 provider returned its (larger) v65 verbs_context: work on its
         // ABI-34 view from here on.
-        let vctx = super::ctxpriv::view34(vctx.cast(), super::devlist::ops_abi(ops));
+        let vctx = super::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi(ops));
         if sysfs.is_null() {
             set_lib_ops(vctx);
             return Ok(&raw mut (*vctx).context);

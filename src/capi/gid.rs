@@ -27,11 +27,11 @@ pub(crate) unsafe fn ibdev_path(ctx: *mut ibv_context) -> Option<PathBuf> {
         if dev.is_null() {
             return None;
         }
-        let s = (*super::devlist::vdev_of(dev).0).sysfs;
+        let s = (*crate::verbs::devlist::vdev_of(dev).0).sysfs;
         if s.is_null() {
             return None;
         }
-        Some(super::devlist::sysfs_ibdev_path(s))
+        Some(crate::verbs::devlist::sysfs_ibdev_path(s))
     }
 }
 

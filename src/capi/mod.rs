@@ -50,7 +50,6 @@ pub(crate) mod cmdbuf;
 pub(crate) mod ctxpriv;
 pub(crate) mod ops;
 pub mod device;
-pub(crate) mod devlist;
 pub mod dm;
 pub mod driver;
 pub mod events;

@@ -43,7 +43,7 @@ use crate::errno::{CRet, Errno};
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) {
     // SAFETY: a provider passes its static ops table (same layout at ABI 34 and 65).
-    unsafe { crate::capi::devlist::register_driver(ops, 65) };
+    unsafe { crate::verbs::devlist::register_driver(ops, 65) };
 }
 
 /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
