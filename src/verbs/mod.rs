@@ -5,3 +5,14 @@
 //! Called by `crate::capi` only; calls down into `cmd`, `device`, `provider`, `fork`, `sys`.
 //! Never calls an export and never imports `crate::capi`.
 pub(crate) mod devlist;
+pub(crate) mod cmdbuf;
+pub(crate) mod ctxpriv;
+pub(crate) mod gid;
+pub(crate) mod handed;
+pub(crate) mod ops;
+pub(crate) mod qpcommon;
+pub(crate) mod disassoc;
+pub(crate) mod context;
+pub(crate) mod query;
+pub(crate) mod buf;
+pub(crate) mod mr;

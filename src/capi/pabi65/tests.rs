@@ -13,7 +13,7 @@ use super::new::*;
 use crate::abi::driver::pabi65::{verbs_context_ops_pabi65, verbs_dmah};
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_mr};
 use crate::abi::verbs::*;
-use crate::capi::ctxpriv::ContextPriv;
+use crate::verbs::ctxpriv::ContextPriv;
 use crate::capi::{context, counters, dm, mr};
 use crate::sys;
 

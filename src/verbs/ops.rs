@@ -13,9 +13,11 @@
 //! - `rereg_mr`: `IBV_REREG_MR_ERR_INPUT` (-1) with errno EOPNOTSUPP;
 //! - `async_event`, `cq_event`, `free_context`, `unimport_dm`, `unimport_mr`, `unimport_pd`:
 //!   return nothing and do nothing.
+//!
+//! Called by `capi::driver` (`verbs_set_ops`), `capi::pabi65` and `verbs::context`.
 
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
-use crate::capi::ctxpriv::ContextPriv;
+use crate::verbs::ctxpriv::ContextPriv;
 
 /// The defaults themselves; only reachable through [`DEFAULT_OPS`].
 mod dflt {
