@@ -105,6 +105,7 @@ mod fake {
         hit(14);
         // SAFETY: zeroed plain data; the caller's attributes.
         let mut v: Box<verbs_mr> = Box::new(unsafe { core::mem::zeroed() });
+        // SAFETY: the caller's attributes, live for the call.
         v.ibv_mr.lkey = unsafe { (*a).length } as u32;
         Box::into_raw(v).cast()
     }
