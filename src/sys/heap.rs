@@ -23,7 +23,11 @@ pub const DMA_HEAP_IOCTL_ALLOC: libc::c_ulong =
 pub fn open_rw(path: &CStr) -> Result<c_int> {
     // SAFETY: a NUL-terminated path.
     let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
-    if fd < 0 { Err(Errno(super::errno())) } else { Ok(fd) }
+    if fd < 0 {
+        Err(Errno(super::errno()))
+    } else {
+        Ok(fd)
+    }
 }
 
 /// `DMA_HEAP_IOCTL_ALLOC` of `len` bytes on the heap `heap_fd`: the new dma-buf's fd.
@@ -45,9 +49,20 @@ pub fn heap_alloc(heap_fd: c_int, len: u64) -> Result<c_int> {
 pub fn mmap_shared(fd: c_int, size: usize) -> Result<*mut c_void> {
     // SAFETY: a new mapping at an address the kernel picks; no existing memory is touched.
     let p = unsafe {
-        libc::mmap(core::ptr::null_mut(), size, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
+        libc::mmap(
+            core::ptr::null_mut(),
+            size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED,
+            fd,
+            0,
+        )
     };
-    if p == libc::MAP_FAILED { Err(Errno(super::errno())) } else { Ok(p) }
+    if p == libc::MAP_FAILED {
+        Err(Errno(super::errno()))
+    } else {
+        Ok(p)
+    }
 }
 
 /// Unmap `size` bytes at `addr`.
@@ -63,7 +78,11 @@ pub unsafe fn munmap(addr: *mut c_void, size: usize) {
 pub fn read(fd: c_int, buf: &mut [u8]) -> Result<usize> {
     // SAFETY: reads at most buf.len() bytes into the caller's slice.
     let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-    if n < 0 { Err(Errno(super::errno())) } else { Ok(n as usize) }
+    if n < 0 {
+        Err(Errno(super::errno()))
+    } else {
+        Ok(n as usize)
+    }
 }
 
 /// `size` bytes aligned to the page size from libc (`posix_memalign`), to be freed with `free`;

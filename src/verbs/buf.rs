@@ -34,14 +34,17 @@ pub(crate) unsafe fn provider_bufs<'a, Q, R>(
     resp_size: usize,
 ) -> crate::errno::Result<(&'a mut [u8], &'a mut [u8])> {
     let fits = |n: usize, min: usize| n >= min && n <= isize::MAX as usize;
-    if cmd.is_null() || resp.is_null() || !fits(cmd_size, size_of::<Q>()) || !fits(resp_size, size_of::<R>()) {
+    if cmd.is_null()
+        || resp.is_null()
+        || !fits(cmd_size, size_of::<Q>())
+        || !fits(resp_size, size_of::<R>())
+    {
         return Err(Errno::EINVAL);
     }
-    // SAFETY: the caller's contract.
-    unsafe {
-        Ok((
-            core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size),
-            core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size),
-        ))
-    }
+    // SAFETY: the caller's contract: `cmd` is valid for `cmd_size` bytes for 'a (checked
+    // non-NULL and at most isize::MAX above).
+    let req = unsafe { core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size) };
+    // SAFETY: as above, for `resp` and `resp_size`.
+    let rsp = unsafe { core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size) };
+    Ok((req, rsp))
 }

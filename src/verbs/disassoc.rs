@@ -15,15 +15,18 @@ unsafe extern "C" {
 
 /// Whether a destroy's EIO on a disassociated device counts as success: library init's value.
 pub(crate) fn allow_disassociate() -> bool {
-    // SAFETY: a plain byte of this library, written only during library init.
-    unsafe { (&raw const verbs_allow_disassociate_destroy).read() }
+    let p = &raw const verbs_allow_disassociate_destroy;
+    // SAFETY: a plain byte, written only during library init.
+    unsafe { p.read() }
 }
 
 /// Library init's write of both bytes (RDMAV_ALLOW_DISASSOC_DESTROY).
 pub(crate) fn set_allow_disassociate_destroy(on: bool) {
+    let p34 = &raw mut verbs_allow_disassociate_destroy;
+    let p65 = &raw mut __symver_p65_verbs_allow_disassociate_destroy;
     // SAFETY: written once during library init, before any context exists to read it; providers
     // only read it.
-    unsafe { (&raw mut verbs_allow_disassociate_destroy).write(on) };
+    unsafe { p34.write(on) };
     // SAFETY: as above, for the PRIVATE_65 twin.
-    unsafe { (&raw mut __symver_p65_verbs_allow_disassociate_destroy).write(on) };
+    unsafe { p65.write(on) };
 }

@@ -4,6 +4,8 @@
 //!
 //! Called by `crate::capi` only; calls down into `cmd`, `device`, `provider`, `fork`, `sys`.
 //! Never calls an export and never imports `crate::capi`.
+#![deny(clippy::multiple_unsafe_ops_per_block)]
+
 pub(crate) mod devlist;
 pub(crate) mod cmdbuf;
 pub(crate) mod ctxpriv;

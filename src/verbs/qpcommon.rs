@@ -26,11 +26,10 @@ pub(crate) use crate::verbs::disassoc::allow_disassociate;
 /// # Safety
 /// Both point to writable storage not in use by another thread.
 pub(crate) unsafe fn init_lock(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        libc::pthread_mutex_init(mutex, core::ptr::null());
-        libc::pthread_cond_init(cond, core::ptr::null());
-    }
+    // SAFETY: the caller's contract: writable storage nobody uses; default attributes.
+    unsafe { libc::pthread_mutex_init(mutex, core::ptr::null()) };
+    // SAFETY: as above, for the condition variable.
+    unsafe { libc::pthread_cond_init(cond, core::ptr::null()) };
 }
 
 /// The end of every destroy that waits for acknowledged events (rdma-core: cmd_qp.c, cmd_srq.c,
@@ -112,8 +111,10 @@ pub(crate) type RecvList<'a> = (Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>);
 pub(crate) unsafe fn recv_list<'a>(
     mut wr: *mut ibv_recv_wr,
 ) -> core::result::Result<RecvList<'a>, (usize, Errno)> {
-    // SAFETY: the caller's contract.
-    let n = unsafe { wr_count(wr, |w| (*w).next) };
+    // SAFETY: each `w` wr_count passes is a live WR of the caller's list.
+    let next = |w: *mut ibv_recv_wr| unsafe { (*w).next };
+    // SAFETY: the caller's contract: a NULL-terminated list of live WRs.
+    let n = unsafe { wr_count(wr, next) };
     let (mut wrs, mut ptrs) = with_room(n).map_err(|e| (0, e))?;
     while !wr.is_null() {
         // SAFETY: the caller's contract.

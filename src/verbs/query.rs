@@ -8,7 +8,9 @@
 //! errno set. Called by `capi`, `verbs::context` (the slots) and `verbs::gid`.
 use core::ffi::c_int;
 
-use crate::abi::verbs::{_compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_port_attr};
+use crate::abi::verbs::{
+    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_port_attr,
+};
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
@@ -24,18 +26,21 @@ pub(crate) unsafe extern "C" fn query_device(
     if context.is_null() || device_attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
-    // SAFETY: an open context; `orig_attr` is the first member of ibv_device_attr_ex, so the
-    // legacy struct is the head of one, and the size tells the provider to fill only that.
+    // SAFETY: an open context (the caller's contract).
+    let Some(q) = unsafe { ops_of(context) }.query_device_ex else {
+        return Errno::EOPNOTSUPP.ret_errno();
+    };
+    let attr = device_attr.cast::<ibv_device_attr_ex>();
+    // SAFETY: the provider's op on its context; `orig_attr` is the first member of
+    // ibv_device_attr_ex, so the legacy struct is the head of one, and the size tells the
+    // provider to fill only that.
     unsafe {
-        match ops_of(context).query_device_ex {
-            Some(q) => q(
-                context,
-                core::ptr::null(),
-                device_attr.cast::<ibv_device_attr_ex>(),
-                size_of::<ibv_device_attr>(),
-            ),
-            None => Errno::EOPNOTSUPP.ret_errno(),
-        }
+        q(
+            context,
+            core::ptr::null(),
+            attr,
+            size_of::<ibv_device_attr>(),
+        )
     }
 }
 
@@ -70,25 +75,25 @@ pub(crate) unsafe extern "C" fn lib_query_port(
     if context.is_null() || port_attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
-    // SAFETY: an open context; the caller's buffer has port_attr_len bytes.
-    unsafe {
-        let Some(q) = ops_of(context).query_port else {
-            return Errno::EOPNOTSUPP.ret_errno();
-        };
-        if port_attr_len < size_of::<ibv_port_attr>() {
-            let mut tmp: ibv_port_attr = core::mem::zeroed();
-            let rc = q(context, port_num, &mut tmp);
-            if rc != 0 {
-                return rc;
-            }
-            core::ptr::copy_nonoverlapping(
-                (&raw const tmp).cast::<u8>(),
-                port_attr.cast::<u8>(),
-                port_attr_len,
-            );
-            return 0;
+    // SAFETY: an open context (the caller's contract).
+    let Some(q) = unsafe { ops_of(context) }.query_port else {
+        return Errno::EOPNOTSUPP.ret_errno();
+    };
+    if port_attr_len < size_of::<ibv_port_attr>() {
+        // SAFETY: plain C data: all-zero bytes are a valid value.
+        let mut tmp: ibv_port_attr = unsafe { core::mem::zeroed() };
+        // SAFETY: the provider's op on its context, into a full-sized attribute of ours.
+        let rc = unsafe { q(context, port_num, &mut tmp) };
+        if rc != 0 {
+            return rc;
         }
-        core::ptr::write_bytes(port_attr.cast::<u8>(), 0, port_attr_len);
-        q(context, port_num, port_attr)
+        let src = (&raw const tmp).cast::<u8>();
+        // SAFETY: the caller's buffer has port_attr_len bytes, fewer than `tmp` has.
+        unsafe { core::ptr::copy_nonoverlapping(src, port_attr.cast::<u8>(), port_attr_len) };
+        return 0;
     }
+    // SAFETY: the caller's buffer has port_attr_len bytes.
+    unsafe { core::ptr::write_bytes(port_attr.cast::<u8>(), 0, port_attr_len) };
+    // SAFETY: the provider's op on its context, into the caller's full-sized attribute.
+    unsafe { q(context, port_num, port_attr) }
 }
