@@ -1,7 +1,7 @@
 # libibverbs.so.1 from the Rust staticlib, relinked with our version script.
 #
 #   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
-#   make test            every test: cargo tests, abi-tests (symbols, layouts, header types and values,
+#   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
@@ -26,7 +26,7 @@ OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test bench bench-vm headers install clean FORCE
+.PHONY: all lib deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test bench bench-vm headers install clean FORCE
 
 all: lib
 lib: $(LIB)
@@ -56,7 +56,14 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test
+test: deps lib lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test
+
+# The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
+# and clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules).
+lint:
+	python3 tools/layers
+	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
 
 cargo-test:
 	$(CARGO) test --all-targets

@@ -2,25 +2,30 @@
 //!
 //! Module map (each file's header names the rdma-core file it answers to):
 //! - `abi`: `#[repr(C)]` mirrors of verbs.h, driver.h (provider ABI 34) and the kernel uapi; no logic.
-//! - `capi`: the only `#[no_mangle]` exports, one file per object family.
+//! - `capi`: the C edge: the only `#[no_mangle]` exports, one file per object family.
+//! - `verbs`: the object model under the edge: device registry, contexts, op tables, lifecycles.
 //! - `device`: finding the RDMA devices (sysfs walk and RDMA netlink), as plain Rust records.
 //! - `cmd`: the kernel command layer (ioctl and write commands, fallback rules).
-//! - `errno`: the one error type and the C return conventions.
+//! - `errno`: the one error type; `cret`: the C return conventions.
 //! - `fork`: fork protection of registered memory (memory.c): page-range reference counts.
 //! - `env`: every environment variable rdma-core reads, with its exact semantics.
 //! - `provider`: provider discovery: config files, candidate paths, registry, device matching.
 //! - `strings`: the type-to-string and rate helpers (enum_strs.c, verbs.c).
+//! - `sys`: every system call and libc entry point.
+//!
+//! Imports run only down the layers `tools/layers` declares (`make lint` checks it).
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
-#![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod abi;
 pub mod capi;
 pub mod device;
 pub mod env;
 pub mod cmd;
+pub mod cret;
 pub mod errno;
 pub mod fork;
 pub mod log;
 pub mod provider;
 pub mod strings;
 pub mod sys;
+pub mod verbs;

@@ -5,6 +5,7 @@
 //! - verbs.h: the types of src/abi/verbs* and the public exports (IBVERBS_1.x nodes);
 //! - kern-abi.h: the types of src/abi/kern_abi* (provider command structs);
 //! - driver.h: the types of src/abi/driver* and the IBVERBS_PRIVATE_* exports.
+//!
 //! The kernel uapi mirrors (src/abi/uapi) are not emitted: the headers include linux-libc-dev's
 //! `<rdma/*.h>`. The other installed headers are hand-written (`HAND_WRITTEN`, checked here to be
 //! the only others in include/infiniband/).
@@ -611,7 +612,7 @@ fn spell_c_types(text: &str) -> String {
         }
         let mut l = String::with_capacity(line.len());
         let mut rest = line;
-        while let Some(pos) = rest.find(|c: char| c == 'C' || c == 'B') {
+        while let Some(pos) = rest.find(['C', 'B']) {
             let (head, tail) = rest.split_at(pos);
             l.push_str(head);
             let word_start = !l.ends_with(is_ident);
@@ -870,7 +871,9 @@ fn append_fragment(text: &str, fragment: &Path, generated: &str, guard: &str) ->
 
 /// The extended objects whose function-pointer members verbs.h wraps one for one: the struct,
 /// the name its wrappers give the object, and each member's wrapper name.
-const FORWARDED: &[(&str, &str, fn(&str) -> String)] = &[
+/// (struct, member prefix, how a member's forwarder is named).
+type Forwarded = (&'static str, &'static str, fn(&str) -> String);
+const FORWARDED: &[Forwarded] = &[
     // wr_send -> ibv_wr_send, ...
     ("ibv_qp_ex", "qp", |m| format!("ibv_{m}")),
     // start_poll -> ibv_start_poll, read_byte_len -> ibv_wc_read_byte_len, ...

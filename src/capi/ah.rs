@@ -10,7 +10,7 @@
 
 use core::ffi::{c_int, c_uint};
 
-use super::ctxpriv::ops_of;
+use crate::verbs::ctxpriv::ops_of;
 use super::ret::ret_neg_errno;
 use crate::abi::driver::ibv_gid_type_sysfs::{IBV_GID_TYPE_SYSFS_IB_ROCE_V1, IBV_GID_TYPE_SYSFS_ROCE_V2};
 use crate::abi::driver::verbs_query_gid_attr_mask::VERBS_QUERY_GID_ATTR_GID;
@@ -18,7 +18,8 @@ use crate::abi::verbs::ibv_wc_flags::IBV_WC_GRH;
 use crate::abi::verbs::{ibv_ah, ibv_ah_attr, ibv_context, ibv_gid, ibv_gid_entry, ibv_grh, ibv_pd, ibv_wc};
 use crate::device::neigh;
 use crate::device::rtnl_io::KernelRouteIo;
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
 ///
@@ -57,7 +58,7 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     // SAFETY: the caller's AH (checked for NULL, as its context); an open context of ours.
     unsafe {
         if ah.is_null() || (*ah).context.is_null() {
-            return Err::<(), _>(Errno::EINVAL).ret_errno();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*ah).context).destroy_ah {
             Some(op) => op(ah),
@@ -270,7 +271,7 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     let mut entry: ibv_gid_entry = unsafe { core::mem::zeroed() };
     // SAFETY: an open context; entry is ours.
     let q = unsafe {
-        super::gid::query_gid_entry(
+        crate::verbs::gid::query_gid_entry(
             context,
             port.into(),
             sgid_index.into(),

@@ -11,7 +11,8 @@ use core::ffi::c_int;
 use super::cmd_device::{allow_disassociate, with_cmd};
 use crate::abi::uapi::ib_uverbs_create_ah_resp;
 use crate::abi::verbs::{ibv_ah, ibv_ah_attr, ibv_gid, ibv_pd, ibv_qp};
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
@@ -23,7 +24,7 @@ pub unsafe extern "C" fn ibv_cmd_attach_mcast(
     lid: u16,
 ) -> c_int {
     if qp.is_null() || gid.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's QP and the caller's GID.
     unsafe {
@@ -43,7 +44,7 @@ pub unsafe extern "C" fn ibv_cmd_detach_mcast(
     lid: u16,
 ) -> c_int {
     if qp.is_null() || gid.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's QP and the caller's GID.
     unsafe {
@@ -68,7 +69,7 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
     resp_size: usize,
 ) -> c_int {
     if pd.is_null() || ah.is_null() || attr.is_null() || resp.is_null() || resp_size < size_of::<ib_uverbs_create_ah_resp>() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD, AH and response buffer (resp_size bytes); the caller's attributes.
     unsafe {
@@ -91,7 +92,7 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_ah(ah: *mut ibv_ah) -> c_int {
     if ah.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's AH.
     unsafe {

@@ -5,9 +5,10 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
-use super::ctxpriv::{cmd_of, priv_of};
+use crate::verbs::ctxpriv::priv_of;
 use crate::abi::driver::verbs_cq;
 use crate::abi::kern_abi::{
     ibv_command_buffer, ibv_create_cq, ibv_create_cq_ex, ibv_modify_cq, ibv_resize_cq,
@@ -19,8 +20,8 @@ use crate::abi::verbs::{
     ibv_comp_channel, ibv_context, ibv_cq, ibv_cq_init_attr_ex, ibv_modify_cq_attr, ibv_wc,
 };
 use crate::cmd::cq::{CqCreated, CqInit};
-use crate::cmd::CmdFd;
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
 /// The creation parameters of a CQ at `cq` of `context`: its address is the user handle the
 /// kernel echoes in events.
@@ -83,15 +84,17 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || cq.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context, the provider's CQ and its buffers of the given sizes.
     unsafe {
         (*cq).context = context;
         let a = cq_init(context, cq, cqe, channel, comp_vector);
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
-        let fd = CmdFd((*context).cmd_fd);
-        store_created(cq, crate::cmd::cq::create_cq(cmd_of(context, &fd), &a, req, rsp))
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        store_created(cq, crate::cmd::cq::create_cq(cx.cmd(), &a, req, rsp))
     }
 }
 
@@ -112,7 +115,7 @@ unsafe fn create_cq_ex(
     driver: *mut ibv_command_buffer,
 ) -> c_int {
     if context.is_null() || cq_attr.is_null() || cq.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the caller's contract; `cq.cq` is the plain view of the provider's CQ.
     unsafe {
@@ -125,14 +128,16 @@ unsafe fn create_cq_ex(
         }
         (*ibcq).context = context;
         let a = cq_init(context, ibcq, at.cqe as c_int, at.channel, at.comp_vector as c_int);
-        let mut links = match super::cmdbuf::chain_from_c(driver) {
+        let mut links = match crate::verbs::cmdbuf::chain_from_c(driver) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
-        let fd = CmdFd((*context).cmd_fd);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
         let r = crate::cmd::cq::create_cq_ex(
-            cmd_of(context, &fd),
+            cx.cmd(),
             &a,
             at.comp_mask,
             at.wc_flags,
@@ -142,7 +147,7 @@ unsafe fn create_cq_ex(
             rsp,
             &mut links,
         );
-        super::cmdbuf::chain_to_c(driver, &links);
+        crate::verbs::cmdbuf::chain_to_c(driver, &links);
         store_created(ibcq, r)
     }
 }
@@ -228,8 +233,10 @@ pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ib
     // SAFETY: a live CQ; `wc` has room for `ne` entries.
     unsafe {
         let ctx = (*cq).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        match crate::cmd::cq::poll_cq_into(cmd_of(ctx, &fd), (*cq).handle, ne, resp) {
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Err(Errno::EINVAL).ret_minus_one();
+        };
+        match crate::cmd::cq::poll_cq_into(cx.cmd(), (*cq).handle, ne, resp) {
             Ok(v) => {
                 for (i, w) in v.iter().enumerate() {
                     wc.add(i).write(*w);
@@ -248,13 +255,15 @@ pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ib
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: c_int) -> c_int {
     if cq.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a live CQ of an open context.
     unsafe {
         let ctx = (*cq).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        crate::cmd::cq::req_notify_cq(cmd_of(ctx, &fd), (*cq).handle, solicited_only != 0)
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        crate::cmd::cq::req_notify_cq(cx.cmd(), (*cq).handle, solicited_only != 0)
             .ret_errno()
     }
 }
@@ -273,14 +282,16 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
     resp_size: usize,
 ) -> c_int {
     if cq.is_null() || cmd.is_null() || resp.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a live CQ; the provider's buffers of the given sizes.
     unsafe {
         let ctx = (*cq).context;
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
-        let fd = CmdFd((*ctx).cmd_fd);
-        crate::cmd::cq::resize_cq(cmd_of(ctx, &fd), (*cq).handle, cqe, req, rsp)
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        crate::cmd::cq::resize_cq(cx.cmd(), (*cq).handle, cqe, req, rsp)
             .map(|n| (*cq).cqe = n as c_int)
             .ret_errno()
     }
@@ -299,7 +310,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
     cmd_size: usize,
 ) -> c_int {
     if cq.is_null() || attr.is_null() || cmd.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a live CQ, the caller's attributes and the provider's request buffer.
     unsafe {
@@ -310,9 +321,11 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
         }
         let ctx = (*cq).context;
         let req = buf(cmd, cmd_size);
-        let fd = CmdFd((*ctx).cmd_fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
         crate::cmd::cq::modify_cq(
-            cmd_of(ctx, &fd),
+            cx.cmd(),
             (*cq).handle,
             a.attr_mask,
             a.moderate.cq_count,
@@ -333,25 +346,23 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
     if cq.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a live CQ of an open context, initialised by verbs_init_cq.
     unsafe {
         let ctx = (*cq).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let allow = super::driver::allow_disassociate();
-        match crate::cmd::cq::destroy_cq(cmd_of(ctx, &fd), (*cq).handle, allow) {
-            Err(e) => Err::<(), _>(e).ret_errno(),
-            Ok(None) => 0,
-            Ok(Some((comp, asyn))) => {
-                let m = &raw mut (*cq).mutex;
-                libc::pthread_mutex_lock(m);
-                while (*cq).comp_events_completed != comp || (*cq).async_events_completed != asyn {
-                    libc::pthread_cond_wait(&raw mut (*cq).cond, m);
-                }
-                libc::pthread_mutex_unlock(m);
-                0
-            }
-        }
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let allow = crate::verbs::disassoc::allow_disassociate();
+        let destroyed = crate::cmd::cq::destroy_cq(cx.cmd(), (*cq).handle, allow);
+        let (m, cv) = (&raw mut (*cq).mutex, &raw mut (*cq).cond);
+        let comp_acked = &raw const (*cq).comp_events_completed;
+        let async_acked = &raw const (*cq).async_events_completed;
+        // SAFETY: the CQ's event lock (verbs_init_cq); the ack verbs write both counts under it.
+        let reached = |&(comp, asyn): &(u32, u32)| {
+            comp_acked.read_volatile() == comp && async_acked.read_volatile() == asyn
+        };
+        crate::verbs::qpcommon::destroy_and_wait(destroyed, m, cv, reached).ret_errno()
     }
 }

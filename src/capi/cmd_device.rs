@@ -1,11 +1,9 @@
 //! Provider command layer: context, device, PD and XRCD commands (rdma-core: cmd_device.c,
 //! cmd_pd.c, cmd_xrcd.c, cmd.c).
-//!
-//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
-//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
 use crate::abi::driver::{verbs_context_pabi34 as verbs_context, verbs_xrcd};
@@ -20,10 +18,9 @@ use crate::abi::verbs::{
     ibv_context, ibv_device_attr_ex, ibv_pd, ibv_port_attr, ibv_query_device_ex_input,
     ibv_xrcd_init_attr,
 };
-use super::ctxpriv::cmd_of;
-use crate::cmd::CmdFd;
 use crate::abi::driver::verbs_xrcd_mask::VERBS_XRCD_HANDLE;
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
@@ -42,22 +39,24 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || cmd.is_null() || resp.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a context in _verbs_init_and_alloc_context's hands; the provider's request and
     // response buffers of the given sizes.
     unsafe {
         let ctx = &raw mut (*context).context;
         let (req, rsp) = (provider_buf(cmd, cmd_size), provider_buf(resp, resp_size));
-        let fd = CmdFd((*ctx).cmd_fd);
-        let r = crate::cmd::device::get_context(cmd_of(ctx, &fd), req, rsp);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let r = crate::cmd::device::get_context(cx.cmd(), req, rsp);
         r.map(|g| {
             (*ctx).num_comp_vectors = g.num_comp_vectors as c_int;
             if let Some(afd) = g.async_fd {
                 (*ctx).async_fd = afd;
             }
             if let Some(cs) = g.core_support {
-                let v = super::devlist::vdev_of((*ctx).device).0;
+                let v = crate::verbs::devlist::vdev_of((*ctx).device).0;
                 if !v.is_null() {
                     (*v).core_support = cs;
                 }
@@ -77,20 +76,22 @@ pub unsafe extern "C" fn ibv_cmd_query_context(
     driver: *mut ibv_command_buffer,
 ) -> c_int {
     if ctx.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context and the provider's (possibly NULL) driver chain.
     unsafe {
-        let mut links = match super::cmdbuf::chain_from_c(driver) {
+        let mut links = match crate::verbs::cmdbuf::chain_from_c(driver) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
-        let fd = CmdFd((*ctx).cmd_fd);
-        let r = crate::cmd::device::query_context(cmd_of(ctx, &fd), &mut links);
-        super::cmdbuf::chain_to_c(driver, &links);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let r = crate::cmd::device::query_context(cx.cmd(), &mut links);
+        crate::verbs::cmdbuf::chain_to_c(driver, &links);
         r.map(|q| {
             (*ctx).num_comp_vectors = q.num_comp_vectors as c_int;
-            let v = super::devlist::vdev_of((*ctx).device).0;
+            let v = crate::verbs::devlist::vdev_of((*ctx).device).0;
             if !v.is_null() {
                 (*v).core_support = q.core_support;
             }
@@ -113,7 +114,7 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
     resp_size: *mut usize,
 ) -> c_int {
     if context.is_null() || attr.is_null() || (!resp.is_null() && resp_size.is_null()) {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context; the caller's attribute buffer (attr_size bytes) and optional
     // response buffer (*resp_size bytes).
@@ -125,10 +126,12 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
         }
         let a = provider_buf(attr, attr_size);
         let r = if resp.is_null() { None } else { Some(provider_buf(resp, *resp_size)) };
-        let v = super::devlist::vdev_of((*context).device).0;
+        let v = crate::verbs::devlist::vdev_of((*context).device).0;
         let ports = if v.is_null() || (*v).sysfs.is_null() { 0 } else { (*(*v).sysfs).num_ports };
-        let fd = CmdFd((*context).cmd_fd);
-        let out = crate::cmd::device::query_device_any(cmd_of(context, &fd), mask, a, r, ports);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let out = crate::cmd::device::query_device_any(cx.cmd(), mask, a, r, ports);
         out.map(|n| {
             if !resp_size.is_null() {
                 *resp_size = n;
@@ -151,77 +154,24 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
     cmd_size: usize,
 ) -> c_int {
     if context.is_null() || port_attr.is_null() || cmd.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context, the caller's full ibv_port_attr and the provider's request.
     unsafe {
         let req = provider_buf(cmd, cmd_size);
-        let fd = CmdFd((*context).cmd_fd);
-        crate::cmd::device::query_port(cmd_of(context, &fd), port_num, &mut *port_attr, req)
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        crate::cmd::device::query_port(cx.cmd(), port_num, &mut *port_attr, req)
             .ret_errno()
     }
 }
 
-pub(crate) use super::driver::allow_disassociate;
+pub(crate) use crate::verbs::disassoc::allow_disassociate;
 
-/// Run `f` on the command channel of `ctx` (an object's `context`). Divergence: a NULL context
-/// is EINVAL.
-///
-/// # Safety
-/// A non-NULL `ctx` is a live context initialised by this library.
-pub(crate) unsafe fn with_cmd<T>(
-    ctx: *mut ibv_context,
-    f: impl FnOnce(crate::cmd::Ctx<'_>) -> crate::errno::Result<T>,
-) -> crate::errno::Result<T> {
-    if ctx.is_null() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: the caller's contract.
-    let fd = CmdFd(unsafe { (*ctx).cmd_fd });
-    // SAFETY: as above.
-    f(unsafe { cmd_of(ctx, &fd) })
-}
+pub(crate) use crate::verbs::ctxpriv::with_cmd;
 
-/// A provider's buffer of `size` bytes as a slice; NULL is an empty one (no driver data).
-///
-/// # Safety
-/// `p` is NULL or valid for `size` bytes for `'a`.
-pub(crate) unsafe fn provider_buf<'a, T>(p: *mut T, size: usize) -> &'a mut [u8] {
-    if p.is_null() {
-        return &mut [];
-    }
-    // No buffer is longer than isize::MAX bytes (nor may a slice be): a larger size is the
-    // caller's garbage, taken as that bound (the kernel refuses such a command).
-    let size = size.min(isize::MAX as usize);
-    // SAFETY: the caller's contract.
-    unsafe { core::slice::from_raw_parts_mut(p.cast::<u8>(), size) }
-}
-
-/// A provider's request (`cmd`, `cmd_size` bytes, at least a whole `Q`: header and core request)
-/// and response (`resp`, `resp_size` bytes, at least a whole core response `R`) as byte slices.
-/// Divergence: NULL or shorter buffers are EINVAL (rdma-core would write or read past them), as
-/// are sizes past isize::MAX (no buffer is that long).
-///
-/// # Safety
-/// Non-NULL pointers address buffers of the given sizes that live for `'a`.
-pub(crate) unsafe fn provider_bufs<'a, Q, R>(
-    cmd: *mut Q,
-    cmd_size: usize,
-    resp: *mut R,
-    resp_size: usize,
-) -> crate::errno::Result<(&'a mut [u8], &'a mut [u8])> {
-    let fits = |n: usize, min: usize| n >= min && n <= isize::MAX as usize;
-    if cmd.is_null() || resp.is_null() || !fits(cmd_size, size_of::<Q>()) || !fits(resp_size, size_of::<R>()) {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: the caller's contract.
-    unsafe {
-        Ok((
-            core::slice::from_raw_parts_mut(cmd.cast::<u8>(), cmd_size),
-            core::slice::from_raw_parts_mut(resp.cast::<u8>(), resp_size),
-        ))
-    }
-}
+pub(crate) use crate::verbs::buf::{provider_buf, provider_bufs};
 
 /// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
 ///
@@ -238,14 +188,14 @@ pub unsafe extern "C" fn ibv_cmd_alloc_pd(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || pd.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context; the provider's PD and its request/response buffers of the given
     // sizes.
     unsafe {
         let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
             Ok(b) => b,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         with_cmd(context, |c| crate::cmd::pd::alloc_pd(c, req, rsp))
             .map(|h| {
@@ -264,7 +214,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_pd(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     if pd.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a PD of an open context of this library.
     unsafe {
@@ -293,7 +243,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || xrcd.is_null() || attr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // rdma-core returns these two without setting errno.
     // SAFETY: the caller's attributes.
@@ -305,7 +255,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     unsafe {
         let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
             Ok(b) => b,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let a = &*attr;
         let r = with_cmd(context, |c| crate::cmd::pd::open_xrcd(c, a.comp_mask, a.fd, a.oflags, req, rsp));
@@ -330,7 +280,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_close_xrcd(xrcd: *mut verbs_xrcd) -> c_int {
     if xrcd.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an XRCD of an open context of this library.
     unsafe {

@@ -7,10 +7,11 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_void};
 
-use super::cmdbuf::{chain_from_c, chain_to_c};
-use super::qpcommon::{allow_disassociate, chan, quiet};
+use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
+use crate::verbs::qpcommon::{allow_disassociate, quiet};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_counters, verbs_flow_action};
 use crate::abi::kern_abi::ibv_command_buffer;
@@ -21,10 +22,10 @@ use crate::abi::verbs::{
     ibv_context, ibv_counters_init_attr, ibv_flow, ibv_flow_action_esp_attr, ibv_flow_attr, ibv_qp,
 };
 use crate::cmd::flow::{EspAttrs, FlowAttr, SpecObj, ib_spec_read_len, kern_spec};
-use crate::cmd::{CmdFd, Ctx};
-use crate::errno::{CRet, Errno, Result};
+use crate::cmd::Ctx;
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
-use super::ret::einval;
 
 /// `n` bytes at `p` (empty for NULL or 0).
 ///
@@ -60,16 +61,18 @@ pub unsafe extern "C" fn ibv_cmd_create_flow(
     // SAFETY: the provider's objects per the prototype.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || flow_id.is_null() || flow_attr.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         // rdma-core converts the specs (and refuses a bad one) before it looks at the context.
         let (attr, specs) = match flow_specs(flow_attr) {
             Ok(v) => v,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let ctx = (*qp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         create_flow_run(c, qp, flow_id, &attr, &specs, bytes(ucmd, ucmd_size))
     }
 }
@@ -131,7 +134,7 @@ pub unsafe fn create_flow_with(
     match unsafe { flow_specs(flow_attr) } {
         // SAFETY: as above.
         Ok((attr, specs)) => unsafe { create_flow_run(c, qp, flow_id, &attr, &specs, ucmd) },
-        Err(e) => Err::<(), _>(e).ret_errno(),
+        Err(e) => e.ret_errno(),
     }
 }
 
@@ -167,11 +170,13 @@ pub unsafe extern "C" fn ibv_cmd_destroy_flow(flow_id: *mut ibv_flow) -> c_int {
     // SAFETY: the provider's flow.
     unsafe {
         if flow_id.is_null() || (*flow_id).context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*flow_id).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         crate::cmd::flow::destroy_flow(c, (*flow_id).handle, allow_disassociate()).ret_errno()
     }
 }
@@ -214,16 +219,18 @@ pub unsafe extern "C" fn ibv_cmd_create_flow_action_esp(
     driver: *mut ibv_command_buffer,
 ) -> c_int {
     if ctx.is_null() || attr.is_null() || flow_action.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and chain per the prototype.
     unsafe {
         let mut links = match chain_from_c(driver) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         let r = crate::cmd::flow::create_flow_action_esp(c, &esp_attrs(attr), &mut links);
         chain_to_c(driver, &links);
         r.map(|h| {
@@ -249,15 +256,17 @@ pub unsafe extern "C" fn ibv_cmd_modify_flow_action_esp(
     // SAFETY: the provider's objects and chain per the prototype.
     unsafe {
         if flow_action.is_null() || (*flow_action).action.context.is_null() || attr.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let mut links = match chain_from_c(driver) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let ctx = (*flow_action).action.context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         let r = crate::cmd::flow::modify_flow_action_esp(c, (*flow_action).handle, &esp_attrs(attr), &mut links);
         chain_to_c(driver, &links);
         r.ret_errno()
@@ -273,11 +282,13 @@ pub unsafe extern "C" fn ibv_cmd_destroy_flow_action(action: *mut verbs_flow_act
     // SAFETY: the provider's action.
     unsafe {
         if action.is_null() || (*action).action.context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*action).action.context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         crate::cmd::flow::destroy_flow_action(c, (*action).handle, allow_disassociate()).ret_errno()
     }
 }
@@ -295,7 +306,7 @@ pub unsafe extern "C" fn ibv_cmd_create_counters(
     link: *mut ibv_command_buffer,
 ) -> c_int {
     if context.is_null() || init_attr.is_null() || vcounters.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and chain per the prototype.
     unsafe {
@@ -304,10 +315,12 @@ pub unsafe extern "C" fn ibv_cmd_create_counters(
         }
         let mut links = match chain_from_c(link) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
-        let fd = CmdFd((*context).cmd_fd);
-        let (c, _) = chan(context, &fd);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         let r = crate::cmd::dm::create_counters(c, 0, &mut links);
         chain_to_c(link, &links);
         r.map(|h| {
@@ -327,11 +340,13 @@ pub unsafe extern "C" fn ibv_cmd_destroy_counters(vcounters: *mut verbs_counters
     // SAFETY: the provider's counters.
     unsafe {
         if vcounters.is_null() || (*vcounters).counters.context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*vcounters).counters.context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         crate::cmd::dm::destroy_counters(c, (*vcounters).handle, allow_disassociate()).ret_errno()
     }
 }
@@ -352,11 +367,11 @@ pub unsafe extern "C" fn ibv_cmd_read_counters(
     // SAFETY: the provider's counters, array and chain per the prototype.
     unsafe {
         if vcounters.is_null() || (*vcounters).counters.context.is_null() || (counters_value.is_null() && ncounters != 0) {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let mut links = match chain_from_c(link) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let values: &mut [u8] = if ncounters == 0 {
             &mut []
@@ -364,8 +379,10 @@ pub unsafe extern "C" fn ibv_cmd_read_counters(
             core::slice::from_raw_parts_mut(counters_value.cast::<u8>(), ncounters as usize * 8)
         };
         let ctx = (*vcounters).counters.context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         let r = crate::cmd::dm::read_counters(c, (*vcounters).handle, values, flags, &mut links);
         chain_to_c(link, &links);
         r.ret_errno()

@@ -10,7 +10,6 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::cmd_device::{allow_disassociate, provider_bufs, with_cmd};
-use crate::abi::ctype::CEnum;
 use crate::abi::driver::ibv_mr_type::{IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTED_MR, IBV_MR_TYPE_MR};
 use crate::abi::driver::{verbs_dm, verbs_mr};
 use crate::abi::kern_abi::{ibv_alloc_mw, ibv_command_buffer, ibv_reg_mr, ibv_rereg_mr};
@@ -20,7 +19,9 @@ use crate::abi::verbs::ibv_dm_mask::IBV_DM_MASK_HANDLE;
 use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD;
 use crate::abi::verbs::{ibv_alloc_dm_attr, ibv_context, ibv_mw, ibv_pd, ibv_sge};
 use crate::cmd::CmdBuf;
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::verbs::mr::{self, MrStore};
+use crate::errno::{Errno, Result};
 
 /// Run `f` with the provider's `driver`/`link` chain (may be NULL) as [`CmdBuf`]s, then copy the
 /// kernel's answers back into the C buffers.
@@ -29,10 +30,10 @@ use crate::errno::{CRet, Errno, Result};
 /// `chain` is NULL or heads a live command-buffer chain.
 unsafe fn with_chain<T>(chain: *mut ibv_command_buffer, f: impl FnOnce(&mut Vec<CmdBuf>) -> Result<T>) -> Result<T> {
     // SAFETY: the caller's contract.
-    let mut links = unsafe { super::cmdbuf::chain_from_c(chain) }?;
+    let mut links = unsafe { crate::verbs::cmdbuf::chain_from_c(chain) }?;
     let r = f(&mut links);
     // SAFETY: `links` came from this chain.
-    unsafe { super::cmdbuf::chain_to_c(chain, &links) };
+    unsafe { crate::verbs::cmdbuf::chain_to_c(chain, &links) };
     r
 }
 
@@ -57,30 +58,27 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
     resp_size: usize,
 ) -> c_int {
     if pd.is_null() || vmr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // rdma-core's one check, before it looks at the PD: an implicit ODP MR covers the whole
     // address space, so it cannot have a start address.
     if access & IBV_ACCESS_ON_DEMAND as c_int != 0 && length == usize::MAX && !addr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD and MR, and its request/response buffers of the given sizes.
     unsafe {
         let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
             Ok(b) => b,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let (ctx, pdh) = ((*pd).context, (*pd).handle);
         let start = addr as usize as u64;
         with_cmd(ctx, |c| crate::cmd::pd::reg_mr(c, pdh, start, length, hca_va, access, req, rsp))
             .map(|k| {
-                let m = &mut (*vmr).ibv_mr;
-                m.handle = k.handle;
-                m.lkey = k.lkey;
-                m.rkey = k.rkey;
-                m.context = ctx;
-                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_MR as u32);
-                (*vmr).access = access;
+                let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
+                let (pd, range, access) = (None, None, Some(access));
+                let mr_type = IBV_MR_TYPE_MR as u32;
+                mr::store(vmr, MrStore { handle, lkey, rkey, context: ctx, pd, range, access, mr_type });
             })
             .ret_errno()
     }
@@ -107,7 +105,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
     vmr: *mut verbs_mr,
 ) -> c_int {
     if pd.is_null() || vmr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD and MR.
     unsafe {
@@ -115,15 +113,10 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
         let mut driver = Vec::new();
         with_cmd(ctx, |c| crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut driver))
             .map(|k| {
-                let m = &mut (*vmr).ibv_mr;
-                m.handle = k.handle;
-                m.context = ctx;
-                m.lkey = k.lkey;
-                m.rkey = k.rkey;
-                m.pd = pd;
-                m.addr = offset as usize as *mut c_void;
-                m.length = length;
-                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_DMABUF_MR as u32);
+                let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
+                let (pd, range) = (Some(pd), Some((offset as usize as *mut c_void, length)));
+                let mr_type = IBV_MR_TYPE_DMABUF_MR as u32;
+                mr::store(vmr, MrStore { handle, lkey, rkey, context: ctx, pd, range, access: None, mr_type });
             })
             .ret_errno()
     }
@@ -146,22 +139,17 @@ pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
     link: *mut ibv_command_buffer,
 ) -> c_int {
     if pd.is_null() || dm.is_null() || vmr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD, DM and MR, and its (possibly NULL) link chain.
     unsafe {
         let (ctx, pdh, dmh) = ((*pd).context, (*pd).handle, (*dm).handle);
         with_chain(link, |l| with_cmd(ctx, |c| crate::cmd::dm::reg_dm_mr(c, pdh, dmh, offset, length, access, l)))
             .map(|k| {
-                let m = &mut (*vmr).ibv_mr;
-                m.handle = k.handle;
-                m.context = ctx;
-                m.lkey = k.lkey;
-                m.rkey = k.rkey;
-                m.length = length;
-                m.pd = pd;
-                m.addr = core::ptr::null_mut();
-                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_MR as u32);
+                let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
+                let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length)));
+                let mr_type = IBV_MR_TYPE_MR as u32;
+                mr::store(vmr, MrStore { handle, lkey, rkey, context: ctx, pd, range, access: None, mr_type });
             })
             .ret_errno()
     }
@@ -189,13 +177,13 @@ pub unsafe extern "C" fn ibv_cmd_rereg_mr(
 ) -> c_int {
     let change_pd = flags & IBV_REREG_MR_CHANGE_PD as u32 != 0;
     if vmr.is_null() || (change_pd && pd.is_null()) {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's MR (and PD when changing it), and its request/response buffers.
     unsafe {
         let (req, rsp) = match provider_bufs(cmd, cmd_sz, resp, resp_sz) {
             Ok(b) => b,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let m = &raw mut (*vmr).ibv_mr;
         let (ctx, mrh) = ((*m).context, (*m).handle);
@@ -221,7 +209,7 @@ pub unsafe extern "C" fn ibv_cmd_rereg_mr(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_dereg_mr(vmr: *mut verbs_mr) -> c_int {
     if vmr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's MR.
     unsafe {
@@ -243,22 +231,16 @@ pub unsafe extern "C" fn ibv_cmd_query_mr(
     mr_handle: u32,
 ) -> c_int {
     if pd.is_null() || vmr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD and MR.
     unsafe {
         let ctx = (*pd).context;
         with_cmd(ctx, |c| crate::cmd::pd::query_mr(c, mr_handle))
             .map(|(lkey, rkey, length)| {
-                let m = &mut (*vmr).ibv_mr;
-                m.lkey = lkey;
-                m.rkey = rkey;
-                m.length = length as usize;
-                m.handle = mr_handle;
-                m.context = ctx;
-                m.pd = pd;
-                m.addr = core::ptr::null_mut();
-                (*vmr).mr_type = CEnum::new(IBV_MR_TYPE_IMPORTED_MR as u32);
+                let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length as usize)));
+                let mr_type = IBV_MR_TYPE_IMPORTED_MR as u32;
+                mr::store(vmr, MrStore { handle: mr_handle, lkey, rkey, context: ctx, pd, range, access: None, mr_type });
             })
             .ret_errno()
     }
@@ -277,7 +259,7 @@ pub unsafe extern "C" fn ibv_cmd_advise_mr(
     num_sge: u32,
 ) -> c_int {
     if pd.is_null() || (sg_list.is_null() && num_sge != 0) {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     let n = (num_sge as usize).saturating_mul(size_of::<ibv_sge>());
     let sges: &[u8] = if num_sge == 0 {
@@ -309,13 +291,13 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
     resp_size: usize,
 ) -> c_int {
     if pd.is_null() || mw.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD and MW, and its request/response buffers of the given sizes.
     unsafe {
         let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
             Ok(b) => b,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let (ctx, pdh) = ((*pd).context, (*pd).handle);
         with_cmd(ctx, |c| crate::cmd::pd::alloc_mw(c, pdh, r#type, req, rsp))
@@ -338,7 +320,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_dealloc_mw(mw: *mut ibv_mw) -> c_int {
     if mw.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's MW.
     unsafe {
@@ -360,7 +342,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dm(
     link: *mut ibv_command_buffer,
 ) -> c_int {
     if ctx.is_null() || dm_attr.is_null() || dm.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context, the caller's attributes, the provider's DM and link chain.
     unsafe {
@@ -383,7 +365,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dm(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_free_dm(dm: *mut verbs_dm) -> c_int {
     if dm.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's DM.
     unsafe {

@@ -8,15 +8,16 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
-use super::qpcommon::{chan, recv_list, set_bad_wr, sges, with_room, wr_count};
+use crate::verbs::qpcommon::{recv_list, set_bad_wr, sges, with_room, wr_count};
 use crate::abi::verbs::{ibv_qp, ibv_recv_wr, ibv_send_wr};
 use crate::cmd::post::{SendTarget, SendWr, TargetKind, send_target_kind};
-use crate::cmd::{CmdFd, Ctx};
-use crate::errno::{CRet, Errno, Result};
+use crate::cmd::Ctx;
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
-use super::ret::einval;
 
 /// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
 ///
@@ -34,11 +35,13 @@ pub unsafe extern "C" fn ibv_cmd_post_send(
     // SAFETY: the provider's QP and the caller's list.
     unsafe {
         if ibqp.is_null() || (*ibqp).context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*ibqp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         post_send_with(c, ibqp, wr, bad_wr)
     }
 }
@@ -92,7 +95,7 @@ pub unsafe fn post_send_with(c: Ctx<'_>, qp: *mut ibv_qp, mut wr: *mut ibv_send_
             Ok(v) => v,
             Err(e) => {
                 set_bad_wr(bad_wr, &[wr], Some(0));
-                return Err::<(), _>(e).ret_errno();
+                return e.ret_errno();
             }
         };
         while !wr.is_null() {
@@ -101,7 +104,7 @@ pub unsafe fn post_send_with(c: Ctx<'_>, qp: *mut ibv_qp, mut wr: *mut ibv_send_
                 Ok(w) => wrs.push(w),
                 Err(e) => {
                     set_bad_wr(bad_wr, &ptrs, Some(ptrs.len() - 1));
-                    return Err::<(), _>(e).ret_errno();
+                    return e.ret_errno();
                 }
             }
             wr = (*wr).next;
@@ -125,11 +128,13 @@ pub unsafe extern "C" fn ibv_cmd_post_recv(
     // SAFETY: the provider's QP and the caller's list.
     unsafe {
         if ibqp.is_null() || (*ibqp).context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*ibqp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         post_recv_with(c, (*ibqp).handle, wr, bad_wr, false)
     }
 }
@@ -153,7 +158,7 @@ pub unsafe fn post_recv_with(c: Ctx<'_>, handle: u32, wr: *mut ibv_recv_wr, bad_
                     }
                     *bad_wr = p;
                 }
-                return Err::<(), _>(e).ret_errno();
+                return e.ret_errno();
             }
         };
         let p = if srq {

@@ -8,11 +8,12 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 use core::mem::offset_of;
 use core::ptr::null_mut;
 
-use super::qpcommon::{allow_disassociate, chan, init_lock, quiet, wait_acks};
+use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD;
 use crate::abi::driver::{verbs_qp, verbs_xrcd};
@@ -29,10 +30,10 @@ use crate::abi::verbs::{
     ibv_context, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, ibv_qp_init_attr_ex, ibv_qp_open_attr,
 };
 use crate::cmd::qp::{QpCreated, QpInit};
-use crate::cmd::{CmdFd, Ctx};
-use crate::errno::{CRet, Errno, Result};
+use crate::cmd::Ctx;
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
-use super::ret::einval;
 
 use super::cmd_device::provider_buf as buf;
 
@@ -156,7 +157,7 @@ unsafe fn check_create(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_
     // SAFETY: the caller's contract.
     unsafe {
         if (*a).comp_mask & !allowed != 0 {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         (*qp).context = ctx;
         crate::cmd::qp::check_create(&qp_init(qp, a), allowed).ret_errno()
@@ -211,11 +212,13 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if pd.is_null() || (*pd).context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*pd).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, imported) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
         create_qp_with(c, imported, pd, qp, attr, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -273,7 +276,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || qp.is_null() || attr_ex.is_null() || cmd.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
@@ -281,8 +284,10 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
             0 => {}
             e => return e,
         }
-        let fd = CmdFd((*context).cmd_fd);
-        let (c, imported) = chan(context, &fd);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
         icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| crate::cmd::qp::create_qp_ex(c, i, req, rsp))
     }
@@ -307,7 +312,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || qp.is_null() || qp_attr.is_null() || cmd.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
@@ -315,8 +320,10 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
             0 => {}
             e => return e,
         }
-        let fd = CmdFd((*context).cmd_fd);
-        let (c, imported) = chan(context, &fd);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
         create_qp_ex2_with(c, imported, context, qp, qp_attr, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -360,12 +367,14 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        let fd = CmdFd((*context).cmd_fd);
-        let (c, _) = chan(context, &fd);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         open_qp_with(c, context, qp, vqp_sz, attr, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -395,7 +404,7 @@ pub unsafe fn open_qp_with(
         }
         let xrcd = (*attr).xrcd.cast::<verbs_xrcd>();
         if xrcd.is_null() || resp.len() < size_of::<ib_uverbs_create_qp_resp>() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let (qp_num, qp_type) = ((*attr).qp_num, (*attr).qp_type);
         let r = crate::cmd::qp::open_qp(c, m, (*xrcd).handle, qp_num, qp_type.raw(), vqp as u64, req, resp);
@@ -443,15 +452,17 @@ pub unsafe extern "C" fn ibv_cmd_query_qp(
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || qp_attr.is_null() || qp_init_attr.is_null() || cmd.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         // rdma-core refuses the mask before it looks at the QP's context.
         if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
             return e;
         }
         let ctx = (*qp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         query_qp_with(c, qp, qp_attr, attr_mask, qp_init_attr, buf(cmd, cmd_size))
     }
 }
@@ -504,15 +515,17 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp(
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         // rdma-core refuses the mask before it looks at the QP's context.
         if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
             return e;
         }
         let ctx = (*qp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         modify_qp_with(c, qp, attr, attr_mask, buf(cmd, cmd_size))
     }
 }
@@ -556,11 +569,13 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*qp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         modify_qp_ex_with(c, qp, attr, attr_mask, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -597,28 +612,27 @@ pub unsafe extern "C" fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> c_int {
     // SAFETY: the provider's QP.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let ctx = (*qp).context;
-        let fd = CmdFd((*ctx).cmd_fd);
-        let (c, _) = chan(ctx, &fd);
-        destroy_qp_with(c, qp)
+        let Ok(cx) = Context::from_raw(ctx) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        destroy_qp_with(cx.cmd(), qp)
     }
 }
 
-/// [`ibv_cmd_destroy_qp`] on a given command channel.
+/// [`ibv_cmd_destroy_qp`] on a given command channel (the test seam).
 ///
 /// # Safety
 /// As for the export; the QP's event lock was initialised.
 pub unsafe fn destroy_qp_with(c: Ctx<'_>, qp: *mut ibv_qp) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
-        crate::cmd::qp::destroy_qp(c, (*qp).handle, allow_disassociate())
-            .map(|reported| {
-                if let Some(n) = reported {
-                    wait_acks(&raw mut (*qp).mutex, &raw mut (*qp).cond, &raw const (*qp).events_completed, n);
-                }
-            })
-            .ret_errno()
+        let destroyed = crate::cmd::qp::destroy_qp(c, (*qp).handle, allow_disassociate());
+        let (m, cv) = (&raw mut (*qp).mutex, &raw mut (*qp).cond);
+        let acked = &raw const (*qp).events_completed;
+        // The ack verbs write `events_completed` under the lock.
+        destroy_and_wait(destroyed, m, cv, |&n| acked.read_volatile() == n).ret_errno()
     }
 }

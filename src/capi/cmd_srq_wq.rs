@@ -7,10 +7,11 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
 use super::cmd_post::post_recv_with;
-use super::qpcommon::{allow_disassociate, chan, init_lock, quiet, wait_acks};
+use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_srq, verbs_xrcd};
 use crate::abi::kern_abi::{
@@ -32,24 +33,12 @@ use crate::abi::verbs::{
 };
 use crate::cmd::srq::{SrqCreated, SrqInit};
 use crate::cmd::wq::WqInit;
-use crate::cmd::{CmdFd, Ctx};
-use crate::errno::{CRet, Errno, Result};
+use crate::cmd::Ctx;
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
-use super::ret::einval;
 
 use super::cmd_device::provider_buf as buf;
-
-/// The channel of the context `ctx` (NULL: None).
-macro_rules! channel {
-    ($ctx:expr, $fd:ident, $c:ident, $imported:ident) => {
-        let ctx: *mut ibv_context = $ctx;
-        if ctx.is_null() {
-            return einval();
-        }
-        let $fd = CmdFd((*ctx).cmd_fd);
-        let ($c, $imported) = chan(ctx, &$fd);
-    };
-}
 
 /// rdma-core's `ibv_icmd_create_srq` around a command-layer entry point: the SRQ's PD, context
 /// and event lock first, then the command; on success the handle and granted sizes, and for a
@@ -126,11 +115,14 @@ pub unsafe extern "C" fn ibv_cmd_create_srq(
     resp_size: usize,
 ) -> c_int {
     if pd.is_null() || srq.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        channel!((*pd).context, fd, c, imported);
+        let Ok(cx) = Context::from_raw((*pd).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
         create_srq_with(c, imported, pd, srq, attr, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -184,19 +176,22 @@ pub unsafe extern "C" fn ibv_cmd_create_srq_ex(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() || srq.is_null() || attr_ex.is_null() || cmd.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         let m = (*attr_ex).comp_mask;
         if m >= IBV_SRQ_INIT_ATTR_RESERVED as u32 {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+            return Errno::EOPNOTSUPP.ret_errno();
         }
         let pd = (*attr_ex).pd;
         if m & IBV_SRQ_INIT_ATTR_PD as u32 == 0 || pd.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
-        channel!((*pd).context, fd, c, imported);
+        let Ok(cx) = Context::from_raw((*pd).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
         create_srq_ex_with(c, imported, srq, attr_ex, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -217,11 +212,11 @@ pub unsafe fn create_srq_ex_with(
     unsafe {
         let m = (*attr_ex).comp_mask;
         if m >= IBV_SRQ_INIT_ATTR_RESERVED as u32 {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+            return Errno::EOPNOTSUPP.ret_errno();
         }
         let pd = (*attr_ex).pd;
         if m & IBV_SRQ_INIT_ATTR_PD as u32 == 0 || pd.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         icmd_create_srq(pd, vsrq, vsrq.cast(), attr_ex, imported, |i| crate::cmd::srq::create_srq_ex(c, i, req, resp))
     }
@@ -241,11 +236,14 @@ pub unsafe extern "C" fn ibv_cmd_modify_srq(
     cmd_size: usize,
 ) -> c_int {
     if srq.is_null() || srq_attr.is_null() || cmd.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        channel!((*srq).context, fd, c, _imported);
+        let Ok(cx) = Context::from_raw((*srq).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         let a = &*srq_attr;
         crate::cmd::srq::modify_srq(c, (*srq).handle, srq_attr_mask, a.max_wr, a.srq_limit, buf(cmd, cmd_size))
             .ret_errno()
@@ -264,11 +262,14 @@ pub unsafe extern "C" fn ibv_cmd_query_srq(
     cmd_size: usize,
 ) -> c_int {
     if srq.is_null() || srq_attr.is_null() || cmd.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        channel!((*srq).context, fd, c, _imported);
+        let Ok(cx) = Context::from_raw((*srq).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         query_srq_with(c, srq, srq_attr, buf(cmd, cmd_size))
     }
 }
@@ -299,29 +300,29 @@ pub unsafe fn query_srq_with(c: Ctx<'_>, srq: *mut ibv_srq, attr: *mut ibv_srq_a
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> c_int {
     if srq.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's SRQ.
     unsafe {
-        channel!((*srq).context, fd, c, _imported);
-        destroy_srq_with(c, srq)
+        let Ok(cx) = Context::from_raw((*srq).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        destroy_srq_with(cx.cmd(), srq)
     }
 }
 
-/// [`ibv_cmd_destroy_srq`] on a given command channel.
+/// [`ibv_cmd_destroy_srq`] on a given command channel (the test seam).
 ///
 /// # Safety
 /// As for the export; the SRQ's event lock was initialised.
 pub unsafe fn destroy_srq_with(c: Ctx<'_>, srq: *mut ibv_srq) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
-        crate::cmd::srq::destroy_srq(c, (*srq).handle, allow_disassociate())
-            .map(|reported| {
-                if let Some(n) = reported {
-                    wait_acks(&raw mut (*srq).mutex, &raw mut (*srq).cond, &raw const (*srq).events_completed, n);
-                }
-            })
-            .ret_errno()
+        let destroyed = crate::cmd::srq::destroy_srq(c, (*srq).handle, allow_disassociate());
+        let (m, cv) = (&raw mut (*srq).mutex, &raw mut (*srq).cond);
+        let acked = &raw const (*srq).events_completed;
+        // The ack verbs write `events_completed` under the lock.
+        destroy_and_wait(destroyed, m, cv, |&n| acked.read_volatile() == n).ret_errno()
     }
 }
 
@@ -339,11 +340,14 @@ pub unsafe extern "C" fn ibv_cmd_post_srq_recv(
     bad_wr: *mut *mut ibv_recv_wr,
 ) -> c_int {
     if srq.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's SRQ and the caller's list.
     unsafe {
-        channel!((*srq).context, fd, c, _imported);
+        let Ok(cx) = Context::from_raw((*srq).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         post_recv_with(c, (*srq).handle, wr, bad_wr, true)
     }
 }
@@ -366,15 +370,18 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
     resp_size: usize,
 ) -> c_int {
     if wq_init_attr.is_null() || wq.is_null() || cmd.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         // rdma-core refuses the mask before it looks at the context.
         if (*wq_init_attr).comp_mask >= IBV_WQ_INIT_ATTR_RESERVED as u32 {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
-        channel!(context, fd, c, imported);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
         create_wq_with(c, imported, context, wq_init_attr, wq, buf(cmd, cmd_size), buf(resp, resp_size))
     }
 }
@@ -395,14 +402,14 @@ pub unsafe fn create_wq_with(
     // SAFETY: the caller's contract.
     unsafe {
         if (*a).comp_mask >= IBV_WQ_INIT_ATTR_RESERVED as u32 {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         (*wq).context = context;
         (*wq).cq = (*a).cq;
         (*wq).pd = (*a).pd;
         (*wq).wq_type = (*a).wq_type;
         if (*a).pd.is_null() || (*a).cq.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let init = WqInit {
             comp_mask: (*a).comp_mask,
@@ -441,7 +448,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
     cmd_size: usize,
 ) -> c_int {
     if wq.is_null() || attr.is_null() || cmd.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
@@ -449,7 +456,10 @@ pub unsafe extern "C" fn ibv_cmd_modify_wq(
         if let Err(e) = check_modify_wq(&*attr) {
             return e;
         }
-        channel!((*wq).context, fd, c, _imported);
+        let Ok(cx) = Context::from_raw((*wq).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         modify_wq_with(c, wq, attr, buf(cmd, cmd_size))
     }
 }
@@ -496,29 +506,29 @@ pub unsafe fn modify_wq_with(c: Ctx<'_>, wq: *mut ibv_wq, attr: *mut ibv_wq_attr
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_wq(wq: *mut ibv_wq) -> c_int {
     if wq.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's WQ.
     unsafe {
-        channel!((*wq).context, fd, c, _imported);
-        destroy_wq_with(c, wq)
+        let Ok(cx) = Context::from_raw((*wq).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        destroy_wq_with(cx.cmd(), wq)
     }
 }
 
-/// [`ibv_cmd_destroy_wq`] on a given command channel.
+/// [`ibv_cmd_destroy_wq`] on a given command channel (the test seam).
 ///
 /// # Safety
 /// As for the export; the WQ's event lock was initialised.
 pub unsafe fn destroy_wq_with(c: Ctx<'_>, wq: *mut ibv_wq) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
-        crate::cmd::wq::destroy_wq(c, (*wq).handle, allow_disassociate())
-            .map(|reported| {
-                if let Some(n) = reported {
-                    wait_acks(&raw mut (*wq).mutex, &raw mut (*wq).cond, &raw const (*wq).events_completed, n);
-                }
-            })
-            .ret_errno()
+        let destroyed = crate::cmd::wq::destroy_wq(c, (*wq).handle, allow_disassociate());
+        let (m, cv) = (&raw mut (*wq).mutex, &raw mut (*wq).cond);
+        let acked = &raw const (*wq).events_completed;
+        // The ack verbs write `events_completed` under the lock.
+        destroy_and_wait(destroyed, m, cv, |&n| acked.read_volatile() == n).ret_errno()
     }
 }
 
@@ -540,11 +550,14 @@ pub unsafe extern "C" fn ibv_cmd_create_rwq_ind_table(
     resp_size: usize,
 ) -> c_int {
     if init_attr.is_null() || rwq_ind_table.is_null() || resp.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        channel!(context, fd, c, _imported);
+        let Ok(cx) = Context::from_raw(context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         create_rwq_ind_table_with(c, context, init_attr, rwq_ind_table, buf(resp, resp_size))
     }
 }
@@ -569,16 +582,16 @@ pub unsafe fn create_rwq_ind_table_with(
         // The kernel refuses sizes above its maximum before it reads a handle; answering that
         // here spares reading (up to 2^31) table entries that do not exist.
         if log > IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE || (*a).ind_tbl.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let mut handles = Vec::new();
         if handles.try_reserve_exact(1usize << log).is_err() {
-            return Err::<(), _>(Errno::ENOMEM).ret_errno();
+            return Errno::ENOMEM.ret_errno();
         }
         for i in 0..1usize << log {
             let wq = *(*a).ind_tbl.add(i);
             if wq.is_null() {
-                return einval();
+                return Errno::EINVAL.ret_errno();
             }
             handles.push((*wq).handle);
         }
@@ -601,11 +614,14 @@ pub unsafe extern "C" fn ibv_cmd_destroy_rwq_ind_table(
     rwq_ind_table: *mut ibv_rwq_ind_table,
 ) -> c_int {
     if rwq_ind_table.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's table.
     unsafe {
-        channel!((*rwq_ind_table).context, fd, c, _imported);
+        let Ok(cx) = Context::from_raw((*rwq_ind_table).context) else {
+            return Errno::EINVAL.ret_errno();
+        };
+        let c = cx.cmd();
         let h = (*rwq_ind_table).ind_tbl_handle as u32;
         crate::cmd::wq::destroy_rwq_ind_table(c, h, allow_disassociate()).ret_errno()
     }

@@ -1,22 +1,19 @@
 //! Device, port, GID and P_Key queries on an open context (rdma-core: verbs.c, cmd_device.c).
-//!
-//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
-//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
 use super::ret::ret_neg_errno_count;
-use super::ctxpriv::ops_of;
 use crate::abi::driver::verbs_query_gid_attr_mask::{
     VERBS_QUERY_GID_ATTR_GID, VERBS_QUERY_GID_ATTR_NDEV_IFINDEX, VERBS_QUERY_GID_ATTR_TYPE,
 };
 use crate::abi::verbs::{
-    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_gid,
-    ibv_gid_entry, ibv_port_attr,
+    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_gid,
+    ibv_gid_entry,
 };
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 ///
@@ -29,22 +26,8 @@ pub unsafe extern "C" fn ibv_query_device(
     context: *mut ibv_context,
     device_attr: *mut ibv_device_attr,
 ) -> c_int {
-    if context.is_null() || device_attr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
-    }
-    // SAFETY: an open context; `orig_attr` is the first member of ibv_device_attr_ex, so the
-    // legacy struct is the head of one, and the size tells the provider to fill only that.
-    unsafe {
-        match ops_of(context).query_device_ex {
-            Some(q) => q(
-                context,
-                core::ptr::null(),
-                device_attr.cast::<ibv_device_attr_ex>(),
-                size_of::<ibv_device_attr>(),
-            ),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
-        }
-    }
+    // SAFETY: the C contract; NULL arguments are refused there.
+    unsafe { crate::verbs::query::query_device(context, device_attr) }
 }
 super::symver!(ibv_query_device, v1_1, "@@IBVERBS_1.1", ibv_query_device);
 
@@ -61,47 +44,10 @@ pub unsafe extern "C" fn ibv_query_port(
     port_num: u8,
     port_attr: *mut _compat_ibv_port_attr,
 ) -> c_int {
-    // SAFETY: forwarded; lib_query_port checks its arguments.
-    unsafe { lib_query_port(context, port_num, port_attr.cast(), COMPAT_PORT_ATTR_SIZE) }
+    // SAFETY: the C contract; NULL arguments are refused there.
+    unsafe { crate::verbs::query::query_port_compat(context, port_num, port_attr) }
 }
 
-/// `sizeof(struct _compat_ibv_port_attr)`: `ibv_port_attr` up to and including `flags`, padded.
-const COMPAT_PORT_ATTR_SIZE: usize = 52;
-
-/// rdma-core's `__lib_query_port`, the context's `query_port` slot: the provider fills a full
-/// `ibv_port_attr` (a zeroed temporary when the caller's is shorter), the caller gets
-/// `port_attr_len` bytes of it.
-pub(crate) unsafe extern "C" fn lib_query_port(
-    context: *mut ibv_context,
-    port_num: u8,
-    port_attr: *mut ibv_port_attr,
-    port_attr_len: usize,
-) -> c_int {
-    if context.is_null() || port_attr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
-    }
-    // SAFETY: an open context; the caller's buffer has port_attr_len bytes.
-    unsafe {
-        let Some(q) = ops_of(context).query_port else {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
-        };
-        if port_attr_len < size_of::<ibv_port_attr>() {
-            let mut tmp: ibv_port_attr = core::mem::zeroed();
-            let rc = q(context, port_num, &mut tmp);
-            if rc != 0 {
-                return rc;
-            }
-            core::ptr::copy_nonoverlapping(
-                (&raw const tmp).cast::<u8>(),
-                port_attr.cast::<u8>(),
-                port_attr_len,
-            );
-            return 0;
-        }
-        core::ptr::write_bytes(port_attr.cast::<u8>(), 0, port_attr_len);
-        q(context, port_num, port_attr)
-    }
-}
 super::symver!(ibv_query_port, v1_1, "@@IBVERBS_1.1", ibv_query_port);
 
 /// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
@@ -117,11 +63,11 @@ pub unsafe extern "C" fn ibv_query_port_speed(
     port_speed: *mut u64,
 ) -> c_int {
     if context.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context of this library; the provider's op takes what the caller gave.
     unsafe {
-        match crate::capi::ctxpriv::op65(context, |o| o.query_port_speed) {
+        match crate::verbs::ctxpriv::op65(context, |o| o.query_port_speed) {
             Some(f) => f(context, port_num, port_speed),
             None => libc::EOPNOTSUPP,
         }
@@ -148,7 +94,7 @@ pub unsafe extern "C" fn ibv_query_gid(
     let mut entry: ibv_gid_entry = unsafe { core::mem::zeroed() };
     // SAFETY: an open context; entry is ours.
     let r = unsafe {
-        super::gid::query_gid_entry(
+        crate::verbs::gid::query_gid_entry(
             context,
             port_num.into(),
             index as u32,
@@ -194,10 +140,10 @@ pub unsafe extern "C" fn _ibv_query_gid_ex(
     entry_size: usize,
 ) -> c_int {
     if context.is_null() || entry.is_null() || entry_size < size_of::<ibv_gid_entry>() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context and the caller's entry.
-    unsafe { super::gid::query_gid_entry(context, port_num, gid_index, entry, entry_size, flags, ATTR_ALL) }
+    unsafe { crate::verbs::gid::query_gid_entry(context, port_num, gid_index, entry, entry_size, flags, ATTR_ALL) }
         .ret_errno()
 }
 
@@ -217,7 +163,7 @@ pub unsafe extern "C" fn _ibv_query_gid_table(
         return ret_neg_errno_count(Err(Errno::EINVAL));
     }
     // SAFETY: an open context; the caller's array holds max_entries entries of entry_size bytes.
-    let r = unsafe { super::gid::query_gid_table(context, entries, max_entries, flags, entry_size) };
+    let r = unsafe { crate::verbs::gid::query_gid_table(context, entries, max_entries, flags, entry_size) };
     ret_neg_errno_count(r.map(|n| n as isize))
 }
 
@@ -238,7 +184,7 @@ pub unsafe extern "C" fn ibv_query_pkey(
         return Err(Errno::EINVAL).ret_minus_one();
     }
     // SAFETY: an open context.
-    let Some(dir) = (unsafe { super::gid::ibdev_path(context) }) else {
+    let Some(dir) = (unsafe { crate::verbs::gid::ibdev_path(context) }) else {
         return Err(Errno::EINVAL).ret_minus_one();
     };
     match crate::device::query::pkey(&dir, port_num.into(), index) {

@@ -7,7 +7,7 @@
 //! Divergence throughout: a NULL object, or a NULL `context` inside one, gives EINVAL (errno
 //! set) where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
@@ -16,8 +16,9 @@ use crate::abi::verbs::{
     ibv_qp_attach_comp_cntr_attr,
 };
 use crate::abi::driver::pabi65::verbs_context_ops_pabi65 as Ops65;
-use crate::capi::ctxpriv::op65;
-use crate::errno::{CRet, Errno};
+use crate::verbs::ctxpriv::op65;
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// The op `pick` chooses from the provider of a live counter (its context set), or the value to
 /// return instead: EOPNOTSUPP (errno untouched) when the provider has none (every ABI-34
@@ -30,7 +31,7 @@ unsafe fn cntr_op<F>(c: *mut ibv_comp_cntr, pick: impl FnOnce(&Ops65) -> Option<
     match unsafe { c.as_ref() } {
         // SAFETY: as above.
         Some(x) if !x.context.is_null() => unsafe { op65(x.context, pick) }.ok_or(libc::EOPNOTSUPP),
-        _ => Err(Err::<(), _>(Errno::EINVAL).ret_errno()),
+        _ => Err(Errno::EINVAL.ret_errno()),
     }
 }
 
@@ -47,7 +48,7 @@ pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
 ) -> c_int {
     // No object is longer than isize::MAX bytes: such a size is garbage.
     if context.is_null() || (caps.is_null() && caps_size != 0) || caps_size > isize::MAX as usize {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     if caps_size != 0 {
         // SAFETY: the caller's buffer of caps_size bytes.
@@ -207,7 +208,7 @@ pub unsafe extern "C" fn ibv_qp_attach_comp_cntr(
                 Some(f) => f(qp, comp_cntr, attr),
                 None => libc::EOPNOTSUPP,
             },
-            _ => Err::<(), _>(Errno::EINVAL).ret_errno(),
+            _ => Errno::EINVAL.ret_errno(),
         }
     }
 }

@@ -8,9 +8,10 @@
 
 use core::ffi::{c_int, c_void};
 
-use super::ctxpriv::ops_of;
+use crate::verbs::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq};
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 ///
@@ -38,7 +39,7 @@ pub unsafe extern "C" fn ibv_create_cq(
         };
         let cq = create(context, cqe, channel, comp_vector);
         if !cq.is_null() {
-            super::driver::verbs_init_cq(cq, context, channel, cq_context);
+            crate::verbs::context::init_cq(cq, context, channel, cq_context);
         }
         cq
     }
@@ -54,13 +55,13 @@ super::symver!(ibv_create_cq, v1_1, "@@IBVERBS_1.1", ibv_create_cq);
 #[unsafe(export_name = "__ibv_resize_cq_1_1")]
 pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
     if cq.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a live CQ of an open context.
     unsafe {
         match ops_of((*cq).context).resize_cq {
             Some(f) => f(cq, cqe),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }
@@ -76,13 +77,13 @@ super::symver!(ibv_resize_cq, v1_1, "@@IBVERBS_1.1", ibv_resize_cq);
 #[unsafe(export_name = "__ibv_destroy_cq_1_1")]
 pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
     if cq.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a live CQ of an open context; it is freed by the op, so read what we need first.
     unsafe {
         let channel = (*cq).channel;
         let Some(destroy) = ops_of((*cq).context).destroy_cq else {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+            return Errno::EOPNOTSUPP.ret_errno();
         };
         let ret = destroy(cq);
         if ret == 0 && !channel.is_null() {

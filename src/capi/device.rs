@@ -1,17 +1,14 @@
 //! Device list, identity, open and close (rdma-core: device.c).
-//!
-//! A function whose doc starts "Stub:" is listed in `stubs.txt` and fails with EOPNOTSUPP through
-//! the C convention its doc names; the others are implemented.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::{c_char, c_int};
 
-use super::devlist;
+use crate::verbs::devlist;
 use super::ret::ret_or;
 use crate::abi::ctype::Be64;
 use crate::abi::verbs::{ibv_context, ibv_device};
-use crate::errno::CRet;
+use crate::cret::CRet;
 
 /// `struct ibv_device **ibv_get_device_list(int *num_devices)`
 ///
@@ -51,7 +48,7 @@ pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *m
 super::symver!(ibv_get_device_list, v1_1, "@@IBVERBS_1.1", ibv_get_device_list);
 
 /// The lists `ibv_get_device_list` handed out and `ibv_free_device_list` has not freed.
-pub(crate) static LISTS: super::handed::Handed = super::handed::Handed::new("device list");
+pub(crate) static LISTS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("device list");
 
 /// `void ibv_free_device_list(struct ibv_device **list)`
 ///
@@ -134,7 +131,7 @@ pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int 
 #[unsafe(export_name = "__ibv_open_device_1_1")]
 pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_context {
     // SAFETY: a device from ibv_get_device_list (or NULL, rejected).
-    unsafe { super::driver::open_device(device, core::ptr::null_mut()) }.ret_null()
+    unsafe { crate::verbs::context::open_device(device, core::ptr::null_mut()) }.ret_null()
 }
 super::symver!(ibv_open_device, v1_1, "@@IBVERBS_1.1", ibv_open_device);
 
@@ -150,7 +147,7 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
         return Err(crate::errno::Errno::EINVAL).ret_minus_one();
     }
     // SAFETY: an open context of this library.
-    unsafe { super::driver::close_context(context) };
+    unsafe { crate::verbs::context::close_context(context) };
     0
 }
 super::symver!(ibv_close_device, v1_1, "@@IBVERBS_1.1", ibv_close_device);
@@ -185,7 +182,7 @@ unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::e
     unsafe {
         let found = devs.iter().map(|d| devlist::vdev_of(*d).0).find(|v| {
             let s = (**v).sysfs;
-            !s.is_null() && (*s).sysfs_cdev as u64 == rdev
+            !s.is_null() && (*s).sysfs_cdev == rdev
         });
         let Some(v) = found else { return Err(crate::errno::Errno::ENODEV) };
         let Some(imp) = (*v).ops.as_ref().and_then(|o| o.import_context) else {
@@ -195,7 +192,7 @@ unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::e
         if vctx.is_null() {
             return Err(crate::errno::Errno(crate::sys::errno()));
         }
-        let vctx = super::ctxpriv::view34(vctx.cast(), super::devlist::ops_abi((*v).ops));
-        super::driver::finish_open(vctx, true)
+        let vctx = crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi((*v).ops));
+        crate::verbs::context::finish_open(vctx, true)
     }
 }

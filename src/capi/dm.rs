@@ -6,13 +6,14 @@
 //! a NULL object, or a NULL `context` inside one, gives EINVAL (or is ignored where there is no
 //! return value) where rdma-core would crash.
 // The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(unused_variables, clippy::missing_safety_doc)]
+#![allow(clippy::missing_safety_doc)]
 
 use core::ffi::c_int;
 
-use super::ctxpriv::{op65, ops_of};
+use crate::verbs::ctxpriv::{op65, ops_of};
 use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 ///
@@ -98,7 +99,7 @@ pub unsafe extern "C" fn ibv_alloc_dmah(
 pub unsafe extern "C" fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> c_int {
     // SAFETY: the caller's handle, or NULL.
     let Some(d) = (unsafe { dmah.as_ref() }).filter(|d| !d.context.is_null()) else {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     };
     // SAFETY: the handle's open context; the provider's op takes what the caller gave.
     unsafe {

@@ -8,14 +8,15 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_uint, c_void};
 
-use super::ctxpriv::{cmd_of, ops_of};
+use crate::verbs::ctxpriv::ops_of;
 use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};
 use crate::abi::verbs::ibv_event_type::*;
 use crate::abi::verbs::{ibv_async_event, ibv_comp_channel, ibv_context, ibv_cq};
-use crate::cmd::CmdFd;
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 use crate::sys::pod;
 
 /// One whole record of `T` from `fd`, or the read's errno (a short read, which the kernel never
@@ -23,15 +24,10 @@ use crate::sys::pod;
 fn read_record<T: pod::Pod>(fd: c_int) -> Result<T> {
     let mut rec: T = pod::zeroed();
     let buf = pod::bytes_mut(&mut rec);
-    // SAFETY: reads at most buf.len() bytes into our own record.
-    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-    match n {
-        n if n < 0 => Err(Errno(crate::sys::errno())),
-        // Divergence: rdma-core returns -1 with errno left as it was; the kernel never reads
-        // short, so we call it EIO.
-        n if n as usize != buf.len() => Err(Errno::EIO),
-        _ => Ok(rec),
-    }
+    let n = crate::sys::heap::read(fd, buf)?;
+    // Divergence: rdma-core returns -1 with errno left as it was on a short read; the kernel
+    // never reads short, so we call it EIO.
+    if n != buf.len() { Err(Errno::EIO) } else { Ok(rec) }
 }
 
 /// The kinds of object an asynchronous event can name.
@@ -181,8 +177,10 @@ pub unsafe extern "C" fn ibv_create_comp_channel(
     }
     // SAFETY: an open context of this library.
     let r = unsafe {
-        let fd = CmdFd((*context).cmd_fd);
-        crate::cmd::cq::create_comp_channel(cmd_of(context, &fd))
+        let Ok(cx) = Context::from_raw(context) else {
+            return Err(Errno::EINVAL).ret_null();
+        };
+        crate::cmd::cq::create_comp_channel(cx.cmd())
     };
     r.map(|fd| Box::into_raw(Box::new(ibv_comp_channel { context, fd, refcnt: 0 }))).ret_null()
 }
@@ -194,7 +192,7 @@ pub unsafe extern "C" fn ibv_create_comp_channel(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel) -> c_int {
     if channel.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a channel from ibv_create_comp_channel (a Box of ours) and its live context.
     unsafe {
@@ -203,7 +201,7 @@ pub unsafe extern "C" fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel
         let r = if (*channel).refcnt != 0 {
             Err(Errno::EBUSY)
         } else {
-            libc::close((*channel).fd);
+            crate::sys::cdev::close((*channel).fd);
             drop(Box::from_raw(channel));
             Ok(())
         };

@@ -6,7 +6,7 @@ use core::ffi::{c_int, c_void};
 
 use crate::abi::ctype::CEnum;
 use crate::abi::verbs::ibv_fork_status;
-use crate::errno::CRet;
+use crate::cret::CRet;
 use crate::fork::{ForkAdvice, fork_init, fork_range, fork_status};
 
 /// `int ibv_fork_init(void)`: 0, or a positive errno (EINVAL when a range call came first,

@@ -9,9 +9,9 @@
 
 use core::ffi::c_int;
 
-use super::ctxpriv::ops_of;
+use crate::verbs::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_gid, ibv_qp};
-use crate::errno::{CRet, Errno};
+use crate::errno::Errno;
 
 /// Whether `qp` and `gid` can be handed to the provider.
 ///
@@ -32,7 +32,7 @@ pub unsafe extern "C" fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
     // SAFETY: the caller's QP and GID (checked); an open context of this library.
     unsafe {
         if !usable(qp, gid) {
-            return Err::<(), _>(Errno::EINVAL).ret_errno();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*qp).context).attach_mcast {
             Some(op) => op(qp, gid, lid),
@@ -52,7 +52,7 @@ pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
     // SAFETY: as above.
     unsafe {
         if !usable(qp, gid) {
-            return Err::<(), _>(Errno::EINVAL).ret_errno();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*qp).context).detach_mcast {
             Some(op) => op(qp, gid, lid),

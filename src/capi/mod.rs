@@ -2,7 +2,7 @@
 //!
 //! Every export takes the C contract at face value after rejecting what rdma-core would crash on
 //! (NULL where an object is required: EINVAL, marked `// Divergence:`), and returns through one of
-//! the conventions of [`crate::errno::CRet`].
+//! the conventions of [`crate::cret::CRet`].
 //!
 //! Symbol versions: a name exported once takes its version from `symbols.map`. A name exported
 //! twice (`ibv_get_device_list@IBVERBS_1.0` and `@@IBVERBS_1.1`) and the lone non-default
@@ -46,16 +46,10 @@ pub mod compat_1_0;
 pub mod context;
 pub mod counters;
 pub mod cq;
-pub(crate) mod cmdbuf;
-pub(crate) mod ctxpriv;
-pub(crate) mod ops;
 pub mod device;
-pub(crate) mod devlist;
 pub mod dm;
 pub mod driver;
 pub mod events;
-pub(crate) mod handed;
-pub(crate) mod gid;
 pub mod fork;
 pub mod log;
 pub mod marshall;
@@ -64,7 +58,6 @@ pub mod mr;
 pub mod pabi65;
 pub mod pd;
 pub mod qp;
-pub(crate) mod qpcommon;
 pub mod ret;
 pub mod srq;
 pub mod strings;

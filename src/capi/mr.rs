@@ -15,7 +15,7 @@
 
 use core::ffi::{c_int, c_uint, c_void};
 
-use super::ctxpriv::{op65, ops_of};
+use crate::verbs::ctxpriv::{op65, ops_of};
 use crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR;
 use crate::abi::driver::verbs_mr;
 use crate::abi::uapi::ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
@@ -24,7 +24,8 @@ use crate::abi::verbs::ibv_mr_init_attr_mask as mask;
 use crate::abi::verbs::ibv_rereg_mr_err_code::*;
 use crate::abi::verbs::ibv_rereg_mr_flags::{self, *};
 use crate::abi::verbs::{IBV_ACCESS_OPTIONAL_RANGE, ibv_buf, ibv_context, ibv_mr, ibv_mr_init_attr, ibv_pd};
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 use crate::fork::{ForkAdvice, fork_range};
 
 const ODP: c_int = IBV_ACCESS_ON_DEMAND as c_int;
@@ -60,7 +61,7 @@ fn dofork_quiet(addr: *mut c_void, len: usize) {
 /// `ctx` is an open context of this library.
 unsafe fn device_access(ctx: *mut ibv_context, access: c_int) -> c_int {
     // SAFETY: the caller's contract; the device of an open context is one of ours.
-    let v = unsafe { super::devlist::vdev_of((*ctx).device).0 };
+    let v = unsafe { crate::verbs::devlist::vdev_of((*ctx).device).0 };
     // SAFETY: as above.
     let support = if v.is_null() { 0 } else { unsafe { (*v).core_support } };
     if support & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS as u64 == 0 {
@@ -448,7 +449,7 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     unsafe {
         let ctx = match mr_ctx(mr) {
             Ok(c) => c,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let vmr = mr.cast::<verbs_mr>();
         let (addr, length, mr_type, access) = ((*mr).addr, (*mr).length, (*vmr).mr_type, (*vmr).access);
@@ -525,14 +526,10 @@ pub unsafe extern "C" fn ibv_alloc_buf(
         }
         return p;
     }
-    // SAFETY: sysconf has no preconditions.
-    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    let mut p: *mut c_void = core::ptr::null_mut();
-    // SAFETY: p is ours; the alignment is the (power-of-two) page size.
-    let r = unsafe { libc::posix_memalign(&mut p, page.max(1) as usize, size) };
-    if r != 0 {
-        return Err(Errno(r)).ret_null();
-    }
+    let p = match crate::sys::heap::page_aligned_alloc(size) {
+        Ok(p) => p,
+        Err(e) => return Err(e).ret_null(),
+    };
     // The handle is malloc'd, as rdma-core's: a provider's `free_buf` may be handed it.
     // SAFETY: calloc of one Buf.
     let b = unsafe { libc::calloc(1, size_of::<Buf>()) }.cast::<Buf>();
@@ -550,7 +547,7 @@ pub unsafe extern "C" fn ibv_alloc_buf(
 }
 
 /// The `ibv_buf` handles [`ibv_alloc_buf`] handed out and [`ibv_free_buf`] has not freed.
-static BUFS: super::handed::Handed = super::handed::Handed::new("ibv_buf");
+static BUFS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("ibv_buf");
 
 /// `void ibv_free_buf(struct ibv_buf *buf)`
 ///

@@ -9,7 +9,7 @@ use core::ptr::null_mut;
 use super::*;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
 use crate::abi::verbs::ibv_fork_status::IBV_FORK_ENABLED;
-use crate::capi::ctxpriv::ContextPriv;
+use crate::verbs::ctxpriv::ContextPriv;
 
 /// Whether the page holding `addr` is marked don't-fork.
 fn dontfork(addr: *const u8) -> bool {

@@ -9,9 +9,10 @@
 
 use core::ffi::c_int;
 
-use super::ctxpriv::ops_of;
+use crate::verbs::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_context, ibv_pd};
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 ///
@@ -48,7 +49,7 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     // SAFETY: the caller's PD (checked for NULL, as its context).
     unsafe {
         if pd.is_null() || (*pd).context.is_null() {
-            return Err::<(), _>(Errno::EINVAL).ret_errno();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*pd).context).dealloc_pd {
             Some(op) => op(pd),

@@ -9,7 +9,7 @@
 
 use core::ffi::c_int;
 
-use super::ctxpriv::ops_of;
+use crate::verbs::ctxpriv::ops_of;
 use super::ret::ret_or;
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_qp;
@@ -20,9 +20,9 @@ use crate::abi::verbs::ibv_query_qp_data_in_order_flags::*;
 use crate::abi::verbs::{
     ibv_ece, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_ex, ibv_qp_init_attr, ibv_wr_opcode,
 };
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
-use super::ret::einval;
 
 /// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 ///
@@ -65,10 +65,10 @@ pub unsafe extern "C" fn ibv_query_qp(
     // SAFETY: the caller's QP and buffers.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || attr.is_null() || init_attr.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let Some(f) = ops_of((*qp).context).query_qp else {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+            return Errno::EOPNOTSUPP.ret_errno();
         };
         let ret = f(qp, attr, attr_mask, init_attr);
         if ret == 0 && attr_mask & IBV_QP_STATE as c_int != 0 {
@@ -95,10 +95,10 @@ pub unsafe extern "C" fn ibv_modify_qp(
     // SAFETY: the caller's QP and attributes.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || attr.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         let Some(f) = ops_of((*qp).context).modify_qp else {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+            return Errno::EOPNOTSUPP.ret_errno();
         };
         let ret = f(qp, attr, attr_mask);
         if ret == 0 && attr_mask & IBV_QP_STATE as c_int != 0 {
@@ -120,11 +120,11 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     // SAFETY: the caller's QP.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*qp).context).destroy_qp {
             Some(f) => f(qp),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }
@@ -215,14 +215,14 @@ pub unsafe extern "C" fn ibv_set_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_in
     // SAFETY: the caller's QP and ECE record.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || ece.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         if (*ece).vendor_id == 0 {
-            return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+            return Errno::EOPNOTSUPP.ret_errno();
         }
         match ops_of((*qp).context).set_ece {
             Some(f) => f(qp, ece),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }
@@ -236,11 +236,11 @@ pub unsafe extern "C" fn ibv_query_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_
     // SAFETY: the caller's QP and ECE record.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || ece.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*qp).context).query_ece {
             Some(f) => f(qp, ece),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }

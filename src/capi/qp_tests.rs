@@ -8,7 +8,7 @@ use core::ptr::null_mut;
 use std::cell::Cell;
 
 use crate::abi::ctype::CEnum;
-use crate::capi::ctxpriv::ContextPriv;
+use crate::verbs::ctxpriv::ContextPriv;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_qp};
 use crate::abi::verbs::*;
 use crate::sys::{errno, set_errno};
@@ -53,7 +53,7 @@ struct TestCtx(*mut verbs_context_pabi34);
 
 impl TestCtx {
     fn new() -> Self {
-        let mut ops: verbs_context_ops = crate::capi::ops::DEFAULT_OPS;
+        let mut ops: verbs_context_ops = crate::verbs::ops::DEFAULT_OPS;
         ops.modify_qp = Some(modify_qp);
         ops.query_qp = Some(query_qp);
         ops.set_ece = Some(set_ece);

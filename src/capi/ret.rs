@@ -1,4 +1,4 @@
-//! Return conventions of the few exports that [`crate::errno::CRet`] does not cover.
+//! Return conventions of the few exports that [`crate::cret::CRet`] does not cover.
 //!
 //! Named at each call site like `CRet`'s: a negated errno (`ibv_resolve_eth_l2_from_gid`,
 //! `_ibv_query_gid_table`), and a neutral value for functions with no error channel
@@ -6,12 +6,6 @@
 use core::ffi::c_int;
 
 use crate::errno::Result;
-
-/// EINVAL as the positive errno (errno set too): the early refusal of NULL arguments.
-pub(crate) fn einval() -> c_int {
-    use crate::errno::CRet;
-    Err::<(), _>(crate::errno::Errno::EINVAL).ret_errno()
-}
 
 /// 0, or the negated errno (`errno` set to the positive value as well).
 pub(crate) fn ret_neg_errno(r: Result<()>) -> c_int {

@@ -7,12 +7,12 @@
 
 use core::ffi::c_int;
 
-use super::ctxpriv::ops_of;
-use super::qpcommon::init_lock;
+use crate::verbs::ctxpriv::ops_of;
+use crate::verbs::qpcommon::init_lock;
 use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
-use super::ret::einval;
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
@@ -62,11 +62,11 @@ pub unsafe extern "C" fn ibv_modify_srq(
     // SAFETY: the caller's SRQ and attributes.
     unsafe {
         if srq.is_null() || (*srq).context.is_null() || srq_attr.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*srq).context).modify_srq {
             Some(f) => f(srq, srq_attr, srq_attr_mask),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }
@@ -83,11 +83,11 @@ pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq
     // SAFETY: the caller's SRQ and buffer.
     unsafe {
         if srq.is_null() || (*srq).context.is_null() || srq_attr.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*srq).context).query_srq {
             Some(f) => f(srq, srq_attr),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }
@@ -104,11 +104,11 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     // SAFETY: the caller's SRQ.
     unsafe {
         if srq.is_null() || (*srq).context.is_null() {
-            return einval();
+            return Errno::EINVAL.ret_errno();
         }
         match ops_of((*srq).context).destroy_srq {
             Some(f) => f(srq),
-            None => Err::<(), _>(Errno::EOPNOTSUPP).ret_errno(),
+            None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
 }

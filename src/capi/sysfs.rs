@@ -8,7 +8,8 @@ use std::ffi::CString;
 use std::sync::OnceLock;
 
 use crate::abi::driver::verbs_sysfs_dev;
-use crate::errno::{CRet, Errno};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `const char *ibv_get_sysfs_path(void)`
 ///

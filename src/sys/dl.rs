@@ -26,8 +26,9 @@ pub struct Library {
     handle: NonNull<c_void>,
 }
 
-// The handle is an opaque token that glibc accepts from any thread.
+// SAFETY: the handle is an opaque token that glibc accepts from any thread.
 unsafe impl Send for Library {}
+// SAFETY: as above; dlsym and dlclose on one handle may run on several threads at once.
 unsafe impl Sync for Library {}
 
 /// Take (and so clear) this thread's pending `dlerror` text.

@@ -9,6 +9,7 @@ pub mod netlink;
 pub mod udp;
 pub mod dl;
 pub mod file;
+pub mod heap;
 pub mod pod;
 pub mod uverbs;
 pub mod valgrind;

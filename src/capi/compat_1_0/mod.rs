@@ -30,7 +30,8 @@ use super::{context as ctx11, device as dev11, events as ev11};
 use crate::abi::verbs::{
     ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
 };
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
 mod datapath;
 mod objects;
@@ -172,7 +173,7 @@ unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_d
 }
 
 /// The lists `ibv_get_device_list@IBVERBS_1.0` handed out and its free has not freed.
-static LISTS_1_0: crate::capi::handed::Handed = crate::capi::handed::Handed::new("IBVERBS_1.0 device list");
+static LISTS_1_0: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("IBVERBS_1.0 device list");
 super::symver!(ibv_get_device_list, v1_0, "@IBVERBS_1.0", ibv_get_device_list_1_0);
 
 /// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
@@ -355,7 +356,7 @@ unsafe extern "C" fn ibv_query_device_1_0(
     device_attr: *mut ibv_device_attr,
 ) -> c_int {
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
-    unsafe { ctx11::ibv_query_device(real(context), device_attr) }
+    unsafe { crate::verbs::query::query_device(real(context), device_attr) }
 }
 super::symver!(ibv_query_device, v1_0, "@IBVERBS_1.0", ibv_query_device_1_0);
 
@@ -371,7 +372,7 @@ unsafe extern "C" fn ibv_query_port_1_0(
 ) -> c_int {
     // SAFETY: a 1.0 context or NULL (rejected by lib_query_port); the caller's attribute buffer.
     unsafe {
-        ctx11::lib_query_port(real(context), port_num, port_attr, size_of::<ibv_port_attr>())
+        crate::verbs::query::lib_query_port(real(context), port_num, port_attr, size_of::<ibv_port_attr>())
     }
 }
 super::symver!(ibv_query_port, v1_0, "@IBVERBS_1.0", ibv_query_port_1_0);

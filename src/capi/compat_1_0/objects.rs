@@ -22,7 +22,8 @@ use crate::abi::verbs::{
     ibv_srq_init_attr,
 };
 use crate::capi::{ah, cq, events, mcast, mr, pd, qp, srq};
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
 /// Allocate a wrapper, create the real object with `make`, and let `fill` complete the wrapper.
 /// The wrapper is freed (and `make`'s errno kept) when `make` returns NULL.
@@ -325,7 +326,7 @@ pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
     init_attr: *mut ibv_qp_init_attr_1_0,
 ) -> c_int {
     if init_attr.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a 1.0 QP or NULL (rejected by the 1.1 export); the real objects named in the
     // answer are live, their context pointers are their wrappers.

@@ -64,8 +64,11 @@ fn object_verbs_reject_null() {
 
 #[test]
 fn data_path_rejects_null_objects() {
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut wc: ibv_wc = unsafe { core::mem::zeroed() };
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut swr: ibv_send_wr_1_0 = unsafe { core::mem::zeroed() };
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut rwr: ibv_recv_wr_1_0 = unsafe { core::mem::zeroed() };
     let (mut sbad, mut rbad) = (null_mut(), null_mut());
     // SAFETY: NULL objects are rejected before anything is read.
@@ -111,26 +114,33 @@ unsafe extern "C" fn fake_post_send(
     mut wr: *mut ibv_send_wr,
     bad: *mut *mut ibv_send_wr,
 ) -> c_int {
+    // SAFETY: the QP the test made, alive for the call.
     let ud = unsafe { (*qp).qp_type }.raw() == ibv_qp_type::IBV_QPT_UD as u32;
     while let Some(w) = NonNull::new(wr) {
+        // SAFETY: the WR list the test built: NULL or a live WR.
         let w = unsafe { w.as_ref() };
         if w.wr_id == REFUSED {
+            // SAFETY: the caller's bad_wr out-pointer.
             unsafe { *bad = wr };
             return libc::EINVAL;
         }
+        // SAFETY: a union of plain integers: every bit pattern is valid.
         let u = unsafe { w.wr.ud };
+        // SAFETY: as above.
         let a = unsafe { w.wr.rdma };
         SENDS.with_borrow_mut(|s| {
             s.push(SeenSend {
                 wr_id: w.wr_id,
                 opcode: w.opcode.raw(),
                 send_flags: w.send_flags,
+                // SAFETY: a union of plain integers: every bit pattern is valid.
                 imm: unsafe { w.anon_1.imm_data }.0,
                 remote_addr: if ud { 0 } else { a.remote_addr },
                 rkey: if ud { 0 } else { a.rkey },
                 ah: if ud { u.ah as usize } else { 0 },
                 remote_qpn: if ud { u.remote_qpn } else { 0 },
                 remote_qkey: if ud { u.remote_qkey } else { 0 },
+                // SAFETY: a union of plain integers: every bit pattern is valid.
                 srqn: unsafe { w.qp_type.xrc.remote_srqn },
             })
         });
@@ -145,8 +155,10 @@ unsafe extern "C" fn fake_post_recv(
     bad: *mut *mut ibv_recv_wr,
 ) -> c_int {
     while let Some(w) = NonNull::new(wr) {
+        // SAFETY: the WR list the test built: NULL or a live WR.
         let w = unsafe { w.as_ref() };
         if w.wr_id == REFUSED {
+            // SAFETY: the caller's bad_wr out-pointer.
             unsafe { *bad = wr };
             return libc::ENOMEM;
         }
@@ -161,10 +173,12 @@ unsafe extern "C" fn fake_post_srq_recv(
     wr: *mut ibv_recv_wr,
     bad: *mut *mut ibv_recv_wr,
 ) -> c_int {
+    // SAFETY: forwarded: the same contract as this fake op.
     unsafe { fake_post_recv(srq.cast(), wr, bad) }
 }
 
 unsafe extern "C" fn fake_poll_cq(cq: *mut ibv_cq, n: c_int, wc: *mut ibv_wc) -> c_int {
+    // SAFETY: the CQ and work completion the test passed, both live.
     unsafe { (*wc).wr_id = (*cq).handle as u64 };
     n.min(1)
 }
@@ -205,9 +219,11 @@ fn fake(qp_type: ibv_qp_type) -> Fake {
 }
 
 fn send_chain(n: usize) -> Vec<ibv_send_wr_1_0> {
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut v: Vec<ibv_send_wr_1_0> = (0..n).map(|_| unsafe { core::mem::zeroed() }).collect();
     let base = v.as_mut_ptr();
     for (i, w) in v.iter_mut().enumerate() {
+        // SAFETY: i + 1 < n: inside the vector.
         w.next = if i + 1 < n { unsafe { base.add(i + 1) } } else { null_mut() };
         w.wr_id = i as u64 + 1;
         w.num_sge = 1;
@@ -269,7 +285,9 @@ fn post_send_maps_the_refused_request_back() {
 #[test]
 fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
     let mut f = fake(ibv_qp_type::IBV_QPT_UD);
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut real_ah: ibv_ah = unsafe { core::mem::zeroed() };
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut ah10: ibv_ah_1_0 = unsafe { core::mem::zeroed() };
     ah10.real_ah = &mut real_ah;
     let mut c = send_chain(3);
@@ -306,10 +324,13 @@ fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
 #[test]
 fn post_recv_and_srq_recv_translate_and_map_back() {
     let mut f = fake(ibv_qp_type::IBV_QPT_RC);
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut sge: ibv_sge = unsafe { core::mem::zeroed() };
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut c: Vec<ibv_recv_wr_1_0> = (0..20).map(|_| unsafe { core::mem::zeroed() }).collect();
     let base = c.as_mut_ptr();
     for (i, w) in c.iter_mut().enumerate() {
+        // SAFETY: i + 1 < 20: inside the vector.
         w.next = if i + 1 < 20 { unsafe { base.add(i + 1) } } else { null_mut() };
         w.wr_id = 500 + i as u64;
         w.sg_list = &mut sge;
@@ -335,6 +356,7 @@ fn post_recv_and_srq_recv_translate_and_map_back() {
 #[test]
 fn poll_and_notify_reach_the_real_cq() {
     let mut f = fake(ibv_qp_type::IBV_QPT_RC);
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut wc: ibv_wc = unsafe { core::mem::zeroed() };
     // SAFETY: a wrapper over the fake CQ.
     unsafe {
@@ -347,7 +369,9 @@ fn poll_and_notify_reach_the_real_cq() {
 
 #[test]
 fn context_registry_unwraps_only_live_1_0_contexts() {
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut real_ctx: ibv_context = unsafe { core::mem::zeroed() };
+    // SAFETY: plain C data: all-zero bytes are a valid value.
     let mut other: ibv_context = unsafe { core::mem::zeroed() };
     let w = alloc_zeroed::<ibv_context_1_0>().unwrap();
     // SAFETY: ours.

@@ -14,8 +14,9 @@ use crate::abi::uapi::{
     ib_uverbs_ex_create_cq_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp,
 };
 use crate::abi::verbs::{ibv_context, ibv_cq_init_attr_ex, ibv_device, ibv_fd_arr, ibv_pd, ibv_qp_init_attr_ex};
-use crate::capi::ctxpriv::{ContextPriv, PABI65_FRONT, view34};
-use crate::errno::{CRet, Errno};
+use crate::verbs::ctxpriv::{ContextPriv, PABI65_FRONT, view34};
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// Calls `$m!(name)` for each of the 76 ops provider ABIs 34 and 65 share.
 macro_rules! common_ops {
@@ -76,7 +77,7 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context_65(
     }
     let vctx = drv.cast::<u8>().wrapping_add(offset).cast::<verbs_context_pabi65>();
     // SAFETY: the ABI-34 view lies inside the fresh allocation (it ends where the v65 one does).
-    match unsafe { crate::capi::driver::init_context(view34(vctx.cast(), 65), device, cmd_fd, driver_id) } {
+    match unsafe { crate::verbs::context::init_context(view34(vctx.cast(), 65), device, cmd_fd, driver_id) } {
         Ok(()) => {
             // SAFETY: initialised just now; priv is our ContextPriv.
             unsafe {
@@ -120,7 +121,7 @@ pub unsafe extern "C" fn verbs_set_ops_65(vctx: *mut verbs_context_pabi65, ops: 
             ($($n:ident)*) => { $( t34.$n = o.$n; )* };
         }
         common_ops!(copy34);
-        crate::capi::ops::set_ops(view34(vctx.cast(), 65), &t34);
+        crate::verbs::ops::set_ops(view34(vctx.cast(), 65), &t34);
         let p = &mut *(*vctx).r#priv.cast::<ContextPriv>();
         macro_rules! copy65 {
             ($($n:ident)*) => { $( if o.$n.is_some() { p.ops65.$n = o.$n; } )* };
@@ -229,7 +230,7 @@ pub unsafe extern "C" fn verbs_uninit_context_65(context: *mut verbs_context_pab
         return;
     }
     // SAFETY: a context initialised by the ABI-65 _verbs_init_and_alloc_context.
-    unsafe { crate::capi::driver::verbs_uninit_context(view34(context.cast(), 65)) }
+    unsafe { crate::verbs::context::uninit_context(view34(context.cast(), 65)) }
 }
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)` (ABI 65)
@@ -245,11 +246,11 @@ pub unsafe extern "C" fn ibv_cmd_get_context_65(
     resp_size: usize,
 ) -> c_int {
     if context.is_null() {
-        return Err::<(), _>(Errno::EINVAL).ret_errno();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's fd array, if any.
     if !fd_arr.is_null() && unsafe { (*fd_arr).count } != 0 {
-        return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+        return Errno::EOPNOTSUPP.ret_errno();
     }
     // SAFETY: the C contract, on the ABI-34 view.
     unsafe {
@@ -297,7 +298,7 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2_65(
 ) -> c_int {
     // SAFETY: the provider's attributes, if any.
     if !prov_attr.is_null() && unsafe { (*prov_attr).buffer_length } != 0 {
-        return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+        return Errno::EOPNOTSUPP.ret_errno();
     }
     // SAFETY: the C contract, forwarded.
     unsafe {
@@ -321,7 +322,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2_65(
 ) -> c_int {
     // SAFETY: NULL or the provider's chain.
     if unsafe { has_driver_attrs(driver) } {
-        return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+        return Errno::EOPNOTSUPP.ret_errno();
     }
     // SAFETY: the C contract, forwarded.
     unsafe { crate::capi::cmd_qp::ibv_cmd_create_qp_ex2(context, qp, qp_attr, cmd, cmd_size, resp, resp_size) }
@@ -343,7 +344,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr_65(
 ) -> c_int {
     // SAFETY: NULL or the provider's chain.
     if unsafe { has_driver_attrs(driver) } {
-        return Err::<(), _>(Errno::EOPNOTSUPP).ret_errno();
+        return Errno::EOPNOTSUPP.ret_errno();
     }
     // SAFETY: the C contract, forwarded.
     unsafe { crate::capi::cmd_mr::ibv_cmd_reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }

@@ -13,21 +13,10 @@
 use core::ffi::{c_int, c_void};
 use std::ffi::CString;
 
-use crate::errno::{CRet, Errno, Result};
+use crate::cret::CRet;
+use crate::errno::{Errno, Result};
 
-/// `struct dma_heap_allocation_data` (`linux/dma-heap.h`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct dma_heap_allocation_data {
-    pub len: u64,
-    pub fd: u32,
-    pub fd_flags: u32,
-    pub heap_flags: u64,
-}
-
-/// `DMA_HEAP_IOCTL_ALLOC`: `_IOWR('H', 0x0, struct dma_heap_allocation_data)`.
-pub const DMA_HEAP_IOCTL_ALLOC: libc::c_ulong =
-    crate::abi::uapi::iowr(b'H' as u32, 0, size_of::<dma_heap_allocation_data>()) as libc::c_ulong;
+pub use crate::sys::heap::{DMA_HEAP_IOCTL_ALLOC, dma_heap_allocation_data};
 
 /// Where the kernel puts the heaps' device nodes.
 pub const DMA_HEAP_DIR: &str = "/dev/dma_heap";
@@ -48,43 +37,21 @@ pub fn heap_open(dir: &str, name: &str) -> Result<Box<ibv_dmabuf_heap>> {
         return Err(Errno::EINVAL);
     }
     let path = CString::new(format!("{dir}/{name}")).map_err(|_| Errno::EINVAL)?;
-    // SAFETY: a NUL-terminated path.
-    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
-    if fd < 0 {
-        return Err(Errno(crate::sys::errno()));
-    }
+    let fd = crate::sys::heap::open_rw(&path)?;
     Ok(Box::new(ibv_dmabuf_heap { heap_fd: fd }))
 }
 
 /// Allocate `size` bytes from the open heap and map them shared: (address, dma-buf fd). On
 /// failure nothing is left open: the ioctl's or mmap's errno.
 pub fn heap_alloc(heap: &ibv_dmabuf_heap, size: usize) -> Result<(*mut c_void, c_int)> {
-    let mut data = dma_heap_allocation_data {
-        len: size as u64,
-        fd: 0,
-        fd_flags: (libc::O_RDWR | libc::O_CLOEXEC) as u32,
-        heap_flags: 0,
-    };
-    // SAFETY: the request struct DMA_HEAP_IOCTL_ALLOC reads and writes, owned here.
-    if unsafe { libc::ioctl(heap.heap_fd, DMA_HEAP_IOCTL_ALLOC, &mut data) } < 0 {
-        return Err(Errno(crate::sys::errno()));
-    }
-    let fd = data.fd as c_int;
-    // SAFETY: a fresh mapping of the new dma-buf; no existing memory is touched.
-    let p = unsafe {
-        libc::mmap(core::ptr::null_mut(), size, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, fd, 0)
-    };
-    if p == libc::MAP_FAILED {
-        let e = crate::sys::errno();
-        crate::sys::cdev::close(fd);
-        return Err(Errno(e));
-    }
+    let fd = crate::sys::heap::heap_alloc(heap.heap_fd, size as u64)?;
+    let p = crate::sys::heap::mmap_shared(fd, size).inspect_err(|_| crate::sys::cdev::close(fd))?;
     Ok((p, fd))
 }
 
 /// The heaps [`ibv_dmabuf_heap_cc_shared_init`] handed out and [`ibv_dmabuf_heap_destroy`] has
 /// not destroyed.
-pub(crate) static HEAPS: crate::capi::handed::Handed = crate::capi::handed::Handed::new("dma-buf heap");
+pub(crate) static HEAPS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("dma-buf heap");
 
 /// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
 ///
@@ -145,7 +112,7 @@ pub unsafe extern "C" fn ibv_dmabuf_heap_alloc(
 pub unsafe extern "C" fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) {
     if !buf.is_null() {
         // SAFETY: the caller's mapping of `size` bytes from ibv_dmabuf_heap_alloc.
-        unsafe { libc::munmap(buf, size) };
+        unsafe { crate::sys::heap::munmap(buf, size) };
     }
     crate::sys::cdev::close(dmabuf_fd);
 }

@@ -23,7 +23,7 @@ mod twins;
 
 // The two C variadics of the private node (src/shim/verbs_log.c) and the data symbol get their
 // PRIVATE_65 twins here. A data symbol cannot be a trampoline, so the twin of
-// `verbs_allow_disassociate_destroy` is a byte of its own that library init keeps equal to it.
+// `verbs_allow_disassociate_destroy` is a byte of its own that library init keeps equal to it (`verbs::disassoc`).
 core::arch::global_asm!(
     ".globl __symver_p65___verbs_log",
     ".type __symver_p65___verbs_log,@function",
@@ -46,17 +46,6 @@ core::arch::global_asm!(
     ".popsection",
     ".symver __symver_p65_verbs_allow_disassociate_destroy, verbs_allow_disassociate_destroy@IBVERBS_PRIVATE_65",
 );
-
-unsafe extern "C" {
-    /// `verbs_allow_disassociate_destroy@IBVERBS_PRIVATE_65` (the byte defined above).
-    static mut __symver_p65_verbs_allow_disassociate_destroy: bool;
-}
-
-/// Library init's write of the PRIVATE_65 `verbs_allow_disassociate_destroy`.
-pub(crate) fn set_allow_disassociate_destroy(on: bool) {
-    // SAFETY: written once during library init, before any context exists; providers only read.
-    unsafe { *(&raw mut __symver_p65_verbs_allow_disassociate_destroy) = on };
-}
 
 #[cfg(test)]
 mod tests;

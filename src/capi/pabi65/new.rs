@@ -31,10 +31,10 @@ use crate::abi::verbs::{
     ibv_qp, ibv_qp_attach_comp_cntr_attr,
 };
 use crate::capi::cmd_device::{allow_disassociate, with_cmd};
-use crate::capi::cmdbuf::{chain_from_c, chain_to_c};
-use crate::capi::qpcommon::quiet;
-use crate::capi::ret::einval;
-use crate::errno::{CRet, Errno};
+use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
+use crate::verbs::qpcommon::quiet;
+use crate::cret::CRet;
+use crate::errno::Errno;
 
 /// `void verbs_register_driver_65(const struct verbs_device_ops *ops)`
 ///
@@ -43,7 +43,7 @@ use crate::errno::{CRet, Errno};
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) {
     // SAFETY: a provider passes its static ops table (same layout at ABI 34 and 65).
-    unsafe { crate::capi::devlist::register_driver(ops, 65) };
+    unsafe { crate::verbs::devlist::register_driver(ops, 65) };
 }
 
 /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
@@ -54,7 +54,7 @@ pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) 
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int {
     if speed.is_null() {
-        return crate::capi::ret::einval();
+        return crate::errno::Errno::EINVAL.ret_errno();
     }
     // SAFETY: a NULL or live context of this library; `speed` points to a u64 (the C contract).
     unsafe {
@@ -76,7 +76,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dmah(
     attr: *mut ibv_dmah_init_attr,
 ) -> c_int {
     if ctx.is_null() || st.is_null() || attr.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's context, DMA handle and attributes per the prototype.
     unsafe {
@@ -103,7 +103,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dmah(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_free_dmah(dmah: *mut verbs_dmah) -> c_int {
     if dmah.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's DMA handle.
     unsafe {
@@ -124,14 +124,14 @@ pub unsafe extern "C" fn ibv_cmd_create_comp_cntr(
     link: *mut ibv_command_buffer,
 ) -> c_int {
     if context.is_null() || comp_cntr.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's context, counter and chain per the prototype.
     unsafe {
         (*comp_cntr).context = context;
         let mut links = match chain_from_c(link) {
             Ok(l) => l,
-            Err(e) => return Err::<(), _>(e).ret_errno(),
+            Err(e) => return e.ret_errno(),
         };
         let r = with_cmd(context, |c| crate::cmd::comp_cntr::create_comp_cntr(c, &mut links));
         chain_to_c(link, &links);
@@ -146,7 +146,7 @@ pub unsafe extern "C" fn ibv_cmd_create_comp_cntr(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> c_int {
     if comp_cntr.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's counter.
     unsafe {
@@ -162,7 +162,7 @@ pub unsafe extern "C" fn ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr
 /// `c` is NULL or the provider's counter.
 unsafe fn modify(c: *mut ibv_comp_cntr, entry: u32, op: u32, value: u64) -> c_int {
     if c.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the caller's contract.
     unsafe {
@@ -178,7 +178,7 @@ unsafe fn modify(c: *mut ibv_comp_cntr, entry: u32, op: u32, value: u64) -> c_in
 /// `c` is NULL or the provider's counter; `value` NULL or writable.
 unsafe fn read(c: *mut ibv_comp_cntr, entry: u32, value: *mut u64) -> c_int {
     if c.is_null() || value.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the caller's contract.
     unsafe {
@@ -257,7 +257,7 @@ pub unsafe extern "C" fn ibv_cmd_qp_attach_comp_cntr(
     attr: *mut ibv_qp_attach_comp_cntr_attr,
 ) -> c_int {
     if qp.is_null() || comp_cntr.is_null() || attr.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's QP, counter and attributes.
     unsafe {
@@ -282,7 +282,7 @@ pub unsafe extern "C" fn ibv_cmd_query_comp_cntr_caps(
         return quiet(Errno::EINVAL);
     }
     if caps.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: a NULL or live context; `caps` holds at least a whole ibv_comp_cntr_caps.
     unsafe {
@@ -317,7 +317,7 @@ pub unsafe extern "C" fn ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off:
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, mr_init_attr: *mut ibv_mr_init_attr) -> c_int {
     if pd.is_null() || vmr.is_null() || mr_init_attr.is_null() {
-        return einval();
+        return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD, MR and attributes; a DMA handle of this library's providers is
     // the `dmah` of a `verbs_dmah`.
@@ -325,7 +325,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, 
         let a = &*mr_init_attr;
         let dmah = if a.comp_mask & IBV_REG_MR_MASK_DMAH as u64 != 0 {
             if a.dmah.is_null() {
-                return einval();
+                return Errno::EINVAL.ret_errno();
             }
             (*a.dmah.cast::<verbs_dmah>()).handle
         } else {

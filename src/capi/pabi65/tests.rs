@@ -13,7 +13,7 @@ use super::new::*;
 use crate::abi::driver::pabi65::{verbs_context_ops_pabi65, verbs_dmah};
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_mr};
 use crate::abi::verbs::*;
-use crate::capi::ctxpriv::ContextPriv;
+use crate::verbs::ctxpriv::ContextPriv;
 use crate::capi::{context, counters, dm, mr};
 use crate::sys;
 
@@ -105,6 +105,7 @@ mod fake {
         hit(14);
         // SAFETY: zeroed plain data; the caller's attributes.
         let mut v: Box<verbs_mr> = Box::new(unsafe { core::mem::zeroed() });
+        // SAFETY: the caller's attributes, live for the call.
         v.ibv_mr.lkey = unsafe { (*a).length } as u32;
         Box::into_raw(v).cast()
     }

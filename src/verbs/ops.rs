@@ -13,9 +13,11 @@
 //! - `rereg_mr`: `IBV_REREG_MR_ERR_INPUT` (-1) with errno EOPNOTSUPP;
 //! - `async_event`, `cq_event`, `free_context`, `unimport_dm`, `unimport_mr`, `unimport_pd`:
 //!   return nothing and do nothing.
+//!
+//! Called by `capi::driver` (`verbs_set_ops`), `capi::pabi65` and `verbs::context`.
 
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
-use crate::capi::ctxpriv::ContextPriv;
+use crate::verbs::ctxpriv::ContextPriv;
 
 /// The defaults themselves; only reachable through [`DEFAULT_OPS`].
 mod dflt {
@@ -256,9 +258,13 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
 /// `vctx` points to a writable PABI-34 `verbs_context` whose `priv` is a live `ContextPriv`
 /// not otherwise borrowed; `ops` points to a readable `verbs_context_ops`.
 pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_context_ops) {
-    // SAFETY: the caller's contract; `priv` is a separate allocation, so the borrow of the
-    // private table does not overlap the writes through `vctx` below.
-    let (table, ops) = unsafe { (&mut (*(*vctx).r#priv.cast::<ContextPriv>()).ops, &*ops) };
+    // SAFETY: the caller's contract: a writable verbs_context.
+    let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
+    // SAFETY: the caller's contract: `priv` is a live ContextPriv nobody else borrows; it is a
+    // separate allocation, so this borrow does not overlap the writes through `vctx` below.
+    let table = unsafe { &mut (*p).ops };
+    // SAFETY: the caller's contract: a readable op table.
+    let ops = unsafe { &*ops };
 
     macro_rules! install {
         // Same-named public slot of the verbs_context.

@@ -1,5 +1,7 @@
 //! Tests of the default op table and of `set_ops`.
 
+#![allow(clippy::multiple_unsafe_ops_per_block)] // test fixtures: one reason per fixture
+
 use super::*;
 use crate::abi::verbs::*;
 use crate::sys::{errno, set_errno};

@@ -5,6 +5,8 @@
 //!
 //! rdma-core frees whatever it is given. Divergence: an address this library did not hand out
 //! (or already took back) is ignored, with a message at debug level.
+//!
+//! Called by `capi` for objects it hands out and takes back.
 use std::collections::BTreeSet;
 use std::sync::Mutex;
 

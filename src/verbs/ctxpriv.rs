@@ -4,6 +4,13 @@
 //! Providers never look inside it (at provider ABI 34 `priv` is opaque to them); the library keeps
 //! there the complete op table (`get_ops`), the kernel driver id that goes into every ioctl header,
 //! and the command layer's per-context state.
+//!
+//! Called by `capi` and the rest of `verbs`; [`Context`] is the one way from a `*mut ibv_context`
+//! to its command channel. Unsafe here: reading `verbs_context.priv` of contexts this library
+//! initialised (a leaked `Box<ContextPriv>`, or NULL for a context it never saw).
+// Blocks here still hold several unsafe operations under one reason; to be split (the rest of
+// `verbs` denies it).
+#![allow(clippy::multiple_unsafe_ops_per_block)]
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
 use crate::abi::verbs::ibv_context;
 
@@ -61,14 +68,61 @@ pub(crate) fn view34(vctx: *mut core::ffi::c_void, abi: u32) -> *mut verbs_conte
     vctx.cast::<u8>().wrapping_add(front).cast()
 }
 
-/// The command channel and state of a context, for `crate::cmd`.
+/// A checked handle on a library context for the length of one call: the one way from a
+/// `*mut ibv_context` to its command channel (`cmd_fd` and the command state of the private
+/// part) and to its `imported` mark.
+pub(crate) struct Context {
+    fd: crate::cmd::CmdFd,
+    priv_: *const ContextPriv,
+}
+
+impl Context {
+    /// The handle of `ctx`; EINVAL for NULL (Divergence: rdma-core dereferences it).
+    ///
+    /// # Safety
+    /// A non-NULL `ctx` is a live context whose `priv` is NULL or ours (see [`priv_of`]), and
+    /// stays live while the handle is used (the call that made it).
+    pub(crate) unsafe fn from_raw(ctx: *mut ibv_context) -> crate::errno::Result<Context> {
+        if ctx.is_null() {
+            return Err(crate::errno::Errno::EINVAL);
+        }
+        // SAFETY: the caller's contract: a live context.
+        let fd = crate::cmd::CmdFd(unsafe { (*ctx).cmd_fd });
+        // SAFETY: as above.
+        let priv_: *const ContextPriv = unsafe { priv_of(ctx) };
+        Ok(Context { fd, priv_ })
+    }
+
+    /// The command channel, for `crate::cmd`.
+    pub(crate) fn cmd(&self) -> crate::cmd::Ctx<'_> {
+        crate::cmd::Ctx::new(&self.fd, &self.priv_().cmd)
+    }
+
+    /// The private part (shared: only initialisation writes it, through the raw pointer).
+    pub(crate) fn priv_(&self) -> &ContextPriv {
+        // SAFETY: from_raw's contract: the private part lives as long as the context, which
+        // outlives this handle.
+        unsafe { &*self.priv_ }
+    }
+
+    /// Whether the context came from `ibv_import_device` (ioctl only, no write fallback).
+    pub(crate) fn imported(&self) -> bool {
+        self.priv_().imported
+    }
+}
+
+/// `f` on the command channel of `ctx` (EINVAL for NULL): [`Context::from_raw`] and
+/// [`Context::cmd`] in one, for the many exports that need nothing else of the context.
 ///
 /// # Safety
-/// As for [`priv_of`]; the returned value borrows the context's private part.
-pub(crate) unsafe fn cmd_of<'a>(ctx: *mut ibv_context, fd: &'a crate::cmd::CmdFd) -> crate::cmd::Ctx<'a> {
+/// As for [`Context::from_raw`].
+pub(crate) unsafe fn with_cmd<T>(
+    ctx: *mut ibv_context,
+    f: impl FnOnce(crate::cmd::Ctx<'_>) -> crate::errno::Result<T>,
+) -> crate::errno::Result<T> {
     // SAFETY: the caller's contract.
-    let p: &'a ContextPriv = unsafe { priv_of(ctx) };
-    crate::cmd::Ctx::new(fd, &p.cmd)
+    let cx = unsafe { Context::from_raw(ctx) }?;
+    f(cx.cmd())
 }
 
 /// The PABI-34 view of the `verbs_context` that holds `ctx` (it is the context's last member).
@@ -102,15 +156,18 @@ pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() }.unwrap_or(&DETACHED)
 }
 
-/// The private part of a context this library just initialised, for the one field set after
-/// the provider returned (`imported`).
+/// Initialisation's write of `imported` (after the provider returned the context), through the
+/// raw pointer: no `&mut` to the private part is ever made.
 ///
 /// # Safety
-/// `ctx` is a live context initialised by this library (its `priv` is a `ContextPriv`), not
-/// used by another thread yet.
-pub(crate) unsafe fn priv_mut<'a>(ctx: *mut ibv_context) -> Option<&'a mut ContextPriv> {
-    // SAFETY: the caller's contract.
-    unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_mut() }
+/// `ctx` is a live context initialised by this library, not used by another thread yet.
+pub(crate) unsafe fn set_imported(ctx: *mut ibv_context, imported: bool) {
+    // SAFETY: the caller's contract: priv is NULL or our ContextPriv.
+    let p = unsafe { (*vctx_of(ctx)).r#priv }.cast::<ContextPriv>();
+    if !p.is_null() {
+        // SAFETY: no reference to the private part exists yet (the context is not shared).
+        unsafe { (&raw mut (*p).imported).write(imported) };
+    }
 }
 
 /// The complete op table of a context (rdma-core's `get_ops`).

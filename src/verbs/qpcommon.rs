@@ -5,30 +5,20 @@
 //! them leave `errno` equal to it (the failing system call set it, or the code did). A few early
 //! checks return the value without touching `errno` (ibv_cmd_modify_qp's mask check, for
 //! example); [`quiet`] marks those.
+//!
+//! Called by the QP, SRQ, WQ, CQ and flow exports of `capi`.
 use core::ffi::c_int;
 
-use super::ctxpriv::{cmd_of, priv_of};
-use crate::abi::verbs::{ibv_context, ibv_recv_wr, ibv_sge};
+use crate::abi::verbs::{ibv_recv_wr, ibv_sge};
 use crate::cmd::post::RecvWr;
-use crate::cmd::{CmdFd, Ctx};
 use crate::errno::{Errno, Result};
-
-/// The command channel of a library context, and whether the context was imported
-/// (`priv->imported`: ioctl only, no write fallback).
-///
-/// # Safety
-/// `ctx` is a live context of this library; the channel borrows `fd`.
-pub(crate) unsafe fn chan<'a>(ctx: *mut ibv_context, fd: &'a CmdFd) -> (Ctx<'a>, bool) {
-    // SAFETY: the caller's contract.
-    unsafe { (cmd_of(ctx, fd), priv_of(ctx).imported) }
-}
 
 /// An early failure returned as rdma-core returns it there: the value, `errno` untouched.
 pub(crate) fn quiet(e: Errno) -> c_int {
     e.0
 }
 
-pub(crate) use super::driver::allow_disassociate;
+pub(crate) use crate::verbs::disassoc::allow_disassociate;
 
 /// Initialise an object's event lock (`pthread_mutex_init` / `pthread_cond_init` with default
 /// attributes, which cannot fail).
@@ -36,33 +26,38 @@ pub(crate) use super::driver::allow_disassociate;
 /// # Safety
 /// Both point to writable storage not in use by another thread.
 pub(crate) unsafe fn init_lock(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        libc::pthread_mutex_init(mutex, core::ptr::null());
-        libc::pthread_cond_init(cond, core::ptr::null());
-    }
+    // SAFETY: the caller's contract: writable storage nobody uses; default attributes.
+    unsafe { libc::pthread_mutex_init(mutex, core::ptr::null()) };
+    // SAFETY: as above, for the condition variable.
+    unsafe { libc::pthread_cond_init(cond, core::ptr::null()) };
 }
 
-/// The end of a QP, SRQ or WQ destroy: block until the application has acknowledged every
-/// async event the kernel reported for the object (`ibv_ack_async_event` raises
-/// `*completed` under `mutex` and signals `cond`).
+/// The end of every destroy that waits for acknowledged events (rdma-core: cmd_qp.c, cmd_srq.c,
+/// cmd_wq.c, cmd_cq.c): after a destroy command that answered with the kernel's event counts
+/// (`Some`), block on the object's condition variable until `reached` says every reported event
+/// was acknowledged; a forgiven EIO (`None`) and errors return at once.
 ///
 /// # Safety
-/// The three belong to one live object whose lock was initialised.
-pub(crate) unsafe fn wait_acks(
+/// `mutex` and `cond` are the object's initialised event lock; `reached` reads only what the
+/// ack verbs write under that mutex.
+pub(crate) unsafe fn destroy_and_wait<R>(
+    destroyed: Result<Option<R>>,
     mutex: *mut libc::pthread_mutex_t,
     cond: *mut libc::pthread_cond_t,
-    completed: *const u32,
-    reported: u32,
-) {
-    // SAFETY: the caller's contract; `completed` is only written under `mutex`.
-    unsafe {
-        libc::pthread_mutex_lock(mutex);
-        while core::ptr::read_volatile(completed) != reported {
-            libc::pthread_cond_wait(cond, mutex);
-        }
-        libc::pthread_mutex_unlock(mutex);
+    reached: impl Fn(&R) -> bool,
+) -> Result<()> {
+    let Some(reported) = destroyed? else {
+        return Ok(());
+    };
+    // SAFETY: the caller's contract: an initialised mutex.
+    unsafe { libc::pthread_mutex_lock(mutex) };
+    while !reached(&reported) {
+        // SAFETY: the caller's contract; this thread holds `mutex`.
+        unsafe { libc::pthread_cond_wait(cond, mutex) };
     }
+    // SAFETY: this thread holds `mutex`.
+    unsafe { libc::pthread_mutex_unlock(mutex) };
+    Ok(())
 }
 
 /// The SGEs of one work request. Divergence: a negative count, or a NULL list with a positive
@@ -116,8 +111,10 @@ pub(crate) type RecvList<'a> = (Vec<RecvWr<'a>>, Vec<*mut ibv_recv_wr>);
 pub(crate) unsafe fn recv_list<'a>(
     mut wr: *mut ibv_recv_wr,
 ) -> core::result::Result<RecvList<'a>, (usize, Errno)> {
-    // SAFETY: the caller's contract.
-    let n = unsafe { wr_count(wr, |w| (*w).next) };
+    // SAFETY: each `w` wr_count passes is a live WR of the caller's list.
+    let next = |w: *mut ibv_recv_wr| unsafe { (*w).next };
+    // SAFETY: the caller's contract: a NULL-terminated list of live WRs.
+    let n = unsafe { wr_count(wr, next) };
     let (mut wrs, mut ptrs) = with_room(n).map_err(|e| (0, e))?;
     while !wr.is_null() {
         // SAFETY: the caller's contract.

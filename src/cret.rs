@@ -1,0 +1,98 @@
+//! The C return conventions of the verbs API: how a [`Result`] becomes a C return value and the
+//! thread's `errno` (rdma-core has no one place for them: each verb in verbs.c picks one).
+//!
+//! rdma-core reports failure three ways, and the return type alone cannot tell which a function
+//! uses, so every export names its convention at the call site:
+//! - [`CRet::ret_null`]: a pointer, NULL on failure with `errno` set (`ibv_alloc_pd`);
+//! - [`CRet::ret_errno`]: 0 or the positive errno (`ibv_modify_qp`, `ibv_destroy_qp`);
+//! - [`CRet::ret_minus_one`]: a count/value, -1 on failure with `errno` set (`ibv_get_device_index`).
+//!
+//! Used by `capi` and by the C-ABI slot functions of `verbs`; sets `errno` through `sys`.
+#![forbid(unsafe_code)]
+
+use core::ffi::c_int;
+
+use crate::errno::Result;
+
+/// The C side of a [`Result`]: which convention the export follows is named where it returns.
+pub trait CRet<T> {
+    /// NULL and `errno` on failure.
+    fn ret_null(self) -> T
+    where
+        T: NullPtr;
+    /// 0, or the positive errno (and `errno` set to it, which rdma-core's callers may read too).
+    fn ret_errno(self) -> c_int
+    where
+        T: Into<()>;
+    /// The value, or -1 with `errno` set.
+    fn ret_minus_one(self) -> T
+    where
+        T: MinusOne;
+}
+
+/// Pointer types that have a NULL.
+pub trait NullPtr {
+    fn null() -> Self;
+}
+impl<P> NullPtr for *mut P {
+    fn null() -> Self {
+        core::ptr::null_mut()
+    }
+}
+impl<P> NullPtr for *const P {
+    fn null() -> Self {
+        core::ptr::null()
+    }
+}
+
+/// Integer types that have a -1.
+pub trait MinusOne {
+    fn minus_one() -> Self;
+}
+macro_rules! minus_one {
+    ($($t:ty)*) => { $(impl MinusOne for $t { fn minus_one() -> Self { -1 } })* };
+}
+minus_one!(i8 i16 i32 i64 isize);
+
+impl<T> CRet<T> for Result<T> {
+    fn ret_null(self) -> T
+    where
+        T: NullPtr,
+    {
+        self.unwrap_or_else(|e| {
+            crate::sys::set_errno(e.0);
+            T::null()
+        })
+    }
+
+    fn ret_errno(self) -> c_int
+    where
+        T: Into<()>,
+    {
+        match self {
+            Ok(_) => 0,
+            Err(e) => {
+                crate::sys::set_errno(e.0);
+                e.0
+            }
+        }
+    }
+
+    fn ret_minus_one(self) -> T
+    where
+        T: MinusOne,
+    {
+        self.unwrap_or_else(|e| {
+            crate::sys::set_errno(e.0);
+            T::minus_one()
+        })
+    }
+}
+
+impl crate::errno::Errno {
+    /// The positive errno (and `errno` set to it): an early refusal under [`CRet::ret_errno`]'s
+    /// convention, spelled `Errno::EINVAL.ret_errno()`.
+    pub fn ret_errno(self) -> c_int {
+        Err::<(), _>(self).ret_errno()
+    }
+}

@@ -1,0 +1,99 @@
+//! Device and port queries on an open context (rdma-core: verbs.c `__ibv_query_device`,
+//! `__lib_query_port`, `__ibv_query_port`).
+//!
+//! These are op-table slots as much as verbs: the context's `query_port` slot and the
+//! `_compat_query_*` slots old binaries call directly hold the functions below, and the exports
+//! of `capi::context` forward to them. C conventions as rdma-core's: 0 or the positive errno,
+//! a provider's answer passed on as it is (errno untouched), the library's own refusals with
+//! errno set. Called by `capi`, `verbs::context` (the slots) and `verbs::gid`.
+use core::ffi::c_int;
+
+use crate::abi::verbs::{
+    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_port_attr,
+};
+use crate::errno::Errno;
+use crate::verbs::ctxpriv::ops_of;
+
+/// `ibv_query_device`: the provider's `query_device_ex` with the legacy attribute size.
+/// 0, or the positive errno. Divergence: NULL arguments give EINVAL (rdma-core crashes).
+///
+/// # Safety
+/// `context` is NULL or open; `device_attr` is NULL or a writable `ibv_device_attr`.
+pub(crate) unsafe extern "C" fn query_device(
+    context: *mut ibv_context,
+    device_attr: *mut ibv_device_attr,
+) -> c_int {
+    if context.is_null() || device_attr.is_null() {
+        return Errno::EINVAL.ret_errno();
+    }
+    // SAFETY: an open context (the caller's contract).
+    let Some(q) = unsafe { ops_of(context) }.query_device_ex else {
+        return Errno::EOPNOTSUPP.ret_errno();
+    };
+    let attr = device_attr.cast::<ibv_device_attr_ex>();
+    // SAFETY: the provider's op on its context; `orig_attr` is the first member of
+    // ibv_device_attr_ex, so the legacy struct is the head of one, and the size tells the
+    // provider to fill only that.
+    unsafe {
+        q(
+            context,
+            core::ptr::null(),
+            attr,
+            size_of::<ibv_device_attr>(),
+        )
+    }
+}
+
+/// `ibv_query_port` (the compat layout): fills the pre-`port_cap_flags2` attribute layout.
+///
+/// # Safety
+/// `context` is NULL or open; `port_attr` is NULL or a writable `_compat_ibv_port_attr`.
+pub(crate) unsafe extern "C" fn query_port_compat(
+    context: *mut ibv_context,
+    port_num: u8,
+    port_attr: *mut _compat_ibv_port_attr,
+) -> c_int {
+    // SAFETY: forwarded; lib_query_port checks its arguments.
+    unsafe { lib_query_port(context, port_num, port_attr.cast(), COMPAT_PORT_ATTR_SIZE) }
+}
+
+/// `sizeof(struct _compat_ibv_port_attr)`: `ibv_port_attr` up to and including `flags`, padded.
+const COMPAT_PORT_ATTR_SIZE: usize = 52;
+
+/// rdma-core's `__lib_query_port`, the context's `query_port` slot: the provider fills a full
+/// `ibv_port_attr` (a zeroed temporary when the caller's is shorter), the caller gets
+/// `port_attr_len` bytes of it.
+///
+/// # Safety
+/// `context` is NULL or open; `port_attr` is NULL or `port_attr_len` writable bytes.
+pub(crate) unsafe extern "C" fn lib_query_port(
+    context: *mut ibv_context,
+    port_num: u8,
+    port_attr: *mut ibv_port_attr,
+    port_attr_len: usize,
+) -> c_int {
+    if context.is_null() || port_attr.is_null() {
+        return Errno::EINVAL.ret_errno();
+    }
+    // SAFETY: an open context (the caller's contract).
+    let Some(q) = unsafe { ops_of(context) }.query_port else {
+        return Errno::EOPNOTSUPP.ret_errno();
+    };
+    if port_attr_len < size_of::<ibv_port_attr>() {
+        // SAFETY: plain C data: all-zero bytes are a valid value.
+        let mut tmp: ibv_port_attr = unsafe { core::mem::zeroed() };
+        // SAFETY: the provider's op on its context, into a full-sized attribute of ours.
+        let rc = unsafe { q(context, port_num, &mut tmp) };
+        if rc != 0 {
+            return rc;
+        }
+        let src = (&raw const tmp).cast::<u8>();
+        // SAFETY: the caller's buffer has port_attr_len bytes, fewer than `tmp` has.
+        unsafe { core::ptr::copy_nonoverlapping(src, port_attr.cast::<u8>(), port_attr_len) };
+        return 0;
+    }
+    // SAFETY: the caller's buffer has port_attr_len bytes.
+    unsafe { core::ptr::write_bytes(port_attr.cast::<u8>(), 0, port_attr_len) };
+    // SAFETY: the provider's op on its context, into the caller's full-sized attribute.
+    unsafe { q(context, port_num, port_attr) }
+}
