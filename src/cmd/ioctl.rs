@@ -2,15 +2,18 @@
 //! `execute_ioctl`, `__ioctl_final_num_attrs`, `_write_set_uhw`).
 //!
 //! A chain of C `ibv_command_buffer`s becomes one [`IoctlCmd`]: the head's attributes and
-//! bookkeeping in `head`, each linked buffer's (in `next` order) in `links`. Executing it
-//! linearises the chain (head first), fills in the header, sends it, and on success copies the
-//! kernel-updated attributes back into `head` and `links`; `linear` and `hdr` keep what was sent,
-//! which is what a C head buffer's memory holds afterwards.
+//! bookkeeping in `head`, the write-compat driver data of a legacy entry point in its own small
+//! link, each linked buffer's (in `next` order) in `links`. Executing it linearises the chain
+//! (head first, then the compat link, then `links`) into one buffer on the stack (on the heap only
+//! past 32 attributes), fills in the header, sends it, and on success copies the kernel-updated
+//! attributes back; `hdr` keeps the header sent and [`IoctlCmd::linear`] the attribute array,
+//! which is what a C head buffer's memory holds afterwards. Nothing is allocated for a command
+//! of at most [`INLINE_ATTRS`] head attributes.
 #![forbid(unsafe_code)]
 
 use core::marker::PhantomData;
 
-use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr, decode_attrs, encode};
+use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, INLINE_ATTRS, IoctlHdr};
 use super::wire::addr;
 use super::Ctx;
 use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
@@ -28,9 +31,9 @@ pub struct IoctlCmd<'a> {
     pub object_id: u16,
     pub method_id: u16,
     pub head: CmdBuf,
+    /// The write-compat link ([`Self::push_compat`]), sent right after the head.
+    compat: UhwLink,
     pub links: Vec<CmdBuf>,
-    /// After [`execute_ioctl`]: the attribute array as sent and as the kernel left it.
-    pub linear: Vec<Attr>,
     /// After [`execute_ioctl`]: the header as sent.
     pub hdr: IoctlHdr,
     borrows: PhantomData<&'a mut [u8]>,
@@ -48,8 +51,8 @@ impl<'a> IoctlCmd<'a> {
             object_id,
             method_id,
             head,
+            compat: UhwLink::default(),
             links,
-            linear: Vec::new(),
             hdr: IoctlHdr::default(),
             borrows: PhantomData,
         }
@@ -121,23 +124,46 @@ impl<'a> IoctlCmd<'a> {
         resp_driver: &'a mut [u8],
         core_resp_size: usize,
     ) {
-        let mut link = CmdBuf::default();
+        // The headroom a C link would record (`core_*_size / 4`) is only read back by C code;
+        // this link never goes back to C.
+        let _ = (core_req_size, core_resp_size);
+        let mut link = UhwLink::default();
         if !req_driver.is_empty() {
-            let i = link.in_data(UVERBS_ATTR_UHW_IN, req_driver, addr(req_driver));
-            link.uhw_in_idx = Some(i as u8);
-            link.uhw_in_headroom_dwords = (core_req_size / 4) as u8;
+            link.uhw_in_idx = Some(link.len);
+            link.push(Attr::data_in(UVERBS_ATTR_UHW_IN, req_driver, addr(req_driver)));
         }
         if !resp_driver.is_empty() {
-            let i = link.out_addr(UVERBS_ATTR_UHW_OUT, addr(resp_driver), resp_driver.len());
-            link.uhw_out_idx = Some(i as u8);
-            link.uhw_out_headroom_dwords = (core_resp_size / 4) as u8;
+            link.push(Attr::data_out(UVERBS_ATTR_UHW_OUT, addr(resp_driver), resp_driver.len()));
         }
-        self.links.push(link);
+        self.compat = link;
     }
 
     /// Total attributes of the chain (`__ioctl_final_num_attrs` of the head's count and links).
     pub fn num_attrs(&self) -> usize {
-        self.head.attrs.len() + self.links.iter().map(|l| l.attrs.len()).sum::<usize>()
+        self.head.attrs.len() + self.compat.attrs().len() + self.links.iter().map(|l| l.attrs.len()).sum::<usize>()
+    }
+
+    /// The linear attribute array (head, compat link, links): before [`execute_ioctl`] what it
+    /// would send, after it what the kernel left (or what was sent, if it failed).
+    pub fn linear(&self) -> impl Iterator<Item = &Attr> {
+        let links = self.links.iter().flat_map(|l| l.attrs.iter());
+        self.head.attrs.iter().chain(self.compat.attrs()).chain(links)
+    }
+
+    fn for_each_attr(&self, mut f: impl FnMut(&Attr)) {
+        self.head.attrs.iter().for_each(&mut f);
+        self.compat.attrs().iter().for_each(&mut f);
+        for l in &self.links {
+            l.attrs.iter().for_each(&mut f);
+        }
+    }
+
+    fn for_each_attr_mut(&mut self, mut f: impl FnMut(&mut Attr)) {
+        self.head.attrs.iter_mut().for_each(&mut f);
+        self.compat.attrs_mut().iter_mut().for_each(&mut f);
+        for l in &mut self.links {
+            l.attrs.iter_mut().for_each(&mut f);
+        }
     }
 
     /// Head attribute `idx` (after execution: as the kernel left it).
@@ -168,24 +194,28 @@ pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize
 /// `execute_ioctl`: send `cmd` on the context's command fd.
 ///
 /// Order as rdma-core: a head `buffer_error` fails with EINVAL before anything is sent; the
-/// chain is linearised (head attributes first, then each link's), and a link's UHW_IN index is
-/// carried over into the head's; the header gets `length`, `num_attrs`, the context's
-/// `driver_id` and zeroed reserved fields. A failing ioctl returns its errno as is (ENOTTY: no
-/// ioctl interface; EPROTONOSUPPORT: unknown method or mandatory attribute). On success the
-/// kernel-updated attributes are copied back into `head` and each link.
+/// chain is linearised (head attributes first, then the compat link's, then each link's), and a
+/// link's UHW_IN index is carried over into the head's; the header gets `length`, `num_attrs`,
+/// the context's `driver_id` and zeroed reserved fields. A failing ioctl returns its errno as is
+/// (ENOTTY: no ioctl interface; EPROTONOSUPPORT: unknown method or mandatory attribute). On
+/// success the kernel-updated attributes are copied back into `head`, the compat link and each
+/// link.
 pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
-    if cmd.head.buffer_error {
+    if cmd.head.buffer_error || cmd.compat.buffer_error {
         return Err(Errno::EINVAL);
     }
 
-    let mut linear = cmd.head.attrs.clone();
+    let mut n = cmd.head.attrs.len();
+    if let Some(i) = cmd.compat.uhw_in_idx {
+        cmd.head.uhw_in_idx = Some(i.wrapping_add(n as u8));
+    }
+    n += cmd.compat.attrs().len();
     for link in &cmd.links {
         if let Some(i) = link.uhw_in_idx {
-            cmd.head.uhw_in_idx = Some(i.wrapping_add(linear.len() as u8));
+            cmd.head.uhw_in_idx = Some(i.wrapping_add(n as u8));
         }
-        linear.extend_from_slice(&link.attrs);
+        n += link.attrs.len();
     }
-    let n = linear.len();
     cmd.hdr = IoctlHdr {
         length: (HDR_SIZE + ATTR_SIZE * n) as u16,
         object_id: cmd.object_id,
@@ -195,27 +225,83 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
         driver_id: ctx.state.driver_id(),
         reserved2: 0,
     };
-    let mut buf = encode(&cmd.hdr, &linear);
-    cmd.linear = linear;
-
-    ctx.fd.ioctl(&mut buf)?;
-
-    cmd.linear = decode_attrs(&buf);
-    // What the kernel wrote, for memcheck (rdma-core's finalize_attr).
-    for a in &cmd.linear {
-        if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
-            crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
-        }
+    // The buffer lives on the stack, in one of a few sizes (zeroing is part of the cost).
+    const fn room(attrs: usize) -> usize {
+        HDR_SIZE + ATTR_SIZE * attrs
     }
-    let mut rest = cmd.linear.as_slice();
-    for seg in core::iter::once(&mut cmd.head).chain(cmd.links.iter_mut()) {
-        let (mine, tail) = rest.split_at(seg.attrs.len().min(rest.len()));
-        for (dst, src) in seg.attrs.iter_mut().zip(mine) {
-            *dst = *src;
-        }
-        rest = tail;
+    let len = room(n);
+    if n <= 4 {
+        send_in(ctx, cmd, &mut [0u8; room(4)], len)
+    } else if n <= 8 {
+        send_in(ctx, cmd, &mut [0u8; room(8)], len)
+    } else if n <= INLINE_ATTRS + 2 {
+        send_in(ctx, cmd, &mut [0u8; room(INLINE_ATTRS + 2)], len)
+    } else if n <= 32 {
+        send_in(ctx, cmd, &mut [0u8; room(32)], len)
+    } else {
+        let mut v = Vec::new();
+        v.try_reserve_exact(len).map_err(|_| Errno::ENOMEM)?;
+        v.resize(len, 0);
+        send_in(ctx, cmd, &mut v, len)
     }
+}
+
+/// Encode `cmd` (header already set) into the first `len` bytes of `buf`, send it, and copy the
+/// attributes back.
+#[inline]
+fn send_in(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, buf: &mut [u8], len: usize) -> Result<()> {
+    let buf = buf.get_mut(..len).ok_or(Errno::EINVAL)?;
+    let (hdr, attrs) = buf.split_at_mut_checked(HDR_SIZE).ok_or(Errno::EINVAL)?;
+    if let Ok(h) = <&mut [u8; HDR_SIZE]>::try_from(hdr) {
+        cmd.hdr.write_to(h);
+    }
+    let mut out = attrs.chunks_exact_mut(ATTR_SIZE);
+    cmd.for_each_attr(|a| {
+        if let Some(Ok(slot)) = out.next().map(<&mut [u8; ATTR_SIZE]>::try_from) {
+            a.write_to(slot);
+        }
+    });
+
+    ctx.fd.ioctl(buf)?;
+
+    let mut back = buf.get(HDR_SIZE..).unwrap_or_default().chunks_exact(ATTR_SIZE);
+    cmd.for_each_attr_mut(|a| {
+        if let Some(Ok(slot)) = back.next().map(<&[u8; ATTR_SIZE]>::try_from) {
+            *a = Attr::from_bytes(slot);
+            // What the kernel wrote, for memcheck (rdma-core's finalize_attr).
+            if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
+                crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
+            }
+        }
+    });
     Ok(())
+}
+
+/// The write-compat link of a legacy entry point: at most UHW_IN and UHW_OUT.
+#[derive(Clone, Copy, Debug, Default)]
+struct UhwLink {
+    attrs: [Attr; 2],
+    len: u8,
+    uhw_in_idx: Option<u8>,
+    buffer_error: bool,
+}
+
+impl UhwLink {
+    fn push(&mut self, (a, too_long): (Attr, bool)) {
+        self.buffer_error |= too_long;
+        if let Some(slot) = self.attrs.get_mut(usize::from(self.len)) {
+            *slot = a;
+            self.len += 1;
+        }
+    }
+
+    fn attrs(&self) -> &[Attr] {
+        self.attrs.get(..usize::from(self.len)).unwrap_or_default()
+    }
+
+    fn attrs_mut(&mut self) -> &mut [Attr] {
+        self.attrs.get_mut(..usize::from(self.len)).unwrap_or_default()
+    }
 }
 
 /// Is `a` one of the two driver-data attributes the write fallback can carry?
