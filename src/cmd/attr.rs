@@ -36,18 +36,27 @@ const _: () = assert!(
         && HDR_SIZE == 24
 );
 
-/// One `struct ib_uverbs_attr`, laid out as the kernel reads it.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Attr {
-    pub attr_id: u16,
-    pub len: u16,
-    pub flags: u16,
-    /// The 16-bit `attr_data` union as it sits in memory (`enum_data.elem_id` is its first byte).
-    pub attr_data: u16,
-    /// The 64-bit `data` union: inline value, user address, object handle or fd.
-    pub data: u64,
-}
+pub use crate::sys::uverbs::{Attr, IoctlBuf, IoctlHdr};
+
+// Our mirrors are the uapi's layout.
+const _: () = assert!(
+    offset_of!(Attr, attr_id) == offset_of!(ib_uverbs_attr, attr_id)
+        && offset_of!(Attr, len) == offset_of!(ib_uverbs_attr, len)
+        && offset_of!(Attr, flags) == offset_of!(ib_uverbs_attr, flags)
+        && offset_of!(Attr, attr_data) == offset_of!(ib_uverbs_attr, attr_data)
+        && offset_of!(Attr, data) == offset_of!(ib_uverbs_attr, anon_1)
+        && size_of::<Attr>() == ATTR_SIZE
+);
+const _: () = assert!(
+    offset_of!(IoctlHdr, length) == offset_of!(ib_uverbs_ioctl_hdr, length)
+        && offset_of!(IoctlHdr, object_id) == offset_of!(ib_uverbs_ioctl_hdr, object_id)
+        && offset_of!(IoctlHdr, method_id) == offset_of!(ib_uverbs_ioctl_hdr, method_id)
+        && offset_of!(IoctlHdr, num_attrs) == offset_of!(ib_uverbs_ioctl_hdr, num_attrs)
+        && offset_of!(IoctlHdr, reserved1) == offset_of!(ib_uverbs_ioctl_hdr, reserved1)
+        && offset_of!(IoctlHdr, driver_id) == offset_of!(ib_uverbs_ioctl_hdr, driver_id)
+        && offset_of!(IoctlHdr, reserved2) == offset_of!(ib_uverbs_ioctl_hdr, reserved2)
+        && size_of::<IoctlHdr>() == HDR_SIZE
+);
 
 impl Attr {
     /// An all-zero attribute (an unused slot).
@@ -128,19 +137,11 @@ impl Attr {
     }
 }
 
-/// The `ib_uverbs_ioctl_hdr` fields (the attributes follow it on the wire).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct IoctlHdr {
-    pub length: u16,
-    pub object_id: u16,
-    pub method_id: u16,
-    pub num_attrs: u16,
-    pub reserved1: u64,
-    pub driver_id: u32,
-    pub reserved2: u32,
-}
-
 impl IoctlHdr {
+    /// An all-zero header.
+    pub const ZERO: IoctlHdr =
+        IoctlHdr { length: 0, object_id: 0, method_id: 0, num_attrs: 0, reserved1: 0, driver_id: 0, reserved2: 0 };
+
     /// The header's 24 bytes.
     pub fn to_bytes(&self) -> [u8; HDR_SIZE] {
         let mut b = [0u8; HDR_SIZE];
@@ -192,23 +193,28 @@ pub fn decode_attrs(buf: &[u8]) -> Vec<Attr> {
 }
 
 /// Attributes one buffer keeps without a heap allocation: more than any command of ours sends
-/// (rdma-core's largest, create-QP, declares 15).
-pub const INLINE_ATTRS: usize = 16;
+/// (rdma-core's largest, create-QP, declares 15, plus the two of a compat link).
+pub const INLINE_ATTRS: usize = 18;
 
 /// The attribute list of one command buffer: up to [`INLINE_ATTRS`] kept in place, more on the
 /// heap (a provider's long driver chain). Reads as a slice of [`Attr`].
+///
+/// In place, the list sits in an [`IoctlBuf`] behind room for the header, as a C
+/// `ibv_command_buffer` does, so a command whose attributes all fit there is sent from it as it
+/// stands ([`Attrs::wire`]).
 #[derive(Clone)]
 pub struct Attrs(Store);
 
 #[derive(Clone)]
 enum Store {
-    Inline(usize, [Attr; INLINE_ATTRS]),
+    Inline(usize, IoctlBuf<INLINE_ATTRS>),
     Heap(Vec<Attr>),
 }
 
 impl Default for Attrs {
+    #[inline]
     fn default() -> Self {
-        Attrs(Store::Inline(0, [Attr::ZERO; INLINE_ATTRS]))
+        Attrs(Store::Inline(0, IoctlBuf { hdr: IoctlHdr::ZERO, attrs: [Attr::ZERO; INLINE_ATTRS] }))
     }
 }
 
@@ -217,7 +223,7 @@ impl core::ops::Deref for Attrs {
     #[inline]
     fn deref(&self) -> &[Attr] {
         match &self.0 {
-            Store::Inline(n, a) => a.get(..*n).unwrap_or_default(),
+            Store::Inline(n, w) => w.attrs.get(..*n).unwrap_or_default(),
             Store::Heap(v) => v,
         }
     }
@@ -227,7 +233,7 @@ impl core::ops::DerefMut for Attrs {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Attr] {
         match &mut self.0 {
-            Store::Inline(n, a) => a.get_mut(..*n).unwrap_or_default(),
+            Store::Inline(n, w) => w.attrs.get_mut(..*n).unwrap_or_default(),
             Store::Heap(v) => v,
         }
     }
@@ -258,23 +264,35 @@ impl Attrs {
         Self::default()
     }
 
-    /// Append `a`; past the inline room the list moves to the heap.
+    /// Append `a`; past the inline room the list moves to the heap. Returns its index.
     #[inline]
-    pub fn push(&mut self, a: Attr) {
+    pub fn push(&mut self, a: Attr) -> usize {
+        if let Store::Inline(n, w) = &mut self.0 {
+            if let Some(slot) = w.attrs.get_mut(*n) {
+                *slot = a;
+                *n += 1;
+                return *n - 1;
+            }
+        }
+        self.push_slow(a)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn push_slow(&mut self, a: Attr) -> usize {
         match &mut self.0 {
-            Store::Inline(n, arr) => match arr.get_mut(*n) {
-                Some(slot) => {
-                    *slot = a;
-                    *n += 1;
-                }
-                None => {
-                    let mut v = Vec::with_capacity(2 * INLINE_ATTRS);
-                    v.extend_from_slice(arr);
-                    v.push(a);
-                    self.0 = Store::Heap(v);
-                }
-            },
-            Store::Heap(v) => v.push(a),
+            Store::Inline(n, w) => {
+                let mut v = Vec::with_capacity(2 * INLINE_ATTRS);
+                v.extend_from_slice(w.attrs.get(..*n).unwrap_or_default());
+                v.push(a);
+                let i = v.len() - 1;
+                self.0 = Store::Heap(v);
+                i
+            }
+            Store::Heap(v) => {
+                v.push(a);
+                v.len() - 1
+            }
         }
     }
 
@@ -282,17 +300,27 @@ impl Attrs {
     /// by a C caller).
     pub fn try_reserve(&mut self, more: usize) -> Result<(), Errno> {
         match &mut self.0 {
-            Store::Inline(n, arr) => {
+            Store::Inline(n, w) => {
                 if n.saturating_add(more) <= INLINE_ATTRS {
                     return Ok(());
                 }
                 let mut v = Vec::new();
                 v.try_reserve_exact(n.saturating_add(more)).map_err(|_| Errno::ENOMEM)?;
-                v.extend_from_slice(arr.get(..*n).unwrap_or_default());
+                v.extend_from_slice(w.attrs.get(..*n).unwrap_or_default());
                 self.0 = Store::Heap(v);
                 Ok(())
             }
             Store::Heap(v) => v.try_reserve(more).map_err(|_| Errno::ENOMEM),
+        }
+    }
+
+    /// The in-place buffer (header room, then the attributes from index 0) and the count, or
+    /// None for a list on the heap.
+    #[inline]
+    pub fn wire(&mut self) -> Option<(&mut IoctlBuf<INLINE_ATTRS>, usize)> {
+        match &mut self.0 {
+            Store::Inline(n, w) => Some((w, *n)),
+            Store::Heap(_) => None,
         }
     }
 }
@@ -321,8 +349,7 @@ pub struct CmdBuf {
 impl CmdBuf {
     /// Append a fresh mandatory attribute; returns its index.
     pub fn next_attr(&mut self, attr_id: u16) -> usize {
-        self.attrs.push(Attr::new(attr_id));
-        self.attrs.len() - 1
+        self.attrs.push(Attr::new(attr_id))
     }
 
     /// Append a mandatory attribute of `len` bytes with `data`; a length over 16 bits marks the
@@ -335,8 +362,7 @@ impl CmdBuf {
     #[inline]
     fn push(&mut self, (a, too_long): (Attr, bool)) -> usize {
         self.buffer_error |= too_long;
-        self.attrs.push(a);
-        self.attrs.len() - 1
+        self.attrs.push(a)
     }
 
     /// `fill_attr_in_uint64` / `fill_attr_const_in`: an 8-byte inline value.

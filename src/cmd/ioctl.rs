@@ -8,17 +8,18 @@
 //! past 32 attributes), fills in the header, sends it, and on success copies the kernel-updated
 //! attributes back; `hdr` keeps the header sent and [`IoctlCmd::linear`] the attribute array,
 //! which is what a C head buffer's memory holds afterwards. Nothing is allocated for a command
-//! of at most [`INLINE_ATTRS`] head attributes.
+//! of at most [`INLINE_ATTRS`](super::attr::INLINE_ATTRS) attributes (head and compat link).
 #![forbid(unsafe_code)]
 
 use core::marker::PhantomData;
 
-use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, INLINE_ATTRS, IoctlHdr};
+use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr};
 use super::wire::addr;
 use super::Ctx;
 use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
 use crate::errno::{Errno, Result};
-use crate::sys::pod::{Pod, bytes_mut};
+use crate::sys::pod::{self, Pod, bytes, bytes_mut};
+use crate::sys::uverbs::IoctlBuf;
 
 /// One ioctl command: object, method and the attribute chain.
 ///
@@ -146,24 +147,38 @@ impl<'a> IoctlCmd<'a> {
     /// The linear attribute array (head, compat link, links): before [`execute_ioctl`] what it
     /// would send, after it what the kernel left (or what was sent, if it failed).
     pub fn linear(&self) -> impl Iterator<Item = &Attr> {
-        let links = self.links.iter().flat_map(|l| l.attrs.iter());
-        self.head.attrs.iter().chain(self.compat.attrs()).chain(links)
+        self.segments().flatten()
     }
 
-    fn for_each_attr(&self, mut f: impl FnMut(&Attr)) {
-        self.head.attrs.iter().for_each(&mut f);
-        self.compat.attrs().iter().for_each(&mut f);
-        for l in &self.links {
-            l.attrs.iter().for_each(&mut f);
+    /// Copy the linear array into `dst` (exactly [`Self::num_attrs`] long).
+    fn store_linear(&self, dst: &mut [Attr]) {
+        let mut rest = dst;
+        for seg in self.segments() {
+            let (mine, tail) = rest.split_at_mut(seg.len().min(rest.len()));
+            mine.copy_from_slice(seg.get(..mine.len()).unwrap_or_default());
+            rest = tail;
         }
     }
 
-    fn for_each_attr_mut(&mut self, mut f: impl FnMut(&mut Attr)) {
-        self.head.attrs.iter_mut().for_each(&mut f);
-        self.compat.attrs_mut().iter_mut().for_each(&mut f);
-        for l in &mut self.links {
-            l.attrs.iter_mut().for_each(&mut f);
+    /// Copy the array the kernel left back into the segments, telling memcheck what the kernel
+    /// wrote (rdma-core's finalize_attr).
+    fn load_linear(&mut self, src: &[Attr]) {
+        mark_written(src);
+        let mut rest = src;
+        let links = self.links.iter_mut().map(|l| &mut *l.attrs);
+        for seg in [&mut *self.head.attrs, self.compat.attrs_mut()].into_iter().chain(links) {
+            let (mine, tail) = rest.split_at(seg.len().min(rest.len()));
+            if let Some(dst) = seg.get_mut(..mine.len()) {
+                dst.copy_from_slice(mine);
+            }
+            rest = tail;
         }
+    }
+
+    /// The attribute segments in wire order: head, compat link, links.
+    fn segments(&self) -> impl Iterator<Item = &[Attr]> {
+        let links = self.links.iter().map(|l| &*l.attrs);
+        [&*self.head.attrs, self.compat.attrs()].into_iter().chain(links)
     }
 
     /// Head attribute `idx` (after execution: as the kernel left it).
@@ -225,56 +240,82 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
         driver_id: ctx.state.driver_id(),
         reserved2: 0,
     };
-    // The buffer lives on the stack, in one of a few sizes (zeroing is part of the cost).
-    const fn room(attrs: usize) -> usize {
-        HDR_SIZE + ATTR_SIZE * attrs
+    // Most commands: everything fits behind the head's own attributes; send from there.
+    if cmd.links.is_empty() {
+        let hdr = cmd.hdr;
+        let extra = cmd.compat.attrs_mut();
+        if let Some((w, h)) = cmd.head.attrs.wire() {
+            if let Some(room) = w.attrs.get_mut(h..n) {
+                for (d, s) in room.iter_mut().zip(extra.iter()) {
+                    *d = *s;
+                }
+                w.hdr = hdr;
+                ctx.fd.ioctl(bytes_mut(w).get_mut(..HDR_SIZE + ATTR_SIZE * n).ok_or(Errno::EINVAL)?)?;
+                let sent = w.attrs.get(..n).unwrap_or_default();
+                mark_written(sent);
+                for (d, s) in extra.iter_mut().zip(sent.get(h..).unwrap_or_default()) {
+                    *d = *s;
+                }
+                return Ok(());
+            }
+        }
     }
-    let len = room(n);
+    // Otherwise a buffer on the stack, in one of a few sizes (zeroing it is part of the cost).
     if n <= 4 {
-        send_in(ctx, cmd, &mut [0u8; room(4)], len)
+        send::<4>(ctx, cmd, n)
     } else if n <= 8 {
-        send_in(ctx, cmd, &mut [0u8; room(8)], len)
-    } else if n <= INLINE_ATTRS + 2 {
-        send_in(ctx, cmd, &mut [0u8; room(INLINE_ATTRS + 2)], len)
+        send::<8>(ctx, cmd, n)
+    } else if n <= 16 {
+        send::<16>(ctx, cmd, n)
     } else if n <= 32 {
-        send_in(ctx, cmd, &mut [0u8; room(32)], len)
+        send::<32>(ctx, cmd, n)
     } else {
-        let mut v = Vec::new();
-        v.try_reserve_exact(len).map_err(|_| Errno::ENOMEM)?;
-        v.resize(len, 0);
-        send_in(ctx, cmd, &mut v, len)
+        send_heap(ctx, cmd, n)
     }
 }
 
-/// Encode `cmd` (header already set) into the first `len` bytes of `buf`, send it, and copy the
-/// attributes back.
+/// Send `cmd` (header set, `n` attributes) from an [`IoctlBuf`] of room `N` ≥ `n`.
 #[inline]
-fn send_in(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, buf: &mut [u8], len: usize) -> Result<()> {
-    let buf = buf.get_mut(..len).ok_or(Errno::EINVAL)?;
-    let (hdr, attrs) = buf.split_at_mut_checked(HDR_SIZE).ok_or(Errno::EINVAL)?;
-    if let Ok(h) = <&mut [u8; HDR_SIZE]>::try_from(hdr) {
-        cmd.hdr.write_to(h);
-    }
-    let mut out = attrs.chunks_exact_mut(ATTR_SIZE);
-    cmd.for_each_attr(|a| {
-        if let Some(Ok(slot)) = out.next().map(<&mut [u8; ATTR_SIZE]>::try_from) {
-            a.write_to(slot);
-        }
-    });
-
-    ctx.fd.ioctl(buf)?;
-
-    let mut back = buf.get(HDR_SIZE..).unwrap_or_default().chunks_exact(ATTR_SIZE);
-    cmd.for_each_attr_mut(|a| {
-        if let Some(Ok(slot)) = back.next().map(<&[u8; ATTR_SIZE]>::try_from) {
-            *a = Attr::from_bytes(slot);
-            // What the kernel wrote, for memcheck (rdma-core's finalize_attr).
-            if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
-                crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
-            }
-        }
-    });
+fn send<const N: usize>(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
+    let mut w = IoctlBuf { hdr: cmd.hdr, attrs: [Attr::ZERO; N] };
+    let sent = w.attrs.get_mut(..n).ok_or(Errno::EINVAL)?;
+    cmd.store_linear(sent);
+    let len = HDR_SIZE + ATTR_SIZE * n;
+    ctx.fd.ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    cmd.load_linear(w.attrs.get(..n).unwrap_or_default());
     Ok(())
+}
+
+/// Send `cmd` (header set, `n` attributes, more than any stack buffer holds) from the heap.
+#[cold]
+fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
+    let mut attrs = Vec::new();
+    attrs.try_reserve_exact(n).map_err(|_| Errno::ENOMEM)?;
+    attrs.resize(n, Attr::ZERO);
+    cmd.store_linear(&mut attrs);
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(HDR_SIZE + ATTR_SIZE * n).map_err(|_| Errno::ENOMEM)?;
+    buf.extend_from_slice(bytes(&cmd.hdr));
+    for a in &attrs {
+        buf.extend_from_slice(bytes(a));
+    }
+    ctx.fd.ioctl(&mut buf)?;
+    for (a, b) in attrs.iter_mut().zip(buf.get(HDR_SIZE..).unwrap_or_default().chunks_exact(ATTR_SIZE)) {
+        *a = pod::read(b);
+    }
+    cmd.load_linear(&attrs);
+    Ok(())
+}
+
+/// Tell memcheck what the kernel wrote through the attributes it marked (rdma-core's
+/// finalize_attr).
+#[inline]
+fn mark_written(attrs: &[Attr]) {
+    for a in attrs {
+        if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
+            crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
+        }
+    }
 }
 
 /// The write-compat link of a legacy entry point: at most UHW_IN and UHW_OUT.

@@ -10,6 +10,50 @@ use core::ffi::c_int;
 use crate::abi::uapi::RDMA_VERBS_IOCTL;
 use crate::errno::Errno;
 
+/// One `struct ib_uverbs_attr` as it sits in an ioctl buffer (the `attr_data` and `data`
+/// unions as raw integers; the command layer gives them meaning: `crate::cmd::attr`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Attr {
+    pub attr_id: u16,
+    pub len: u16,
+    pub flags: u16,
+    /// The 16-bit `attr_data` union as it sits in memory (`enum_data.elem_id` is its first byte).
+    pub attr_data: u16,
+    /// The 64-bit `data` union: inline value, user address, object handle or fd.
+    pub data: u64,
+}
+
+/// The `struct ib_uverbs_ioctl_hdr` that starts an ioctl buffer.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IoctlHdr {
+    pub length: u16,
+    pub object_id: u16,
+    pub method_id: u16,
+    pub num_attrs: u16,
+    pub reserved1: u64,
+    pub driver_id: u32,
+    pub reserved2: u32,
+}
+
+/// An ioctl buffer with room for `N` attributes (the first `num_attrs` are sent).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct IoctlBuf<const N: usize> {
+    pub hdr: IoctlHdr,
+    pub attrs: [Attr; N],
+}
+
+// The three are records of integers without padding (checked here), so they are plain data.
+const _: () = assert!(size_of::<Attr>() == 16 && size_of::<IoctlHdr>() == 24 && size_of::<IoctlBuf<3>>() == 24 + 48);
+// SAFETY: repr(C), integer fields only, no padding (sizes asserted above: the fields fill them).
+unsafe impl super::pod::Pod for Attr {}
+// SAFETY: as above.
+unsafe impl super::pod::Pod for IoctlHdr {}
+// SAFETY: as above: a header of 24 bytes (a multiple of the 8-byte alignment) then the array.
+unsafe impl<const N: usize> super::pod::Pod for IoctlBuf<N> {}
+
 /// A uverbs command channel.
 pub trait Uverbs {
     /// `ioctl(fd, RDMA_VERBS_IOCTL, buf)`: `buf` is an `ib_uverbs_ioctl_hdr` followed by its
