@@ -36,7 +36,7 @@ const _: () = assert!(
         && HDR_SIZE == 24
 );
 
-pub use crate::sys::uverbs::{Attr, IoctlBuf, IoctlHdr};
+pub use crate::sys::uverbs::{Attr, AttrBuf, IoctlBuf, IoctlHdr};
 
 // Our mirrors are the uapi's layout.
 const _: () = assert!(
@@ -207,14 +207,14 @@ pub struct Attrs(Store);
 
 #[derive(Clone)]
 enum Store {
-    Inline(usize, IoctlBuf<INLINE_ATTRS>),
+    Inline(AttrBuf<INLINE_ATTRS>),
     Heap(Vec<Attr>),
 }
 
 impl Default for Attrs {
     #[inline]
     fn default() -> Self {
-        Attrs(Store::Inline(0, IoctlBuf { hdr: IoctlHdr::ZERO, attrs: [Attr::ZERO; INLINE_ATTRS] }))
+        Attrs(Store::Inline(AttrBuf::default()))
     }
 }
 
@@ -223,7 +223,7 @@ impl core::ops::Deref for Attrs {
     #[inline]
     fn deref(&self) -> &[Attr] {
         match &self.0 {
-            Store::Inline(n, w) => w.attrs.get(..*n).unwrap_or_default(),
+            Store::Inline(w) => w.as_slice(),
             Store::Heap(v) => v,
         }
     }
@@ -233,7 +233,7 @@ impl core::ops::DerefMut for Attrs {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Attr] {
         match &mut self.0 {
-            Store::Inline(n, w) => w.attrs.get_mut(..*n).unwrap_or_default(),
+            Store::Inline(w) => w.as_mut_slice(),
             Store::Heap(v) => v,
         }
     }
@@ -267,11 +267,9 @@ impl Attrs {
     /// Append `a`; past the inline room the list moves to the heap. Returns its index.
     #[inline]
     pub fn push(&mut self, a: Attr) -> usize {
-        if let Store::Inline(n, w) = &mut self.0 {
-            if let Some(slot) = w.attrs.get_mut(*n) {
-                *slot = a;
-                *n += 1;
-                return *n - 1;
+        if let Store::Inline(w) = &mut self.0 {
+            if let Some(i) = w.push(a) {
+                return i;
             }
         }
         self.push_slow(a)
@@ -281,9 +279,9 @@ impl Attrs {
     #[inline(never)]
     fn push_slow(&mut self, a: Attr) -> usize {
         match &mut self.0 {
-            Store::Inline(n, w) => {
+            Store::Inline(w) => {
                 let mut v = Vec::with_capacity(2 * INLINE_ATTRS);
-                v.extend_from_slice(w.attrs.get(..*n).unwrap_or_default());
+                v.extend_from_slice(w.as_slice());
                 v.push(a);
                 let i = v.len() - 1;
                 self.0 = Store::Heap(v);
@@ -300,13 +298,13 @@ impl Attrs {
     /// by a C caller).
     pub fn try_reserve(&mut self, more: usize) -> Result<(), Errno> {
         match &mut self.0 {
-            Store::Inline(n, w) => {
-                if n.saturating_add(more) <= INLINE_ATTRS {
+            Store::Inline(w) => {
+                if w.len().saturating_add(more) <= INLINE_ATTRS {
                     return Ok(());
                 }
                 let mut v = Vec::new();
-                v.try_reserve_exact(n.saturating_add(more)).map_err(|_| Errno::ENOMEM)?;
-                v.extend_from_slice(w.attrs.get(..*n).unwrap_or_default());
+                v.try_reserve_exact(w.len().saturating_add(more)).map_err(|_| Errno::ENOMEM)?;
+                v.extend_from_slice(w.as_slice());
                 self.0 = Store::Heap(v);
                 Ok(())
             }
@@ -314,12 +312,11 @@ impl Attrs {
         }
     }
 
-    /// The in-place buffer (header room, then the attributes from index 0) and the count, or
-    /// None for a list on the heap.
+    /// The in-place buffer (header room, then the attributes), or None for a list on the heap.
     #[inline]
-    pub fn wire(&mut self) -> Option<(&mut IoctlBuf<INLINE_ATTRS>, usize)> {
+    pub fn wire(&mut self) -> Option<&mut AttrBuf<INLINE_ATTRS>> {
         match &mut self.0 {
-            Store::Inline(n, w) => Some((w, *n)),
+            Store::Inline(w) => Some(w),
             Store::Heap(_) => None,
         }
     }

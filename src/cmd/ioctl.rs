@@ -42,8 +42,17 @@ pub struct IoctlCmd<'a> {
 
 impl<'a> IoctlCmd<'a> {
     /// An empty command (`DECLARE_COMMAND_BUFFER`).
+    #[inline]
     pub fn new(object_id: u16, method_id: u16) -> Self {
-        Self::from_chain(object_id, method_id, CmdBuf::default(), Vec::new())
+        IoctlCmd {
+            object_id,
+            method_id,
+            head: CmdBuf::default(),
+            compat: UhwLink::default(),
+            links: Vec::new(),
+            hdr: IoctlHdr::default(),
+            borrows: PhantomData,
+        }
     }
 
     /// A command from a converted C chain: the head buffer and its links in `next` order.
@@ -244,18 +253,11 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
     if cmd.links.is_empty() {
         let hdr = cmd.hdr;
         let extra = cmd.compat.attrs_mut();
-        if let Some((w, h)) = cmd.head.attrs.wire() {
-            if let Some(room) = w.attrs.get_mut(h..n) {
-                for (d, s) in room.iter_mut().zip(extra.iter()) {
-                    *d = *s;
-                }
-                w.hdr = hdr;
-                ctx.fd.ioctl(bytes_mut(w).get_mut(..HDR_SIZE + ATTR_SIZE * n).ok_or(Errno::EINVAL)?)?;
-                let sent = w.attrs.get(..n).unwrap_or_default();
-                mark_written(sent);
-                for (d, s) in extra.iter_mut().zip(sent.get(h..).unwrap_or_default()) {
-                    *d = *s;
-                }
+        if let Some(w) = cmd.head.attrs.wire() {
+            if let Some(r) = w.send_in_place(hdr, extra, |b| ctx.fd.ioctl(b)) {
+                r?;
+                mark_written(w.as_slice());
+                mark_written(extra);
                 return Ok(());
             }
         }
