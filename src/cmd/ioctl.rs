@@ -311,7 +311,7 @@ fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
 
 /// Tell memcheck what the kernel wrote through the attributes it marked (rdma-core's
 /// finalize_attr).
-#[inline]
+#[inline(always)]
 fn mark_written(attrs: &[Attr]) {
     for a in attrs {
         if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
