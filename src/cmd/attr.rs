@@ -2,8 +2,10 @@
 //! (rdma-core: `libibverbs/cmd_ioctl.h`, the `struct ibv_command_buffer` and the `fill_attr_*`
 //! helpers).
 //!
-//! Attributes and headers are kept as plain Rust values and turned into the kernel's bytes only
-//! when a command is sent, so the union members of `ib_uverbs_attr` never need reading here.
+//! [`Attr`] and [`IoctlHdr`] are `#[repr(C)]` records with the kernel's layout (defined in
+//! `sys::uverbs`, where their byte views live); the unions of `ib_uverbs_attr` are raw integers.
+//! A buffer's attributes ([`Attrs`]) stay in place up to [`INLINE_ATTRS`], behind room for the
+//! header, so the usual command is sent from where it was built without a heap allocation.
 #![forbid(unsafe_code)]
 
 use core::mem::offset_of;
@@ -205,6 +207,8 @@ pub const INLINE_ATTRS: usize = 18;
 #[derive(Clone)]
 pub struct Attrs(Store);
 
+// The in-place variant is the point: boxing it would bring back the allocation it avoids.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 enum Store {
     Inline(AttrBuf<INLINE_ATTRS>),
