@@ -100,7 +100,7 @@ fn links_are_linearised_and_copied_back() {
     // Kernel results are copied back into the head and into the link that owns them.
     assert_eq!(cmd.head.attrs[0].data, 5);
     assert_eq!(cmd.links[0].attrs[1].data, 9);
-    assert_eq!(cmd.linear.len(), 5);
+    assert_eq!(cmd.linear().count(), 5);
     assert_eq!(cmd.hdr.num_attrs, 5);
 }
 

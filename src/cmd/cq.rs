@@ -86,7 +86,7 @@ fn icmd_create_cq(
         cmd.links.append(driver);
         let via = execute_ioctl_fallback(ctx, op::CREATE_CQ, &mut cmd);
         let handle = cmd.attr(h).map_or(0, |a| a.data as u32);
-        *driver = cmd.take_links(1);
+        *driver = cmd.take_links(0);
         (via?, handle)
     };
     let channel = a.channel_fd.unwrap_or(-1);

@@ -2,20 +2,24 @@
 //! `execute_ioctl`, `__ioctl_final_num_attrs`, `_write_set_uhw`).
 //!
 //! A chain of C `ibv_command_buffer`s becomes one [`IoctlCmd`]: the head's attributes and
-//! bookkeeping in `head`, each linked buffer's (in `next` order) in `links`. Executing it
-//! linearises the chain (head first), fills in the header, sends it, and on success copies the
-//! kernel-updated attributes back into `head` and `links`; `linear` and `hdr` keep what was sent,
-//! which is what a C head buffer's memory holds afterwards.
+//! bookkeeping in `head`, the write-compat driver data of a legacy entry point in its own small
+//! link, each linked buffer's (in `next` order) in `links`. Executing it linearises the chain
+//! (head first, then the compat link, then `links`) into one buffer on the stack (on the heap only
+//! past 32 attributes), fills in the header, sends it, and on success copies the kernel-updated
+//! attributes back; `hdr` keeps the header sent and [`IoctlCmd::linear`] the attribute array,
+//! which is what a C head buffer's memory holds afterwards. Nothing is allocated for a command
+//! of at most [`INLINE_ATTRS`](super::attr::INLINE_ATTRS) attributes (head and compat link).
 #![forbid(unsafe_code)]
 
 use core::marker::PhantomData;
 
-use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr, decode_attrs, encode};
+use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr};
 use super::wire::addr;
 use super::Ctx;
 use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
 use crate::errno::{Errno, Result};
-use crate::sys::pod::{Pod, bytes_mut};
+use crate::sys::pod::{self, Pod, bytes, bytes_mut};
+use crate::sys::uverbs::IoctlBuf;
 
 /// One ioctl command: object, method and the attribute chain.
 ///
@@ -28,9 +32,9 @@ pub struct IoctlCmd<'a> {
     pub object_id: u16,
     pub method_id: u16,
     pub head: CmdBuf,
+    /// The write-compat link ([`Self::push_compat`]), sent right after the head.
+    compat: UhwLink,
     pub links: Vec<CmdBuf>,
-    /// After [`execute_ioctl`]: the attribute array as sent and as the kernel left it.
-    pub linear: Vec<Attr>,
     /// After [`execute_ioctl`]: the header as sent.
     pub hdr: IoctlHdr,
     borrows: PhantomData<&'a mut [u8]>,
@@ -38,8 +42,17 @@ pub struct IoctlCmd<'a> {
 
 impl<'a> IoctlCmd<'a> {
     /// An empty command (`DECLARE_COMMAND_BUFFER`).
+    #[inline]
     pub fn new(object_id: u16, method_id: u16) -> Self {
-        Self::from_chain(object_id, method_id, CmdBuf::default(), Vec::new())
+        IoctlCmd {
+            object_id,
+            method_id,
+            head: CmdBuf::default(),
+            compat: UhwLink::default(),
+            links: Vec::new(),
+            hdr: IoctlHdr::default(),
+            borrows: PhantomData,
+        }
     }
 
     /// A command from a converted C chain: the head buffer and its links in `next` order.
@@ -48,8 +61,8 @@ impl<'a> IoctlCmd<'a> {
             object_id,
             method_id,
             head,
+            compat: UhwLink::default(),
             links,
-            linear: Vec::new(),
             hdr: IoctlHdr::default(),
             borrows: PhantomData,
         }
@@ -121,23 +134,60 @@ impl<'a> IoctlCmd<'a> {
         resp_driver: &'a mut [u8],
         core_resp_size: usize,
     ) {
-        let mut link = CmdBuf::default();
+        // The headroom a C link would record (`core_*_size / 4`) is only read back by C code;
+        // this link never goes back to C.
+        let _ = (core_req_size, core_resp_size);
+        let mut link = UhwLink::default();
         if !req_driver.is_empty() {
-            let i = link.in_data(UVERBS_ATTR_UHW_IN, req_driver, addr(req_driver));
-            link.uhw_in_idx = Some(i as u8);
-            link.uhw_in_headroom_dwords = (core_req_size / 4) as u8;
+            link.uhw_in_idx = Some(link.len);
+            link.push(Attr::data_in(UVERBS_ATTR_UHW_IN, req_driver, addr(req_driver)));
         }
         if !resp_driver.is_empty() {
-            let i = link.out_addr(UVERBS_ATTR_UHW_OUT, addr(resp_driver), resp_driver.len());
-            link.uhw_out_idx = Some(i as u8);
-            link.uhw_out_headroom_dwords = (core_resp_size / 4) as u8;
+            link.push(Attr::data_out(UVERBS_ATTR_UHW_OUT, addr(resp_driver), resp_driver.len()));
         }
-        self.links.push(link);
+        self.compat = link;
     }
 
     /// Total attributes of the chain (`__ioctl_final_num_attrs` of the head's count and links).
     pub fn num_attrs(&self) -> usize {
-        self.head.attrs.len() + self.links.iter().map(|l| l.attrs.len()).sum::<usize>()
+        self.head.attrs.len() + self.compat.attrs().len() + self.links.iter().map(|l| l.attrs.len()).sum::<usize>()
+    }
+
+    /// The linear attribute array (head, compat link, links): before [`execute_ioctl`] what it
+    /// would send, after it what the kernel left (or what was sent, if it failed).
+    pub fn linear(&self) -> impl Iterator<Item = &Attr> {
+        self.segments().flatten()
+    }
+
+    /// Copy the linear array into `dst` (exactly [`Self::num_attrs`] long).
+    fn store_linear(&self, dst: &mut [Attr]) {
+        let mut rest = dst;
+        for seg in self.segments() {
+            let (mine, tail) = rest.split_at_mut(seg.len().min(rest.len()));
+            mine.copy_from_slice(seg.get(..mine.len()).unwrap_or_default());
+            rest = tail;
+        }
+    }
+
+    /// Copy the array the kernel left back into the segments, telling memcheck what the kernel
+    /// wrote (rdma-core's finalize_attr).
+    fn load_linear(&mut self, src: &[Attr]) {
+        mark_written(src);
+        let mut rest = src;
+        let links = self.links.iter_mut().map(|l| &mut *l.attrs);
+        for seg in [&mut *self.head.attrs, self.compat.attrs_mut()].into_iter().chain(links) {
+            let (mine, tail) = rest.split_at(seg.len().min(rest.len()));
+            if let Some(dst) = seg.get_mut(..mine.len()) {
+                dst.copy_from_slice(mine);
+            }
+            rest = tail;
+        }
+    }
+
+    /// The attribute segments in wire order: head, compat link, links.
+    fn segments(&self) -> impl Iterator<Item = &[Attr]> {
+        let links = self.links.iter().map(|l| &*l.attrs);
+        [&*self.head.attrs, self.compat.attrs()].into_iter().chain(links)
     }
 
     /// Head attribute `idx` (after execution: as the kernel left it).
@@ -168,24 +218,28 @@ pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize
 /// `execute_ioctl`: send `cmd` on the context's command fd.
 ///
 /// Order as rdma-core: a head `buffer_error` fails with EINVAL before anything is sent; the
-/// chain is linearised (head attributes first, then each link's), and a link's UHW_IN index is
-/// carried over into the head's; the header gets `length`, `num_attrs`, the context's
-/// `driver_id` and zeroed reserved fields. A failing ioctl returns its errno as is (ENOTTY: no
-/// ioctl interface; EPROTONOSUPPORT: unknown method or mandatory attribute). On success the
-/// kernel-updated attributes are copied back into `head` and each link.
+/// chain is linearised (head attributes first, then the compat link's, then each link's), and a
+/// link's UHW_IN index is carried over into the head's; the header gets `length`, `num_attrs`,
+/// the context's `driver_id` and zeroed reserved fields. A failing ioctl returns its errno as is
+/// (ENOTTY: no ioctl interface; EPROTONOSUPPORT: unknown method or mandatory attribute). On
+/// success the kernel-updated attributes are copied back into `head`, the compat link and each
+/// link.
 pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
-    if cmd.head.buffer_error {
+    if cmd.head.buffer_error || cmd.compat.buffer_error {
         return Err(Errno::EINVAL);
     }
 
-    let mut linear = cmd.head.attrs.clone();
+    let mut n = cmd.head.attrs.len();
+    if let Some(i) = cmd.compat.uhw_in_idx {
+        cmd.head.uhw_in_idx = Some(i.wrapping_add(n as u8));
+    }
+    n += cmd.compat.attrs().len();
     for link in &cmd.links {
         if let Some(i) = link.uhw_in_idx {
-            cmd.head.uhw_in_idx = Some(i.wrapping_add(linear.len() as u8));
+            cmd.head.uhw_in_idx = Some(i.wrapping_add(n as u8));
         }
-        linear.extend_from_slice(&link.attrs);
+        n += link.attrs.len();
     }
-    let n = linear.len();
     cmd.hdr = IoctlHdr {
         length: (HDR_SIZE + ATTR_SIZE * n) as u16,
         object_id: cmd.object_id,
@@ -195,27 +249,102 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
         driver_id: ctx.state.driver_id(),
         reserved2: 0,
     };
-    let mut buf = encode(&cmd.hdr, &linear);
-    cmd.linear = linear;
+    // Most commands: everything fits behind the head's own attributes; send from there.
+    if cmd.links.is_empty() {
+        let hdr = cmd.hdr;
+        let extra = cmd.compat.attrs_mut();
+        if let Some(w) = cmd.head.attrs.wire() {
+            if let Some(r) = w.send_in_place(hdr, extra, |b| ctx.fd.ioctl(b)) {
+                r?;
+                mark_written(w.as_slice());
+                mark_written(extra);
+                return Ok(());
+            }
+        }
+    }
+    // Otherwise a buffer on the stack, in one of a few sizes (zeroing it is part of the cost).
+    if n <= 4 {
+        send::<4>(ctx, cmd, n)
+    } else if n <= 8 {
+        send::<8>(ctx, cmd, n)
+    } else if n <= 16 {
+        send::<16>(ctx, cmd, n)
+    } else if n <= 32 {
+        send::<32>(ctx, cmd, n)
+    } else {
+        send_heap(ctx, cmd, n)
+    }
+}
 
+/// Send `cmd` (header set, `n` attributes) from an [`IoctlBuf`] of room `N` ≥ `n`.
+#[inline]
+fn send<const N: usize>(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
+    let mut w = IoctlBuf { hdr: cmd.hdr, attrs: [Attr::ZERO; N] };
+    let sent = w.attrs.get_mut(..n).ok_or(Errno::EINVAL)?;
+    cmd.store_linear(sent);
+    let len = HDR_SIZE + ATTR_SIZE * n;
+    ctx.fd.ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    cmd.load_linear(w.attrs.get(..n).unwrap_or_default());
+    Ok(())
+}
+
+/// Send `cmd` (header set, `n` attributes, more than any stack buffer holds) from the heap.
+#[cold]
+fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
+    let mut attrs = Vec::new();
+    attrs.try_reserve_exact(n).map_err(|_| Errno::ENOMEM)?;
+    attrs.resize(n, Attr::ZERO);
+    cmd.store_linear(&mut attrs);
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(HDR_SIZE + ATTR_SIZE * n).map_err(|_| Errno::ENOMEM)?;
+    buf.extend_from_slice(bytes(&cmd.hdr));
+    for a in &attrs {
+        buf.extend_from_slice(bytes(a));
+    }
     ctx.fd.ioctl(&mut buf)?;
+    for (a, b) in attrs.iter_mut().zip(buf.get(HDR_SIZE..).unwrap_or_default().chunks_exact(ATTR_SIZE)) {
+        *a = pod::read(b);
+    }
+    cmd.load_linear(&attrs);
+    Ok(())
+}
 
-    cmd.linear = decode_attrs(&buf);
-    // What the kernel wrote, for memcheck (rdma-core's finalize_attr).
-    for a in &cmd.linear {
+/// Tell memcheck what the kernel wrote through the attributes it marked (rdma-core's
+/// finalize_attr).
+#[inline(always)]
+fn mark_written(attrs: &[Attr]) {
+    for a in attrs {
         if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
             crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
         }
     }
-    let mut rest = cmd.linear.as_slice();
-    for seg in core::iter::once(&mut cmd.head).chain(cmd.links.iter_mut()) {
-        let (mine, tail) = rest.split_at(seg.attrs.len().min(rest.len()));
-        for (dst, src) in seg.attrs.iter_mut().zip(mine) {
-            *dst = *src;
+}
+
+/// The write-compat link of a legacy entry point: at most UHW_IN and UHW_OUT.
+#[derive(Clone, Copy, Debug, Default)]
+struct UhwLink {
+    attrs: [Attr; 2],
+    len: u8,
+    uhw_in_idx: Option<u8>,
+    buffer_error: bool,
+}
+
+impl UhwLink {
+    fn push(&mut self, (a, too_long): (Attr, bool)) {
+        self.buffer_error |= too_long;
+        if let Some(slot) = self.attrs.get_mut(usize::from(self.len)) {
+            *slot = a;
+            self.len += 1;
         }
-        rest = tail;
     }
-    Ok(())
+
+    fn attrs(&self) -> &[Attr] {
+        self.attrs.get(..usize::from(self.len)).unwrap_or_default()
+    }
+
+    fn attrs_mut(&mut self) -> &mut [Attr] {
+        self.attrs.get_mut(..usize::from(self.len)).unwrap_or_default()
+    }
 }
 
 /// Is `a` one of the two driver-data attributes the write fallback can carry?

@@ -28,7 +28,7 @@
 //!   buffer's attributes `hdr.attrs..next_attr` via [`Attr::from_bytes`], 0xff indices as None,
 //!   the three flag bits), refuse (EINVAL) a chain longer than the head's room
 //!   (`last_attr - hdr.attrs` < `num_attrs()`), call [`execute_ioctl`], then, if
-//!   [`IoctlCmd::was_prepared`], store `hdr` and `linear` into the head buffer (and its
+//!   [`IoctlCmd::was_prepared`], store `hdr` and `linear()` into the head buffer (and its
 //!   `uhw_in_idx`), and each link's attributes back into that link.
 //! - `__ioctl_final_num_attrs`: [`final_num_attrs`].
 //! - `ibv_cmd_X(…, cmd, cmd_size, resp, resp_size)`: the provider's buffers as byte slices of

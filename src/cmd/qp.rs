@@ -227,24 +227,7 @@ pub fn check_create(a: &QpInit, allowed: u32) -> Result<()> {
 /// attributes need it, `IB_USER_VERBS_EX_CMD_CREATE_QP`.
 fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<QpCreated> {
     let mut a = *a;
-    let mut head = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
     let o = type_objects(&mut a)?;
-    if let Some(x) = o.xrcd {
-        head.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
-    }
-    if let Some(pd) = o.pd {
-        head.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
-    }
-    if let Some(t) = o.ind_tbl {
-        head.head.fallback_require_ex = true;
-        head.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, t);
-    }
-    if let Some(cq) = o.send_cq {
-        head.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq);
-    }
-    if let Some(cq) = o.recv_cq {
-        head.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq);
-    }
     let (pd_handle, send_cq, recv_cq) = (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
 
     let mut create_flags = 0u32;
@@ -260,7 +243,23 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     let mut cap_out = kern_cap(&a.cap);
     let mut qp_num: u32 = 0;
     let (via, handle) = {
-        let mut cmd = head;
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+        if let Some(x) = o.xrcd {
+            cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
+        }
+        if let Some(pd) = o.pd {
+            cmd.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
+        }
+        if let Some(t) = o.ind_tbl {
+            cmd.head.fallback_require_ex = true;
+            cmd.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, t);
+        }
+        if let Some(cq) = o.send_cq {
+            cmd.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq);
+        }
+        if let Some(cq) = o.recv_cq {
+            cmd.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq);
+        }
         let h = cmd.out_obj(UVERBS_ATTR_CREATE_QP_HANDLE);
         cmd.in_u64(UVERBS_ATTR_CREATE_QP_TYPE, a.qp_type.into());
         cmd.in_u64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, a.user_handle);

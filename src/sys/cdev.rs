@@ -1,10 +1,25 @@
 //! Opening a uverbs character device (rdma-core: util/open_cdev.c).
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 
 use crate::errno::{Errno, Result};
 
+/// `prefix` then `name` as a C string in `buf`, or None when they do not fit (or `name` holds a
+/// NUL: then the caller's CString says EINVAL).
+fn c_path<'a>(buf: &'a mut [u8; 96], prefix: &str, name: &str) -> Option<&'a CStr> {
+    let (p, n) = (prefix.len(), name.len());
+    let end = p.checked_add(n)?;
+    buf.get_mut(..p)?.copy_from_slice(prefix.as_bytes());
+    buf.get_mut(p..end)?.copy_from_slice(name.as_bytes());
+    *buf.get_mut(end)? = 0;
+    CStr::from_bytes_with_nul(buf.get(..=end)?).ok()
+}
+
 fn open_checked(path: &str, cdev: u64) -> Result<i32> {
     let c = CString::new(path).map_err(|_| Errno::EINVAL)?;
+    open_checked_c(&c, cdev)
+}
+
+fn open_checked_c(c: &CStr, cdev: u64) -> Result<i32> {
     // SAFETY: c is a valid NUL-terminated path; open has no other memory arguments.
     let fd = unsafe { libc::open(c.as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) };
     if fd < 0 {
@@ -30,7 +45,13 @@ fn open_checked(path: &str, cdev: u64) -> Result<i32> {
 /// Divergences from rdma-core: no 5-second inotify wait for udev to create the /dev/char link,
 /// and the error returned is the first open's (EACCES stays EACCES), not the fallback's.
 pub fn open_cdev(name: &str, cdev: u64) -> Result<i32> {
-    let first = open_checked(&format!("/dev/infiniband/{name}"), cdev);
+    // The usual path is built on the stack (a device name is short); anything longer, or a name
+    // with a NUL, takes the general way.
+    let mut buf = [0u8; 96];
+    let first = match c_path(&mut buf, "/dev/infiniband/", name) {
+        Some(c) => open_checked_c(c, cdev),
+        None => open_checked(&format!("/dev/infiniband/{name}"), cdev),
+    };
     match first {
         Ok(fd) => Ok(fd),
         Err(e) if cdev != 0 => {
@@ -57,4 +78,20 @@ pub fn char_rdev(fd: i32) -> Option<u64> {
     // SAFETY: as above; an invalid fd just fails.
     let ok = unsafe { libc::fstat(fd, &mut st) } == 0;
     (ok && (st.st_mode & libc::S_IFMT) == libc::S_IFCHR).then_some(st.st_rdev)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn device_paths_are_built_in_place_or_refused() {
+        let mut buf = [0u8; 96];
+        assert_eq!(c_path(&mut buf, "/dev/infiniband/", "uverbs0"), Some(c"/dev/infiniband/uverbs0"));
+        assert_eq!(c_path(&mut buf, "/dev/infiniband/", "a\0b"), None);
+        assert_eq!(c_path(&mut buf, "/dev/infiniband/", &"x".repeat(80)), None);
+        // The general way keeps rdma-core's answer for such names.
+        assert_eq!(open_cdev("a\0b", 0), Err(Errno::EINVAL));
+        assert!(open_cdev(&"x".repeat(200), 0).is_err());
+    }
 }

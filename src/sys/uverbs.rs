@@ -6,9 +6,142 @@
 //! one. Tests substitute a fake that records the bytes and plays the kernel.
 
 use core::ffi::c_int;
+use core::mem::MaybeUninit;
 
 use crate::abi::uapi::RDMA_VERBS_IOCTL;
 use crate::errno::Errno;
+
+/// One `struct ib_uverbs_attr` as it sits in an ioctl buffer (the `attr_data` and `data`
+/// unions as raw integers; the command layer gives them meaning: `crate::cmd::attr`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Attr {
+    pub attr_id: u16,
+    pub len: u16,
+    pub flags: u16,
+    /// The 16-bit `attr_data` union as it sits in memory (`enum_data.elem_id` is its first byte).
+    pub attr_data: u16,
+    /// The 64-bit `data` union: inline value, user address, object handle or fd.
+    pub data: u64,
+}
+
+/// The `struct ib_uverbs_ioctl_hdr` that starts an ioctl buffer.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IoctlHdr {
+    pub length: u16,
+    pub object_id: u16,
+    pub method_id: u16,
+    pub num_attrs: u16,
+    pub reserved1: u64,
+    pub driver_id: u32,
+    pub reserved2: u32,
+}
+
+/// An ioctl buffer with room for `N` attributes (the first `num_attrs` are sent).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct IoctlBuf<const N: usize> {
+    pub hdr: IoctlHdr,
+    pub attrs: [Attr; N],
+}
+
+// The three are records of integers without padding (checked here), so they are plain data.
+const _: () = assert!(
+    size_of::<Attr>() == 16
+        && size_of::<IoctlHdr>() == 24
+        && size_of::<IoctlBuf<3>>() == 24 + 48
+        && align_of::<Attr>() == 8
+        && core::mem::offset_of!(AttrBuf<3>, attrs) == 24
+);
+// SAFETY: repr(C), integer fields only, no padding (sizes asserted above: the fields fill them).
+unsafe impl super::pod::Pod for Attr {}
+// SAFETY: as above.
+unsafe impl super::pod::Pod for IoctlHdr {}
+// SAFETY: as above: a header of 24 bytes (a multiple of the 8-byte alignment) then the array.
+unsafe impl<const N: usize> super::pod::Pod for IoctlBuf<N> {}
+
+/// Attributes built where they will be sent from: behind room for the ioctl header, as a C
+/// `ibv_command_buffer` holds them. Up to `N`; only the first [`Self::len`] are initialised (the
+/// rest is never zeroed: building a command costs only what it writes).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct AttrBuf<const N: usize> {
+    hdr: IoctlHdr,
+    attrs: [MaybeUninit<Attr>; N],
+    len: usize,
+}
+
+impl<const N: usize> Default for AttrBuf<N> {
+    #[inline]
+    fn default() -> Self {
+        AttrBuf { hdr: IoctlHdr::default(), attrs: [const { MaybeUninit::uninit() }; N], len: 0 }
+    }
+}
+
+impl<const N: usize> AttrBuf<N> {
+    /// Attributes held.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when none is held.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Append `a`; None (and nothing changed) when the buffer is full. Returns its index.
+    #[inline]
+    pub fn push(&mut self, a: Attr) -> Option<usize> {
+        self.attrs.get_mut(self.len)?.write(a);
+        self.len += 1;
+        Some(self.len - 1)
+    }
+
+    /// The attributes held.
+    #[inline]
+    pub fn as_slice(&self) -> &[Attr] {
+        let n = self.len.min(N);
+        // SAFETY: the first `len` slots were written by `push` (the only way `len` grows) and
+        // MaybeUninit<Attr> has Attr's layout.
+        unsafe { core::slice::from_raw_parts(self.attrs.as_ptr().cast::<Attr>(), n) }
+    }
+
+    /// The attributes held, writable.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Attr] {
+        let n = self.len.min(N);
+        // SAFETY: as for `as_slice`; the borrow is exclusive.
+        unsafe { core::slice::from_raw_parts_mut(self.attrs.as_mut_ptr().cast::<Attr>(), n) }
+    }
+
+    /// Run `send` on the ioctl buffer this makes: header `hdr`, the attributes held, then
+    /// `extra` (the rest of a chain) behind them; afterwards `extra` holds what was left in its
+    /// slots (the attributes held are updated in place). None, and nothing sent, when `extra`
+    /// does not fit. The attributes held stay as many as before.
+    #[inline]
+    pub fn send_in_place<R>(&mut self, hdr: IoctlHdr, extra: &mut [Attr], send: impl FnOnce(&mut [u8]) -> R) -> Option<R> {
+        let total = self.len.checked_add(extra.len()).filter(|&t| t <= N)?;
+        for (slot, e) in self.attrs.get_mut(self.len..total)?.iter_mut().zip(extra.iter()) {
+            slot.write(*e);
+        }
+        self.hdr = hdr;
+        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * total;
+        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment) is
+        // directly followed by the slot array, whose first `total` slots are initialised now, so
+        // the first `bytes` bytes of `self` are initialised; the slice borrows `self`
+        // exclusively, and any bytes written into it leave valid header and attribute values.
+        let wire = unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
+        let r = send(wire);
+        for (e, slot) in extra.iter_mut().zip(self.attrs.get(self.len..total)?) {
+            // SAFETY: written above (and by the kernel only with whole attributes).
+            *e = unsafe { slot.assume_init() };
+        }
+        Some(r)
+    }
+}
 
 /// A uverbs command channel.
 pub trait Uverbs {

@@ -8,7 +8,7 @@
 #![allow(clippy::multiple_unsafe_ops_per_block)]
 use crate::abi::kern_abi::{_UHW_NO_INDEX, ibv_command_buffer};
 use crate::abi::uapi::ib_uverbs_attr;
-use crate::cmd::attr::ATTR_SIZE;
+use crate::cmd::attr::{ATTR_SIZE, Attrs};
 use crate::cmd::{Attr, CmdBuf, IoctlCmd};
 use crate::errno::{Errno, Result};
 
@@ -49,10 +49,12 @@ pub(crate) unsafe fn from_c(b: *mut ibv_command_buffer) -> Result<CmdBuf> {
     // SAFETY: the caller's contract.
     let (filled, _) = unsafe { counts(b) }?;
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
-    let mut attrs = Vec::new();
-    attrs.try_reserve_exact(filled).map_err(|_| Errno::ENOMEM)?;
-    // SAFETY: `filled` attributes are initialised in the buffer's array.
-    attrs.extend((0..filled).map(|i| Attr::from_bytes(unsafe { &*base.add(i) })));
+    let mut attrs = Attrs::new();
+    attrs.try_reserve(filled)?;
+    for i in 0..filled {
+        // SAFETY: `filled` attributes are initialised in the buffer's array.
+        attrs.push(Attr::from_bytes(unsafe { &*base.add(i) }));
+    }
     let idx = |v: u8| (v != _UHW_NO_INDEX).then_some(v);
     // SAFETY: the caller's contract.
     let c = unsafe { &*b };
@@ -97,9 +99,9 @@ pub(crate) unsafe fn chain_from_c(mut b: *mut ibv_command_buffer) -> Result<Vec<
 ///
 /// # Safety
 /// As for [`counts`].
-unsafe fn store_attrs(b: *mut ibv_command_buffer, attrs: &[Attr], max: usize) {
+unsafe fn store_attrs<'a>(b: *mut ibv_command_buffer, attrs: impl IntoIterator<Item = &'a Attr>, max: usize) {
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
-    for (i, a) in attrs.iter().take(max).enumerate() {
+    for (i, a) in attrs.into_iter().take(max).enumerate() {
         // SAFETY: i < max ≤ the array's room.
         unsafe { base.add(i).write(a.to_bytes()) };
     }
@@ -117,7 +119,7 @@ pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]
         // SAFETY: the caller's contract.
         unsafe {
             let (filled, _) = counts(b).unwrap_or((0, 0));
-            store_attrs(b, &l.attrs, filled);
+            store_attrs(b, l.attrs.iter(), filled);
             b = (*b).next;
         }
     }
@@ -150,7 +152,7 @@ pub(crate) unsafe fn execute_c(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_b
             (*hdr).reserved1 = h.reserved1;
             (*hdr).driver_id = h.driver_id;
             (*hdr).reserved2 = h.reserved2;
-            store_attrs(cmd, &ic.linear, room);
+            store_attrs(cmd, ic.linear(), room);
             (*cmd).uhw_in_idx = ic.head.uhw_in_idx.unwrap_or(_UHW_NO_INDEX);
             chain_to_c((*cmd).next, &ic.links);
         }
