@@ -431,17 +431,15 @@ impl CPath {
 
 /// `<root>/class/infiniband/<name>`, refused when longer than `IBV_SYSFS_PATH_MAX - 1`.
 pub(crate) fn ibdev_path(root: &Path, ibdev_name: &OsStr) -> Result<PathBuf, String> {
-    let mut rel = OsString::from("class/infiniband/");
-    rel.push(ibdev_name);
-    let p = join(root, &rel);
-    if p.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
-        return Err(format!(
-            "{} is longer than {} bytes",
-            p.display(),
+    match CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband/", ibdev_name.as_bytes()]) {
+        Some(p) if p.len() < IBV_SYSFS_PATH_MAX => Ok(p.path().to_owned()),
+        _ => Err(format!(
+            "{}/class/infiniband/{} is longer than {} bytes",
+            root.display(),
+            ibdev_name.to_string_lossy(),
             IBV_SYSFS_PATH_MAX - 1
-        ));
+        )),
     }
-    Ok(p)
 }
 
 /// A record with only the IB device identity filled.
