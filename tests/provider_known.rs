@@ -55,6 +55,7 @@ fn dev(name: &str, driver_id: Option<u32>, modalias: Option<&str>) -> Device {
         driver_id,
         modalias: modalias.map(|m| m.as_bytes().to_vec()),
         abi_ver: 1,
+        read_modalias: None,
     }
 }
 
@@ -406,6 +407,7 @@ fn netlink_device(driver_id: u32) -> Device {
         driver_id: r.driver_id,
         modalias: r.modalias.as_ref().map(|m| m.as_bytes().to_vec()),
         abi_ver: r.abi_ver,
+        read_modalias: None,
     }
 }
 

@@ -24,6 +24,7 @@ fn dev(name: &str, driver_id: Option<u32>, modalias: Option<&str>) -> Device {
         driver_id,
         modalias: modalias.map(|m| m.as_bytes().to_vec()),
         abi_ver: 1,
+        read_modalias: None,
     }
 }
 
@@ -310,6 +311,7 @@ fn random_world(rng: &mut Rng) -> World {
                         ][rng.below(4)]
                         .map(|s| s.as_bytes().to_vec()),
                         abi_ver: 1 + rng.below(2) as u32,
+                        read_modalias: None,
                     }
                 })
                 .collect();

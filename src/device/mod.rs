@@ -9,6 +9,7 @@
 //! - [`nldev`]: the netlink enumeration (`ibdev_nl.c` with `util/rdma_nl.c`);
 //! - [`node`]: node type decoding and transport derivation;
 //! - [`scan`]: the C number-scanning rules (`strtoul`, `sscanf("%u")`, `sscanf("%hx")`);
+//! - [`records`]: the listed devices across rescans, keyed by their uverbs identity;
 //! - [`rtnl`], [`neigh`], [`rtnl_io`]: the NETLINK_ROUTE codec, the layer-2 resolution of
 //!   `ibv_resolve_eth_l2_from_gid` (`libibverbs/neigh.c`) and its kernel transport.
 //!
@@ -22,8 +23,10 @@
 //!    `kernel_abi_ver` when netlink reported it, else [`sysfs::check_abi_version`]. rdma-core
 //!    stores the value it read even when it is out of range and then fails with `ENOSYS`; the
 //!    next call sees a non-zero value and does not check again. Any failure: `errno = ENOSYS`.
-//! 3. Rescan: an existing `verbs_device` whose record is [`same_sysfs_dev`] as a new one is
-//!    kept (the new record dropped); existing devices with no match are released.
+//! 3. Rescan ([`records::Records::rescan`], linear in the number of devices): an existing
+//!    `verbs_device` whose record is [`same_sysfs_dev`] as a new one is kept (the new record
+//!    dropped); existing devices with no match are released. A device is its uverbs node, never
+//!    its IB device name (several nodes may name one).
 //! 4. Each remaining record is offered to the providers (driver id first, then name, then
 //!    modalias). A new `verbs_sysfs_dev` is filled field for field from [`SysfsDev`]:
 //!    `sysfs_name`, `sysfs_cdev`, `ibdev_name`, `ibdev_path`, `modalias` (empty when `None`),
@@ -47,6 +50,7 @@ pub mod netlink;
 pub mod nldev;
 pub mod node;
 pub mod query;
+pub mod records;
 pub mod rtnl;
 pub mod rtnl_io;
 pub mod scan;
@@ -80,7 +84,7 @@ pub const RDMA_DRIVER_UNKNOWN: u32 = 0;
 pub const RDMA_CDEV_DIR: &str = "/dev/infiniband";
 
 /// A `struct timespec` as plain integers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Timespec {
     pub sec: i64,
     pub nsec: i64,
@@ -189,8 +193,12 @@ pub struct Enumeration {
     /// Values rdma-core tolerates (device kept) that were not clean: garbage numbers, malformed GUID.
     pub warnings: Vec<Diagnostic>,
     pub source: Source,
-    /// Why netlink was not used (when `source` is `Sysfs` and netlink was asked for).
+    /// Why netlink was not used (when `source` is `Sysfs` and netlink was asked for), when the
+    /// socket opened but the device dump failed.
     pub netlink_error: Option<String>,
+    /// The errno of opening the `NETLINK_RDMA` socket, when that failed (kept as a number: it
+    /// is the usual case without RDMA netlink, and only the debug log words it).
+    pub netlink_socket_error: Option<Errno>,
     /// The global uverbs ABI implied by netlink (`Some(6)` once any `GET_CHARDEV` answered).
     pub kernel_abi_ver: Option<i32>,
 }
@@ -203,6 +211,7 @@ impl Enumeration {
             warnings: Vec::new(),
             source,
             netlink_error: None,
+            netlink_socket_error: None,
             kernel_abi_ver: None,
         }
     }
@@ -240,10 +249,7 @@ pub fn enumerate(root: &Path, use_netlink: bool) -> Result<Enumeration, Errno> {
             Ok(mut t) => return enumerate_with(root, cdev_dir, Some(&mut t)),
             Err(e) => {
                 let mut en = sysfs::find_sysfs_devs(root, cdev_dir)?;
-                en.netlink_error = Some(format!(
-                    "cannot open a NETLINK_RDMA socket: {}",
-                    errno_text(e)
-                ));
+                en.netlink_socket_error = Some(e);
                 return Ok(en);
             }
         }

@@ -12,10 +12,11 @@
 //! part of one (`"2\xff"` is 2). Names need not be UTF-8; they are kept as the bytes they are.
 #![forbid(unsafe_code)]
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::{CStr, OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::os::fd::{AsFd, BorrowedFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -25,9 +26,9 @@ use super::scan;
 use super::{
     Enumeration, FoundBy, IB_USER_VERBS_MAX_ABI_VERSION, IB_USER_VERBS_MIN_ABI_VERSION,
     IBV_SYSFS_NAME_MAX, IBV_SYSFS_PATH_MAX, MODALIAS_MAX, NodeType, Source, SysfsDev, Timespec,
-    VSYSFS_READ_MODALIAS, VSYSFS_READ_NODE_GUID,
 };
 use crate::errno::Errno;
+use crate::sys::dir::{self, DirStream};
 
 /// Buffer rdma-core reads small numeric attributes into (`char value[32]`).
 const VALUE_BUF: usize = 32;
@@ -83,13 +84,19 @@ impl std::fmt::Display for ReadError {
 /// else [`ReadError::TooLong`]. An empty file gives `Ok(0)` and leaves `buf` untouched, as in C.
 pub fn read_sysfs_file_into(path: &Path, buf: &mut [u8]) -> Result<usize, ReadError> {
     let mut f = File::open(path).map_err(|e| ReadError::Os(super::io_errno(&e)))?;
-    let mut len = loop {
+    let len = loop {
         match f.read(buf) {
             Ok(n) => break n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(ReadError::Os(super::io_errno(&e))),
         }
     };
+    terminate(buf, len)
+}
+
+/// The end of a sysfs read of `len` bytes into `buf`: a trailing newline becomes the NUL,
+/// otherwise a NUL is appended if there is room, else [`ReadError::TooLong`].
+fn terminate(buf: &mut [u8], mut len: usize) -> Result<usize, ReadError> {
     if len > 0 {
         if buf[len - 1] == b'\n' {
             len -= 1;
@@ -146,8 +153,11 @@ fn shown(v: &[u8]) -> String {
 /// The node GUID from `<ibdev_path>/node_guid` (`xxxx:xxxx:xxxx:xxxx`), host order, read the
 /// way `ibv_get_device_guid` does (24-byte buffer, `%hx` fields).
 pub fn read_node_guid(ibdev_path: &Path) -> Result<u64, String> {
-    let v = read_attr(&join(ibdev_path, OsStr::new("node_guid")), GUID_BUF)?;
-    scan::parse_node_guid(&v).ok_or_else(|| format!("malformed node_guid \"{}\"", shown(&v)))
+    let mut buf = [0u8; GUID_BUF];
+    let n = read_in(ibdev_path, b"node_guid", &mut buf)
+        .map_err(|e| format!("cannot read {}/node_guid: {e}", ibdev_path.display()))?;
+    let v = scan::c_str(&buf[..n]);
+    scan::parse_node_guid(v).ok_or_else(|| format!("malformed node_guid \"{}\"", shown(v)))
 }
 
 /// Why the global uverbs ABI check failed (`check_abi_version`; either way the C result is `ENOSYS`).
@@ -178,84 +188,94 @@ pub fn check_abi_version(root: &Path) -> Result<i32, AbiVersionError> {
 /// `Err(ENOSYS)` when that directory cannot be opened, `Err(ENOMEM)` when its path would not fit
 /// `IBV_SYSFS_PATH_MAX`. Entries starting with `.` and the `abi_version` file are ignored;
 /// every other entry is a device or a [`Diagnostic`](super::Diagnostic) in `skipped`.
+///
+/// Per device it reads what rdma-core reads: the entry opened as a directory (which also says
+/// whether it is one), `ibdev`, `dev` and `abi_version` relative to it, the `stat` of the IB
+/// device directory, its `node_type`, and the `stat` of the character device. `node_guid` and
+/// `device/modalias` are left for when they are asked for ([`read_node_guid`],
+/// [`read_modalias`]).
 pub fn find_sysfs_devs(root: &Path, cdev_dir: &Path) -> Result<Enumeration, Errno> {
-    let class = join(root, OsStr::new("class/infiniband_verbs"));
-    if class.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
+    let class = CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband_verbs"]).ok_or(Errno::ENOMEM)?;
+    if class.len() >= IBV_SYSFS_PATH_MAX {
         return Err(Errno::ENOMEM);
     }
-    let dir = std::fs::read_dir(&class).map_err(|_| Errno::ENOSYS)?;
+    let mut dir = DirStream::open(class.cstr()).map_err(|_| Errno::ENOSYS)?;
     let mut en = Enumeration::new(Source::Sysfs);
-    for ent in dir {
-        let Ok(ent) = ent else { break };
-        let name = ent.file_name();
-        if name.as_bytes().first() == Some(&b'.') {
+    let mut name = [0u8; dir::NAME_BUF];
+    while let Some(n) = dir.next_into(&mut name) {
+        if name[0] == b'.' {
             continue;
         }
-        let uv_dir = join(&class, &name);
-        if !uv_dir.is_dir() {
-            // rdma-core's openat(O_DIRECTORY) fails and the entry is silently passed over.
-            if name.as_bytes() != b"abi_version" {
-                en.skip(&name, format!("{} is not a directory", uv_dir.display()));
+        let name_c = CStr::from_bytes_until_nul(&name).unwrap_or_default();
+        let uverbs = OsStr::from_bytes(&name[..n]);
+        let uv = match dir::open_dir_at(dir.fd(), name_c) {
+            Ok(fd) => fd,
+            Err(e) => {
+                // rdma-core's openat(O_DIRECTORY) fails and the entry is silently passed over.
+                if uverbs.as_bytes() != b"abi_version" {
+                    en.skip(uverbs, format!("{}/{} cannot be opened as a directory: {}", class.path().display(), uverbs.to_string_lossy(), super::errno_text(e)));
+                }
+                continue;
             }
-            continue;
-        }
-        match setup_sysfs_dev(root, cdev_dir, &uv_dir, &name, &mut en) {
-            Ok(dev) => en.devices.push(dev),
-            Err(reason) => en.skip(&name, reason),
+        };
+        match setup_sysfs_dev(root, cdev_dir, uv.as_fd(), uverbs, &mut en) {
+            Ok(dev) => {
+                if en.devices.try_reserve(1).is_err() {
+                    return Err(Errno::ENOMEM);
+                }
+                en.devices.push(dev);
+            }
+            Err(reason) => en.skip(uverbs, reason),
         }
     }
     Ok(en)
 }
 
-/// One device of the sysfs walk (`setup_sysfs_dev`).
+/// One device of the sysfs walk (`setup_sysfs_dev`); `uv` is its opened uverbs directory.
 fn setup_sysfs_dev(
     root: &Path,
     cdev_dir: &Path,
-    uv_dir: &Path,
+    uv: BorrowedFd<'_>,
     uverbs: &OsStr,
     en: &mut Enumeration,
 ) -> Result<SysfsDev, String> {
-    let ibdev_name = read_attr(&join(uv_dir, OsStr::new("ibdev")), IBV_SYSFS_NAME_MAX)?;
+    let mut buf = [0u8; IBV_SYSFS_NAME_MAX];
+    let n = read_at_into(uv, c"ibdev", &mut buf)
+        .map_err(|e| format!("cannot read {}/ibdev: {e}", uverbs.to_string_lossy()))?;
+    let ibdev_name = scan::c_str(&buf[..n]);
     if ibdev_name.is_empty() {
         // rdma-core goes on with an empty name: the path is the class directory itself.
-        en.warn(uverbs, format!("{}/ibdev is empty", uv_dir.display()));
+        en.warn(uverbs, format!("{}/ibdev is empty", uverbs.to_string_lossy()));
     }
-    let ibdev_name = OsString::from_vec(ibdev_name);
+    let ibdev_name = OsStr::from_bytes(ibdev_name).to_owned();
     let ibdev_path = ibdev_path(root, &ibdev_name)?;
     let mut dev = empty_dev(ibdev_name, ibdev_path, FoundBy::SysfsWalk);
-    setup_sysfs_uverbs(uv_dir, uverbs, &mut dev, en)?;
+    setup_sysfs_uverbs(uv, uverbs, &mut dev, en)?;
 
-    let node_type_path = join(&dev.ibdev_path, OsStr::new("node_type"));
     // rdma-core: a read of at least one byte is `strtoul`ed, whatever the bytes.
-    match read_value(&node_type_path, VALUE_BUF) {
-        Ok((v, n)) if n > 0 => {
-            let (raw, _) = scan::strtoul10(&v);
-            if scan::scan_ulong(&v, 10).is_none() {
-                en.warn(uverbs, format!("node_type \"{}\" is not a number; taken as 0", shown(&v)));
+    let mut v = [0u8; VALUE_BUF];
+    match read_in(&dev.ibdev_path, b"node_type", &mut v) {
+        Ok(n) if n > 0 => {
+            let v = scan::c_str(&v[..n]);
+            let (raw, _) = scan::strtoul10(v);
+            if scan::scan_ulong(v, 10).is_none() {
+                en.warn(uverbs, format!("node_type \"{}\" is not a number; taken as 0", shown(v)));
             }
             dev.node_type_raw = Some(raw as u32);
             dev.node_type = decode_knode_type(raw as u32);
         }
-        Ok(_) => en.warn(uverbs, format!("{} is empty; node type unknown", node_type_path.display())),
-        Err(e) => en.warn(uverbs, format!("{e}; node type unknown")),
-    }
-
-    match read_node_guid(&dev.ibdev_path) {
-        Ok(g) => {
-            dev.node_guid = Some(g);
-            dev.flags |= VSYSFS_READ_NODE_GUID;
-        }
-        Err(e) => en.warn(uverbs, format!("{e}; ibv_get_device_guid will return 0")),
+        Ok(_) => en.warn(uverbs, format!("{}/node_type is empty; node type unknown", dev.ibdev_path.display())),
+        Err(e) => en.warn(uverbs, format!("cannot read {}/node_type: {e}; node type unknown", dev.ibdev_path.display())),
     }
 
     finish_dev(root, cdev_dir, &mut dev)?;
     Ok(dev)
 }
 
-/// `setup_sysfs_uverbs`: fill the uverbs side of `dev` from the uverbs class directory `uv_dir`
+/// `setup_sysfs_uverbs`: fill the uverbs side of `dev` from the uverbs class directory `uv`
 /// named `uverbs`: name, `time_created` (mtime of `ibdev_path`), the `dev` number, `abi_version`.
 pub(crate) fn setup_sysfs_uverbs(
-    uv_dir: &Path,
+    uv: BorrowedFd<'_>,
     uverbs: &OsStr,
     dev: &mut SysfsDev,
     en: &mut Enumeration,
@@ -272,25 +292,30 @@ pub(crate) fn setup_sysfs_uverbs(
         nsec: md.mtime_nsec(),
     };
 
-    let v = read_attr(&join(uv_dir, OsStr::new("dev")), VALUE_BUF)?;
-    let (major, minor) = scan::scan_major_minor(&v)
-        .ok_or_else(|| format!("{}/dev is \"{}\", not major:minor", uv_dir.display(), shown(&v)))?;
+    let mut buf = [0u8; VALUE_BUF];
+    let n = read_at_into(uv, c"dev", &mut buf)
+        .map_err(|e| format!("cannot read {}/dev: {e}", uverbs.to_string_lossy()))?;
+    let v = scan::c_str(&buf[..n]);
+    let (major, minor) = scan::scan_major_minor(v)
+        .ok_or_else(|| format!("{}/dev is \"{}\", not major:minor", uverbs.to_string_lossy(), shown(v)))?;
     dev.sysfs_cdev = scan::makedev(major, minor);
 
     // rdma-core only overwrites abi_ver when the read returned bytes; garbage parses as 0.
-    match read_value(&join(uv_dir, OsStr::new("abi_version")), VALUE_BUF) {
-        Ok((v, n)) if n > 0 => {
-            let (abi, clean) = scan::strtoul10(&v);
+    let mut buf = [0u8; VALUE_BUF];
+    match read_at_into(uv, c"abi_version", &mut buf) {
+        Ok(n) if n > 0 => {
+            let v = scan::c_str(&buf[..n]);
+            let (abi, clean) = scan::strtoul10(v);
             if !clean {
                 en.warn(
                     uverbs,
-                    format!("abi_version \"{}\" is not a clean number; taken as {}", shown(&v), abi as u32),
+                    format!("abi_version \"{}\" is not a clean number; taken as {}", shown(v), abi as u32),
                 );
             }
             dev.abi_ver = abi as u32;
         }
         Ok(_) => en.warn(uverbs, "abi_version is empty; ABI left as 0"),
-        Err(e) => en.warn(uverbs, format!("{e}; ABI left as 0")),
+        Err(e) => en.warn(uverbs, format!("cannot read {}/abi_version: {e}; ABI left as 0", uverbs.to_string_lossy())),
     }
     Ok(())
 }
@@ -298,70 +323,123 @@ pub(crate) fn setup_sysfs_uverbs(
 /// `find_uverbs_sysfs`: the uverbs node of a netlink-found device from the first entry of
 /// `<ibdev_path>/device/infiniband_verbs` (only the first is tried, as in rdma-core).
 pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Result<(), String> {
-    let dir = join(&dev.ibdev_path, OsStr::new("device/infiniband_verbs"));
-    if dir.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
-        return Err(format!("{} is too long", dir.display()));
-    }
-    let rd = std::fs::read_dir(&dir).map_err(|e| format!("cannot open {}: {e}", dir.display()))?;
-    for ent in rd {
-        let Ok(ent) = ent else { break };
-        let name = ent.file_name();
-        if name.as_bytes().first() == Some(&b'.') {
+    let dir_path = CPath::new(&[dev.ibdev_path.as_os_str().as_bytes(), b"/device/infiniband_verbs"])
+        .filter(|p| p.len() < IBV_SYSFS_PATH_MAX)
+        .ok_or_else(|| format!("{}/device/infiniband_verbs is too long", dev.ibdev_path.display()))?;
+    let mut dir = DirStream::open(dir_path.cstr())
+        .map_err(|e| format!("cannot open {}: {}", dir_path.path().display(), super::errno_text(e)))?;
+    let mut name = [0u8; dir::NAME_BUF];
+    while let Some(n) = dir.next_into(&mut name) {
+        if name[0] == b'.' {
             continue;
         }
-        let uv_dir = join(&dir, &name);
-        if !uv_dir.is_dir() {
-            return Err(format!("{} is not a directory", uv_dir.display()));
-        }
-        return setup_sysfs_uverbs(&uv_dir, &name, dev, en);
+        let name_c = CStr::from_bytes_until_nul(&name).unwrap_or_default();
+        let uverbs = OsStr::from_bytes(&name[..n]);
+        let uv = dir::open_dir_at(dir.fd(), name_c).map_err(|e| {
+            format!("{}/{} cannot be opened as a directory: {}", dir_path.path().display(), uverbs.to_string_lossy(), super::errno_text(e))
+        })?;
+        return setup_sysfs_uverbs(uv.as_fd(), uverbs, dev, en);
     }
-    Err(format!("no uverbs device in {}", dir.display()))
+    Err(format!("no uverbs device in {}", dir_path.path().display()))
 }
 
-/// What both paths do last: `sysfs_path` and `cdev_path`, the access check, and the modalias
-/// (read up front; rdma-core reads it lazily during driver matching, same file, same result).
+/// What both paths do last: `sysfs_path` and `cdev_path`, and the access check.
 pub(crate) fn finish_dev(root: &Path, cdev_dir: &Path, dev: &mut SysfsDev) -> Result<(), String> {
-    let mut rel = OsString::from("class/infiniband_verbs/");
-    rel.push(&dev.sysfs_name);
-    let sysfs_path = join(root, &rel);
-    if sysfs_path.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
-        return Err(format!(
-            "{} is longer than {} bytes",
-            sysfs_path.display(),
-            IBV_SYSFS_PATH_MAX - 1
-        ));
-    }
-    dev.sysfs_path = sysfs_path;
-    dev.cdev_path = super::cdev_path(cdev_dir, &dev.sysfs_name);
-    super::try_access_device(cdev_dir, &dev.sysfs_name).map_err(|e| {
-        format!(
-            "cannot access {}: {}",
-            dev.cdev_path.display(),
-            super::errno_text(e)
-        )
-    })?;
-
-    dev.flags |= VSYSFS_READ_MODALIAS;
-    dev.modalias = read_attr(&join(&dev.ibdev_path, OsStr::new("device/modalias")), MODALIAS_MAX)
-        .ok()
-        .filter(|m| !m.is_empty())
-        .map(OsString::from_vec);
+    let sysfs_path = CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband_verbs/", dev.sysfs_name.as_bytes()])
+        .filter(|p| p.len() < IBV_SYSFS_PATH_MAX)
+        .ok_or_else(|| {
+            format!(
+                "{}/class/infiniband_verbs/{} is longer than {} bytes",
+                root.display(),
+                dev.sysfs_name.to_string_lossy(),
+                IBV_SYSFS_PATH_MAX - 1
+            )
+        })?;
+    let cdev = CPath::new(&[cdev_dir.as_os_str().as_bytes(), b"/", dev.sysfs_name.as_bytes()])
+        .ok_or_else(|| format!("{}/{} is too long", cdev_dir.display(), dev.sysfs_name.to_string_lossy()))?;
+    // rdma-core's try_access_device: can the node be stat'ed?
+    std::fs::metadata(cdev.path())
+        .map_err(|e| format!("cannot access {}: {e}", cdev.path().display()))?;
+    dev.sysfs_path = sysfs_path.path().to_owned();
+    dev.cdev_path = cdev.path().to_owned();
     Ok(())
+}
+
+/// The device's `device/modalias` as rdma-core's `match_modalias_device` reads it when a
+/// provider's table first needs it (`MODALIAS_MAX` buffer): None when it cannot be read or is
+/// empty. `ibdev_path` is the record's `ibdev_path` bytes.
+pub fn read_modalias(ibdev_path: &[u8]) -> Option<Vec<u8>> {
+    let mut buf = [0u8; MODALIAS_MAX];
+    let n = read_in(Path::new(OsStr::from_bytes(ibdev_path)), b"device/modalias", &mut buf).ok()?;
+    let v = scan::c_str(&buf[..n]);
+    if v.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    out.try_reserve_exact(v.len()).ok()?;
+    out.extend_from_slice(v);
+    Some(out)
+}
+
+/// `ibv_read_sysfs_file_at` relative to an open directory: the acceptance rules of
+/// [`read_sysfs_file_into`].
+fn read_at_into(dir: BorrowedFd<'_>, name: &CStr, buf: &mut [u8]) -> Result<usize, ReadError> {
+    let len = dir::read_at(dir, name, buf).map_err(ReadError::Os)?;
+    terminate(buf, len)
+}
+
+/// `"<dir>/<file>"` read with [`read_sysfs_file_into`], the path formed on the stack.
+fn read_in(dir: &Path, file: &[u8], buf: &mut [u8]) -> Result<usize, ReadError> {
+    let p = CPath::new(&[dir.as_os_str().as_bytes(), b"/", file]).ok_or(ReadError::Os(Errno(libc::ENAMETOOLONG)))?;
+    read_sysfs_file_into(p.path(), buf)
+}
+
+/// Room for any path the walk forms: two `IBV_SYSFS_PATH_MAX` parts and a file name.
+const CPATH_MAX: usize = 2 * IBV_SYSFS_PATH_MAX + 64;
+
+/// A path formed on the stack by concatenation, as C's `"%s/%s"` forms it, NUL-terminated.
+struct CPath {
+    buf: [u8; CPATH_MAX],
+    len: usize,
+}
+
+impl CPath {
+    /// The parts one after the other; None when they do not fit.
+    fn new(parts: &[&[u8]]) -> Option<CPath> {
+        let mut p = CPath { buf: [0; CPATH_MAX], len: 0 };
+        for part in parts {
+            let end = p.len.checked_add(part.len()).filter(|e| *e < CPATH_MAX)?;
+            p.buf.get_mut(p.len..end)?.copy_from_slice(part);
+            p.len = end;
+        }
+        Some(p)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn path(&self) -> &Path {
+        Path::new(OsStr::from_bytes(&self.buf[..self.len]))
+    }
+
+    /// As a C string: up to the first NUL, as C would see the formatted buffer.
+    fn cstr(&self) -> &CStr {
+        CStr::from_bytes_until_nul(&self.buf).unwrap_or_default()
+    }
 }
 
 /// `<root>/class/infiniband/<name>`, refused when longer than `IBV_SYSFS_PATH_MAX - 1`.
 pub(crate) fn ibdev_path(root: &Path, ibdev_name: &OsStr) -> Result<PathBuf, String> {
-    let mut rel = OsString::from("class/infiniband/");
-    rel.push(ibdev_name);
-    let p = join(root, &rel);
-    if p.as_os_str().len() >= IBV_SYSFS_PATH_MAX {
-        return Err(format!(
-            "{} is longer than {} bytes",
-            p.display(),
+    match CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband/", ibdev_name.as_bytes()]) {
+        Some(p) if p.len() < IBV_SYSFS_PATH_MAX => Ok(p.path().to_owned()),
+        _ => Err(format!(
+            "{}/class/infiniband/{} is longer than {} bytes",
+            root.display(),
+            ibdev_name.to_string_lossy(),
             IBV_SYSFS_PATH_MAX - 1
-        ));
+        )),
     }
-    Ok(p)
 }
 
 /// A record with only the IB device identity filled.

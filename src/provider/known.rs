@@ -194,7 +194,7 @@ impl KnownProvider {
             return true;
         }
         // Before a failed read no modalias entry matches; after it, entries see "".
-        let modalias = dev.modalias.as_deref().unwrap_or(b"");
+        let modalias = dev.modalias().unwrap_or(b"");
         self.modalias
             .iter()
             .any(|m| MatchKind::Modalias(m.as_bytes().to_vec()).matches_modalias(modalias))

@@ -158,10 +158,14 @@ pub struct Device {
     pub ibdev_path: Vec<u8>,
     /// Netlink driver id; None and Some(0) both mean unknown.
     pub driver_id: Option<u32>,
-    /// Contents of `device/modalias` if it could be read (non-empty), without the newline.
+    /// Contents of `device/modalias` if it could be read (non-empty), without the newline, when
+    /// known up front; else see `read_modalias`.
     pub modalias: Option<Vec<u8>>,
     /// The uverbs ABI version of the device.
     pub abi_ver: u32,
+    /// How to read the modalias when a match first needs it (rdma-core reads it lazily), given
+    /// `ibdev_path`; used when `modalias` is None.
+    pub read_modalias: Option<ReadModalias>,
 }
 
 impl Device {
@@ -169,7 +173,44 @@ impl Device {
     pub fn known_driver_id(&self) -> Option<u32> {
         self.driver_id.filter(|id| *id != RDMA_DRIVER_UNKNOWN)
     }
+
+    /// The modalias (non-empty) if it can be read: given, or read now, once.
+    pub fn modalias(&self) -> Option<&[u8]> {
+        if let Some(m) = &self.modalias {
+            return Some(m);
+        }
+        let r = self.read_modalias.as_ref()?;
+        r.value.get_or_init(|| (r.read)(&self.ibdev_path)).as_deref()
+    }
 }
+
+/// A modalias read on first use: the reader and, once read, its answer.
+#[derive(Clone)]
+pub struct ReadModalias {
+    read: fn(&[u8]) -> Option<Vec<u8>>,
+    value: std::cell::OnceCell<Option<Vec<u8>>>,
+}
+
+impl ReadModalias {
+    pub fn new(read: fn(&[u8]) -> Option<Vec<u8>>) -> ReadModalias {
+        ReadModalias { read, value: std::cell::OnceCell::new() }
+    }
+}
+
+impl std::fmt::Debug for ReadModalias {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReadModalias").field("value", &self.value.get()).finish()
+    }
+}
+
+/// Readers compare equal: what a device is does not depend on when its modalias is read.
+impl PartialEq for ReadModalias {
+    fn eq(&self, _: &ReadModalias) -> bool {
+        true
+    }
+}
+
+impl Eq for ReadModalias {}
 
 /// Which table entry of which provider (`sysfs_dev->match`); `provider` is that provider's token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -191,7 +232,7 @@ pub struct MatchState {
 impl MatchState {
     /// The modalias string rdma-core holds now: None before the first read, "" after a failed one.
     pub fn modalias<'a>(&self, dev: &'a Device) -> Option<&'a [u8]> {
-        if !self.modalias_read { None } else { Some(dev.modalias.as_deref().unwrap_or(b"")) }
+        if !self.modalias_read { None } else { Some(dev.modalias().unwrap_or(b"")) }
     }
 }
 
@@ -250,7 +291,7 @@ pub fn match_name(p: &ProviderMatch, dev: &Device) -> Option<usize> {
 pub fn match_modalias(p: &ProviderMatch, dev: &Device, st: &mut MatchState) -> Option<usize> {
     if !st.modalias_read {
         st.modalias_read = true;
-        dev.modalias.as_ref()?;
+        dev.modalias()?;
     }
     let value = st.modalias(dev).unwrap_or(b"");
     p.table.as_ref()?.iter().position(|k| k.matches_modalias(value))

@@ -3,6 +3,7 @@
 //! Callers elsewhere are `#![forbid(unsafe_code)]`; the `unsafe` here is small and commented.
 
 pub mod cdev;
+pub mod dir;
 pub mod ids;
 pub mod mem;
 pub mod netlink;

@@ -26,12 +26,13 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_device, verbs_device_ops, verbs_match_ent, verbs_sysfs_dev};
 use crate::abi::verbs::ibv_device;
+use crate::device::records::Records;
 use crate::device::{self, SysfsDev, sysfs};
 use crate::errno::{Errno, Result};
 use crate::log;
 use crate::provider::config::{ProviderList, ProviderName};
 use crate::provider::matcher::{
-    Device, Hooks, MatchKind, MatchState, ProviderMatch, VERBS_MATCH_DRIVER_ID,
+    Device, Hooks, MatchKind, ReadModalias, MatchState, ProviderMatch, VERBS_MATCH_DRIVER_ID,
     VERBS_MATCH_MODALIAS, VERBS_MATCH_PCI, VERBS_MATCH_SENTINEL,
 };
 use crate::provider::registry::{DriverEntry, REGISTRY};
@@ -48,17 +49,13 @@ pub(crate) struct VdevPtr(pub *mut verbs_device);
 // is atomic and the rest is immutable after try_driver.
 unsafe impl Send for VdevPtr {}
 
-struct Entry {
-    vdev: VdevPtr,
-    rec: SysfsDev,
-}
-
-static LIST: Mutex<Vec<Entry>> = Mutex::new(Vec::new());
+/// The listed devices, keyed by their uverbs identity (`device::records`).
+static LIST: Mutex<Records<VdevPtr>> = Mutex::new(Records::new());
 
 /// The process-wide uverbs ABI (rdma-core's static `abi_ver`): 0 until read once.
 static KERNEL_ABI: AtomicI32 = AtomicI32::new(0);
 
-fn list() -> MutexGuard<'static, Vec<Entry>> {
+fn list() -> MutexGuard<'static, Records<VdevPtr>> {
     LIST.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -132,55 +129,47 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
     if let Some(why) = &en.netlink_error {
         log::log(log::VERBS_LOG_DEBUG, format_args!("libibverbs: netlink not used: {why}"));
     }
+    if let Some(e) = en.netlink_socket_error {
+        log::log(
+            log::VERBS_LOG_DEBUG,
+            format_args!(
+                "libibverbs: netlink not used: cannot open a NETLINK_RDMA socket: {}",
+                std::io::Error::from_raw_os_error(e.0)
+            ),
+        );
+    }
     if !en.devices.is_empty() {
         check_abi_version(root, en.kernel_abi_ver)?;
     }
 
     // Rescan: keep what is still there, release what vanished, offer the rest to providers.
-    let mut fresh = en.devices;
-    let gone: Vec<VdevPtr> = {
-        let mut l = list();
-        let mut gone = Vec::new();
-        l.retain(|e| match fresh.iter().position(|r| device::same_sysfs_dev(&e.rec, r)) {
-            Some(i) => {
-                fresh.remove(i);
-                true
-            }
-            None => {
-                gone.push(e.vdev);
-                false
-            }
-        });
-        gone
-    };
-    for v in gone {
+    let scan = list().rescan(en.devices)?;
+    for v in scan.gone {
         device_put(v);
     }
+    let mut fresh = scan.new;
 
     // rdma-core offers new devices to the providers last-discovered first (its scan list is built
     // by prepending) and prepends each device it binds: a rescan's new devices come before the
     // kept ones, in discovery order, and per-device warnings come out in reverse order.
     fresh.reverse();
     let matched = match_new(root, &fresh);
-    let mut l = list();
-    for (rec, vdev) in fresh.into_iter().zip(matched) {
-        let Some(vdev) = vdev else { continue };
-        if l.iter().any(|e| device::same_sysfs_dev(&e.rec, &rec)) {
-            // Another thread listed it meanwhile: keep theirs.
-            drop(l);
-            device_put(vdev);
-            l = list();
-            continue;
-        }
-        l.insert(0, Entry { vdev, rec });
+    let bound: Vec<(SysfsDev, VdevPtr)> =
+        fresh.into_iter().zip(matched).filter_map(|(rec, vdev)| Some((rec, vdev?))).collect();
+    // Devices another thread listed meanwhile come back: keep theirs.
+    let dup = list().prepend(bound);
+    for v in dup {
+        device_put(v);
     }
-    Ok(l.iter()
-        .map(|e| {
-            device_hold(e.vdev);
-            // SAFETY: `device` is the first member of a live verbs_device.
-            unsafe { &raw mut (*e.vdev.0).device }
-        })
-        .collect())
+    let l = list();
+    let mut out = Vec::new();
+    out.try_reserve_exact(l.len()).map_err(|_| Errno::ENOMEM)?;
+    out.extend(l.iter().map(|(_, v)| {
+        device_hold(*v);
+        // SAFETY: `device` is the first member of a live verbs_device.
+        unsafe { &raw mut (*v.0).device }
+    }));
+    Ok(out)
 }
 
 /// Offer each new device to the providers; None where no provider took it.
@@ -190,7 +179,8 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     }
     let devices: Vec<Device> = recs.iter().map(as_match_device).collect();
     let mut states = vec![MatchState::default(); recs.len()];
-    let mut hooks = CHooks { root, recs, sysfs: recs.iter().map(|_| None).collect() };
+    let mut hooks =
+        CHooks { root, recs, base: devices.as_ptr() as usize, sysfs: recs.iter().map(|_| None).collect() };
     let provider_dir = loader::provider_dir(crate::env::real, crate::env::trusted());
     let mut open = |pos: usize, name: &ProviderName| {
         let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
@@ -262,6 +252,7 @@ fn as_match_device(r: &SysfsDev) -> Device {
         driver_id: r.driver_id,
         modalias: r.modalias.as_ref().map(|m| m.as_bytes().to_vec()),
         abi_ver: r.abi_ver,
+        read_modalias: Some(ReadModalias::new(sysfs::read_modalias)),
     }
 }
 
@@ -305,14 +296,17 @@ fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
 struct CHooks<'a> {
     root: &'a Path,
     recs: &'a [SysfsDev],
+    /// The address of the matcher's `Device` slice (`recs[i]` is its `i`th element).
+    base: usize,
     /// The C record of each device, made when a provider first looks at it.
     sysfs: Vec<Option<*mut verbs_sysfs_dev>>,
 }
 
 impl CHooks<'_> {
+    /// Which record `dev` is: its place in the slice the matcher walks, not its name or path
+    /// (several uverbs nodes may name one IB device).
     fn index(&self, dev: &Device) -> usize {
-        let path = dev.ibdev_path.as_slice();
-        self.recs.iter().position(|r| r.ibdev_path.as_os_str().as_bytes() == path).unwrap_or(0)
+        (core::ptr::from_ref(dev) as usize).wrapping_sub(self.base) / size_of::<Device>()
     }
 
     /// The device's C record, brought up to date with the matcher's state.
