@@ -8,7 +8,10 @@ use std::fs::OpenOptions;
 use std::os::fd::AsRawFd;
 
 use ibverbs::abi::uapi::*;
-use ibverbs::abi::verbs::{ibv_ah_attr, ibv_device_attr_ex, ibv_gid, ibv_global_route, ibv_port_attr, ibv_qp_attr, ibv_qp_cap};
+use ibverbs::abi::verbs::{
+    ibv_ah_attr, ibv_device_attr_ex, ibv_gid, ibv_global_route, ibv_port_attr, ibv_qp_attr,
+    ibv_qp_cap,
+};
 use ibverbs::cmd::device::*;
 use ibverbs::cmd::{CmdFd, CmdState, Ctx};
 use ibverbs::sys::pod;
@@ -17,7 +20,13 @@ const RXE: u32 = rdma_driver_id::RDMA_DRIVER_RXE as u32;
 
 fn guid(be: u64) -> String {
     let v = u64::from_be(be);
-    format!("{:04x}:{:04x}:{:04x}:{:04x}", v >> 48, (v >> 32) & 0xffff, (v >> 16) & 0xffff, v & 0xffff)
+    format!(
+        "{:04x}:{:04x}:{:04x}:{:04x}",
+        v >> 48,
+        (v >> 32) & 0xffff,
+        (v >> 16) & 0xffff,
+        v & 0xffff
+    )
 }
 
 fn rd<T: Copy>(b: &[u8], off: usize) -> T {
@@ -34,17 +43,39 @@ macro_rules! a {
 
 fn port_attr() -> ibv_port_attr {
     ibv_port_attr {
-        state: CEnum::new(0), max_mtu: CEnum::new(0), active_mtu: CEnum::new(0), gid_tbl_len: 0, port_cap_flags: 0, max_msg_sz: 0,
-        bad_pkey_cntr: 0, qkey_viol_cntr: 0, pkey_tbl_len: 0, lid: 0, sm_lid: 0, lmc: 0,
-        max_vl_num: 0, sm_sl: 0, subnet_timeout: 0, init_type_reply: 0, active_width: 0,
-        active_speed: 0, phys_state: 0, link_layer: 0, flags: 0, port_cap_flags2: 0,
+        state: CEnum::new(0),
+        max_mtu: CEnum::new(0),
+        active_mtu: CEnum::new(0),
+        gid_tbl_len: 0,
+        port_cap_flags: 0,
+        max_msg_sz: 0,
+        bad_pkey_cntr: 0,
+        qkey_viol_cntr: 0,
+        pkey_tbl_len: 0,
+        lid: 0,
+        sm_lid: 0,
+        lmc: 0,
+        max_vl_num: 0,
+        sm_sl: 0,
+        subnet_timeout: 0,
+        init_type_reply: 0,
+        active_width: 0,
+        active_speed: 0,
+        phys_state: 0,
+        link_layer: 0,
+        flags: 0,
+        port_cap_flags2: 0,
         active_speed_ex: 0,
     }
 }
 
 /// One context's worth of queries; returns the printed lines for comparison.
 fn run(label: &str, force_write: bool) -> Vec<String> {
-    let f = OpenOptions::new().read(true).write(true).open("/dev/infiniband/uverbs0").expect("open uverbs0");
+    let f = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/infiniband/uverbs0")
+        .expect("open uverbs0");
     let fd = CmdFd(f.as_raw_fd());
     let st = if force_write {
         let st = CmdState::new(RXE, false);
@@ -55,7 +86,11 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
     };
     let ctx = Ctx::new(&fd, &st);
     let mut out = Vec::new();
-    println!("== {label}: use_ioctl_write={} ioctl-probe-ok={}", st.use_ioctl_write(), !force_write);
+    println!(
+        "== {label}: use_ioctl_write={} ioctl-probe-ok={}",
+        st.use_ioctl_write(),
+        !force_write
+    );
 
     // rxe's alloc_context: struct ibv_get_context and ib_uverbs_get_context_resp, no driver data.
     let mut req = [0u8; size_of::<ibverbs::abi::kern_abi::ibv_get_context>()];
@@ -65,12 +100,23 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         Some(fd) => fd,
         None => alloc_async_fd(ctx).expect("alloc_async_fd"),
     };
-    println!("get_context: num_comp_vectors={} async_fd={} (from {}) core_support={:?}",
-        gc.num_comp_vectors, async_fd, if gc.async_fd.is_some() { "GET_CONTEXT write" } else { "ASYNC_EVENT_ALLOC ioctl" },
-        gc.core_support);
+    println!(
+        "get_context: num_comp_vectors={} async_fd={} (from {}) core_support={:?}",
+        gc.num_comp_vectors,
+        async_fd,
+        if gc.async_fd.is_some() {
+            "GET_CONTEXT write"
+        } else {
+            "ASYNC_EVENT_ALLOC ioctl"
+        },
+        gc.core_support
+    );
     if !force_write {
         match query_context(ctx, &mut Vec::new()) {
-            Ok(qc) => println!("query_context: num_comp_vectors={} core_support={:#x}", qc.num_comp_vectors, qc.core_support),
+            Ok(qc) => println!(
+                "query_context: num_comp_vectors={} core_support={:#x}",
+                qc.num_comp_vectors, qc.core_support
+            ),
             Err(e) => println!("query_context: {e:?}"),
         }
     }
@@ -81,45 +127,158 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
     let n = query_device_any(ctx, 0, &mut attr, Some(&mut dresp), 1).expect("query_device_any");
     let r: ib_uverbs_ex_query_device_resp = pod::read(&dresp);
     let fw = r.base.fw_ver;
-    out.push(format!("fw_ver:\t\t\t\t{}.{}.{}", (fw >> 32) & 0xffff, (fw >> 16) & 0xffff, fw & 0xffff));
-    out.push(format!("node_guid:\t\t\t{}", guid(a!(attr, u64, orig_attr.node_guid))));
-    out.push(format!("sys_image_guid:\t\t\t{}", guid(a!(attr, u64, orig_attr.sys_image_guid))));
-    out.push(format!("vendor_id:\t\t\t0x{:04x}", a!(attr, u32, orig_attr.vendor_id)));
-    out.push(format!("vendor_part_id:\t\t\t{}", a!(attr, u32, orig_attr.vendor_part_id)));
-    out.push(format!("hw_ver:\t\t\t\t0x{:X}", a!(attr, u32, orig_attr.hw_ver)));
-    out.push(format!("phys_port_cnt:\t\t\t{}", a!(attr, u8, orig_attr.phys_port_cnt)));
-    out.push(format!("max_mr_size:\t\t\t0x{:x}", a!(attr, u64, orig_attr.max_mr_size)));
-    out.push(format!("page_size_cap:\t\t\t0x{:x}", a!(attr, u64, orig_attr.page_size_cap)));
-    out.push(format!("max_qp:\t\t\t\t{}", a!(attr, i32, orig_attr.max_qp)));
-    out.push(format!("max_qp_wr:\t\t\t{}", a!(attr, i32, orig_attr.max_qp_wr)));
-    out.push(format!("device_cap_flags:\t\t0x{:08x}", a!(attr, u32, orig_attr.device_cap_flags)));
-    out.push(format!("max_sge:\t\t\t{}", a!(attr, i32, orig_attr.max_sge)));
-    out.push(format!("max_sge_rd:\t\t\t{}", a!(attr, i32, orig_attr.max_sge_rd)));
-    out.push(format!("max_cq:\t\t\t\t{}", a!(attr, i32, orig_attr.max_cq)));
-    out.push(format!("max_cqe:\t\t\t{}", a!(attr, i32, orig_attr.max_cqe)));
-    out.push(format!("max_mr:\t\t\t\t{}", a!(attr, i32, orig_attr.max_mr)));
-    out.push(format!("max_pd:\t\t\t\t{}", a!(attr, i32, orig_attr.max_pd)));
-    out.push(format!("max_qp_rd_atom:\t\t\t{}", a!(attr, i32, orig_attr.max_qp_rd_atom)));
-    out.push(format!("max_res_rd_atom:\t\t{}", a!(attr, i32, orig_attr.max_res_rd_atom)));
-    out.push(format!("max_qp_init_rd_atom:\t\t{}", a!(attr, i32, orig_attr.max_qp_init_rd_atom)));
-    out.push(format!("atomic_cap:\t\t\t{}", a!(attr, u32, orig_attr.atomic_cap)));
-    out.push(format!("max_mw:\t\t\t\t{}", a!(attr, i32, orig_attr.max_mw)));
-    out.push(format!("max_mcast_grp:\t\t\t{}", a!(attr, i32, orig_attr.max_mcast_grp)));
-    out.push(format!("max_mcast_qp_attach:\t\t{}", a!(attr, i32, orig_attr.max_mcast_qp_attach)));
-    out.push(format!("max_total_mcast_qp_attach:\t{}", a!(attr, i32, orig_attr.max_total_mcast_qp_attach)));
-    out.push(format!("max_ah:\t\t\t\t{}", a!(attr, i32, orig_attr.max_ah)));
-    out.push(format!("max_srq:\t\t\t{}", a!(attr, i32, orig_attr.max_srq)));
-    out.push(format!("max_srq_wr:\t\t\t{}", a!(attr, i32, orig_attr.max_srq_wr)));
-    out.push(format!("max_srq_sge:\t\t\t{}", a!(attr, i32, orig_attr.max_srq_sge)));
-    out.push(format!("max_pkeys:\t\t\t{}", a!(attr, u16, orig_attr.max_pkeys)));
-    out.push(format!("local_ca_ack_delay:\t\t{}", a!(attr, u8, orig_attr.local_ca_ack_delay)));
+    out.push(format!(
+        "fw_ver:\t\t\t\t{}.{}.{}",
+        (fw >> 32) & 0xffff,
+        (fw >> 16) & 0xffff,
+        fw & 0xffff
+    ));
+    out.push(format!(
+        "node_guid:\t\t\t{}",
+        guid(a!(attr, u64, orig_attr.node_guid))
+    ));
+    out.push(format!(
+        "sys_image_guid:\t\t\t{}",
+        guid(a!(attr, u64, orig_attr.sys_image_guid))
+    ));
+    out.push(format!(
+        "vendor_id:\t\t\t0x{:04x}",
+        a!(attr, u32, orig_attr.vendor_id)
+    ));
+    out.push(format!(
+        "vendor_part_id:\t\t\t{}",
+        a!(attr, u32, orig_attr.vendor_part_id)
+    ));
+    out.push(format!(
+        "hw_ver:\t\t\t\t0x{:X}",
+        a!(attr, u32, orig_attr.hw_ver)
+    ));
+    out.push(format!(
+        "phys_port_cnt:\t\t\t{}",
+        a!(attr, u8, orig_attr.phys_port_cnt)
+    ));
+    out.push(format!(
+        "max_mr_size:\t\t\t0x{:x}",
+        a!(attr, u64, orig_attr.max_mr_size)
+    ));
+    out.push(format!(
+        "page_size_cap:\t\t\t0x{:x}",
+        a!(attr, u64, orig_attr.page_size_cap)
+    ));
+    out.push(format!(
+        "max_qp:\t\t\t\t{}",
+        a!(attr, i32, orig_attr.max_qp)
+    ));
+    out.push(format!(
+        "max_qp_wr:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_qp_wr)
+    ));
+    out.push(format!(
+        "device_cap_flags:\t\t0x{:08x}",
+        a!(attr, u32, orig_attr.device_cap_flags)
+    ));
+    out.push(format!(
+        "max_sge:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_sge)
+    ));
+    out.push(format!(
+        "max_sge_rd:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_sge_rd)
+    ));
+    out.push(format!(
+        "max_cq:\t\t\t\t{}",
+        a!(attr, i32, orig_attr.max_cq)
+    ));
+    out.push(format!(
+        "max_cqe:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_cqe)
+    ));
+    out.push(format!(
+        "max_mr:\t\t\t\t{}",
+        a!(attr, i32, orig_attr.max_mr)
+    ));
+    out.push(format!(
+        "max_pd:\t\t\t\t{}",
+        a!(attr, i32, orig_attr.max_pd)
+    ));
+    out.push(format!(
+        "max_qp_rd_atom:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_qp_rd_atom)
+    ));
+    out.push(format!(
+        "max_res_rd_atom:\t\t{}",
+        a!(attr, i32, orig_attr.max_res_rd_atom)
+    ));
+    out.push(format!(
+        "max_qp_init_rd_atom:\t\t{}",
+        a!(attr, i32, orig_attr.max_qp_init_rd_atom)
+    ));
+    out.push(format!(
+        "atomic_cap:\t\t\t{}",
+        a!(attr, u32, orig_attr.atomic_cap)
+    ));
+    out.push(format!(
+        "max_mw:\t\t\t\t{}",
+        a!(attr, i32, orig_attr.max_mw)
+    ));
+    out.push(format!(
+        "max_mcast_grp:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_mcast_grp)
+    ));
+    out.push(format!(
+        "max_mcast_qp_attach:\t\t{}",
+        a!(attr, i32, orig_attr.max_mcast_qp_attach)
+    ));
+    out.push(format!(
+        "max_total_mcast_qp_attach:\t{}",
+        a!(attr, i32, orig_attr.max_total_mcast_qp_attach)
+    ));
+    out.push(format!(
+        "max_ah:\t\t\t\t{}",
+        a!(attr, i32, orig_attr.max_ah)
+    ));
+    out.push(format!(
+        "max_srq:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_srq)
+    ));
+    out.push(format!(
+        "max_srq_wr:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_srq_wr)
+    ));
+    out.push(format!(
+        "max_srq_sge:\t\t\t{}",
+        a!(attr, i32, orig_attr.max_srq_sge)
+    ));
+    out.push(format!(
+        "max_pkeys:\t\t\t{}",
+        a!(attr, u16, orig_attr.max_pkeys)
+    ));
+    out.push(format!(
+        "local_ca_ack_delay:\t\t{}",
+        a!(attr, u8, orig_attr.local_ca_ack_delay)
+    ));
     out.push(format!("response_length:\t\t{n}"));
-    out.push(format!("device_cap_flags_ex:\t\t0x{:X}", a!(attr, u64, device_cap_flags_ex)));
-    out.push(format!("completion_timestamp_mask:\t0x{:x}", a!(attr, u64, completion_timestamp_mask)));
-    out.push(format!("hca_core_clock:\t\t\t{}", a!(attr, u64, hca_core_clock)));
-    out.push(format!("odp general_caps:\t\t0x{:x}", a!(attr, u64, odp_caps.general_caps)));
+    out.push(format!(
+        "device_cap_flags_ex:\t\t0x{:X}",
+        a!(attr, u64, device_cap_flags_ex)
+    ));
+    out.push(format!(
+        "completion_timestamp_mask:\t0x{:x}",
+        a!(attr, u64, completion_timestamp_mask)
+    ));
+    out.push(format!(
+        "hca_core_clock:\t\t\t{}",
+        a!(attr, u64, hca_core_clock)
+    ));
+    out.push(format!(
+        "odp general_caps:\t\t0x{:x}",
+        a!(attr, u64, odp_caps.general_caps)
+    ));
     out.push(format!("max_dm_size:\t\t\t{}", a!(attr, u64, max_dm_size)));
-    out.push(format!("phys_port_cnt_ex:\t\t{}", a!(attr, u32, phys_port_cnt_ex)));
+    out.push(format!(
+        "phys_port_cnt_ex:\t\t{}",
+        a!(attr, u32, phys_port_cnt_ex)
+    ));
 
     // rxe's query_port: a bare struct ibv_query_port.
     let mut p = port_attr();
@@ -146,14 +305,27 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
     out.push(format!("active_speed:\t\t\t{}", p.active_speed));
     out.push(format!("phys_state:\t\t\t{}", p.phys_state));
     out.push(format!("flags:\t\t\t\t{}", p.flags));
-    println!("(ioctl-only port fields) port_cap_flags2=0x{:x} active_speed_ex={}", p.port_cap_flags2, p.active_speed_ex);
+    println!(
+        "(ioctl-only port fields) port_cap_flags2=0x{:x} active_speed_ex={}",
+        p.port_cap_flags2, p.active_speed_ex
+    );
 
     let mut entry = [0u8; 32];
     match query_gid_entry(ctx, 1, 0, 0, &mut entry) {
         Ok(GidVia::Kernel) => {
             let e: ibverbs::abi::verbs::ibv_gid_entry = pod::read(&entry);
-            let g: Vec<String> = entry[..16].chunks(2).map(|c| format!("{:02x}{:02x}", c[0], c[1])).collect();
-            println!("GID[0] (ioctl): {} index={} port={} type={} ifindex={}", g.join(":"), e.gid_index, e.port_num, e.gid_type, e.ndev_ifindex);
+            let g: Vec<String> = entry[..16]
+                .chunks(2)
+                .map(|c| format!("{:02x}{:02x}", c[0], c[1]))
+                .collect();
+            println!(
+                "GID[0] (ioctl): {} index={} port={} type={} ifindex={}",
+                g.join(":"),
+                e.gid_index,
+                e.port_num,
+                e.gid_type,
+                e.ndev_ifindex
+            );
         }
         other => println!("GID[0]: {other:?}"),
     }
@@ -162,8 +334,16 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         Ok((GidVia::Kernel, n)) => {
             println!("GID table (ioctl): {n} entries");
             for e in table.chunks(32).take(n as usize) {
-                let g: Vec<String> = e[..16].chunks(2).map(|c| format!("{:02x}{:02x}", c[0], c[1])).collect();
-                println!("  GID[{:3}]: {}, type {}", u32::from_ne_bytes(e[16..20].try_into().unwrap()), g.join(":"), u32::from_ne_bytes(e[24..28].try_into().unwrap()));
+                let g: Vec<String> = e[..16]
+                    .chunks(2)
+                    .map(|c| format!("{:02x}{:02x}", c[0], c[1]))
+                    .collect();
+                println!(
+                    "  GID[{:3}]: {}, type {}",
+                    u32::from_ne_bytes(e[16..20].try_into().unwrap()),
+                    g.join(":"),
+                    u32::from_ne_bytes(e[24..28].try_into().unwrap())
+                );
             }
         }
         other => println!("GID table: {other:?}"),
@@ -176,7 +356,8 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
 }
 
 fn sysfs_gid0() -> [u8; 16] {
-    let s = std::fs::read_to_string("/sys/class/infiniband/rxe0/ports/1/gids/0").unwrap_or_default();
+    let s =
+        std::fs::read_to_string("/sys/class/infiniband/rxe0/ports/1/gids/0").unwrap_or_default();
     let mut g = [0u8; 16];
     for (i, h) in s.trim().split(':').enumerate().take(8) {
         let v = u16::from_str_radix(h, 16).unwrap_or(0);
@@ -187,20 +368,56 @@ fn sysfs_gid0() -> [u8; 16] {
 
 fn zero_ah() -> ibv_ah_attr {
     ibv_ah_attr {
-        grh: ibv_global_route { dgid: ibv_gid { raw: [0; 16] }, flow_label: 0, sgid_index: 0, hop_limit: 0, traffic_class: 0 },
-        dlid: 0, sl: 0, src_path_bits: 0, static_rate: 0, is_global: 0, port_num: 0,
+        grh: ibv_global_route {
+            dgid: ibv_gid { raw: [0; 16] },
+            flow_label: 0,
+            sgid_index: 0,
+            hop_limit: 0,
+            traffic_class: 0,
+        },
+        dlid: 0,
+        sl: 0,
+        src_path_bits: 0,
+        static_rate: 0,
+        is_global: 0,
+        port_num: 0,
     }
 }
 
 fn zero_qp_attr() -> ibv_qp_attr {
     ibv_qp_attr {
-        qp_state: CEnum::new(0), cur_qp_state: CEnum::new(0), path_mtu: CEnum::new(0), path_mig_state: CEnum::new(0), qkey: 0, rq_psn: 0, sq_psn: 0,
-        dest_qp_num: 0, qp_access_flags: 0,
-        cap: ibv_qp_cap { max_send_wr: 0, max_recv_wr: 0, max_send_sge: 0, max_recv_sge: 0, max_inline_data: 0 },
-        ah_attr: zero_ah(), alt_ah_attr: zero_ah(), pkey_index: 0, alt_pkey_index: 0,
-        en_sqd_async_notify: 0, sq_draining: 0, max_rd_atomic: 0, max_dest_rd_atomic: 0,
-        min_rnr_timer: 0, port_num: 0, timeout: 0, retry_cnt: 0, rnr_retry: 0, alt_port_num: 0,
-        alt_timeout: 0, rate_limit: 0,
+        qp_state: CEnum::new(0),
+        cur_qp_state: CEnum::new(0),
+        path_mtu: CEnum::new(0),
+        path_mig_state: CEnum::new(0),
+        qkey: 0,
+        rq_psn: 0,
+        sq_psn: 0,
+        dest_qp_num: 0,
+        qp_access_flags: 0,
+        cap: ibv_qp_cap {
+            max_send_wr: 0,
+            max_recv_wr: 0,
+            max_send_sge: 0,
+            max_recv_sge: 0,
+            max_inline_data: 0,
+        },
+        ah_attr: zero_ah(),
+        alt_ah_attr: zero_ah(),
+        pkey_index: 0,
+        alt_pkey_index: 0,
+        en_sqd_async_notify: 0,
+        sq_draining: 0,
+        max_rd_atomic: 0,
+        max_dest_rd_atomic: 0,
+        min_rnr_timer: 0,
+        port_num: 0,
+        timeout: 0,
+        retry_cnt: 0,
+        rnr_retry: 0,
+        alt_port_num: 0,
+        alt_timeout: 0,
+        rate_limit: 0,
     }
 }
 
@@ -211,18 +428,31 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
     let show = |what: &str, r: &dyn std::fmt::Debug| println!("  {what}: {r:?}");
     println!("objects (rxe udata sizes):");
 
-    let (mut req, mut resp) = ([0u8; size_of::<ibv_alloc_pd>()], [0u8; size_of::<ib_uverbs_alloc_pd_resp>()]);
+    let (mut req, mut resp) = (
+        [0u8; size_of::<ibv_alloc_pd>()],
+        [0u8; size_of::<ib_uverbs_alloc_pd_resp>()],
+    );
     let pd_h = pd::alloc_pd(ctx, &mut req, &mut resp);
     show("alloc_pd", &pd_h);
     let Ok(pd_h) = pd_h else { return };
 
     let buf = vec![0u8; 8192];
-    let (mut req, mut resp) = ([0u8; size_of::<ibv_reg_mr>()], [0u8; size_of::<ib_uverbs_reg_mr_resp>()]);
+    let (mut req, mut resp) = (
+        [0u8; size_of::<ibv_reg_mr>()],
+        [0u8; size_of::<ib_uverbs_reg_mr_resp>()],
+    );
     let addr = buf.as_ptr() as u64;
     let mr = pd::reg_mr(ctx, pd_h, addr, buf.len(), addr, 7, &mut req, &mut resp);
     show("reg_mr (local write, remote write/read)", &mr);
 
-    let a = cq::CqInit { cqe: 16, channel_fd: None, comp_vector: 0, user_handle: 0x1111, async_fd, imported: false };
+    let a = cq::CqInit {
+        cqe: 16,
+        channel_fd: None,
+        comp_vector: 0,
+        user_handle: 0x1111,
+        async_fd,
+        imported: false,
+    };
     let mut req = [0u8; size_of::<ibv_create_cq>()];
     let mut resp = [0u8; size_of::<ib_uverbs_create_cq_resp>() + 16];
     let c = cq::create_cq(ctx, &a, &mut req, &mut resp);
@@ -231,8 +461,14 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
     let mut resp = [0u8; size_of::<ib_uverbs_ex_create_cq_resp>() + 16];
     let c2 = cq::create_cq_ex(ctx, &a, 0, 0, 0, 0, &mut req, &mut resp, &mut Vec::new());
     show("create_cq_ex (cqe 16)", &c2);
-    show("req_notify_cq", &c.map(|c| cq::req_notify_cq(ctx, c.handle, false)));
-    show("poll_cq(4)", &c.map(|c| cq::poll_cq(ctx, c.handle, 4).map(|v| v.len())));
+    show(
+        "req_notify_cq",
+        &c.map(|c| cq::req_notify_cq(ctx, c.handle, false)),
+    );
+    show(
+        "poll_cq(4)",
+        &c.map(|c| cq::poll_cq(ctx, c.handle, 4).map(|v| v.len())),
+    );
 
     let mut gid = ibv_gid { raw: [0; 16] };
     gid.raw = sysfs_gid0();
@@ -243,7 +479,13 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
             pd_handle: Some(pd_h),
             send_cq_handle: Some(c.handle),
             recv_cq_handle: Some(c.handle),
-            cap: qp::QpCap { max_send_wr: 16, max_recv_wr: 16, max_send_sge: 1, max_recv_sge: 1, max_inline_data: 0 },
+            cap: qp::QpCap {
+                max_send_wr: 16,
+                max_recv_wr: 16,
+                max_send_sge: 1,
+                max_recv_sge: 1,
+                max_inline_data: 0,
+            },
             user_handle: 0x2222,
             async_fd,
             ..Default::default()
@@ -264,17 +506,31 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
             attr.port_num = 1;
             attr.qp_access_flags = 7;
             let mut req = [0u8; size_of::<ibv_modify_qp>()];
-            show("modify_qp -> INIT", &qp::modify_qp(ctx, qq.handle, &attr, 1 | 16 | 32 | 8, &mut req));
+            show(
+                "modify_qp -> INIT",
+                &qp::modify_qp(ctx, qq.handle, &attr, 1 | 16 | 32 | 8, &mut req),
+            );
             let mut got = zero_qp_attr();
             let mut req = [0u8; size_of::<ibv_query_qp>()];
             let rep = qp::query_qp(ctx, qq.handle, 1, &mut req, &mut got);
-            println!("  query_qp: {rep:?} state={} port={} access={:#x} pkey_index={}", got.qp_state, got.port_num, got.qp_access_flags, got.pkey_index);
+            println!(
+                "  query_qp: {rep:?} state={} port={} access={:#x} pkey_index={}",
+                got.qp_state, got.port_num, got.qp_access_flags, got.pkey_index
+            );
             show("destroy_qp", &qp::destroy_qp(ctx, qq.handle, false));
         }
         if let Ok(qq) = created2 {
-            let mgid = ibv_gid { raw: [0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] };
-            show("attach_mcast (UD)", &pd::attach_mcast(ctx, qq.handle, &mgid, 0));
-            show("detach_mcast (UD)", &pd::detach_mcast(ctx, qq.handle, &mgid, 0, false));
+            let mgid = ibv_gid {
+                raw: [0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+            };
+            show(
+                "attach_mcast (UD)",
+                &pd::attach_mcast(ctx, qq.handle, &mgid, 0),
+            );
+            show(
+                "detach_mcast (UD)",
+                &pd::detach_mcast(ctx, qq.handle, &mgid, 0, false),
+            );
             show("destroy_qp (UD)", &qp::destroy_qp(ctx, qq.handle, false));
         }
         show("destroy_cq", &cq::destroy_cq(ctx, c.handle, false));
@@ -283,7 +539,14 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         show("destroy_cq (ex)", &cq::destroy_cq(ctx, c.handle, false));
     }
 
-    let s = srq::SrqInit { pd_handle: pd_h, max_wr: 16, max_sge: 1, user_handle: 0x3333, async_fd, ..Default::default() };
+    let s = srq::SrqInit {
+        pd_handle: pd_h,
+        max_wr: 16,
+        max_sge: 1,
+        user_handle: 0x3333,
+        async_fd,
+        ..Default::default()
+    };
     let mut req = [0u8; size_of::<ibv_create_srq>()];
     let mut resp = [0u8; size_of::<ib_uverbs_create_srq_resp>() + 24];
     let sr = srq::create_srq(ctx, &s, &mut req, &mut resp);

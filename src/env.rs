@@ -158,35 +158,45 @@ pub const VARS: &[Var] = &[
     Var {
         name: RDMAV_DRIVERS,
         kind: Kind::Text,
-        secure: Secure::Ignored { rdma_core: "when uid == euid: set-gid and file-capability programs load the named libraries" },
+        secure: Secure::Ignored {
+            rdma_core: "when uid == euid: set-gid and file-capability programs load the named libraries",
+        },
         rdma_core: true,
         read_when: "when providers are loaded (once)",
     },
     Var {
         name: IBV_DRIVERS,
         kind: Kind::Text,
-        secure: Secure::Ignored { rdma_core: "when uid == euid, as RDMAV_DRIVERS" },
+        secure: Secure::Ignored {
+            rdma_core: "when uid == euid, as RDMAV_DRIVERS",
+        },
         rdma_core: true,
         read_when: "when providers are loaded, if RDMAV_DRIVERS is unset",
     },
     Var {
         name: SYSFS_PATH,
         kind: Kind::Text,
-        secure: Secure::Ignored { rdma_core: "when uid == euid: set-gid and file-capability programs read the named tree" },
+        secure: Secure::Ignored {
+            rdma_core: "when uid == euid: set-gid and file-capability programs read the named tree",
+        },
         rdma_core: true,
         read_when: "first ibv_get_sysfs_path (ibverbs_init); cached",
     },
     Var {
         name: IBVERBS_RS_CONFIG_DIR,
         kind: Kind::Text,
-        secure: Secure::Ignored { rdma_core: "(ours only)" },
+        secure: Secure::Ignored {
+            rdma_core: "(ours only)",
+        },
         rdma_core: false,
         read_when: "when providers are loaded (once)",
     },
     Var {
         name: IBVERBS_RS_PROVIDER_DIR,
         kind: Kind::Text,
-        secure: Secure::Ignored { rdma_core: "(ours only)" },
+        secure: Secure::Ignored {
+            rdma_core: "(ours only)",
+        },
         rdma_core: false,
         read_when: "when providers are loaded (once)",
     },
@@ -208,7 +218,10 @@ pub fn trusted() -> bool {
 }
 
 /// The variables set in the environment that secure execution ignores (empty when `trusted`).
-pub fn ignored_in_secure_mode(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Vec<&'static str> {
+pub fn ignored_in_secure_mode(
+    get: impl Fn(&str) -> Option<OsString>,
+    trusted: bool,
+) -> Vec<&'static str> {
     if trusted {
         return Vec::new();
     }
@@ -245,7 +258,8 @@ pub fn c_strtol(s: &[u8], base: u32) -> i64 {
     let hex_prefix = i + 1 < s.len()
         && s[i] == b'0'
         && (s[i + 1] | 0x20) == b'x'
-        && s.get(i + 2).is_some_and(|c| (*c as char).is_ascii_hexdigit());
+        && s.get(i + 2)
+            .is_some_and(|c| (*c as char).is_ascii_hexdigit());
     if (base == 0 || base == 16) && hex_prefix {
         base = 16;
         i += 2;
@@ -312,14 +326,30 @@ pub struct LogSettings {
 pub fn log_settings(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> LogSettings {
     let level = get(VERBS_LOG_LEVEL).map_or(0, |v| c_strtol(v.as_bytes(), 0) as u32);
     if level == 0 {
-        return LogSettings { level: 0, file: None, stderr: false };
+        return LogSettings {
+            level: 0,
+            file: None,
+            stderr: false,
+        };
     }
     if !trusted {
-        return LogSettings { level, file: None, stderr: true };
+        return LogSettings {
+            level,
+            file: None,
+            stderr: true,
+        };
     }
     match get(VERBS_LOG_FILE) {
-        Some(f) => LogSettings { level, file: Some(f), stderr: false },
-        None => LogSettings { level: 0, file: None, stderr: false },
+        Some(f) => LogSettings {
+            level,
+            file: Some(f),
+            stderr: false,
+        },
+        None => LogSettings {
+            level: 0,
+            file: None,
+            stderr: false,
+        },
     }
 }
 
@@ -362,14 +392,20 @@ pub fn sysfs_path(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> OsSt
 
 /// Our override of the config directory (rdma-core has none: IBV_CONFIG_DIR is compiled in);
 /// only when `trusted`.
-pub fn config_dir_override(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<OsString> {
+pub fn config_dir_override(
+    get: impl Fn(&str) -> Option<OsString>,
+    trusted: bool,
+) -> Option<OsString> {
     get(IBVERBS_RS_CONFIG_DIR).filter(|_| trusted)
 }
 
 /// Our override of the provider directory (rdma-core has none: VERBS_PROVIDER_DIR is compiled
 /// in). An empty value means "no provider directory", like building rdma-core with it empty.
 /// Only when `trusted`.
-pub fn provider_dir_override(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<OsString> {
+pub fn provider_dir_override(
+    get: impl Fn(&str) -> Option<OsString>,
+    trusted: bool,
+) -> Option<OsString> {
     get(IBVERBS_RS_PROVIDER_DIR).filter(|_| trusted)
 }
 
@@ -378,7 +414,12 @@ mod tests {
     use super::*;
 
     fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
-        move |k| pairs.iter().find(|(n, _)| *n == k).map(|(_, v)| OsString::from(v))
+        move |k| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| OsString::from(v))
+        }
     }
 
     #[test]
@@ -389,13 +430,25 @@ mod tests {
             assert!(flag(Some(OsStr::new(on))), "{on:?}");
         }
         assert!(present(Some(OsStr::new("0"))));
-        assert!(fork_safe(env(&[("IBV_FORK_SAFE", "1"), ("RDMAV_FORK_SAFE", "0")])));
-        assert!(!fork_safe(env(&[("IBV_FORK_SAFE", "0"), ("RDMAV_FORK_SAFE", "0")])));
+        assert!(fork_safe(env(&[
+            ("IBV_FORK_SAFE", "1"),
+            ("RDMAV_FORK_SAFE", "0")
+        ])));
+        assert!(!fork_safe(env(&[
+            ("IBV_FORK_SAFE", "0"),
+            ("RDMAV_FORK_SAFE", "0")
+        ])));
         assert!(fork_safe(env(&[("RDMAV_FORK_SAFE", "")])));
         assert!(hugepages_safe(env(&[("RDMAV_HUGEPAGES_SAFE", "0")])));
         assert!(!hugepages_safe(env(&[])));
-        assert!(allow_disassoc_destroy(env(&[("MLX4_DEVICE_FATAL_CLEANUP", "y")])));
-        assert!(!allow_disassoc_destroy(env(&[("RDMAV_ALLOW_DISASSOC_DESTROY", "0")])));
+        assert!(allow_disassoc_destroy(env(&[(
+            "MLX4_DEVICE_FATAL_CLEANUP",
+            "y"
+        )])));
+        assert!(!allow_disassoc_destroy(env(&[(
+            "RDMAV_ALLOW_DISASSOC_DESTROY",
+            "0"
+        )])));
         assert!(show_warnings(env(&[("IBV_SHOW_WARNINGS", "0")])));
     }
 
@@ -423,35 +476,64 @@ mod tests {
 
     #[test]
     fn log() {
-        let off = LogSettings { level: 0, file: None, stderr: false };
+        let off = LogSettings {
+            level: 0,
+            file: None,
+            stderr: false,
+        };
         assert_eq!(log_settings(env(&[]), true), off);
         assert_eq!(log_settings(env(&[("VERBS_LOG_LEVEL", "4")]), true), off);
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "-1"), ("VERBS_LOG_FILE", "/x")]), true),
-            LogSettings { level: u32::MAX, file: Some("/x".into()), stderr: false }
+            log_settings(
+                env(&[("VERBS_LOG_LEVEL", "-1"), ("VERBS_LOG_FILE", "/x")]),
+                true
+            ),
+            LogSettings {
+                level: u32::MAX,
+                file: Some("/x".into()),
+                stderr: false
+            }
         );
         // Secure execution: the file is never named, the level goes to stderr.
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "4"), ("VERBS_LOG_FILE", "/x")]), false),
-            LogSettings { level: 4, file: None, stderr: true }
+            log_settings(
+                env(&[("VERBS_LOG_LEVEL", "4"), ("VERBS_LOG_FILE", "/x")]),
+                false
+            ),
+            LogSettings {
+                level: 4,
+                file: None,
+                stderr: true
+            }
         );
         assert_eq!(log_settings(env(&[("VERBS_LOG_FILE", "/x")]), false), off);
         // strtol stops at the first non-digit.
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "1e99"), ("VERBS_LOG_FILE", "/x")]), true).level,
+            log_settings(
+                env(&[("VERBS_LOG_LEVEL", "1e99"), ("VERBS_LOG_FILE", "/x")]),
+                true
+            )
+            .level,
             1
         );
         // strtol saturates to LONG_MAX, whose low 32 bits are all ones.
         assert_eq!(
-            log_settings(env(&[
-                ("VERBS_LOG_LEVEL", "99999999999999999999"),
-                ("VERBS_LOG_FILE", "f")
-            ]), true)
+            log_settings(
+                env(&[
+                    ("VERBS_LOG_LEVEL", "99999999999999999999"),
+                    ("VERBS_LOG_FILE", "f")
+                ]),
+                true
+            )
             .level,
             u32::MAX
         );
         assert_eq!(
-            log_settings(env(&[("VERBS_LOG_LEVEL", "0x0"), ("VERBS_LOG_FILE", "f")]), true).level,
+            log_settings(
+                env(&[("VERBS_LOG_LEVEL", "0x0"), ("VERBS_LOG_FILE", "f")]),
+                true
+            )
+            .level,
             0
         );
     }
@@ -461,7 +543,10 @@ mod tests {
         let n = |v: &[&str]| v.iter().map(OsString::from).collect::<Vec<_>>();
         assert_eq!(driver_names(env(&[]), true), None);
         assert_eq!(
-            driver_names(env(&[("RDMAV_DRIVERS", "a:b;c"), ("IBV_DRIVERS", "x")]), true),
+            driver_names(
+                env(&[("RDMAV_DRIVERS", "a:b;c"), ("IBV_DRIVERS", "x")]),
+                true
+            ),
             Some((RDMAV_DRIVERS, n(&["a", "b", "c"])))
         );
         assert_eq!(
@@ -482,11 +567,17 @@ mod tests {
     #[test]
     fn sysfs() {
         assert_eq!(sysfs_path(env(&[]), true), "/sys");
-        assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/tmp/s///")]), true), "/tmp/s");
+        assert_eq!(
+            sysfs_path(env(&[("SYSFS_PATH", "/tmp/s///")]), true),
+            "/tmp/s"
+        );
         assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/")]), true), "");
         assert_eq!(sysfs_path(env(&[("SYSFS_PATH", "/tmp/s")]), false), "/sys");
         let long = format!("/{}", "a".repeat(300));
-        assert_eq!(sysfs_path(env(&[("SYSFS_PATH", &long)]), true).len(), IBV_SYSFS_PATH_MAX);
+        assert_eq!(
+            sysfs_path(env(&[("SYSFS_PATH", &long)]), true).len(),
+            IBV_SYSFS_PATH_MAX
+        );
     }
 
     #[test]
@@ -509,7 +600,14 @@ mod tests {
         assert_eq!(sysfs_path(env(&all), false), "/sys");
         assert_eq!(config_dir_override(env(&all), false), None);
         assert_eq!(provider_dir_override(env(&all), false), None);
-        assert_eq!(log_settings(env(&[("VERBS_LOG_LEVEL", "4"), ("VERBS_LOG_FILE", "/victim")]), false).file, None);
+        assert_eq!(
+            log_settings(
+                env(&[("VERBS_LOG_LEVEL", "4"), ("VERBS_LOG_FILE", "/victim")]),
+                false
+            )
+            .file,
+            None
+        );
     }
 
     #[test]

@@ -18,10 +18,10 @@
 
 pub mod abi;
 pub mod capi;
-pub mod device;
-pub mod env;
 pub mod cmd;
 pub mod cret;
+pub mod device;
+pub mod env;
 pub mod errno;
 pub mod fork;
 pub mod log;

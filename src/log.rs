@@ -30,13 +30,26 @@ impl Sink {
     /// logging off, as rdma-core's release fallback does.
     fn open(settings: crate::env::LogSettings) -> Sink {
         if settings.stderr {
-            return Sink { level: settings.level, file: None, stderr: true };
+            return Sink {
+                level: settings.level,
+                file: None,
+                stderr: true,
+            };
         }
         let file = settings.file.and_then(|p| {
-            std::fs::OpenOptions::new().append(true).read(true).create(true).open(p).ok()
+            std::fs::OpenOptions::new()
+                .append(true)
+                .read(true)
+                .create(true)
+                .open(p)
+                .ok()
         });
         let level = if file.is_some() { settings.level } else { 0 };
-        Sink { level, file: file.map(Mutex::new), stderr: false }
+        Sink {
+            level,
+            file: file.map(Mutex::new),
+            stderr: false,
+        }
     }
 }
 
@@ -45,12 +58,18 @@ fn sink() -> &'static Sink {
     let mut fresh = false;
     let s = SINK.get_or_init(|| {
         fresh = true;
-        Sink::open(crate::env::log_settings(crate::env::real, crate::env::trusted()))
+        Sink::open(crate::env::log_settings(
+            crate::env::real,
+            crate::env::trusted(),
+        ))
     });
     if fresh {
         let ignored = crate::env::ignored_in_secure_mode(crate::env::real, crate::env::trusted());
         if !ignored.is_empty() && s.level >= VERBS_LOG_DEBUG {
-            let line = format!("libibverbs: secure execution: ignoring {}\n", ignored.join(", "));
+            let line = format!(
+                "libibverbs: secure execution: ignoring {}\n",
+                ignored.join(", ")
+            );
             s.put(line.as_bytes());
         }
     }
@@ -95,13 +114,29 @@ mod tests {
 
     #[test]
     fn no_file_means_no_log() {
-        assert_eq!(Sink::open(LogSettings { level: 4, file: None, stderr: false }).level, 0);
+        assert_eq!(
+            Sink::open(LogSettings {
+                level: 4,
+                file: None,
+                stderr: false
+            })
+            .level,
+            0
+        );
         let dir = std::env::temp_dir().join(format!("verbs-log-{}", std::process::id()));
-        let s = Sink::open(LogSettings { level: 4, file: Some(dir.clone().into_os_string()), stderr: false });
+        let s = Sink::open(LogSettings {
+            level: 4,
+            file: Some(dir.clone().into_os_string()),
+            stderr: false,
+        });
         assert_eq!(s.level, 4);
         assert!(s.file.is_some());
         let _ = std::fs::remove_file(dir);
-        let bad = LogSettings { level: 4, file: Some("/nonexistent/x".into()), stderr: false };
+        let bad = LogSettings {
+            level: 4,
+            file: Some("/nonexistent/x".into()),
+            stderr: false,
+        };
         assert_eq!(Sink::open(bad).level, 0);
     }
 }

@@ -180,7 +180,10 @@ pub fn rate_to_mult(rate: u32) -> c_int {
 }
 
 pub fn mult_to_rate(mult: c_int) -> u32 {
-    RATES.iter().find(|r| r.1 == Some(mult)).map_or(IBV_RATE_MAX, |r| r.0)
+    RATES
+        .iter()
+        .find(|r| r.1 == Some(mult))
+        .map_or(IBV_RATE_MAX, |r| r.0)
 }
 
 pub fn rate_to_mbps(rate: u32) -> c_int {
@@ -188,7 +191,10 @@ pub fn rate_to_mbps(rate: u32) -> c_int {
 }
 
 pub fn mbps_to_rate(mbps: c_int) -> u32 {
-    RATES.iter().find(|r| r.2 == mbps).map_or(IBV_RATE_MAX, |r| r.0)
+    RATES
+        .iter()
+        .find(|r| r.2 == mbps)
+        .map_or(IBV_RATE_MAX, |r| r.0)
 }
 
 #[cfg(test)]

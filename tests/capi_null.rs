@@ -86,7 +86,12 @@ fn read_sysfs_file_sizes_no_buffer_has() {
         // SAFETY: the kernel checks the range before writing; nothing past the file's length
         // (a few bytes of /proc/self/comm fit in buf) could be written.
         let (ret, e) = with_errno(|| unsafe {
-            sysfs::ibv_read_sysfs_file(c"/proc/self".as_ptr(), c"comm".as_ptr(), buf.as_mut_ptr(), size)
+            sysfs::ibv_read_sysfs_file(
+                c"/proc/self".as_ptr(),
+                c"comm".as_ptr(),
+                buf.as_mut_ptr(),
+                size,
+            )
         });
         assert_eq!((ret, e), (-1, libc::EFAULT), "size {size:#x}");
     }

@@ -7,7 +7,7 @@ mod common;
 use common::{Fake, Out, Reply, u32_at, u64_at};
 use core::ffi::c_int;
 use core::mem::{offset_of, zeroed};
-use core::ptr::{null_mut, addr_of_mut};
+use core::ptr::{addr_of_mut, null_mut};
 use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::driver::{verbs_qp, verbs_xrcd};
 use ibverbs::abi::kern_abi::*;
@@ -53,7 +53,13 @@ impl World {
             send_cq: &mut self.scq,
             recv_cq: &mut self.rcq,
             srq: null_mut(),
-            cap: ibv_qp_cap { max_send_wr: 16, max_recv_wr: 8, max_send_sge: 2, max_recv_sge: 1, max_inline_data: 0 },
+            cap: ibv_qp_cap {
+                max_send_wr: 16,
+                max_recv_wr: 8,
+                max_send_sge: 2,
+                max_recv_sge: 1,
+                max_inline_data: 0,
+            },
             qp_type: CEnum::new(qp_type as u32),
             sq_sig_all: 1,
         }
@@ -66,11 +72,20 @@ fn zero<T>() -> Box<T> {
 }
 
 fn attr_of(p: &common::Parsed, id: u16) -> common::A {
-    *p.attrs.iter().find(|a| a.id == id).unwrap_or_else(|| panic!("attribute {id} not sent"))
+    *p.attrs
+        .iter()
+        .find(|a| a.id == id)
+        .unwrap_or_else(|| panic!("attribute {id} not sent"))
 }
 
 fn granted() -> ib_uverbs_qp_cap {
-    ib_uverbs_qp_cap { max_send_wr: 31, max_recv_wr: 15, max_send_sge: 2, max_recv_sge: 1, max_inline_data: 16 }
+    ib_uverbs_qp_cap {
+        max_send_wr: 31,
+        max_recv_wr: 15,
+        max_send_sge: 2,
+        max_recv_sge: 1,
+        max_inline_data: 16,
+    }
 }
 
 #[test]
@@ -84,20 +99,56 @@ fn create_qp_fills_the_qp_and_the_caps() {
     qp.events_completed = 5;
     let fake = Fake::new([Reply::IoctlOk(vec![
         (UVERBS_ATTR_CREATE_QP_HANDLE, Out::Data(42)),
-        (UVERBS_ATTR_CREATE_QP_RESP_CAP, Out::Bytes(pod::bytes(&granted()).to_vec())),
-        (UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, Out::Bytes(0x99u32.to_ne_bytes().to_vec())),
+        (
+            UVERBS_ATTR_CREATE_QP_RESP_CAP,
+            Out::Bytes(pod::bytes(&granted()).to_vec()),
+        ),
+        (
+            UVERBS_ATTR_CREATE_QP_RESP_QP_NUM,
+            Out::Bytes(0x99u32.to_ne_bytes().to_vec()),
+        ),
     ])]);
-    let (mut req, mut resp) = (vec![0u8; size_of::<ibv_create_qp>()], vec![0u8; size_of::<ib_uverbs_create_qp_resp>()]);
+    let (mut req, mut resp) = (
+        vec![0u8; size_of::<ibv_create_qp>()],
+        vec![0u8; size_of::<ib_uverbs_create_qp_resp>()],
+    );
     // SAFETY: every pointer is to a live object above.
-    let r = unsafe { create_qp_with(Ctx::new(&fake, &st), false, &mut w.pd, &mut *qp, &mut attr, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_with(
+            Ctx::new(&fake, &st),
+            false,
+            &mut w.pd,
+            &mut *qp,
+            &mut attr,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!(r, 0);
-    assert_eq!((qp.handle, qp.qp_num, qp.state.raw(), qp.events_completed), (42, 0x99, 0, 0));
+    assert_eq!(
+        (qp.handle, qp.qp_num, qp.state.raw(), qp.events_completed),
+        (42, 0x99, 0, 0)
+    );
     assert_eq!(qp.context, addr_of_mut!(w.ctx));
     assert_eq!(qp.pd, addr_of_mut!(w.pd));
-    assert_eq!((qp.send_cq, qp.recv_cq, qp.srq), (addr_of_mut!(w.scq), addr_of_mut!(w.rcq), addr_of_mut!(w.srq)));
-    assert_eq!((qp.qp_type.raw(), qp.qp_context as usize), (ibv_qp_type::IBV_QPT_RC as u32, 0x1234));
+    assert_eq!(
+        (qp.send_cq, qp.recv_cq, qp.srq),
+        (
+            addr_of_mut!(w.scq),
+            addr_of_mut!(w.rcq),
+            addr_of_mut!(w.srq)
+        )
+    );
+    assert_eq!(
+        (qp.qp_type.raw(), qp.qp_context as usize),
+        (ibv_qp_type::IBV_QPT_RC as u32, 0x1234)
+    );
     let c = attr.cap;
-    assert_eq!((c.max_send_wr, c.max_recv_wr, c.max_inline_data), (31, 15, 16), "granted caps copied back");
+    assert_eq!(
+        (c.max_send_wr, c.max_recv_wr, c.max_inline_data),
+        (31, 15, 16),
+        "granted caps copied back"
+    );
 
     let p = &fake.ioctls()[0];
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_PD_HANDLE).data, 5);
@@ -105,7 +156,10 @@ fn create_qp_fills_the_qp_and_the_caps() {
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE).data, 8);
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE).data, 9);
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_EVENT_FD).data, 33);
-    assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_USER_HANDLE).data, &*qp as *const ibv_qp as u64);
+    assert_eq!(
+        attr_of(p, UVERBS_ATTR_CREATE_QP_USER_HANDLE).data,
+        &*qp as *const ibv_qp as u64
+    );
 }
 
 #[test]
@@ -117,15 +171,42 @@ fn create_qp_legacy_write_and_failures() {
     let mut qp = zero::<ibv_qp>();
     let mut kr: ib_uverbs_create_qp_resp = pod::zeroed();
     (kr.qp_handle, kr.qpn, kr.max_send_wr, kr.max_recv_wr) = (3, 0x12, 20, 10);
-    let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY), Reply::WriteOk(pod::bytes(&kr).to_vec())]);
-    let (mut req, mut resp) = (vec![0u8; size_of::<ibv_create_qp>()], vec![0u8; size_of::<ib_uverbs_create_qp_resp>()]);
+    let fake = Fake::new([
+        Reply::IoctlErr(libc::ENOTTY),
+        Reply::WriteOk(pod::bytes(&kr).to_vec()),
+    ]);
+    let (mut req, mut resp) = (
+        vec![0u8; size_of::<ibv_create_qp>()],
+        vec![0u8; size_of::<ib_uverbs_create_qp_resp>()],
+    );
     // SAFETY: live objects.
-    let r = unsafe { create_qp_with(Ctx::new(&fake, &st), false, &mut w.pd, &mut *qp, &mut attr, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_with(
+            Ctx::new(&fake, &st),
+            false,
+            &mut w.pd,
+            &mut *qp,
+            &mut attr,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!(r, 0);
-    assert_eq!((qp.handle, qp.qp_num, attr.cap.max_send_wr, attr.cap.max_recv_wr), (3, 0x12, 20, 10));
+    assert_eq!(
+        (
+            qp.handle,
+            qp.qp_num,
+            attr.cap.max_send_wr,
+            attr.cap.max_recv_wr
+        ),
+        (3, 0x12, 20, 10)
+    );
     let wr = &fake.writes()[0];
     assert_eq!(u32_at(wr, 0), IB_USER_VERBS_CMD_CREATE_QP);
-    assert_eq!(u64_at(wr, 8 + offset_of!(ib_uverbs_create_qp, user_handle)), &*qp as *const ibv_qp as u64);
+    assert_eq!(
+        u64_at(wr, 8 + offset_of!(ib_uverbs_create_qp, user_handle)),
+        &*qp as *const ibv_qp as u64
+    );
 
     // A kernel failure: the errno, set; the QP keeps only its context; the caps stay.
     let st = CmdState::new(RXE, false);
@@ -134,7 +215,17 @@ fn create_qp_legacy_write_and_failures() {
     let fake = Fake::new([Reply::IoctlErr(libc::EINVAL)]);
     set_errno(SENTINEL);
     // SAFETY: live objects.
-    let r = unsafe { create_qp_with(Ctx::new(&fake, &st), false, &mut w.pd, &mut *qp, &mut attr, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_with(
+            Ctx::new(&fake, &st),
+            false,
+            &mut w.pd,
+            &mut *qp,
+            &mut attr,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!((r, errno()), (libc::EINVAL, libc::EINVAL));
     assert_eq!((qp.handle, qp.context), (0, addr_of_mut!(w.ctx)));
     assert_eq!(attr.cap.max_send_wr, 16);
@@ -144,7 +235,17 @@ fn create_qp_legacy_write_and_failures() {
     attr.send_cq = null_mut();
     let fake = Fake::new([]);
     // SAFETY: live objects.
-    let r = unsafe { create_qp_with(Ctx::new(&fake, &st), false, &mut w.pd, &mut *qp, &mut attr, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_with(
+            Ctx::new(&fake, &st),
+            false,
+            &mut w.pd,
+            &mut *qp,
+            &mut attr,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!(r, libc::EINVAL);
     assert!(fake.calls().is_empty());
 }
@@ -159,19 +260,35 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     ax.qp_context = base.qp_context;
     ax.qp_type = base.qp_type;
     ax.cap = base.cap;
-    ax.comp_mask = (ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_XRCD as u32) | (ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32);
+    ax.comp_mask = (ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_XRCD as u32)
+        | (ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32);
     ax.xrcd = addr_of_mut!(w.xrcd.xrcd);
     let mut vqp = zero::<verbs_qp>();
     // The provider set up its send functions before the command (rxe does): they must survive.
     unsafe extern "C" fn wr_start(_: *mut ibverbs::abi::driver::ibv_qp_ex_pabi34) {}
     vqp.anon_1.qp_ex.wr_start = Some(wr_start);
     vqp.comp_mask = 0xff;
-    let fake = Fake::new([Reply::IoctlOk(vec![(UVERBS_ATTR_CREATE_QP_HANDLE, Out::Data(6))])]);
-    let (mut req, mut resp) =
-        (vec![0u8; size_of::<ibv_create_qp_ex>()], vec![0u8; size_of::<ib_uverbs_ex_create_qp_resp>()]);
+    let fake = Fake::new([Reply::IoctlOk(vec![(
+        UVERBS_ATTR_CREATE_QP_HANDLE,
+        Out::Data(6),
+    )])]);
+    let (mut req, mut resp) = (
+        vec![0u8; size_of::<ibv_create_qp_ex>()],
+        vec![0u8; size_of::<ib_uverbs_ex_create_qp_resp>()],
+    );
     let ctx = addr_of_mut!(w.ctx);
     // SAFETY: live objects.
-    let r = unsafe { create_qp_ex2_with(Ctx::new(&fake, &st), true, ctx, &mut *vqp, &mut ax, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_ex2_with(
+            Ctx::new(&fake, &st),
+            true,
+            ctx,
+            &mut *vqp,
+            &mut ax,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!(r, 0);
     // SAFETY: reading the plain view of the union.
     let qp = unsafe { vqp.anon_1.qp };
@@ -179,10 +296,17 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     assert_eq!(vqp.comp_mask, 1, "VERBS_QP_XRCD only");
     assert_eq!(vqp.xrcd, addr_of_mut!(w.xrcd));
     // SAFETY: as above.
-    assert!(unsafe { vqp.anon_1.qp_ex.wr_start }.is_some(), "the extended fields are the provider's");
+    assert!(
+        unsafe { vqp.anon_1.qp_ex.wr_start }.is_some(),
+        "the extended fields are the provider's"
+    );
     let p = &fake.ioctls()[0];
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE).data, 11);
-    assert!(!p.attrs.iter().any(|a| a.id == UVERBS_ATTR_CREATE_QP_PD_HANDLE));
+    assert!(
+        !p.attrs
+            .iter()
+            .any(|a| a.id == UVERBS_ATTR_CREATE_QP_PD_HANDLE)
+    );
 
     // Without an XRCD the verbs_qp words after ibv_qp_ex are not written (in a v45-v56
     // provider's struct the first is the low half of `wr_flush`).
@@ -192,9 +316,22 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     ax.send_cq = &mut w.scq;
     ax.recv_cq = &mut w.rcq;
     vqp.comp_mask = 0x4444;
-    let fake = Fake::new([Reply::IoctlOk(vec![(UVERBS_ATTR_CREATE_QP_HANDLE, Out::Data(7))])]);
+    let fake = Fake::new([Reply::IoctlOk(vec![(
+        UVERBS_ATTR_CREATE_QP_HANDLE,
+        Out::Data(7),
+    )])]);
     // SAFETY: live objects.
-    let r = unsafe { create_qp_ex2_with(Ctx::new(&fake, &st), true, ctx, &mut *vqp, &mut ax, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_ex2_with(
+            Ctx::new(&fake, &st),
+            true,
+            ctx,
+            &mut *vqp,
+            &mut ax,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!((r, vqp.comp_mask), (0, 0x4444));
 
     // Unknown comp_mask bits: EINVAL, errno set, nothing sent.
@@ -202,7 +339,17 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     let fake = Fake::new([]);
     set_errno(SENTINEL);
     // SAFETY: live objects.
-    let r = unsafe { create_qp_ex2_with(Ctx::new(&fake, &st), true, ctx, &mut *vqp, &mut ax, &mut req, &mut resp) };
+    let r = unsafe {
+        create_qp_ex2_with(
+            Ctx::new(&fake, &st),
+            true,
+            ctx,
+            &mut *vqp,
+            &mut ax,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!((r, errno()), (libc::EINVAL, libc::EINVAL));
     assert!(fake.calls().is_empty());
 }
@@ -219,45 +366,105 @@ fn open_qp_checks_and_fills() {
         qp_context: 0x55 as *mut _,
         qp_type: CEnum::new(ibv_qp_type::IBV_QPT_XRC_RECV as u32),
     };
-    let (mut req, mut resp) = (vec![0u8; size_of::<ibv_open_qp>()], vec![0u8; size_of::<ib_uverbs_create_qp_resp>()]);
+    let (mut req, mut resp) = (
+        vec![0u8; size_of::<ibv_open_qp>()],
+        vec![0u8; size_of::<ib_uverbs_create_qp_resp>()],
+    );
     let mut vqp = zero::<verbs_qp>();
     let fake = Fake::new([]);
     for (mask, want) in [(1 << 5, libc::EOPNOTSUPP), (1 | 2, libc::EINVAL)] {
         oa.comp_mask = mask;
         set_errno(SENTINEL);
         // SAFETY: live objects.
-        let r = unsafe { open_qp_with(Ctx::new(&fake, &st), ctx, &mut *vqp, 368, &mut oa, &mut req, &mut resp) };
-        assert_eq!((r, errno()), (want, SENTINEL), "rdma-core returns these without errno");
+        let r = unsafe {
+            open_qp_with(
+                Ctx::new(&fake, &st),
+                ctx,
+                &mut *vqp,
+                368,
+                &mut oa,
+                &mut req,
+                &mut resp,
+            )
+        };
+        assert_eq!(
+            (r, errno()),
+            (want, SENTINEL),
+            "rdma-core returns these without errno"
+        );
     }
     assert!(fake.calls().is_empty());
 
     oa.comp_mask = 1 | 2 | 8;
     let mut kr: ib_uverbs_create_qp_resp = pod::zeroed();
     kr.qp_handle = 21;
-    let fake = Fake::new([Reply::WriteOk(pod::bytes(&kr).to_vec()), Reply::WriteOk(pod::bytes(&kr).to_vec())]);
+    let fake = Fake::new([
+        Reply::WriteOk(pod::bytes(&kr).to_vec()),
+        Reply::WriteOk(pod::bytes(&kr).to_vec()),
+    ]);
     // SAFETY: live objects.
-    let r = unsafe { open_qp_with(Ctx::new(&fake, &st), ctx, &mut *vqp, 368, &mut oa, &mut req, &mut resp) };
+    let r = unsafe {
+        open_qp_with(
+            Ctx::new(&fake, &st),
+            ctx,
+            &mut *vqp,
+            368,
+            &mut oa,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!(r, 0);
     // SAFETY: the plain view.
     let qp = unsafe { vqp.anon_1.qp };
-    assert_eq!((qp.handle, qp.qp_num, qp.state.raw(), qp.qp_context as usize), (21, 0x77, ibv_qp_state::IBV_QPS_UNKNOWN as u32, 0x55));
+    assert_eq!(
+        (qp.handle, qp.qp_num, qp.state.raw(), qp.qp_context as usize),
+        (21, 0x77, ibv_qp_state::IBV_QPS_UNKNOWN as u32, 0x55)
+    );
     assert_eq!((vqp.comp_mask, vqp.xrcd), (1, addr_of_mut!(w.xrcd)));
     let wr = &fake.writes()[0];
-    assert_eq!(u32_at(wr, 8 + offset_of!(ib_uverbs_open_qp, pd_handle)), 11, "the XRCD's handle as PD");
+    assert_eq!(
+        u32_at(wr, 8 + offset_of!(ib_uverbs_open_qp, pd_handle)),
+        11,
+        "the XRCD's handle as PD"
+    );
     // A v45-v56 provider's struct (376 bytes, `wr_flush` at 352): comp_mask and xrcd 8 bytes on.
     let mut v56 = vec![0u64; 376 / 8];
     v56[352 / 8] = 0x1111_2222_3333_4444;
     // SAFETY: a live buffer of the size passed.
-    let r = unsafe { open_qp_with(Ctx::new(&fake, &st), ctx, v56.as_mut_ptr().cast(), 376, &mut oa, &mut req, &mut resp) };
+    let r = unsafe {
+        open_qp_with(
+            Ctx::new(&fake, &st),
+            ctx,
+            v56.as_mut_ptr().cast(),
+            376,
+            &mut oa,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!(r, 0);
     assert_eq!(v56[352 / 8], 0x1111_2222_3333_4444, "wr_flush untouched");
-    assert_eq!((v56[360 / 8] as u32, v56[368 / 8]), (1, addr_of_mut!(w.xrcd) as u64));
+    assert_eq!(
+        (v56[360 / 8] as u32, v56[368 / 8]),
+        (1, addr_of_mut!(w.xrcd) as u64)
+    );
     let fake = Fake::new([Reply::WriteOk(pod::bytes(&kr).to_vec())]);
     // A provider struct that ends before `xrcd`: neither it nor the mask beyond is written.
     let mut small = zero::<verbs_qp>();
     small.comp_mask = 0xaa;
     // SAFETY: live objects.
-    let r = unsafe { open_qp_with(Ctx::new(&fake, &st), ctx, &mut *small, 352, &mut oa, &mut req, &mut resp) };
+    let r = unsafe {
+        open_qp_with(
+            Ctx::new(&fake, &st),
+            ctx,
+            &mut *small,
+            352,
+            &mut oa,
+            &mut req,
+            &mut resp,
+        )
+    };
     assert_eq!((r, small.comp_mask, small.xrcd), (0, 0xaa, null_mut()));
 }
 
@@ -291,22 +498,56 @@ fn query_qp_fills_attr_and_init_attr() {
     set_errno(SENTINEL);
     let m = ibv_qp_attr_mask::IBV_QP_STATE as c_int | ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int;
     // SAFETY: live objects.
-    let r = unsafe { query_qp_with(Ctx::new(&fake, &st), &mut *qp, &mut *attr, m, &mut *init, &mut req) };
+    let r = unsafe {
+        query_qp_with(
+            Ctx::new(&fake, &st),
+            &mut *qp,
+            &mut *attr,
+            m,
+            &mut *init,
+            &mut req,
+        )
+    };
     assert_eq!((r, errno()), (libc::EOPNOTSUPP, SENTINEL));
     assert!(fake.calls().is_empty());
 
     let fake = Fake::new([Reply::WriteOk(pod::bytes(&resp_with_state(3)).to_vec())]);
     // SAFETY: live objects.
-    let r = unsafe { query_qp_with(Ctx::new(&fake, &st), &mut *qp, &mut *attr, 1, &mut *init, &mut req) };
+    let r = unsafe {
+        query_qp_with(
+            Ctx::new(&fake, &st),
+            &mut *qp,
+            &mut *attr,
+            1,
+            &mut *init,
+            &mut req,
+        )
+    };
     assert_eq!(r, 0);
-    assert_eq!((attr.qp_state.raw(), attr.port_num, attr.cap.max_send_wr), (3, 1, 31));
+    assert_eq!(
+        (attr.qp_state.raw(), attr.port_num, attr.cap.max_send_wr),
+        (3, 1, 31)
+    );
     // SAFETY: reading a union of byte arrays.
     assert_eq!(unsafe { attr.ah_attr.grh.dgid.raw }, [0xfe; 16]);
-    assert_eq!(qp.state.raw(), 0, "qp->state is ibv_query_qp's to update, not the command's");
-    assert_eq!((init.qp_context as usize, init.send_cq, init.recv_cq), (0x1234, qp.send_cq, qp.recv_cq));
-    assert_eq!((init.qp_type, init.sq_sig_all, init.cap.max_inline_data), (qp.qp_type, 1, 16));
+    assert_eq!(
+        qp.state.raw(),
+        0,
+        "qp->state is ibv_query_qp's to update, not the command's"
+    );
+    assert_eq!(
+        (init.qp_context as usize, init.send_cq, init.recv_cq),
+        (0x1234, qp.send_cq, qp.recv_cq)
+    );
+    assert_eq!(
+        (init.qp_type, init.sq_sig_all, init.cap.max_inline_data),
+        (qp.qp_type, 1, 16)
+    );
     let wr = &fake.writes()[0];
-    assert_eq!((u32_at(wr, 0), u32_at(wr, 16), u32_at(wr, 20)), (IB_USER_VERBS_CMD_QUERY_QP, 4, 1));
+    assert_eq!(
+        (u32_at(wr, 0), u32_at(wr, 16), u32_at(wr, 20)),
+        (IB_USER_VERBS_CMD_QUERY_QP, 4, 1)
+    );
 }
 
 #[test]
@@ -321,14 +562,31 @@ fn modify_qp_mask_checks_are_quiet() {
     let mut req = vec![0u8; size_of::<ibv_modify_qp>()];
     set_errno(SENTINEL);
     // SAFETY: live objects.
-    let r = unsafe { modify_qp_with(Ctx::new(&fake, &st), &mut *qp, &mut *attr, 1 << 30, &mut req) };
+    let r = unsafe {
+        modify_qp_with(
+            Ctx::new(&fake, &st),
+            &mut *qp,
+            &mut *attr,
+            1 << 30,
+            &mut req,
+        )
+    };
     assert_eq!((r, errno()), (libc::EOPNOTSUPP, SENTINEL));
     // The extended command: RATE_LIMIT needs room for it in the provider's request.
     let rl = ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int;
     let mut short = vec![0u8; size_of::<ibv_modify_qp_ex>() - 8];
     let mut resp = vec![0u8; size_of::<ib_uverbs_ex_modify_qp_resp>()];
     // SAFETY: live objects.
-    let r = unsafe { modify_qp_ex_with(Ctx::new(&fake, &st), &mut *qp, &mut *attr, rl, &mut short, &mut resp) };
+    let r = unsafe {
+        modify_qp_ex_with(
+            Ctx::new(&fake, &st),
+            &mut *qp,
+            &mut *attr,
+            rl,
+            &mut short,
+            &mut resp,
+        )
+    };
     assert_eq!((r, errno()), (libc::EINVAL, SENTINEL));
     assert!(fake.calls().is_empty());
 
@@ -338,7 +596,10 @@ fn modify_qp_mask_checks_are_quiet() {
     assert_eq!(r, 0);
     let wr = &fake.writes()[0];
     let k = 8;
-    assert_eq!(u32_at(wr, k + offset_of!(ib_uverbs_modify_qp, qp_handle)), 4);
+    assert_eq!(
+        u32_at(wr, k + offset_of!(ib_uverbs_modify_qp, qp_handle)),
+        4
+    );
     assert_eq!(wr[k + offset_of!(ib_uverbs_modify_qp, qp_state)], 1);
     // SAFETY: live objects.
     let r = unsafe { modify_qp_with(Ctx::new(&fake, &st), &mut *qp, &mut *attr, 1, &mut req) };
@@ -362,7 +623,10 @@ fn destroy_qp_waits_for_the_acks() {
     }
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     resp.events_reported = 2;
-    let fake = Fake::new([Reply::IoctlOk(vec![(UVERBS_ATTR_DESTROY_QP_RESP, Out::Bytes(pod::bytes(&resp).to_vec()))])]);
+    let fake = Fake::new([Reply::IoctlOk(vec![(
+        UVERBS_ATTR_DESTROY_QP_RESP,
+        Out::Bytes(pod::bytes(&resp).to_vec()),
+    )])]);
     let p = Shared(&mut *qp as *mut ibv_qp);
     let acker = std::thread::spawn(move || {
         let p = p;
@@ -383,8 +647,19 @@ fn destroy_qp_waits_for_the_acks() {
     let waited = t.elapsed();
     acker.join().unwrap();
     assert_eq!(r, 0);
-    assert!(waited >= std::time::Duration::from_millis(190), "returned after {waited:?}, before the second ack");
-    assert_eq!(fake.ioctls()[0].attrs.iter().find(|a| a.id == UVERBS_ATTR_DESTROY_QP_HANDLE).unwrap().data, 4);
+    assert!(
+        waited >= std::time::Duration::from_millis(190),
+        "returned after {waited:?}, before the second ack"
+    );
+    assert_eq!(
+        fake.ioctls()[0]
+            .attrs
+            .iter()
+            .find(|a| a.id == UVERBS_ATTR_DESTROY_QP_HANDLE)
+            .unwrap()
+            .data,
+        4
+    );
 
     // A failed destroy does not wait.
     let fake = Fake::new([Reply::IoctlErr(libc::EBUSY)]);
@@ -402,7 +677,11 @@ fn post_send_maps_the_list_and_bad_wr() {
     qp.qp_type = CEnum::new(ibv_qp_type::IBV_QPT_UD as u32);
     let mut ah = zero::<ibv_ah>();
     ah.handle = 66;
-    let mut sge = [ibv_sge { addr: 0x1000, length: 64, lkey: 3 }];
+    let mut sge = [ibv_sge {
+        addr: 0x1000,
+        length: 64,
+        lkey: 3,
+    }];
     // SAFETY: all-zero is a valid send WR.
     let wrs: *mut [ibv_send_wr; 2] = Box::into_raw(Box::new(unsafe { zeroed() }));
     // SAFETY: the two WRs live in `wrs` until the end of the test; only raw pointers touch them.
@@ -410,7 +689,11 @@ fn post_send_maps_the_list_and_bad_wr() {
         let (w1, w2) = (&raw mut (*wrs)[0], &raw mut (*wrs)[1]);
         (*w2).wr_id = 2;
         (*w2).opcode = CEnum::new(ibv_wr_opcode::IBV_WR_SEND as u32);
-        (*w2).wr.ud = ibv_send_wr_wr_ud { ah: &mut *ah, remote_qpn: 0x10, remote_qkey: 0x22 };
+        (*w2).wr.ud = ibv_send_wr_wr_ud {
+            ah: &mut *ah,
+            remote_qpn: 0x10,
+            remote_qkey: 0x22,
+        };
         *w1 = *w2;
         (*w1).wr_id = 1;
         (*w1).sg_list = sge.as_mut_ptr();
@@ -425,7 +708,13 @@ fn post_send_maps_the_list_and_bad_wr() {
         let req = &fake.writes()[0];
         type P = ib_uverbs_post_send;
         let k = 8;
-        assert_eq!((u32_at(req, k + offset_of!(P, wr_count)), u32_at(req, k + offset_of!(P, sge_count))), (2, 1));
+        assert_eq!(
+            (
+                u32_at(req, k + offset_of!(P, wr_count)),
+                u32_at(req, k + offset_of!(P, sge_count))
+            ),
+            (2, 1)
+        );
         let wr0 = size_of::<ibv_post_send>() + offset_of!(ib_uverbs_send_wr, wr);
         assert_eq!(u32_at(req, wr0), 66, "the AH travels as its handle");
 
@@ -448,11 +737,25 @@ fn post_send_maps_the_list_and_bad_wr() {
 #[test]
 fn post_recv_rejects_bad_sge_counts() {
     let st = CmdState::new(RXE, false);
-    let mut sge = [ibv_sge { addr: 0x1000, length: 64, lkey: 3 }];
+    let mut sge = [ibv_sge {
+        addr: 0x1000,
+        length: 64,
+        lkey: 3,
+    }];
     let s = sge.as_mut_ptr();
     let wrs: *mut [ibv_recv_wr; 2] = Box::into_raw(Box::new([
-        ibv_recv_wr { wr_id: 1, next: null_mut(), sg_list: s, num_sge: 1 },
-        ibv_recv_wr { wr_id: 2, next: null_mut(), sg_list: s, num_sge: -1 },
+        ibv_recv_wr {
+            wr_id: 1,
+            next: null_mut(),
+            sg_list: s,
+            num_sge: 1,
+        },
+        ibv_recv_wr {
+            wr_id: 2,
+            next: null_mut(),
+            sg_list: s,
+            num_sge: -1,
+        },
     ]));
     // SAFETY: the two WRs live in `wrs` until the end of the test; only raw pointers touch them.
     unsafe {
@@ -469,7 +772,10 @@ fn post_recv_rejects_bad_sge_counts() {
         let r = post_recv_with(Ctx::new(&fake, &st), 9, w1, null_mut(), true);
         assert_eq!(r, 0);
         let req = &fake.writes()[0];
-        assert_eq!((u32_at(req, 0), u32_at(req, 16), u32_at(req, 20)), (IB_USER_VERBS_CMD_POST_SRQ_RECV, 9, 2));
+        assert_eq!(
+            (u32_at(req, 0), u32_at(req, 16), u32_at(req, 20)),
+            (IB_USER_VERBS_CMD_POST_SRQ_RECV, 9, 2)
+        );
         drop(Box::from_raw(wrs));
     }
 }

@@ -35,7 +35,9 @@ fn header_and_attrs_byte_for_byte() {
         assert_eq!(cmd.in_fd(0x17, -1), None);
         execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
     }
-    let Call::Ioctl(b) = &fake.calls()[0] else { panic!() };
+    let Call::Ioctl(b) = &fake.calls()[0] else {
+        panic!()
+    };
     let mut want = Vec::new();
     want.extend_from_slice(&(24u16 + 16 * 7).to_ne_bytes());
     want.extend_from_slice(&UVERBS_OBJECT_CQ.to_ne_bytes());
@@ -69,13 +71,19 @@ fn buffer_error_is_einval_without_a_call() {
     cmd.head.out_addr(1, 0x1000, 70_000);
     assert!(cmd.head.buffer_error);
     assert_eq!(cmd.head.attrs[0].len, 70_000u32 as u16);
-    assert_eq!(execute_ioctl(Ctx::new(&fake, &st), &mut cmd), Err(ibverbs::errno::Errno::EINVAL));
+    assert_eq!(
+        execute_ioctl(Ctx::new(&fake, &st), &mut cmd),
+        Err(ibverbs::errno::Errno::EINVAL)
+    );
     assert!(fake.calls().is_empty());
 }
 
 #[test]
 fn links_are_linearised_and_copied_back() {
-    let fake = Fake::new([Reply::IoctlOk(vec![(0x21, Out::Data(9)), (0x30, Out::Data(5))])]);
+    let fake = Fake::new([Reply::IoctlOk(vec![
+        (0x21, Out::Data(9)),
+        (0x30, Out::Data(5)),
+    ])]);
     let st = CmdState::new(3, false);
     let mut l1 = CmdBuf::default();
     l1.in_u64(0x20, 1);
@@ -83,7 +91,12 @@ fn links_are_linearised_and_copied_back() {
     let mut l2 = CmdBuf::default();
     l2.in_u32(UVERBS_ATTR_UHW_IN, 0x55);
     l2.uhw_in_idx = Some(0);
-    let mut cmd = IoctlCmd::from_chain(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE, CmdBuf::default(), vec![l1, l2]);
+    let mut cmd = IoctlCmd::from_chain(
+        UVERBS_OBJECT_QP,
+        UVERBS_METHOD_QP_CREATE,
+        CmdBuf::default(),
+        vec![l1, l2],
+    );
     cmd.out_obj(0x30);
     cmd.in_u64(0x31, 2);
     assert_eq!(cmd.num_attrs(), 5);
@@ -112,7 +125,10 @@ fn errno_passes_through_and_links_stay_untouched() {
     l.out_fd(0x21);
     let before = l.clone();
     let mut cmd = IoctlCmd::from_chain(1, 2, CmdBuf::default(), vec![l]);
-    assert_eq!(execute_ioctl(Ctx::new(&fake, &st), &mut cmd), Err(ibverbs::errno::Errno::EINVAL));
+    assert_eq!(
+        execute_ioctl(Ctx::new(&fake, &st), &mut cmd),
+        Err(ibverbs::errno::Errno::EINVAL)
+    );
     assert_eq!(cmd.links[0], before);
 }
 
@@ -125,7 +141,10 @@ fn ptr_out_written_by_kernel() {
         let mut cmd = IoctlCmd::new(0, 4);
         let i = cmd.out_pod(7, &mut v);
         execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
-        assert_eq!(cmd.attr(i).unwrap().flags, UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT);
+        assert_eq!(
+            cmd.attr(i).unwrap().flags,
+            UVERBS_ATTR_F_MANDATORY | UVERBS_ATTR_F_VALID_OUTPUT
+        );
     }
     assert_eq!(v, u32::from_ne_bytes([1, 2, 3, 4]));
 }
@@ -138,12 +157,26 @@ fn final_num_attrs_adds_links() {
 
 #[test]
 fn attr_and_header_encoding() {
-    let a = Attr { attr_id: 0x1001, len: 0x20, flags: 3, attr_data: 0x0105, data: 0x0102_0304_0506_0708 };
+    let a = Attr {
+        attr_id: 0x1001,
+        len: 0x20,
+        flags: 3,
+        attr_data: 0x0105,
+        data: 0x0102_0304_0506_0708,
+    };
     let b = a.to_bytes();
     assert_eq!(Attr::from_bytes(&b), a);
     assert_eq!(&b[..8], &[0x01, 0x10, 0x20, 0x00, 0x03, 0x00, 0x05, 0x01]);
     assert_eq!(a.elem_id(), 5);
-    let h = IoctlHdr { length: 40, object_id: 3, method_id: 1, num_attrs: 1, reserved1: 0, driver_id: 14, reserved2: 0 };
+    let h = IoctlHdr {
+        length: 40,
+        object_id: 3,
+        method_id: 1,
+        num_attrs: 1,
+        reserved1: 0,
+        driver_id: 14,
+        reserved2: 0,
+    };
     let buf = encode(&h, &[a]);
     assert_eq!(&buf[..8], &[40, 0, 3, 0, 1, 0, 1, 0]);
     assert_eq!(&buf[16..20], &[14, 0, 0, 0]);

@@ -11,7 +11,10 @@ fn load(file: &str) -> Rows {
     let path = format!("{}/../shared/abi/{}", env!("CARGO_MANIFEST_DIR"), file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let mut rows: Rows = HashMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         let c: Vec<&str> = line.split('\t').collect();
         rows.entry(c[0].to_string()).or_default().push((
             c[1].to_string(),
@@ -25,7 +28,15 @@ fn load(file: &str) -> Rows {
 
 /// Check the members of `ty` directly under `prefix` (a dotted path, "" for the top) cover
 /// `[base, base + size)` with no gap: as a sequence for a struct, each fully for a union.
-fn check(rows: &Rows, ty: &str, prefix: &str, base: usize, size: usize, is_union: bool, errs: &mut Vec<String>) {
+fn check(
+    rows: &Rows,
+    ty: &str,
+    prefix: &str,
+    base: usize,
+    size: usize,
+    is_union: bool,
+    errs: &mut Vec<String>,
+) {
     let r = &rows[ty];
     let mut kids: Vec<&(String, usize, usize, String)> = r
         .iter()
@@ -94,7 +105,15 @@ fn pod_types_have_no_padding() {
                 .next()
                 .unwrap_or_else(|| panic!("{name}: not in the layout tables"));
             assert_eq!(size, sz, "{name}: Rust size vs C member size");
-            check(rows, &parent, &format!("{member}."), off, sz, mty.starts_with("union"), &mut errs);
+            check(
+                rows,
+                &parent,
+                &format!("{member}."),
+                off,
+                sz,
+                mty.starts_with("union"),
+                &mut errs,
+            );
             checked += 1;
             continue;
         };

@@ -41,15 +41,50 @@ fn comp_cntr_create_destroy() {
     assert_eq!(create_comp_cntr(Ctx::new(&fake, &st), &mut links), Ok(42));
     assert_eq!(links.len(), 1);
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id, p.num_attrs, p.driver_id), (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_CREATE, 2, EFA));
-    assert_eq!(p.attrs[0], A { id: UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE, len: 0, flags: M, attr_data: 0, data: 0 });
-    assert_eq!((p.attrs[1].id, p.attrs[1].data), (UVERBS_ID_DRIVER_NS | 3, 7));
+    assert_eq!(
+        (p.object_id, p.method_id, p.num_attrs, p.driver_id),
+        (
+            UVERBS_OBJECT_COMP_CNTR,
+            UVERBS_METHOD_COMP_CNTR_CREATE,
+            2,
+            EFA
+        )
+    );
+    assert_eq!(
+        p.attrs[0],
+        A {
+            id: UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE,
+            len: 0,
+            flags: M,
+            attr_data: 0,
+            data: 0
+        }
+    );
+    assert_eq!(
+        (p.attrs[1].id, p.attrs[1].data),
+        (UVERBS_ID_DRIVER_NS | 3, 7)
+    );
     // A destroy: EIO counts as done only when disassociated destroys are allowed.
     assert_eq!(destroy_comp_cntr(Ctx::new(&fake, &st), 42, true), Ok(()));
-    assert_eq!(destroy_comp_cntr(Ctx::new(&fake, &st), 42, false), Err(Errno::EIO));
+    assert_eq!(
+        destroy_comp_cntr(Ctx::new(&fake, &st), 42, false),
+        Err(Errno::EIO)
+    );
     let p = &fake.ioctls()[1];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_DESTROY));
-    assert_eq!(p.attrs, vec![A { id: UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE, len: 0, flags: M, attr_data: 0, data: 42 }]);
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_DESTROY)
+    );
+    assert_eq!(
+        p.attrs,
+        vec![A {
+            id: UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE,
+            len: 0,
+            flags: M,
+            attr_data: 0,
+            data: 42
+        }]
+    );
 }
 
 #[test]
@@ -58,30 +93,76 @@ fn comp_cntr_modify_and_read() {
     let fake = Fake::new([
         Reply::IoctlOk(vec![]),
         Reply::IoctlErr(libc::EINVAL),
-        Reply::IoctlOk(vec![(UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE, Out::Bytes(1234u64.to_ne_bytes().to_vec()))]),
+        Reply::IoctlOk(vec![(
+            UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE,
+            Out::Bytes(1234u64.to_ne_bytes().to_vec()),
+        )]),
     ]);
     let (err, inc) = (
         ib_uverbs_comp_cntr_entry::IB_UVERBS_COMP_CNTR_ENTRY_ERR as u8,
         ib_uverbs_comp_cntr_modify_op::IB_UVERBS_COMP_CNTR_MODIFY_OP_INC as u8,
     );
-    assert_eq!(modify_comp_cntr(Ctx::new(&fake, &st), 5, err, inc, 99), Ok(()));
+    assert_eq!(
+        modify_comp_cntr(Ctx::new(&fake, &st), 5, err, inc, 99),
+        Ok(())
+    );
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_MODIFY));
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_MODIFY)
+    );
     // fill_attr_const_in is an 8-byte inline value.
     assert_eq!(
         p.attrs,
         vec![
-            A { id: UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE, len: 0, flags: M, attr_data: 0, data: 5 },
-            A { id: UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY, len: 8, flags: M, attr_data: 0, data: 1 },
-            A { id: UVERBS_ATTR_MODIFY_COMP_CNTR_OP, len: 8, flags: M, attr_data: 0, data: 1 },
-            A { id: UVERBS_ATTR_MODIFY_COMP_CNTR_VALUE, len: 8, flags: M, attr_data: 0, data: 99 },
+            A {
+                id: UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE,
+                len: 0,
+                flags: M,
+                attr_data: 0,
+                data: 5
+            },
+            A {
+                id: UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY,
+                len: 8,
+                flags: M,
+                attr_data: 0,
+                data: 1
+            },
+            A {
+                id: UVERBS_ATTR_MODIFY_COMP_CNTR_OP,
+                len: 8,
+                flags: M,
+                attr_data: 0,
+                data: 1
+            },
+            A {
+                id: UVERBS_ATTR_MODIFY_COMP_CNTR_VALUE,
+                len: 8,
+                flags: M,
+                attr_data: 0,
+                data: 99
+            },
         ]
     );
-    assert_eq!(modify_comp_cntr(Ctx::new(&fake, &st), 5, 0, 0, 1), Err(Errno::EINVAL));
+    assert_eq!(
+        modify_comp_cntr(Ctx::new(&fake, &st), 5, 0, 0, 1),
+        Err(Errno::EINVAL)
+    );
     assert_eq!(read_comp_cntr(Ctx::new(&fake, &st), 5, 0), Ok(1234));
     let p = &fake.ioctls()[2];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_READ));
-    assert_eq!(ids(&p.attrs), [UVERBS_ATTR_READ_COMP_CNTR_HANDLE, UVERBS_ATTR_READ_COMP_CNTR_ENTRY, UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE]);
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_READ)
+    );
+    assert_eq!(
+        ids(&p.attrs),
+        [
+            UVERBS_ATTR_READ_COMP_CNTR_HANDLE,
+            UVERBS_ATTR_READ_COMP_CNTR_ENTRY,
+            UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE
+        ]
+    );
     assert_eq!((p.attrs[1].len, p.attrs[1].data), (8, 0));
     assert_eq!(p.attrs[2].len, 8);
 }
@@ -90,15 +171,39 @@ fn comp_cntr_modify_and_read() {
 fn qp_attach_sends_known_ops_only() {
     let st = CmdState::new(EFA, true);
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
-    assert_eq!(qp_attach_comp_cntr(Ctx::new(&fake, &st), 3, 4, 0xffff_ff05), Ok(()));
+    assert_eq!(
+        qp_attach_comp_cntr(Ctx::new(&fake, &st), 3, 4, 0xffff_ff05),
+        Ok(())
+    );
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_QP, UVERBS_METHOD_QP_ATTACH_COMP_CNTR));
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_QP, UVERBS_METHOD_QP_ATTACH_COMP_CNTR)
+    );
     assert_eq!(
         p.attrs,
         vec![
-            A { id: UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE, len: 0, flags: M, attr_data: 0, data: 3 },
-            A { id: UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE, len: 0, flags: M, attr_data: 0, data: 4 },
-            A { id: UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK, len: 4, flags: M, attr_data: 0, data: 0x05 },
+            A {
+                id: UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE,
+                len: 0,
+                flags: M,
+                attr_data: 0,
+                data: 3
+            },
+            A {
+                id: UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE,
+                len: 0,
+                flags: M,
+                attr_data: 0,
+                data: 4
+            },
+            A {
+                id: UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK,
+                len: 4,
+                flags: M,
+                attr_data: 0,
+                data: 0x05
+            },
         ]
     );
 }
@@ -108,19 +213,44 @@ fn query_comp_cntr_caps_reads_three_outputs() {
     let st = CmdState::new(EFA, true);
     let fake = Fake::new([
         Reply::IoctlOk(vec![
-            (UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS, Out::Bytes(64u32.to_ne_bytes().to_vec())),
-            (UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE, Out::Bytes(u64::MAX.to_ne_bytes().to_vec())),
-            (UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS, Out::Bytes(0x1c3u32.to_ne_bytes().to_vec())),
+            (
+                UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS,
+                Out::Bytes(64u32.to_ne_bytes().to_vec()),
+            ),
+            (
+                UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE,
+                Out::Bytes(u64::MAX.to_ne_bytes().to_vec()),
+            ),
+            (
+                UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS,
+                Out::Bytes(0x1c3u32.to_ne_bytes().to_vec()),
+            ),
         ]),
         Reply::IoctlErr(libc::EPROTONOSUPPORT),
     ]);
     let caps = query_comp_cntr_caps(Ctx::new(&fake, &st)).unwrap();
-    assert_eq!(caps, CompCntrCaps { max_counters: 64, max_value: u64::MAX, supported_qp_attach_ops: 0x03 });
+    assert_eq!(
+        caps,
+        CompCntrCaps {
+            max_counters: 64,
+            max_value: u64::MAX,
+            supported_qp_attach_ops: 0x03
+        }
+    );
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_COMP_CNTR_CAPS));
-    assert_eq!(p.attrs.iter().map(|a| (a.id, a.len)).collect::<Vec<_>>(), [(0, 4), (1, 8), (2, 4)]);
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_COMP_CNTR_CAPS)
+    );
+    assert_eq!(
+        p.attrs.iter().map(|a| (a.id, a.len)).collect::<Vec<_>>(),
+        [(0, 4), (1, 8), (2, 4)]
+    );
     // No write fallback: an older kernel's answer is the result.
-    assert_eq!(query_comp_cntr_caps(Ctx::new(&fake, &st)), Err(Errno::EPROTONOSUPPORT));
+    assert_eq!(
+        query_comp_cntr_caps(Ctx::new(&fake, &st)),
+        Err(Errno::EPROTONOSUPPORT)
+    );
 }
 
 #[test]
@@ -132,35 +262,92 @@ fn dmah_alloc_free_and_dmabuf_export() {
         Reply::IoctlOk(vec![]),
         Reply::IoctlOk(vec![(UVERBS_ATTR_ALLOC_DMABUF_HANDLE, Out::Data(17))]),
     ]);
-    let all = DmahInit { cpu_id: Some(3), tph_mem_type: Some(1), ph: Some(2) };
+    let all = DmahInit {
+        cpu_id: Some(3),
+        tph_mem_type: Some(1),
+        ph: Some(2),
+    };
     assert_eq!(alloc_dmah(Ctx::new(&fake, &st), all), Ok(8));
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_ALLOC));
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_ALLOC)
+    );
     assert_eq!(
         p.attrs,
         vec![
-            A { id: UVERBS_ATTR_ALLOC_DMAH_HANDLE, len: 0, flags: M, attr_data: 0, data: 0 },
-            A { id: UVERBS_ATTR_ALLOC_DMAH_CPU_ID, len: 4, flags: M, attr_data: 0, data: 3 },
+            A {
+                id: UVERBS_ATTR_ALLOC_DMAH_HANDLE,
+                len: 0,
+                flags: M,
+                attr_data: 0,
+                data: 0
+            },
+            A {
+                id: UVERBS_ATTR_ALLOC_DMAH_CPU_ID,
+                len: 4,
+                flags: M,
+                attr_data: 0,
+                data: 3
+            },
             // fill_attr_in_enum(…, tph_mem_type, NULL, 0): the element in attr_data, no data.
-            A { id: UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE, len: 0, flags: M, attr_data: 1, data: 0 },
+            A {
+                id: UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE,
+                len: 0,
+                flags: M,
+                attr_data: 1,
+                data: 0
+            },
             // One inline byte.
-            A { id: UVERBS_ATTR_ALLOC_DMAH_PH, len: 1, flags: M, attr_data: 0, data: 2 },
+            A {
+                id: UVERBS_ATTR_ALLOC_DMAH_PH,
+                len: 1,
+                flags: M,
+                attr_data: 0,
+                data: 2
+            },
         ]
     );
     // comp_mask 0: the handle only.
     assert_eq!(alloc_dmah(Ctx::new(&fake, &st), DmahInit::default()), Ok(9));
-    assert_eq!(ids(&fake.ioctls()[1].attrs), [UVERBS_ATTR_ALLOC_DMAH_HANDLE]);
+    assert_eq!(
+        ids(&fake.ioctls()[1].attrs),
+        [UVERBS_ATTR_ALLOC_DMAH_HANDLE]
+    );
     assert_eq!(free_dmah(Ctx::new(&fake, &st), 9, false), Ok(()));
     let p = &fake.ioctls()[2];
-    assert_eq!((p.object_id, p.method_id, p.attrs[0].id, p.attrs[0].data), (UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_FREE, UVERBS_ATTR_FREE_DMA_HANDLE, 9));
+    assert_eq!(
+        (p.object_id, p.method_id, p.attrs[0].id, p.attrs[0].data),
+        (
+            UVERBS_OBJECT_DMAH,
+            UVERBS_METHOD_DMAH_FREE,
+            UVERBS_ATTR_FREE_DMA_HANDLE,
+            9
+        )
+    );
     assert_eq!(export_dmabuf_fd(Ctx::new(&fake, &st), 0x30), Ok(17));
     let p = &fake.ioctls()[3];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_DMABUF, UVERBS_METHOD_DMABUF_ALLOC));
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_DMABUF, UVERBS_METHOD_DMABUF_ALLOC)
+    );
     assert_eq!(
         p.attrs,
         vec![
-            A { id: UVERBS_ATTR_ALLOC_DMABUF_HANDLE, len: 0, flags: M, attr_data: 0, data: 0 },
-            A { id: UVERBS_ATTR_ALLOC_DMABUF_PGOFF, len: 8, flags: M, attr_data: 0, data: 0x30 },
+            A {
+                id: UVERBS_ATTR_ALLOC_DMABUF_HANDLE,
+                len: 0,
+                flags: M,
+                attr_data: 0,
+                data: 0
+            },
+            A {
+                id: UVERBS_ATTR_ALLOC_DMABUF_PGOFF,
+                len: 8,
+                flags: M,
+                attr_data: 0,
+                data: 0x30
+            },
         ]
     );
 }
@@ -168,8 +355,14 @@ fn dmah_alloc_free_and_dmabuf_export() {
 fn mr_ok(handle: u64, lkey: u32, rkey: u32) -> Reply {
     Reply::IoctlOk(vec![
         (UVERBS_ATTR_REG_MR_HANDLE, Out::Data(handle)),
-        (UVERBS_ATTR_REG_MR_RESP_LKEY, Out::Bytes(lkey.to_ne_bytes().to_vec())),
-        (UVERBS_ATTR_REG_MR_RESP_RKEY, Out::Bytes(rkey.to_ne_bytes().to_vec())),
+        (
+            UVERBS_ATTR_REG_MR_RESP_LKEY,
+            Out::Bytes(lkey.to_ne_bytes().to_vec()),
+        ),
+        (
+            UVERBS_ATTR_REG_MR_RESP_RKEY,
+            Out::Bytes(rkey.to_ne_bytes().to_vec()),
+        ),
     ])
 }
 
@@ -185,9 +378,22 @@ fn reg_mr_ex_by_address_and_by_dmabuf() {
         dmah: 12,
         ..Default::default()
     };
-    assert_eq!(reg_mr_ex(Ctx::new(&fake, &st), 9, &by_addr), Ok((MrKeys { handle: 5, lkey: 0x11, rkey: 0x22 }, false)));
+    assert_eq!(
+        reg_mr_ex(Ctx::new(&fake, &st), 9, &by_addr),
+        Ok((
+            MrKeys {
+                handle: 5,
+                lkey: 0x11,
+                rkey: 0x22
+            },
+            false
+        ))
+    );
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id), (UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR));
+    assert_eq!(
+        (p.object_id, p.method_id),
+        (UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR)
+    );
     let a = &p.attrs;
     assert_eq!(
         ids(a),
@@ -204,11 +410,18 @@ fn reg_mr_ex_by_address_and_by_dmabuf() {
         ]
     );
     // The iova defaults to the address.
-    assert_eq!([a[0].data, a[1].data, a[5].data, a[6].data, a[7].data, a[8].data], [0x1000, 0x1000, 9, 4096, 7, 12]);
+    assert_eq!(
+        [
+            a[0].data, a[1].data, a[5].data, a[6].data, a[7].data, a[8].data
+        ],
+        [0x1000, 0x1000, 9, 4096, 7, 12]
+    );
     assert_eq!((a[3].len, a[4].len, a[7].len), (4, 4, 4));
 
     let by_fd = RegMrEx {
-        comp_mask: (IBV_REG_MR_MASK_FD as u64 | IBV_REG_MR_MASK_FD_OFFSET as u64 | IBV_REG_MR_MASK_IOVA as u64),
+        comp_mask: (IBV_REG_MR_MASK_FD as u64
+            | IBV_REG_MR_MASK_FD_OFFSET as u64
+            | IBV_REG_MR_MASK_IOVA as u64),
         length: 8192,
         access: 1,
         iova: 0x7000,
@@ -216,11 +429,31 @@ fn reg_mr_ex_by_address_and_by_dmabuf() {
         fd_offset: 0x200,
         ..Default::default()
     };
-    assert_eq!(reg_mr_ex(Ctx::new(&fake, &st), 9, &by_fd), Ok((MrKeys { handle: 6, lkey: 0x33, rkey: 0x44 }, true)));
+    assert_eq!(
+        reg_mr_ex(Ctx::new(&fake, &st), 9, &by_fd),
+        Ok((
+            MrKeys {
+                handle: 6,
+                lkey: 0x33,
+                rkey: 0x44
+            },
+            true
+        ))
+    );
     let a = &fake.ioctls()[1].attrs;
-    assert_eq!(ids(&a[..3]), [UVERBS_ATTR_REG_MR_FD_OFFSET, UVERBS_ATTR_REG_MR_FD, UVERBS_ATTR_REG_MR_IOVA]);
+    assert_eq!(
+        ids(&a[..3]),
+        [
+            UVERBS_ATTR_REG_MR_FD_OFFSET,
+            UVERBS_ATTR_REG_MR_FD,
+            UVERBS_ATTR_REG_MR_IOVA
+        ]
+    );
     // fill_attr_in_fd: the fd in data, no length.
-    assert_eq!((a[0].data, a[1].len, a[1].data, a[2].data), (0x200, 0, 33, 0x7000));
+    assert_eq!(
+        (a[0].data, a[1].len, a[1].data, a[2].data),
+        (0x200, 0, 33, 0x7000)
+    );
     assert_eq!(a.len(), 9);
 }
 
@@ -235,13 +468,31 @@ fn reg_mr_ex_refuses_bad_masks_before_sending() {
         IBV_REG_MR_MASK_FD_OFFSET as u64,
         IBV_REG_MR_MASK_IOVA as u64,
     );
-    for m in [0, fd, fd | addr | off | iova, fd | off /* no iova */, addr | off, iova] {
-        let r = RegMrEx { comp_mask: m, length: 64, addr: 0x1000, ..Default::default() };
+    for m in [
+        0,
+        fd,
+        fd | addr | off | iova,
+        fd | off, /* no iova */
+        addr | off,
+        iova,
+    ] {
+        let r = RegMrEx {
+            comp_mask: m,
+            length: 64,
+            addr: 0x1000,
+            ..Default::default()
+        };
         assert_eq!(reg_mr_ex(c, 1, &r), Err(Errno::EINVAL), "mask {m:#x}");
     }
     // The implicit on-demand MR takes no address.
     let odp = IBV_ACCESS_ON_DEMAND as i32;
-    let r = RegMrEx { comp_mask: addr, length: usize::MAX, access: odp, addr: 0x1000, ..Default::default() };
+    let r = RegMrEx {
+        comp_mask: addr,
+        length: usize::MAX,
+        access: odp,
+        addr: 0x1000,
+        ..Default::default()
+    };
     assert_eq!(reg_mr_ex(c, 1, &r), Err(Errno::EINVAL));
     assert!(fake.calls().is_empty());
 }
@@ -257,8 +508,23 @@ fn reg_mr_ex_falls_back_to_the_reg_mr_write() {
     let fake = Fake::new([Reply::IoctlErr(libc::EPROTONOSUPPORT), w.clone(), w]);
     let c = Ctx::new(&fake, &st);
     let odp = IBV_ACCESS_ON_DEMAND as i32;
-    let implicit = RegMrEx { comp_mask: IBV_REG_MR_MASK_ADDR as u64, length: usize::MAX, access: odp, ..Default::default() };
-    assert_eq!(reg_mr_ex(c, 9, &implicit), Ok((MrKeys { handle: 7, lkey: 0x55, rkey: 0x66 }, false)));
+    let implicit = RegMrEx {
+        comp_mask: IBV_REG_MR_MASK_ADDR as u64,
+        length: usize::MAX,
+        access: odp,
+        ..Default::default()
+    };
+    assert_eq!(
+        reg_mr_ex(c, 9, &implicit),
+        Ok((
+            MrKeys {
+                handle: 7,
+                lkey: 0x55,
+                rkey: 0x66
+            },
+            false
+        ))
+    );
     // The kernel's refusal is remembered: the next one goes straight to write().
     let with_iova = RegMrEx {
         comp_mask: (IBV_REG_MR_MASK_ADDR as u64 | IBV_REG_MR_MASK_IOVA as u64),
@@ -278,19 +544,39 @@ fn reg_mr_ex_falls_back_to_the_reg_mr_write() {
         assert_eq!(u32_at(w, 0), IB_USER_VERBS_CMD_REG_MR);
     }
     let h = 8;
-    assert_eq!(u64_at(&ws[0], h + offset_of!(ib_uverbs_reg_mr, length)), u64::MAX);
-    assert_eq!(u64_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, start)), 0x1000);
-    assert_eq!(u64_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, hca_va)), 0x9000);
-    assert_eq!(u32_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, pd_handle)), 9);
-    assert_eq!(u32_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, access_flags)), 3);
+    assert_eq!(
+        u64_at(&ws[0], h + offset_of!(ib_uverbs_reg_mr, length)),
+        u64::MAX
+    );
+    assert_eq!(
+        u64_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, start)),
+        0x1000
+    );
+    assert_eq!(
+        u64_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, hca_va)),
+        0x9000
+    );
+    assert_eq!(
+        u32_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, pd_handle)),
+        9
+    );
+    assert_eq!(
+        u32_at(&ws[1], h + offset_of!(ib_uverbs_reg_mr, access_flags)),
+        3
+    );
     // A dma-buf or DMA-handle request has no write form.
     let by_fd = RegMrEx {
-        comp_mask: (IBV_REG_MR_MASK_FD as u64 | IBV_REG_MR_MASK_FD_OFFSET as u64 | IBV_REG_MR_MASK_IOVA as u64),
+        comp_mask: (IBV_REG_MR_MASK_FD as u64
+            | IBV_REG_MR_MASK_FD_OFFSET as u64
+            | IBV_REG_MR_MASK_IOVA as u64),
         fd: 3,
         ..Default::default()
     };
     assert_eq!(reg_mr_ex(c, 9, &by_fd), Err(Errno::EOPNOTSUPP));
-    let dmah = RegMrEx { comp_mask: (IBV_REG_MR_MASK_ADDR as u64 | IBV_REG_MR_MASK_DMAH as u64), ..Default::default() };
+    let dmah = RegMrEx {
+        comp_mask: (IBV_REG_MR_MASK_ADDR as u64 | IBV_REG_MR_MASK_DMAH as u64),
+        ..Default::default()
+    };
     assert_eq!(reg_mr_ex(c, 9, &dmah), Err(Errno::EOPNOTSUPP));
     assert!(st.is_unsupported(op::REG_MR_EX));
     assert_eq!(fake.unused_replies(), 0);
@@ -300,8 +586,17 @@ fn reg_mr_ex_falls_back_to_the_reg_mr_write() {
 fn reg_mr_ex_without_any_ioctl() {
     // ENOTTY (no ioctl interface at all) also takes the write path; other errors are results.
     let st = CmdState::new(EFA, false);
-    let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY), Reply::WriteErr(libc::EFAULT), Reply::IoctlErr(libc::ENOMEM)]);
-    let r = RegMrEx { comp_mask: IBV_REG_MR_MASK_ADDR as u64, length: 64, addr: 0x1000, ..Default::default() };
+    let fake = Fake::new([
+        Reply::IoctlErr(libc::ENOTTY),
+        Reply::WriteErr(libc::EFAULT),
+        Reply::IoctlErr(libc::ENOMEM),
+    ]);
+    let r = RegMrEx {
+        comp_mask: IBV_REG_MR_MASK_ADDR as u64,
+        length: 64,
+        addr: 0x1000,
+        ..Default::default()
+    };
     assert_eq!(reg_mr_ex(Ctx::new(&fake, &st), 1, &r), Err(Errno::EFAULT));
     let st = CmdState::new(EFA, false);
     assert_eq!(reg_mr_ex(Ctx::new(&fake, &st), 1, &r), Err(Errno::ENOMEM));

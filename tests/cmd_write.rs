@@ -39,7 +39,10 @@ fn legacy_without_response() {
     let st = CmdState::new(14, false);
     execute_cmd_write_req::<ibv_dealloc_pd>(Ctx::new(&fake, &st), &mut req).unwrap();
     let w = &fake.writes()[0];
-    assert_eq!((u32_at(w, 0), u16_at(w, 4), u16_at(w, 6)), (IB_USER_VERBS_CMD_DEALLOC_PD, 4, 0));
+    assert_eq!(
+        (u32_at(w, 0), u16_at(w, 4), u16_at(w, 6)),
+        (IB_USER_VERBS_CMD_DEALLOC_PD, 4, 0)
+    );
     assert_eq!(u32_at(w, 8), 5);
 }
 
@@ -50,11 +53,20 @@ fn short_write_and_errno() {
     let mut resp = [0u8; 4];
     let fake = Fake::new([Reply::WriteShort(8), Reply::WriteErr(libc::EFAULT)]);
     let ctx = Ctx::new(&fake, &st);
-    assert_eq!(execute_cmd_write::<ibv_alloc_pd>(ctx, &mut req, &mut resp), Err(Errno::EIO));
-    assert_eq!(execute_cmd_write::<ibv_alloc_pd>(ctx, &mut req, &mut resp), Err(Errno::EFAULT));
+    assert_eq!(
+        execute_cmd_write::<ibv_alloc_pd>(ctx, &mut req, &mut resp),
+        Err(Errno::EIO)
+    );
+    assert_eq!(
+        execute_cmd_write::<ibv_alloc_pd>(ctx, &mut req, &mut resp),
+        Err(Errno::EFAULT)
+    );
     // A request shorter than the core struct is refused before anything is sent.
     let mut short = [0u8; 8];
-    assert_eq!(execute_cmd_write::<ibv_alloc_pd>(ctx, &mut short, &mut resp), Err(Errno::EINVAL));
+    assert_eq!(
+        execute_cmd_write::<ibv_alloc_pd>(ctx, &mut short, &mut resp),
+        Err(Errno::EINVAL)
+    );
     assert_eq!(fake.calls().len(), 2);
 }
 
@@ -66,11 +78,19 @@ fn extended_header() {
     let mut resp = vec![0xffu8; 304 + 24];
     let fake = Fake::new([Reply::WriteOk(vec![1; 4])]);
     let st = CmdState::new(14, false);
-    execute_cmd_write_ex::<ibv_query_device_ex>(Ctx::new(&fake, &st), &mut req, Some(&mut resp)).unwrap();
+    execute_cmd_write_ex::<ibv_query_device_ex>(Ctx::new(&fake, &st), &mut req, Some(&mut resp))
+        .unwrap();
     let w = &fake.writes()[0];
     assert_eq!(w.len(), 48);
-    assert_eq!(u32_at(w, 0), IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_QUERY_DEVICE);
-    assert_eq!(u16_at(w, 4), 1, "in_words: core request / 8, without headers");
+    assert_eq!(
+        u32_at(w, 0),
+        IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_QUERY_DEVICE
+    );
+    assert_eq!(
+        u16_at(w, 4),
+        1,
+        "in_words: core request / 8, without headers"
+    );
     assert_eq!(u16_at(w, 6), 304 / 8, "out_words: core response / 8");
     assert_eq!(u64_at(w, 8), resp.as_ptr() as u64);
     assert_eq!(u16_at(w, 16), 2, "provider_in_words");
@@ -88,7 +108,16 @@ fn extended_without_response() {
     let st = CmdState::new(14, false);
     cmd_write_ex(Ctx::new(&fake, &st), 7, &mut req, EX_HDR_SIZE + 8, None, 0).unwrap();
     let w = &fake.writes()[0];
-    assert_eq!((u16_at(w, 4), u16_at(w, 6), u64_at(w, 8), u16_at(w, 16), u16_at(w, 18)), (1, 0, 0, 0, 0));
+    assert_eq!(
+        (
+            u16_at(w, 4),
+            u16_at(w, 6),
+            u64_at(w, 8),
+            u16_at(w, 16),
+            u16_at(w, 18)
+        ),
+        (1, 0, 0, 0, 0)
+    );
 }
 
 #[test]
@@ -104,13 +133,25 @@ fn legacy_over_ioctl() {
     execute_cmd_write::<ibv_alloc_pd>(Ctx::new(&fake, &st), &mut req, &mut resp).unwrap();
     assert!(fake.writes().is_empty());
     let p = &fake.ioctls()[0];
-    assert_eq!((p.object_id, p.method_id, p.driver_id), (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, 14));
-    let a: Vec<_> = p.attrs.iter().map(|a| (a.id, a.len, a.flags, a.data)).collect();
+    assert_eq!(
+        (p.object_id, p.method_id, p.driver_id),
+        (UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE, 14)
+    );
+    let a: Vec<_> = p
+        .attrs
+        .iter()
+        .map(|a| (a.id, a.len, a.flags, a.data))
+        .collect();
     let resp_addr = resp.as_ptr() as u64;
     assert_eq!(
         a,
         [
-            (UVERBS_ATTR_WRITE_CMD, 8, 1, u64::from(IB_USER_VERBS_CMD_ALLOC_PD)),
+            (
+                UVERBS_ATTR_WRITE_CMD,
+                8,
+                1,
+                u64::from(IB_USER_VERBS_CMD_ALLOC_PD)
+            ),
             // The core request (the response address field) is 8 bytes: inline.
             (UVERBS_ATTR_CORE_IN, 8, 1, resp_addr),
             (UVERBS_ATTR_CORE_OUT, 4, 1, resp_addr),
@@ -128,13 +169,18 @@ fn extended_over_ioctl() {
     let mut resp = vec![0u8; 304];
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
     let st = CmdState::new(14, true);
-    execute_cmd_write_ex::<ibv_query_device_ex>(Ctx::new(&fake, &st), &mut req, Some(&mut resp)).unwrap();
+    execute_cmd_write_ex::<ibv_query_device_ex>(Ctx::new(&fake, &st), &mut req, Some(&mut resp))
+        .unwrap();
     let p = &fake.ioctls()[0];
     let a: Vec<_> = p.attrs.iter().map(|a| (a.id, a.len, a.data)).collect();
     assert_eq!(
         a,
         [
-            (UVERBS_ATTR_WRITE_CMD, 8, u64::from(IB_USER_VERBS_CMD_FLAG_EXTENDED | 1)),
+            (
+                UVERBS_ATTR_WRITE_CMD,
+                8,
+                u64::from(IB_USER_VERBS_CMD_FLAG_EXTENDED | 1)
+            ),
             (UVERBS_ATTR_CORE_IN, 8, 0x42),
             (UVERBS_ATTR_CORE_OUT, 304, resp.as_ptr() as u64),
         ]

@@ -40,11 +40,21 @@ fn huge_config_files_cost_bounded_memory() {
     std::fs::remove_dir_all(&dir).unwrap();
 
     assert!(grown_mib < 16, "peak memory grew by {grown_mib} MiB");
-    let names: Vec<_> = scan.files.iter().flat_map(|f| f.names.iter().map(|(_, n)| n.clone())).collect();
+    let names: Vec<_> = scan
+        .files
+        .iter()
+        .flat_map(|f| f.names.iter().map(|(_, n)| n.clone()))
+        .collect();
     assert_eq!(names, ["rxe"]);
     let mut texts: Vec<_> = scan.diagnostics.iter().map(|d| d.text.clone()).collect();
     texts.sort();
     assert_eq!(texts.len(), 2, "{texts:?}");
-    assert!(texts[0].starts_with("Warning: ignoring bad config directive '' in file"), "{texts:?}");
-    assert!(texts[1].starts_with("Warning: ignoring bad config directive 'bogus' in file"), "{texts:?}");
+    assert!(
+        texts[0].starts_with("Warning: ignoring bad config directive '' in file"),
+        "{texts:?}"
+    );
+    assert!(
+        texts[1].starts_with("Warning: ignoring bad config directive 'bogus' in file"),
+        "{texts:?}"
+    );
 }

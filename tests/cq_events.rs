@@ -22,11 +22,20 @@ use ibverbs::sys;
 #[test]
 fn create_comp_channel_is_a_plain_write() {
     let st = CmdState::new(14, false);
-    let fake = Fake::new([Reply::WriteOk(7u32.to_ne_bytes().to_vec()), Reply::WriteErr(libc::EMFILE)]);
+    let fake = Fake::new([
+        Reply::WriteOk(7u32.to_ne_bytes().to_vec()),
+        Reply::WriteErr(libc::EMFILE),
+    ]);
     assert_eq!(create_comp_channel(Ctx::new(&fake, &st)), Ok(7));
     let w = &fake.writes()[0];
-    assert_eq!((w.len(), u32_at(w, 0), u16_at(w, 4), u16_at(w, 6)), (16, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, 4, 1));
-    assert_eq!(create_comp_channel(Ctx::new(&fake, &st)), Err(Errno(libc::EMFILE)));
+    assert_eq!(
+        (w.len(), u32_at(w, 0), u16_at(w, 4), u16_at(w, 6)),
+        (16, IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL, 4, 1)
+    );
+    assert_eq!(
+        create_comp_channel(Ctx::new(&fake, &st)),
+        Err(Errno(libc::EMFILE))
+    );
 }
 
 /// Zeroed plain data with an initialised mutex and condvar at the given fields.
@@ -92,7 +101,11 @@ fn qp_srq_wq_events_bump_their_objects() {
         libc::pthread_mutex_init(&mut wq.mutex, core::ptr::null());
         libc::pthread_cond_init(&mut wq.cond, core::ptr::null());
         let mut ev: ibv_async_event = core::mem::zeroed();
-        for t in [ibv_event_type::IBV_EVENT_QP_FATAL, ibv_event_type::IBV_EVENT_COMM_EST, ibv_event_type::IBV_EVENT_QP_LAST_WQE_REACHED] {
+        for t in [
+            ibv_event_type::IBV_EVENT_QP_FATAL,
+            ibv_event_type::IBV_EVENT_COMM_EST,
+            ibv_event_type::IBV_EVENT_QP_LAST_WQE_REACHED,
+        ] {
             ev.event_type = CEnum::new(t as u32);
             ev.element.qp = &mut qp;
             events::ibv_ack_async_event(&mut ev);
@@ -103,7 +116,14 @@ fn qp_srq_wq_events_bump_their_objects() {
         ev.event_type = CEnum::new(ibv_event_type::IBV_EVENT_WQ_FATAL as u32);
         ev.element.wq = &mut wq;
         events::ibv_ack_async_event(&mut ev);
-        assert_eq!((qp.events_completed, srq.events_completed, wq.events_completed), (3, 1, 1));
+        assert_eq!(
+            (
+                qp.events_completed,
+                srq.events_completed,
+                wq.events_completed
+            ),
+            (3, 1, 1)
+        );
         // A NULL object (rdma-core would crash) and a NULL event are ignored.
         ev.element.wq = null_mut();
         events::ibv_ack_async_event(&mut ev);
@@ -118,10 +138,18 @@ fn destroy_comp_channel_is_busy_while_used() {
     unsafe {
         let mut ctx: ibv_context = core::mem::zeroed();
         libc::pthread_mutex_init(&mut ctx.mutex, core::ptr::null());
-        let mut ch = ibv_comp_channel { context: &mut ctx, fd: -1, refcnt: 1 };
+        let mut ch = ibv_comp_channel {
+            context: &mut ctx,
+            fd: -1,
+            refcnt: 1,
+        };
         assert_eq!(events::ibv_destroy_comp_channel(&mut ch), libc::EBUSY);
         assert_eq!(ch.refcnt, 1);
-        assert_eq!(libc::pthread_mutex_trylock(&mut ctx.mutex), 0, "the mutex was released");
+        assert_eq!(
+            libc::pthread_mutex_trylock(&mut ctx.mutex),
+            0,
+            "the mutex was released"
+        );
     }
 }
 
@@ -136,12 +164,25 @@ fn with_errno<T>(f: impl FnOnce() -> T) -> (T, i32) {
 fn null_arguments_give_einval() {
     // SAFETY: each export accepts NULL (our documented divergence).
     unsafe {
-        assert_eq!(with_errno(|| events::ibv_get_async_event(null_mut(), null_mut())), (-1, libc::EINVAL));
+        assert_eq!(
+            with_errno(|| events::ibv_get_async_event(null_mut(), null_mut())),
+            (-1, libc::EINVAL)
+        );
         let mut cqp = null_mut();
         let mut cqc = null_mut();
-        assert_eq!(with_errno(|| events::ibv_get_cq_event(null_mut(), &mut cqp, &mut cqc)), (-1, libc::EINVAL));
-        let mut ch = ibv_comp_channel { context: null_mut(), fd: -1, refcnt: 0 };
-        assert_eq!(with_errno(|| events::ibv_get_cq_event(&mut ch, null_mut(), &mut cqc)), (-1, libc::EINVAL));
+        assert_eq!(
+            with_errno(|| events::ibv_get_cq_event(null_mut(), &mut cqp, &mut cqc)),
+            (-1, libc::EINVAL)
+        );
+        let mut ch = ibv_comp_channel {
+            context: null_mut(),
+            fd: -1,
+            refcnt: 0,
+        };
+        assert_eq!(
+            with_errno(|| events::ibv_get_cq_event(&mut ch, null_mut(), &mut cqc)),
+            (-1, libc::EINVAL)
+        );
         let (p, e) = with_errno(|| events::ibv_create_comp_channel(null_mut()));
         assert!(p.is_null());
         assert_eq!(e, libc::EINVAL);
@@ -153,12 +194,40 @@ fn null_arguments_give_einval() {
         assert_eq!(cq::ibv_destroy_cq(null_mut()), libc::EINVAL);
         assert_eq!(cmd_cq::ibv_cmd_destroy_cq(null_mut()), libc::EINVAL);
         assert_eq!(cmd_cq::ibv_cmd_req_notify_cq(null_mut(), 0), libc::EINVAL);
-        assert_eq!(with_errno(|| cmd_cq::ibv_cmd_poll_cq(null_mut(), 1, null_mut())), (-1, libc::EINVAL));
-        assert_eq!(cmd_cq::ibv_cmd_resize_cq(null_mut(), 1, null_mut(), 0, null_mut(), 0), libc::EINVAL);
-        assert_eq!(cmd_cq::ibv_cmd_modify_cq(null_mut(), null_mut(), null_mut(), 0), libc::EINVAL);
-        let r = cmd_cq::ibv_cmd_create_cq(null_mut(), 1, null_mut(), 0, null_mut(), null_mut(), 0, null_mut(), 0);
+        assert_eq!(
+            with_errno(|| cmd_cq::ibv_cmd_poll_cq(null_mut(), 1, null_mut())),
+            (-1, libc::EINVAL)
+        );
+        assert_eq!(
+            cmd_cq::ibv_cmd_resize_cq(null_mut(), 1, null_mut(), 0, null_mut(), 0),
+            libc::EINVAL
+        );
+        assert_eq!(
+            cmd_cq::ibv_cmd_modify_cq(null_mut(), null_mut(), null_mut(), 0),
+            libc::EINVAL
+        );
+        let r = cmd_cq::ibv_cmd_create_cq(
+            null_mut(),
+            1,
+            null_mut(),
+            0,
+            null_mut(),
+            null_mut(),
+            0,
+            null_mut(),
+            0,
+        );
         assert_eq!(r, libc::EINVAL);
-        let r = cmd_cq::ibv_cmd_create_cq_ex(null_mut(), core::ptr::null(), null_mut(), null_mut(), 0, null_mut(), 0, 0);
+        let r = cmd_cq::ibv_cmd_create_cq_ex(
+            null_mut(),
+            core::ptr::null(),
+            null_mut(),
+            null_mut(),
+            0,
+            null_mut(),
+            0,
+            0,
+        );
         assert_eq!(r, libc::EINVAL);
     }
 }
@@ -171,21 +240,37 @@ fn create_cq_without_a_request_buffer() {
     use ibverbs::sys::pod;
     // rxe's ibv_cmd_create_cq(…, NULL, 0, &resp.ibv_resp, sizeof(resp)): no UHW_IN, UHW_OUT
     // for the driver response, and a write fallback in a buffer of ours.
-    let a = CqInit { cqe: 16, channel_fd: None, comp_vector: 0, user_handle: 0x77, async_fd: 5, imported: false };
+    let a = CqInit {
+        cqe: 16,
+        channel_fd: None,
+        comp_vector: 0,
+        user_handle: 0x77,
+        async_fd: 5,
+        imported: false,
+    };
     let st = CmdState::new(14, true);
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
     let mut resp = vec![0u8; size_of::<ib_uverbs_create_cq_resp>() + 8];
     create_cq(Ctx::new(&fake, &st), &a, &mut [], &mut resp).unwrap();
     let ids: Vec<u16> = fake.ioctls()[0].attrs.iter().map(|x| x.id).collect();
-    assert!(!ids.contains(&UVERBS_ATTR_UHW_IN) && ids.contains(&UVERBS_ATTR_UHW_OUT), "{ids:?}");
+    assert!(
+        !ids.contains(&UVERBS_ATTR_UHW_IN) && ids.contains(&UVERBS_ATTR_UHW_OUT),
+        "{ids:?}"
+    );
 
     let st = CmdState::new(14, false);
     let mut k: ib_uverbs_create_cq_resp = pod::zeroed();
     k.cq_handle = 3;
     k.cqe = 31;
-    let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY), Reply::WriteOk(pod::bytes(&k).to_vec())]);
+    let fake = Fake::new([
+        Reply::IoctlErr(libc::ENOTTY),
+        Reply::WriteOk(pod::bytes(&k).to_vec()),
+    ]);
     let c = create_cq(Ctx::new(&fake, &st), &a, &mut [], &mut resp).unwrap();
     assert_eq!(c, CqCreated { handle: 3, cqe: 31 });
     let w = &fake.writes()[0];
-    assert_eq!((w.len(), u32_at(w, 0)), (size_of::<ibv_create_cq>(), IB_USER_VERBS_CMD_CREATE_CQ));
+    assert_eq!(
+        (w.len(), u32_at(w, 0)),
+        (size_of::<ibv_create_cq>(), IB_USER_VERBS_CMD_CREATE_CQ)
+    );
 }

@@ -25,11 +25,23 @@ fn gid(s: &str) -> [u8; 16] {
 }
 
 fn neigh(dst: [u8; 4], lladdr: Option<[u8; 6]>) -> Neigh {
-    Neigh { family: AF_INET, ifindex: OIF as i32, state: 0, dst: Some(dst.to_vec()), lladdr: lladdr.map(|m| m.to_vec()) }
+    Neigh {
+        family: AF_INET,
+        ifindex: OIF as i32,
+        state: 0,
+        dst: Some(dst.to_vec()),
+        lladdr: lladdr.map(|m| m.to_vec()),
+    }
 }
 
 fn route(rtype: u8, gateway: Option<Vec<u8>>) -> RouteAnswer {
-    RouteAnswer::Route(Route { family: AF_INET, rtype, oif: Some(OIF), gateway, prefsrc: None })
+    RouteAnswer::Route(Route {
+        family: AF_INET,
+        rtype,
+        oif: Some(OIF),
+        gateway,
+        prefsrc: None,
+    })
 }
 
 /// The scripted system: dummy0 (ifindex 2) holds 10.99.0.1 and fe80::c83:a5ff:fe24:800d.
@@ -55,7 +67,12 @@ impl Fake {
         Fake {
             clock: Duration::from_secs(100),
             route: Ok(route),
-            link: Some(Link { ifindex: OIF as i32, address: Some(OWN_MAC.to_vec()), kind: Some("dummy".into()), vlan_id: None }),
+            link: Some(Link {
+                ifindex: OIF as i32,
+                address: Some(OWN_MAC.to_vec()),
+                kind: Some("dummy".into()),
+                vlan_id: None,
+            }),
             table: vec![],
             answer_at: None,
             notify: true,
@@ -68,15 +85,25 @@ impl Fake {
     }
 
     fn answered(&self) -> bool {
-        self.answer_at.as_ref().is_some_and(|(t, _)| self.clock >= *t)
+        self.answer_at
+            .as_ref()
+            .is_some_and(|(t, _)| self.clock >= *t)
     }
 }
 
 impl RouteIo for Fake {
     fn addresses(&mut self, family: u8) -> Result<Vec<IfAddr>, Errno> {
-        let a = |f: u8, i: u32, b: &[u8]| IfAddr { family: f, ifindex: i, address: Some(b.to_vec()), local: None };
+        let a = |f: u8, i: u32, b: &[u8]| IfAddr {
+            family: f,
+            ifindex: i,
+            address: Some(b.to_vec()),
+            local: None,
+        };
         Ok(match family {
-            AF_INET => vec![a(AF_INET, 1, &[127, 0, 0, 1]), a(AF_INET, OIF, &[10, 99, 0, 1])],
+            AF_INET => vec![
+                a(AF_INET, 1, &[127, 0, 0, 1]),
+                a(AF_INET, OIF, &[10, 99, 0, 1]),
+            ],
             _ => vec![a(AF_INET6, OIF, &gid("fe80::c83:a5ff:fe24:800d"))],
         })
     }
@@ -139,11 +166,21 @@ impl RouteIo for Fake {
 }
 
 fn ok(mac: &[u8], vid: Option<u16>, errno: i32) -> Outcome {
-    Outcome { ret: 0, errno, mac: Some(mac.to_vec()), vid }
+    Outcome {
+        ret: 0,
+        errno,
+        mac: Some(mac.to_vec()),
+        vid,
+    }
 }
 
 fn fail(ret: i32, errno: i32) -> Outcome {
-    Outcome { ret, errno, mac: None, vid: None }
+    Outcome {
+        ret,
+        errno,
+        mac: None,
+        vid: None,
+    }
 }
 
 const SRC4: [u8; 4] = [10, 99, 0, 1];
@@ -156,18 +193,33 @@ fn gid_classification() {
     assert!(!neigh::is_v4_mapped(&gid("ff02::ffff:224.0.1.1")));
     assert!(!neigh::is_v4_mapped(&gid("::1:ffff:10.0.0.1")));
     assert!(!neigh::is_v4_mapped(&gid("fe80::1")));
-    assert_eq!(neigh::addr_of_gid(&gid("ff0e::ffff:10.1.2.3")), IpAddr::V4([10, 1, 2, 3]));
-    assert_eq!(neigh::addr_of_gid(&gid("fe80::1")), IpAddr::V6(gid("fe80::1")));
+    assert_eq!(
+        neigh::addr_of_gid(&gid("ff0e::ffff:10.1.2.3")),
+        IpAddr::V4([10, 1, 2, 3])
+    );
+    assert_eq!(
+        neigh::addr_of_gid(&gid("fe80::1")),
+        IpAddr::V6(gid("fe80::1"))
+    );
 }
 
 #[test]
 fn macs_encoded_in_addresses() {
     let m = |s: &str| neigh::encoded_mac(&neigh::addr_of_gid(&gid(s)));
     assert_eq!(m("::ffff:224.0.1.1"), Some(vec![1, 0, 0x5e, 0, 1, 1]));
-    assert_eq!(m("::ffff:239.255.128.9"), Some(vec![1, 0, 0x5e, 0x7f, 0x80, 9]));
+    assert_eq!(
+        m("::ffff:239.255.128.9"),
+        Some(vec![1, 0, 0x5e, 0x7f, 0x80, 9])
+    );
     assert_eq!(m("::ffff:240.0.0.1"), None);
-    assert_eq!(m("ff02::1:ff33:4455"), Some(vec![0x33, 0x33, 0xff, 0x33, 0x44, 0x55]));
-    assert_eq!(m("fe80::211:22ff:fe33:4455"), Some(vec![0, 0x11, 0x22, 0x33, 0x44, 0x55]));
+    assert_eq!(
+        m("ff02::1:ff33:4455"),
+        Some(vec![0x33, 0x33, 0xff, 0x33, 0x44, 0x55])
+    );
+    assert_eq!(
+        m("fe80::211:22ff:fe33:4455"),
+        Some(vec![0, 0x11, 0x22, 0x33, 0x44, 0x55])
+    );
     // Only fe80::/64: fe80:0:0:1::/64 is not link-local by rdma-core's test.
     assert_eq!(m("fe80:0:0:1:211:22ff:fe33:4455"), None);
     assert_eq!(m("2001:db8::1"), None);
@@ -177,39 +229,76 @@ fn macs_encoded_in_addresses() {
 #[test]
 fn source_address_must_be_on_an_interface() {
     let mut io = Fake::new(route(RTN_UNICAST, None));
-    assert_eq!(neigh::resolve(&mut io, &[0; 16], &v4gid(PEER), true, 61), fail(-libc::EINVAL, 61));
-    assert_eq!(neigh::resolve(&mut io, &v4gid([10, 99, 0, 2]), &v4gid(PEER), true, 0), fail(-libc::EINVAL, 0));
+    assert_eq!(
+        neigh::resolve(&mut io, &[0; 16], &v4gid(PEER), true, 61),
+        fail(-libc::EINVAL, 61)
+    );
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid([10, 99, 0, 2]), &v4gid(PEER), true, 0),
+        fail(-libc::EINVAL, 0)
+    );
     assert!(io.routed.is_empty());
 }
 
 #[test]
 fn local_destination_gives_the_interface_mac() {
     let mut io = Fake::new(route(RTN_LOCAL, None));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0), ok(&OWN_MAC, Some(NO_VLAN), 0));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), false, 0), ok(&OWN_MAC, None, 0));
-    io.link = None;
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0), fail(-libc::EHOSTUNREACH, libc::EINVAL));
-    // An IPoIB-sized address does not fit: the VLAN id is stored all the same.
-    io.link = Some(Link { ifindex: 2, address: Some(vec![0; 20]), kind: None, vlan_id: None });
     assert_eq!(
         neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0),
-        Outcome { ret: -libc::EHOSTUNREACH, errno: 0, mac: None, vid: Some(NO_VLAN) }
+        ok(&OWN_MAC, Some(NO_VLAN), 0)
+    );
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), false, 0),
+        ok(&OWN_MAC, None, 0)
+    );
+    io.link = None;
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::EINVAL)
+    );
+    // An IPoIB-sized address does not fit: the VLAN id is stored all the same.
+    io.link = Some(Link {
+        ifindex: 2,
+        address: Some(vec![0; 20]),
+        kind: None,
+        vlan_id: None,
+    });
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0),
+        Outcome {
+            ret: -libc::EHOSTUNREACH,
+            errno: 0,
+            mac: None,
+            vid: Some(NO_VLAN)
+        }
     );
 }
 
 #[test]
 fn route_failures() {
     let mut io = Fake::new(RouteAnswer::Refused(-libc::ENETUNREACH));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, 0));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, 0)
+    );
     let mut io = Fake::new(RouteAnswer::Malformed);
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::ENOMSG));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::ENOMSG)
+    );
     for t in [RTN_BLACKHOLE, RTN_UNREACHABLE, RTN_PROHIBIT, RTN_THROW] {
         let mut io = Fake::new(route(t, None));
-        assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::EINVAL));
+        assert_eq!(
+            neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+            fail(-libc::EHOSTUNREACH, libc::EINVAL)
+        );
     }
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.route = Err(Errno(libc::ENOBUFS));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::ENOBUFS));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::ENOBUFS)
+    );
 }
 
 #[test]
@@ -232,21 +321,33 @@ fn multicast_and_link_local_need_no_neighbour() {
 #[test]
 fn gateway_replaces_the_destination() {
     let mut io = Fake::new(route(RTN_UNICAST, Some(vec![10, 99, 0, 78])));
-    io.table = vec![neigh(PEER, Some([7; 6])), neigh([10, 99, 0, 78], Some([2, 0, 0, 0, 0, 0x78]))];
+    io.table = vec![
+        neigh(PEER, Some([7; 6])),
+        neigh([10, 99, 0, 78], Some([2, 0, 0, 0, 0, 0x78])),
+    ];
     assert_eq!(
         neigh::resolve(&mut io, &v4gid(SRC4), &v4gid([192, 0, 2, 1]), true, 0),
         ok(&[2, 0, 0, 0, 0, 0x78], Some(NO_VLAN), 0)
     );
     // A gateway that is itself an IPv4 multicast address is taken apart like one.
     let mut io = Fake::new(route(RTN_UNICAST, Some(vec![224, 0, 0, 9])));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid([192, 0, 2, 1]), false, 0), ok(&[1, 0, 0x5e, 0, 0, 9], None, 0));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid([192, 0, 2, 1]), false, 0),
+        ok(&[1, 0, 0x5e, 0, 0, 9], None, 0)
+    );
 }
 
 #[test]
 fn neighbour_already_known() {
     let mut io = Fake::new(route(RTN_UNICAST, None));
-    io.table = vec![neigh([10, 99, 0, 78], Some([1; 6])), neigh(PEER, Some([2, 0, 0, 0, 0, 0x77]))];
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), ok(&[2, 0, 0, 0, 0, 0x77], Some(NO_VLAN), 0));
+    io.table = vec![
+        neigh([10, 99, 0, 78], Some([1; 6])),
+        neigh(PEER, Some([2, 0, 0, 0, 0, 0x77])),
+    ];
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        ok(&[2, 0, 0, 0, 0, 0x77], Some(NO_VLAN), 0)
+    );
     assert!(io.probes.is_empty());
 }
 
@@ -254,19 +355,34 @@ fn neighbour_already_known() {
 fn neighbour_answers_while_waiting() {
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.table = vec![neigh(PEER, None)]; // incomplete: no link-layer address yet
-    io.answer_at = Some((Duration::from_secs(100) + Duration::from_millis(1000), neigh(PEER, Some([5; 6]))));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), ok(&[5; 6], Some(NO_VLAN), 0));
+    io.answer_at = Some((
+        Duration::from_secs(100) + Duration::from_millis(1000),
+        neigh(PEER, Some([5; 6])),
+    ));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        ok(&[5; 6], Some(NO_VLAN), 0)
+    );
     // The first probe, then one per tick before the answer (at 272, 544 and 816 ms).
     let t0 = Duration::from_secs(100);
-    assert_eq!(io.probes, vec![t0, t0 + PERIOD, t0 + PERIOD * 2, t0 + PERIOD * 3]);
+    assert_eq!(
+        io.probes,
+        vec![t0, t0 + PERIOD, t0 + PERIOD * 2, t0 + PERIOD * 3]
+    );
 }
 
 #[test]
 fn table_reread_finds_a_silent_answer() {
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.notify = false;
-    io.answer_at = Some((Duration::from_secs(100) + Duration::from_millis(600), neigh(PEER, Some([6; 6]))));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), false, 0), ok(&[6; 6], None, 0));
+    io.answer_at = Some((
+        Duration::from_secs(100) + Duration::from_millis(600),
+        neigh(PEER, Some([6; 6])),
+    ));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), false, 0),
+        ok(&[6; 6], None, 0)
+    );
     // Found at the third tick's re-read, which comes before that tick's probe.
     assert_eq!(io.probes.len(), 3);
     assert_eq!(io.clock, Duration::from_secs(100) + PERIOD * 3);
@@ -275,16 +391,25 @@ fn table_reread_finds_a_silent_answer() {
 #[test]
 fn timeout_after_eleven_ticks() {
     let mut io = Fake::new(route(RTN_UNICAST, None));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::EDESTADDRREQ));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::EDESTADDRREQ)
+    );
     assert_eq!(io.probes.len(), 11);
     assert_eq!(io.clock, Duration::from_secs(100) + PERIOD * 11);
     // A caller's errno is kept.
     let mut io = Fake::new(route(RTN_UNICAST, None));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 5), fail(-libc::EHOSTUNREACH, 5));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 5),
+        fail(-libc::EHOSTUNREACH, 5)
+    );
     // So is the errno of a failed re-sent probe.
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.probe_errors = vec![Errno(0), Errno(0), Errno(libc::ENOBUFS)];
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::ENOBUFS));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::ENOBUFS)
+    );
     assert_eq!(io.probes.len(), 11);
 }
 
@@ -293,25 +418,42 @@ fn probe_failures() {
     // An unroutable source: the first send fails, nothing is waited for.
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.probe_errors = vec![Errno(libc::ENETUNREACH)];
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::ENETUNREACH));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::ENETUNREACH)
+    );
     assert_eq!(io.clock, Duration::from_secs(100));
     // EADDRNOTAVAIL is retried at once (the address may still be tentative), and stays in errno.
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.probe_errors = vec![Errno(libc::EADDRNOTAVAIL); 3];
     io.answer_at = Some((Duration::from_millis(100_001), neigh(PEER, Some([4; 6]))));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), false, 0), ok(&[4; 6], None, libc::EADDRNOTAVAIL));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), false, 0),
+        ok(&[4; 6], None, libc::EADDRNOTAVAIL)
+    );
     assert_eq!(io.probes.len(), 4);
     // The socket cannot be bound to the source (an IPv6 source for an IPv4 destination).
     let mut io = Fake::new(route(RTN_UNICAST, None));
     io.open_error = Some(Errno(libc::EAFNOSUPPORT));
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0), fail(-libc::EHOSTUNREACH, libc::EAFNOSUPPORT));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), true, 0),
+        fail(-libc::EHOSTUNREACH, libc::EAFNOSUPPORT)
+    );
 }
 
 #[test]
 fn vlan_id_of_the_source_interface() {
     let mut io = Fake::new(route(RTN_LOCAL, None));
-    io.link = Some(Link { ifindex: 2, address: Some(OWN_MAC.to_vec()), kind: Some("vlan".into()), vlan_id: Some(5) });
-    assert_eq!(neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0), ok(&OWN_MAC, Some(5), 0));
+    io.link = Some(Link {
+        ifindex: 2,
+        address: Some(OWN_MAC.to_vec()),
+        kind: Some("vlan".into()),
+        vlan_id: Some(5),
+    });
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(SRC4), true, 0),
+        ok(&OWN_MAC, Some(5), 0)
+    );
     // The interface vanished after the route was found: 0xffff and EINVAL, but success.
     let mut io = Fake::new(route(RTN_MULTICAST, None));
     io.link = None;

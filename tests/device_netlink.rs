@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use ibverbs::device::netlink::*;
 use ibverbs::device::nldev::{self, NlTransport};
 use ibverbs::device::scan::makedev;
-use ibverbs::device::{
-    self, FoundBy, NodeType, Source, VSYSFS_READ_NODE_GUID, sysfs,
-};
+use ibverbs::device::{self, FoundBy, NodeType, Source, VSYSFS_READ_NODE_GUID, sysfs};
 use ibverbs::errno::Errno;
 
 fn hex(s: &str) -> Vec<u8> {
@@ -288,7 +286,10 @@ fn captured_rxe0_session_end_to_end() {
     assert_eq!(e.devices.len(), 1);
     let d = &e.devices[0];
     assert_eq!(
-        (d.sysfs_name.to_str().unwrap(), d.ibdev_name.to_str().unwrap()),
+        (
+            d.sysfs_name.to_str().unwrap(),
+            d.ibdev_name.to_str().unwrap()
+        ),
         ("uverbs0", "rxe0")
     );
     assert_eq!(d.ibdev_idx, Some(0));
@@ -335,7 +336,12 @@ fn chardev_failure_falls_back_to_sysfs_per_device() {
     let names: Vec<_> = e
         .devices
         .iter()
-        .map(|d| (d.ibdev_name.to_str().unwrap(), d.sysfs_name.to_str().unwrap()))
+        .map(|d| {
+            (
+                d.ibdev_name.to_str().unwrap(),
+                d.sysfs_name.to_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(names, [("rxe0", "uverbs0"), ("mlx5_0", "uverbs1")]);
     let m = &e.devices[1];

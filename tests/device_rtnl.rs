@@ -17,14 +17,20 @@ fn hex(s: &str) -> Vec<u8> {
 }
 
 fn fixture(name: &str) -> Vec<u8> {
-    let p = format!("{}/tests/fixtures/rtnl/{name}.hex", env!("CARGO_MANIFEST_DIR"));
+    let p = format!(
+        "{}/tests/fixtures/rtnl/{name}.hex",
+        env!("CARGO_MANIFEST_DIR")
+    );
     hex(&std::fs::read_to_string(p).expect("fixture"))
 }
 
 /// The whole reply to the request with sequence number `seq`.
 fn reply(name: &str, seq: u32, dump: bool) -> Reply {
     let mut c = Collector::new(seq, dump);
-    assert!(c.feed(&fixture(name)).expect("well-formed"), "{name}: reply incomplete");
+    assert!(
+        c.feed(&fixture(name)).expect("well-formed"),
+        "{name}: reply incomplete"
+    );
     c.into_reply()
 }
 
@@ -43,18 +49,27 @@ fn requests_are_the_bytes_the_kernel_answered() {
     let v4 = IpAddr::V4([10, 99, 0, 77]);
     assert_eq!(
         get_route_request(101, &v4, 2),
-        hex("2c0000001a0001006500000000000000022000000000000000000000080001000a63004d0800040002000000")
+        hex(
+            "2c0000001a0001006500000000000000022000000000000000000000080001000a63004d0800040002000000"
+        )
     );
-    let v6 = IpAddr::V6([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55]);
+    let v6 = IpAddr::V6([
+        0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55,
+    ]);
     assert_eq!(
         get_route_request(103, &v6, 2),
-        hex("380000001a00010067000000000000000a800000000000000000000014000100fe80000000000000021122fffe3344550800040002000000")
+        hex(
+            "380000001a00010067000000000000000a800000000000000000000014000100fe80000000000000021122fffe3344550800040002000000"
+        )
     );
     assert_eq!(
         get_link_request(108, 2),
         hex("20000000120001006c0000000000000000000000020000000000000000000000")
     );
-    assert_eq!(dump_addr_request(110, AF_INET), hex("18000000160001036e000000000000000200000000000000"));
+    assert_eq!(
+        dump_addr_request(110, AF_INET),
+        hex("18000000160001036e000000000000000200000000000000")
+    );
     assert_eq!(
         dump_neigh_request(112, AF_INET),
         hex("1c0000001e0001037000000000000000020000000000000000000000")
@@ -83,9 +98,15 @@ fn route_to_an_own_address_is_local_through_lo() {
 #[test]
 fn route_ipv6_link_local_and_multicast() {
     let r = decode_route(&one("route_v6_linklocal", 103, RTM_NEWROUTE)).unwrap();
-    assert_eq!((r.family, r.rtype, r.oif, r.gateway), (AF_INET6, RTN_UNICAST, Some(2), None));
+    assert_eq!(
+        (r.family, r.rtype, r.oif, r.gateway),
+        (AF_INET6, RTN_UNICAST, Some(2), None)
+    );
     let r = decode_route(&one("route_v4_mcast", 105, RTM_NEWROUTE)).unwrap();
-    assert_eq!((r.family, r.rtype, r.oif), (AF_INET, RTN_MULTICAST, Some(2)));
+    assert_eq!(
+        (r.family, r.rtype, r.oif),
+        (AF_INET, RTN_MULTICAST, Some(2))
+    );
 }
 
 #[test]
@@ -97,8 +118,17 @@ fn route_through_a_gateway() {
 
 #[test]
 fn refused_routes_are_errors() {
-    assert_eq!(reply("route_v6_noroute", 104, false), Reply { msgs: vec![], error: Some(-libc::ENETUNREACH) });
-    assert_eq!(reply("route_v6_blackhole", 107, false).error, Some(-libc::EINVAL));
+    assert_eq!(
+        reply("route_v6_noroute", 104, false),
+        Reply {
+            msgs: vec![],
+            error: Some(-libc::ENETUNREACH)
+        }
+    );
+    assert_eq!(
+        reply("route_v6_blackhole", 107, false).error,
+        Some(-libc::EINVAL)
+    );
 }
 
 #[test]
@@ -127,7 +157,10 @@ fn link_msg(kind: &str, id: Option<u16>) -> Vec<u8> {
     p.extend(attr(IFLA_ADDRESS, &[2, 0, 0, 0, 0, 7]));
     let mut info = attr(IFLA_INFO_KIND, format!("{kind}\0").as_bytes());
     if let Some(id) = id {
-        info.extend(attr(IFLA_INFO_DATA | 0x8000, &attr(IFLA_VLAN_ID, &id.to_ne_bytes())));
+        info.extend(attr(
+            IFLA_INFO_DATA | 0x8000,
+            &attr(IFLA_VLAN_ID, &id.to_ne_bytes()),
+        ));
     }
     p.extend(attr(IFLA_LINKINFO | 0x8000, &info));
     p
@@ -136,14 +169,29 @@ fn link_msg(kind: &str, id: Option<u16>) -> Vec<u8> {
 #[test]
 fn vlan_ids() {
     let l = decode_link(&link_msg("vlan", Some(5))).unwrap();
-    assert_eq!((l.ifindex, l.kind.as_deref(), l.vlan_id), (7, Some("vlan"), Some(5)));
+    assert_eq!(
+        (l.ifindex, l.kind.as_deref(), l.vlan_id),
+        (7, Some("vlan"), Some(5))
+    );
     assert_eq!(neigh::vlan_of(&l), 5);
-    assert_eq!(neigh::vlan_of(&decode_link(&link_msg("vlan", Some(4095))).unwrap()), 4095);
-    assert_eq!(neigh::vlan_of(&decode_link(&link_msg("vlan", Some(5000))).unwrap()), NO_VLAN);
+    assert_eq!(
+        neigh::vlan_of(&decode_link(&link_msg("vlan", Some(4095))).unwrap()),
+        4095
+    );
+    assert_eq!(
+        neigh::vlan_of(&decode_link(&link_msg("vlan", Some(5000))).unwrap()),
+        NO_VLAN
+    );
     // A VLAN device without an id reads as 0 (libnl's rtnl_link_vlan_get_id).
-    assert_eq!(neigh::vlan_of(&decode_link(&link_msg("vlan", None)).unwrap()), 0);
+    assert_eq!(
+        neigh::vlan_of(&decode_link(&link_msg("vlan", None)).unwrap()),
+        0
+    );
     // Only the "vlan" kind counts.
-    assert_eq!(neigh::vlan_of(&decode_link(&link_msg("macvlan", Some(5))).unwrap()), NO_VLAN);
+    assert_eq!(
+        neigh::vlan_of(&decode_link(&link_msg("macvlan", Some(5))).unwrap()),
+        NO_VLAN
+    );
 }
 
 #[test]
@@ -160,9 +208,14 @@ fn addresses_give_the_interface() {
     assert_eq!(ifindex_of(&v4, &IpAddr::V4([10, 99, 0, 1])), Some(2));
     assert_eq!(ifindex_of(&v4, &IpAddr::V4([127, 0, 0, 1])), Some(1));
     assert_eq!(ifindex_of(&v4, &IpAddr::V4([10, 99, 0, 2])), None);
-    let v6: Vec<IfAddr> =
-        reply("addr_v6", 111, true).msgs.iter().map(|(_, p)| decode_addr(p).unwrap()).collect();
-    let ll = IpAddr::V6([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x0c, 0x83, 0xa5, 0xff, 0xfe, 0x24, 0x80, 0x0d]);
+    let v6: Vec<IfAddr> = reply("addr_v6", 111, true)
+        .msgs
+        .iter()
+        .map(|(_, p)| decode_addr(p).unwrap())
+        .collect();
+    let ll = IpAddr::V6([
+        0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x0c, 0x83, 0xa5, 0xff, 0xfe, 0x24, 0x80, 0x0d,
+    ]);
     assert_eq!(ifindex_of(&v6, &ll), Some(2));
     let mut lo = [0u8; 16];
     lo[15] = 1;
@@ -173,9 +226,17 @@ fn addresses_give_the_interface() {
 
 #[test]
 fn point_to_point_addresses_use_the_local_side() {
-    let a = IfAddr { family: AF_INET, ifindex: 9, address: Some(vec![10, 0, 0, 2]), local: Some(vec![10, 0, 0, 1]) };
+    let a = IfAddr {
+        family: AF_INET,
+        ifindex: 9,
+        address: Some(vec![10, 0, 0, 2]),
+        local: Some(vec![10, 0, 0, 1]),
+    };
     assert_eq!(a.addr(), Some(&[10, 0, 0, 1][..]));
-    assert_eq!(ifindex_of(std::slice::from_ref(&a), &IpAddr::V4([10, 0, 0, 1])), Some(9));
+    assert_eq!(
+        ifindex_of(std::slice::from_ref(&a), &IpAddr::V4([10, 0, 0, 1])),
+        Some(9)
+    );
     assert_eq!(ifindex_of(&[a], &IpAddr::V4([10, 0, 0, 2])), None);
 }
 
@@ -190,13 +251,23 @@ fn neighbour_table() {
         })
         .collect();
     assert_eq!(table.len(), 3);
-    let get = |last: u8| table.iter().find(|n| n.is_for(2, &IpAddr::V4([10, 99, 0, last])));
+    let get = |last: u8| {
+        table
+            .iter()
+            .find(|n| n.is_for(2, &IpAddr::V4([10, 99, 0, last])))
+    };
     let unanswered = get(77).unwrap();
     assert_eq!((unanswered.state, &unanswered.lladdr), (0x01, &None)); // NUD_INCOMPLETE
     let perm = get(78).unwrap();
-    assert_eq!((perm.state, perm.lladdr.as_deref()), (0x80, Some(&[2, 0, 0, 0, 0, 0x78][..])));
+    assert_eq!(
+        (perm.state, perm.lladdr.as_deref()),
+        (0x80, Some(&[2, 0, 0, 0, 0, 0x78][..]))
+    );
     let stale = get(79).unwrap();
-    assert_eq!((stale.state, stale.lladdr.as_deref()), (0x04, Some(&[2, 0, 0, 0, 0, 0x79][..])));
+    assert_eq!(
+        (stale.state, stale.lladdr.as_deref()),
+        (0x04, Some(&[2, 0, 0, 0, 0, 0x79][..]))
+    );
     assert!(get(80).is_none());
     // Another interface, or the same bytes as another family, is another entry.
     assert!(!perm.is_for(3, &IpAddr::V4([10, 99, 0, 78])));
@@ -211,7 +282,10 @@ fn neighbour_notification() {
     assert_eq!(msgs[0].hdr.seq, 0);
     let n = decode_neigh(msgs[0].payload).unwrap();
     assert!(n.is_for(2, &IpAddr::V4([10, 99, 0, 80])));
-    assert_eq!((n.state, n.lladdr.as_deref()), (0x02, Some(&[2, 0, 0, 0, 0, 0x80][..])));
+    assert_eq!(
+        (n.state, n.lladdr.as_deref()),
+        (0x02, Some(&[2, 0, 0, 0, 0, 0x80][..]))
+    );
 }
 
 #[test]

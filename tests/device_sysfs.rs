@@ -40,7 +40,11 @@ fn skip_reason<'a>(e: &'a Enumeration, name: &str) -> &'a str {
 }
 
 fn names(e: &Enumeration) -> Vec<String> {
-    let mut v: Vec<String> = e.devices.iter().map(|d| d.sysfs_name.to_string_lossy().into_owned()).collect();
+    let mut v: Vec<String> = e
+        .devices
+        .iter()
+        .map(|d| d.sysfs_name.to_string_lossy().into_owned())
+        .collect();
     v.sort();
     v
 }
@@ -67,8 +71,14 @@ fn two_devices() {
     assert_eq!(rxe.transport(), Transport::Ib);
     // node_guid and the modalias are read when asked for, as rdma-core reads them.
     assert_eq!(rxe.node_guid, None);
-    assert_eq!(sysfs::read_node_guid(&rxe.ibdev_path), Ok(0x7021_abff_fe8a_f353));
-    assert_eq!(sysfs::read_modalias(rxe.ibdev_path.as_os_str().as_bytes()), None);
+    assert_eq!(
+        sysfs::read_node_guid(&rxe.ibdev_path),
+        Ok(0x7021_abff_fe8a_f353)
+    );
+    assert_eq!(
+        sysfs::read_modalias(rxe.ibdev_path.as_os_str().as_bytes()),
+        None
+    );
     assert_eq!(rxe.abi_ver, 2);
     assert_eq!(rxe.modalias, None);
     assert_eq!(rxe.driver_id, None);
@@ -87,7 +97,10 @@ fn two_devices() {
         sysfs::read_modalias(mlx.ibdev_path.as_os_str().as_bytes()).as_deref(),
         Some(&b"pci:v000015B3d0000101Bsv000015B3sd00000008bc02sc00i00"[..])
     );
-    assert_eq!(sysfs::read_node_guid(&mlx.ibdev_path), Ok(0x0c42_a103_0065_8f2e));
+    assert_eq!(
+        sysfs::read_node_guid(&mlx.ibdev_path),
+        Ok(0x0c42_a103_0065_8f2e)
+    );
     assert_eq!(mlx.abi_ver, 1);
 
     assert_eq!(sysfs::check_abi_version(&root), Ok(6));
@@ -361,19 +374,48 @@ fn bad_bytes_are_read_as_c_reads_them() {
     };
     assert_eq!(
         names,
-        [&b"uverbs0"[..], b"uverbs1", b"uverbs2", b"uverbs3", b"uverbs4", b"uverbs5", b"uverbs7", b"uverbs9", b"uverbs\xff6"]
+        [
+            &b"uverbs0"[..],
+            b"uverbs1",
+            b"uverbs2",
+            b"uverbs3",
+            b"uverbs4",
+            b"uverbs5",
+            b"uverbs7",
+            b"uverbs9",
+            b"uverbs\xff6"
+        ]
     );
     assert_eq!(by_name(&e, "uverbs0").node_type_raw, Some(1)); // "1: CA\xff"
     assert_eq!(by_name(&e, "uverbs0").node_type, NodeType::Ca);
     assert_eq!(by_name(&e, "uverbs1").abi_ver, 2); // "2\xff"
     assert_eq!(by_name(&e, "uverbs2").sysfs_cdev, makedev(231, 194)); // "231:194\xff"
-    assert_eq!(sysfs::read_node_guid(&by_name(&e, "uverbs3").ibdev_path), Ok(0x0002_c903_0000_1234));
+    assert_eq!(
+        sysfs::read_node_guid(&by_name(&e, "uverbs3").ibdev_path),
+        Ok(0x0002_c903_0000_1234)
+    );
     assert_eq!(by_name(&e, "uverbs4").ibdev_name, "rxe_nul"); // "rxe_nul\0junk"
-    assert!(by_name(&e, "uverbs4").ibdev_path.ends_with("class/infiniband/rxe_nul"));
-    assert_eq!(by_name(&e, "uverbs5").ibdev_name.as_bytes(), b"rxe_\xff\xfe");
-    let uv6 = e.devices.iter().find(|d| d.sysfs_name.as_bytes() == b"uverbs\xff6").unwrap();
+    assert!(
+        by_name(&e, "uverbs4")
+            .ibdev_path
+            .ends_with("class/infiniband/rxe_nul")
+    );
+    assert_eq!(
+        by_name(&e, "uverbs5").ibdev_name.as_bytes(),
+        b"rxe_\xff\xfe"
+    );
+    let uv6 = e
+        .devices
+        .iter()
+        .find(|d| d.sysfs_name.as_bytes() == b"uverbs\xff6")
+        .unwrap();
     assert_eq!(uv6.ibdev_name, "rxe_uv");
-    assert!(uv6.cdev_path.as_os_str().as_bytes().ends_with(b"/uverbs\xff6"));
+    assert!(
+        uv6.cdev_path
+            .as_os_str()
+            .as_bytes()
+            .ends_with(b"/uverbs\xff6")
+    );
     // A read of bytes that starts with NUL: strtoul("") is 0 (rdma-core decodes that as unknown).
     assert_eq!(by_name(&e, "uverbs7").node_type_raw, Some(0));
     assert_eq!(by_name(&e, "uverbs7").abi_ver, 0);

@@ -69,14 +69,16 @@ fn enumerate_real_devices() {
             (&d.ibdev_name, d.node_guid, d.node_type, d.sysfs_cdev)
         );
         assert_eq!(w.abi_ver, d.abi_ver);
-        let name = d.ibdev_name.to_str().expect("a kernel device name is ASCII");
+        let name = d
+            .ibdev_name
+            .to_str()
+            .expect("a kernel device name is ASCII");
         // ibv_devices: "<name> <16 hex digits of the GUID>"
         let guid_hex = format!("{:016x}", d.node_guid.unwrap());
         assert!(
             ibv_devices
                 .lines()
-                .any(|l| l.split_whitespace().collect::<Vec<_>>()
-                    == [name, guid_hex.as_str()]),
+                .any(|l| l.split_whitespace().collect::<Vec<_>>() == [name, guid_hex.as_str()]),
             "{name} {guid_hex} not in ibv_devices"
         );
         // ibv_devinfo: hca_id, transport, node_guid

@@ -77,7 +77,10 @@ fn mutate(r: &mut Rng, seed: &[u8], other: &[u8], max: usize) -> Vec<u8> {
 /// plainly (the library's own is a streaming state machine).
 fn reference_line(line: &[u8]) -> Line {
     let text = &line[..line.iter().position(|&c| c == 0).unwrap_or(line.len())];
-    let start = text.iter().position(|&c| c != b' ' && c != b'\t').unwrap_or(text.len());
+    let start = text
+        .iter()
+        .position(|&c| c != b' ' && c != b'\t')
+        .unwrap_or(text.len());
     let config = &text[start..];
     match config.first() {
         Some(b'\n') => return Line::Blank,
@@ -92,7 +95,10 @@ fn reference_line(line: &[u8]) -> Line {
     let cap = |w: &[u8]| w[..w.len().min(MAX_WORD)].to_vec();
     match rest {
         Some(rest) if field == b"driver" => {
-            let s = rest.iter().position(|&c| c != b' ' && c != b'\t').unwrap_or(rest.len());
+            let s = rest
+                .iter()
+                .position(|&c| c != b' ' && c != b'\t')
+                .unwrap_or(rest.len());
             let name = &rest[s..];
             Line::Driver(cap(&name[..name.iter().position(sep).unwrap_or(name.len())]))
         }
@@ -126,13 +132,28 @@ fn config_files_parse_as_rdma_core_parses_them() {
             }
         }
         let (names, diags) = config::parse_file(Path::new("/f"), &text);
-        assert_eq!(names, want_names, "case {case}: {:?}", text.escape_ascii().to_string());
+        assert_eq!(
+            names,
+            want_names,
+            "case {case}: {:?}",
+            text.escape_ascii().to_string()
+        );
         let bad: Vec<String> = want_bad
             .iter()
-            .map(|w| format!("Warning: ignoring bad config directive '{}' in file '/f'.", String::from_utf8_lossy(w)))
+            .map(|w| {
+                format!(
+                    "Warning: ignoring bad config directive '{}' in file '/f'.",
+                    String::from_utf8_lossy(w)
+                )
+            })
             .collect();
         let got: Vec<String> = diags.iter().map(|d| d.text.clone()).collect();
-        assert_eq!(got, bad, "case {case}: {:?}", text.escape_ascii().to_string());
+        assert_eq!(
+            got,
+            bad,
+            "case {case}: {:?}",
+            text.escape_ascii().to_string()
+        );
         // Any chunking gives the same lines.
         let mut s = LineScanner::default();
         let mut lines = Vec::new();
@@ -146,7 +167,13 @@ fn config_files_parse_as_rdma_core_parses_them() {
         s.end(&mut |n, l, _| lines.push((n, l)));
         let chunked: Vec<_> = lines
             .into_iter()
-            .filter_map(|(n, l)| if let Line::Driver(d) = l { Some((n, OsString::from_vec(d))) } else { None })
+            .filter_map(|(n, l)| {
+                if let Line::Driver(d) = l {
+                    Some((n, OsString::from_vec(d)))
+                } else {
+                    None
+                }
+            })
             .collect();
         assert_eq!(chunked, want_names, "case {case} chunked");
     }
@@ -159,7 +186,15 @@ fn c(b: &[u8]) -> CString {
 
 #[test]
 fn sysfs_numbers_scan_as_glibc_scans_them() {
-    let seeds: &[&[u8]] = &[b"231:192\n", b"1: CA\n", b"0002:c903:0000:1234\n", b"6\n", b" -4", b"0x1f:07", b"4294967302"];
+    let seeds: &[&[u8]] = &[
+        b"231:192\n",
+        b"1: CA\n",
+        b"0002:c903:0000:1234\n",
+        b"6\n",
+        b" -4",
+        b"0x1f:07",
+        b"4294967302",
+    ];
     let mut r = Rng(0xabad_1dea);
     for case in 0..4000 {
         let a = seeds[r.below(seeds.len())];
@@ -170,16 +205,41 @@ fn sysfs_numbers_scan_as_glibc_scans_them() {
         // SAFETY: s is NUL-terminated; the formats' conversions get pointers of the right types.
         unsafe {
             let ul = libc::strtoul(s.as_ptr(), core::ptr::null_mut(), 10);
-            assert_eq!(scan::strtoul10(&v).0, ul as u64, "case {case} strtoul {shown}");
+            assert_eq!(
+                scan::strtoul10(&v).0,
+                ul as u64,
+                "case {case} strtoul {shown}"
+            );
             let l = libc::strtol(s.as_ptr(), core::ptr::null_mut(), 10);
-            assert_eq!(scan::strtol10_int(&v).0, l as i32, "case {case} strtol {shown}");
+            assert_eq!(
+                scan::strtol10_int(&v).0,
+                l as i32,
+                "case {case} strtol {shown}"
+            );
             let (mut ma, mut mi) = (0u32, 0u32);
             let n = libc::sscanf(s.as_ptr(), c"%u:%u".as_ptr(), &mut ma, &mut mi);
-            assert_eq!(scan::scan_major_minor(&v), (n == 2).then_some((ma, mi)), "case {case} %u:%u {shown}");
+            assert_eq!(
+                scan::scan_major_minor(&v),
+                (n == 2).then_some((ma, mi)),
+                "case {case} %u:%u {shown}"
+            );
             let (mut p0, mut p1, mut p2, mut p3) = (0u16, 0u16, 0u16, 0u16);
-            let n = libc::sscanf(s.as_ptr(), c"%hx:%hx:%hx:%hx".as_ptr(), &mut p0, &mut p1, &mut p2, &mut p3);
-            let guid = [p0, p1, p2, p3].iter().fold(0u64, |g, &x| (g << 16) | u64::from(x));
-            assert_eq!(scan::parse_node_guid(&v), (n == 4).then_some(guid), "case {case} guid {shown}");
+            let n = libc::sscanf(
+                s.as_ptr(),
+                c"%hx:%hx:%hx:%hx".as_ptr(),
+                &mut p0,
+                &mut p1,
+                &mut p2,
+                &mut p3,
+            );
+            let guid = [p0, p1, p2, p3]
+                .iter()
+                .fold(0u64, |g, &x| (g << 16) | u64::from(x));
+            assert_eq!(
+                scan::parse_node_guid(&v),
+                (n == 4).then_some(guid),
+                "case {case} guid {shown}"
+            );
         }
     }
 }
@@ -187,7 +247,14 @@ fn sysfs_numbers_scan_as_glibc_scans_them() {
 #[test]
 fn sysfs_walk_survives_random_trees() {
     let base = std::env::temp_dir().join(format!("ibverbs-fuzz-sysfs-{}", std::process::id()));
-    let values: &[&[u8]] = &[b"rxe0\n", b"231:192\n", b"1\n", b"6\n", b"7021:abff:fe8a:f353\n", b"1: CA\n"];
+    let values: &[&[u8]] = &[
+        b"rxe0\n",
+        b"231:192\n",
+        b"1\n",
+        b"6\n",
+        b"7021:abff:fe8a:f353\n",
+        b"1: CA\n",
+    ];
     let names: &[&[u8]] = &[b"uverbs0", b"uverbs1", b"rxe0", b"mlx5_0"];
     let mut r = Rng(0x0dd_7ee5);
     for case in 0..60 {
@@ -224,15 +291,22 @@ fn sysfs_walk_survives_random_trees() {
             if !ib.is_empty() && !ib.contains(&b'/') && ib != b"." && ib != b".." {
                 let ibd = sys.join("class/infiniband").join(OsStr::from_bytes(ib));
                 if std::fs::create_dir_all(&ibd).is_ok() {
-                    let _ = std::fs::write(ibd.join("node_type"), mutate(&mut r, values[2], values[5], 40));
-                    let _ = std::fs::write(ibd.join("node_guid"), mutate(&mut r, values[4], b"", 40));
+                    let _ = std::fs::write(
+                        ibd.join("node_type"),
+                        mutate(&mut r, values[2], values[5], 40),
+                    );
+                    let _ =
+                        std::fs::write(ibd.join("node_guid"), mutate(&mut r, values[4], b"", 40));
                 }
             }
         }
         let e = device::enumerate_with(&sys, &cdev, None);
         if let Ok(e) = e {
             for d in &e.devices {
-                assert!(d.sysfs_name.len() < 64 && d.ibdev_name.len() < 64, "case {case}: {d:?}");
+                assert!(
+                    d.sysfs_name.len() < 64 && d.ibdev_name.len() < 64,
+                    "case {case}: {d:?}"
+                );
                 assert!(d.ibdev_path.as_os_str().len() < 256, "case {case}: {d:?}");
             }
         }
@@ -241,7 +315,10 @@ fn sysfs_walk_survives_random_trees() {
 }
 
 fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
 }
 
 /// Replies captured in the rdma-vm guest (tests/device_netlink.rs has them too).
@@ -263,7 +340,10 @@ impl nldev::NlTransport for Replies {
 
 #[test]
 fn rdma_netlink_replies_never_panic() {
-    let seeds: Vec<Vec<u8>> = [DUMP_RXE0, DUMP_DONE, CHARDEV_RXE0, CHARDEV_BAD_IDX].iter().map(|h| hex(h)).collect();
+    let seeds: Vec<Vec<u8>> = [DUMP_RXE0, DUMP_DONE, CHARDEV_RXE0, CHARDEV_BAD_IDX]
+        .iter()
+        .map(|h| hex(h))
+        .collect();
     let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-sysfs/two-devices");
     let mut r = Rng(0x6e7_11e4);
     for case in 0..3000 {
@@ -287,9 +367,12 @@ fn rdma_netlink_replies_never_panic() {
         }
         // A whole enumeration fed mutated replies (a dump, then the chardev answers).
         if case % 10 == 0 {
-            let replies = (0..1 + r.below(4)).map(|_| mutate(&mut r, a, b, 256)).collect();
+            let replies = (0..1 + r.below(4))
+                .map(|_| mutate(&mut r, a, b, 256))
+                .collect();
             let mut t = Replies(replies);
-            let _ = nldev::find_sysfs_devs_nl(&tree.join("sys"), &tree.join("dev/infiniband"), &mut t);
+            let _ =
+                nldev::find_sysfs_devs_nl(&tree.join("sys"), &tree.join("dev/infiniband"), &mut t);
         }
     }
 }
@@ -316,7 +399,10 @@ fn route_netlink_replies_never_panic() {
                     let _ = rtnl::decode_link(&payload);
                     let _ = rtnl::decode_neigh(&payload);
                     let _ = rtnl::decode_addr(&payload);
-                    assert!(rtnl::attrs(&payload).len() <= payload.len() / 4 + 1, "case {case}");
+                    assert!(
+                        rtnl::attrs(&payload).len() <= payload.len() / 4 + 1,
+                        "case {case}"
+                    );
                 }
             }
         }

@@ -33,7 +33,9 @@ struct Items {
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in rd.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -46,7 +48,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn ident_after<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
     let rest = line.trim_start().strip_prefix(prefix)?;
-    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
     (end > 0).then(|| &rest[..end])
 }
 
@@ -80,7 +84,9 @@ fn scan(file: &Path, items: &mut Items) {
         for kw in ["pub static mut ", "pub static "] {
             if let Some(n) = ident_after(t, kw) {
                 if let Some(mark) = exported_name.take() {
-                    items.fns.insert(if mark.is_empty() { n.to_string() } else { mark });
+                    items
+                        .fns
+                        .insert(if mark.is_empty() { n.to_string() } else { mark });
                 }
                 break;
             }
@@ -88,7 +94,9 @@ fn scan(file: &Path, items: &mut Items) {
         if let Some(pos) = t.find("extern \"C\" fn ") {
             if let Some(mark) = exported_name.take() {
                 let n = ident_after(&t[pos..], "extern \"C\" fn ").unwrap_or("");
-                items.fns.insert(if mark.is_empty() { n.to_string() } else { mark });
+                items
+                    .fns
+                    .insert(if mark.is_empty() { n.to_string() } else { mark });
             }
         }
     }
@@ -109,7 +117,9 @@ const C_SHIM_PROTOTYPES: &[&str] = &[
 ];
 
 fn public_name(f: &str) -> &str {
-    f.strip_prefix("__").and_then(|s| s.strip_suffix("_1_1")).unwrap_or(f)
+    f.strip_prefix("__")
+        .and_then(|s| s.strip_suffix("_1_1"))
+        .unwrap_or(f)
 }
 
 /// Which exported functions a header declares.
@@ -262,7 +272,10 @@ const HAND_WRITTEN: &[&str] = &[
 
 fn owns_abi_file(h: &Header, abi_root: &Path, f: &Path) -> bool {
     let rel = f.strip_prefix(abi_root).unwrap_or(f);
-    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let first = rel
+        .components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned());
     let first = first.unwrap_or_default();
     let stem = first.trim_end_matches(".rs");
     h.abi_dirs.contains(&stem)
@@ -316,12 +329,18 @@ fn inline_anonymous(text: &str) -> String {
                 && p.next() == Some("{")
         });
         let Some(start) = def else { break };
-        let end = (start..lines.len()).find(|&j| lines[j] == "};").expect("block end");
+        let end = (start..lines.len())
+            .find(|&j| lines[j] == "};")
+            .expect("block end");
         let mut first = start;
         while first > 0 && lines[first - 1].starts_with("//") {
             first -= 1;
         }
-        let last = if lines.get(end + 1).is_some_and(|l| l.is_empty()) { end + 1 } else { end };
+        let last = if lines.get(end + 1).is_some_and(|l| l.is_empty()) {
+            end + 1
+        } else {
+            end
+        };
         lines.drain(first..=last);
     }
     let mut out = lines.join("\n");
@@ -340,12 +359,22 @@ fn order_definitions(text: &str) -> String {
         let mut p = l.split_whitespace();
         matches!(p.next(), Some("struct" | "union" | "enum")) && p.nth(1) == Some("{")
     };
-    let Some(first) = lines.iter().position(|l| is_def(l) || l.starts_with("#define ")) else {
+    let Some(first) = lines
+        .iter()
+        .position(|l| is_def(l) || l.starts_with("#define "))
+    else {
         return text.to_string();
     };
     // Skip the include guard's own #define.
-    let first = if lines[first].starts_with("#define INFINIBAND_") { first + 1 } else { first };
-    let end = lines.iter().position(|l| *l == "#ifdef __cplusplus").unwrap_or(lines.len());
+    let first = if lines[first].starts_with("#define INFINIBAND_") {
+        first + 1
+    } else {
+        first
+    };
+    let end = lines
+        .iter()
+        .position(|l| *l == "#ifdef __cplusplus")
+        .unwrap_or(lines.len());
     // Chunks: leading comment lines + one definition block or one #define line.
     struct Chunk {
         text: Vec<String>,
@@ -377,7 +406,9 @@ fn order_definitions(text: &str) -> String {
             for body in &lines[i + 1..stop] {
                 let t = body.trim_start();
                 let mut w = t.split_whitespace();
-                if let (Some("struct" | "union"), Some(ty), Some(field)) = (w.next(), w.next(), w.next()) {
+                if let (Some("struct" | "union"), Some(ty), Some(field)) =
+                    (w.next(), w.next(), w.next())
+                {
                     if !field.starts_with('*') && !ty.ends_with('*') && ty != "{" {
                         deps.insert(ty.to_string());
                     }
@@ -389,11 +420,21 @@ fn order_definitions(text: &str) -> String {
                 "union" => "union",
                 _ => "struct",
             };
-            chunks.push(Chunk { text, name: Some(name), kind, deps });
+            chunks.push(Chunk {
+                text,
+                name: Some(name),
+                kind,
+                deps,
+            });
             i = stop + 1;
         } else {
             text.push(l.to_string());
-            chunks.push(Chunk { text, name: None, kind: "other", deps: BTreeSet::new() });
+            chunks.push(Chunk {
+                text,
+                name: None,
+                kind: "other",
+                deps: BTreeSet::new(),
+            });
             i += 1;
         }
     }
@@ -408,18 +449,28 @@ fn order_definitions(text: &str) -> String {
         out.extend(c.text.iter().cloned());
         out.push(String::new());
     };
-    for c in chunks.iter().filter(|c| c.kind == "other" || c.kind == "enum") {
+    for c in chunks
+        .iter()
+        .filter(|c| c.kind == "other" || c.kind == "enum")
+    {
         emit(&mut out, c);
     }
     out.extend(tags);
     out.push(String::new());
     let defined: BTreeSet<String> = chunks.iter().filter_map(|c| c.name.clone()).collect();
     let mut done: BTreeSet<String> = BTreeSet::new();
-    let mut left: Vec<&Chunk> = chunks.iter().filter(|c| c.kind == "struct" || c.kind == "union").collect();
+    let mut left: Vec<&Chunk> = chunks
+        .iter()
+        .filter(|c| c.kind == "struct" || c.kind == "union")
+        .collect();
     while !left.is_empty() {
         let ready = left
             .iter()
-            .position(|c| c.deps.iter().all(|d| done.contains(d) || !defined.contains(d)))
+            .position(|c| {
+                c.deps
+                    .iter()
+                    .all(|d| done.contains(d) || !defined.contains(d))
+            })
             .unwrap_or(0); // a by-value cycle cannot compile anyway; keep going
         let c = left.remove(ready);
         if let Some(n) = &c.name {
@@ -478,7 +529,12 @@ fn rename_twins(text: &str) -> String {
     out
 }
 
-fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &BTreeSet<String>) -> String {
+fn generate(
+    root: &Path,
+    h: &Header,
+    target: &BTreeMap<String, bool>,
+    pabi65: &BTreeSet<String>,
+) -> String {
     let abi_root = root.join("src/abi");
     let mut abi_files = Vec::new();
     rust_files(&abi_root, &mut abi_files);
@@ -498,7 +554,9 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &B
     // (not in the target list) belong to neither.
     for f in &all.fns {
         let name = public_name(f);
-        let private = target.get(name).map(|p| *p && !PRIVATE_IN_VERBS_H.contains(&name));
+        let private = target
+            .get(name)
+            .map(|p| *p && !PRIVATE_IN_VERBS_H.contains(&name));
         let wanted = match h.fns {
             Fns::Public => Some(false),
             Fns::Private => Some(true),
@@ -508,7 +566,8 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &B
             own.fns.insert(f.clone());
         }
         // Provider ABI 65's own private functions: driver.h, for a provider ABI 65 build.
-        let only65 = private.is_none() && pabi65.contains(name) && !name.starts_with(PABI65_NOT_IN_DRIVER_H);
+        let only65 =
+            private.is_none() && pabi65.contains(name) && !name.starts_with(PABI65_NOT_IN_DRIVER_H);
         if h.fns == Fns::Private && only65 {
             own.fns.insert(f.clone());
         }
@@ -523,7 +582,8 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &B
         own.consts.remove(*c);
     }
 
-    let mut config = cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
+    let mut config =
+        cbindgen::Config::from_file(root.join("cbindgen.toml")).expect("cbindgen.toml");
     config.include_guard = Some(h.guard.to_string());
     config.sys_includes = h.includes.iter().map(|s| s.to_string()).collect();
     config.export.include = own.types.iter().cloned().collect();
@@ -547,10 +607,16 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &B
         if exported.contains(name.as_str()) {
             clashing.insert(name.clone());
         } else {
-            config.export.rename.insert(name.clone(), format!("{tag} {name}"));
+            config
+                .export
+                .rename
+                .insert(name.clone(), format!("{tag} {name}"));
         }
     }
-    config.export.rename.insert("timespec".to_string(), "struct timespec".to_string());
+    config
+        .export
+        .rename
+        .insert("timespec".to_string(), "struct timespec".to_string());
     let foreign_fns: BTreeSet<String> = all
         .fns
         .iter()
@@ -566,16 +632,30 @@ fn generate(root: &Path, h: &Header, target: &BTreeMap<String, bool>, pabi65: &B
         .expect("cbindgen")
         .write(&mut buf);
     let text = String::from_utf8(buf).expect("utf-8 header");
-    let text = PABI_TYPES.iter().fold(text, |t, (rust, c, _)| rename_ident(&t, rust, c));
+    let text = PABI_TYPES
+        .iter()
+        .fold(text, |t, (rust, c, _)| rename_ident(&t, rust, c));
     let text = order_definitions(&inline_anonymous(&text));
     let text = spell_c_types(&text);
     let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
     let text = tag_clashing_types(&text, &clashing);
     let text = restore_variadics(&text);
-    let text = if h.fns == Fns::Private { add_shim_prototypes(&text) } else { text };
-    let text = if h.fns == Fns::Private { pabi_prototypes(root, &text, target, pabi65) } else { text };
+    let text = if h.fns == Fns::Private {
+        add_shim_prototypes(&text)
+    } else {
+        text
+    };
+    let text = if h.fns == Fns::Private {
+        pabi_prototypes(root, &text, target, pabi65)
+    } else {
+        text
+    };
     let text = squeeze_blank_lines(&forward_declare_tags(&text));
-    let text = if h.gnu_layouts { exempt_from_pedantic(&flexible_arrays(&text), h.guard) } else { text };
+    let text = if h.gnu_layouts {
+        exempt_from_pedantic(&flexible_arrays(&text), h.guard)
+    } else {
+        text
+    };
     let generated = if h.file.ends_with("/verbs.h") {
         forwarders(&text)
     } else if h.file.ends_with("/kern-abi.h") {
@@ -602,7 +682,10 @@ fn spell_c_types(text: &str) -> String {
                     .any(|b| t.trim_end().ends_with(b)))
         {
             // and its doc comment, already written
-            while let Some(last) = out.strip_suffix('\n').map(|o| o.rsplit('\n').next().unwrap_or(o)) {
+            while let Some(last) = out
+                .strip_suffix('\n')
+                .map(|o| o.rsplit('\n').next().unwrap_or(o))
+            {
                 if !last.starts_with("//") {
                     break;
                 }
@@ -656,7 +739,8 @@ fn tag_clashing_types(text: &str, names: &BTreeSet<String>) -> String {
             let mut from = 0;
             while let Some(pos) = l[from..].find(n.as_str()).map(|p| p + from) {
                 let end = pos + n.len();
-                let before_ok = pos == 0 || !l[..pos].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+                let before_ok =
+                    pos == 0 || !l[..pos].ends_with(|c: char| c.is_alphanumeric() || c == '_');
                 let after = &l[end..];
                 let type_use = after.starts_with(" *") || after.starts_with('*');
                 let tagged = l[..pos].ends_with("struct ");
@@ -702,9 +786,16 @@ fn flexible_arrays(text: &str) -> String {
 fn exempt_from_pedantic(text: &str, guard: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let close = format!("#endif  /* {guard} */");
-    let end = lines.iter().rposition(|l| *l == close).expect("closing guard");
+    let end = lines
+        .iter()
+        .rposition(|l| *l == close)
+        .expect("closing guard");
     lines.insert(end, "#pragma GCC diagnostic pop".to_string());
-    let at = lines.iter().rposition(|l| l.starts_with("#include")).expect("an #include") + 1;
+    let at = lines
+        .iter()
+        .rposition(|l| l.starts_with("#include"))
+        .expect("an #include")
+        + 1;
     let push = [
         "",
         "// The kernel command layouts below are GNU C (zero-length arrays, structs ending in a",
@@ -745,7 +836,9 @@ fn pabi_members(text: &str) -> String {
     while i < lines.len() {
         let t = lines[i].trim_start();
         if t.starts_with("// pabi: 65") {
-            let end = (i + 1..lines.len()).find(|&j| lines[j].trim_end().ends_with(';')).expect("member");
+            let end = (i + 1..lines.len())
+                .find(|&j| lines[j].trim_end().ends_with(';'))
+                .expect("member");
             if out.last().is_some_and(|l| l == "#endif") {
                 out.pop();
             } else {
@@ -791,7 +884,9 @@ fn spell_atomic_int(text: &str) -> String {
 fn guard_definitions(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for (name, guard) in GUARDED_DEFINITIONS {
-        let Some((start, end, _)) = find_block(&lines, name) else { continue };
+        let Some((start, end, _)) = find_block(&lines, name) else {
+            continue;
+        };
         let mut first = start;
         while first > 0 && lines[first - 1].starts_with("//") {
             first -= 1;
@@ -839,7 +934,9 @@ fn kern_cmd_typedefs(root: &Path) -> String {
                 let v = &body[at + key.len()..];
                 v[..v.find(';').expect(";")].trim().to_string()
             };
-            let cmd_struct = ident_after(body, "impl KernCmd for ").expect("type").to_string();
+            let cmd_struct = ident_after(body, "impl KernCmd for ")
+                .expect("type")
+                .to_string();
             let cmd = field("const CMD: u32 =");
             let extended = field("const EXTENDED: bool =") == "true";
             let (req, resp) = (field("type Req ="), field("type Resp ="));
@@ -864,9 +961,17 @@ fn append_fragment(text: &str, fragment: &Path, generated: &str, guard: &str) ->
         return text.to_string();
     }
     let close = format!("#endif  /* {guard} */");
-    let Some(at) = text.rfind(&close) else { panic!("no closing guard {close}") };
-    format!("{}{}\n\n{}\n{}", &text[..at], frag.trim_end(), generated.trim_end(), &text[at..])
-        .replace("\n\n\n", "\n\n")
+    let Some(at) = text.rfind(&close) else {
+        panic!("no closing guard {close}")
+    };
+    format!(
+        "{}{}\n\n{}\n{}",
+        &text[..at],
+        frag.trim_end(),
+        generated.trim_end(),
+        &text[at..]
+    )
+    .replace("\n\n\n", "\n\n")
 }
 
 /// The extended objects whose function-pointer members verbs.h wraps one for one: the struct,
@@ -903,14 +1008,22 @@ fn forwarders(header: &str) -> String {
          * (generated by tests/headers.rs from struct ibv_qp_ex and struct ibv_cq_ex). */\n",
     );
     for (ty, obj, name_of) in FORWARDED {
-        let (start, end, _) = find_block(&lines, ty).unwrap_or_else(|| panic!("struct {ty} is defined"));
+        let (start, end, _) =
+            find_block(&lines, ty).unwrap_or_else(|| panic!("struct {ty} is defined"));
         // Members of the provider ABI 65 layout only (`pabi_members`): so are their verbs.
         let mut pabi65 = BTreeSet::new();
         for (i, l) in lines[start + 1..end].iter().enumerate() {
             if l.trim_start().starts_with("// pabi: 65") {
-                let next = lines[start + 2 + i..end].iter().find(|m| !m.trim_start().starts_with("//"));
-                let name = next.and_then(|m| m.split("(*").nth(1)).and_then(|m| m.split(')').next());
-                pabi65.insert(name.expect("a function-pointer member after `pabi: 65`").to_string());
+                let next = lines[start + 2 + i..end]
+                    .iter()
+                    .find(|m| !m.trim_start().starts_with("//"));
+                let name = next
+                    .and_then(|m| m.split("(*").nth(1))
+                    .and_then(|m| m.split(')').next());
+                pabi65.insert(
+                    name.expect("a function-pointer member after `pabi: 65`")
+                        .to_string(),
+                );
             }
         }
         let body: String = lines[start + 1..end]
@@ -933,11 +1046,20 @@ fn forwarders(header: &str) -> String {
             let mut decl = Vec::new();
             let mut args = Vec::new();
             for (i, p) in params.split(',').map(str::trim).enumerate() {
-                let cut = p.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |c| c + 1);
+                let cut = p
+                    .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(0, |c| c + 1);
                 let (pty, pname) = (p[..cut].trim_end(), &p[cut..]);
-                assert!(!pname.is_empty() && !pty.is_empty(), "{ty}.{field}: unnamed parameter {p:?}");
+                assert!(
+                    !pname.is_empty() && !pty.is_empty(),
+                    "{ty}.{field}: unnamed parameter {p:?}"
+                );
                 if i == 0 {
-                    assert_eq!(pty, format!("struct {ty} *"), "{ty}.{field} takes the object first");
+                    assert_eq!(
+                        pty,
+                        format!("struct {ty} *"),
+                        "{ty}.{field} takes the object first"
+                    );
                     decl.push(format!("struct {ty} *{obj}"));
                     args.push(obj.to_string());
                 } else {
@@ -962,10 +1084,16 @@ fn forwarders(header: &str) -> String {
             let params = if one_line.len() <= 100 {
                 one_line
             } else {
-                format!("{head}{})", decl.join(&format!(",\n{}", " ".repeat(head.len()))))
+                format!(
+                    "{head}{})",
+                    decl.join(&format!(",\n{}", " ".repeat(head.len())))
+                )
             };
             let (open, close) = if pabi65.contains(field) {
-                ("#if IBV_PABI_LAYOUT >= 65  /* its member is not in the provider ABI 34 layout */\n", "#endif\n")
+                (
+                    "#if IBV_PABI_LAYOUT >= 65  /* its member is not in the provider ABI 34 layout */\n",
+                    "#endif\n",
+                )
             } else {
                 ("", "")
             };
@@ -981,7 +1109,12 @@ fn forwarders(header: &str) -> String {
 /// for every name of IBVERBS_PRIVATE_65, so that a provider ABI 65 build binds its calls into the
 /// library to that node (rdma-core v65's, and ours, where the same names' default versions are
 /// IBVERBS_PRIVATE_34) and runs under either library.
-fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pabi65: &BTreeSet<String>) -> String {
+fn pabi_prototypes(
+    root: &Path,
+    text: &str,
+    target: &BTreeMap<String, bool>,
+    pabi65: &BTreeSet<String>,
+) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let declared_name = |l: &str| -> Option<String> {
         if l.starts_with([' ', '/', '#', '}']) || l.contains('=') {
@@ -1001,7 +1134,9 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
         };
         let changed = PABI65_CHANGED.contains(&name.as_str());
         let new65 = !target.contains_key(&name) && pabi65.contains(&name);
-        let end = (i..lines.len()).find(|&j| lines[j].trim_end().ends_with(");")).unwrap_or(i);
+        let end = (i..lines.len())
+            .find(|&j| lines[j].trim_end().ends_with(");"))
+            .unwrap_or(i);
         if changed || new65 {
             let mut first = i;
             while first > 0 && lines[first - 1].starts_with("//") {
@@ -1009,11 +1144,19 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
             }
             let block: Vec<String> = lines[first..=end].iter().map(|l| l.to_string()).collect();
             keep[first..=end].iter_mut().for_each(|k| *k = false);
-            if changed { abi34.push(block) } else { only65.push(block) }
+            if changed {
+                abi34.push(block)
+            } else {
+                only65.push(block)
+            }
         }
         i = end + 1;
     }
-    assert_eq!(abi34.len(), PABI65_CHANGED.len(), "every PABI65_CHANGED function is declared");
+    assert_eq!(
+        abi34.len(),
+        PABI65_CHANGED.len(),
+        "every PABI65_CHANGED function is declared"
+    );
     // The ABI-65 prototypes, from the adapters' docs.
     let adapt = std::fs::read_to_string(root.join("src/capi/pabi65/adapt.rs")).expect("adapt.rs");
     let adapt_lines: Vec<&str> = adapt.lines().collect();
@@ -1027,7 +1170,10 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
         while first > 0 && adapt_lines[first - 1].starts_with("///") {
             first -= 1;
         }
-        let doc: Vec<&str> = adapt_lines[first..at].iter().map(|l| l.trim_start_matches("///").trim()).collect();
+        let doc: Vec<&str> = adapt_lines[first..at]
+            .iter()
+            .map(|l| l.trim_start_matches("///").trim())
+            .collect();
         let proto = doc
             .first()
             .and_then(|l| l.strip_prefix('`'))
@@ -1035,7 +1181,11 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
             .map(|(p, _)| p.to_string())
             .unwrap_or_else(|| panic!("{name}_65's doc opens with its C prototype in backticks"));
         let mut block = vec![format!("// `{proto}` (provider ABI 65)")];
-        block.extend(doc[1..].iter().map(|l| format!("// {l}").trim_end().to_string()));
+        block.extend(
+            doc[1..]
+                .iter()
+                .map(|l| format!("// {l}").trim_end().to_string()),
+        );
         // One parameter a line under the first, as cbindgen writes long prototypes.
         let (head, params) = proto.split_once('(').expect("prototype");
         let params: Vec<&str> = params.trim_end_matches(')').split(", ").collect();
@@ -1059,15 +1209,25 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
     push_blocks(&mut add, &changed65);
     push_blocks(&mut add, &only65);
     add.push(String::new());
-    add.push("// A provider ABI 65 build calls into the library's IBVERBS_PRIVATE_65 node.".to_string());
+    add.push(
+        "// A provider ABI 65 build calls into the library's IBVERBS_PRIVATE_65 node.".to_string(),
+    );
     for n in pabi65 {
         add.push(format!("__asm__(\".symver {n}, {n}@IBVERBS_PRIVATE_65\");"));
     }
     add.push(String::new());
     add.push("#endif  // IBVERBS_PABI_VERSION".to_string());
     add.push(String::new());
-    let mut out: Vec<String> = lines.iter().zip(&keep).filter(|(_, k)| **k).map(|(l, _)| l.to_string()).collect();
-    let at = out.iter().rposition(|l| l == "#ifdef __cplusplus").unwrap_or(out.len());
+    let mut out: Vec<String> = lines
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(l, _)| l.to_string())
+        .collect();
+    let at = out
+        .iter()
+        .rposition(|l| l == "#ifdef __cplusplus")
+        .unwrap_or(out.len());
     out.splice(at..at, add);
     let mut s = out.join("\n");
     s.push('\n');
@@ -1078,7 +1238,10 @@ fn pabi_prototypes(root: &Path, text: &str, target: &BTreeMap<String, bool>, pab
 fn add_shim_prototypes(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     // The last `#ifdef __cplusplus` opens the closing brace of the extern "C" block.
-    let at = lines.iter().rposition(|l| l == "#ifdef __cplusplus").unwrap_or(lines.len());
+    let at = lines
+        .iter()
+        .rposition(|l| l == "#ifdef __cplusplus")
+        .unwrap_or(lines.len());
     let mut add = vec!["// Defined in C (variadic): src/shim/verbs_log.c.".to_string()];
     add.extend(C_SHIM_PROTOTYPES.iter().map(|p| p.to_string()));
     add.push(String::new());
@@ -1093,7 +1256,9 @@ fn restore_variadics(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for name in VARIADIC {
         let decl = format!("{name}(");
-        let Some(start) = lines.iter().position(|l| !l.starts_with("//") && l.contains(&decl))
+        let Some(start) = lines
+            .iter()
+            .position(|l| !l.starts_with("//") && l.contains(&decl))
         else {
             continue;
         };
@@ -1115,7 +1280,9 @@ fn restore_variadics(text: &str) -> String {
 fn drop_fn_declarations(text: &str, names: &BTreeSet<String>) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let declares = |l: &str| {
-        let Some(paren) = l.find('(') else { return false };
+        let Some(paren) = l.find('(') else {
+            return false;
+        };
         let head = &l[..paren];
         let name = head.rsplit([' ', '*']).next().unwrap_or(head);
         let top_level = !l.starts_with([' ', '/', '#', '}']) && !head.contains('=');
@@ -1125,7 +1292,9 @@ fn drop_fn_declarations(text: &str, names: &BTreeSet<String>) -> String {
     let mut i = 0;
     while i < lines.len() {
         if declares(lines[i]) {
-            let end = (i..lines.len()).find(|&j| lines[j].trim_end().ends_with(");")).unwrap_or(i);
+            let end = (i..lines.len())
+                .find(|&j| lines[j].trim_end().ends_with(");"))
+                .unwrap_or(i);
             let mut first = i;
             while first > 0 && lines[first - 1].starts_with("//") {
                 first -= 1;
@@ -1136,8 +1305,12 @@ fn drop_fn_declarations(text: &str, names: &BTreeSet<String>) -> String {
             i += 1;
         }
     }
-    let mut out: String =
-        lines.iter().zip(&keep).filter(|(_, k)| **k).map(|(l, _)| format!("{l}\n")).collect();
+    let mut out: String = lines
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(l, _)| format!("{l}\n"))
+        .collect();
     if out.is_empty() {
         out.push('\n');
     }
@@ -1179,7 +1352,10 @@ fn forward_declare_tags(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len());
     let lines: Vec<&str> = text.lines().collect();
-    let last_include = lines.iter().rposition(|l| l.starts_with("#include")).unwrap_or(0);
+    let last_include = lines
+        .iter()
+        .rposition(|l| l.starts_with("#include"))
+        .unwrap_or(0);
     for (i, line) in text.lines().enumerate() {
         out.push_str(line);
         out.push('\n');
@@ -1245,16 +1421,31 @@ fn headers_are_up_to_date() {
             }
         }
     }
-    assert!(stale.is_empty(), "stale generated headers {stale:?}: run `make headers` and commit them");
+    assert!(
+        stale.is_empty(),
+        "stale generated headers {stale:?}: run `make headers` and commit them"
+    );
     // Every installed header is either generated above or written by hand, and listed.
     let mut known: BTreeSet<String> = HEADERS.iter().map(|h| h.file.to_string()).collect();
     known.extend(HAND_WRITTEN.iter().map(|f| f.to_string()));
     let mut present = BTreeSet::new();
-    for e in std::fs::read_dir(root.join("include/infiniband")).expect("include/infiniband").flatten() {
-        present.insert(format!("include/infiniband/{}", e.file_name().to_string_lossy()));
+    for e in std::fs::read_dir(root.join("include/infiniband"))
+        .expect("include/infiniband")
+        .flatten()
+    {
+        present.insert(format!(
+            "include/infiniband/{}",
+            e.file_name().to_string_lossy()
+        ));
     }
     let unknown: Vec<_> = present.difference(&known).collect();
     let missing: Vec<_> = known.difference(&present).collect();
-    assert!(unknown.is_empty(), "headers neither generated nor listed in HAND_WRITTEN: {unknown:?}");
-    assert!(missing.is_empty(), "headers missing from include/infiniband: {missing:?}");
+    assert!(
+        unknown.is_empty(),
+        "headers neither generated nor listed in HAND_WRITTEN: {unknown:?}"
+    );
+    assert!(
+        missing.is_empty(),
+        "headers missing from include/infiniband: {missing:?}"
+    );
 }

@@ -62,17 +62,26 @@ fn query_context_refuses_command_buffers_no_kernel_could_take() {
     // Not a whole attribute into the array, or before it.
     b.next_attr = base.cast::<u8>().wrapping_add(3).cast();
     // SAFETY: as above.
-    assert_eq!(unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) }, libc::EINVAL);
+    assert_eq!(
+        unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) },
+        libc::EINVAL
+    );
     b.next_attr = base.wrapping_sub(1);
     // SAFETY: as above.
-    assert_eq!(unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) }, libc::EINVAL);
+    assert_eq!(
+        unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) },
+        libc::EINVAL
+    );
     // Was: a chain that loops back walked (and grown in memory) forever.
     b.next_attr = base;
     b.last_attr = base;
     let me = &raw mut *b;
     b.next = me;
     // SAFETY: as above; every buffer of the loop is this one, holding no attributes.
-    assert_eq!(unsafe { cmd_device::ibv_cmd_query_context(ctx, me) }, libc::EINVAL);
+    assert_eq!(
+        unsafe { cmd_device::ibv_cmd_query_context(ctx, me) },
+        libc::EINVAL
+    );
 }
 
 #[test]
@@ -105,18 +114,52 @@ fn create_qp_checks_the_attributes_before_the_context() {
         // its switch on the QP type, before it looks at the context.
         // SAFETY: every pointer is our memory, large enough for what it stands for.
         let (r, e) = with_errno(|| unsafe {
-            cmd_qp::ibv_cmd_create_qp_ex(ctx, qp.at::<verbs_qp>(), &mut attr, cmd.at(), 64, resp.at(), 64)
+            cmd_qp::ibv_cmd_create_qp_ex(
+                ctx,
+                qp.at::<verbs_qp>(),
+                &mut attr,
+                cmd.at(),
+                64,
+                resp.at(),
+                64,
+            )
         });
-        assert_eq!((r, e), (libc::EINVAL, libc::EINVAL), "context of {byte:#x} bytes");
+        assert_eq!(
+            (r, e),
+            (libc::EINVAL, libc::EINVAL),
+            "context of {byte:#x} bytes"
+        );
         // SAFETY: as above.
         let (r, e) = with_errno(|| unsafe {
-            cmd_qp::ibv_cmd_create_qp_ex2(ctx, qp.at::<verbs_qp>(), &mut attr, cmd.at(), 64, resp.at(), 64)
+            cmd_qp::ibv_cmd_create_qp_ex2(
+                ctx,
+                qp.at::<verbs_qp>(),
+                &mut attr,
+                cmd.at(),
+                64,
+                resp.at(),
+                64,
+            )
         });
-        assert_eq!((r, e), (libc::EINVAL, libc::EINVAL), "context of {byte:#x} bytes");
+        assert_eq!(
+            (r, e),
+            (libc::EINVAL, libc::EINVAL),
+            "context of {byte:#x} bytes"
+        );
         // A comp_mask the entry point does not take: refused first, the QP left alone.
         attr.comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_CREATE_FLAGS as u32;
         // SAFETY: as above.
-        let r = unsafe { cmd_qp::ibv_cmd_create_qp_ex(ctx, qp.at::<verbs_qp>(), &mut attr, cmd.at(), 64, resp.at(), 64) };
+        let r = unsafe {
+            cmd_qp::ibv_cmd_create_qp_ex(
+                ctx,
+                qp.at::<verbs_qp>(),
+                &mut attr,
+                cmd.at(),
+                64,
+                resp.at(),
+                64,
+            )
+        };
         assert_eq!(r, libc::EINVAL);
         attr.comp_mask = 0;
     }
@@ -129,13 +172,16 @@ fn modify_and_query_check_their_masks_before_the_object() {
     // Objects of garbage: their `context` points nowhere. rdma-core returns on these masks first.
     let (qp, cq, wq) = (g.at::<ibv_qp>(), g.at::<ibv_cq>(), g.at::<ibv_wq>());
     // SAFETY: all-zero attribute structs, with the masks set below.
-    let (mut qa, mut qi): (ibv_qp_attr, ibv_qp_init_attr) = unsafe { (core::mem::zeroed(), core::mem::zeroed()) };
+    let (mut qa, mut qi): (ibv_qp_attr, ibv_qp_init_attr) =
+        unsafe { (core::mem::zeroed(), core::mem::zeroed()) };
     let rate_limit = ibv_qp_attr_mask::IBV_QP_RATE_LIMIT as c_int;
     // SAFETY: the calls return before reading the QP's context.
     unsafe {
-        let (r, e) = with_errno(|| cmd_qp::ibv_cmd_modify_qp(qp, &mut qa, rate_limit, cmd.at(), 64));
+        let (r, e) =
+            with_errno(|| cmd_qp::ibv_cmd_modify_qp(qp, &mut qa, rate_limit, cmd.at(), 64));
         assert_eq!((r, e), (libc::EOPNOTSUPP, SENTINEL));
-        let (r, e) = with_errno(|| cmd_qp::ibv_cmd_query_qp(qp, &mut qa, rate_limit, &mut qi, cmd.at(), 64));
+        let (r, e) =
+            with_errno(|| cmd_qp::ibv_cmd_query_qp(qp, &mut qa, rate_limit, &mut qi, cmd.at(), 64));
         assert_eq!((r, e), (libc::EOPNOTSUPP, SENTINEL));
     }
     // SAFETY: as above.
@@ -167,7 +213,9 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
         let mut wa: ibv_wq_init_attr = core::mem::zeroed();
         wa.comp_mask = u32::MAX;
         let mut wq: ibv_wq = core::mem::zeroed();
-        let (r, e) = with_errno(|| cmd_srq_wq::ibv_cmd_create_wq(ctx, &mut wa, &mut wq, a.at(), 64, b.at(), 64));
+        let (r, e) = with_errno(|| {
+            cmd_srq_wq::ibv_cmd_create_wq(ctx, &mut wa, &mut wq, a.at(), 64, b.at(), 64)
+        });
         assert_eq!((r, e), (libc::EINVAL, libc::EINVAL));
 
         let input = ibv_query_device_ex_input { comp_mask: 1 };
@@ -178,14 +226,34 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
             cmd_device::ibv_cmd_query_device_any(ctx, &input, &mut attr, size, b.at(), &mut rs)
         });
         assert_eq!((r, e), (libc::EINVAL, SENTINEL));
-        let (r, e) = with_errno(|| cmd_device::ibv_cmd_query_device_any(ctx, null_mut(), &mut attr, 8, null_mut(), null_mut()));
+        let (r, e) = with_errno(|| {
+            cmd_device::ibv_cmd_query_device_any(
+                ctx,
+                null_mut(),
+                &mut attr,
+                8,
+                null_mut(),
+                null_mut(),
+            )
+        });
         assert_eq!((r, e), (libc::EINVAL, SENTINEL));
 
         // An implicit on-demand MR (the whole address space) cannot start at an address.
         let pd = g.at::<ibv_pd>();
         let odp = ibv_access_flags::IBV_ACCESS_ON_DEMAND as c_int;
         let (r, e) = with_errno(|| {
-            cmd_mr::ibv_cmd_reg_mr(pd, 0x1000 as *mut _, usize::MAX, 0, odp, a.at(), b.at(), 64, b.at(), 64)
+            cmd_mr::ibv_cmd_reg_mr(
+                pd,
+                0x1000 as *mut _,
+                usize::MAX,
+                0,
+                odp,
+                a.at(),
+                b.at(),
+                64,
+                b.at(),
+                64,
+            )
         });
         assert_eq!((r, e), (libc::EINVAL, libc::EINVAL));
 
@@ -196,7 +264,8 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
         spec.add(1).cast::<u32>().write(0xdead_0000);
         spec.add(1).cast::<u16>().add(2).write(16);
         let mut flow: ibv_flow = core::mem::zeroed();
-        let (r, e) = with_errno(|| cmd_flow::ibv_cmd_create_flow(qp, &mut flow, spec, null_mut(), 0));
+        let (r, e) =
+            with_errno(|| cmd_flow::ibv_cmd_create_flow(qp, &mut flow, spec, null_mut(), 0));
         assert_eq!((r, e), (libc::EINVAL, libc::EINVAL));
     }
 }
@@ -209,14 +278,24 @@ fn a_context_without_a_private_part_fails_its_commands() {
     let (mut pd, mut cmd, mut resp) = (Region::new(0), Region::new(0), Region::new(0));
     // SAFETY: zeroed objects and buffers large enough for the core command and response.
     let r = unsafe {
-        cmd_device::ibv_cmd_alloc_pd(ctx, pd.at(), cmd.at(), size_of::<ibv_alloc_pd>(), resp.at(), size_of::<ib_uverbs_alloc_pd_resp>())
+        cmd_device::ibv_cmd_alloc_pd(
+            ctx,
+            pd.at(),
+            cmd.at(),
+            size_of::<ibv_alloc_pd>(),
+            resp.at(),
+            size_of::<ib_uverbs_alloc_pd_resp>(),
+        )
     };
     assert_eq!(r, libc::EBADF);
     // SAFETY: a zeroed CQ of that context.
     let mut cq: Box<ibv_cq> = Box::new(unsafe { core::mem::zeroed() });
     cq.context = ctx;
     // SAFETY: as above.
-    assert_eq!(unsafe { cmd_cq::ibv_cmd_req_notify_cq(&mut *cq, 0) }, libc::EBADF);
+    assert_eq!(
+        unsafe { cmd_cq::ibv_cmd_req_notify_cq(&mut *cq, 0) },
+        libc::EBADF
+    );
 }
 
 #[test]
@@ -231,7 +310,12 @@ fn read_ibdev_sysfs_file_sizes_no_buffer_has() {
     for size in [usize::MAX, 1 << 40] {
         // SAFETY: the kernel refuses the range before writing.
         let (r, e) = with_errno(|| unsafe {
-            ibverbs::capi::sysfs::ibverbs_rs_read_ibdev_sysfs_file(buf.as_mut_ptr(), size, &mut *dev, c"comm".as_ptr())
+            ibverbs::capi::sysfs::ibverbs_rs_read_ibdev_sysfs_file(
+                buf.as_mut_ptr(),
+                size,
+                &mut *dev,
+                c"comm".as_ptr(),
+            )
         });
         assert_eq!((r, e), (-1, libc::EFAULT), "size {size:#x}");
     }

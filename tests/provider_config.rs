@@ -29,7 +29,9 @@ const DEBIAN_NAMES: [&str; 17] = [
 ];
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }
 
 fn no_env(_: &str) -> Option<OsString> {
@@ -37,12 +39,18 @@ fn no_env(_: &str) -> Option<OsString> {
 }
 
 fn names(l: &ProviderList) -> Vec<String> {
-    l.names.iter().map(|n| String::from_utf8_lossy(n.name.as_bytes()).into_owned()).collect()
+    l.names
+        .iter()
+        .map(|n| String::from_utf8_lossy(n.name.as_bytes()).into_owned())
+        .collect()
 }
 
 /// Files of `dir` in readdir order (what rdma-core iterates), with their driver lines.
 fn readdir_order(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect()
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect()
 }
 
 fn file_of(o: &Origin) -> &Path {
@@ -87,7 +95,11 @@ fn debian_fixture_order_is_reverse_readdir() {
     // One name per file, so load order = reverse readdir order of the files.
     let mut files = readdir_order(&dir);
     files.reverse();
-    let got: Vec<_> = l.names.iter().map(|n| file_of(&n.origin).to_path_buf()).collect();
+    let got: Vec<_> = l
+        .names
+        .iter()
+        .map(|n| file_of(&n.origin).to_path_buf())
+        .collect();
     assert_eq!(got, files);
     for n in &l.names {
         assert!(matches!(n.origin, Origin::File { line: 1, .. }));
@@ -116,9 +128,16 @@ fn real_machine_config() {
                 loader::PROVIDER_ABIS,
             );
             // Some provider ABI's file is there (Debian 12: -rdmav34.so; sid: -rdmav65.so).
-            let in_dir: Vec<_> = c.iter().filter(|c| c.place == loader::Place::ProviderDir).collect();
+            let in_dir: Vec<_> = c
+                .iter()
+                .filter(|c| c.place == loader::Place::ProviderDir)
+                .collect();
             assert_eq!(in_dir.len(), loader::PROVIDER_ABIS.len());
-            assert!(in_dir.iter().any(|c| Path::new(&c.path).exists()), "{:?}", in_dir);
+            assert!(
+                in_dir.iter().any(|c| Path::new(&c.path).exists()),
+                "{:?}",
+                in_dir
+            );
         }
     }
 }
@@ -134,8 +153,13 @@ fn garbage_fixture() {
         .iter()
         .filter(|n| file_of(&n.origin) == mixed)
         .map(|n| {
-            let Origin::File { line, .. } = n.origin else { unreachable!() };
-            (String::from_utf8_lossy(n.name.as_bytes()).into_owned(), line)
+            let Origin::File { line, .. } = n.origin else {
+                unreachable!()
+            };
+            (
+                String::from_utf8_lossy(n.name.as_bytes()).into_owned(),
+                line,
+            )
         })
         .collect();
     let want: Vec<(String, usize)> = [
@@ -157,7 +181,12 @@ fn garbage_fixture() {
     assert!(all.contains("iota"));
     assert!(!all.contains("x"));
     // alpha appears twice (dup.driver and mixed.driver): the later copy points at the first.
-    let alphas: Vec<_> = l.names.iter().enumerate().filter(|(_, n)| n.name == "alpha").collect();
+    let alphas: Vec<_> = l
+        .names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.name == "alpha")
+        .collect();
     assert_eq!(alphas.len(), 2);
     assert_eq!(alphas[1].1.first, Some(alphas[0].0));
     // Warnings, exact rdma-core text.
@@ -179,7 +208,11 @@ fn garbage_fixture() {
     .into_iter()
     .collect();
     assert_eq!(texts, want);
-    assert!(l.diagnostics.iter().all(|d| d.kind == DiagKind::BadDirective));
+    assert!(
+        l.diagnostics
+            .iter()
+            .all(|d| d.kind == DiagKind::BadDirective)
+    );
     // Warnings of one file come in line order.
     let mixed_diags: Vec<_> = l
         .diagnostics
@@ -206,7 +239,9 @@ fn special_entries() {
     let dir = scratch("special");
     copy_dir(&fixture("ibverbs.d-special"), &dir);
     // A FIFO is not a regular file: skipped silently (and never opened, which would block).
-    let st = std::process::Command::new("mkfifo").arg(dir.join("fifo.driver")).status();
+    let st = std::process::Command::new("mkfifo")
+        .arg(dir.join("fifo.driver"))
+        .status();
     let have_fifo = st.is_ok_and(|s| s.success());
     // A file we may not read: root reads it anyway, everyone else gets a warning.
     let locked = dir.join("locked.driver");
@@ -233,14 +268,28 @@ fn special_entries() {
     k2.sort_by_key(|k| *k as u8);
     want_kinds.sort_by_key(|k| *k as u8);
     assert_eq!(k2, want_kinds, "{:?}", l.diagnostics);
-    let stat = l.diagnostics.iter().find(|d| d.kind == DiagKind::Stat).unwrap();
+    let stat = l
+        .diagnostics
+        .iter()
+        .find(|d| d.kind == DiagKind::Stat)
+        .unwrap();
     assert_eq!(
         stat.text,
-        format!("Warning: couldn't stat config file '{}'.", dir.join("dangling.driver").display())
+        format!(
+            "Warning: couldn't stat config file '{}'.",
+            dir.join("dangling.driver").display()
+        )
     );
     if !readable {
-        let r = l.diagnostics.iter().find(|d| d.kind == DiagKind::ReadFile).unwrap();
-        assert_eq!(r.text, format!("Warning: couldn't read config file {}.", locked.display()));
+        let r = l
+            .diagnostics
+            .iter()
+            .find(|d| d.kind == DiagKind::ReadFile)
+            .unwrap();
+        assert_eq!(
+            r.text,
+            format!("Warning: couldn't read config file {}.", locked.display())
+        );
     }
     if !have_fifo {
         eprintln!("mkfifo unavailable; FIFO case not covered");
@@ -272,7 +321,13 @@ fn environment_names_come_first() {
     let l = config::discover(&dir, env, true);
     assert_eq!(&names(&l)[..3], ["rxe", "/opt/x/libfoo", ""]);
     assert_eq!(l.names.len(), 20);
-    assert_eq!(l.names[0].origin, Origin::Env { var: "RDMAV_DRIVERS", index: 0 });
+    assert_eq!(
+        l.names[0].origin,
+        Origin::Env {
+            var: "RDMAV_DRIVERS",
+            index: 0
+        }
+    );
     // rxe from the config now repeats the environment's rxe.
     let rxe_again = l.names.iter().skip(3).find(|n| n.name == "rxe").unwrap();
     assert_eq!(rxe_again.first, Some(0));
@@ -283,13 +338,25 @@ fn environment_names_come_first() {
     let env2 = |k: &str| (k == "IBV_DRIVERS").then(|| OsString::from("a:b"));
     let l = config::discover(&dir, env2, true);
     assert_eq!(&names(&l)[..2], ["a", "b"]);
-    assert_eq!(l.names[1].origin, Origin::Env { var: "IBV_DRIVERS", index: 1 });
+    assert_eq!(
+        l.names[1].origin,
+        Origin::Env {
+            var: "IBV_DRIVERS",
+            index: 1
+        }
+    );
 }
 
 #[test]
 fn config_dir_choice() {
-    assert_eq!(config::config_dir(no_env, true), PathBuf::from(config::DEFAULT_CONFIG_DIR));
+    assert_eq!(
+        config::config_dir(no_env, true),
+        PathBuf::from(config::DEFAULT_CONFIG_DIR)
+    );
     let env = |k: &str| (k == "IBVERBS_RS_CONFIG_DIR").then(|| OsString::from("/tmp/x"));
     assert_eq!(config::config_dir(env, true), PathBuf::from("/tmp/x"));
-    assert_eq!(config::config_dir(env, false), PathBuf::from(config::DEFAULT_CONFIG_DIR));
+    assert_eq!(
+        config::config_dir(env, false),
+        PathBuf::from(config::DEFAULT_CONFIG_DIR)
+    );
 }

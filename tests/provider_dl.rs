@@ -20,7 +20,10 @@ fn scratch(tag: &str) -> PathBuf {
 fn pname(n: &str) -> ProviderName {
     ProviderName {
         name: OsString::from(n),
-        origin: Origin::Env { var: "RDMAV_DRIVERS", index: 0 },
+        origin: Origin::Env {
+            var: "RDMAV_DRIVERS",
+            index: 0,
+        },
         first: None,
     }
 }
@@ -36,7 +39,10 @@ fn missing_file() {
         "/nonexistent/dir/libnope-rdmav34.so: cannot open shared object file: No such file or directory"
     );
     let e = Library::open(b"libnope-rdmav34.so").unwrap_err();
-    assert!(e.starts_with("libnope-rdmav34.so: cannot open shared object file"), "{e}");
+    assert!(
+        e.starts_with("libnope-rdmav34.so: cannot open shared object file"),
+        "{e}"
+    );
     let e = Library::open(b"a\0b").unwrap_err();
     assert!(e.contains("NUL"));
 }
@@ -65,10 +71,17 @@ fn real_library_symbols_and_objects() {
     let lib = Library::open(LIBM.as_bytes()).unwrap();
     let cos = lib.symbol("cos").unwrap();
     let e = lib.symbol("no_such_symbol_in_libm").unwrap_err();
-    assert!(e.contains("undefined symbol: no_such_symbol_in_libm"), "{e}");
+    assert!(
+        e.contains("undefined symbol: no_such_symbol_in_libm"),
+        "{e}"
+    );
     let obj = lib.object_id().unwrap();
     assert_eq!(dl::object_containing(cos.as_ptr() as usize), Some(obj));
-    assert!(dl::object_name_containing(cos.as_ptr() as usize).unwrap().contains("libm"));
+    assert!(
+        dl::object_name_containing(cos.as_ptr() as usize)
+            .unwrap()
+            .contains("libm")
+    );
     // Our own code lives in another object.
     let here = real_library_symbols_and_objects as fn() as usize;
     assert_ne!(dl::object_containing(here), Some(obj));
@@ -82,8 +95,11 @@ fn real_library_symbols_and_objects() {
 #[test]
 fn load_name_failure_reports_like_rdma_core() {
     let d = scratch("loadfail");
-    std::fs::write(d.join("libjunk-rdmav34.so"), "not an ELF object, only text. ".repeat(4))
-        .unwrap();
+    std::fs::write(
+        d.join("libjunk-rdmav34.so"),
+        "not an ELF object, only text. ".repeat(4),
+    )
+    .unwrap();
     let reg = Registry::new();
     let out = loader::load_name(&reg, 0, &pname("junk"), Some(d.as_os_str()));
     assert!(out.loaded.is_none());
@@ -91,9 +107,17 @@ fn load_name_failure_reports_like_rdma_core() {
     assert_eq!(out.failures.len(), 4);
     assert_eq!(out.failures[0].0.place, Place::ProviderDir);
     assert_eq!(out.failures[0].0.abi, 65);
-    assert!(out.failures[0].1.contains("No such file"), "{}", out.failures[0].1);
+    assert!(
+        out.failures[0].1.contains("No such file"),
+        "{}",
+        out.failures[0].1
+    );
     assert_eq!(out.failures[1].0.place, Place::ProviderDir);
-    assert!(out.failures[1].1.contains("invalid ELF header"), "{}", out.failures[1].1);
+    assert!(
+        out.failures[1].1.contains("invalid ELF header"),
+        "{}",
+        out.failures[1].1
+    );
     assert_eq!(out.failures[3].0.place, Place::SearchPath);
     assert_eq!(
         out.warning().unwrap(),
@@ -101,8 +125,12 @@ fn load_name_failure_reports_like_rdma_core() {
     );
     // An absolute name is tried once, with the suffix appended.
     let abs = d.join("libjunk");
-    let out =
-        loader::load_name(&reg, 0, &pname(abs.to_str().unwrap()), Some(OsStr::new("/nonexistent")));
+    let out = loader::load_name(
+        &reg,
+        0,
+        &pname(abs.to_str().unwrap()),
+        Some(OsStr::new("/nonexistent")),
+    );
     assert_eq!(out.failures.len(), 2);
     assert_eq!(out.failures[1].0.place, Place::Absolute);
     assert!(out.warning().unwrap().starts_with(&format!(
@@ -142,10 +170,17 @@ fn late_registration_is_adopted_by_the_name_that_opens_its_object() {
     assert_eq!(cand.place, Place::ProviderDir);
     assert_eq!(lib.object_id(), target.object_id());
     let snap = reg.snapshot();
-    let slots: Vec<_> = snap.iter().map(|e| (e.matching().name.as_str(), e.slot)).collect();
+    let slots: Vec<_> = snap
+        .iter()
+        .map(|e| (e.matching().name.as_str(), e.slot))
+        .collect();
     assert_eq!(
         slots,
-        [("early", Slot::Early), ("app-loaded", Slot::Config(4)), ("other-late", Slot::Late)]
+        [
+            ("early", Slot::Early),
+            ("app-loaded", Slot::Config(4)),
+            ("other-late", Slot::Late)
+        ]
     );
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -59,7 +59,10 @@ fn strtol_agrees_with_libc() {
 #[test]
 fn real_environment() {
     assert_eq!(env::real("IBVERBS_RS_TEST_SURELY_UNSET"), None);
-    assert_eq!(env::real("PATH").is_some(), std::env::var_os("PATH").is_some());
+    assert_eq!(
+        env::real("PATH").is_some(),
+        std::env::var_os("PATH").is_some()
+    );
     assert!(env::trusted(), "test binaries run without secure execution");
     assert_eq!(env::IBVERBS_RS_CONFIG_DIR, "IBVERBS_RS_CONFIG_DIR");
 }

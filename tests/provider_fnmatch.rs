@@ -14,9 +14,18 @@ fn glibc(p: &[u8], s: &[u8]) -> bool {
 #[test]
 fn rdma_core_patterns() {
     let pci = b"pci:v000015B3d00001017sv*";
-    assert!(fnmatch(pci, b"pci:v000015B3d00001017sv000015B3sd00000020bc02sc00i00"));
-    assert!(!fnmatch(pci, b"pci:v000015B3d00001018sv000015B3sd00000020bc02sc00i00"));
-    assert!(!fnmatch(pci, b"pci:v000015b3d00001017sv000015B3sd00000020bc02sc00i00"));
+    assert!(fnmatch(
+        pci,
+        b"pci:v000015B3d00001017sv000015B3sd00000020bc02sc00i00"
+    ));
+    assert!(!fnmatch(
+        pci,
+        b"pci:v000015B3d00001018sv000015B3sd00000020bc02sc00i00"
+    ));
+    assert!(!fnmatch(
+        pci,
+        b"pci:v000015b3d00001017sv000015B3sd00000020bc02sc00i00"
+    ));
     let rxe = b"rdma_device:*Nrxe*";
     assert!(fnmatch(rxe, b"rdma_device:Nrxe0"));
     // A prefix match on the name in practice; any "N<prefix>" inside the name also counts.

@@ -26,12 +26,25 @@ const RXE: u32 = rdma_driver_id::RDMA_DRIVER_RXE as u32;
 
 #[test]
 fn driver_id_table() {
-    let names = |id: u32| known::claimants(id).map(|k| k.config_name).collect::<Vec<_>>();
+    let names = |id: u32| {
+        known::claimants(id)
+            .map(|k| k.config_name)
+            .collect::<Vec<_>>()
+    };
     assert_eq!(names(RXE), ["rxe"]);
     assert_eq!(names(rdma_driver_id::RDMA_DRIVER_MLX5 as u32), ["mlx5"]);
-    assert_eq!(names(rdma_driver_id::RDMA_DRIVER_VMW_PVRDMA as u32), ["vmw_pvrdma"]);
-    assert_eq!(names(rdma_driver_id::RDMA_DRIVER_QIB as u32), ["ipathverbs"]);
-    assert_eq!(names(rdma_driver_id::RDMA_DRIVER_I40IW as u32), ["i40iw", "irdma"]);
+    assert_eq!(
+        names(rdma_driver_id::RDMA_DRIVER_VMW_PVRDMA as u32),
+        ["vmw_pvrdma"]
+    );
+    assert_eq!(
+        names(rdma_driver_id::RDMA_DRIVER_QIB as u32),
+        ["ipathverbs"]
+    );
+    assert_eq!(
+        names(rdma_driver_id::RDMA_DRIVER_I40IW as u32),
+        ["i40iw", "irdma"]
+    );
     // Ids no rdma-core provider claims (mthca and hns match by PCI id only).
     for id in [0, 3, 5, 8, 12, 13, 22, 99] {
         assert!(names(id).is_empty(), "id {id}");
@@ -42,7 +55,10 @@ fn driver_id_table() {
     assert_eq!(known::driver_id_name(RXE), Some("RXE"));
     assert_eq!(known::driver_id_name(9), Some("IRDMA"));
     assert_eq!(known::driver_id_name(22), None);
-    assert_eq!(known::by_config_name(b"vmw_pvrdma").unwrap().ops_name, "pvrdma");
+    assert_eq!(
+        known::by_config_name(b"vmw_pvrdma").unwrap().ops_name,
+        "pvrdma"
+    );
     assert!(known::by_config_name(b"/usr/lib/x86_64-linux-gnu/libibverbs/librxe").is_none());
     assert!(known::by_config_name(b"").is_none());
     assert_eq!(KNOWN.len(), 19);
@@ -64,23 +80,44 @@ const MLX5_MODALIAS: &str = "pci:v000015B3d00001017sv000015B3sd00000020bc02sc00i
 #[test]
 fn what_a_device_may_be_claimed_by() {
     let may = |d: &Device| {
-        KNOWN.iter().filter(|k| k.may_match(d)).map(|k| k.config_name).collect::<Vec<_>>()
+        KNOWN
+            .iter()
+            .filter(|k| k.may_match(d))
+            .map(|k| k.config_name)
+            .collect::<Vec<_>>()
     };
     // By driver id, by name.
     assert_eq!(may(&dev("rxe0", Some(RXE), None)), ["rxe"]);
     assert_eq!(may(&dev("rxe0", None, None)), ["rxe"]);
     assert_eq!(may(&dev("siw0", None, None)), Vec::<&str>::new());
     // By PCI vendor: every provider serving Mellanox devices.
-    assert_eq!(may(&dev("mlx5_0", None, Some(MLX5_MODALIAS))), ["mlx4", "mlx5", "mthca"]);
     assert_eq!(
-        may(&dev("x", None, Some("pci:v00008086d00001572sv00008086sd00000000bc02sc00i00"))),
+        may(&dev("mlx5_0", None, Some(MLX5_MODALIAS))),
+        ["mlx4", "mlx5", "mthca"]
+    );
+    assert_eq!(
+        may(&dev(
+            "x",
+            None,
+            Some("pci:v00008086d00001572sv00008086sd00000000bc02sc00i00")
+        )),
         ["hfi1verbs", "i40iw", "irdma"]
     );
     // Modalias patterns.
-    assert_eq!(may(&dev("x", None, Some("vmbus:3daf2e8ca732094bab99bd1f1c86b501"))), ["mlx4"]);
+    assert_eq!(
+        may(&dev(
+            "x",
+            None,
+            Some("vmbus:3daf2e8ca732094bab99bd1f1c86b501")
+        )),
+        ["mlx4"]
+    );
     assert_eq!(may(&dev("x", None, Some("acpi:HISI00D1:"))), ["hns"]);
     // A lower-case vendor is not what the kernel writes, and not what rdma-core's pattern matches.
-    assert_eq!(may(&dev("x", None, Some("pci:v000015b3d00001017sv0"))), Vec::<&str>::new());
+    assert_eq!(
+        may(&dev("x", None, Some("pci:v000015b3d00001017sv0"))),
+        Vec::<&str>::new()
+    );
 }
 
 fn pm(name: &str, table: Vec<MatchKind>) -> ProviderMatch {
@@ -95,13 +132,24 @@ fn pm(name: &str, table: Vec<MatchKind>) -> ProviderMatch {
 
 /// The provider a release of rdma-core registers for a known name: inside the entry's envelope.
 fn real_provider(k: &known::KnownProvider) -> ProviderMatch {
-    let mut t: Vec<MatchKind> =
-        k.driver_ids.iter().map(|d| MatchKind::DriverId(*d as u64)).collect();
+    let mut t: Vec<MatchKind> = k
+        .driver_ids
+        .iter()
+        .map(|d| MatchKind::DriverId(*d as u64))
+        .collect();
     t.extend(k.names.iter().map(|n| MatchKind::name(n)));
     // Only mlx5 serves the ConnectX-5 id used below.
     let device = if k.ops_name == "mlx5" { 0x1017 } else { 0xfff0 };
-    t.extend(k.pci_vendors.iter().map(|v| MatchKind::Pci { vendor: *v, device }));
-    t.extend(k.modalias.iter().map(|m| MatchKind::Modalias(m.as_bytes().to_vec())));
+    t.extend(
+        k.pci_vendors
+            .iter()
+            .map(|v| MatchKind::Pci { vendor: *v, device }),
+    );
+    t.extend(
+        k.modalias
+            .iter()
+            .map(|m| MatchKind::Modalias(m.as_bytes().to_vec())),
+    );
     pm(k.ops_name, t)
 }
 
@@ -111,13 +159,34 @@ fn audit_of_registrations() {
         assert_eq!(k.uncovered(&real_provider(k)), None, "{}", k.config_name);
     }
     let rxe = known::by_config_name(b"rxe").unwrap();
-    assert!(rxe.uncovered(&pm("rxe", vec![MatchKind::DriverId(1)])).is_some());
-    assert!(rxe.uncovered(&pm("rxe", vec![MatchKind::Pci { vendor: 1, device: 2 }])).is_some());
-    assert!(rxe.uncovered(&pm("rxe", vec![MatchKind::name("siw")])).is_some());
+    assert!(
+        rxe.uncovered(&pm("rxe", vec![MatchKind::DriverId(1)]))
+            .is_some()
+    );
+    assert!(
+        rxe.uncovered(&pm(
+            "rxe",
+            vec![MatchKind::Pci {
+                vendor: 1,
+                device: 2
+            }]
+        ))
+        .is_some()
+    );
+    assert!(
+        rxe.uncovered(&pm("rxe", vec![MatchKind::name("siw")]))
+            .is_some()
+    );
     let mut cb = pm("rxe", vec![]);
     cb.has_match_device = true;
     assert!(rxe.uncovered(&cb).is_some());
-    assert!(rxe.uncovered(&ProviderMatch { table: None, ..pm("rxe", vec![]) }).is_some());
+    assert!(
+        rxe.uncovered(&ProviderMatch {
+            table: None,
+            ..pm("rxe", vec![])
+        })
+        .is_some()
+    );
     // A contradiction stops the entry from being used in this process.
     // (i40iw: not used by the other tests of this binary, which run in parallel.)
     let c = known::audit(Some(b"i40iw"), &pm("noti40iw", vec![])).unwrap();
@@ -146,7 +215,10 @@ fn provider_dir(tag: &str, names: &[&str]) -> PathBuf {
 fn pname(n: &str, pos: usize, first: Option<usize>) -> ProviderName {
     ProviderName {
         name: OsString::from(n),
-        origin: Origin::File { path: PathBuf::from("/etc/libibverbs.d/x.driver"), line: pos + 1 },
+        origin: Origin::File {
+            path: PathBuf::from("/etc/libibverbs.d/x.driver"),
+            line: pos + 1,
+        },
         first,
     }
 }
@@ -239,7 +311,8 @@ impl<P: Provider> Hooks<P> for Record {
         Some(())
     }
     fn warn(&mut self, text: Vec<u8>) {
-        self.stderr.push(String::from_utf8_lossy(&text).into_owned());
+        self.stderr
+            .push(String::from_utf8_lossy(&text).into_owned());
     }
 }
 
@@ -266,7 +339,11 @@ fn eager(w: &World) -> Outcome {
             try_drivers(d, &mut st, &mut Loaded(&list), &mut h).map(|(p, _)| p.1.name)
         })
         .collect();
-    Outcome { winners, trace: h.trace, stderr: h.stderr }
+    Outcome {
+        winners,
+        trace: h.trace,
+        stderr: h.stderr,
+    }
 }
 
 /// Ours; also returns the names opened.
@@ -312,8 +389,18 @@ fn ours(w: &World, dir: &Path) -> (Outcome, Vec<String>) {
     // before any matching warning in these worlds.
     let mut stderr = std::mem::take(&mut h.borrow_mut().stderr);
     stderr.extend(hooks.stderr);
-    let winners = r.into_iter().map(|x| x.map(|(p, _)| p.matching().name.clone())).collect();
-    (Outcome { winners, trace: hooks.trace, stderr }, opened.into_inner())
+    let winners = r
+        .into_iter()
+        .map(|x| x.map(|(p, _)| p.matching().name.clone()))
+        .collect();
+    (
+        Outcome {
+            winners,
+            trace: hooks.trace,
+            stderr,
+        },
+        opened.into_inner(),
+    )
 }
 
 /// Debian 12's /etc/libibverbs.d in the order this machine's readdir gave it to rdma-core.
@@ -342,7 +429,10 @@ fn debian_world(devices: Vec<Device>) -> World {
         names: DEBIAN
             .iter()
             .map(|n| {
-                (n.to_string(), Some(real_provider(known::by_config_name(n.as_bytes()).unwrap())))
+                (
+                    n.to_string(),
+                    Some(real_provider(known::by_config_name(n.as_bytes()).unwrap())),
+                )
             })
             .collect(),
         devices,
@@ -372,7 +462,10 @@ fn won(name: &str) -> Vec<Option<String>> {
 /// driver id attribute set to `driver_id`, through the real netlink enumeration.
 fn netlink_device(driver_id: u32) -> Device {
     fn hex(s: &str) -> Vec<u8> {
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
     }
     struct Replay(Vec<Vec<Vec<u8>>>, Vec<Vec<u8>>);
     impl NlTransport for Replay {
@@ -386,7 +479,11 @@ fn netlink_device(driver_id: u32) -> Device {
             Ok(())
         }
         fn recv(&mut self) -> Result<Vec<u8>, Errno> {
-            if self.1.is_empty() { Err(Errno::EAGAIN) } else { Ok(self.1.remove(0)) }
+            if self.1.is_empty() {
+                Err(Errno::EAGAIN)
+            } else {
+                Ok(self.1.remove(0))
+            }
         }
     }
     const DUMP: &str = "6c000000011402000100000080000000080001000000000009000200727865300000000008000300010000000c000400763c2201000000000c000600e534f5fefff9c9d80c000700e534f5fefff9c9d805000e0001000000050054000000000009004300726f636500000000";
@@ -397,8 +494,12 @@ fn netlink_device(driver_id: u32) -> Device {
     chardev[20..24].copy_from_slice(&driver_id.to_le_bytes());
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-sysfs/two-devices");
     let mut t = Replay(vec![vec![hex(DUMP), hex(DONE)], vec![chardev]], Vec::new());
-    let e = device::enumerate_with(&base.join("sys"), &base.join("dev/infiniband"), Some(&mut t))
-        .unwrap();
+    let e = device::enumerate_with(
+        &base.join("sys"),
+        &base.join("dev/infiniband"),
+        Some(&mut t),
+    )
+    .unwrap();
     assert_eq!(e.devices.len(), 1);
     let r = &e.devices[0];
     Device {
@@ -421,7 +522,10 @@ fn one_rxe_device_opens_only_rxe() {
     );
     // Without a driver id (sysfs): by name, still only rxe.
     let w = debian_world(vec![dev("rxe0", None, None)]);
-    assert_eq!(check_winners("rxe-sysfs", &w, DEBIAN), (won("rxe"), vec!["rxe".into()]));
+    assert_eq!(
+        check_winners("rxe-sysfs", &w, DEBIAN),
+        (won("rxe"), vec!["rxe".into()])
+    );
     // A Mellanox device found through sysfs: every name serving that vendor, in order.
     let w = debian_world(vec![dev("mlx5_0", None, Some(MLX5_MODALIAS))]);
     assert_eq!(
@@ -441,14 +545,23 @@ fn unknown_driver_id_from_netlink() {
     assert_eq!(check("unknown-id", &w, DEBIAN), Vec::<String>::new());
     // A configured provider rdma-core does not ship that claims the id: loaded, and it binds.
     let mut w = debian_world(vec![w.devices[0].clone()]);
-    w.names.insert(9, ("newprov".into(), Some(pm("newprov", vec![MatchKind::DriverId(99)]))));
+    w.names.insert(
+        9,
+        (
+            "newprov".into(),
+            Some(pm("newprov", vec![MatchKind::DriverId(99)])),
+        ),
+    );
     assert_eq!(
         check_winners("unknown-id-extra", &w, DEBIAN),
         (won("newprov"), vec!["newprov".into()])
     );
     // Named "rxe0" with an unknown id: pass 1 finds nobody, pass 2 binds rxe by name.
     let w = debian_world(vec![d]);
-    assert_eq!(check_winners("unknown-id-rxe-name", &w, DEBIAN), (won("rxe"), vec!["rxe".into()]));
+    assert_eq!(
+        check_winners("unknown-id-rxe-name", &w, DEBIAN),
+        (won("rxe"), vec!["rxe".into()])
+    );
 }
 
 #[test]
@@ -468,7 +581,10 @@ fn extra_provider_claiming_the_same_driver_id() {
     // After rxe: rxe wins; the path name was loaded at the load moment (it might have warned).
     let mut w = debian_world(vec![d.clone()]);
     w.names.push(extra());
-    assert_eq!(check("extra-after", &w, DEBIAN), ["/opt/vendor/libmyrxe", "rxe"]);
+    assert_eq!(
+        check("extra-after", &w, DEBIAN),
+        ["/opt/vendor/libmyrxe", "rxe"]
+    );
     assert_eq!(eager(&w).winners, [Some("rxe".to_string())]);
     // A plain extra name whose file is in the provider directory is loaded only when reached.
     let mut w = debian_world(vec![d.clone()]);
@@ -505,7 +621,10 @@ fn missing_and_unconfigured_names() {
     w.devices[0].abi_ver = 3;
     let want = eager(&w);
     assert_eq!(want.stderr.len(), 2, "{:?}", want.stderr);
-    assert_eq!(check_winners("rxe-refuses", &w, DEBIAN), (vec![None], vec!["rxe".into()]));
+    assert_eq!(
+        check_winners("rxe-refuses", &w, DEBIAN),
+        (vec![None], vec!["rxe".into()])
+    );
     // The provider directory lacks every file (e.g. the providers come from the library path):
     // every name is loaded at the load moment, as rdma-core does.
     let w = debian_world(vec![d]);
@@ -520,7 +639,10 @@ fn names_are_bytes() {
     use ibverbs::provider::session::NameHints;
     let p = ProviderName {
         name: n,
-        origin: Origin::Env { var: "RDMAV_DRIVERS", index: 0 },
+        origin: Origin::Env {
+            var: "RDMAV_DRIVERS",
+            index: 0,
+        },
         first: None,
     };
     assert!(h.known(0, &p).is_none());

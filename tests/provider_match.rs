@@ -14,7 +14,13 @@ use ibverbs::provider::registry::{DriverEntry, Registry, with_load_context};
 use ibverbs::provider::session::{Known, NameHints, Plan, match_devices, match_devices_with};
 
 fn prov(name: &str, table: Option<Vec<MatchKind>>) -> ProviderMatch {
-    ProviderMatch { name: name.into(), min_abi: 1, max_abi: 1, table, has_match_device: false }
+    ProviderMatch {
+        name: name.into(),
+        min_abi: 1,
+        max_abi: 1,
+        table,
+        has_match_device: false,
+    }
 }
 
 fn dev(name: &str, driver_id: Option<u32>, modalias: Option<&str>) -> Device {
@@ -62,7 +68,8 @@ impl<P: Provider> Hooks<P> for Script {
         (!self.alloc_fails.contains(&p.token())).then_some(p.token())
     }
     fn warn(&mut self, text: Vec<u8>) {
-        self.warnings.push(String::from_utf8_lossy(&text).into_owned());
+        self.warnings
+            .push(String::from_utf8_lossy(&text).into_owned());
     }
 }
 
@@ -81,21 +88,33 @@ fn entry_precedence_within_a_provider() {
     let p = prov(
         "p",
         Some(vec![
-            MatchKind::Pci { vendor: 0x15b3, device: 0x1017 },
+            MatchKind::Pci {
+                vendor: 0x15b3,
+                device: 0x1017,
+            },
             MatchKind::name("mlx5"),
             MatchKind::DriverId(7),
         ]),
     );
     let mut st = MatchState::default();
     // Driver id first, even though it is the last entry.
-    assert_eq!(table_match(&p, &dev("mlx5_0", Some(7), Some(MLX5_MODALIAS)), &mut st), Some(2));
+    assert_eq!(
+        table_match(&p, &dev("mlx5_0", Some(7), Some(MLX5_MODALIAS)), &mut st),
+        Some(2)
+    );
     // Then the name, before the modalias.
     let mut st = MatchState::default();
-    assert_eq!(table_match(&p, &dev("mlx5_0", Some(8), Some(MLX5_MODALIAS)), &mut st), Some(1));
+    assert_eq!(
+        table_match(&p, &dev("mlx5_0", Some(8), Some(MLX5_MODALIAS)), &mut st),
+        Some(1)
+    );
     assert!(!st.modalias_read, "name matched, modalias not needed");
     // Then the modalias, through the PCI entry.
     let mut st = MatchState::default();
-    assert_eq!(table_match(&p, &dev("other0", None, Some(MLX5_MODALIAS)), &mut st), Some(0));
+    assert_eq!(
+        table_match(&p, &dev("other0", None, Some(MLX5_MODALIAS)), &mut st),
+        Some(0)
+    );
     assert!(st.modalias_read);
     // Unknown id (0) does not match DriverId(0).
     let z = prov("z", Some(vec![MatchKind::DriverId(0)]));
@@ -105,33 +124,67 @@ fn entry_precedence_within_a_provider() {
     assert_eq!(match_driver_id(&big, &dev("x", Some(5), None)), None);
     // Unknown kinds never match and do not stop the scan.
     let o = prov("o", Some(vec![MatchKind::Other(9), MatchKind::name("x")]));
-    assert_eq!(table_match(&o, &dev("x0", None, None), &mut MatchState::default()), Some(1));
+    assert_eq!(
+        table_match(&o, &dev("x0", None, None), &mut MatchState::default()),
+        Some(1)
+    );
     // A PCI entry never matches the name string.
-    assert_eq!(MatchKind::pci_pattern(0x15b3, 0x1017), "pci:v000015B3d00001017sv*");
+    assert_eq!(
+        MatchKind::pci_pattern(0x15b3, 0x1017),
+        "pci:v000015B3d00001017sv*"
+    );
     // Names too long for rdma-core's 100-byte buffer never match by name.
     let long = "x".repeat(87);
-    let any = prov("any", Some(vec![MatchKind::Modalias(b"rdma_device:*".to_vec())]));
+    let any = prov(
+        "any",
+        Some(vec![MatchKind::Modalias(b"rdma_device:*".to_vec())]),
+    );
     assert_eq!(
-        table_match(&any, &dev(&long[..86], None, None), &mut MatchState::default()),
+        table_match(
+            &any,
+            &dev(&long[..86], None, None),
+            &mut MatchState::default()
+        ),
         Some(0)
     );
-    assert_eq!(table_match(&any, &dev(&long, None, None), &mut MatchState::default()), None);
+    assert_eq!(
+        table_match(&any, &dev(&long, None, None), &mut MatchState::default()),
+        None
+    );
 }
 
 #[test]
 fn driver_id_pass_beats_list_order() {
-    let a = (1, prov("a", Some(vec![MatchKind::Pci { vendor: 0x15b3, device: 0x1017 }])));
+    let a = (
+        1,
+        prov(
+            "a",
+            Some(vec![MatchKind::Pci {
+                vendor: 0x15b3,
+                device: 0x1017,
+            }]),
+        ),
+    );
     let b = (2, prov("b", Some(vec![MatchKind::DriverId(4)])));
     let list = vec![a, b];
     let mut h = Script::default();
     // Known driver id: b wins in pass 1 although a is first and matches by modalias.
-    assert_eq!(winner(&list, &dev("m0", Some(4), Some(MLX5_MODALIAS)), &mut h).0, Some(2));
+    assert_eq!(
+        winner(&list, &dev("m0", Some(4), Some(MLX5_MODALIAS)), &mut h).0,
+        Some(2)
+    );
     // Unknown driver id: pass 2 only, list order.
-    assert_eq!(winner(&list, &dev("m0", None, Some(MLX5_MODALIAS)), &mut h).0, Some(1));
+    assert_eq!(
+        winner(&list, &dev("m0", None, Some(MLX5_MODALIAS)), &mut h).0,
+        Some(1)
+    );
     // Pass-1 winner fails to allocate: pass 2 runs from the top.
     h.alloc_fails.insert(2);
     h.trace.clear();
-    assert_eq!(winner(&list, &dev("m0", Some(4), Some(MLX5_MODALIAS)), &mut h).0, Some(1));
+    assert_eq!(
+        winner(&list, &dev("m0", Some(4), Some(MLX5_MODALIAS)), &mut h).0,
+        Some(1)
+    );
     assert_eq!(
         h.trace,
         [
@@ -160,8 +213,17 @@ fn abi_range_and_callbacks() {
         ]
     );
     // b has no table: it saw (and keeps) a's stale match, as rdma-core's sysfs_dev->match.
-    assert_eq!(st.current, Some(MatchRef { provider: 1, entry: 0 }));
-    assert_eq!(h.trace[0], "cb 2 dev0 Some(MatchRef { provider: 1, entry: 0 })");
+    assert_eq!(
+        st.current,
+        Some(MatchRef {
+            provider: 1,
+            entry: 0
+        })
+    );
+    assert_eq!(
+        h.trace[0],
+        "cb 2 dev0 Some(MatchRef { provider: 1, entry: 0 })"
+    );
     // A callback can veto a table match.
     let mut c = prov("c", Some(vec![MatchKind::name("dev")]));
     c.has_match_device = true;
@@ -192,7 +254,10 @@ fn unreadable_modalias_quirk() {
     // rdma_device:Nx0 matches "*" by name already; use a pattern that only "" matches instead.
     let empty_only = || prov("e", Some(vec![MatchKind::Modalias(b"".to_vec())]));
     // First provider: the failed read matches nothing. Second: patterns are tried against "".
-    assert_eq!(winner(&[(1, empty_only()), (2, empty_only())], &d, &mut h).0, Some(2));
+    assert_eq!(
+        winner(&[(1, empty_only()), (2, empty_only())], &d, &mut h).0,
+        Some(2)
+    );
     assert_eq!(winner(&[(1, empty_only())], &d, &mut h).0, None);
     assert_eq!(winner(&[(1, star())], &d, &mut h).0, Some(1));
 }
@@ -235,11 +300,21 @@ struct World {
 fn random_kind(rng: &mut Rng) -> MatchKind {
     match rng.below(8) {
         0 | 1 => MatchKind::DriverId(1 + rng.below(3) as u64),
-        2 => MatchKind::Pci { vendor: 0x15b3, device: 0x1017 },
-        3 => MatchKind::Pci { vendor: 0x8086, device: 0x1572 },
+        2 => MatchKind::Pci {
+            vendor: 0x15b3,
+            device: 0x1017,
+        },
+        3 => MatchKind::Pci {
+            vendor: 0x8086,
+            device: 0x1572,
+        },
         4 => MatchKind::name(["rxe", "mlx5", "siw"][rng.below(3)]),
         5 => MatchKind::Modalias(b"vmbus:*".to_vec()),
-        6 => MatchKind::Modalias(if rng.chance(50) { b"".to_vec() } else { b"*".to_vec() }),
+        6 => MatchKind::Modalias(if rng.chance(50) {
+            b"".to_vec()
+        } else {
+            b"*".to_vec()
+        }),
         _ => MatchKind::Other(9),
     }
 }
@@ -318,7 +393,15 @@ fn random_world(rng: &mut Rng) -> World {
             (app, devs)
         })
         .collect();
-    World { libs, names, first, early, rounds, callback, alloc_fails }
+    World {
+        libs,
+        names,
+        first,
+        early,
+        rounds,
+        callback,
+        alloc_fails,
+    }
 }
 
 type Outcome = (Vec<Vec<Option<usize>>>, Vec<String>, Vec<String>);
@@ -382,13 +465,20 @@ impl Known for TestKnown {
         &self.ops_name
     }
     fn may_claim_id(&self, id: u32) -> bool {
-        self.envelope.table.iter().flatten().any(|k| *k == MatchKind::DriverId(id as u64))
+        self.envelope
+            .table
+            .iter()
+            .flatten()
+            .any(|k| *k == MatchKind::DriverId(id as u64))
     }
     fn may_match(&self, dev: &Device) -> bool {
         let table = self.envelope.table.iter().flatten();
-        dev.known_driver_id().is_some_and(|id| self.may_claim_id(id))
+        dev.known_driver_id()
+            .is_some_and(|id| self.may_claim_id(id))
             || match_name(&self.envelope, dev).is_some()
-            || table.clone().any(|k| k.matches_modalias(dev.modalias.as_deref().unwrap_or(b"")))
+            || table
+                .clone()
+                .any(|k| k.matches_modalias(dev.modalias.as_deref().unwrap_or(b"")))
     }
 }
 
@@ -428,7 +518,10 @@ impl RandomKnown {
                 }
                 TestKnown {
                     ops_name: format!("lib{l}"),
-                    envelope: ProviderMatch { table: Some(table), ..prov("", None) },
+                    envelope: ProviderMatch {
+                        table: Some(table),
+                        ..prov("", None)
+                    },
                 }
             }));
         }
@@ -472,8 +565,11 @@ fn lazy_with(w: &World, hints: &mut RandomKnown) -> (Outcome, usize) {
         opens += 1;
         if let Some(l) = w.names[pos] {
             with_load_context(pos, || load(l));
-            let mine: Vec<usize> =
-                reg.movable_tokens(pos).into_iter().filter(|t| token_lib[t] == l).collect();
+            let mine: Vec<usize> = reg
+                .movable_tokens(pos)
+                .into_iter()
+                .filter(|t| token_lib[t] == l)
+                .collect();
             reg.adopt(&mine, pos);
         }
     };
@@ -481,7 +577,10 @@ fn lazy_with(w: &World, hints: &mut RandomKnown) -> (Outcome, usize) {
         names: (0..w.names.len())
             .map(|i| ProviderName {
                 name: OsString::from(format!("n{}", w.first[i].unwrap_or(i))),
-                origin: Origin::Env { var: "RDMAV_DRIVERS", index: i },
+                origin: Origin::Env {
+                    var: "RDMAV_DRIVERS",
+                    index: i,
+                },
                 first: w.first[i],
             })
             .collect(),
@@ -498,8 +597,16 @@ fn lazy_with(w: &World, hints: &mut RandomKnown) -> (Outcome, usize) {
             load(*l);
         }
         let mut states = vec![MatchState::default(); devs.len()];
-        let res: Vec<Option<(Arc<DriverEntry>, usize)>> =
-            match_devices_with(devs, &mut states, &reg, &plan, list, &mut open, hints, &mut h);
+        let res: Vec<Option<(Arc<DriverEntry>, usize)>> = match_devices_with(
+            devs,
+            &mut states,
+            &reg,
+            &plan,
+            list,
+            &mut open,
+            hints,
+            &mut h,
+        );
         results.push(res.into_iter().map(|r| r.map(|(p, _)| p.token)).collect());
     }
     ((results, h.trace, h.warnings), opens)
@@ -520,7 +627,10 @@ fn lazy_loading_matches_rdma_core() {
         total += w.names.len();
         saved += w.names.len() - opens;
     }
-    assert!(saved > total / 10, "lazy loading should skip some dlopens ({saved} of {total})");
+    assert!(
+        saved > total / 10,
+        "lazy loading should skip some dlopens ({saved} of {total})"
+    );
 }
 
 #[test]
@@ -560,7 +670,10 @@ fn id_names(n: usize) -> ProviderList {
         names: (0..n)
             .map(|i| ProviderName {
                 name: OsString::from(format!("n{i}")),
-                origin: Origin::Env { var: "RDMAV_DRIVERS", index: i },
+                origin: Origin::Env {
+                    var: "RDMAV_DRIVERS",
+                    index: i,
+                },
                 first: None,
             })
             .collect(),
@@ -585,8 +698,10 @@ fn concurrent_rounds_load_each_name_once() {
                     with_load_context(pos, || reg.register(1000 + pos, 34, id_provider(pos)));
                 };
                 let ids: Vec<u32> = (0..3).map(|k| ((t * 3 + k) % N) as u32 + 1).collect();
-                let devs: Vec<Device> =
-                    ids.iter().map(|id| dev(&format!("d{t}_{id}"), Some(*id), None)).collect();
+                let devs: Vec<Device> = ids
+                    .iter()
+                    .map(|id| dev(&format!("d{t}_{id}"), Some(*id), None))
+                    .collect();
                 let mut states = vec![MatchState::default(); devs.len()];
                 let mut h = Script::default();
                 let r = match_devices(

@@ -10,16 +10,20 @@
 
 use core::ffi::{c_int, c_uint};
 
-use crate::verbs::ctxpriv::ops_of;
 use super::ret::ret_neg_errno;
-use crate::abi::driver::ibv_gid_type_sysfs::{IBV_GID_TYPE_SYSFS_IB_ROCE_V1, IBV_GID_TYPE_SYSFS_ROCE_V2};
+use crate::abi::driver::ibv_gid_type_sysfs::{
+    IBV_GID_TYPE_SYSFS_IB_ROCE_V1, IBV_GID_TYPE_SYSFS_ROCE_V2,
+};
 use crate::abi::driver::verbs_query_gid_attr_mask::VERBS_QUERY_GID_ATTR_GID;
 use crate::abi::verbs::ibv_wc_flags::IBV_WC_GRH;
-use crate::abi::verbs::{ibv_ah, ibv_ah_attr, ibv_context, ibv_gid, ibv_gid_entry, ibv_grh, ibv_pd, ibv_wc};
+use crate::abi::verbs::{
+    ibv_ah, ibv_ah_attr, ibv_context, ibv_gid, ibv_gid_entry, ibv_grh, ibv_pd, ibv_wc,
+};
+use crate::cret::CRet;
 use crate::device::neigh;
 use crate::device::rtnl_io::KernelRouteIo;
-use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::ops_of;
 
 /// `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
 ///
@@ -83,7 +87,11 @@ pub(crate) fn grh_version(grh: &[u8; 40]) -> Result<u8, Errno> {
     let ip4 = &grh[IP4_AT..];
     let (version, ihl) = (ip4[0] >> 4, ip4[0] & 0xf);
     if ip6 != 6 {
-        return if version == 4 { Ok(4) } else { Err(Errno::EPROTONOSUPPORT) };
+        return if version == 4 {
+            Ok(4)
+        } else {
+            Err(Errno::EPROTONOSUPPORT)
+        };
     }
     if ihl != 5 {
         return Ok(6);
@@ -94,7 +102,11 @@ pub(crate) fn grh_version(grh: &[u8; 40]) -> Result<u8, Errno> {
     let sum: u32 = (0..10).filter(|&i| i != 5).map(word).sum();
     let sum = (sum & 0xffff) + (sum >> 16);
     let check = !sum as u16;
-    Ok(if u16::from_ne_bytes([ip4[10], ip4[11]]) == check { 4 } else { 6 })
+    Ok(if u16::from_ne_bytes([ip4[10], ip4[11]]) == check {
+        4
+    } else {
+        6
+    })
 }
 
 /// The IPv4-mapped IPv6 address `::ffff:a.b.c.d` as a GID.
@@ -122,7 +134,9 @@ unsafe fn find_gid_index(ctx: *mut ibv_context, port: u8, gid: &[u8; 16], gid_ty
         let mut ret = unsafe { super::context::ibv_query_gid(ctx, port, i, &mut sgid) };
         if ret == 0 {
             // SAFETY: as above.
-            ret = unsafe { super::driver::ibv_query_gid_type(ctx, port, i as c_uint, &mut sgid_type) };
+            ret = unsafe {
+                super::driver::ibv_query_gid_type(ctx, port, i as c_uint, &mut sgid_type)
+            };
         }
         i += 1;
         // SAFETY: every bit pattern is a valid `raw` view of the GID union.
@@ -262,7 +276,13 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
         return ret_neg_errno(Err(Errno::EINVAL));
     }
     // SAFETY: the caller's attribute struct.
-    let (port, sgid_index, dgid) = unsafe { ((*attr).port_num, (*attr).grh.sgid_index, (*attr).grh.dgid.raw) };
+    let (port, sgid_index, dgid) = unsafe {
+        (
+            (*attr).port_num,
+            (*attr).grh.sgid_index,
+            (*attr).grh.dgid.raw,
+        )
+    };
 
     // rdma-core's ibv_query_gid through the kernel: an empty slot reads as the zero GID, with the
     // ioctl's ENODATA left in errno; any other failure is -1.
@@ -305,7 +325,13 @@ pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
     }
     if let Some(mac) = &out.mac {
         // SAFETY: the caller's buffer holds ETHERNET_LL_SIZE bytes; mac is at most that long.
-        unsafe { core::ptr::copy_nonoverlapping(mac.as_ptr(), eth_mac, mac.len().min(neigh::ETHERNET_LL_SIZE)) };
+        unsafe {
+            core::ptr::copy_nonoverlapping(
+                mac.as_ptr(),
+                eth_mac,
+                mac.len().min(neigh::ETHERNET_LL_SIZE),
+            )
+        };
     }
     crate::sys::set_errno(out.errno);
     out.ret
@@ -329,7 +355,9 @@ mod tests {
         h[12..16].copy_from_slice(&[10, 99, 0, 2]);
         h[16..20].copy_from_slice(&[10, 99, 0, 1]);
         // The Internet checksum in network order, stored as the wire has it.
-        let mut s: u32 = (0..10).map(|i| u32::from(u16::from_be_bytes([h[2 * i], h[2 * i + 1]]))).sum();
+        let mut s: u32 = (0..10)
+            .map(|i| u32::from(u16::from_be_bytes([h[2 * i], h[2 * i + 1]])))
+            .sum();
         while s >> 16 != 0 {
             s = (s & 0xffff) + (s >> 16);
         }
@@ -341,11 +369,26 @@ mod tests {
     #[test]
     fn grh_versions() {
         assert_eq!(grh_version(&grh(0, 0x45, true)), Ok(4));
-        assert_eq!(grh_version(&grh(0, 0x45, false)), Ok(4), "no IPv6 nibble: the checksum is not looked at");
-        assert_eq!(grh_version(&grh(6, 0x45, true)), Ok(4), "a valid IPv4 header wins over the nibble");
+        assert_eq!(
+            grh_version(&grh(0, 0x45, false)),
+            Ok(4),
+            "no IPv6 nibble: the checksum is not looked at"
+        );
+        assert_eq!(
+            grh_version(&grh(6, 0x45, true)),
+            Ok(4),
+            "a valid IPv4 header wins over the nibble"
+        );
         assert_eq!(grh_version(&grh(6, 0x45, false)), Ok(6));
-        assert_eq!(grh_version(&grh(6, 0x46, true)), Ok(6), "IHL other than 5 is IPv6");
-        assert_eq!(grh_version(&grh(0, 0x65, true)), Err(Errno::EPROTONOSUPPORT));
+        assert_eq!(
+            grh_version(&grh(6, 0x46, true)),
+            Ok(6),
+            "IHL other than 5 is IPv6"
+        );
+        assert_eq!(
+            grh_version(&grh(0, 0x65, true)),
+            Err(Errno::EPROTONOSUPPORT)
+        );
         assert_eq!(grh_version(&[0u8; 40]), Err(Errno::EPROTONOSUPPORT));
     }
 }

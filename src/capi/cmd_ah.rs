@@ -29,7 +29,10 @@ pub unsafe extern "C" fn ibv_cmd_attach_mcast(
     // SAFETY: the provider's QP and the caller's GID.
     unsafe {
         let (h, g) = ((*qp).handle, &*gid);
-        with_cmd((*qp).context, |c| crate::cmd::pd::attach_mcast(c, h, g, lid)).ret_errno()
+        with_cmd((*qp).context, |c| {
+            crate::cmd::pd::attach_mcast(c, h, g, lid)
+        })
+        .ret_errno()
     }
 }
 
@@ -49,8 +52,10 @@ pub unsafe extern "C" fn ibv_cmd_detach_mcast(
     // SAFETY: the provider's QP and the caller's GID.
     unsafe {
         let (h, g) = ((*qp).handle, &*gid);
-        with_cmd((*qp).context, |c| crate::cmd::pd::detach_mcast(c, h, g, lid, allow_disassociate()))
-            .ret_errno()
+        with_cmd((*qp).context, |c| {
+            crate::cmd::pd::detach_mcast(c, h, g, lid, allow_disassociate())
+        })
+        .ret_errno()
     }
 }
 
@@ -68,7 +73,12 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
     resp: *mut ib_uverbs_create_ah_resp,
     resp_size: usize,
 ) -> c_int {
-    if pd.is_null() || ah.is_null() || attr.is_null() || resp.is_null() || resp_size < size_of::<ib_uverbs_create_ah_resp>() {
+    if pd.is_null()
+        || ah.is_null()
+        || attr.is_null()
+        || resp.is_null()
+        || resp_size < size_of::<ib_uverbs_create_ah_resp>()
+    {
         return Errno::EINVAL.ret_errno();
     }
     // SAFETY: the provider's PD, AH and response buffer (resp_size bytes); the caller's attributes.
@@ -76,12 +86,14 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
         let (ctx, pdh, a) = ((*pd).context, (*pd).handle, &*attr);
         let rsp = super::cmd_device::provider_buf(resp, resp_size);
         let user_handle = ah as usize as u64;
-        with_cmd(ctx, |c| crate::cmd::pd::create_ah(c, pdh, user_handle, a, rsp))
-            .map(|h| {
-                (*ah).handle = h;
-                (*ah).context = ctx;
-            })
-            .ret_errno()
+        with_cmd(ctx, |c| {
+            crate::cmd::pd::create_ah(c, pdh, user_handle, a, rsp)
+        })
+        .map(|h| {
+            (*ah).handle = h;
+            (*ah).context = ctx;
+        })
+        .ret_errno()
     }
 }
 
@@ -97,6 +109,9 @@ pub unsafe extern "C" fn ibv_cmd_destroy_ah(ah: *mut ibv_ah) -> c_int {
     // SAFETY: the provider's AH.
     unsafe {
         let h = (*ah).handle;
-        with_cmd((*ah).context, |c| crate::cmd::pd::destroy_ah(c, h, allow_disassociate())).ret_errno()
+        with_cmd((*ah).context, |c| {
+            crate::cmd::pd::destroy_ah(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }

@@ -8,7 +8,6 @@
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
-use crate::verbs::ctxpriv::priv_of;
 use crate::abi::driver::verbs_cq;
 use crate::abi::kern_abi::{
     ibv_command_buffer, ibv_create_cq, ibv_create_cq_ex, ibv_modify_cq, ibv_resize_cq,
@@ -22,6 +21,7 @@ use crate::abi::verbs::{
 use crate::cmd::cq::{CqCreated, CqInit};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
+use crate::verbs::ctxpriv::priv_of;
 
 /// The creation parameters of a CQ at `cq` of `context`: its address is the user handle the
 /// kernel echoes in events.
@@ -127,7 +127,13 @@ unsafe fn create_cq_ex(
             return e.0;
         }
         (*ibcq).context = context;
-        let a = cq_init(context, ibcq, at.cqe as c_int, at.channel, at.comp_vector as c_int);
+        let a = cq_init(
+            context,
+            ibcq,
+            at.cqe as c_int,
+            at.channel,
+            at.comp_vector as c_int,
+        );
         let mut links = match crate::verbs::cmdbuf::chain_from_c(driver) {
             Ok(l) => l,
             Err(e) => return e.ret_errno(),
@@ -210,7 +216,9 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
 ) -> c_int {
     // SAFETY: the C contract, forwarded.
     unsafe {
-        create_cq_ex(context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver)
+        create_cq_ex(
+            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+        )
     }
 }
 
@@ -263,8 +271,7 @@ pub unsafe extern "C" fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: 
         let Ok(cx) = Context::from_raw(ctx) else {
             return Errno::EINVAL.ret_errno();
         };
-        crate::cmd::cq::req_notify_cq(cx.cmd(), (*cq).handle, solicited_only != 0)
-            .ret_errno()
+        crate::cmd::cq::req_notify_cq(cx.cmd(), (*cq).handle, solicited_only != 0).ret_errno()
     }
 }
 

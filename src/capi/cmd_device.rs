@@ -6,6 +6,7 @@
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
+use crate::abi::driver::verbs_xrcd_mask::VERBS_XRCD_HANDLE;
 use crate::abi::driver::{verbs_context_pabi34 as verbs_context, verbs_xrcd};
 use crate::abi::kern_abi::{
     ibv_alloc_pd, ibv_command_buffer, ibv_get_context, ibv_open_xrcd, ibv_query_port,
@@ -18,7 +19,6 @@ use crate::abi::verbs::{
     ibv_context, ibv_device_attr_ex, ibv_pd, ibv_port_attr, ibv_query_device_ex_input,
     ibv_xrcd_init_attr,
 };
-use crate::abi::driver::verbs_xrcd_mask::VERBS_XRCD_HANDLE;
 use crate::cret::CRet;
 use crate::errno::Errno;
 
@@ -119,15 +119,27 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
     // SAFETY: an open context; the caller's attribute buffer (attr_size bytes) and optional
     // response buffer (*resp_size bytes).
     unsafe {
-        let mask = if input.is_null() { 0 } else { (*input).comp_mask };
+        let mask = if input.is_null() {
+            0
+        } else {
+            (*input).comp_mask
+        };
         // rdma-core refuses these before it looks at the context (errno left alone).
         if mask != 0 || attr_size < size_of::<crate::abi::verbs::ibv_device_attr>() {
             return Errno::EINVAL.0;
         }
         let a = provider_buf(attr, attr_size);
-        let r = if resp.is_null() { None } else { Some(provider_buf(resp, *resp_size)) };
+        let r = if resp.is_null() {
+            None
+        } else {
+            Some(provider_buf(resp, *resp_size))
+        };
         let v = crate::verbs::devlist::vdev_of((*context).device).0;
-        let ports = if v.is_null() || (*v).sysfs.is_null() { 0 } else { (*(*v).sysfs).num_ports };
+        let ports = if v.is_null() || (*v).sysfs.is_null() {
+            0
+        } else {
+            (*(*v).sysfs).num_ports
+        };
         let Ok(cx) = Context::from_raw(context) else {
             return Errno::EINVAL.ret_errno();
         };
@@ -162,8 +174,7 @@ pub unsafe extern "C" fn ibv_cmd_query_port(
         let Ok(cx) = Context::from_raw(context) else {
             return Errno::EINVAL.ret_errno();
         };
-        crate::cmd::device::query_port(cx.cmd(), port_num, &mut *port_attr, req)
-            .ret_errno()
+        crate::cmd::device::query_port(cx.cmd(), port_num, &mut *port_attr, req).ret_errno()
     }
 }
 
@@ -219,7 +230,10 @@ pub unsafe extern "C" fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     // SAFETY: a PD of an open context of this library.
     unsafe {
         let h = (*pd).handle;
-        with_cmd((*pd).context, |c| crate::cmd::pd::dealloc_pd(c, h, allow_disassociate())).ret_errno()
+        with_cmd((*pd).context, |c| {
+            crate::cmd::pd::dealloc_pd(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }
 
@@ -258,7 +272,9 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
             Err(e) => return e.ret_errno(),
         };
         let a = &*attr;
-        let r = with_cmd(context, |c| crate::cmd::pd::open_xrcd(c, a.comp_mask, a.fd, a.oflags, req, rsp));
+        let r = with_cmd(context, |c| {
+            crate::cmd::pd::open_xrcd(c, a.comp_mask, a.fd, a.oflags, req, rsp)
+        });
         r.map(|h| {
             (*xrcd).xrcd.context = context;
             (*xrcd).comp_mask = 0;
@@ -285,7 +301,9 @@ pub unsafe extern "C" fn ibv_cmd_close_xrcd(xrcd: *mut verbs_xrcd) -> c_int {
     // SAFETY: an XRCD of an open context of this library.
     unsafe {
         let h = (*xrcd).handle;
-        with_cmd((*xrcd).xrcd.context, |c| crate::cmd::pd::close_xrcd(c, h, allow_disassociate()))
-            .ret_errno()
+        with_cmd((*xrcd).xrcd.context, |c| {
+            crate::cmd::pd::close_xrcd(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }

@@ -10,22 +10,21 @@
 use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_void};
 
-use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
-use crate::verbs::qpcommon::{allow_disassociate, quiet};
 use crate::abi::ctype::CEnum;
+use crate::abi::driver::ibv_flow_action_type::IBV_FLOW_ACTION_ESP;
 use crate::abi::driver::{verbs_counters, verbs_flow_action};
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::{ib_uverbs_flow_action_esp, ib_uverbs_flow_action_esp_encap};
 use crate::abi::verbs::ibv_flow_action_esp_mask::IBV_FLOW_ACTION_ESP_MASK_ESN;
-use crate::abi::driver::ibv_flow_action_type::IBV_FLOW_ACTION_ESP;
 use crate::abi::verbs::{
     ibv_context, ibv_counters_init_attr, ibv_flow, ibv_flow_action_esp_attr, ibv_flow_attr, ibv_qp,
 };
-use crate::cmd::flow::{EspAttrs, FlowAttr, SpecObj, ib_spec_read_len, kern_spec};
 use crate::cmd::Ctx;
+use crate::cmd::flow::{EspAttrs, FlowAttr, SpecObj, ib_spec_read_len, kern_spec};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
-
+use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
+use crate::verbs::qpcommon::{allow_disassociate, quiet};
 
 /// `n` bytes at `p` (empty for NULL or 0).
 ///
@@ -105,12 +104,23 @@ unsafe fn flow_specs(flow_attr: *mut ibv_flow_attr) -> Result<(FlowAttr, Vec<Vec
     // SAFETY: the caller's contract.
     unsafe {
         let a = *flow_attr;
-        let attr = FlowAttr { r#type: a.r#type.raw(), priority: a.priority, num_of_specs: a.num_of_specs, port: a.port, flags: a.flags };
+        let attr = FlowAttr {
+            r#type: a.r#type.raw(),
+            priority: a.priority,
+            num_of_specs: a.num_of_specs,
+            port: a.port,
+            flags: a.flags,
+        };
         let mut at = flow_attr.add(1).cast::<u8>();
         let mut specs = Vec::new();
-        specs.try_reserve_exact(usize::from(a.num_of_specs)).map_err(|_| Errno::ENOMEM)?;
+        specs
+            .try_reserve_exact(usize::from(a.num_of_specs))
+            .map_err(|_| Errno::ENOMEM)?;
         for _ in 0..a.num_of_specs {
-            let (t, size) = (at.cast::<u32>().read_unaligned(), at.add(4).cast::<u16>().read_unaligned());
+            let (t, size) = (
+                at.cast::<u32>().read_unaligned(),
+                at.add(4).cast::<u16>().read_unaligned(),
+            );
             let ib = core::slice::from_raw_parts(at, ib_spec_read_len(t, size));
             specs.push(kern_spec(ib, &mut |k, p| spec_handle(k, p))?);
             at = at.add(usize::from(size));
@@ -267,7 +277,12 @@ pub unsafe extern "C" fn ibv_cmd_modify_flow_action_esp(
             return Errno::EINVAL.ret_errno();
         };
         let c = cx.cmd();
-        let r = crate::cmd::flow::modify_flow_action_esp(c, (*flow_action).handle, &esp_attrs(attr), &mut links);
+        let r = crate::cmd::flow::modify_flow_action_esp(
+            c,
+            (*flow_action).handle,
+            &esp_attrs(attr),
+            &mut links,
+        );
         chain_to_c(driver, &links);
         r.ret_errno()
     }
@@ -366,7 +381,10 @@ pub unsafe extern "C" fn ibv_cmd_read_counters(
 ) -> c_int {
     // SAFETY: the provider's counters, array and chain per the prototype.
     unsafe {
-        if vcounters.is_null() || (*vcounters).counters.context.is_null() || (counters_value.is_null() && ncounters != 0) {
+        if vcounters.is_null()
+            || (*vcounters).counters.context.is_null()
+            || (counters_value.is_null() && ncounters != 0)
+        {
             return Errno::EINVAL.ret_errno();
         }
         let mut links = match chain_from_c(link) {

@@ -10,7 +10,9 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::cmd_device::{allow_disassociate, provider_bufs, with_cmd};
-use crate::abi::driver::ibv_mr_type::{IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTED_MR, IBV_MR_TYPE_MR};
+use crate::abi::driver::ibv_mr_type::{
+    IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTED_MR, IBV_MR_TYPE_MR,
+};
 use crate::abi::driver::{verbs_dm, verbs_mr};
 use crate::abi::kern_abi::{ibv_alloc_mw, ibv_command_buffer, ibv_reg_mr, ibv_rereg_mr};
 use crate::abi::uapi::{ib_uverbs_alloc_mw_resp, ib_uverbs_reg_mr_resp, ib_uverbs_rereg_mr_resp};
@@ -20,15 +22,18 @@ use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD;
 use crate::abi::verbs::{ibv_alloc_dm_attr, ibv_context, ibv_mw, ibv_pd, ibv_sge};
 use crate::cmd::CmdBuf;
 use crate::cret::CRet;
-use crate::verbs::mr::{self, MrStore};
 use crate::errno::{Errno, Result};
+use crate::verbs::mr::{self, MrStore};
 
 /// Run `f` with the provider's `driver`/`link` chain (may be NULL) as [`CmdBuf`]s, then copy the
 /// kernel's answers back into the C buffers.
 ///
 /// # Safety
 /// `chain` is NULL or heads a live command-buffer chain.
-unsafe fn with_chain<T>(chain: *mut ibv_command_buffer, f: impl FnOnce(&mut Vec<CmdBuf>) -> Result<T>) -> Result<T> {
+unsafe fn with_chain<T>(
+    chain: *mut ibv_command_buffer,
+    f: impl FnOnce(&mut Vec<CmdBuf>) -> Result<T>,
+) -> Result<T> {
     // SAFETY: the caller's contract.
     let mut links = unsafe { crate::verbs::cmdbuf::chain_from_c(chain) }?;
     let r = f(&mut links);
@@ -73,14 +78,28 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
         };
         let (ctx, pdh) = ((*pd).context, (*pd).handle);
         let start = addr as usize as u64;
-        with_cmd(ctx, |c| crate::cmd::pd::reg_mr(c, pdh, start, length, hca_va, access, req, rsp))
-            .map(|k| {
-                let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
-                let (pd, range, access) = (None, None, Some(access));
-                let mr_type = IBV_MR_TYPE_MR as u32;
-                mr::store(vmr, MrStore { handle, lkey, rkey, context: ctx, pd, range, access, mr_type });
-            })
-            .ret_errno()
+        with_cmd(ctx, |c| {
+            crate::cmd::pd::reg_mr(c, pdh, start, length, hca_va, access, req, rsp)
+        })
+        .map(|k| {
+            let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
+            let (pd, range, access) = (None, None, Some(access));
+            let mr_type = IBV_MR_TYPE_MR as u32;
+            mr::store(
+                vmr,
+                MrStore {
+                    handle,
+                    lkey,
+                    rkey,
+                    context: ctx,
+                    pd,
+                    range,
+                    access,
+                    mr_type,
+                },
+            );
+        })
+        .ret_errno()
     }
 }
 
@@ -111,14 +130,28 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
     unsafe {
         let (ctx, pdh) = ((*pd).context, (*pd).handle);
         let mut driver = Vec::new();
-        with_cmd(ctx, |c| crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut driver))
-            .map(|k| {
-                let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
-                let (pd, range) = (Some(pd), Some((offset as usize as *mut c_void, length)));
-                let mr_type = IBV_MR_TYPE_DMABUF_MR as u32;
-                mr::store(vmr, MrStore { handle, lkey, rkey, context: ctx, pd, range, access: None, mr_type });
-            })
-            .ret_errno()
+        with_cmd(ctx, |c| {
+            crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut driver)
+        })
+        .map(|k| {
+            let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
+            let (pd, range) = (Some(pd), Some((offset as usize as *mut c_void, length)));
+            let mr_type = IBV_MR_TYPE_DMABUF_MR as u32;
+            mr::store(
+                vmr,
+                MrStore {
+                    handle,
+                    lkey,
+                    rkey,
+                    context: ctx,
+                    pd,
+                    range,
+                    access: None,
+                    mr_type,
+                },
+            );
+        })
+        .ret_errno()
     }
 }
 
@@ -144,14 +177,30 @@ pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
     // SAFETY: the provider's PD, DM and MR, and its (possibly NULL) link chain.
     unsafe {
         let (ctx, pdh, dmh) = ((*pd).context, (*pd).handle, (*dm).handle);
-        with_chain(link, |l| with_cmd(ctx, |c| crate::cmd::dm::reg_dm_mr(c, pdh, dmh, offset, length, access, l)))
-            .map(|k| {
-                let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
-                let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length)));
-                let mr_type = IBV_MR_TYPE_MR as u32;
-                mr::store(vmr, MrStore { handle, lkey, rkey, context: ctx, pd, range, access: None, mr_type });
+        with_chain(link, |l| {
+            with_cmd(ctx, |c| {
+                crate::cmd::dm::reg_dm_mr(c, pdh, dmh, offset, length, access, l)
             })
-            .ret_errno()
+        })
+        .map(|k| {
+            let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
+            let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length)));
+            let mr_type = IBV_MR_TYPE_MR as u32;
+            mr::store(
+                vmr,
+                MrStore {
+                    handle,
+                    lkey,
+                    rkey,
+                    context: ctx,
+                    pd,
+                    range,
+                    access: None,
+                    mr_type,
+                },
+            );
+        })
+        .ret_errno()
     }
 }
 
@@ -189,15 +238,17 @@ pub unsafe extern "C" fn ibv_cmd_rereg_mr(
         let (ctx, mrh) = ((*m).context, (*m).handle);
         let pdh = if change_pd { (*pd).handle } else { 0 };
         let start = addr as usize as u64;
-        with_cmd(ctx, |c| crate::cmd::pd::rereg_mr(c, mrh, flags, start, length, hca_va, access, pdh, req, rsp))
-            .map(|(lkey, rkey)| {
-                (*m).lkey = lkey;
-                (*m).rkey = rkey;
-                if change_pd {
-                    (*m).context = (*pd).context;
-                }
-            })
-            .ret_errno()
+        with_cmd(ctx, |c| {
+            crate::cmd::pd::rereg_mr(c, mrh, flags, start, length, hca_va, access, pdh, req, rsp)
+        })
+        .map(|(lkey, rkey)| {
+            (*m).lkey = lkey;
+            (*m).rkey = rkey;
+            if change_pd {
+                (*m).context = (*pd).context;
+            }
+        })
+        .ret_errno()
     }
 }
 
@@ -215,7 +266,10 @@ pub unsafe extern "C" fn ibv_cmd_dereg_mr(vmr: *mut verbs_mr) -> c_int {
     unsafe {
         let m = &(*vmr).ibv_mr;
         let h = m.handle;
-        with_cmd(m.context, |c| crate::cmd::pd::dereg_mr(c, h, allow_disassociate())).ret_errno()
+        with_cmd(m.context, |c| {
+            crate::cmd::pd::dereg_mr(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }
 
@@ -240,7 +294,19 @@ pub unsafe extern "C" fn ibv_cmd_query_mr(
             .map(|(lkey, rkey, length)| {
                 let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length as usize)));
                 let mr_type = IBV_MR_TYPE_IMPORTED_MR as u32;
-                mr::store(vmr, MrStore { handle: mr_handle, lkey, rkey, context: ctx, pd, range, access: None, mr_type });
+                mr::store(
+                    vmr,
+                    MrStore {
+                        handle: mr_handle,
+                        lkey,
+                        rkey,
+                        context: ctx,
+                        pd,
+                        range,
+                        access: None,
+                        mr_type,
+                    },
+                );
             })
             .ret_errno()
     }
@@ -271,7 +337,10 @@ pub unsafe extern "C" fn ibv_cmd_advise_mr(
     // SAFETY: the provider's PD.
     unsafe {
         let h = (*pd).handle;
-        with_cmd((*pd).context, |c| crate::cmd::pd::advise_mr(c, h, advice, flags, sges)).ret_errno()
+        with_cmd((*pd).context, |c| {
+            crate::cmd::pd::advise_mr(c, h, advice, flags, sges)
+        })
+        .ret_errno()
     }
 }
 
@@ -325,7 +394,10 @@ pub unsafe extern "C" fn ibv_cmd_dealloc_mw(mw: *mut ibv_mw) -> c_int {
     // SAFETY: the provider's MW.
     unsafe {
         let h = (*mw).handle;
-        with_cmd((*mw).context, |c| crate::cmd::pd::dealloc_mw(c, h, allow_disassociate())).ret_errno()
+        with_cmd((*mw).context, |c| {
+            crate::cmd::pd::dealloc_mw(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }
 
@@ -347,14 +419,16 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dm(
     // SAFETY: an open context, the caller's attributes, the provider's DM and link chain.
     unsafe {
         let (len, align) = ((*dm_attr).length as u64, (*dm_attr).log_align_req);
-        with_chain(link, |l| with_cmd(ctx, |c| crate::cmd::dm::alloc_dm(c, len, align, l)))
-            .map(|h| {
-                (*dm).handle = h;
-                (*dm).dm.handle = h;
-                (*dm).dm.comp_mask = IBV_DM_MASK_HANDLE as u32;
-                (*dm).dm.context = ctx;
-            })
-            .ret_errno()
+        with_chain(link, |l| {
+            with_cmd(ctx, |c| crate::cmd::dm::alloc_dm(c, len, align, l))
+        })
+        .map(|h| {
+            (*dm).handle = h;
+            (*dm).dm.handle = h;
+            (*dm).dm.comp_mask = IBV_DM_MASK_HANDLE as u32;
+            (*dm).dm.context = ctx;
+        })
+        .ret_errno()
     }
 }
 
@@ -370,6 +444,9 @@ pub unsafe extern "C" fn ibv_cmd_free_dm(dm: *mut verbs_dm) -> c_int {
     // SAFETY: the provider's DM.
     unsafe {
         let h = (*dm).handle;
-        with_cmd((*dm).dm.context, |c| crate::cmd::dm::free_dm(c, h, allow_disassociate())).ret_errno()
+        with_cmd((*dm).dm.context, |c| {
+            crate::cmd::dm::free_dm(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }

@@ -11,13 +11,12 @@
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
-use crate::verbs::qpcommon::{recv_list, set_bad_wr, sges, with_room, wr_count};
 use crate::abi::verbs::{ibv_qp, ibv_recv_wr, ibv_send_wr};
-use crate::cmd::post::{SendTarget, SendWr, TargetKind, send_target_kind};
 use crate::cmd::Ctx;
+use crate::cmd::post::{SendTarget, SendWr, TargetKind, send_target_kind};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
-
+use crate::verbs::qpcommon::{recv_list, set_bad_wr, sges, with_room, wr_count};
 
 /// `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
 ///
@@ -58,18 +57,30 @@ unsafe fn send_wr<'a>(qp_type: u32, w: *const ibv_send_wr) -> Result<SendWr<'a>>
             TargetKind::None => SendTarget::None,
             TargetKind::Rdma => {
                 let r = (*w).wr.rdma;
-                SendTarget::Rdma { remote_addr: r.remote_addr, rkey: r.rkey }
+                SendTarget::Rdma {
+                    remote_addr: r.remote_addr,
+                    rkey: r.rkey,
+                }
             }
             TargetKind::Atomic => {
                 let a = (*w).wr.atomic;
-                SendTarget::Atomic { remote_addr: a.remote_addr, compare_add: a.compare_add, swap: a.swap, rkey: a.rkey }
+                SendTarget::Atomic {
+                    remote_addr: a.remote_addr,
+                    compare_add: a.compare_add,
+                    swap: a.swap,
+                    rkey: a.rkey,
+                }
             }
             TargetKind::Ud => {
                 let u = (*w).wr.ud;
                 if u.ah.is_null() {
                     return Err(Errno::EINVAL);
                 }
-                SendTarget::Ud { ah_handle: (*u.ah).handle, remote_qpn: u.remote_qpn, remote_qkey: u.remote_qkey }
+                SendTarget::Ud {
+                    ah_handle: (*u.ah).handle,
+                    remote_qpn: u.remote_qpn,
+                    remote_qkey: u.remote_qkey,
+                }
             }
         };
         Ok(SendWr {
@@ -87,7 +98,12 @@ unsafe fn send_wr<'a>(qp_type: u32, w: *const ibv_send_wr) -> Result<SendWr<'a>>
 ///
 /// # Safety
 /// As for the export.
-pub unsafe fn post_send_with(c: Ctx<'_>, qp: *mut ibv_qp, mut wr: *mut ibv_send_wr, bad_wr: *mut *mut ibv_send_wr) -> c_int {
+pub unsafe fn post_send_with(
+    c: Ctx<'_>,
+    qp: *mut ibv_qp,
+    mut wr: *mut ibv_send_wr,
+    bad_wr: *mut *mut ibv_send_wr,
+) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         let qp_type = (*qp).qp_type.raw();
@@ -144,7 +160,13 @@ pub unsafe extern "C" fn ibv_cmd_post_recv(
 ///
 /// # Safety
 /// As for the export.
-pub unsafe fn post_recv_with(c: Ctx<'_>, handle: u32, wr: *mut ibv_recv_wr, bad_wr: *mut *mut ibv_recv_wr, srq: bool) -> c_int {
+pub unsafe fn post_recv_with(
+    c: Ctx<'_>,
+    handle: u32,
+    wr: *mut ibv_recv_wr,
+    bad_wr: *mut *mut ibv_recv_wr,
+    srq: bool,
+) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         let (wrs, ptrs) = match recv_list(wr) {

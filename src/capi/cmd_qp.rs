@@ -13,27 +13,29 @@ use core::ffi::c_int;
 use core::mem::offset_of;
 use core::ptr::null_mut;
 
-use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD;
 use crate::abi::driver::{verbs_qp, verbs_xrcd};
 use crate::abi::kern_abi::{
     ibv_create_qp, ibv_create_qp_ex, ibv_modify_qp, ibv_modify_qp_ex, ibv_open_qp, ibv_query_qp,
 };
-use crate::abi::uapi::{ib_uverbs_create_qp_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_ex_modify_qp_resp};
+use crate::abi::uapi::{
+    ib_uverbs_create_qp_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_ex_modify_qp_resp,
+};
 use crate::abi::verbs::ibv_qp_attr_mask::IBV_QP_RATE_LIMIT;
 use crate::abi::verbs::ibv_qp_create_flags::IBV_QP_CREATE_SOURCE_QPN;
 use crate::abi::verbs::ibv_qp_init_attr_mask::*;
 use crate::abi::verbs::ibv_qp_open_attr_mask::*;
 use crate::abi::verbs::ibv_qp_state::{IBV_QPS_RESET, IBV_QPS_UNKNOWN};
 use crate::abi::verbs::{
-    ibv_context, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, ibv_qp_init_attr_ex, ibv_qp_open_attr,
+    ibv_context, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, ibv_qp_init_attr_ex,
+    ibv_qp_open_attr,
 };
-use crate::cmd::qp::{QpCreated, QpInit};
 use crate::cmd::Ctx;
+use crate::cmd::qp::{QpCreated, QpInit};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
-
+use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 
 use super::cmd_device::provider_buf as buf;
 
@@ -50,23 +52,39 @@ struct VqpLayout {
 }
 
 /// The v44 layout (this crate's [`verbs_qp`]).
-const VQP_V44: VqpLayout = VqpLayout { comp_mask: offset_of!(verbs_qp, comp_mask), xrcd: offset_of!(verbs_qp, xrcd) };
+const VQP_V44: VqpLayout = VqpLayout {
+    comp_mask: offset_of!(verbs_qp, comp_mask),
+    xrcd: offset_of!(verbs_qp, xrcd),
+};
 /// The v45-v56 layout: everything after `ibv_qp_ex` moved by its new last member.
-const VQP_V56: VqpLayout = VqpLayout { comp_mask: VQP_V44.comp_mask + 8, xrcd: VQP_V44.xrcd + 8 };
+const VQP_V56: VqpLayout = VqpLayout {
+    comp_mask: VQP_V44.comp_mask + 8,
+    xrcd: VQP_V44.xrcd + 8,
+};
 /// `sizeof(struct verbs_qp)` in the v45-v56 layout.
 const VQP_V56_SIZE: usize = size_of::<verbs_qp>() + 8;
 
 impl VqpLayout {
     /// The layout of a provider struct of `size` bytes.
     fn of_size(size: usize) -> Self {
-        if size >= VQP_V56_SIZE { VQP_V56 } else { VQP_V44 }
+        if size >= VQP_V56_SIZE {
+            VQP_V56
+        } else {
+            VQP_V44
+        }
     }
 
     /// `vqp->comp_mask = mask` and, when given, `vqp->xrcd = xrcd`, each only if inside `size`.
     ///
     /// # Safety
     /// `vqp` points to `size` writable bytes.
-    unsafe fn store(self, vqp: *mut verbs_qp, size: usize, mask: u32, xrcd: Option<*mut verbs_xrcd>) {
+    unsafe fn store(
+        self,
+        vqp: *mut verbs_qp,
+        size: usize,
+        mask: u32,
+        xrcd: Option<*mut verbs_xrcd>,
+    ) {
         let base = vqp.cast::<u8>();
         // SAFETY: the caller's contract; each write is checked against `size` (both fields are
         // naturally aligned in either layout, as `vqp` is).
@@ -124,7 +142,11 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
         let m = (*a).comp_mask;
         let has = |bit: crate::abi::verbs::ibv_qp_init_attr_mask| m & bit as u32 != 0;
         let handle = |p: *mut crate::abi::verbs::ibv_cq| (!p.is_null()).then(|| (*p).handle);
-        let create_flags = if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) { (*a).create_flags } else { 0 };
+        let create_flags = if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+            (*a).create_flags
+        } else {
+            0
+        };
         QpInit {
             qp_type: (*a).qp_type.raw(),
             comp_mask: m,
@@ -139,7 +161,11 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
             cap: (*a).cap.into(),
             sq_sig_all: (*a).sq_sig_all,
             create_flags,
-            source_qpn: if create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 { (*a).source_qpn } else { 0 },
+            source_qpn: if create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+                (*a).source_qpn
+            } else {
+                0
+            },
             user_handle: qp as u64,
             async_fd: -1,
             imported: false,
@@ -153,7 +179,12 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
 ///
 /// # Safety
 /// As for [`qp_init`]; `qp` is the provider's QP. `ctx` is only stored.
-unsafe fn check_create(ctx: *mut ibv_context, qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex, allowed: u32) -> c_int {
+unsafe fn check_create(
+    ctx: *mut ibv_context,
+    qp: *mut ibv_qp,
+    a: *const ibv_qp_init_attr_ex,
+    allowed: u32,
+) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         if (*a).comp_mask & !allowed != 0 {
@@ -181,7 +212,11 @@ unsafe fn icmd_create_qp(
     // SAFETY: the caller's contract.
     unsafe {
         (*qp).context = ctx;
-        let init = QpInit { async_fd: (*ctx).async_fd, imported, ..qp_init(qp, a) };
+        let init = QpInit {
+            async_fd: (*ctx).async_fd,
+            imported,
+            ..qp_init(qp, a)
+        };
         let r = run(&init).map(|q| {
             (*qp).handle = q.handle;
             (*qp).qp_num = q.qp_num;
@@ -211,7 +246,13 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
 ) -> c_int {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        if pd.is_null() || (*pd).context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
+        if pd.is_null()
+            || (*pd).context.is_null()
+            || qp.is_null()
+            || attr.is_null()
+            || cmd.is_null()
+            || resp.is_null()
+        {
             return Errno::EINVAL.ret_errno();
         }
         let ctx = (*pd).context;
@@ -219,7 +260,15 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
             return Errno::EINVAL.ret_errno();
         };
         let (c, imported) = (cx.cmd(), cx.imported());
-        create_qp_with(c, imported, pd, qp, attr, buf(cmd, cmd_size), buf(resp, resp_size))
+        create_qp_with(
+            c,
+            imported,
+            pd,
+            qp,
+            attr,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -280,7 +329,12 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        match check_create(context, qp.cast(), attr_ex, crate::cmd::qp::CREATE_QP_EX_MASK) {
+        match check_create(
+            context,
+            qp.cast(),
+            attr_ex,
+            crate::cmd::qp::CREATE_QP_EX_MASK,
+        ) {
             0 => {}
             e => return e,
         }
@@ -289,7 +343,9 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
         };
         let (c, imported) = (cx.cmd(), cx.imported());
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
-        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| crate::cmd::qp::create_qp_ex(c, i, req, rsp))
+        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| {
+            crate::cmd::qp::create_qp_ex(c, i, req, rsp)
+        })
     }
 }
 
@@ -316,7 +372,12 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     }
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        match check_create(context, qp.cast(), qp_attr, crate::cmd::qp::CREATE_QP_EX2_MASK) {
+        match check_create(
+            context,
+            qp.cast(),
+            qp_attr,
+            crate::cmd::qp::CREATE_QP_EX2_MASK,
+        ) {
             0 => {}
             e => return e,
         }
@@ -324,7 +385,15 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
             return Errno::EINVAL.ret_errno();
         };
         let (c, imported) = (cx.cmd(), cx.imported());
-        create_qp_ex2_with(c, imported, context, qp, qp_attr, buf(cmd, cmd_size), buf(resp, resp_size))
+        create_qp_ex2_with(
+            c,
+            imported,
+            context,
+            qp,
+            qp_attr,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -343,7 +412,9 @@ pub unsafe fn create_qp_ex2_with(
 ) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
-        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| crate::cmd::qp::create_qp_ex2(c, i, req, resp))
+        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| {
+            crate::cmd::qp::create_qp_ex2(c, i, req, resp)
+        })
     }
 }
 
@@ -375,7 +446,15 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
             return Errno::EINVAL.ret_errno();
         };
         let c = cx.cmd();
-        open_qp_with(c, context, qp, vqp_sz, attr, buf(cmd, cmd_size), buf(resp, resp_size))
+        open_qp_with(
+            c,
+            context,
+            qp,
+            vqp_sz,
+            attr,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -398,7 +477,9 @@ pub unsafe fn open_qp_with(
         if m >= IBV_QP_OPEN_ATTR_RESERVED as u32 {
             return quiet(Errno::EOPNOTSUPP);
         }
-        let need = IBV_QP_OPEN_ATTR_XRCD as u32 | IBV_QP_OPEN_ATTR_NUM as u32 | IBV_QP_OPEN_ATTR_TYPE as u32;
+        let need = IBV_QP_OPEN_ATTR_XRCD as u32
+            | IBV_QP_OPEN_ATTR_NUM as u32
+            | IBV_QP_OPEN_ATTR_TYPE as u32;
         if m & need != need {
             return quiet(Errno::EINVAL);
         }
@@ -407,7 +488,16 @@ pub unsafe fn open_qp_with(
             return Errno::EINVAL.ret_errno();
         }
         let (qp_num, qp_type) = ((*attr).qp_num, (*attr).qp_type);
-        let r = crate::cmd::qp::open_qp(c, m, (*xrcd).handle, qp_num, qp_type.raw(), vqp as u64, req, resp);
+        let r = crate::cmd::qp::open_qp(
+            c,
+            m,
+            (*xrcd).handle,
+            qp_num,
+            qp_type.raw(),
+            vqp as u64,
+            req,
+            resp,
+        );
         r.map(|handle| {
             let qp = vqp.cast::<ibv_qp>();
             (*qp).handle = handle;
@@ -451,7 +541,12 @@ pub unsafe extern "C" fn ibv_cmd_query_qp(
 ) -> c_int {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        if qp.is_null() || (*qp).context.is_null() || qp_attr.is_null() || qp_init_attr.is_null() || cmd.is_null() {
+        if qp.is_null()
+            || (*qp).context.is_null()
+            || qp_attr.is_null()
+            || qp_init_attr.is_null()
+            || cmd.is_null()
+        {
             return Errno::EINVAL.ret_errno();
         }
         // rdma-core refuses the mask before it looks at the QP's context.
@@ -543,7 +638,13 @@ fn qp_mask_below_rate_limit(attr_mask: c_int) -> core::result::Result<(), c_int>
 ///
 /// # Safety
 /// As for the export.
-pub unsafe fn modify_qp_with(c: Ctx<'_>, qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int, req: &mut [u8]) -> c_int {
+pub unsafe fn modify_qp_with(
+    c: Ctx<'_>,
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    attr_mask: c_int,
+    req: &mut [u8],
+) -> c_int {
     if let Err(e) = qp_mask_below_rate_limit(attr_mask) {
         return e;
     }
@@ -568,7 +669,12 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
 ) -> c_int {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
-        if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
+        if qp.is_null()
+            || (*qp).context.is_null()
+            || attr.is_null()
+            || cmd.is_null()
+            || resp.is_null()
+        {
             return Errno::EINVAL.ret_errno();
         }
         let ctx = (*qp).context;
@@ -576,7 +682,14 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
             return Errno::EINVAL.ret_errno();
         };
         let c = cx.cmd();
-        modify_qp_ex_with(c, qp, attr, attr_mask, buf(cmd, cmd_size), buf(resp, resp_size))
+        modify_qp_ex_with(
+            c,
+            qp,
+            attr,
+            attr_mask,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -592,12 +705,16 @@ pub unsafe fn modify_qp_ex_with(
     req: &mut [u8],
     resp: &mut [u8],
 ) -> c_int {
-    let rate_end = crate::cmd::write::EX_HDR_SIZE + offset_of!(crate::abi::uapi::ib_uverbs_ex_modify_qp, rate_limit) + 4;
+    let rate_end = crate::cmd::write::EX_HDR_SIZE
+        + offset_of!(crate::abi::uapi::ib_uverbs_ex_modify_qp, rate_limit)
+        + 4;
     if attr_mask as u32 & IBV_QP_RATE_LIMIT as u32 != 0 && req.len() < rate_end {
         return quiet(Errno::EINVAL);
     }
     // SAFETY: the caller's contract.
-    unsafe { crate::cmd::qp::modify_qp_ex(c, (*qp).handle, &*attr, attr_mask, req, resp).ret_errno() }
+    unsafe {
+        crate::cmd::qp::modify_qp_ex(c, (*qp).handle, &*attr, attr_mask, req, resp).ret_errno()
+    }
 }
 
 /// `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`

@@ -11,32 +11,33 @@ use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
 use super::cmd_post::post_recv_with;
-use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_srq, verbs_xrcd};
 use crate::abi::kern_abi::{
     ibv_create_srq, ibv_create_wq, ibv_create_xsrq, ibv_modify_srq, ibv_modify_wq, ibv_query_srq,
 };
 use crate::abi::uapi::{
-    IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE, ib_uverbs_create_srq_resp, ib_uverbs_ex_create_rwq_ind_table_resp,
-    ib_uverbs_ex_create_wq_resp,
+    IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE, ib_uverbs_create_srq_resp,
+    ib_uverbs_ex_create_rwq_ind_table_resp, ib_uverbs_ex_create_wq_resp,
 };
 use crate::abi::verbs::ibv_ind_table_init_attr_mask::IBV_CREATE_IND_TABLE_RESERVED;
 use crate::abi::verbs::ibv_srq_init_attr_mask::*;
 use crate::abi::verbs::ibv_srq_type::{IBV_SRQT_BASIC, IBV_SRQT_XRC};
-use crate::abi::verbs::ibv_wq_attr_mask::{IBV_WQ_ATTR_FLAGS, IBV_WQ_ATTR_RESERVED, IBV_WQ_ATTR_STATE};
+use crate::abi::verbs::ibv_wq_attr_mask::{
+    IBV_WQ_ATTR_FLAGS, IBV_WQ_ATTR_RESERVED, IBV_WQ_ATTR_STATE,
+};
 use crate::abi::verbs::ibv_wq_flags::IBV_WQ_FLAGS_RESERVED;
 use crate::abi::verbs::ibv_wq_init_attr_mask::IBV_WQ_INIT_ATTR_RESERVED;
 use crate::abi::verbs::{
     ibv_context, ibv_pd, ibv_recv_wr, ibv_rwq_ind_table, ibv_rwq_ind_table_init_attr, ibv_srq,
     ibv_srq_attr, ibv_srq_init_attr, ibv_srq_init_attr_ex, ibv_wq, ibv_wq_attr, ibv_wq_init_attr,
 };
+use crate::cmd::Ctx;
 use crate::cmd::srq::{SrqCreated, SrqInit};
 use crate::cmd::wq::WqInit;
-use crate::cmd::Ctx;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
-
+use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 
 use super::cmd_device::provider_buf as buf;
 
@@ -72,7 +73,11 @@ unsafe fn icmd_create_srq(
             max_wr: (*a).attr.max_wr,
             max_sge: (*a).attr.max_sge,
             srq_limit: (*a).attr.srq_limit,
-            max_num_tags: if has(IBV_SRQ_INIT_ATTR_TM) { (*a).tm_cap.max_num_tags } else { 0 },
+            max_num_tags: if has(IBV_SRQ_INIT_ATTR_TM) {
+                (*a).tm_cap.max_num_tags
+            } else {
+                0
+            },
             user_handle: srq as u64,
             async_fd: (*(*pd).context).async_fd,
             imported,
@@ -83,7 +88,11 @@ unsafe fn icmd_create_srq(
                 (*a).attr.max_wr = s.max_wr;
                 (*a).attr.max_sge = s.max_sge;
                 if !vsrq.is_null() {
-                    let t = if has(IBV_SRQ_INIT_ATTR_TYPE) { (*a).srq_type.raw() } else { IBV_SRQT_BASIC as u32 };
+                    let t = if has(IBV_SRQ_INIT_ATTR_TYPE) {
+                        (*a).srq_type.raw()
+                    } else {
+                        IBV_SRQT_BASIC as u32
+                    };
                     (*vsrq).srq_type = CEnum::new(t);
                     if t == IBV_SRQT_XRC as u32 {
                         (*vsrq).srq_num = s.srq_num;
@@ -123,7 +132,15 @@ pub unsafe extern "C" fn ibv_cmd_create_srq(
             return Errno::EINVAL.ret_errno();
         };
         let (c, imported) = (cx.cmd(), cx.imported());
-        create_srq_with(c, imported, pd, srq, attr, buf(cmd, cmd_size), buf(resp, resp_size))
+        create_srq_with(
+            c,
+            imported,
+            pd,
+            srq,
+            attr,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -192,7 +209,14 @@ pub unsafe extern "C" fn ibv_cmd_create_srq_ex(
             return Errno::EINVAL.ret_errno();
         };
         let (c, imported) = (cx.cmd(), cx.imported());
-        create_srq_ex_with(c, imported, srq, attr_ex, buf(cmd, cmd_size), buf(resp, resp_size))
+        create_srq_ex_with(
+            c,
+            imported,
+            srq,
+            attr_ex,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -218,7 +242,9 @@ pub unsafe fn create_srq_ex_with(
         if m & IBV_SRQ_INIT_ATTR_PD as u32 == 0 || pd.is_null() {
             return Errno::EINVAL.ret_errno();
         }
-        icmd_create_srq(pd, vsrq, vsrq.cast(), attr_ex, imported, |i| crate::cmd::srq::create_srq_ex(c, i, req, resp))
+        icmd_create_srq(pd, vsrq, vsrq.cast(), attr_ex, imported, |i| {
+            crate::cmd::srq::create_srq_ex(c, i, req, resp)
+        })
     }
 }
 
@@ -245,8 +271,15 @@ pub unsafe extern "C" fn ibv_cmd_modify_srq(
         };
         let c = cx.cmd();
         let a = &*srq_attr;
-        crate::cmd::srq::modify_srq(c, (*srq).handle, srq_attr_mask, a.max_wr, a.srq_limit, buf(cmd, cmd_size))
-            .ret_errno()
+        crate::cmd::srq::modify_srq(
+            c,
+            (*srq).handle,
+            srq_attr_mask,
+            a.max_wr,
+            a.srq_limit,
+            buf(cmd, cmd_size),
+        )
+        .ret_errno()
     }
 }
 
@@ -278,7 +311,12 @@ pub unsafe extern "C" fn ibv_cmd_query_srq(
 ///
 /// # Safety
 /// As for the export.
-pub unsafe fn query_srq_with(c: Ctx<'_>, srq: *mut ibv_srq, attr: *mut ibv_srq_attr, req: &mut [u8]) -> c_int {
+pub unsafe fn query_srq_with(
+    c: Ctx<'_>,
+    srq: *mut ibv_srq,
+    attr: *mut ibv_srq_attr,
+    req: &mut [u8],
+) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         crate::cmd::srq::query_srq(c, (*srq).handle, req)
@@ -382,7 +420,15 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
             return Errno::EINVAL.ret_errno();
         };
         let (c, imported) = (cx.cmd(), cx.imported());
-        create_wq_with(c, imported, context, wq_init_attr, wq, buf(cmd, cmd_size), buf(resp, resp_size))
+        create_wq_with(
+            c,
+            imported,
+            context,
+            wq_init_attr,
+            wq,
+            buf(cmd, cmd_size),
+            buf(resp, resp_size),
+        )
     }
 }
 
@@ -470,7 +516,9 @@ fn check_modify_wq(a: &ibv_wq_attr) -> core::result::Result<(), c_int> {
     if a.attr_mask >= IBV_WQ_ATTR_RESERVED as u32 {
         return Err(quiet(Errno::EINVAL));
     }
-    if a.attr_mask & IBV_WQ_ATTR_FLAGS as u32 != 0 && a.flags_mask & !(IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0 {
+    if a.attr_mask & IBV_WQ_ATTR_FLAGS as u32 != 0
+        && a.flags_mask & !(IBV_WQ_FLAGS_RESERVED as u32 - 1) != 0
+    {
         return Err(quiet(Errno::EOPNOTSUPP));
     }
     Ok(())
@@ -480,14 +528,28 @@ fn check_modify_wq(a: &ibv_wq_attr) -> core::result::Result<(), c_int> {
 ///
 /// # Safety
 /// As for the export.
-pub unsafe fn modify_wq_with(c: Ctx<'_>, wq: *mut ibv_wq, attr: *mut ibv_wq_attr, req: &mut [u8]) -> c_int {
+pub unsafe fn modify_wq_with(
+    c: Ctx<'_>,
+    wq: *mut ibv_wq,
+    attr: *mut ibv_wq_attr,
+    req: &mut [u8],
+) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         let a = *attr;
         if let Err(e) = check_modify_wq(&a) {
             return e;
         }
-        let r = crate::cmd::wq::modify_wq(c, (*wq).handle, a.attr_mask, a.wq_state.raw(), a.curr_wq_state.raw(), a.flags, a.flags_mask, req);
+        let r = crate::cmd::wq::modify_wq(
+            c,
+            (*wq).handle,
+            a.attr_mask,
+            a.wq_state.raw(),
+            a.curr_wq_state.raw(),
+            a.flags,
+            a.flags_mask,
+            req,
+        );
         r.map(|()| {
             if a.attr_mask & IBV_WQ_ATTR_STATE as u32 != 0 {
                 (*wq).state = a.wq_state;

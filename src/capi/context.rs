@@ -9,8 +9,7 @@ use crate::abi::driver::verbs_query_gid_attr_mask::{
     VERBS_QUERY_GID_ATTR_GID, VERBS_QUERY_GID_ATTR_NDEV_IFINDEX, VERBS_QUERY_GID_ATTR_TYPE,
 };
 use crate::abi::verbs::{
-    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_gid,
-    ibv_gid_entry,
+    _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_gid, ibv_gid_entry,
 };
 use crate::cret::CRet;
 use crate::errno::Errno;
@@ -143,8 +142,12 @@ pub unsafe extern "C" fn _ibv_query_gid_ex(
         return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context and the caller's entry.
-    unsafe { crate::verbs::gid::query_gid_entry(context, port_num, gid_index, entry, entry_size, flags, ATTR_ALL) }
-        .ret_errno()
+    unsafe {
+        crate::verbs::gid::query_gid_entry(
+            context, port_num, gid_index, entry, entry_size, flags, ATTR_ALL,
+        )
+    }
+    .ret_errno()
 }
 
 /// `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
@@ -163,7 +166,9 @@ pub unsafe extern "C" fn _ibv_query_gid_table(
         return ret_neg_errno_count(Err(Errno::EINVAL));
     }
     // SAFETY: an open context; the caller's array holds max_entries entries of entry_size bytes.
-    let r = unsafe { crate::verbs::gid::query_gid_table(context, entries, max_entries, flags, entry_size) };
+    let r = unsafe {
+        crate::verbs::gid::query_gid_table(context, entries, max_entries, flags, entry_size)
+    };
     ret_neg_errno_count(r.map(|n| n as isize))
 }
 

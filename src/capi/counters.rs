@@ -11,14 +11,14 @@
 
 use core::ffi::c_int;
 
+use crate::abi::driver::pabi65::verbs_context_ops_pabi65 as Ops65;
 use crate::abi::verbs::{
     ibv_comp_cntr, ibv_comp_cntr_caps, ibv_comp_cntr_init_attr, ibv_context, ibv_qp,
     ibv_qp_attach_comp_cntr_attr,
 };
-use crate::abi::driver::pabi65::verbs_context_ops_pabi65 as Ops65;
-use crate::verbs::ctxpriv::op65;
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::op65;
 
 /// The op `pick` chooses from the provider of a live counter (its context set), or the value to
 /// return instead: EOPNOTSUPP (errno untouched) when the provider has none (every ABI-34
@@ -26,7 +26,10 @@ use crate::errno::Errno;
 ///
 /// # Safety
 /// A non-NULL `c` is a live counter of a context of this library.
-unsafe fn cntr_op<F>(c: *mut ibv_comp_cntr, pick: impl FnOnce(&Ops65) -> Option<F>) -> Result<F, c_int> {
+unsafe fn cntr_op<F>(
+    c: *mut ibv_comp_cntr,
+    pick: impl FnOnce(&Ops65) -> Option<F>,
+) -> Result<F, c_int> {
     // SAFETY: the caller's contract.
     match unsafe { c.as_ref() } {
         // SAFETY: as above.

@@ -8,10 +8,10 @@
 
 use core::ffi::{c_int, c_void};
 
-use crate::verbs::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq};
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::ops_of;
 
 /// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 ///

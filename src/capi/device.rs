@@ -4,11 +4,11 @@
 
 use core::ffi::{c_char, c_int};
 
-use crate::verbs::devlist;
 use super::ret::ret_or;
 use crate::abi::ctype::Be64;
 use crate::abi::verbs::{ibv_context, ibv_device};
 use crate::cret::CRet;
+use crate::verbs::devlist;
 
 /// `struct ibv_device **ibv_get_device_list(int *num_devices)`
 ///
@@ -45,10 +45,16 @@ pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *m
     };
     devlist::get_device_list().and_then(list).ret_null()
 }
-super::symver!(ibv_get_device_list, v1_1, "@@IBVERBS_1.1", ibv_get_device_list);
+super::symver!(
+    ibv_get_device_list,
+    v1_1,
+    "@@IBVERBS_1.1",
+    ibv_get_device_list
+);
 
 /// The lists `ibv_get_device_list` handed out and `ibv_free_device_list` has not freed.
-pub(crate) static LISTS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("device list");
+pub(crate) static LISTS: crate::verbs::handed::Handed =
+    crate::verbs::handed::Handed::new("device list");
 
 /// `void ibv_free_device_list(struct ibv_device **list)`
 ///
@@ -74,7 +80,12 @@ pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
     // SAFETY: allocated with calloc by ibv_get_device_list.
     unsafe { libc::free(list.cast()) };
 }
-super::symver!(ibv_free_device_list, v1_1, "@@IBVERBS_1.1", ibv_free_device_list);
+super::symver!(
+    ibv_free_device_list,
+    v1_1,
+    "@@IBVERBS_1.1",
+    ibv_free_device_list
+);
 
 /// `const char *ibv_get_device_name(struct ibv_device *device)`
 ///
@@ -89,7 +100,12 @@ pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const 
     // SAFETY: a device from ibv_get_device_list, alive while the caller holds it.
     unsafe { (&raw const (*device).name).cast() }
 }
-super::symver!(ibv_get_device_name, v1_1, "@@IBVERBS_1.1", ibv_get_device_name);
+super::symver!(
+    ibv_get_device_name,
+    v1_1,
+    "@@IBVERBS_1.1",
+    ibv_get_device_name
+);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device *device)`
 ///
@@ -104,7 +120,12 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> Be64 {
     }
     Be64(devlist::device_guid(devlist::vdev_of(device)).map_or(0, u64::to_be))
 }
-super::symver!(ibv_get_device_guid, v1_1, "@@IBVERBS_1.1", ibv_get_device_guid);
+super::symver!(
+    ibv_get_device_guid,
+    v1_1,
+    "@@IBVERBS_1.1",
+    ibv_get_device_guid
+);
 
 /// `int ibv_get_device_index(struct ibv_device *device)`
 ///
@@ -177,14 +198,20 @@ pub extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
 ///
 /// # Safety
 /// `devs` are held, listed devices.
-unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::errno::Result<*mut ibv_context> {
+unsafe fn import(
+    devs: &[*mut ibv_device],
+    rdev: u64,
+    cmd_fd: c_int,
+) -> crate::errno::Result<*mut ibv_context> {
     // SAFETY: the caller's contract; a listed device's sysfs record lives with it.
     unsafe {
         let found = devs.iter().map(|d| devlist::vdev_of(*d).0).find(|v| {
             let s = (**v).sysfs;
             !s.is_null() && (*s).sysfs_cdev == rdev
         });
-        let Some(v) = found else { return Err(crate::errno::Errno::ENODEV) };
+        let Some(v) = found else {
+            return Err(crate::errno::Errno::ENODEV);
+        };
         let Some(imp) = (*v).ops.as_ref().and_then(|o| o.import_context) else {
             return Err(crate::errno::Errno::EOPNOTSUPP);
         };
@@ -192,7 +219,8 @@ unsafe fn import(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> crate::e
         if vctx.is_null() {
             return Err(crate::errno::Errno(crate::sys::errno()));
         }
-        let vctx = crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi((*v).ops));
+        let vctx =
+            crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi((*v).ops));
         crate::verbs::context::finish_open(vctx, true)
     }
 }

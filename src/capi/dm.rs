@@ -10,10 +10,10 @@
 
 use core::ffi::c_int;
 
-use crate::verbs::ctxpriv::{op65, ops_of};
 use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::{op65, ops_of};
 
 /// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 ///

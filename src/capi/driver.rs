@@ -7,8 +7,10 @@ use crate::errno::Errno;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_uint, c_void};
 
-use crate::abi::driver::{verbs_context_pabi34 as verbs_context, verbs_context_ops, verbs_device_ops};
 use crate::abi::ctype::CEnum;
+use crate::abi::driver::{
+    verbs_context_ops, verbs_context_pabi34 as verbs_context, verbs_device_ops,
+};
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::ib_uverbs_attr;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
@@ -53,7 +55,9 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context(
     driver_id: u32,
 ) -> *mut c_void {
     let offset = context_offset as usize;
-    let fits = offset.checked_add(size_of::<verbs_context>()).is_some_and(|end| end <= alloc_size);
+    let fits = offset
+        .checked_add(size_of::<verbs_context>())
+        .is_some_and(|end| end <= alloc_size);
     if device.is_null() || !fits {
         crate::sys::cdev::close(cmd_fd);
         return Err(crate::errno::Errno::EINVAL).ret_null();
@@ -64,7 +68,10 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context(
         crate::sys::cdev::close(cmd_fd);
         return Err(crate::errno::Errno::ENOMEM).ret_null();
     }
-    let vctx = drv.cast::<u8>().wrapping_add(offset).cast::<verbs_context>();
+    let vctx = drv
+        .cast::<u8>()
+        .wrapping_add(offset)
+        .cast::<verbs_context>();
     // SAFETY: vctx lies inside the fresh allocation (checked above).
     match unsafe { crate::verbs::context::init_context(vctx, device, cmd_fd, driver_id) } {
         Ok(()) => drv,

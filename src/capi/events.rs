@@ -11,13 +11,13 @@
 use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_uint, c_void};
 
-use crate::verbs::ctxpriv::ops_of;
 use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};
 use crate::abi::verbs::ibv_event_type::*;
 use crate::abi::verbs::{ibv_async_event, ibv_comp_channel, ibv_context, ibv_cq};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::sys::pod;
+use crate::verbs::ctxpriv::ops_of;
 
 /// One whole record of `T` from `fd`, or the read's errno (a short read, which the kernel never
 /// gives, is EIO).
@@ -27,7 +27,11 @@ fn read_record<T: pod::Pod>(fd: c_int) -> Result<T> {
     let n = crate::sys::heap::read(fd, buf)?;
     // Divergence: rdma-core returns -1 with errno left as it was on a short read; the kernel
     // never reads short, so we call it EIO.
-    if n != buf.len() { Err(Errno::EIO) } else { Ok(rec) }
+    if n != buf.len() {
+        Err(Errno::EIO)
+    } else {
+        Ok(rec)
+    }
 }
 
 /// The kinds of object an asynchronous event can name.
@@ -103,7 +107,12 @@ pub unsafe extern "C" fn ibv_get_async_event(
     }
     0
 }
-super::symver!(ibv_get_async_event, v1_1, "@@IBVERBS_1.1", ibv_get_async_event);
+super::symver!(
+    ibv_get_async_event,
+    v1_1,
+    "@@IBVERBS_1.1",
+    ibv_get_async_event
+);
 
 /// Count one event on an object: `counter += n` under `mutex`, then wake one waiter on `cond`.
 ///
@@ -143,25 +152,50 @@ pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
         match affiliation((*event).event_type.raw()) {
             Affiliation::Cq if !el.cq.is_null() => {
                 let o = el.cq;
-                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).async_events_completed, 1);
+                count_events(
+                    &raw mut (*o).mutex,
+                    &raw mut (*o).cond,
+                    &raw mut (*o).async_events_completed,
+                    1,
+                );
             }
             Affiliation::Qp if !el.qp.is_null() => {
                 let o = el.qp;
-                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).events_completed, 1);
+                count_events(
+                    &raw mut (*o).mutex,
+                    &raw mut (*o).cond,
+                    &raw mut (*o).events_completed,
+                    1,
+                );
             }
             Affiliation::Srq if !el.srq.is_null() => {
                 let o = el.srq;
-                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).events_completed, 1);
+                count_events(
+                    &raw mut (*o).mutex,
+                    &raw mut (*o).cond,
+                    &raw mut (*o).events_completed,
+                    1,
+                );
             }
             Affiliation::Wq if !el.wq.is_null() => {
                 let o = el.wq;
-                count_events(&raw mut (*o).mutex, &raw mut (*o).cond, &raw mut (*o).events_completed, 1);
+                count_events(
+                    &raw mut (*o).mutex,
+                    &raw mut (*o).cond,
+                    &raw mut (*o).events_completed,
+                    1,
+                );
             }
             _ => {}
         }
     }
 }
-super::symver!(ibv_ack_async_event, v1_1, "@@IBVERBS_1.1", ibv_ack_async_event);
+super::symver!(
+    ibv_ack_async_event,
+    v1_1,
+    "@@IBVERBS_1.1",
+    ibv_ack_async_event
+);
 
 /// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 ///
@@ -182,7 +216,14 @@ pub unsafe extern "C" fn ibv_create_comp_channel(
         };
         crate::cmd::cq::create_comp_channel(cx.cmd())
     };
-    r.map(|fd| Box::into_raw(Box::new(ibv_comp_channel { context, fd, refcnt: 0 }))).ret_null()
+    r.map(|fd| {
+        Box::into_raw(Box::new(ibv_comp_channel {
+            context,
+            fd,
+            refcnt: 0,
+        }))
+    })
+    .ret_null()
 }
 
 /// `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
@@ -265,7 +306,12 @@ pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
     }
     // SAFETY: a CQ initialised by verbs_init_cq.
     unsafe {
-        count_events(&raw mut (*cq).mutex, &raw mut (*cq).cond, &raw mut (*cq).comp_events_completed, nevents);
+        count_events(
+            &raw mut (*cq).mutex,
+            &raw mut (*cq).cond,
+            &raw mut (*cq).comp_events_completed,
+            nevents,
+        );
     }
 }
 super::symver!(ibv_ack_cq_events, v1_1, "@@IBVERBS_1.1", ibv_ack_cq_events);

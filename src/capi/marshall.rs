@@ -154,9 +154,12 @@ pub unsafe extern "C" fn ibv_copy_qp_attr_from_kern(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_copy_path_rec_from_kern(dst: *mut c_void, src: *mut c_void) {
     // SAFETY: the caller's records (64 bytes each), or NULL.
-    let (Some(d), Some(s)) =
-        (unsafe { (dst.cast::<ibv_sa_path_rec>().as_mut(), src.cast::<ib_user_path_rec>().as_ref()) })
-    else {
+    let (Some(d), Some(s)) = (unsafe {
+        (
+            dst.cast::<ibv_sa_path_rec>().as_mut(),
+            src.cast::<ib_user_path_rec>().as_ref(),
+        )
+    }) else {
         return;
     };
     d.dgid.raw = s.dgid;
@@ -189,9 +192,12 @@ pub unsafe extern "C" fn ibv_copy_path_rec_from_kern(dst: *mut c_void, src: *mut
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_copy_path_rec_to_kern(dst: *mut c_void, src: *mut c_void) {
     // SAFETY: the caller's records (64 bytes each), or NULL.
-    let (Some(d), Some(s)) =
-        (unsafe { (dst.cast::<ib_user_path_rec>().as_mut(), src.cast::<ibv_sa_path_rec>().as_ref()) })
-    else {
+    let (Some(d), Some(s)) = (unsafe {
+        (
+            dst.cast::<ib_user_path_rec>().as_mut(),
+            src.cast::<ibv_sa_path_rec>().as_ref(),
+        )
+    }) else {
         return;
     };
     // SAFETY: every bit pattern is a valid `raw` view of a GID.

@@ -9,9 +9,9 @@
 
 use core::ffi::c_int;
 
-use crate::verbs::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_gid, ibv_qp};
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::ops_of;
 
 /// Whether `qp` and `gid` can be handed to the provider.
 ///

@@ -15,7 +15,6 @@
 
 use core::ffi::{c_int, c_uint, c_void};
 
-use crate::verbs::ctxpriv::{op65, ops_of};
 use crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR;
 use crate::abi::driver::verbs_mr;
 use crate::abi::uapi::ib_uverbs_core_support::IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS;
@@ -23,10 +22,13 @@ use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ON_DEMAND;
 use crate::abi::verbs::ibv_mr_init_attr_mask as mask;
 use crate::abi::verbs::ibv_rereg_mr_err_code::*;
 use crate::abi::verbs::ibv_rereg_mr_flags::{self, *};
-use crate::abi::verbs::{IBV_ACCESS_OPTIONAL_RANGE, ibv_buf, ibv_context, ibv_mr, ibv_mr_init_attr, ibv_pd};
+use crate::abi::verbs::{
+    IBV_ACCESS_OPTIONAL_RANGE, ibv_buf, ibv_context, ibv_mr, ibv_mr_init_attr, ibv_pd,
+};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::fork::{ForkAdvice, fork_range};
+use crate::verbs::ctxpriv::{op65, ops_of};
 
 const ODP: c_int = IBV_ACCESS_ON_DEMAND as c_int;
 const IOVA: u64 = mask::IBV_REG_MR_MASK_IOVA as u64;
@@ -63,7 +65,11 @@ unsafe fn device_access(ctx: *mut ibv_context, access: c_int) -> c_int {
     // SAFETY: the caller's contract; the device of an open context is one of ours.
     let v = unsafe { crate::verbs::devlist::vdev_of((*ctx).device).0 };
     // SAFETY: as above.
-    let support = if v.is_null() { 0 } else { unsafe { (*v).core_support } };
+    let support = if v.is_null() {
+        0
+    } else {
+        unsafe { (*v).core_support }
+    };
     if support & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS as u64 == 0 {
         access & !(IBV_ACCESS_OPTIONAL_RANGE as c_int)
     } else {
@@ -99,7 +105,13 @@ unsafe fn mr_ctx(mr: *mut ibv_mr) -> Result<*mut ibv_context> {
 ///
 /// # Safety
 /// `mr` is NULL or a live MR.
-unsafe fn fill_mr(mr: *mut ibv_mr, pd: *mut ibv_pd, ctx: *mut ibv_context, addr: *mut c_void, length: usize) {
+unsafe fn fill_mr(
+    mr: *mut ibv_mr,
+    pd: *mut ibv_pd,
+    ctx: *mut ibv_context,
+    addr: *mut c_void,
+    length: usize,
+) {
     // SAFETY: the caller's contract.
     if let Some(m) = unsafe { mr.as_mut() } {
         m.context = ctx;
@@ -261,7 +273,11 @@ unsafe fn attr_from_buf(pd: *mut ibv_pd, a: &mut ibv_mr_init_attr) -> Result<()>
 ///
 /// # Safety
 /// `pd` is a PD of the open context `ctx`.
-unsafe fn default_reg_mr_ex(pd: *mut ibv_pd, ctx: *mut ibv_context, a: &ibv_mr_init_attr) -> *mut ibv_mr {
+unsafe fn default_reg_mr_ex(
+    pd: *mut ibv_pd,
+    ctx: *mut ibv_context,
+    a: &ibv_mr_init_attr,
+) -> *mut ibv_mr {
     let m = a.comp_mask;
     let has = |bit: u64| m & bit != 0;
     let supported = IOVA | ADDR | FD | FD_OFFSET;
@@ -283,7 +299,11 @@ unsafe fn default_reg_mr_ex(pd: *mut ibv_pd, ctx: *mut ibv_context, a: &ibv_mr_i
     if !has(ADDR) || has(FD_OFFSET) {
         return Err(Errno::EINVAL).ret_null();
     }
-    let iova = if has(IOVA) { a.iova } else { a.addr as usize as u64 };
+    let iova = if has(IOVA) {
+        a.iova
+    } else {
+        a.addr as usize as u64
+    };
     match ops.reg_mr {
         // SAFETY: as above.
         Some(op) => unsafe { op(pd, a.addr, a.length, iova, a.access) },
@@ -452,7 +472,8 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
             Err(e) => return e.ret_errno(),
         };
         let vmr = mr.cast::<verbs_mr>();
-        let (addr, length, mr_type, access) = ((*mr).addr, (*mr).length, (*vmr).mr_type, (*vmr).access);
+        let (addr, length, mr_type, access) =
+            ((*mr).addr, (*mr).length, (*vmr).mr_type, (*vmr).access);
         let ret = match ops_of(ctx).dereg_mr {
             Some(op) => op(vmr),
             None => libc::EOPNOTSUPP,
@@ -540,7 +561,12 @@ pub unsafe extern "C" fn ibv_alloc_buf(
     }
     // SAFETY: b is a fresh, suitably aligned allocation of one Buf; the caller's out-pointer.
     unsafe {
-        b.write(Buf { addr: p, size, pd, dmabuf_fd: -1 });
+        b.write(Buf {
+            addr: p,
+            size,
+            pd,
+            dmabuf_fd: -1,
+        });
         *buf = BUFS.give(b).cast();
     }
     p

@@ -19,7 +19,8 @@ fn dontfork(addr: *const u8) -> bool {
     for line in smaps.lines() {
         let mut range = line.split_whitespace().next().unwrap_or("").split('-');
         if let (Some(lo), Some(hi), true) = (range.next(), range.next(), line.contains(' ')) {
-            if let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16)) {
+            if let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+            {
                 inside = (lo..hi).contains(&a);
                 continue;
             }
@@ -34,7 +35,13 @@ fn dontfork(addr: *const u8) -> bool {
 static LAST_ACCESS: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
 /// A provider MR: succeeds unless `access` asks for remote atomics (then EACCES).
-unsafe extern "C" fn fake_reg(_pd: *mut ibv_pd, addr: *mut c_void, len: usize, _iova: u64, access: c_int) -> *mut ibv_mr {
+unsafe extern "C" fn fake_reg(
+    _pd: *mut ibv_pd,
+    addr: *mut c_void,
+    len: usize,
+    _iova: u64,
+    access: c_int,
+) -> *mut ibv_mr {
     LAST_ACCESS.store(access, std::sync::atomic::Ordering::Relaxed);
     if access & crate::abi::verbs::ibv_access_flags::IBV_ACCESS_REMOTE_ATOMIC as c_int != 0 {
         crate::sys::set_errno(libc::EACCES);
@@ -49,10 +56,19 @@ unsafe extern "C" fn fake_reg(_pd: *mut ibv_pd, addr: *mut c_void, len: usize, _
     Box::into_raw(v).cast()
 }
 
-unsafe extern "C" fn fake_dmabuf(_pd: *mut ibv_pd, _o: u64, _l: usize, _i: u64, _fd: c_int, _a: c_int) -> *mut ibv_mr {
+unsafe extern "C" fn fake_dmabuf(
+    _pd: *mut ibv_pd,
+    _o: u64,
+    _l: usize,
+    _i: u64,
+    _fd: c_int,
+    _a: c_int,
+) -> *mut ibv_mr {
     // SAFETY: zeroed plain data.
     let mut v: Box<verbs_mr> = Box::new(unsafe { core::mem::zeroed() });
-    v.mr_type = crate::abi::ctype::CEnum::new(crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_DMABUF_MR as u32);
+    v.mr_type = crate::abi::ctype::CEnum::new(
+        crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_DMABUF_MR as u32,
+    );
     Box::into_raw(v).cast()
 }
 
@@ -68,7 +84,14 @@ unsafe extern "C" fn fake_dereg(v: *mut verbs_mr) -> c_int {
     0
 }
 
-unsafe extern "C" fn fake_rereg(_v: *mut verbs_mr, _f: c_int, _pd: *mut ibv_pd, _a: *mut c_void, len: usize, _acc: c_int) -> c_int {
+unsafe extern "C" fn fake_rereg(
+    _v: *mut verbs_mr,
+    _f: c_int,
+    _pd: *mut ibv_pd,
+    _a: *mut c_void,
+    len: usize,
+    _acc: c_int,
+) -> c_int {
     if len == 3 * 4096 { libc::EINVAL } else { 0 }
 }
 
@@ -80,7 +103,11 @@ fn fake_context() -> *mut ibv_context {
     ops.reg_dmabuf_mr = Some(fake_dmabuf);
     ops.dereg_mr = Some(fake_dereg);
     ops.rereg_mr = Some(fake_rereg);
-    let p = Box::new(ContextPriv::new(ops, crate::cmd::CmdState::new(0, false), false));
+    let p = Box::new(ContextPriv::new(
+        ops,
+        crate::cmd::CmdState::new(0, false),
+        false,
+    ));
     // SAFETY: as above.
     let v: *mut verbs_context_pabi34 = Box::into_raw(Box::new(unsafe { core::mem::zeroed() }));
     // SAFETY: our own allocation.
@@ -98,17 +125,30 @@ fn registration_marks_pages_dontfork() {
     }
     // SAFETY: our own mapping of 4 pages, a fake context and PD; the verbs' C contracts.
     unsafe {
-        let base = libc::mmap(null_mut(), 4 * 4096, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
+        let base = libc::mmap(
+            null_mut(),
+            4 * 4096,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
         assert_ne!(base, libc::MAP_FAILED);
         let page = |i: usize| base.cast::<u8>().add(i * 4096);
         let marks = || (0..4).map(|i| dontfork(page(i))).collect::<Vec<_>>();
-        let mut pd = ibv_pd { context: fake_context(), handle: 1 };
+        let mut pd = ibv_pd {
+            context: fake_context(),
+            handle: 1,
+        };
         let lw = crate::abi::verbs::ibv_access_flags::IBV_ACCESS_LOCAL_WRITE as c_int;
 
         // Registered: its pages (an unaligned range widens to whole pages), and only those.
         let mr = ibv_reg_mr(&mut pd, page(1).add(100).cast(), 4096, lw);
         assert!(!mr.is_null());
-        assert_eq!(((*mr).pd, (*mr).context, (*mr).length), (&raw mut pd, pd.context, 4096));
+        assert_eq!(
+            ((*mr).pd, (*mr).context, (*mr).length),
+            (&raw mut pd, pd.context, 4096)
+        );
         assert_eq!(marks(), [false, true, true, false]);
         // Optional access bits are dropped for a device that does not support them.
         assert_eq!(LAST_ACCESS.load(std::sync::atomic::Ordering::Relaxed), lw);
@@ -119,7 +159,10 @@ fn registration_marks_pages_dontfork() {
         crate::sys::set_errno(0);
         let atomic = crate::abi::verbs::ibv_access_flags::IBV_ACCESS_REMOTE_ATOMIC as c_int;
         assert!(ibv_reg_mr(&mut pd, page(0).cast(), 4096, lw | atomic).is_null());
-        assert_eq!((crate::sys::errno(), marks()), (libc::EACCES, vec![false; 4]));
+        assert_eq!(
+            (crate::sys::errno(), marks()),
+            (libc::EACCES, vec![false; 4])
+        );
 
         // On-demand MRs pin nothing; neither do dma-buf ones (ibv_reg_mr_ex with FD).
         let odp = ibv_reg_mr(&mut pd, page(0).cast(), 4096, lw | ODP);
@@ -149,10 +192,16 @@ fn registration_marks_pages_dontfork() {
 
         // rereg to a new translation moves the mark; a failing one leaves the old.
         let t = IBV_REREG_MR_CHANGE_TRANSLATION as c_int;
-        assert_eq!(ibv_rereg_mr(ex, t, null_mut(), page(2).cast(), 2 * 4096, 0), 0);
+        assert_eq!(
+            ibv_rereg_mr(ex, t, null_mut(), page(2).cast(), 2 * 4096, 0),
+            0
+        );
         assert_eq!(((*ex).addr, (*ex).length), (page(2).cast(), 2 * 4096));
         assert_eq!(marks(), [false, false, true, true]);
-        assert_eq!(ibv_rereg_mr(ex, t, null_mut(), page(0).cast(), 3 * 4096, 0), IBV_REREG_MR_ERR_CMD as c_int);
+        assert_eq!(
+            ibv_rereg_mr(ex, t, null_mut(), page(0).cast(), 3 * 4096, 0),
+            IBV_REREG_MR_ERR_CMD as c_int
+        );
         assert_eq!(marks(), [false, false, true, true]);
         assert_eq!(ibv_dereg_mr(ex), 0);
         assert_eq!(marks(), [false; 4]);

@@ -9,10 +9,10 @@
 
 use core::ffi::c_int;
 
-use crate::verbs::ctxpriv::ops_of;
 use crate::abi::verbs::{ibv_context, ibv_pd};
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::ops_of;
 
 /// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 ///

@@ -9,7 +9,6 @@
 
 use core::ffi::c_int;
 
-use crate::verbs::ctxpriv::ops_of;
 use super::ret::ret_or;
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_qp;
@@ -22,7 +21,7 @@ use crate::abi::verbs::{
 };
 use crate::cret::CRet;
 use crate::errno::Errno;
-
+use crate::verbs::ctxpriv::ops_of;
 
 /// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 ///
@@ -148,7 +147,11 @@ pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
         let v = qp.cast::<verbs_qp>();
         ((*v).comp_mask, (&raw const (*v).xrcd).cast::<u32>().read())
     };
-    if vqp_is_ex(at_352, at_360) { qp.cast() } else { core::ptr::null_mut() }
+    if vqp_is_ex(at_352, at_360) {
+        qp.cast()
+    } else {
+        core::ptr::null_mut()
+    }
 }
 
 /// Whether a provider's `verbs_qp` carries VERBS_QP_EX, from its 32-bit words at byte 352 and
@@ -187,7 +190,8 @@ pub unsafe extern "C" fn ibv_query_qp_data_in_order(
         if qp.is_null() || (*qp).context.is_null() {
             return ret_or(Err(Errno::EINVAL), 0);
         }
-        let known = IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS as u32 | IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY as u32;
+        let known = IBV_QUERY_QP_DATA_IN_ORDER_RETURN_CAPS as u32
+            | IBV_QUERY_QP_DATA_IN_ORDER_DEVICE_ONLY as u32;
         if flags & !known != 0 {
             return 0;
         }

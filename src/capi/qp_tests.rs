@@ -8,10 +8,10 @@ use core::ptr::null_mut;
 use std::cell::Cell;
 
 use crate::abi::ctype::CEnum;
-use crate::verbs::ctxpriv::ContextPriv;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_qp};
 use crate::abi::verbs::*;
 use crate::sys::{errno, set_errno};
+use crate::verbs::ctxpriv::ContextPriv;
 
 const SENTINEL: c_int = 12345;
 
@@ -31,7 +31,12 @@ fn bump() -> c_int {
 unsafe extern "C" fn modify_qp(_: *mut ibv_qp, _: *mut ibv_qp_attr, _: c_int) -> c_int {
     bump()
 }
-unsafe extern "C" fn query_qp(_: *mut ibv_qp, a: *mut ibv_qp_attr, _: c_int, _: *mut ibv_qp_init_attr) -> c_int {
+unsafe extern "C" fn query_qp(
+    _: *mut ibv_qp,
+    a: *mut ibv_qp_attr,
+    _: c_int,
+    _: *mut ibv_qp_init_attr,
+) -> c_int {
     // SAFETY: the test's attribute struct.
     unsafe { (*a).qp_state = CEnum::new(ibv_qp_state::IBV_QPS_RTS as u32) };
     bump()
@@ -60,9 +65,14 @@ impl TestCtx {
         ops.query_qp_data_in_order = Some(in_order);
         ops.create_srq = Some(create_srq);
         // SAFETY: plain calloc, checked.
-        let v = unsafe { libc::calloc(1, size_of::<verbs_context_pabi34>()) }.cast::<verbs_context_pabi34>();
+        let v = unsafe { libc::calloc(1, size_of::<verbs_context_pabi34>()) }
+            .cast::<verbs_context_pabi34>();
         assert!(!v.is_null());
-        let p = Box::new(ContextPriv::new(ops, crate::cmd::CmdState::new(0, false), false));
+        let p = Box::new(ContextPriv::new(
+            ops,
+            crate::cmd::CmdState::new(0, false),
+            false,
+        ));
         // SAFETY: a live zeroed allocation.
         unsafe { (*v).r#priv = Box::into_raw(p).cast() };
         TestCtx(v)
@@ -105,30 +115,58 @@ fn modify_and_query_keep_qp_state() {
     // SAFETY: live test objects throughout.
     unsafe {
         RET.with(|r| r.set(0));
-        assert_eq!(crate::capi::qp::ibv_modify_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_PORT as c_int), 0);
-        assert_eq!(((*qp).state.raw(), called()), (0, 1), "no STATE in the mask: untouched");
-        assert_eq!(crate::capi::qp::ibv_modify_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_STATE as c_int), 0);
+        assert_eq!(
+            crate::capi::qp::ibv_modify_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_PORT as c_int),
+            0
+        );
+        assert_eq!(
+            ((*qp).state.raw(), called()),
+            (0, 1),
+            "no STATE in the mask: untouched"
+        );
+        assert_eq!(
+            crate::capi::qp::ibv_modify_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_STATE as c_int),
+            0
+        );
         assert_eq!((*qp).state.raw(), 1);
         RET.with(|r| r.set(libc::EINVAL));
         a.qp_state = CEnum::new(ibv_qp_state::IBV_QPS_RTR as u32);
         set_errno(SENTINEL);
         assert_eq!(crate::capi::qp::ibv_modify_qp(qp, &mut a, 1), libc::EINVAL);
-        assert_eq!(((*qp).state.raw(), errno()), (1, SENTINEL), "a failure changes neither state nor errno");
+        assert_eq!(
+            ((*qp).state.raw(), errno()),
+            (1, SENTINEL),
+            "a failure changes neither state nor errno"
+        );
 
         // SAFETY: all-zero is a valid init attribute struct.
         let mut ia: ibv_qp_init_attr = zeroed();
         RET.with(|r| r.set(0));
         (*qp).state = CEnum::new(ibv_qp_state::IBV_QPS_SQE as u32);
-        assert_eq!(crate::capi::qp::ibv_query_qp(qp, &mut a, ibv_qp_attr_mask::IBV_QP_PORT as c_int, &mut ia), 0);
+        assert_eq!(
+            crate::capi::qp::ibv_query_qp(
+                qp,
+                &mut a,
+                ibv_qp_attr_mask::IBV_QP_PORT as c_int,
+                &mut ia
+            ),
+            0
+        );
         assert_eq!((*qp).state.raw(), ibv_qp_state::IBV_QPS_SQE as u32);
         assert_eq!(crate::capi::qp::ibv_query_qp(qp, &mut a, 1, &mut ia), 0);
         assert_eq!((*qp).state.raw(), ibv_qp_state::IBV_QPS_RTS as u32);
         called();
 
         set_errno(SENTINEL);
-        assert_eq!(crate::capi::qp::ibv_modify_qp(null_mut(), &mut a, 1), libc::EINVAL);
+        assert_eq!(
+            crate::capi::qp::ibv_modify_qp(null_mut(), &mut a, 1),
+            libc::EINVAL
+        );
         assert_eq!(errno(), libc::EINVAL);
-        assert_eq!(crate::capi::qp::ibv_query_qp(qp, &mut a, 1, null_mut()), libc::EINVAL);
+        assert_eq!(
+            crate::capi::qp::ibv_query_qp(qp, &mut a, 1, null_mut()),
+            libc::EINVAL
+        );
     }
 }
 
@@ -137,26 +175,54 @@ fn ece_and_data_in_order_rules() {
     let c = TestCtx::new();
     let mut q = qp_on(&c);
     let qp = qp_ptr(&mut q);
-    let mut ece = ibv_ece { vendor_id: 0, options: 1, comp_mask: 0 };
+    let mut ece = ibv_ece {
+        vendor_id: 0,
+        options: 1,
+        comp_mask: 0,
+    };
     // SAFETY: live test objects throughout.
     unsafe {
         called();
         set_errno(SENTINEL);
         assert_eq!(crate::capi::qp::ibv_set_ece(qp, &mut ece), libc::EOPNOTSUPP);
-        assert_eq!((errno(), called()), (libc::EOPNOTSUPP, 0), "vendor 0: refused without the provider");
+        assert_eq!(
+            (errno(), called()),
+            (libc::EOPNOTSUPP, 0),
+            "vendor 0: refused without the provider"
+        );
         ece.vendor_id = 0x15b3;
         RET.with(|r| r.set(0));
-        assert_eq!((crate::capi::qp::ibv_set_ece(qp, &mut ece), called()), (0, 1));
+        assert_eq!(
+            (crate::capi::qp::ibv_set_ece(qp, &mut ece), called()),
+            (0, 1)
+        );
         // The default query_ece: EOPNOTSUPP, errno untouched.
         set_errno(SENTINEL);
-        assert_eq!((crate::capi::qp::ibv_query_ece(qp, &mut ece), errno()), (libc::EOPNOTSUPP, SENTINEL));
+        assert_eq!(
+            (crate::capi::qp::ibv_query_ece(qp, &mut ece), errno()),
+            (libc::EOPNOTSUPP, SENTINEL)
+        );
 
         use ibv_query_qp_data_in_order_caps::*;
         RET.with(|r| r.set(IBV_QUERY_QP_DATA_IN_ORDER_WHOLE_MSG as c_int));
-        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 0), 1);
-        assert_eq!(crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 1), 3, "whole message implies 128-byte");
+        assert_eq!(
+            crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 0),
+            1
+        );
+        assert_eq!(
+            crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 1),
+            3,
+            "whole message implies 128-byte"
+        );
         assert_eq!(called(), 2);
-        assert_eq!((crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 4), called()), (0, 0), "unknown flags");
+        assert_eq!(
+            (
+                crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 4),
+                called()
+            ),
+            (0, 0),
+            "unknown flags"
+        );
         RET.with(|r| r.set(IBV_QUERY_QP_DATA_IN_ORDER_ALIGNED_128_BYTES as c_int));
         assert_eq!(
             crate::capi::qp::ibv_query_qp_data_in_order(qp, CEnum::new(0), 0),
@@ -167,7 +233,13 @@ fn ece_and_data_in_order_rules() {
             2
         );
         set_errno(SENTINEL);
-        assert_eq!((crate::capi::qp::ibv_query_qp_data_in_order(null_mut(), CEnum::new(0), 0), errno()), (0, libc::EINVAL));
+        assert_eq!(
+            (
+                crate::capi::qp::ibv_query_qp_data_in_order(null_mut(), CEnum::new(0), 0),
+                errno()
+            ),
+            (0, libc::EINVAL)
+        );
     }
 }
 
@@ -188,12 +260,22 @@ fn qp_to_qp_ex_follows_the_mask() {
         words.add(352).cast::<u64>().write(0x0000_7f00_1234_5670);
         words.add(360).cast::<u32>().write(0);
         assert!(crate::capi::qp::ibv_qp_to_qp_ex(qp).is_null());
-        words.add(360).cast::<u32>().write(crate::abi::driver::verbs_qp_mask::VERBS_QP_EX as u32);
+        words
+            .add(360)
+            .cast::<u32>()
+            .write(crate::abi::driver::verbs_qp_mask::VERBS_QP_EX as u32);
         assert_eq!(crate::capi::qp::ibv_qp_to_qp_ex(qp).cast::<ibv_qp>(), qp);
         words.add(352).cast::<u64>().write(0);
-        assert_eq!(crate::capi::qp::ibv_qp_to_qp_ex(qp).cast::<ibv_qp>(), qp, "wr_flush NULL");
+        assert_eq!(
+            crate::capi::qp::ibv_qp_to_qp_ex(qp).cast::<ibv_qp>(),
+            qp,
+            "wr_flush NULL"
+        );
         // A v44 XRC QP: comp_mask XRCD, the xrcd pointer's low half at 360 is not a mask.
-        words.add(352).cast::<u32>().write(crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD as u32);
+        words
+            .add(352)
+            .cast::<u32>()
+            .write(crate::abi::driver::verbs_qp_mask::VERBS_QP_XRCD as u32);
         words.add(360).cast::<u32>().write(0x5678_9abe);
         assert!(crate::capi::qp::ibv_qp_to_qp_ex(qp).is_null());
         assert!(crate::capi::qp::ibv_qp_to_qp_ex(null_mut()).is_null());
@@ -204,13 +286,26 @@ fn qp_to_qp_ex_follows_the_mask() {
 #[test]
 fn create_srq_sets_the_core_fields() {
     let c = TestCtx::new();
-    let mut pd = ibv_pd { context: c.ctx(), handle: 1 };
-    let mut a = ibv_srq_init_attr { srq_context: 0x99 as *mut _, attr: ibv_srq_attr { max_wr: 4, max_sge: 1, srq_limit: 0 } };
+    let mut pd = ibv_pd {
+        context: c.ctx(),
+        handle: 1,
+    };
+    let mut a = ibv_srq_init_attr {
+        srq_context: 0x99 as *mut _,
+        attr: ibv_srq_attr {
+            max_wr: 4,
+            max_sge: 1,
+            srq_limit: 0,
+        },
+    };
     // SAFETY: live test objects; the SRQ comes from the test op's calloc.
     unsafe {
         let srq = crate::capi::srq::ibv_create_srq(&mut pd, &mut a);
         assert!(!srq.is_null());
-        assert_eq!(((*srq).context, (*srq).pd, (*srq).srq_context as usize), (c.ctx(), &raw mut pd, 0x99));
+        assert_eq!(
+            ((*srq).context, (*srq).pd, (*srq).srq_context as usize),
+            (c.ctx(), &raw mut pd, 0x99)
+        );
         assert_eq!(called(), 1);
         // The lock is usable.
         assert_eq!(libc::pthread_mutex_lock(&raw mut (*srq).mutex), 0);

@@ -7,12 +7,11 @@
 
 use core::ffi::c_int;
 
-use crate::verbs::ctxpriv::ops_of;
-use crate::verbs::qpcommon::init_lock;
 use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
 use crate::cret::CRet;
 use crate::errno::Errno;
-
+use crate::verbs::ctxpriv::ops_of;
+use crate::verbs::qpcommon::init_lock;
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///

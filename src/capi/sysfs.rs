@@ -19,7 +19,9 @@ use crate::errno::Errno;
 pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
     static PATH: OnceLock<CString> = OnceLock::new();
     PATH.get_or_init(|| {
-        let p = crate::device::sysfs::sysfs_path().as_os_str().as_encoded_bytes();
+        let p = crate::device::sysfs::sysfs_path()
+            .as_os_str()
+            .as_encoded_bytes();
         CString::new(p).unwrap_or_else(|_| c"/sys".to_owned())
     })
     .as_ptr()
@@ -62,7 +64,11 @@ unsafe fn read_into(path: &CStr, buf: *mut c_char, size: usize) -> c_int {
 fn join(dir: &CStr, file: &CStr) -> Result<CString, Errno> {
     let (d, f) = (dir.to_bytes(), file.to_bytes());
     let mut v = Vec::new();
-    let len = d.len().checked_add(f.len()).and_then(|l| l.checked_add(2)).ok_or(Errno::ENOMEM)?;
+    let len = d
+        .len()
+        .checked_add(f.len())
+        .and_then(|l| l.checked_add(2))
+        .ok_or(Errno::ENOMEM)?;
     v.try_reserve_exact(len).map_err(|_| Errno::ENOMEM)?;
     v.extend_from_slice(d);
     v.push(b'/');
@@ -109,7 +115,12 @@ pub unsafe extern "C" fn ibverbs_rs_read_ibdev_sysfs_file(
         return Err(Errno::EINVAL).ret_minus_one();
     }
     // SAFETY: a provider's or our own sysfs record, and the shim's formatted path.
-    match unsafe { join(CStr::from_ptr((*sysfs_dev).ibdev_path.as_ptr()), CStr::from_ptr(path)) } {
+    match unsafe {
+        join(
+            CStr::from_ptr((*sysfs_dev).ibdev_path.as_ptr()),
+            CStr::from_ptr(path),
+        )
+    } {
         // SAFETY: the caller's buffer of `size` bytes.
         Ok(full) => unsafe { read_into(&full, buf, size) },
         Err(e) => Err(e).ret_minus_one(),

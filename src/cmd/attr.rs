@@ -62,11 +62,23 @@ const _: () = assert!(
 
 impl Attr {
     /// An all-zero attribute (an unused slot).
-    pub const ZERO: Attr = Attr { attr_id: 0, len: 0, flags: 0, attr_data: 0, data: 0 };
+    pub const ZERO: Attr = Attr {
+        attr_id: 0,
+        len: 0,
+        flags: 0,
+        attr_data: 0,
+        data: 0,
+    };
 
     /// A fresh attribute as `_ioctl_next_attr` makes it: mandatory, everything else zero.
     pub const fn new(attr_id: u16) -> Attr {
-        Attr { attr_id, len: 0, flags: UVERBS_ATTR_F_MANDATORY, attr_data: 0, data: 0 }
+        Attr {
+            attr_id,
+            len: 0,
+            flags: UVERBS_ATTR_F_MANDATORY,
+            attr_data: 0,
+            data: 0,
+        }
     }
 
     /// `fill_attr_in`: up to 8 bytes inline in `data`, longer data by address (`addr`); true
@@ -94,7 +106,13 @@ impl Attr {
     /// A mandatory attribute of `len` bytes with `data`.
     #[inline]
     fn sized(attr_id: u16, len: usize, data: u64) -> (Attr, bool) {
-        let a = Attr { attr_id, len: len as u16, flags: UVERBS_ATTR_F_MANDATORY, attr_data: 0, data };
+        let a = Attr {
+            attr_id,
+            len: len as u16,
+            flags: UVERBS_ATTR_F_MANDATORY,
+            attr_data: 0,
+            data,
+        };
         (a, len > u16::MAX as usize)
     }
 
@@ -122,7 +140,24 @@ impl Attr {
     /// An attribute from its 16 bytes.
     #[inline]
     pub fn from_bytes(b: &[u8; ATTR_SIZE]) -> Attr {
-        let [i0, i1, l0, l1, f0, f1, a0, a1, d0, d1, d2, d3, d4, d5, d6, d7] = *b;
+        let [
+            i0,
+            i1,
+            l0,
+            l1,
+            f0,
+            f1,
+            a0,
+            a1,
+            d0,
+            d1,
+            d2,
+            d3,
+            d4,
+            d5,
+            d6,
+            d7,
+        ] = *b;
         Attr {
             attr_id: u16::from_ne_bytes([i0, i1]),
             len: u16::from_ne_bytes([l0, l1]),
@@ -141,8 +176,15 @@ impl Attr {
 
 impl IoctlHdr {
     /// An all-zero header.
-    pub const ZERO: IoctlHdr =
-        IoctlHdr { length: 0, object_id: 0, method_id: 0, num_attrs: 0, reserved1: 0, driver_id: 0, reserved2: 0 };
+    pub const ZERO: IoctlHdr = IoctlHdr {
+        length: 0,
+        object_id: 0,
+        method_id: 0,
+        num_attrs: 0,
+        reserved1: 0,
+        driver_id: 0,
+        reserved2: 0,
+    };
 
     /// The header's 24 bytes.
     pub fn to_bytes(&self) -> [u8; HDR_SIZE] {
@@ -307,7 +349,8 @@ impl Attrs {
                     return Ok(());
                 }
                 let mut v = Vec::new();
-                v.try_reserve_exact(w.len().saturating_add(more)).map_err(|_| Errno::ENOMEM)?;
+                v.try_reserve_exact(w.len().saturating_add(more))
+                    .map_err(|_| Errno::ENOMEM)?;
                 v.extend_from_slice(w.as_slice());
                 self.0 = Store::Heap(v);
                 Ok(())

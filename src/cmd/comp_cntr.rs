@@ -26,7 +26,11 @@ pub fn create_comp_cntr(ctx: Ctx<'_>, link: &mut Vec<CmdBuf>) -> Result<u32> {
 }
 
 /// `ibv_cmd_destroy_comp_cntr`: `UVERBS_METHOD_COMP_CNTR_DESTROY` (a destroy).
-pub fn destroy_comp_cntr(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+pub fn destroy_comp_cntr(
+    ctx: Ctx<'_>,
+    handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
@@ -58,11 +62,19 @@ pub fn read_comp_cntr(ctx: Ctx<'_>, handle: u32, entry: u8) -> Result<u64> {
 
 /// `ibv_cmd_qp_attach_comp_cntr`: `UVERBS_METHOD_QP_ATTACH_COMP_CNTR`; `op_mask` holds
 /// `IBV_QP_ATTACH_COMP_CNTR_OP_*` bits (only [`QP_ATTACH_OPS`] are sent).
-pub fn qp_attach_comp_cntr(ctx: Ctx<'_>, qp_handle: u32, cntr_handle: u32, op_mask: u32) -> Result<()> {
+pub fn qp_attach_comp_cntr(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    cntr_handle: u32,
+    op_mask: u32,
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_ATTACH_COMP_CNTR);
     cmd.in_obj(UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE, qp_handle);
     cmd.in_obj(UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE, cntr_handle);
-    cmd.in_u32(UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK, op_mask & QP_ATTACH_OPS);
+    cmd.in_u32(
+        UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK,
+        op_mask & QP_ATTACH_OPS,
+    );
     execute_ioctl(ctx, &mut cmd)
 }
 
@@ -81,10 +93,20 @@ pub fn query_comp_cntr_caps(ctx: Ctx<'_>) -> Result<CompCntrCaps> {
     let (mut max_counters, mut max_value, mut ops) = (0u32, 0u64, 0u32);
     {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_COMP_CNTR_CAPS);
-        cmd.out_pod(UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS, &mut max_counters);
+        cmd.out_pod(
+            UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS,
+            &mut max_counters,
+        );
         cmd.out_pod(UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE, &mut max_value);
-        cmd.out_pod(UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS, &mut ops);
+        cmd.out_pod(
+            UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS,
+            &mut ops,
+        );
         execute_ioctl(ctx, &mut cmd)?;
     }
-    Ok(CompCntrCaps { max_counters, max_value, supported_qp_attach_ops: ops & QP_ATTACH_OPS })
+    Ok(CompCntrCaps {
+        max_counters,
+        max_value,
+        supported_qp_attach_ops: ops & QP_ATTACH_OPS,
+    })
 }

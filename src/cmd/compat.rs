@@ -10,9 +10,9 @@
 //! the provider's struct describes.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::ioctl::IoctlCmd;
 use super::write::{CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
-use super::Ctx;
 use crate::abi::kern_abi::KernCmd;
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{self, Pod};
@@ -47,8 +47,18 @@ impl<'a> Compat<'a> {
     /// `resp_core` bytes (`sizeof(*resp)`). A buffer no longer than its core part (rxe passes
     /// `NULL, 0` for the request of `ibv_cmd_create_cq`) carries no driver data: nothing goes
     /// out as UHW, and a write fallback builds its command in a buffer of ours.
-    pub fn new(req: &'a mut [u8], req_core: usize, resp: &'a mut [u8], resp_core: usize) -> Result<Self> {
-        Ok(Compat { req, req_core, resp, resp_core })
+    pub fn new(
+        req: &'a mut [u8],
+        req_core: usize,
+        resp: &'a mut [u8],
+        resp_core: usize,
+    ) -> Result<Self> {
+        Ok(Compat {
+            req,
+            req_core,
+            resp,
+            resp_core,
+        })
     }
 
     /// The compat link (`_write_set_uhw`) appended to `cmd`: UHW_IN for the driver request
@@ -89,7 +99,11 @@ impl<'a> Compat<'a> {
 
     /// `DECLARE_LEGACY_UHW_BUFS` + `execute_write_bufs` for legacy command `C`: `core`
     /// fills the core request (zeroed, after the command header); returns the core response.
-    pub fn write<C: KernCmd>(&mut self, ctx: Ctx<'_>, core: impl FnOnce(&mut [u8]) -> Result<()>) -> Result<C::Resp>
+    pub fn write<C: KernCmd>(
+        &mut self,
+        ctx: Ctx<'_>,
+        core: impl FnOnce(&mut [u8]) -> Result<()>,
+    ) -> Result<C::Resp>
     where
         C::Resp: Pod,
     {
@@ -100,7 +114,11 @@ impl<'a> Compat<'a> {
 
     /// `DECLARE_LEGACY_UHW_BUFS_EX` + `execute_write_bufs_ex` for extended command `C`:
     /// `core` fills the core request (zeroed, after `ex_hdr`); returns the core response.
-    pub fn write_ex<C: KernCmd>(&mut self, ctx: Ctx<'_>, core: impl FnOnce(&mut [u8]) -> Result<()>) -> Result<C::Resp>
+    pub fn write_ex<C: KernCmd>(
+        &mut self,
+        ctx: Ctx<'_>,
+        core: impl FnOnce(&mut [u8]) -> Result<()>,
+    ) -> Result<C::Resp>
     where
         C::Resp: Pod,
     {

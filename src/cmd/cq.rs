@@ -9,8 +9,8 @@ use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::IoctlCmd;
 use super::wire::put_field;
 use super::write::{
-    CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req, execute_cmd_write_no_uhw,
-    execute_cmd_write_req,
+    CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req,
+    execute_cmd_write_no_uhw, execute_cmd_write_req,
 };
 use super::{CmdBuf, Ctx};
 use crate::abi::ctype::Be32;
@@ -19,7 +19,9 @@ use crate::abi::kern_abi::*;
 use crate::abi::uapi::ib_uverbs_ex_create_cq_flags::*;
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_create_cq_wc_flags::*;
-use crate::abi::verbs::{ibv_cq_attr_mask, ibv_cq_init_attr_mask, ibv_create_cq_attr_flags, ibv_wc, ibv_wc_anon_1};
+use crate::abi::verbs::{
+    ibv_cq_attr_mask, ibv_cq_init_attr_mask, ibv_create_cq_attr_flags, ibv_wc, ibv_wc_anon_1,
+};
 use crate::errno::{Errno, Result};
 use crate::sys::pod;
 
@@ -91,7 +93,10 @@ fn icmd_create_cq(
     };
     let channel = a.channel_fd.unwrap_or(-1);
     match via {
-        Fallback::Success => Ok(CqCreated { handle, cqe: resp_cqe }),
+        Fallback::Success => Ok(CqCreated {
+            handle,
+            cqe: resp_cqe,
+        }),
         Fallback::TryWrite => {
             let r = compat.write::<ibv_create_cq>(ctx, |c| {
                 put_field!(c, ib_uverbs_create_cq, user_handle, a.user_handle)?;
@@ -99,7 +104,10 @@ fn icmd_create_cq(
                 put_field!(c, ib_uverbs_create_cq, comp_vector, a.comp_vector as u32)?;
                 put_field!(c, ib_uverbs_create_cq, comp_channel, channel)
             })?;
-            Ok(CqCreated { handle: r.cq_handle, cqe: r.cqe })
+            Ok(CqCreated {
+                handle: r.cq_handle,
+                cqe: r.cqe,
+            })
         }
         Fallback::TryWriteEx => {
             let r = compat.write_ex::<ibv_create_cq_ex>(ctx, |c| {
@@ -109,7 +117,10 @@ fn icmd_create_cq(
                 put_field!(c, ib_uverbs_ex_create_cq, comp_channel, channel)?;
                 put_field!(c, ib_uverbs_ex_create_cq, flags, flags)
             })?;
-            Ok(CqCreated { handle: r.base.cq_handle, cqe: r.base.cqe })
+            Ok(CqCreated {
+                handle: r.base.cq_handle,
+                cqe: r.base.cqe,
+            })
         }
     }
 }
@@ -117,7 +128,12 @@ fn icmd_create_cq(
 /// `ibv_cmd_create_cq`: `req` is the provider's `struct ibv_create_cq` plus driver data,
 /// `resp` its `struct ib_uverbs_create_cq_resp` plus driver data.
 pub fn create_cq(ctx: Ctx<'_>, a: &CqInit, req: &mut [u8], resp: &mut [u8]) -> Result<CqCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_cq>(), resp, size_of::<ib_uverbs_create_cq_resp>())?;
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_cq>(),
+        resp,
+        size_of::<ib_uverbs_create_cq_resp>(),
+    )?;
     icmd_create_cq(ctx, a, 0, 0, &mut c, &mut Vec::new())
 }
 
@@ -132,7 +148,8 @@ pub fn cq_ex_flags(comp_mask: u32, wc_flags: u64, cq_flags: u32) -> Result<u32> 
         return Err(Errno::EOPNOTSUPP);
     }
     let mut flags = 0;
-    let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP as u64 | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
+    let ts = IBV_WC_EX_WITH_COMPLETION_TIMESTAMP as u64
+        | IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK as u64;
     if wc_flags & ts != 0 {
         flags |= IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32;
     }
@@ -160,7 +177,12 @@ pub fn create_cq_ex(
     resp: &mut [u8],
     driver: &mut Vec<CmdBuf>,
 ) -> Result<CqCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_cq_ex>(), resp, size_of::<ib_uverbs_ex_create_cq_resp>())?;
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_cq_ex>(),
+        resp,
+        size_of::<ib_uverbs_ex_create_cq_resp>(),
+    )?;
     let flags = cq_ex_flags(comp_mask, wc_flags, cq_flags)?;
     icmd_create_cq(ctx, a, flags, cmd_flags, &mut c, driver)
 }
@@ -169,7 +191,11 @@ pub fn create_cq_ex(
 /// `IB_USER_VERBS_CMD_DESTROY_CQ`. Returns the kernel's (comp_events_reported,
 /// async_events_reported), which the caller waits for its acknowledged counts to reach; None
 /// when an EIO on a disassociated device was forgiven (no wait).
-pub fn destroy_cq(ctx: Ctx<'_>, cq_handle: u32, allow_disassociate_destroy: bool) -> Result<Option<(u32, u32)>> {
+pub fn destroy_cq(
+    ctx: Ctx<'_>,
+    cq_handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<Option<(u32, u32)>> {
     let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
     let r = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
@@ -211,7 +237,13 @@ pub fn req_notify_cq(ctx: Ctx<'_>, cq_handle: u32, solicited_only: bool) -> Resu
 
 /// `ibv_cmd_resize_cq`: `IB_USER_VERBS_CMD_RESIZE_CQ` with the provider's request and
 /// response; returns the new `cq->cqe`.
-pub fn resize_cq(ctx: Ctx<'_>, cq_handle: u32, cqe: i32, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+pub fn resize_cq(
+    ctx: Ctx<'_>,
+    cq_handle: u32,
+    cqe: i32,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<u32> {
     put_field!(req, CMD_HDR_SIZE; ib_uverbs_resize_cq, cq_handle, cq_handle)?;
     put_field!(req, CMD_HDR_SIZE; ib_uverbs_resize_cq, cqe, cqe as u32)?;
     execute_cmd_write::<ibv_resize_cq>(ctx, req, resp)?;
@@ -221,7 +253,14 @@ pub fn resize_cq(ctx: Ctx<'_>, cq_handle: u32, cqe: i32, req: &mut [u8], resp: &
 /// `ibv_cmd_modify_cq`: `IB_USER_VERBS_EX_CMD_MODIFY_CQ` with the provider's request
 /// (`struct ibv_modify_cq` plus driver data); an `attr_mask` at or above
 /// `IBV_CQ_ATTR_RESERVED` is EINVAL.
-pub fn modify_cq(ctx: Ctx<'_>, cq_handle: u32, attr_mask: u32, cq_count: u16, cq_period: u16, req: &mut [u8]) -> Result<()> {
+pub fn modify_cq(
+    ctx: Ctx<'_>,
+    cq_handle: u32,
+    attr_mask: u32,
+    cq_count: u16,
+    cq_period: u16,
+    req: &mut [u8],
+) -> Result<()> {
     if attr_mask >= ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32 {
         return Err(Errno::EINVAL);
     }
@@ -247,11 +286,20 @@ const HEAD: usize = size_of::<ib_uverbs_poll_cq_resp>();
 /// bytes), EINVAL for a negative `ne`.
 pub fn poll_cq_resp(ne: i32) -> Result<Vec<u8>> {
     let n = usize::try_from(ne).map_err(|_| Errno::EINVAL)?;
-    crate::sys::mem::try_zeroed(n.checked_mul(WC).and_then(|b| b.checked_add(HEAD)).ok_or(Errno::ENOMEM)?)
+    crate::sys::mem::try_zeroed(
+        n.checked_mul(WC)
+            .and_then(|b| b.checked_add(HEAD))
+            .ok_or(Errno::ENOMEM)?,
+    )
 }
 
 /// [`poll_cq`] with its response buffer from [`poll_cq_resp`]`(ne)`.
-pub fn poll_cq_into(ctx: Ctx<'_>, cq_handle: u32, ne: i32, mut resp: Vec<u8>) -> Result<Vec<ibv_wc>> {
+pub fn poll_cq_into(
+    ctx: Ctx<'_>,
+    cq_handle: u32,
+    ne: i32,
+    mut resp: Vec<u8>,
+) -> Result<Vec<ibv_wc>> {
     let n = usize::try_from(ne).map_err(|_| Errno::EINVAL)?;
     let mut req = [0u8; size_of::<ibv_poll_cq>()];
     put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_poll_cq, cq_handle, cq_handle)?;
@@ -270,7 +318,9 @@ pub fn poll_cq_into(ctx: Ctx<'_>, cq_handle: u32, ne: i32, mut resp: Vec<u8>) ->
             opcode: w.opcode.into(),
             vendor_err: w.vendor_err,
             byte_len: w.byte_len,
-            anon_1: ibv_wc_anon_1 { imm_data: Be32(imm) },
+            anon_1: ibv_wc_anon_1 {
+                imm_data: Be32(imm),
+            },
             qp_num: w.qp_num,
             src_qp: w.src_qp,
             wc_flags: w.wc_flags,

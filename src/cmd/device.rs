@@ -14,7 +14,9 @@ use super::wire::{end_of, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
 use super::{CmdBuf, Ctx};
 use crate::abi::ctype::Be64;
-use crate::abi::kern_abi::{ibv_get_context, ibv_query_device, ibv_query_device_ex, ibv_query_port};
+use crate::abi::kern_abi::{
+    ibv_get_context, ibv_query_device, ibv_query_device_ex, ibv_query_port,
+};
 use crate::abi::uapi::*;
 use crate::abi::verbs::{ibv_device_attr, ibv_device_attr_ex, ibv_port_attr};
 use crate::errno::{Errno, Result};
@@ -51,7 +53,10 @@ pub fn get_context(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<GetC
     let mut core_support: u64 = 0;
     let via = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
-        cmd.out_pod(UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &mut num_comp_vectors);
+        cmd.out_pod(
+            UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
+            &mut num_comp_vectors,
+        );
         cmd.out_pod(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, &mut core_support);
         c.link(&mut cmd);
         // rdma-core files this under the free_context bit: alloc_context has no ops slot.
@@ -96,13 +101,19 @@ pub fn query_context(ctx: Ctx<'_>, driver: &mut Vec<CmdBuf>) -> Result<QueryCont
             CmdBuf::default(),
             core::mem::take(driver),
         );
-        cmd.out_pod(UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS, &mut num_comp_vectors);
+        cmd.out_pod(
+            UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
+            &mut num_comp_vectors,
+        );
         cmd.out_pod(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &mut core_support);
         let ret = execute_ioctl(ctx, &mut cmd);
         *driver = cmd.take_links(0);
         ret?;
     }
-    Ok(QueryContext { num_comp_vectors, core_support })
+    Ok(QueryContext {
+        num_comp_vectors,
+        core_support,
+    })
 }
 
 /// `ibv_cmd_query_port_speed` (rdma-core v65): `UVERBS_METHOD_QUERY_PORT_SPEED` (ioctl only); the
@@ -159,7 +170,12 @@ fn port_resp_to_attr(a: &mut ibv_port_attr, r: &ib_uverbs_query_port_resp) {
 /// `IB_USER_VERBS_CMD_QUERY_PORT` with the provider's `req` (`struct ibv_query_port` plus driver
 /// data, `cmd_size` bytes), which fills only the legacy fields. Fields not answered keep the
 /// caller's values.
-pub fn query_port(ctx: Ctx<'_>, port_num: u8, attr: &mut ibv_port_attr, req: &mut [u8]) -> Result<()> {
+pub fn query_port(
+    ctx: Ctx<'_>,
+    port_num: u8,
+    attr: &mut ibv_port_attr,
+    req: &mut [u8],
+) -> Result<()> {
     let mut resp_ex: ib_uverbs_query_port_resp_ex = pod::zeroed();
     let via = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
@@ -227,7 +243,9 @@ pub fn query_device_any(
     }
     if attr_size == ORIG {
         let mut cmd = [0u8; size_of::<ibv_query_device>()];
-        let base = resp.get_mut(..size_of::<ib_uverbs_query_device_resp>()).ok_or(Errno::EINVAL)?;
+        let base = resp
+            .get_mut(..size_of::<ib_uverbs_query_device_resp>())
+            .ok_or(Errno::EINVAL)?;
         execute_cmd_write::<ibv_query_device>(ctx, &mut cmd, base)?;
         put_field!(
             resp,
@@ -266,11 +284,33 @@ fn fill_device_attr(
     put_field!(attr, A, orig_attr.vendor_part_id, b.vendor_part_id)?;
     put_field!(attr, A, orig_attr.hw_ver, b.hw_ver)?;
     orig!(
-        max_qp, max_qp_wr, max_sge, max_sge_rd, max_cq, max_cqe, max_mr, max_pd,
-        max_qp_rd_atom, max_ee_rd_atom, max_res_rd_atom, max_qp_init_rd_atom,
-        max_ee_init_rd_atom, max_ee, max_rdd, max_mw, max_raw_ipv6_qp, max_raw_ethy_qp,
-        max_mcast_grp, max_mcast_qp_attach, max_total_mcast_qp_attach, max_ah, max_fmr,
-        max_map_per_fmr, max_srq, max_srq_wr, max_srq_sge,
+        max_qp,
+        max_qp_wr,
+        max_sge,
+        max_sge_rd,
+        max_cq,
+        max_cqe,
+        max_mr,
+        max_pd,
+        max_qp_rd_atom,
+        max_ee_rd_atom,
+        max_res_rd_atom,
+        max_qp_init_rd_atom,
+        max_ee_init_rd_atom,
+        max_ee,
+        max_rdd,
+        max_mw,
+        max_raw_ipv6_qp,
+        max_raw_ethy_qp,
+        max_mcast_grp,
+        max_mcast_qp_attach,
+        max_total_mcast_qp_attach,
+        max_ah,
+        max_fmr,
+        max_map_per_fmr,
+        max_srq,
+        max_srq_wr,
+        max_srq_sge,
     );
     put_field!(attr, A, orig_attr.device_cap_flags, b.device_cap_flags)?;
     put_field!(attr, A, orig_attr.atomic_cap, b.atomic_cap.into())?;
@@ -288,9 +328,24 @@ fn fill_device_attr(
         let o = &r.odp_caps;
         put_field!(attr, A, odp_caps.general_caps, o.general_caps)?;
         let t = &o.per_transport_caps;
-        put_field!(attr, A, odp_caps.per_transport_caps.rc_odp_caps, t.rc_odp_caps)?;
-        put_field!(attr, A, odp_caps.per_transport_caps.uc_odp_caps, t.uc_odp_caps)?;
-        put_field!(attr, A, odp_caps.per_transport_caps.ud_odp_caps, t.ud_odp_caps)?;
+        put_field!(
+            attr,
+            A,
+            odp_caps.per_transport_caps.rc_odp_caps,
+            t.rc_odp_caps
+        )?;
+        put_field!(
+            attr,
+            A,
+            odp_caps.per_transport_caps.uc_odp_caps,
+            t.uc_odp_caps
+        )?;
+        put_field!(
+            attr,
+            A,
+            odp_caps.per_transport_caps.ud_odp_caps,
+            t.ud_odp_caps
+        )?;
     }
     if can_copy!(completion_timestamp_mask, timestamp_mask) {
         put_field!(attr, A, completion_timestamp_mask, r.timestamp_mask)?;
@@ -304,8 +359,18 @@ fn fill_device_attr(
     if can_copy!(rss_caps, rss_caps) {
         let c = &r.rss_caps;
         put_field!(attr, A, rss_caps.supported_qpts, c.supported_qpts)?;
-        put_field!(attr, A, rss_caps.max_rwq_indirection_tables, c.max_rwq_indirection_tables)?;
-        put_field!(attr, A, rss_caps.max_rwq_indirection_table_size, c.max_rwq_indirection_table_size)?;
+        put_field!(
+            attr,
+            A,
+            rss_caps.max_rwq_indirection_tables,
+            c.max_rwq_indirection_tables
+        )?;
+        put_field!(
+            attr,
+            A,
+            rss_caps.max_rwq_indirection_table_size,
+            c.max_rwq_indirection_table_size
+        )?;
     }
     if can_copy!(max_wq_type_rq, max_wq_type_rq) {
         put_field!(attr, A, max_wq_type_rq, r.max_wq_type_rq)?;
@@ -324,7 +389,12 @@ fn fill_device_attr(
     if can_copy!(cq_mod_caps, cq_moderation_caps) {
         let c = &r.cq_moderation_caps;
         put_field!(attr, A, cq_mod_caps.max_cq_count, c.max_cq_moderation_count)?;
-        put_field!(attr, A, cq_mod_caps.max_cq_period, c.max_cq_moderation_period)?;
+        put_field!(
+            attr,
+            A,
+            cq_mod_caps.max_cq_period,
+            c.max_cq_moderation_period
+        )?;
     }
     if can_copy!(max_dm_size, max_dm_size) {
         put_field!(attr, A, max_dm_size, r.max_dm_size)?;
@@ -333,7 +403,11 @@ fn fill_device_attr(
         put_field!(attr, A, xrc_odp_caps, r.xrc_odp_caps)?;
     }
     if attr_size >= end_of!(A, phys_port_cnt_ex) {
-        let n = if num_ports != 0 { num_ports } else { b.phys_port_cnt.into() };
+        let n = if num_ports != 0 {
+            num_ports
+        } else {
+            b.phys_port_cnt.into()
+        };
         put_field!(attr, A, phys_port_cnt_ex, n)?;
     }
     Ok(())
@@ -387,9 +461,14 @@ pub fn query_gid_table(
         cmd.in_u32(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, flags);
         match entries {
             Some(e) => cmd.out(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e),
-            None => cmd.head.out_addr(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 0, usize::MAX),
+            None => cmd
+                .head
+                .out_addr(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 0, usize::MAX),
         };
-        cmd.out_pod(UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES, &mut num_entries);
+        cmd.out_pod(
+            UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,
+            &mut num_entries,
+        );
         execute_ioctl_fallback(ctx, op::ASYNC_EVENT, &mut cmd)?
     };
     match via {

@@ -16,7 +16,12 @@ use crate::errno::{Errno, Result};
 
 /// Run `cmd` with `link` appended, give the link back, and return the value of head attribute
 /// `h` (a new object's handle) on success.
-pub(super) fn run_linked(ctx: Ctx<'_>, mut cmd: IoctlCmd<'_>, link: &mut Vec<CmdBuf>, h: usize) -> Result<u32> {
+pub(super) fn run_linked(
+    ctx: Ctx<'_>,
+    mut cmd: IoctlCmd<'_>,
+    link: &mut Vec<CmdBuf>,
+    h: usize,
+) -> Result<u32> {
     cmd.links.append(link);
     let r = execute_ioctl(ctx, &mut cmd);
     *link = cmd.take_links(0);
@@ -26,7 +31,12 @@ pub(super) fn run_linked(ctx: Ctx<'_>, mut cmd: IoctlCmd<'_>, link: &mut Vec<Cmd
 
 /// `ibv_cmd_alloc_dm`: `UVERBS_METHOD_DM_ALLOC`; returns the DM handle (the caller sets
 /// `dm->handle`, `dm->dm.handle`, `IBV_DM_MASK_HANDLE` and the context).
-pub fn alloc_dm(ctx: Ctx<'_>, length: u64, log_align_req: u32, link: &mut Vec<CmdBuf>) -> Result<u32> {
+pub fn alloc_dm(
+    ctx: Ctx<'_>,
+    length: u64,
+    log_align_req: u32,
+    link: &mut Vec<CmdBuf>,
+) -> Result<u32> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
     let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DM_HANDLE);
     cmd.in_u64(UVERBS_ATTR_ALLOC_DM_LENGTH, length);
@@ -93,7 +103,13 @@ pub fn destroy_counters(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: b
 
 /// `ibv_cmd_read_counters`: `UVERBS_METHOD_COUNTERS_READ` into the caller's `u64` array, as
 /// bytes (`ncounters * 8`).
-pub fn read_counters(ctx: Ctx<'_>, handle: u32, values: &mut [u8], flags: u32, link: &mut Vec<CmdBuf>) -> Result<()> {
+pub fn read_counters(
+    ctx: Ctx<'_>,
+    handle: u32,
+    values: &mut [u8],
+    flags: u32,
+    link: &mut Vec<CmdBuf>,
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
     cmd.in_obj(UVERBS_ATTR_READ_COUNTERS_HANDLE, handle);
     cmd.out(UVERBS_ATTR_READ_COUNTERS_BUFF, values);
@@ -122,7 +138,8 @@ pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
         cmd.in_u32(UVERBS_ATTR_ALLOC_DMAH_CPU_ID, cpu);
     }
     if let Some(t) = init.tph_mem_type {
-        cmd.head.in_enum(UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE, t, &[], 0);
+        cmd.head
+            .in_enum(UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE, t, &[], 0);
     }
     if let Some(p) = &ph {
         cmd.in_bytes(UVERBS_ATTR_ALLOC_DMAH_PH, p);

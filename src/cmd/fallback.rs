@@ -7,13 +7,13 @@
 use core::mem::offset_of;
 use core::sync::atomic::{AtomicU64, Ordering};
 
+use super::Ctx;
 use super::attr::Attr;
 use super::ioctl::{IoctlCmd, execute_ioctl, is_uhw};
-use super::Ctx;
 use crate::abi::driver::verbs_context_ops;
 use crate::abi::uapi::{
-    IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_WRITE_CMD,
-    UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
+    IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY,
+    UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
 };
 use crate::errno::{Errno, Result};
 use crate::sys::uverbs::Uverbs;
@@ -87,7 +87,10 @@ impl CmdState {
     pub fn init(fd: &dyn Uverbs, driver_id: u32) -> Self {
         let probe = CmdState::new(driver_id, false);
         let use_ioctl_write = has_ioctl_write(Ctx { fd, state: &probe });
-        CmdState { use_ioctl_write, ..probe }
+        CmdState {
+            use_ioctl_write,
+            ..probe
+        }
     }
 
     /// The same state for a kernel of uverbs ABI `abi_ver` (rdma-core's global `abi_ver`, read
@@ -171,7 +174,11 @@ pub fn check_legacy(cmd: &IoctlCmd<'_>) -> Result<Fallback> {
 /// `_execute_ioctl_fallback`: run the ioctl unless this context already knows it is absent.
 /// ENOTTY (no ioctl interface) marks every command, EPROTONOSUPPORT (no such method or
 /// attribute) marks this one; both then ask [`check_legacy`]. Other errors are returned.
-pub fn execute_ioctl_fallback(ctx: Ctx<'_>, bit: OpBit, cmd: &mut IoctlCmd<'_>) -> Result<Fallback> {
+pub fn execute_ioctl_fallback(
+    ctx: Ctx<'_>,
+    bit: OpBit,
+    cmd: &mut IoctlCmd<'_>,
+) -> Result<Fallback> {
     if ctx.state.is_unsupported(bit) {
         return check_legacy(cmd);
     }
@@ -193,8 +200,14 @@ pub fn execute_ioctl_fallback(ctx: Ctx<'_>, bit: OpBit, cmd: &mut IoctlCmd<'_>) 
 /// to be valid (it answers ENOSPC). Only ENOTTY and EPROTONOSUPPORT mean it cannot.
 pub fn has_ioctl_write(ctx: Ctx<'_>) -> bool {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
-    cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE));
-    !matches!(execute_ioctl(ctx, &mut cmd), Err(Errno::EPROTONOSUPPORT | Errno::ENOTTY))
+    cmd.in_u64(
+        UVERBS_ATTR_WRITE_CMD,
+        u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE),
+    );
+    !matches!(
+        execute_ioctl(ctx, &mut cmd),
+        Err(Errno::EPROTONOSUPPORT | Errno::ENOTTY)
+    )
 }
 
 /// `verbs_is_destroy_err`: a destroy that failed with EIO on a disassociated device counts as

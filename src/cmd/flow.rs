@@ -14,15 +14,19 @@ use crate::abi::kern_abi::{ibv_create_flow, ibv_destroy_flow, ibv_kern_spec_ipv4
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_flow_spec_type::{self, *};
 use crate::abi::verbs::{
-    ibv_flow_spec_action_drop, ibv_flow_spec_action_handle, ibv_flow_spec_action_tag, ibv_flow_spec_counter_action,
-    ibv_flow_spec_esp, ibv_flow_spec_eth, ibv_flow_spec_gre, ibv_flow_spec_ipv4, ibv_flow_spec_mpls,
-    ibv_flow_spec_tcp_udp,
+    ibv_flow_spec_action_drop, ibv_flow_spec_action_handle, ibv_flow_spec_action_tag,
+    ibv_flow_spec_counter_action, ibv_flow_spec_esp, ibv_flow_spec_eth, ibv_flow_spec_gre,
+    ibv_flow_spec_ipv4, ibv_flow_spec_mpls, ibv_flow_spec_tcp_udp,
 };
 use crate::errno::{Errno, Result};
 
 /// `ibv_cmd_destroy_flow`: `UVERBS_METHOD_FLOW_DESTROY`, falling back to
 /// `IB_USER_VERBS_EX_CMD_DESTROY_FLOW` (rdma-core files it under the destroy_ah bit).
-pub fn destroy_flow(ctx: Ctx<'_>, flow_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+pub fn destroy_flow(
+    ctx: Ctx<'_>,
+    flow_handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_FLOW_HANDLE, flow_handle);
     let r = match execute_ioctl_fallback(ctx, op::DESTROY_AH, &mut cmd) {
@@ -39,7 +43,11 @@ pub fn destroy_flow(ctx: Ctx<'_>, flow_handle: u32, allow_disassociate_destroy: 
 }
 
 /// `ibv_cmd_destroy_flow_action`: `UVERBS_METHOD_FLOW_ACTION_DESTROY` (ioctl only).
-pub fn destroy_flow_action(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+pub fn destroy_flow_action(
+    ctx: Ctx<'_>,
+    handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
@@ -71,7 +79,11 @@ fn base_type(t: u32) -> u32 {
         IBV_FLOW_SPEC_UDP,
         IBV_FLOW_SPEC_MPLS,
     ];
-    if t & INNER != 0 && may_be_inner.iter().any(|&x| x as u32 == b) { b } else { t }
+    if t & INNER != 0 && may_be_inner.iter().any(|&x| x as u32 == b) {
+        b
+    } else {
+        t
+    }
 }
 
 /// How many bytes of an application spec of type `t` and declared `size` the conversion reads
@@ -84,7 +96,8 @@ pub fn ib_spec_read_len(t: u32, size: u16) -> usize {
         size_of::<ibv_flow_spec_eth>()
     } else if is(IBV_FLOW_SPEC_IPV4) {
         size_of::<ibv_flow_spec_ipv4>()
-    } else if is(IBV_FLOW_SPEC_IPV4_EXT) || is(IBV_FLOW_SPEC_IPV6) || is(IBV_FLOW_SPEC_VXLAN_TUNNEL) {
+    } else if is(IBV_FLOW_SPEC_IPV4_EXT) || is(IBV_FLOW_SPEC_IPV6) || is(IBV_FLOW_SPEC_VXLAN_TUNNEL)
+    {
         usize::from(size).max(SPEC_HDR)
     } else if is(IBV_FLOW_SPEC_ESP) {
         size_of::<ibv_flow_spec_esp>()
@@ -118,13 +131,22 @@ fn kern(t: u32, size: usize) -> Result<Vec<u8>> {
 /// Copy `len` bytes of `ib` at `from` into `k` at `to`.
 fn copy(k: &mut [u8], to: usize, ib: &[u8], from: usize, len: usize) -> Result<()> {
     let src = ib.get(from..from + len).ok_or(Errno::EINVAL)?;
-    k.get_mut(to..to + len).ok_or(Errno::EINVAL)?.copy_from_slice(src);
+    k.get_mut(to..to + len)
+        .ok_or(Errno::EINVAL)?
+        .copy_from_slice(src);
     Ok(())
 }
 
 /// A value/mask spec whose filters are copied whole: `val` and `mask` of `ib` (at `ib_val`,
 /// `ib_mask`) into a kernel spec of `ksize` bytes with `val` at 8 and `mask` right after it.
-fn fixed(t: u32, ib: &[u8], ib_val: usize, ib_mask: usize, flen: usize, ksize: usize) -> Result<Vec<u8>> {
+fn fixed(
+    t: u32,
+    ib: &[u8],
+    ib_val: usize,
+    ib_mask: usize,
+    flen: usize,
+    ksize: usize,
+) -> Result<Vec<u8>> {
     let mut k = kern(t, ksize)?;
     copy(&mut k, SPEC_HDR, ib, ib_val, flen)?;
     copy(&mut k, SPEC_HDR + flen, ib, ib_mask, flen)?;
@@ -135,15 +157,27 @@ fn fixed(t: u32, ib: &[u8], ib_val: usize, ib_mask: usize, flen: usize, ksize: u
 /// VXLAN): the application's filter size is half of what follows the header; the kernel takes
 /// up to `kern_len` bytes of each half, which must be at least `min_len`; mask bytes beyond
 /// what the kernel takes must be zero (else EOPNOTSUPP).
-fn variable(t: u32, ib: &[u8], min_len: usize, kern_len: usize, ksize: usize, kval_len: usize) -> Result<Vec<u8>> {
+fn variable(
+    t: u32,
+    ib: &[u8],
+    min_len: usize,
+    kern_len: usize,
+    ksize: usize,
+    kval_len: usize,
+) -> Result<Vec<u8>> {
     let size: u16 = get(ib, 4)?;
-    let ib_len = usize::from(size).checked_sub(SPEC_HDR).ok_or(Errno::EINVAL)? / 2;
+    let ib_len = usize::from(size)
+        .checked_sub(SPEC_HDR)
+        .ok_or(Errno::EINVAL)?
+        / 2;
     if ib_len < min_len {
         return Err(Errno::EINVAL);
     }
     let mask_at = SPEC_HDR + ib_len;
     if ib_len > kern_len {
-        let rest = ib.get(mask_at + kern_len..mask_at + ib_len).ok_or(Errno::EINVAL)?;
+        let rest = ib
+            .get(mask_at + kern_len..mask_at + ib_len)
+            .ok_or(Errno::EINVAL)?;
         if rest.iter().any(|&b| b != 0) {
             return Err(Errno::EOPNOTSUPP);
         }
@@ -159,7 +193,10 @@ fn variable(t: u32, ib: &[u8], min_len: usize, kern_len: usize, ksize: usize, kv
 /// [`ib_spec_read_len`] bytes) as the kernel spec bytes (their length is the kernel header's
 /// `size`). `resolve` turns an object address named by an action spec into its handle.
 /// Unknown types, and filters too short, are EINVAL.
-pub fn kern_spec(ib: &[u8], resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>) -> Result<Vec<u8>> {
+pub fn kern_spec(
+    ib: &[u8],
+    resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>,
+) -> Result<Vec<u8>> {
     let t: u32 = get(ib, 0)?;
     let b = base_type(t);
     let is = |x: ibv_flow_spec_type| b == x as u32;
@@ -184,7 +221,14 @@ pub fn kern_spec(ib: &[u8], resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>
         let min = end_of!(ib_uverbs_flow_ipv4_filter, flags);
         let kt = IBV_FLOW_SPEC_IPV4 as u32 | (t & INNER);
         let kval = size_of::<ib_uverbs_flow_ipv4_filter>();
-        variable(kt, ib, min, min, size_of::<ib_uverbs_flow_spec_ipv4>(), kval)
+        variable(
+            kt,
+            ib,
+            min,
+            min,
+            size_of::<ib_uverbs_flow_spec_ipv4>(),
+            kval,
+        )
     } else if is(IBV_FLOW_SPEC_IPV6) {
         let min = end_of!(ib_uverbs_flow_ipv6_filter, hop_limit);
         let kval = size_of::<ib_uverbs_flow_ipv6_filter>();
@@ -207,23 +251,42 @@ pub fn kern_spec(ib: &[u8], resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>
     } else if t == IBV_FLOW_SPEC_VXLAN_TUNNEL as u32 {
         let min = end_of!(ib_uverbs_flow_tunnel_filter, tunnel_id);
         let kval = size_of::<ib_uverbs_flow_tunnel_filter>();
-        variable(t, ib, min, min, size_of::<ib_uverbs_flow_spec_tunnel>(), kval)
+        variable(
+            t,
+            ib,
+            min,
+            min,
+            size_of::<ib_uverbs_flow_spec_tunnel>(),
+            kval,
+        )
     } else if t == IBV_FLOW_SPEC_ACTION_TAG as u32 {
         let mut k = kern(t, size_of::<ib_uverbs_flow_spec_action_tag>())?;
         let tag: u32 = get(ib, offset_of!(ibv_flow_spec_action_tag, tag_id))?;
-        put(&mut k, offset_of!(ib_uverbs_flow_spec_action_tag, tag_id), tag)?;
+        put(
+            &mut k,
+            offset_of!(ib_uverbs_flow_spec_action_tag, tag_id),
+            tag,
+        )?;
         Ok(k)
     } else if t == IBV_FLOW_SPEC_ACTION_DROP as u32 {
         kern(t, size_of::<ib_uverbs_flow_spec_action_drop>())
     } else if t == IBV_FLOW_SPEC_ACTION_HANDLE as u32 {
         let mut k = kern(t, size_of::<ib_uverbs_flow_spec_action_handle>())?;
         let p: u64 = get(ib, offset_of!(ibv_flow_spec_action_handle, action))?;
-        put(&mut k, offset_of!(ib_uverbs_flow_spec_action_handle, handle), resolve(SpecObj::FlowAction, p)?)?;
+        put(
+            &mut k,
+            offset_of!(ib_uverbs_flow_spec_action_handle, handle),
+            resolve(SpecObj::FlowAction, p)?,
+        )?;
         Ok(k)
     } else if t == IBV_FLOW_SPEC_ACTION_COUNT as u32 {
         let mut k = kern(t, size_of::<ib_uverbs_flow_spec_action_count>())?;
         let p: u64 = get(ib, offset_of!(ibv_flow_spec_counter_action, counters))?;
-        put(&mut k, offset_of!(ib_uverbs_flow_spec_action_count, handle), resolve(SpecObj::Counters, p)?)?;
+        put(
+            &mut k,
+            offset_of!(ib_uverbs_flow_spec_action_count, handle),
+            resolve(SpecObj::Counters, p)?,
+        )?;
         Ok(k)
     } else {
         Err(Errno::EINVAL)
@@ -243,13 +306,22 @@ pub struct FlowAttr {
 /// `ibv_cmd_create_flow`: `IB_USER_VERBS_EX_CMD_CREATE_FLOW` with the converted `specs` (each
 /// from [`kern_spec`]) after the rule header, then the provider's `ucmd` as driver data.
 /// Returns the flow handle.
-pub fn create_flow(ctx: Ctx<'_>, qp_handle: u32, attr: &FlowAttr, specs: &[Vec<u8>], ucmd: &[u8]) -> Result<u32> {
+pub fn create_flow(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    attr: &FlowAttr,
+    specs: &[Vec<u8>],
+    ucmd: &[u8],
+) -> Result<u32> {
     type C = ib_uverbs_create_flow;
     let specs_len: usize = specs.iter().map(Vec::len).sum();
-    let core = size_of::<ibv_create_flow>().checked_add(specs_len).ok_or(Errno::ENOMEM)?;
+    let core = size_of::<ibv_create_flow>()
+        .checked_add(specs_len)
+        .ok_or(Errno::ENOMEM)?;
     // The provider's `ucmd_size` sizes this: fallible.
     let mut req = Vec::new();
-    req.try_reserve_exact(core.checked_add(ucmd.len()).ok_or(Errno::ENOMEM)?).map_err(|_| Errno::ENOMEM)?;
+    req.try_reserve_exact(core.checked_add(ucmd.len()).ok_or(Errno::ENOMEM)?)
+        .map_err(|_| Errno::ENOMEM)?;
     req.resize(size_of::<ibv_create_flow>(), 0);
     put_field!(&mut req, EX_HDR_SIZE; C, qp_handle, qp_handle)?;
     put_field!(&mut req, EX_HDR_SIZE; C, flow_attr.r#type, attr.r#type)?;
@@ -263,7 +335,13 @@ pub fn create_flow(ctx: Ctx<'_>, qp_handle: u32, attr: &FlowAttr, specs: &[Vec<u
     }
     req.extend_from_slice(ucmd);
     let mut resp = [0u8; size_of::<ib_uverbs_create_flow_resp>()];
-    execute_cmd_write_ex_full::<ibv_create_flow>(ctx, &mut req, core, Some(&mut resp), size_of::<ib_uverbs_create_flow_resp>())?;
+    execute_cmd_write_ex_full::<ibv_create_flow>(
+        ctx,
+        &mut req,
+        core,
+        Some(&mut resp),
+        size_of::<ib_uverbs_create_flow_resp>(),
+    )?;
     get(&resp, offset_of!(ib_uverbs_create_flow_resp, flow_handle))
 }
 
@@ -289,16 +367,20 @@ fn fill_esp(cmd: &mut IoctlCmd<'_>, e: &EspAttrs<'_>) {
         cmd.in_u32(UVERBS_ATTR_FLOW_ACTION_ESP_ESN, esn);
     }
     if let Some((proto, k)) = e.keymat {
-        cmd.head.in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, proto, k, addr(k));
+        cmd.head
+            .in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, proto, k, addr(k));
     }
     if let Some((proto, r)) = e.replay {
-        cmd.head.in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, proto, r, addr(r));
+        cmd.head
+            .in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, proto, r, addr(r));
     }
     if let Some(b) = e.encap {
-        cmd.head.in_data(UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, b, addr(b));
+        cmd.head
+            .in_data(UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, b, addr(b));
     }
     if let Some(b) = e.attrs {
-        cmd.head.in_data(UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, b, addr(b));
+        cmd.head
+            .in_data(UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, b, addr(b));
     }
 }
 
@@ -312,8 +394,15 @@ fn run_driver(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, driver: &mut Vec<CmdBuf>) ->
 
 /// `ibv_cmd_create_flow_action_esp`: `UVERBS_METHOD_FLOW_ACTION_ESP_CREATE` (ioctl only) with
 /// the provider's `driver` chain. Returns the action handle.
-pub fn create_flow_action_esp(ctx: Ctx<'_>, e: &EspAttrs<'_>, driver: &mut Vec<CmdBuf>) -> Result<u32> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_ESP_CREATE);
+pub fn create_flow_action_esp(
+    ctx: Ctx<'_>,
+    e: &EspAttrs<'_>,
+    driver: &mut Vec<CmdBuf>,
+) -> Result<u32> {
+    let mut cmd = IoctlCmd::new(
+        UVERBS_OBJECT_FLOW_ACTION,
+        UVERBS_METHOD_FLOW_ACTION_ESP_CREATE,
+    );
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
     fill_esp(&mut cmd, e);
     run_driver(ctx, &mut cmd, driver)?;
@@ -321,8 +410,16 @@ pub fn create_flow_action_esp(ctx: Ctx<'_>, e: &EspAttrs<'_>, driver: &mut Vec<C
 }
 
 /// `ibv_cmd_modify_flow_action_esp`: `UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY` (ioctl only).
-pub fn modify_flow_action_esp(ctx: Ctx<'_>, handle: u32, e: &EspAttrs<'_>, driver: &mut Vec<CmdBuf>) -> Result<()> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_FLOW_ACTION, UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY);
+pub fn modify_flow_action_esp(
+    ctx: Ctx<'_>,
+    handle: u32,
+    e: &EspAttrs<'_>,
+    driver: &mut Vec<CmdBuf>,
+) -> Result<()> {
+    let mut cmd = IoctlCmd::new(
+        UVERBS_OBJECT_FLOW_ACTION,
+        UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY,
+    );
     cmd.in_obj(UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, handle);
     fill_esp(&mut cmd, e);
     run_driver(ctx, &mut cmd, driver)
@@ -339,10 +436,28 @@ const _: () = {
     assert!(offset_of!(ib_uverbs_flow_spec_tunnel, val) == SPEC_HDR);
     // The fixed ones: the kernel's value right after the header, its mask right after the
     // value, each as long as the application's filter.
-    assert!(offset_of!(ib_uverbs_flow_spec_eth, mask) == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_eth_filter>());
-    assert!(offset_of!(ibv_kern_spec_ipv4, mask) == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_ipv4_filter>());
-    assert!(offset_of!(ib_uverbs_flow_spec_tcp_udp, mask) == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_tcp_udp_filter>());
-    assert!(offset_of!(ib_uverbs_flow_spec_gre, mask) == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_gre_filter>());
-    assert!(offset_of!(ib_uverbs_flow_spec_mpls, mask) == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_mpls_filter>());
-    assert!(offset_of!(ib_uverbs_flow_spec_esp, mask) == SPEC_HDR + size_of::<ib_uverbs_flow_spec_esp_filter>());
+    assert!(
+        offset_of!(ib_uverbs_flow_spec_eth, mask)
+            == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_eth_filter>()
+    );
+    assert!(
+        offset_of!(ibv_kern_spec_ipv4, mask)
+            == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_ipv4_filter>()
+    );
+    assert!(
+        offset_of!(ib_uverbs_flow_spec_tcp_udp, mask)
+            == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_tcp_udp_filter>()
+    );
+    assert!(
+        offset_of!(ib_uverbs_flow_spec_gre, mask)
+            == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_gre_filter>()
+    );
+    assert!(
+        offset_of!(ib_uverbs_flow_spec_mpls, mask)
+            == SPEC_HDR + size_of::<crate::abi::verbs::ibv_flow_mpls_filter>()
+    );
+    assert!(
+        offset_of!(ib_uverbs_flow_spec_esp, mask)
+            == SPEC_HDR + size_of::<ib_uverbs_flow_spec_esp_filter>()
+    );
 };

@@ -13,9 +13,9 @@
 
 use core::marker::PhantomData;
 
+use super::Ctx;
 use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr};
 use super::wire::addr;
-use super::Ctx;
 use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{self, Pod, bytes, bytes_mut};
@@ -140,17 +140,27 @@ impl<'a> IoctlCmd<'a> {
         let mut link = UhwLink::default();
         if !req_driver.is_empty() {
             link.uhw_in_idx = Some(link.len);
-            link.push(Attr::data_in(UVERBS_ATTR_UHW_IN, req_driver, addr(req_driver)));
+            link.push(Attr::data_in(
+                UVERBS_ATTR_UHW_IN,
+                req_driver,
+                addr(req_driver),
+            ));
         }
         if !resp_driver.is_empty() {
-            link.push(Attr::data_out(UVERBS_ATTR_UHW_OUT, addr(resp_driver), resp_driver.len()));
+            link.push(Attr::data_out(
+                UVERBS_ATTR_UHW_OUT,
+                addr(resp_driver),
+                resp_driver.len(),
+            ));
         }
         self.compat = link;
     }
 
     /// Total attributes of the chain (`__ioctl_final_num_attrs` of the head's count and links).
     pub fn num_attrs(&self) -> usize {
-        self.head.attrs.len() + self.compat.attrs().len() + self.links.iter().map(|l| l.attrs.len()).sum::<usize>()
+        self.head.attrs.len()
+            + self.compat.attrs().len()
+            + self.links.iter().map(|l| l.attrs.len()).sum::<usize>()
     }
 
     /// The linear attribute array (head, compat link, links): before [`execute_ioctl`] what it
@@ -175,7 +185,10 @@ impl<'a> IoctlCmd<'a> {
         mark_written(src);
         let mut rest = src;
         let links = self.links.iter_mut().map(|l| &mut *l.attrs);
-        for seg in [&mut *self.head.attrs, self.compat.attrs_mut()].into_iter().chain(links) {
+        for seg in [&mut *self.head.attrs, self.compat.attrs_mut()]
+            .into_iter()
+            .chain(links)
+        {
             let (mine, tail) = rest.split_at(seg.len().min(rest.len()));
             if let Some(dst) = seg.get_mut(..mine.len()) {
                 dst.copy_from_slice(mine);
@@ -187,7 +200,9 @@ impl<'a> IoctlCmd<'a> {
     /// The attribute segments in wire order: head, compat link, links.
     fn segments(&self) -> impl Iterator<Item = &[Attr]> {
         let links = self.links.iter().map(|l| &*l.attrs);
-        [&*self.head.attrs, self.compat.attrs()].into_iter().chain(links)
+        [&*self.head.attrs, self.compat.attrs()]
+            .into_iter()
+            .chain(links)
     }
 
     /// Head attribute `idx` (after execution: as the kernel left it).
@@ -212,7 +227,9 @@ impl<'a> IoctlCmd<'a> {
 
 /// `__ioctl_final_num_attrs`: `num_attrs` plus the attributes of every linked buffer.
 pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize>) -> u32 {
-    link_lens.into_iter().fold(num_attrs, |n, l| n.wrapping_add(l as u32))
+    link_lens
+        .into_iter()
+        .fold(num_attrs, |n, l| n.wrapping_add(l as u32))
 }
 
 /// `execute_ioctl`: send `cmd` on the context's command fd.
@@ -279,11 +296,15 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
 /// Send `cmd` (header set, `n` attributes) from an [`IoctlBuf`] of room `N` ≥ `n`.
 #[inline]
 fn send<const N: usize>(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
-    let mut w = IoctlBuf { hdr: cmd.hdr, attrs: [Attr::ZERO; N] };
+    let mut w = IoctlBuf {
+        hdr: cmd.hdr,
+        attrs: [Attr::ZERO; N],
+    };
     let sent = w.attrs.get_mut(..n).ok_or(Errno::EINVAL)?;
     cmd.store_linear(sent);
     let len = HDR_SIZE + ATTR_SIZE * n;
-    ctx.fd.ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    ctx.fd
+        .ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
     cmd.load_linear(w.attrs.get(..n).unwrap_or_default());
     Ok(())
 }
@@ -296,13 +317,18 @@ fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
     attrs.resize(n, Attr::ZERO);
     cmd.store_linear(&mut attrs);
     let mut buf = Vec::new();
-    buf.try_reserve_exact(HDR_SIZE + ATTR_SIZE * n).map_err(|_| Errno::ENOMEM)?;
+    buf.try_reserve_exact(HDR_SIZE + ATTR_SIZE * n)
+        .map_err(|_| Errno::ENOMEM)?;
     buf.extend_from_slice(bytes(&cmd.hdr));
     for a in &attrs {
         buf.extend_from_slice(bytes(a));
     }
     ctx.fd.ioctl(&mut buf)?;
-    for (a, b) in attrs.iter_mut().zip(buf.get(HDR_SIZE..).unwrap_or_default().chunks_exact(ATTR_SIZE)) {
+    for (a, b) in attrs.iter_mut().zip(
+        buf.get(HDR_SIZE..)
+            .unwrap_or_default()
+            .chunks_exact(ATTR_SIZE),
+    ) {
         *a = pod::read(b);
     }
     cmd.load_linear(&attrs);
@@ -343,7 +369,9 @@ impl UhwLink {
     }
 
     fn attrs_mut(&mut self) -> &mut [Attr] {
-        self.attrs.get_mut(..usize::from(self.len)).unwrap_or_default()
+        self.attrs
+            .get_mut(..usize::from(self.len))
+            .unwrap_or_default()
     }
 }
 

@@ -54,10 +54,10 @@ pub mod wire;
 pub mod wq;
 pub mod write;
 
+pub use crate::sys::uverbs::{CmdFd, Uverbs};
 pub use attr::{Attr, CmdBuf, IoctlHdr};
 pub use fallback::{CmdState, Fallback, OpBit, op};
 pub use ioctl::{IoctlCmd, execute_ioctl, final_num_attrs};
-pub use crate::sys::uverbs::{CmdFd, Uverbs};
 
 /// What a command needs of its context: the command channel and the per-context state.
 #[derive(Clone, Copy)]

@@ -60,8 +60,13 @@ fn destroy_handle<C: KernCmd>(
 /// `IB_USER_VERBS_CMD_DEALLOC_PD`.
 pub fn dealloc_pd(ctx: Ctx<'_>, pd_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     destroy_handle::<ibv_dealloc_pd>(
-        ctx, op::DEALLOC_PD, UVERBS_OBJECT_PD, UVERBS_METHOD_PD_DESTROY,
-        UVERBS_ATTR_DESTROY_PD_HANDLE, pd_handle, allow_disassociate_destroy,
+        ctx,
+        op::DEALLOC_PD,
+        UVERBS_OBJECT_PD,
+        UVERBS_METHOD_PD_DESTROY,
+        UVERBS_ATTR_DESTROY_PD_HANDLE,
+        pd_handle,
+        allow_disassociate_destroy,
     )
 }
 
@@ -69,16 +74,26 @@ pub fn dealloc_pd(ctx: Ctx<'_>, pd_handle: u32, allow_disassociate_destroy: bool
 /// `IB_USER_VERBS_CMD_CLOSE_XRCD`.
 pub fn close_xrcd(ctx: Ctx<'_>, xrcd_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     destroy_handle::<ibv_close_xrcd>(
-        ctx, op::CLOSE_XRCD, UVERBS_OBJECT_XRCD, UVERBS_METHOD_XRCD_DESTROY,
-        UVERBS_ATTR_DESTROY_XRCD_HANDLE, xrcd_handle, allow_disassociate_destroy,
+        ctx,
+        op::CLOSE_XRCD,
+        UVERBS_OBJECT_XRCD,
+        UVERBS_METHOD_XRCD_DESTROY,
+        UVERBS_ATTR_DESTROY_XRCD_HANDLE,
+        xrcd_handle,
+        allow_disassociate_destroy,
     )
 }
 
 /// `ibv_cmd_dereg_mr`: `UVERBS_METHOD_MR_DESTROY`, falling back to `IB_USER_VERBS_CMD_DEREG_MR`.
 pub fn dereg_mr(ctx: Ctx<'_>, mr_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     destroy_handle::<ibv_dereg_mr>(
-        ctx, op::DEREG_MR, UVERBS_OBJECT_MR, UVERBS_METHOD_MR_DESTROY,
-        UVERBS_ATTR_DESTROY_MR_HANDLE, mr_handle, allow_disassociate_destroy,
+        ctx,
+        op::DEREG_MR,
+        UVERBS_OBJECT_MR,
+        UVERBS_METHOD_MR_DESTROY,
+        UVERBS_ATTR_DESTROY_MR_HANDLE,
+        mr_handle,
+        allow_disassociate_destroy,
     )
 }
 
@@ -86,8 +101,13 @@ pub fn dereg_mr(ctx: Ctx<'_>, mr_handle: u32, allow_disassociate_destroy: bool) 
 /// `IB_USER_VERBS_CMD_DEALLOC_MW`.
 pub fn dealloc_mw(ctx: Ctx<'_>, mw_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     destroy_handle::<ibv_dealloc_mw>(
-        ctx, op::DEALLOC_MW, UVERBS_OBJECT_MW, UVERBS_METHOD_MW_DESTROY,
-        UVERBS_ATTR_DESTROY_MW_HANDLE, mw_handle, allow_disassociate_destroy,
+        ctx,
+        op::DEALLOC_MW,
+        UVERBS_OBJECT_MW,
+        UVERBS_METHOD_MW_DESTROY,
+        UVERBS_ATTR_DESTROY_MW_HANDLE,
+        mw_handle,
+        allow_disassociate_destroy,
     )
 }
 
@@ -95,8 +115,13 @@ pub fn dealloc_mw(ctx: Ctx<'_>, mw_handle: u32, allow_disassociate_destroy: bool
 /// `IB_USER_VERBS_CMD_DESTROY_AH`.
 pub fn destroy_ah(ctx: Ctx<'_>, ah_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     destroy_handle::<ibv_destroy_ah>(
-        ctx, op::DESTROY_AH, UVERBS_OBJECT_AH, UVERBS_METHOD_AH_DESTROY,
-        UVERBS_ATTR_DESTROY_AH_HANDLE, ah_handle, allow_disassociate_destroy,
+        ctx,
+        op::DESTROY_AH,
+        UVERBS_OBJECT_AH,
+        UVERBS_METHOD_AH_DESTROY,
+        UVERBS_ATTR_DESTROY_AH_HANDLE,
+        ah_handle,
+        allow_disassociate_destroy,
     )
 }
 
@@ -117,7 +142,14 @@ pub fn check_xrcd_mask(comp_mask: u32) -> Result<()> {
 /// `ibv_cmd_open_xrcd`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; FD and OFLAGS both
 /// required, else EINVAL), then `IB_USER_VERBS_CMD_OPEN_XRCD`; returns the XRCD handle (which
 /// the caller stores only if its `verbs_xrcd` is large enough, setting `VERBS_XRCD_HANDLE`).
-pub fn open_xrcd(ctx: Ctx<'_>, comp_mask: u32, fd: i32, oflags: i32, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
+pub fn open_xrcd(
+    ctx: Ctx<'_>,
+    comp_mask: u32,
+    fd: i32,
+    oflags: i32,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<u32> {
     check_xrcd_mask(comp_mask)?;
     put_field!(req, H; ib_uverbs_open_xrcd, fd, fd as u32)?;
     put_field!(req, H; ib_uverbs_open_xrcd, oflags, oflags as u32)?;
@@ -161,7 +193,11 @@ pub fn reg_mr(
     put_field!(req, H; ib_uverbs_reg_mr, access_flags, access as u32)?;
     execute_cmd_write::<ibv_reg_mr>(ctx, req, resp)?;
     let r: ib_uverbs_reg_mr_resp = pod::read(resp);
-    Ok(MrKeys { handle: r.mr_handle, lkey: r.lkey, rkey: r.rkey })
+    Ok(MrKeys {
+        handle: r.mr_handle,
+        lkey: r.lkey,
+        rkey: r.rkey,
+    })
 }
 
 /// `ibv_cmd_rereg_mr`: `IB_USER_VERBS_CMD_REREG_MR`; `pd_handle` is sent only with
@@ -193,7 +229,13 @@ pub fn rereg_mr(
 }
 
 /// `ibv_cmd_alloc_mw`: `IB_USER_VERBS_CMD_ALLOC_MW`; returns (handle, rkey).
-pub fn alloc_mw(ctx: Ctx<'_>, pd_handle: u32, mw_type: u32, req: &mut [u8], resp: &mut [u8]) -> Result<(u32, u32)> {
+pub fn alloc_mw(
+    ctx: Ctx<'_>,
+    pd_handle: u32,
+    mw_type: u32,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<(u32, u32)> {
     put_field!(req, H; ib_uverbs_alloc_mw, pd_handle, pd_handle)?;
     put_field!(req, H; ib_uverbs_alloc_mw, mw_type, mw_type as u8)?;
     put_field!(req, H; ib_uverbs_alloc_mw, reserved, [0u8; 3])?;
@@ -332,10 +374,23 @@ pub fn reg_mr_ex(ctx: Ctx<'_>, pd_handle: u32, a: &RegMrEx) -> Result<(MrKeys, b
             if fd_based || has(m::IBV_REG_MR_MASK_DMAH) {
                 return Err(Errno::EOPNOTSUPP);
             }
-            let hca_va = if has(m::IBV_REG_MR_MASK_IOVA) { a.iova } else { a.addr };
+            let hca_va = if has(m::IBV_REG_MR_MASK_IOVA) {
+                a.iova
+            } else {
+                a.addr
+            };
             let mut req = [0u8; size_of::<ibv_reg_mr>()];
             let mut resp = [0u8; size_of::<ib_uverbs_reg_mr_resp>()];
-            let keys = reg_mr(ctx, pd_handle, a.addr, length as usize, hca_va, a.access, &mut req, &mut resp)?;
+            let keys = reg_mr(
+                ctx,
+                pd_handle,
+                a.addr,
+                length as usize,
+                hca_va,
+                a.access,
+                &mut req,
+                &mut resp,
+            )?;
             Ok((keys, false))
         }
     }
@@ -343,7 +398,13 @@ pub fn reg_mr_ex(ctx: Ctx<'_>, pd_handle: u32, a: &RegMrEx) -> Result<(MrKeys, b
 
 /// `ibv_cmd_advise_mr`: `UVERBS_METHOD_ADVISE_MR` (ioctl only); `sg_list` is the caller's
 /// `ibv_sge` array as bytes (`num_sge * 16`).
-pub fn advise_mr(ctx: Ctx<'_>, pd_handle: u32, advice: u32, flags: u32, sg_list: &[u8]) -> Result<()> {
+pub fn advise_mr(
+    ctx: Ctx<'_>,
+    pd_handle: u32,
+    advice: u32,
+    flags: u32,
+    sg_list: &[u8],
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
     cmd.in_obj(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd_handle);
     cmd.in_u64(UVERBS_ATTR_ADVISE_MR_ADVICE, advice.into());
@@ -377,7 +438,13 @@ fn kern_ah_attr(a: &ibv_ah_attr) -> ib_uverbs_ah_attr {
 
 /// `ibv_cmd_create_ah`: `IB_USER_VERBS_CMD_CREATE_AH` with a request of our own (no driver
 /// data); `user_handle` is the `ibv_ah` address. Returns `ah->handle`.
-pub fn create_ah(ctx: Ctx<'_>, pd_handle: u32, user_handle: u64, attr: &ibv_ah_attr, resp: &mut [u8]) -> Result<u32> {
+pub fn create_ah(
+    ctx: Ctx<'_>,
+    pd_handle: u32,
+    user_handle: u64,
+    attr: &ibv_ah_attr,
+    resp: &mut [u8],
+) -> Result<u32> {
     let mut req = [0u8; size_of::<ibv_create_ah>()];
     put_field!(&mut req, H; ib_uverbs_create_ah, user_handle, user_handle)?;
     put_field!(&mut req, H; ib_uverbs_create_ah, pd_handle, pd_handle)?;
@@ -408,7 +475,16 @@ pub fn attach_mcast(ctx: Ctx<'_>, qp_handle: u32, gid: &ibv_gid, lid: u16) -> Re
 
 /// `ibv_cmd_detach_mcast`: `IB_USER_VERBS_CMD_DETACH_MCAST` (a destroy: see
 /// [`destroy_result`]).
-pub fn detach_mcast(ctx: Ctx<'_>, qp_handle: u32, gid: &ibv_gid, lid: u16, allow_disassociate_destroy: bool) -> Result<()> {
+pub fn detach_mcast(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    gid: &ibv_gid,
+    lid: u16,
+    allow_disassociate_destroy: bool,
+) -> Result<()> {
     let mut req = mcast_req::<ibv_detach_mcast>(qp_handle, gid, lid)?;
-    destroy_result(execute_cmd_write_req::<ibv_detach_mcast>(ctx, &mut req), allow_disassociate_destroy)
+    destroy_result(
+        execute_cmd_write_req::<ibv_detach_mcast>(ctx, &mut req),
+        allow_disassociate_destroy,
+    )
 }

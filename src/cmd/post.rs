@@ -5,9 +5,9 @@
 //! of `ibv_send_wr.wr` counts is decided here ([`send_target_kind`]).
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::wire::{put, put_field};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write_no_uhw};
-use super::Ctx;
 use crate::abi::kern_abi::{KernCmd, ibv_post_recv, ibv_post_send, ibv_post_srq_recv};
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_qp_type::IBV_QPT_UD;
@@ -32,10 +32,15 @@ pub fn send_target_kind(qp_type: u32, opcode: u32) -> TargetKind {
         return TargetKind::Ud;
     }
     match opcode {
-        o if o == IBV_WR_RDMA_WRITE as u32 || o == IBV_WR_RDMA_WRITE_WITH_IMM as u32 || o == IBV_WR_RDMA_READ as u32 => {
+        o if o == IBV_WR_RDMA_WRITE as u32
+            || o == IBV_WR_RDMA_WRITE_WITH_IMM as u32
+            || o == IBV_WR_RDMA_READ as u32 =>
+        {
             TargetKind::Rdma
         }
-        o if o == IBV_WR_ATOMIC_CMP_AND_SWP as u32 || o == IBV_WR_ATOMIC_FETCH_AND_ADD as u32 => TargetKind::Atomic,
+        o if o == IBV_WR_ATOMIC_CMP_AND_SWP as u32 || o == IBV_WR_ATOMIC_FETCH_AND_ADD as u32 => {
+            TargetKind::Atomic
+        }
         _ => TargetKind::None,
     }
 }
@@ -44,9 +49,21 @@ pub fn send_target_kind(qp_type: u32, opcode: u32) -> TargetKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendTarget {
     None,
-    Rdma { remote_addr: u64, rkey: u32 },
-    Atomic { remote_addr: u64, compare_add: u64, swap: u64, rkey: u32 },
-    Ud { ah_handle: u32, remote_qpn: u32, remote_qkey: u32 },
+    Rdma {
+        remote_addr: u64,
+        rkey: u32,
+    },
+    Atomic {
+        remote_addr: u64,
+        compare_add: u64,
+        swap: u64,
+        rkey: u32,
+    },
+    Ud {
+        ah_handle: u32,
+        remote_qpn: u32,
+        remote_qkey: u32,
+    },
 }
 
 /// One `ibv_send_wr`.
@@ -87,7 +104,12 @@ fn sge_bytes(out: &mut Vec<u8>, sges: &[ibv_sge]) {
 /// The request header part shared by the three post commands: `handle`, counts and WQE size;
 /// with room for the WRs and SGEs that follow (ENOMEM when the counts, which are the caller's,
 /// ask for more than memory holds).
-fn post_head<C: KernCmd>(handle: u32, wr_count: usize, sge_count: usize, wqe_size: usize) -> Result<Vec<u8>> {
+fn post_head<C: KernCmd>(
+    handle: u32,
+    wr_count: usize,
+    sge_count: usize,
+    wqe_size: usize,
+) -> Result<Vec<u8>> {
     type P = ib_uverbs_post_send;
     let total = wr_count
         .checked_mul(wqe_size)
@@ -119,8 +141,12 @@ fn finish<C: KernCmd>(ctx: Ctx<'_>, mut req: Vec<u8>) -> Posted {
 /// `ibv_cmd_post_send`: `IB_USER_VERBS_CMD_POST_SEND` with every WR and its SGEs.
 pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
     let build = || -> Result<Vec<u8>> {
-        let sges = wrs.iter().try_fold(0usize, |n, w| n.checked_add(w.sg_list.len())).ok_or(Errno::ENOMEM)?;
-        let mut req = post_head::<ibv_post_send>(qp_handle, wrs.len(), sges, size_of::<ib_uverbs_send_wr>())?;
+        let sges = wrs
+            .iter()
+            .try_fold(0usize, |n, w| n.checked_add(w.sg_list.len()))
+            .ok_or(Errno::ENOMEM)?;
+        let mut req =
+            post_head::<ibv_post_send>(qp_handle, wrs.len(), sges, size_of::<ib_uverbs_send_wr>())?;
         for w in wrs {
             let mut n = vec![0u8; size_of::<ib_uverbs_send_wr>()];
             type S = ib_uverbs_send_wr;
@@ -133,21 +159,54 @@ pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
             match w.target {
                 SendTarget::None => {}
                 SendTarget::Rdma { remote_addr, rkey } => {
-                    put(&mut n, at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, remote_addr), remote_addr)?;
-                    put(&mut n, at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, rkey), rkey)?;
+                    put(
+                        &mut n,
+                        at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, remote_addr),
+                        remote_addr,
+                    )?;
+                    put(
+                        &mut n,
+                        at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, rkey),
+                        rkey,
+                    )?;
                 }
-                SendTarget::Atomic { remote_addr, compare_add, swap, rkey } => {
+                SendTarget::Atomic {
+                    remote_addr,
+                    compare_add,
+                    swap,
+                    rkey,
+                } => {
                     type A = ib_uverbs_send_wr_wr_atomic;
-                    put(&mut n, at + core::mem::offset_of!(A, remote_addr), remote_addr)?;
-                    put(&mut n, at + core::mem::offset_of!(A, compare_add), compare_add)?;
+                    put(
+                        &mut n,
+                        at + core::mem::offset_of!(A, remote_addr),
+                        remote_addr,
+                    )?;
+                    put(
+                        &mut n,
+                        at + core::mem::offset_of!(A, compare_add),
+                        compare_add,
+                    )?;
                     put(&mut n, at + core::mem::offset_of!(A, swap), swap)?;
                     put(&mut n, at + core::mem::offset_of!(A, rkey), rkey)?;
                 }
-                SendTarget::Ud { ah_handle, remote_qpn, remote_qkey } => {
+                SendTarget::Ud {
+                    ah_handle,
+                    remote_qpn,
+                    remote_qkey,
+                } => {
                     type U = ib_uverbs_send_wr_wr_ud;
                     put(&mut n, at + core::mem::offset_of!(U, ah), ah_handle)?;
-                    put(&mut n, at + core::mem::offset_of!(U, remote_qpn), remote_qpn)?;
-                    put(&mut n, at + core::mem::offset_of!(U, remote_qkey), remote_qkey)?;
+                    put(
+                        &mut n,
+                        at + core::mem::offset_of!(U, remote_qpn),
+                        remote_qpn,
+                    )?;
+                    put(
+                        &mut n,
+                        at + core::mem::offset_of!(U, remote_qkey),
+                        remote_qkey,
+                    )?;
                 }
             }
             req.extend_from_slice(&n);
@@ -159,13 +218,19 @@ pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
     };
     match build() {
         Ok(req) => finish::<ibv_post_send>(ctx, req),
-        Err(e) => Posted { ret: Err(e), bad_wr: Some(0) },
+        Err(e) => Posted {
+            ret: Err(e),
+            bad_wr: Some(0),
+        },
     }
 }
 
 fn post_recv_common<C: KernCmd>(ctx: Ctx<'_>, handle: u32, wrs: &[RecvWr<'_>]) -> Posted {
     let build = || -> Result<Vec<u8>> {
-        let sges = wrs.iter().try_fold(0usize, |n, w| n.checked_add(w.sg_list.len())).ok_or(Errno::ENOMEM)?;
+        let sges = wrs
+            .iter()
+            .try_fold(0usize, |n, w| n.checked_add(w.sg_list.len()))
+            .ok_or(Errno::ENOMEM)?;
         let mut req = post_head::<C>(handle, wrs.len(), sges, size_of::<ib_uverbs_recv_wr>())?;
         for w in wrs {
             req.extend_from_slice(&w.wr_id.to_ne_bytes());
@@ -179,7 +244,10 @@ fn post_recv_common<C: KernCmd>(ctx: Ctx<'_>, handle: u32, wrs: &[RecvWr<'_>]) -
     };
     match build() {
         Ok(req) => finish::<C>(ctx, req),
-        Err(e) => Posted { ret: Err(e), bad_wr: Some(0) },
+        Err(e) => Posted {
+            ret: Err(e),
+            bad_wr: Some(0),
+        },
     }
 }
 

@@ -9,12 +9,14 @@
 
 use core::mem::offset_of;
 
+use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::IoctlCmd;
 use super::wire::{put, put_field};
-use super::write::{CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req};
-use super::Ctx;
+use super::write::{
+    CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
+};
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::ib_uverbs_create_qp_mask::IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
 use crate::abi::uapi::ib_uverbs_qp_create_flags::IB_UVERBS_QP_CREATE_SQ_SIG_ALL;
@@ -23,7 +25,9 @@ use crate::abi::verbs::ibv_qp_attr_mask::*;
 use crate::abi::verbs::ibv_qp_create_flags::*;
 use crate::abi::verbs::ibv_qp_init_attr_mask::*;
 use crate::abi::verbs::ibv_qp_type::*;
-use crate::abi::verbs::{ibv_ah_attr, ibv_gid, ibv_global_route, ibv_qp_attr, ibv_qp_attr_mask, ibv_qp_cap};
+use crate::abi::verbs::{
+    ibv_ah_attr, ibv_gid, ibv_global_route, ibv_qp_attr, ibv_qp_attr_mask, ibv_qp_cap,
+};
 use crate::errno::{Errno, Result};
 use crate::sys::pod;
 
@@ -165,7 +169,14 @@ struct TypeObjects {
 /// receive queue (`a`'s receive caps are cleared).
 fn type_objects(a: &mut QpInit) -> Result<TypeObjects> {
     let has = |bit: u32| a.comp_mask & bit != 0;
-    let mut o = TypeObjects { pd_handle: 0, xrcd: None, pd: None, ind_tbl: None, send_cq: None, recv_cq: None };
+    let mut o = TypeObjects {
+        pd_handle: 0,
+        xrcd: None,
+        pd: None,
+        ind_tbl: None,
+        send_cq: None,
+        recv_cq: None,
+    };
     let t = a.qp_type;
     if t == IBV_QPT_XRC_RECV as u32 {
         if !has(IBV_QP_INIT_ATTR_XRCD as u32) {
@@ -175,14 +186,25 @@ fn type_objects(a: &mut QpInit) -> Result<TypeObjects> {
         o.xrcd = Some(o.pd_handle);
         return Ok(o);
     }
-    let known = [IBV_QPT_RC, IBV_QPT_UD, IBV_QPT_UC, IBV_QPT_RAW_PACKET, IBV_QPT_XRC_SEND, IBV_QPT_DRIVER];
+    let known = [
+        IBV_QPT_RC,
+        IBV_QPT_UD,
+        IBV_QPT_UC,
+        IBV_QPT_RAW_PACKET,
+        IBV_QPT_XRC_SEND,
+        IBV_QPT_DRIVER,
+    ];
     if !known.iter().any(|&q| q as u32 == t) || !has(IBV_QP_INIT_ATTR_PD as u32) {
         return Err(Errno::EINVAL);
     }
     o.pd_handle = need(a.pd_handle)?;
     o.pd = Some(o.pd_handle);
     if has(IBV_QP_INIT_ATTR_IND_TABLE as u32) {
-        if a.cap.max_recv_wr != 0 || a.cap.max_recv_sge != 0 || a.recv_cq_handle.is_some() || a.srq_handle.is_some() {
+        if a.cap.max_recv_wr != 0
+            || a.cap.max_recv_sge != 0
+            || a.recv_cq_handle.is_some()
+            || a.srq_handle.is_some()
+        {
             return Err(Errno::EINVAL);
         }
         o.ind_tbl = Some(need(a.ind_tbl_handle)?);
@@ -203,8 +225,9 @@ fn type_objects(a: &mut QpInit) -> Result<TypeObjects> {
 }
 
 /// The comp_mask bits `ibv_cmd_create_qp_ex` accepts.
-pub const CREATE_QP_EX_MASK: u32 =
-    IBV_QP_INIT_ATTR_PD as u32 | IBV_QP_INIT_ATTR_XRCD as u32 | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
+pub const CREATE_QP_EX_MASK: u32 = IBV_QP_INIT_ATTR_PD as u32
+    | IBV_QP_INIT_ATTR_XRCD as u32
+    | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS as u32;
 /// The comp_mask bits `ibv_cmd_create_qp_ex2` accepts.
 pub const CREATE_QP_EX2_MASK: u32 = CREATE_QP_EX_MASK
     | IBV_QP_INIT_ATTR_CREATE_FLAGS as u32
@@ -228,7 +251,8 @@ pub fn check_create(a: &QpInit, allowed: u32) -> Result<()> {
 fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<QpCreated> {
     let mut a = *a;
     let o = type_objects(&mut a)?;
-    let (pd_handle, send_cq, recv_cq) = (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
+    let (pd_handle, send_cq, recv_cq) =
+        (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
 
     let mut create_flags = 0u32;
     if a.sq_sig_all != 0 {
@@ -302,11 +326,17 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
             },
         }),
         Fallback::TryWrite => {
-            let fill = |c: &mut [u8]| create_qp_core!(c, ib_uverbs_create_qp, &a, pd_handle, send_cq, recv_cq);
+            let fill = |c: &mut [u8]| {
+                create_qp_core!(c, ib_uverbs_create_qp, &a, pd_handle, send_cq, recv_cq)
+            };
             match ctx.state.abi_ver() {
                 v if v > 4 => {
                     let r = compat.write::<ibv_create_qp>(ctx, fill)?;
-                    Ok(QpCreated { handle: r.qp_handle, qp_num: r.qpn, cap: cap_of(&r) })
+                    Ok(QpCreated {
+                        handle: r.qp_handle,
+                        qp_num: r.qpn,
+                        cap: cap_of(&r),
+                    })
                 }
                 4 => {
                     let r = compat.write::<ibv_create_qp_v4>(ctx, fill)?;
@@ -317,11 +347,19 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
                         max_recv_sge: r.max_recv_sge,
                         max_inline_data: r.max_inline_data,
                     };
-                    Ok(QpCreated { handle: r.qp_handle, qp_num: r.qpn, cap })
+                    Ok(QpCreated {
+                        handle: r.qp_handle,
+                        qp_num: r.qpn,
+                        cap,
+                    })
                 }
                 _ => {
                     let r = compat.write::<ibv_create_qp_v3>(ctx, fill)?;
-                    Ok(QpCreated { handle: r.qp_handle, qp_num: r.qpn, cap: a.cap })
+                    Ok(QpCreated {
+                        handle: r.qp_handle,
+                        qp_num: r.qpn,
+                        cap: a.cap,
+                    })
                 }
             }
         }
@@ -335,12 +373,26 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
                     }
                 }
                 if a.comp_mask & IBV_QP_INIT_ATTR_IND_TABLE as u32 != 0 {
-                    put_field!(c, ib_uverbs_ex_create_qp, rwq_ind_tbl_handle, need(a.ind_tbl_handle)?)?;
-                    put_field!(c, ib_uverbs_ex_create_qp, comp_mask, IB_UVERBS_CREATE_QP_MASK_IND_TABLE as u32)?;
+                    put_field!(
+                        c,
+                        ib_uverbs_ex_create_qp,
+                        rwq_ind_tbl_handle,
+                        need(a.ind_tbl_handle)?
+                    )?;
+                    put_field!(
+                        c,
+                        ib_uverbs_ex_create_qp,
+                        comp_mask,
+                        IB_UVERBS_CREATE_QP_MASK_IND_TABLE as u32
+                    )?;
                 }
                 Ok(())
             })?;
-            Ok(QpCreated { handle: r.base.qp_handle, qp_num: r.base.qpn, cap: cap_of(&r.base) })
+            Ok(QpCreated {
+                handle: r.base.qp_handle,
+                qp_num: r.base.qpn,
+                cap: cap_of(&r.base),
+            })
         }
     }
 }
@@ -350,15 +402,33 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
 /// `struct ib_uverbs_create_qp_resp` plus driver data. The caller copies the returned caps back
 /// into `attr->cap`.
 pub fn create_qp(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_qp>(), resp, size_of::<ib_uverbs_create_qp_resp>())?;
-    let a = QpInit { comp_mask: IBV_QP_INIT_ATTR_PD as u32, ..*a };
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_qp>(),
+        resp,
+        size_of::<ib_uverbs_create_qp_resp>(),
+    )?;
+    let a = QpInit {
+        comp_mask: IBV_QP_INIT_ATTR_PD as u32,
+        ..*a
+    };
     icmd_create_qp(ctx, &a, &mut c)
 }
 
 /// `ibv_cmd_create_qp_ex`: `attr_ex` may only use PD, XRCD and SEND_OPS_FLAGS (else EINVAL);
 /// buffers as [`create_qp`]. The caller stores the returned caps into `attr_ex->cap`.
-pub fn create_qp_ex(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_qp>(), resp, size_of::<ib_uverbs_create_qp_resp>())?;
+pub fn create_qp_ex(
+    ctx: Ctx<'_>,
+    a: &QpInit,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<QpCreated> {
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_qp>(),
+        resp,
+        size_of::<ib_uverbs_create_qp_resp>(),
+    )?;
     if a.comp_mask & !CREATE_QP_EX_MASK != 0 {
         return Err(Errno::EINVAL);
     }
@@ -368,8 +438,18 @@ pub fn create_qp_ex(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -
 /// `ibv_cmd_create_qp_ex2`: `attr_ex` may also use CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE and
 /// RX_HASH; `req` is the provider's `struct ibv_create_qp_ex` plus driver data, `resp` its
 /// `struct ib_uverbs_ex_create_qp_resp` plus driver data.
-pub fn create_qp_ex2(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) -> Result<QpCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_qp_ex>(), resp, size_of::<ib_uverbs_ex_create_qp_resp>())?;
+pub fn create_qp_ex2(
+    ctx: Ctx<'_>,
+    a: &QpInit,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<QpCreated> {
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_qp_ex>(),
+        resp,
+        size_of::<ib_uverbs_ex_create_qp_resp>(),
+    )?;
     if a.comp_mask & !CREATE_QP_EX2_MASK != 0 {
         return Err(Errno::EINVAL);
     }
@@ -379,7 +459,11 @@ pub fn create_qp_ex2(ctx: Ctx<'_>, a: &QpInit, req: &mut [u8], resp: &mut [u8]) 
 /// `ibv_cmd_destroy_qp`: `UVERBS_METHOD_QP_DESTROY`, falling back to
 /// `IB_USER_VERBS_CMD_DESTROY_QP`. Returns the kernel's `events_reported` for the caller to
 /// wait on; None when an EIO on a disassociated device was forgiven (no wait).
-pub fn destroy_qp(ctx: Ctx<'_>, qp_handle: u32, allow_disassociate_destroy: bool) -> Result<Option<u32>> {
+pub fn destroy_qp(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
@@ -420,7 +504,8 @@ pub fn open_qp(
     if comp_mask >= IBV_QP_OPEN_ATTR_RESERVED as u32 {
         return Err(Errno::EOPNOTSUPP);
     }
-    let need = IBV_QP_OPEN_ATTR_XRCD as u32 | IBV_QP_OPEN_ATTR_NUM as u32 | IBV_QP_OPEN_ATTR_TYPE as u32;
+    let need =
+        IBV_QP_OPEN_ATTR_XRCD as u32 | IBV_QP_OPEN_ATTR_NUM as u32 | IBV_QP_OPEN_ATTR_TYPE as u32;
     if comp_mask & need != need {
         return Err(Errno::EINVAL);
     }
@@ -461,7 +546,13 @@ pub struct QpInitReport {
 /// `ibv_cmd_query_qp`: `IB_USER_VERBS_CMD_QUERY_QP` with the provider's request; masks from
 /// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP (only the extended path has them). Fills the `attr`
 /// fields rdma-core fills (the others keep their values).
-pub fn query_qp(ctx: Ctx<'_>, qp_handle: u32, attr_mask: i32, req: &mut [u8], attr: &mut ibv_qp_attr) -> Result<QpInitReport> {
+pub fn query_qp(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    attr_mask: i32,
+    req: &mut [u8],
+    attr: &mut ibv_qp_attr,
+) -> Result<QpInitReport> {
     if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
@@ -500,7 +591,10 @@ pub fn query_qp(ctx: Ctx<'_>, qp_handle: u32, attr_mask: i32, req: &mut [u8], at
     attr.cap = cap.into();
     attr.ah_attr = ah_from_dest(&r.dest);
     attr.alt_ah_attr = ah_from_dest(&r.alt_dest);
-    Ok(QpInitReport { cap, sq_sig_all: r.sq_sig_all.into() })
+    Ok(QpInitReport {
+        cap,
+        sq_sig_all: r.sq_sig_all.into(),
+    })
 }
 
 /// The `ib_uverbs_qp_dest` of an `ibv_ah_attr`.
@@ -525,7 +619,13 @@ fn dest_of(ah: &ibv_ah_attr) -> ib_uverbs_qp_dest {
 
 /// `copy_modify_qp_fields`: the masked `attr` fields into the core `ib_uverbs_modify_qp` at
 /// `base` of `req`; fields outside the mask keep the provider's bytes.
-fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv_qp_attr, mask: u32) -> Result<()> {
+fn copy_modify_qp_fields(
+    req: &mut [u8],
+    base: usize,
+    qp_handle: u32,
+    attr: &ibv_qp_attr,
+    mask: u32,
+) -> Result<()> {
     type M = ib_uverbs_modify_qp;
     let has = |bit: ibv_qp_attr_mask| mask & bit as u32 != 0;
     put_field!(req, base; M, qp_handle, qp_handle)?;
@@ -555,7 +655,9 @@ fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv
     if has(IBV_QP_AV) {
         let mut d = dest_of(&attr.ah_attr);
         let at = dest_at(offset_of!(M, dest));
-        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>()).ok_or(Errno::EINVAL)?.copy_from_slice(pod::bytes_mut(&mut d));
+        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>())
+            .ok_or(Errno::EINVAL)?
+            .copy_from_slice(pod::bytes_mut(&mut d));
     }
     if has(IBV_QP_PATH_MTU) {
         put_field!(req, base; M, path_mtu, attr.path_mtu.raw() as u8)?;
@@ -581,7 +683,9 @@ fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv
         put_field!(req, base; M, alt_timeout, attr.alt_timeout)?;
         let mut d = dest_of(&attr.alt_ah_attr);
         let at = dest_at(offset_of!(M, alt_dest));
-        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>()).ok_or(Errno::EINVAL)?.copy_from_slice(pod::bytes_mut(&mut d));
+        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>())
+            .ok_or(Errno::EINVAL)?
+            .copy_from_slice(pod::bytes_mut(&mut d));
     }
     if has(IBV_QP_MIN_RNR_TIMER) {
         put_field!(req, base; M, min_rnr_timer, attr.min_rnr_timer)?;
@@ -603,7 +707,13 @@ fn copy_modify_qp_fields(req: &mut [u8], base: usize, qp_handle: u32, attr: &ibv
 
 /// `ibv_cmd_modify_qp`: `IB_USER_VERBS_CMD_MODIFY_QP` with the provider's request; masks from
 /// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP.
-pub fn modify_qp(ctx: Ctx<'_>, qp_handle: u32, attr: &ibv_qp_attr, attr_mask: i32, req: &mut [u8]) -> Result<()> {
+pub fn modify_qp(
+    ctx: Ctx<'_>,
+    qp_handle: u32,
+    attr: &ibv_qp_attr,
+    attr_mask: i32,
+    req: &mut [u8],
+) -> Result<()> {
     if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
         return Err(Errno::EOPNOTSUPP);
     }

@@ -3,12 +3,12 @@
 //! `ibv_cmd_modify_srq` (and its kernel-ABI-3 form), `ibv_cmd_query_srq`).
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::IoctlCmd;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
-use super::Ctx;
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_srq_init_attr_mask::*;
@@ -57,12 +57,18 @@ fn need(h: Option<u32>) -> Result<u32> {
 /// `IB_USER_VERBS_CMD_CREATE_SRQ` (basic SRQs; its ABI 5 form on such kernels) or
 /// `IB_USER_VERBS_CMD_CREATE_XSRQ`.
 fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result<SrqCreated> {
-    let srq_type = if a.comp_mask & IBV_SRQ_INIT_ATTR_TYPE as u32 != 0 { a.srq_type } else { IBV_SRQT_BASIC as u32 };
+    let srq_type = if a.comp_mask & IBV_SRQ_INIT_ATTR_TYPE as u32 != 0 {
+        a.srq_type
+    } else {
+        IBV_SRQT_BASIC as u32
+    };
     let (mut max_wr, mut max_sge, mut srq_num) = (0u32, 0u32, 0u32);
     let (via, handle) = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
         if srq_type == IBV_SRQT_XRC as u32 {
-            if a.comp_mask & IBV_SRQ_INIT_ATTR_XRCD as u32 == 0 || a.comp_mask & IBV_SRQ_INIT_ATTR_CQ as u32 == 0 {
+            if a.comp_mask & IBV_SRQ_INIT_ATTR_XRCD as u32 == 0
+                || a.comp_mask & IBV_SRQ_INIT_ATTR_CQ as u32 == 0
+            {
                 return Err(Errno::EINVAL);
             }
             cmd.in_obj(UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE, need(a.xrcd_handle)?);
@@ -96,7 +102,12 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
         (via?, cmd.attr(h).map_or(0, |x| x.data as u32))
     };
     match via {
-        Fallback::Success => Ok(SrqCreated { handle, max_wr, max_sge, srq_num }),
+        Fallback::Success => Ok(SrqCreated {
+            handle,
+            max_wr,
+            max_sge,
+            srq_num,
+        }),
         Fallback::TryWrite => {
             // rdma-core decides on the raw srq_type field here, not the comp_mask-checked one.
             let basic = a.srq_type == IBV_SRQT_BASIC as u32;
@@ -109,10 +120,20 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
             };
             if basic && ctx.state.abi_ver() > 5 {
                 let r = compat.write::<ibv_create_srq>(ctx, core)?;
-                Ok(SrqCreated { handle: r.srq_handle, max_wr: r.max_wr, max_sge: r.max_sge, srq_num: 0 })
+                Ok(SrqCreated {
+                    handle: r.srq_handle,
+                    max_wr: r.max_wr,
+                    max_sge: r.max_sge,
+                    srq_num: 0,
+                })
             } else if basic {
                 let r = compat.write::<ibv_create_srq_v5>(ctx, core)?;
-                Ok(SrqCreated { handle: r.srq_handle, max_wr: a.max_wr, max_sge: a.max_sge, srq_num: 0 })
+                Ok(SrqCreated {
+                    handle: r.srq_handle,
+                    max_wr: a.max_wr,
+                    max_sge: a.max_sge,
+                    srq_num: 0,
+                })
             } else {
                 let r = compat.write::<ibv_create_xsrq>(ctx, |c| {
                     type X = ib_uverbs_create_xsrq;
@@ -129,7 +150,12 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
                         put_field!(c, X, xrcd_handle, need(a.xrcd_handle)?)
                     }
                 })?;
-                Ok(SrqCreated { handle: r.srq_handle, max_wr: r.max_wr, max_sge: r.max_sge, srq_num: r.srqn })
+                Ok(SrqCreated {
+                    handle: r.srq_handle,
+                    max_wr: r.max_wr,
+                    max_sge: r.max_sge,
+                    srq_num: r.srqn,
+                })
             }
         }
         Fallback::TryWriteEx => Err(Errno::EOPNOTSUPP),
@@ -139,16 +165,40 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
 /// `ibv_cmd_create_srq`: a basic SRQ from `ibv_srq_init_attr` (`comp_mask`, `srq_type` 0).
 /// `req` is the provider's `struct ibv_create_srq` plus driver data, `resp` its
 /// `struct ib_uverbs_create_srq_resp` plus driver data. The caller copies max_wr/max_sge back.
-pub fn create_srq(ctx: Ctx<'_>, a: &SrqInit, req: &mut [u8], resp: &mut [u8]) -> Result<SrqCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_srq>(), resp, size_of::<ib_uverbs_create_srq_resp>())?;
-    let a = SrqInit { comp_mask: 0, srq_type: IBV_SRQT_BASIC as u32, ..*a };
+pub fn create_srq(
+    ctx: Ctx<'_>,
+    a: &SrqInit,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<SrqCreated> {
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_srq>(),
+        resp,
+        size_of::<ib_uverbs_create_srq_resp>(),
+    )?;
+    let a = SrqInit {
+        comp_mask: 0,
+        srq_type: IBV_SRQT_BASIC as u32,
+        ..*a
+    };
     icmd_create_srq(ctx, &a, &mut c)
 }
 
 /// `ibv_cmd_create_srq_ex`: unknown comp_mask bits are EOPNOTSUPP, a missing PD EINVAL.
 /// `req` is the provider's `struct ibv_create_xsrq` plus driver data.
-pub fn create_srq_ex(ctx: Ctx<'_>, a: &SrqInit, req: &mut [u8], resp: &mut [u8]) -> Result<SrqCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_xsrq>(), resp, size_of::<ib_uverbs_create_srq_resp>())?;
+pub fn create_srq_ex(
+    ctx: Ctx<'_>,
+    a: &SrqInit,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<SrqCreated> {
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_xsrq>(),
+        resp,
+        size_of::<ib_uverbs_create_srq_resp>(),
+    )?;
     if a.comp_mask >= IBV_SRQ_INIT_ATTR_RESERVED as u32 {
         return Err(Errno::EOPNOTSUPP);
     }
@@ -161,7 +211,11 @@ pub fn create_srq_ex(ctx: Ctx<'_>, a: &SrqInit, req: &mut [u8], resp: &mut [u8])
 /// `ibv_cmd_destroy_srq`: `UVERBS_METHOD_SRQ_DESTROY`, falling back to
 /// `IB_USER_VERBS_CMD_DESTROY_SRQ`. Returns the kernel's `events_reported` to wait for; None
 /// when an EIO on a disassociated device was forgiven.
-pub fn destroy_srq(ctx: Ctx<'_>, srq_handle: u32, allow_disassociate_destroy: bool) -> Result<Option<u32>> {
+pub fn destroy_srq(
+    ctx: Ctx<'_>,
+    srq_handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_srq_resp = pod::zeroed();
     let r = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
@@ -187,13 +241,23 @@ pub fn destroy_srq(ctx: Ctx<'_>, srq_handle: u32, allow_disassociate_destroy: bo
 /// `ibv_cmd_modify_srq`: `IB_USER_VERBS_CMD_MODIFY_SRQ` with the provider's request; on a
 /// kernel of uverbs ABI 3, the older request layout (core fields rebuilt, max_sge 0) followed
 /// by the provider's driver data.
-pub fn modify_srq(ctx: Ctx<'_>, srq_handle: u32, attr_mask: i32, max_wr: u32, srq_limit: u32, req: &mut [u8]) -> Result<()> {
+pub fn modify_srq(
+    ctx: Ctx<'_>,
+    srq_handle: u32,
+    attr_mask: i32,
+    max_wr: u32,
+    srq_limit: u32,
+    req: &mut [u8],
+) -> Result<()> {
     type M = ib_uverbs_modify_srq;
     if ctx.state.abi_ver() == 3 {
-        let drv = req.get(size_of::<ibv_modify_srq>()..).ok_or(Errno::EINVAL)?;
+        let drv = req
+            .get(size_of::<ibv_modify_srq>()..)
+            .ok_or(Errno::EINVAL)?;
         // The provider's driver data follows; its length is the provider's `cmd_size`.
         let mut v3 = Vec::new();
-        v3.try_reserve_exact(size_of::<ibv_modify_srq_v3>().saturating_add(drv.len())).map_err(|_| Errno::ENOMEM)?;
+        v3.try_reserve_exact(size_of::<ibv_modify_srq_v3>().saturating_add(drv.len()))
+            .map_err(|_| Errno::ENOMEM)?;
         v3.resize(size_of::<ibv_modify_srq_v3>(), 0);
         v3.extend_from_slice(drv);
         type V3 = ib_uverbs_modify_srq_v3;

@@ -3,12 +3,14 @@
 //! `ibv_cmd_create_rwq_ind_table`; `cmd_rwq_ind.c`: `ibv_cmd_destroy_rwq_ind_table`).
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::IoctlCmd;
 use super::wire::{put, put_field, zero};
-use super::write::{EX_HDR_SIZE, execute_cmd_write_ex, execute_cmd_write_ex_full, execute_cmd_write_ex_req};
-use super::Ctx;
+use super::write::{
+    EX_HDR_SIZE, execute_cmd_write_ex, execute_cmd_write_ex_full, execute_cmd_write_ex_req,
+};
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_wq_attr_mask::*;
@@ -48,7 +50,12 @@ pub struct WqCreated {
 /// `IB_USER_VERBS_EX_CMD_CREATE_WQ`. `req` is the provider's `struct ibv_create_wq` plus driver
 /// data, `resp` its `struct ib_uverbs_ex_create_wq_resp` plus driver data.
 pub fn create_wq(ctx: Ctx<'_>, a: &WqInit, req: &mut [u8], resp: &mut [u8]) -> Result<WqCreated> {
-    let mut c = Compat::new(req, size_of::<ibv_create_wq>(), resp, size_of::<ib_uverbs_ex_create_wq_resp>())?;
+    let mut c = Compat::new(
+        req,
+        size_of::<ibv_create_wq>(),
+        resp,
+        size_of::<ib_uverbs_ex_create_wq_resp>(),
+    )?;
     if a.comp_mask >= ibv_wq_init_attr_mask::IBV_WQ_INIT_ATTR_RESERVED as u32 {
         return Err(Errno::EINVAL);
     }
@@ -83,7 +90,12 @@ pub fn create_wq(ctx: Ctx<'_>, a: &WqInit, req: &mut [u8], resp: &mut [u8]) -> R
         (via?, cmd.attr(h).map_or(0, |x| x.data as u32))
     };
     match via {
-        Fallback::Success => Ok(WqCreated { handle, wq_num, max_wr, max_sge }),
+        Fallback::Success => Ok(WqCreated {
+            handle,
+            wq_num,
+            max_wr,
+            max_sge,
+        }),
         Fallback::TryWriteEx => {
             let r = c.write_ex::<ibv_create_wq>(ctx, |k| {
                 type W = ib_uverbs_ex_create_wq;
@@ -96,7 +108,12 @@ pub fn create_wq(ctx: Ctx<'_>, a: &WqInit, req: &mut [u8], resp: &mut [u8]) -> R
                 // rdma-core sends the caller's flags here unfiltered.
                 put_field!(k, W, create_flags, a.create_flags)
             })?;
-            Ok(WqCreated { handle: r.wq_handle, wq_num: r.wqn, max_wr: r.max_wr, max_sge: r.max_sge })
+            Ok(WqCreated {
+                handle: r.wq_handle,
+                wq_num: r.wqn,
+                max_wr: r.max_wr,
+                max_sge: r.max_sge,
+            })
         }
         // Unreachable: the buffer always asks for the extended write.
         Fallback::TryWrite => Err(Errno::EOPNOTSUPP),
@@ -140,7 +157,11 @@ pub fn modify_wq(
 /// `ibv_cmd_destroy_wq`: `UVERBS_METHOD_WQ_DESTROY`, falling back to
 /// `IB_USER_VERBS_EX_CMD_DESTROY_WQ`. Returns `events_reported` to wait for; None when an EIO
 /// on a disassociated device was forgiven.
-pub fn destroy_wq(ctx: Ctx<'_>, wq_handle: u32, allow_disassociate_destroy: bool) -> Result<Option<u32>> {
+pub fn destroy_wq(
+    ctx: Ctx<'_>,
+    wq_handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_ex_destroy_wq_resp = pod::zeroed();
     let r = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
@@ -182,13 +203,24 @@ pub fn create_rwq_ind_table(
     let n = 1usize.checked_shl(log_ind_tbl_size).ok_or(Errno::EINVAL)?;
     let handles = wq_handles.get(..n).ok_or(Errno::EINVAL)?;
     let base = size_of::<ibv_create_rwq_ind_table>();
-    let len = n.checked_mul(4).and_then(|b| b.checked_add(base)).ok_or(Errno::ENOMEM)?.div_ceil(8) * 8;
+    let len = n
+        .checked_mul(4)
+        .and_then(|b| b.checked_add(base))
+        .ok_or(Errno::ENOMEM)?
+        .div_ceil(8)
+        * 8;
     let mut req = crate::sys::mem::try_zeroed(len)?;
     for (i, h) in handles.iter().enumerate() {
         put(&mut req, base + 4 * i, *h)?;
     }
     put_field!(&mut req, EX_HDR_SIZE; T, log_ind_tbl_size, log_ind_tbl_size)?;
-    execute_cmd_write_ex_full::<ibv_create_rwq_ind_table>(ctx, &mut req, len, Some(resp), size_of::<R>())?;
+    execute_cmd_write_ex_full::<ibv_create_rwq_ind_table>(
+        ctx,
+        &mut req,
+        len,
+        Some(resp),
+        size_of::<R>(),
+    )?;
     let r: R = pod::read(resp);
     if (r.response_length as usize) < size_of::<R>() {
         return Err(Errno::EINVAL);
@@ -198,7 +230,11 @@ pub fn create_rwq_ind_table(
 
 /// `ibv_cmd_destroy_rwq_ind_table`: `UVERBS_METHOD_RWQ_IND_TBL_DESTROY`, falling back to
 /// `IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL` (rdma-core files it under the destroy_ah bit).
-pub fn destroy_rwq_ind_table(ctx: Ctx<'_>, ind_tbl_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
+pub fn destroy_rwq_ind_table(
+    ctx: Ctx<'_>,
+    ind_tbl_handle: u32,
+    allow_disassociate_destroy: bool,
+) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_RWQ_IND_TBL, UVERBS_METHOD_RWQ_IND_TBL_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, ind_tbl_handle);
     let r = match execute_ioctl_fallback(ctx, op::DESTROY_AH, &mut cmd) {

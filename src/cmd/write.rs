@@ -18,14 +18,14 @@
 
 use core::mem::offset_of;
 
+use super::Ctx;
 use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::wire::{addr, put};
-use super::Ctx;
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
-    IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT,
-    UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE,
-    UVERBS_OBJECT_DEVICE, ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr,
+    IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_UHW_IN,
+    UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
+    ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr,
 };
 use crate::errno::{Errno, Result};
 
@@ -113,7 +113,14 @@ pub fn cmd_write(
     let resp = resp.unwrap_or(&mut none);
     if ctx.state.use_ioctl_write() {
         let payload = req.get(CMD_HDR_SIZE..).ok_or(Errno::EINVAL)?;
-        return ioctl_write(ctx, write_method, payload, core_req_size - CMD_HDR_SIZE, resp, core_resp_size);
+        return ioctl_write(
+            ctx,
+            write_method,
+            payload,
+            core_req_size - CMD_HDR_SIZE,
+            resp,
+            core_resp_size,
+        );
     }
     put(req, H_COMMAND, write_method)?;
     put(req, H_IN, (req.len() / 4) as u16)?;
@@ -146,7 +153,14 @@ pub fn cmd_write_ex(
     let method = IB_USER_VERBS_CMD_FLAG_EXTENDED | write_method;
     if ctx.state.use_ioctl_write() {
         let payload = req.get(EX_HDR_SIZE..).ok_or(Errno::EINVAL)?;
-        return ioctl_write(ctx, method, payload, core_req_size - EX_HDR_SIZE, resp, core_resp_size);
+        return ioctl_write(
+            ctx,
+            method,
+            payload,
+            core_req_size - EX_HDR_SIZE,
+            resp,
+            core_resp_size,
+        );
     }
     let req_len = req.len();
     put(req, H_COMMAND, method)?;
@@ -154,7 +168,11 @@ pub fn cmd_write_ex(
     put(req, H_OUT, (core_resp_size / 8) as u16)?;
     put(req, X_PIN, ((req_len - core_req_size) / 8) as u16)?;
     put(req, X_POUT, ((resp.len() - core_resp_size) / 8) as u16)?;
-    put(req, X_RESPONSE, if resp.is_empty() { 0 } else { addr(resp) })?;
+    put(
+        req,
+        X_RESPONSE,
+        if resp.is_empty() { 0 } else { addr(resp) },
+    )?;
     put(req, X_RSVD, 0u32)?;
     // Callers expect the kernel to see (and leave) a zeroed response, as the ioctl path does.
     resp.fill(0);
@@ -168,7 +186,14 @@ pub fn cmd_write_ex(
 /// core sizes are those of `C` and `C::Resp`. Stores the response address in the request.
 pub fn execute_cmd_write<C: KernCmd>(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<()> {
     put(req, RESPONSE_OFFSET, addr(resp))?;
-    cmd_write(ctx, C::CMD, req, size_of::<C>(), Some(resp), size_of::<C::Resp>())
+    cmd_write(
+        ctx,
+        C::CMD,
+        req,
+        size_of::<C>(),
+        Some(resp),
+        size_of::<C::Resp>(),
+    )
 }
 
 /// `execute_cmd_write_req`: legacy command `C` without a response.
@@ -178,14 +203,22 @@ pub fn execute_cmd_write_req<C: KernCmd>(ctx: Ctx<'_>, req: &mut [u8]) -> Result
 
 /// `execute_cmd_write_no_uhw`: legacy command `C` whose core request and response are the whole
 /// buffers (core structs ending in a flexible array).
-pub fn execute_cmd_write_no_uhw<C: KernCmd>(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<()> {
+pub fn execute_cmd_write_no_uhw<C: KernCmd>(
+    ctx: Ctx<'_>,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<()> {
     put(req, RESPONSE_OFFSET, addr(resp))?;
     let (core_req, core_resp) = (req.len(), resp.len());
     cmd_write(ctx, C::CMD, req, core_req, Some(resp), core_resp)
 }
 
 /// `execute_cmd_write_ex`: extended command `C` with a response (None: rdma-core's NULL).
-pub fn execute_cmd_write_ex<C: KernCmd>(ctx: Ctx<'_>, req: &mut [u8], resp: Option<&mut [u8]>) -> Result<()> {
+pub fn execute_cmd_write_ex<C: KernCmd>(
+    ctx: Ctx<'_>,
+    req: &mut [u8],
+    resp: Option<&mut [u8]>,
+) -> Result<()> {
     cmd_write_ex(ctx, C::CMD, req, size_of::<C>(), resp, size_of::<C::Resp>())
 }
 

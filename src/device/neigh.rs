@@ -75,7 +75,9 @@ pub fn addr_of_gid(gid: &[u8; 16]) -> IpAddr {
 /// `fe80::/64`.
 pub fn encoded_mac(dst: &IpAddr) -> Option<Vec<u8>> {
     match dst {
-        IpAddr::V4(a) if a[0] & 0xf0 == 0xe0 => Some(vec![0x01, 0x00, 0x5e, a[1] & 0x7f, a[2], a[3]]),
+        IpAddr::V4(a) if a[0] & 0xf0 == 0xe0 => {
+            Some(vec![0x01, 0x00, 0x5e, a[1] & 0x7f, a[2], a[3]])
+        }
         IpAddr::V6(a) if a[0] == 0xff => Some(vec![0x33, 0x33, a[12], a[13], a[14], a[15]]),
         IpAddr::V6(a) if a[..8] == [0xfe, 0x80, 0, 0, 0, 0, 0, 0] => {
             Some(vec![a[8] ^ 2, a[9], a[10], a[13], a[14], a[15]])
@@ -160,8 +162,19 @@ enum Fail {
 
 /// Resolve `dgid` seen from the interface holding `sgid` (the GID at the caller's source
 /// index). `errno` is the caller's errno on entry; `want_vid` whether `vid` was passed.
-pub fn resolve(io: &mut dyn RouteIo, sgid: &[u8; 16], dgid: &[u8; 16], want_vid: bool, errno: i32) -> Outcome {
-    let mut out = Outcome { ret: -libc::EINVAL, errno, mac: None, vid: None };
+pub fn resolve(
+    io: &mut dyn RouteIo,
+    sgid: &[u8; 16],
+    dgid: &[u8; 16],
+    want_vid: bool,
+    errno: i32,
+) -> Outcome {
+    let mut out = Outcome {
+        ret: -libc::EINVAL,
+        errno,
+        mac: None,
+        vid: None,
+    };
     let dst = addr_of_gid(dgid);
     let src = addr_of_gid(sgid);
 
@@ -177,7 +190,13 @@ pub fn resolve(io: &mut dyn RouteIo, sgid: &[u8; 16], dgid: &[u8; 16], want_vid:
         return out;
     };
 
-    let mut run = Run { io, errno: out.errno, oif, src, dst };
+    let mut run = Run {
+        io,
+        errno: out.errno,
+        oif,
+        src,
+        dst,
+    };
     out.ret = -libc::EHOSTUNREACH;
     let found = run.route_and_mac();
     out.errno = run.errno;
@@ -220,12 +239,17 @@ impl Run<'_> {
             }
         }
         // rdma-core forgets the source after these, and its route callback then sets EINVAL.
-        if matches!(route.rtype, RTN_BLACKHOLE | RTN_UNREACHABLE | RTN_PROHIBIT | RTN_THROW) {
+        if matches!(
+            route.rtype,
+            RTN_BLACKHOLE | RTN_UNREACHABLE | RTN_PROHIBIT | RTN_THROW
+        ) {
             return self.fail(libc::EINVAL);
         }
         if route.rtype == RTN_LOCAL {
             return match self.io.link(self.oif) {
-                Ok(Some(Link { address: Some(a), .. })) => Ok(a),
+                Ok(Some(Link {
+                    address: Some(a), ..
+                })) => Ok(a),
                 _ => self.fail(libc::EINVAL),
             };
         }
@@ -242,7 +266,11 @@ impl Run<'_> {
 
     /// The table entry for the destination on the interface: `Some(lladdr)` when it has one.
     fn lookup(&self, table: &[Neigh]) -> Option<Vec<u8>> {
-        table.iter().find(|n| n.is_for(self.oif as i32, &self.dst))?.lladdr.clone()
+        table
+            .iter()
+            .find(|n| n.is_for(self.oif as i32, &self.dst))?
+            .lladdr
+            .clone()
     }
 
     /// rdma-core's `process_get_neigh_mac`: the table, else probe and wait.
@@ -281,7 +309,9 @@ impl Run<'_> {
             if readable {
                 match self.io.notifications() {
                     Ok(list) => {
-                        let hit = list.iter().find(|n| n.is_for(self.oif as i32, &self.dst) && n.lladdr.is_some());
+                        let hit = list
+                            .iter()
+                            .find(|n| n.is_for(self.oif as i32, &self.dst) && n.lladdr.is_some());
                         if let Some(n) = hit {
                             return Ok(n.lladdr.clone().unwrap_or_default());
                         }

@@ -66,7 +66,11 @@ pub fn gid_type(ibdev: &Path, port: u32, index: u32) -> Result<GidTypeSysfs, Err
 pub fn gid_ndev(ibdev: &Path, port: u32, index: u32) -> Option<String> {
     // IF_NAMESIZE bytes, as rdma-core reads it.
     let t = read(ibdev, &format!("ports/{port}/gid_attrs/ndevs/{index}"), 16).ok()?;
-    if t.is_empty() { None } else { String::from_utf8(t).ok() }
+    if t.is_empty() {
+        None
+    } else {
+        String::from_utf8(t).ok()
+    }
 }
 
 /// `ports/<port>/pkeys/<index>` as `%hx`, through an 8-byte buffer. None when unreadable.

@@ -170,7 +170,10 @@ fn u32_of(d: &[u8]) -> u32 {
 fn check_u32(a: &[(u16, &[u8])], types: &[u16], what: &str) -> Result<(), CodecError> {
     for (t, d) in a {
         if types.contains(t) && d.len() < 4 {
-            return Err(CodecError(format!("{what} attribute {t} has {} bytes, needs 4", d.len())));
+            return Err(CodecError(format!(
+                "{what} attribute {t} has {} bytes, needs 4",
+                d.len()
+            )));
         }
     }
     Ok(())
@@ -178,7 +181,10 @@ fn check_u32(a: &[(u16, &[u8])], types: &[u16], what: &str) -> Result<(), CodecE
 
 fn family_header(payload: &[u8], len: usize, what: &str) -> Result<(), CodecError> {
     if payload.len() < len {
-        return Err(CodecError(format!("{what} message of {} bytes", payload.len())));
+        return Err(CodecError(format!(
+            "{what} message of {} bytes",
+            payload.len()
+        )));
     }
     Ok(())
 }
@@ -208,14 +214,18 @@ pub fn get_link_request(seq: u32, ifindex: u32) -> Vec<u8> {
 pub fn dump_addr_request(seq: u32, family: u8) -> Vec<u8> {
     let mut ifa = [0u8; IFADDRMSG_LEN];
     ifa[0] = family;
-    Request::new(RTM_GETADDR, NLM_F_DUMP, seq).raw(&ifa).finish()
+    Request::new(RTM_GETADDR, NLM_F_DUMP, seq)
+        .raw(&ifa)
+        .finish()
 }
 
 /// The neighbour table dump of one family (`RTM_GETNEIGH` with `NLM_F_DUMP`).
 pub fn dump_neigh_request(seq: u32, family: u8) -> Vec<u8> {
     let mut ndm = [0u8; NDMSG_LEN];
     ndm[0] = family;
-    Request::new(RTM_GETNEIGH, NLM_F_DUMP, seq).raw(&ndm).finish()
+    Request::new(RTM_GETNEIGH, NLM_F_DUMP, seq)
+        .raw(&ndm)
+        .finish()
 }
 
 /// What rdma-core reads of a route (`rtnl_route_get_type`, the first next hop's gateway and
@@ -237,7 +247,11 @@ pub struct Route {
 pub fn decode_route(payload: &[u8]) -> Result<Route, CodecError> {
     family_header(payload, RTMSG_LEN, "route")?;
     let a = attrs(&payload[RTMSG_LEN..]);
-    check_u32(&a, &[RTA_IIF, RTA_OIF, RTA_PRIORITY, RTA_FLOW, RTA_TABLE], "route")?;
+    check_u32(
+        &a,
+        &[RTA_IIF, RTA_OIF, RTA_PRIORITY, RTA_FLOW, RTA_TABLE],
+        "route",
+    )?;
     Ok(Route {
         family: payload[0],
         rtype: payload[7],
@@ -387,7 +401,12 @@ pub struct Collector {
 
 impl Collector {
     pub fn new(seq: u32, dump: bool) -> Collector {
-        Collector { seq, dump, reply: Reply::default(), done: false }
+        Collector {
+            seq,
+            dump,
+            reply: Reply::default(),
+            done: false,
+        }
     }
 
     /// Take in one received datagram; true once the reply is complete.

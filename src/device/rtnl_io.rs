@@ -64,7 +64,12 @@ impl KernelRouteIo {
     fn dump(&mut self, msg: Vec<u8>, seq: u32, ty: u16) -> Result<Vec<Vec<u8>>, Errno> {
         match self.transact(&msg, seq, true)? {
             Some(Reply { error: Some(e), .. }) => Err(Errno(-e)),
-            Some(r) => Ok(r.msgs.into_iter().filter(|(t, _)| *t == ty).map(|(_, p)| p).collect()),
+            Some(r) => Ok(r
+                .msgs
+                .into_iter()
+                .filter(|(t, _)| *t == ty)
+                .map(|(_, p)| p)
+                .collect()),
             None => Err(Errno(libc::EBADMSG)),
         }
     }
@@ -73,7 +78,11 @@ impl KernelRouteIo {
 fn inet(a: &IpAddr, port: u16, scope_id: u32) -> InetAddr {
     match *a {
         IpAddr::V4(addr) => InetAddr::V4 { addr, port },
-        IpAddr::V6(addr) => InetAddr::V6 { addr, port, scope_id },
+        IpAddr::V6(addr) => InetAddr::V6 {
+            addr,
+            port,
+            scope_id,
+        },
     }
 }
 
@@ -88,7 +97,10 @@ impl RouteIo for KernelRouteIo {
     fn addresses(&mut self, family: u8) -> Result<Vec<IfAddr>, Errno> {
         let seq = self.next_seq();
         let msgs = self.dump(rtnl::dump_addr_request(seq, family), seq, RTM_NEWADDR)?;
-        Ok(msgs.iter().filter_map(|p| rtnl::decode_addr(p).ok()).collect())
+        Ok(msgs
+            .iter()
+            .filter_map(|p| rtnl::decode_addr(p).ok())
+            .collect())
     }
 
     fn route(&mut self, dst: &IpAddr, oif: u32) -> Result<RouteAnswer, Errno> {
@@ -101,7 +113,9 @@ impl RouteIo for KernelRouteIo {
             return Ok(RouteAnswer::Refused(e));
         }
         Ok(match reply.msgs.iter().find(|(t, _)| *t == RTM_NEWROUTE) {
-            Some((_, p)) => rtnl::decode_route(p).map_or(RouteAnswer::Malformed, RouteAnswer::Route),
+            Some((_, p)) => {
+                rtnl::decode_route(p).map_or(RouteAnswer::Malformed, RouteAnswer::Route)
+            }
             None => RouteAnswer::Malformed,
         })
     }
@@ -123,7 +137,10 @@ impl RouteIo for KernelRouteIo {
     fn neighbours(&mut self, family: u8) -> Result<Vec<Neigh>, Errno> {
         let seq = self.next_seq();
         let msgs = self.dump(rtnl::dump_neigh_request(seq, family), seq, RTM_NEWNEIGH)?;
-        Ok(msgs.iter().filter_map(|p| rtnl::decode_neigh(p).ok()).collect())
+        Ok(msgs
+            .iter()
+            .filter_map(|p| rtnl::decode_neigh(p).ok())
+            .collect())
     }
 
     fn subscribe(&mut self) -> Result<(), Errno> {

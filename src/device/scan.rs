@@ -64,7 +64,10 @@ pub fn scan_hx(s: &[u8]) -> Option<(u16, &[u8])> {
 
 /// The C string a buffer holds: its bytes up to the first NUL (all of them without one).
 pub fn c_str(b: &[u8]) -> &[u8] {
-    b.iter().position(|&c| c == 0).and_then(|n| b.get(..n)).unwrap_or(b)
+    b.iter()
+        .position(|&c| c == 0)
+        .and_then(|n| b.get(..n))
+        .unwrap_or(b)
 }
 
 /// `strtoul(s, NULL, 10)` on the C string in `s` (it ends at a NUL): 0 when there is no number.
@@ -73,7 +76,10 @@ pub fn c_str(b: &[u8]) -> &[u8] {
 pub fn strtoul10(s: &[u8]) -> (u64, bool) {
     let s = c_str(s);
     match scan_ulong(s, 10) {
-        Some((v, rest)) => (v, rest.is_empty() && s.first().is_some_and(u8::is_ascii_digit)),
+        Some((v, rest)) => (
+            v,
+            rest.is_empty() && s.first().is_some_and(u8::is_ascii_digit),
+        ),
         None => (0, false),
     }
 }
@@ -230,7 +236,10 @@ mod tests {
         assert_eq!(parse_node_guid(b"zzzz:0000:0000:0000"), None);
         assert_eq!(parse_node_guid(b"0000:0000:0000"), None);
         assert_eq!(parse_node_guid(b"00000000000000000"), None);
-        assert_eq!(parse_node_guid(b"0002:c903:0000:1234\xff"), Some(0x0002_c903_0000_1234));
+        assert_eq!(
+            parse_node_guid(b"0002:c903:0000:1234\xff"),
+            Some(0x0002_c903_0000_1234)
+        );
         assert_eq!(parse_node_guid(b"0002:c903:\xff000:1234"), None);
         assert_eq!(format_guid(0x7021_abff_fe8a_f353), "7021:abff:fe8a:f353");
     }

@@ -42,7 +42,12 @@ const GUID_BUF: usize = 24;
 /// like rdma-core's `ibv_get_sysfs_path`.
 pub fn sysfs_path() -> &'static Path {
     static ROOT: OnceLock<PathBuf> = OnceLock::new();
-    ROOT.get_or_init(|| sysfs_path_from(std::env::var_os("SYSFS_PATH").as_deref(), crate::env::trusted()))
+    ROOT.get_or_init(|| {
+        sysfs_path_from(
+            std::env::var_os("SYSFS_PATH").as_deref(),
+            crate::env::trusted(),
+        )
+    })
 }
 
 /// The rule of [`sysfs_path`] on given inputs: the environment value is used only when
@@ -195,7 +200,8 @@ pub fn check_abi_version(root: &Path) -> Result<i32, AbiVersionError> {
 /// `device/modalias` are left for when they are asked for ([`read_node_guid`],
 /// [`read_modalias`]).
 pub fn find_sysfs_devs(root: &Path, cdev_dir: &Path) -> Result<Enumeration, Errno> {
-    let class = CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband_verbs"]).ok_or(Errno::ENOMEM)?;
+    let class = CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband_verbs"])
+        .ok_or(Errno::ENOMEM)?;
     if class.len() >= IBV_SYSFS_PATH_MAX {
         return Err(Errno::ENOMEM);
     }
@@ -213,7 +219,15 @@ pub fn find_sysfs_devs(root: &Path, cdev_dir: &Path) -> Result<Enumeration, Errn
             Err(e) => {
                 // rdma-core's openat(O_DIRECTORY) fails and the entry is silently passed over.
                 if uverbs.as_bytes() != b"abi_version" {
-                    en.skip(uverbs, format!("{}/{} cannot be opened as a directory: {}", class.path().display(), uverbs.to_string_lossy(), super::errno_text(e)));
+                    en.skip(
+                        uverbs,
+                        format!(
+                            "{}/{} cannot be opened as a directory: {}",
+                            class.path().display(),
+                            uverbs.to_string_lossy(),
+                            super::errno_text(e)
+                        ),
+                    );
                 }
                 continue;
             }
@@ -245,7 +259,10 @@ fn setup_sysfs_dev(
     let ibdev_name = scan::c_str(&buf[..n]);
     if ibdev_name.is_empty() {
         // rdma-core goes on with an empty name: the path is the class directory itself.
-        en.warn(uverbs, format!("{}/ibdev is empty", uverbs.to_string_lossy()));
+        en.warn(
+            uverbs,
+            format!("{}/ibdev is empty", uverbs.to_string_lossy()),
+        );
     }
     let ibdev_name = OsStr::from_bytes(ibdev_name).to_owned();
     let ibdev_path = ibdev_path(root, &ibdev_name)?;
@@ -259,13 +276,28 @@ fn setup_sysfs_dev(
             let v = scan::c_str(&v[..n]);
             let (raw, _) = scan::strtoul10(v);
             if scan::scan_ulong(v, 10).is_none() {
-                en.warn(uverbs, format!("node_type \"{}\" is not a number; taken as 0", shown(v)));
+                en.warn(
+                    uverbs,
+                    format!("node_type \"{}\" is not a number; taken as 0", shown(v)),
+                );
             }
             dev.node_type_raw = Some(raw as u32);
             dev.node_type = decode_knode_type(raw as u32);
         }
-        Ok(_) => en.warn(uverbs, format!("{}/node_type is empty; node type unknown", dev.ibdev_path.display())),
-        Err(e) => en.warn(uverbs, format!("cannot read {}/node_type: {e}; node type unknown", dev.ibdev_path.display())),
+        Ok(_) => en.warn(
+            uverbs,
+            format!(
+                "{}/node_type is empty; node type unknown",
+                dev.ibdev_path.display()
+            ),
+        ),
+        Err(e) => en.warn(
+            uverbs,
+            format!(
+                "cannot read {}/node_type: {e}; node type unknown",
+                dev.ibdev_path.display()
+            ),
+        ),
     }
 
     finish_dev(root, cdev_dir, &mut dev)?;
@@ -281,7 +313,10 @@ pub(crate) fn setup_sysfs_uverbs(
     en: &mut Enumeration,
 ) -> Result<(), String> {
     if uverbs.len() >= IBV_SYSFS_NAME_MAX {
-        return Err(format!("uverbs name {uverbs:?} longer than {} bytes", IBV_SYSFS_NAME_MAX - 1));
+        return Err(format!(
+            "uverbs name {uverbs:?} longer than {} bytes",
+            IBV_SYSFS_NAME_MAX - 1
+        ));
     }
     dev.sysfs_name = uverbs.to_owned();
 
@@ -296,8 +331,13 @@ pub(crate) fn setup_sysfs_uverbs(
     let n = read_at_into(uv, c"dev", &mut buf)
         .map_err(|e| format!("cannot read {}/dev: {e}", uverbs.to_string_lossy()))?;
     let v = scan::c_str(&buf[..n]);
-    let (major, minor) = scan::scan_major_minor(v)
-        .ok_or_else(|| format!("{}/dev is \"{}\", not major:minor", uverbs.to_string_lossy(), shown(v)))?;
+    let (major, minor) = scan::scan_major_minor(v).ok_or_else(|| {
+        format!(
+            "{}/dev is \"{}\", not major:minor",
+            uverbs.to_string_lossy(),
+            shown(v)
+        )
+    })?;
     dev.sysfs_cdev = scan::makedev(major, minor);
 
     // rdma-core only overwrites abi_ver when the read returned bytes; garbage parses as 0.
@@ -309,13 +349,23 @@ pub(crate) fn setup_sysfs_uverbs(
             if !clean {
                 en.warn(
                     uverbs,
-                    format!("abi_version \"{}\" is not a clean number; taken as {}", shown(v), abi as u32),
+                    format!(
+                        "abi_version \"{}\" is not a clean number; taken as {}",
+                        shown(v),
+                        abi as u32
+                    ),
                 );
             }
             dev.abi_ver = abi as u32;
         }
         Ok(_) => en.warn(uverbs, "abi_version is empty; ABI left as 0"),
-        Err(e) => en.warn(uverbs, format!("cannot read {}/abi_version: {e}; ABI left as 0", uverbs.to_string_lossy())),
+        Err(e) => en.warn(
+            uverbs,
+            format!(
+                "cannot read {}/abi_version: {e}; ABI left as 0",
+                uverbs.to_string_lossy()
+            ),
+        ),
     }
     Ok(())
 }
@@ -323,11 +373,24 @@ pub(crate) fn setup_sysfs_uverbs(
 /// `find_uverbs_sysfs`: the uverbs node of a netlink-found device from the first entry of
 /// `<ibdev_path>/device/infiniband_verbs` (only the first is tried, as in rdma-core).
 pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Result<(), String> {
-    let dir_path = CPath::new(&[dev.ibdev_path.as_os_str().as_bytes(), b"/device/infiniband_verbs"])
-        .filter(|p| p.len() < IBV_SYSFS_PATH_MAX)
-        .ok_or_else(|| format!("{}/device/infiniband_verbs is too long", dev.ibdev_path.display()))?;
-    let mut dir = DirStream::open(dir_path.cstr())
-        .map_err(|e| format!("cannot open {}: {}", dir_path.path().display(), super::errno_text(e)))?;
+    let dir_path = CPath::new(&[
+        dev.ibdev_path.as_os_str().as_bytes(),
+        b"/device/infiniband_verbs",
+    ])
+    .filter(|p| p.len() < IBV_SYSFS_PATH_MAX)
+    .ok_or_else(|| {
+        format!(
+            "{}/device/infiniband_verbs is too long",
+            dev.ibdev_path.display()
+        )
+    })?;
+    let mut dir = DirStream::open(dir_path.cstr()).map_err(|e| {
+        format!(
+            "cannot open {}: {}",
+            dir_path.path().display(),
+            super::errno_text(e)
+        )
+    })?;
     let mut name = [0u8; dir::NAME_BUF];
     while let Some(n) = dir.next_into(&mut name) {
         if name[0] == b'.' {
@@ -336,7 +399,12 @@ pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Res
         let name_c = CStr::from_bytes_until_nul(&name).unwrap_or_default();
         let uverbs = OsStr::from_bytes(&name[..n]);
         let uv = dir::open_dir_at(dir.fd(), name_c).map_err(|e| {
-            format!("{}/{} cannot be opened as a directory: {}", dir_path.path().display(), uverbs.to_string_lossy(), super::errno_text(e))
+            format!(
+                "{}/{} cannot be opened as a directory: {}",
+                dir_path.path().display(),
+                uverbs.to_string_lossy(),
+                super::errno_text(e)
+            )
         })?;
         return setup_sysfs_uverbs(uv.as_fd(), uverbs, dev, en);
     }
@@ -345,18 +413,32 @@ pub(crate) fn find_uverbs_sysfs(dev: &mut SysfsDev, en: &mut Enumeration) -> Res
 
 /// What both paths do last: `sysfs_path` and `cdev_path`, and the access check.
 pub(crate) fn finish_dev(root: &Path, cdev_dir: &Path, dev: &mut SysfsDev) -> Result<(), String> {
-    let sysfs_path = CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband_verbs/", dev.sysfs_name.as_bytes()])
-        .filter(|p| p.len() < IBV_SYSFS_PATH_MAX)
-        .ok_or_else(|| {
-            format!(
-                "{}/class/infiniband_verbs/{} is longer than {} bytes",
-                root.display(),
-                dev.sysfs_name.to_string_lossy(),
-                IBV_SYSFS_PATH_MAX - 1
-            )
-        })?;
-    let cdev = CPath::new(&[cdev_dir.as_os_str().as_bytes(), b"/", dev.sysfs_name.as_bytes()])
-        .ok_or_else(|| format!("{}/{} is too long", cdev_dir.display(), dev.sysfs_name.to_string_lossy()))?;
+    let sysfs_path = CPath::new(&[
+        root.as_os_str().as_bytes(),
+        b"/class/infiniband_verbs/",
+        dev.sysfs_name.as_bytes(),
+    ])
+    .filter(|p| p.len() < IBV_SYSFS_PATH_MAX)
+    .ok_or_else(|| {
+        format!(
+            "{}/class/infiniband_verbs/{} is longer than {} bytes",
+            root.display(),
+            dev.sysfs_name.to_string_lossy(),
+            IBV_SYSFS_PATH_MAX - 1
+        )
+    })?;
+    let cdev = CPath::new(&[
+        cdev_dir.as_os_str().as_bytes(),
+        b"/",
+        dev.sysfs_name.as_bytes(),
+    ])
+    .ok_or_else(|| {
+        format!(
+            "{}/{} is too long",
+            cdev_dir.display(),
+            dev.sysfs_name.to_string_lossy()
+        )
+    })?;
     // rdma-core's try_access_device: can the node be stat'ed?
     std::fs::metadata(cdev.path())
         .map_err(|e| format!("cannot access {}: {e}", cdev.path().display()))?;
@@ -370,7 +452,12 @@ pub(crate) fn finish_dev(root: &Path, cdev_dir: &Path, dev: &mut SysfsDev) -> Re
 /// empty. `ibdev_path` is the record's `ibdev_path` bytes.
 pub fn read_modalias(ibdev_path: &[u8]) -> Option<Vec<u8>> {
     let mut buf = [0u8; MODALIAS_MAX];
-    let n = read_in(Path::new(OsStr::from_bytes(ibdev_path)), b"device/modalias", &mut buf).ok()?;
+    let n = read_in(
+        Path::new(OsStr::from_bytes(ibdev_path)),
+        b"device/modalias",
+        &mut buf,
+    )
+    .ok()?;
     let v = scan::c_str(&buf[..n]);
     if v.is_empty() {
         return None;
@@ -390,7 +477,8 @@ fn read_at_into(dir: BorrowedFd<'_>, name: &CStr, buf: &mut [u8]) -> Result<usiz
 
 /// `"<dir>/<file>"` read with [`read_sysfs_file_into`], the path formed on the stack.
 fn read_in(dir: &Path, file: &[u8], buf: &mut [u8]) -> Result<usize, ReadError> {
-    let p = CPath::new(&[dir.as_os_str().as_bytes(), b"/", file]).ok_or(ReadError::Os(Errno(libc::ENAMETOOLONG)))?;
+    let p = CPath::new(&[dir.as_os_str().as_bytes(), b"/", file])
+        .ok_or(ReadError::Os(Errno(libc::ENAMETOOLONG)))?;
     read_sysfs_file_into(p.path(), buf)
 }
 
@@ -406,7 +494,10 @@ struct CPath {
 impl CPath {
     /// The parts one after the other; None when they do not fit.
     fn new(parts: &[&[u8]]) -> Option<CPath> {
-        let mut p = CPath { buf: [0; CPATH_MAX], len: 0 };
+        let mut p = CPath {
+            buf: [0; CPATH_MAX],
+            len: 0,
+        };
         for part in parts {
             let end = p.len.checked_add(part.len()).filter(|e| *e < CPATH_MAX)?;
             p.buf.get_mut(p.len..end)?.copy_from_slice(part);
@@ -431,7 +522,11 @@ impl CPath {
 
 /// `<root>/class/infiniband/<name>`, refused when longer than `IBV_SYSFS_PATH_MAX - 1`.
 pub(crate) fn ibdev_path(root: &Path, ibdev_name: &OsStr) -> Result<PathBuf, String> {
-    match CPath::new(&[root.as_os_str().as_bytes(), b"/class/infiniband/", ibdev_name.as_bytes()]) {
+    match CPath::new(&[
+        root.as_os_str().as_bytes(),
+        b"/class/infiniband/",
+        ibdev_name.as_bytes(),
+    ]) {
         Some(p) if p.len() < IBV_SYSFS_PATH_MAX => Ok(p.path().to_owned()),
         _ => Err(format!(
             "{}/class/infiniband/{} is longer than {} bytes",

@@ -102,7 +102,14 @@ pub struct LineScanner {
 
 impl Default for LineScanner {
     fn default() -> Self {
-        LineScanner { at: At::Lead, word: Vec::new(), outcome: None, cut: false, quote: Vec::new(), line: 1 }
+        LineScanner {
+            at: At::Lead,
+            word: Vec::new(),
+            outcome: None,
+            cut: false,
+            quote: Vec::new(),
+            line: 1,
+        }
     }
 }
 
@@ -216,7 +223,8 @@ impl LineScanner {
             let tail = text.get(used..).unwrap_or_default();
             if !tail.is_empty() && self.quoting() {
                 let room = QUOTE.saturating_sub(self.quote.len());
-                self.quote.extend_from_slice(tail.get(..room.min(tail.len())).unwrap_or_default());
+                self.quote
+                    .extend_from_slice(tail.get(..room.min(tail.len())).unwrap_or_default());
             }
             rest = &rest[text.len()..];
             if nl {
@@ -235,7 +243,10 @@ impl LineScanner {
 
     /// Drop the line read so far (a read error: `getline` never returns it).
     pub fn abandon(&mut self) {
-        *self = LineScanner { line: self.line, ..LineScanner::default() };
+        *self = LineScanner {
+            line: self.line,
+            ..LineScanner::default()
+        };
     }
 }
 
@@ -309,7 +320,11 @@ pub type Parsed = (Vec<(usize, OsString)>, Vec<Diagnostic>);
 
 /// Names found in a file's bytes, with 1-based line numbers, plus its bad-directive warnings.
 pub fn parse_file(path: &Path, bytes: &[u8]) -> Parsed {
-    let mut f = FileParse { path, names: Vec::new(), diags: Vec::new() };
+    let mut f = FileParse {
+        path,
+        names: Vec::new(),
+        diags: Vec::new(),
+    };
     let mut s = LineScanner::default();
     s.feed(bytes, &mut |n, l, q| f.line(n, l, q));
     s.end(&mut |n, l, q| f.line(n, l, q));
@@ -321,13 +336,19 @@ pub fn parse_file(path: &Path, bytes: &[u8]) -> Parsed {
 fn read_file(path: &Path) -> std::io::Result<Parsed> {
     use std::io::Read;
     let mut file = std::fs::File::open(path)?;
-    let mut f = FileParse { path, names: Vec::new(), diags: Vec::new() };
+    let mut f = FileParse {
+        path,
+        names: Vec::new(),
+        diags: Vec::new(),
+    };
     let mut s = LineScanner::default();
     let mut chunk = [0u8; 8192];
     loop {
         match file.read(&mut chunk) {
             Ok(0) => break,
-            Ok(n) => s.feed(chunk.get(..n).unwrap_or_default(), &mut |n, l, q| f.line(n, l, q)),
+            Ok(n) => s.feed(chunk.get(..n).unwrap_or_default(), &mut |n, l, q| {
+                f.line(n, l, q)
+            }),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => {
                 s.abandon();
@@ -370,7 +391,10 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
         Err(e) => {
             scan.diagnostics.push(Diagnostic {
                 kind: DiagKind::OpenDir,
-                text: format!("Warning: couldn't open config directory '{}'.", dir.display()),
+                text: format!(
+                    "Warning: couldn't open config directory '{}'.",
+                    dir.display()
+                ),
                 detail: format!("{}: {e}", dir.display()),
             });
             return scan;
@@ -446,7 +470,11 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
     let mut names: Vec<ProviderName> = Vec::new();
     if let Some((var, list)) = env {
         for (index, name) in list.into_iter().enumerate() {
-            names.push(ProviderName { name, origin: Origin::Env { var, index }, first: None });
+            names.push(ProviderName {
+                name,
+                origin: Origin::Env { var, index },
+                first: None,
+            });
         }
     }
     let read: Vec<ProviderName> = scan
@@ -456,7 +484,10 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
             let path = f.path;
             f.names.into_iter().map(move |(line, name)| ProviderName {
                 name,
-                origin: Origin::File { path: path.clone(), line },
+                origin: Origin::File {
+                    path: path.clone(),
+                    line,
+                },
                 first: None,
             })
         })
@@ -472,15 +503,14 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
             }
         }
     }
-    ProviderList { names, diagnostics: scan.diagnostics }
+    ProviderList {
+        names,
+        diagnostics: scan.diagnostics,
+    }
 }
 
 /// Everything `load_drivers` decides before its first `dlopen`: scan `dir`, read the environment.
-pub fn discover(
-    dir: &Path,
-    get: impl Fn(&str) -> Option<OsString>,
-    trusted: bool,
-) -> ProviderList {
+pub fn discover(dir: &Path, get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> ProviderList {
     let scan = scan_dir(dir);
     load_order(crate::env::driver_names(get, trusted), scan)
 }
@@ -529,7 +559,11 @@ mod tests {
         let text: &[u8] = b"# hi\n\ndriver a\nbogus line\n \tdriver\t b c\n\0x\ndriver \0z\ndri\0ver q\n  driver\n  ";
         let whole = parse_file(Path::new("/c/f"), text);
         for size in 1..text.len() {
-            let mut f = FileParse { path: Path::new("/c/f"), names: Vec::new(), diags: Vec::new() };
+            let mut f = FileParse {
+                path: Path::new("/c/f"),
+                names: Vec::new(),
+                diags: Vec::new(),
+            };
             let mut s = LineScanner::default();
             for c in text.chunks(size) {
                 s.feed(c, &mut |n, l, q| f.line(n, l, q));
@@ -562,21 +596,35 @@ mod tests {
 
     #[test]
     fn file_lines() {
-        let (names, diags) =
-            parse_file(Path::new("/c/f"), b"# hi\n\ndriver a\nbogus line\ndriver b\n  ");
+        let (names, diags) = parse_file(
+            Path::new("/c/f"),
+            b"# hi\n\ndriver a\nbogus line\ndriver b\n  ",
+        );
         assert_eq!(names, vec![(3, "a".into()), (5, "b".into())]);
         assert_eq!(diags.len(), 2);
-        assert_eq!(diags[0].text, "Warning: ignoring bad config directive 'bogus' in file '/c/f'.");
+        assert_eq!(
+            diags[0].text,
+            "Warning: ignoring bad config directive 'bogus' in file '/c/f'."
+        );
         assert!(diags[0].detail.starts_with("/c/f:4:"));
-        assert_eq!(diags[1].text, "Warning: ignoring bad config directive '' in file '/c/f'.");
+        assert_eq!(
+            diags[1].text,
+            "Warning: ignoring bad config directive '' in file '/c/f'."
+        );
     }
 
     #[test]
     fn order_and_duplicates() {
         let scan = ConfigScan {
             files: vec![
-                ConfigFile { path: "/c/1".into(), names: vec![(1, "a".into()), (2, "b".into())] },
-                ConfigFile { path: "/c/2".into(), names: vec![(1, "a".into())] },
+                ConfigFile {
+                    path: "/c/1".into(),
+                    names: vec![(1, "a".into()), (2, "b".into())],
+                },
+                ConfigFile {
+                    path: "/c/2".into(),
+                    names: vec![(1, "a".into())],
+                },
             ],
             diagnostics: vec![],
         };
@@ -585,12 +633,27 @@ mod tests {
         assert_eq!(got, ["x", "b", "a", "b", "a"]);
         let firsts: Vec<_> = l.names.iter().map(|n| n.first).collect();
         assert_eq!(firsts, [None, None, None, Some(1), Some(2)]);
-        assert_eq!(l.names[2].origin, Origin::File { path: "/c/2".into(), line: 1 });
-        assert_eq!(l.names[0].origin, Origin::Env { var: "RDMAV_DRIVERS", index: 0 });
+        assert_eq!(
+            l.names[2].origin,
+            Origin::File {
+                path: "/c/2".into(),
+                line: 1
+            }
+        );
+        assert_eq!(
+            l.names[0].origin,
+            Origin::Env {
+                var: "RDMAV_DRIVERS",
+                index: 0
+            }
+        );
     }
 
     #[test]
     fn join_is_textual() {
-        assert_eq!(join(Path::new("/a/"), OsStr::new("b")), PathBuf::from("/a//b"));
+        assert_eq!(
+            join(Path::new("/a/"), OsStr::new("b")),
+            PathBuf::from("/a//b")
+        );
     }
 }

@@ -42,7 +42,9 @@ fn matches(p: &[u8], s: &[u8]) -> bool {
                 si += 1;
             }
             b'\\' => {
-                let Some(&lit) = p.get(pi + 1) else { return false };
+                let Some(&lit) = p.get(pi + 1) else {
+                    return false;
+                };
                 if s.get(si) != Some(&lit) {
                     return false;
                 }
@@ -257,7 +259,11 @@ fn bracket(p: &[u8], mut i: usize, ch: u8) -> Bracket {
         }
     };
     if !hit {
-        return if negate { Bracket::Match(i) } else { Bracket::NoMatch };
+        return if negate {
+            Bracket::Match(i)
+        } else {
+            Bracket::NoMatch
+        };
     }
     // Matched: the rest of the expression must still be well formed and closed.
     loop {
@@ -311,7 +317,11 @@ fn bracket(p: &[u8], mut i: usize, ch: u8) -> Bracket {
             _ => {}
         }
     }
-    if negate { Bracket::NoMatch } else { Bracket::Match(i) }
+    if negate {
+        Bracket::NoMatch
+    } else {
+        Bracket::Match(i)
+    }
 }
 
 /// If `c` is '-' not followed by ']', read the range end and test `low..=end`; afterwards `c` is

@@ -46,7 +46,10 @@ impl DirListing {
             })
             .unwrap_or_default();
         entries.sort_unstable();
-        DirListing { dir: dir.to_owned(), entries }
+        DirListing {
+            dir: dir.to_owned(),
+            entries,
+        }
     }
 
     /// Whether `lib<name><suffix>` is a regular file here (through symlinks) for some provider ABI
@@ -54,7 +57,10 @@ impl DirListing {
     pub fn has_provider(&self, name: &[u8]) -> bool {
         PROVIDER_ABIS.iter().any(|abi| {
             let file = OsString::from_vec([b"lib", name, abi.suffix.as_bytes()].concat());
-            match self.entries.binary_search_by(|(n, _)| n.as_os_str().cmp(&file)) {
+            match self
+                .entries
+                .binary_search_by(|(n, _)| n.as_os_str().cmp(&file))
+            {
                 Ok(i) if self.entries[i].1 => true,
                 Ok(_) => {
                     let path = [self.dir.as_bytes(), b"/", file.as_bytes()].concat();
@@ -92,12 +98,20 @@ impl<'a> StaticHints<'a> {
     /// For the provider directory `dir` (None: no directory, nothing is known). The directory is
     /// listed when a walk first asks about a known name.
     pub fn new(dir: Option<&'a OsStr>) -> StaticHints<'a> {
-        StaticHints { dir, listing: None, memo: Vec::new() }
+        StaticHints {
+            dir,
+            listing: None,
+            memo: Vec::new(),
+        }
     }
 
     /// With a listing made elsewhere (tests).
     pub fn with_listing(listing: Arc<DirListing>) -> StaticHints<'static> {
-        StaticHints { dir: None, listing: Some(listing), memo: Vec::new() }
+        StaticHints {
+            dir: None,
+            listing: Some(listing),
+            memo: Vec::new(),
+        }
     }
 
     /// Whether `name` has a file in the provider directory (a plain name only).
@@ -144,7 +158,9 @@ impl NameHints for StaticHints<'_> {
 /// registered while loading (`loaded_as`, a config position, if any) and the entry for the
 /// provider's own name.
 pub fn audit_registration(loaded_as: Option<usize>, m: &ProviderMatch) -> Option<Contradiction> {
-    let loaded_as = loaded_as
-        .and_then(|pos| PLAN.names().and_then(|l| l.names.get(pos).map(|n| n.name.clone())));
+    let loaded_as = loaded_as.and_then(|pos| {
+        PLAN.names()
+            .and_then(|l| l.names.get(pos).map(|n| n.name.clone()))
+    });
     known::audit(loaded_as.as_deref().map(OsStrExt::as_bytes), m)
 }

@@ -45,7 +45,14 @@ const fn p(
     driver_ids: &'static [u32],
     pci_vendors: &'static [u16],
 ) -> KnownProvider {
-    KnownProvider { config_name, ops_name, driver_ids, names: &[], pci_vendors, modalias: &[] }
+    KnownProvider {
+        config_name,
+        ops_name,
+        driver_ids,
+        names: &[],
+        pci_vendors,
+        modalias: &[],
+    }
 }
 
 const BROADCOM: u16 = 0x14e4;
@@ -63,11 +70,31 @@ const VMWARE: u16 = 0x15ad;
 
 /// Every provider rdma-core v34 … v65 ships, by configured name.
 pub const KNOWN: &[KnownProvider] = &[
-    p("bnxt_re", "bnxt_re", &[id::RDMA_DRIVER_BNXT_RE as u32], &[BROADCOM]),
-    p("cxgb4", "cxgb4", &[id::RDMA_DRIVER_CXGB4 as u32], &[CHELSIO]),
+    p(
+        "bnxt_re",
+        "bnxt_re",
+        &[id::RDMA_DRIVER_BNXT_RE as u32],
+        &[BROADCOM],
+    ),
+    p(
+        "cxgb4",
+        "cxgb4",
+        &[id::RDMA_DRIVER_CXGB4 as u32],
+        &[CHELSIO],
+    ),
     p("efa", "efa", &[id::RDMA_DRIVER_EFA as u32], &[AMAZON]),
-    p("erdma", "erdma", &[id::RDMA_DRIVER_ERDMA as u32], &[ALIBABA]),
-    p("hfi1verbs", "hfi1verbs", &[id::RDMA_DRIVER_HFI1 as u32], &[INTEL]),
+    p(
+        "erdma",
+        "erdma",
+        &[id::RDMA_DRIVER_ERDMA as u32],
+        &[ALIBABA],
+    ),
+    p(
+        "hfi1verbs",
+        "hfi1verbs",
+        &[id::RDMA_DRIVER_HFI1 as u32],
+        &[INTEL],
+    ),
     KnownProvider {
         modalias: &[
             "acpi*:HISI00D1:*",
@@ -78,7 +105,12 @@ pub const KNOWN: &[KnownProvider] = &[
     },
     p("i40iw", "i40iw", &[id::RDMA_DRIVER_I40IW as u32], &[INTEL]),
     p("ionic", "ionic", &[id::RDMA_DRIVER_IONIC as u32], &[]),
-    p("ipathverbs", "ipathverbs", &[id::RDMA_DRIVER_QIB as u32], &[PATHSCALE, QLOGIC]),
+    p(
+        "ipathverbs",
+        "ipathverbs",
+        &[id::RDMA_DRIVER_QIB as u32],
+        &[PATHSCALE, QLOGIC],
+    ),
     p("irdma", "irdma", &[id::RDMA_DRIVER_I40IW as u32], &[INTEL]),
     p("mana", "mana", &[id::RDMA_DRIVER_MANA as u32], &[]),
     KnownProvider {
@@ -87,11 +119,24 @@ pub const KNOWN: &[KnownProvider] = &[
     },
     p("mlx5", "mlx5", &[id::RDMA_DRIVER_MLX5 as u32], &[MELLANOX]),
     p("mthca", "mthca", &[], &[MELLANOX, TOPSPIN]),
-    p("ocrdma", "ocrdma", &[id::RDMA_DRIVER_OCRDMA as u32], &[EMULEX]),
+    p(
+        "ocrdma",
+        "ocrdma",
+        &[id::RDMA_DRIVER_OCRDMA as u32],
+        &[EMULEX],
+    ),
     p("qedr", "qedr", &[id::RDMA_DRIVER_QEDR as u32], &[QLOGIC]),
-    KnownProvider { names: &["rxe"], ..p("rxe", "rxe", &[id::RDMA_DRIVER_RXE as u32], &[]) },
+    KnownProvider {
+        names: &["rxe"],
+        ..p("rxe", "rxe", &[id::RDMA_DRIVER_RXE as u32], &[])
+    },
     p("siw", "siw", &[id::RDMA_DRIVER_SIW as u32], &[]),
-    p("vmw_pvrdma", "pvrdma", &[id::RDMA_DRIVER_VMW_PVRDMA as u32], &[VMWARE]),
+    p(
+        "vmw_pvrdma",
+        "pvrdma",
+        &[id::RDMA_DRIVER_VMW_PVRDMA as u32],
+        &[VMWARE],
+    ),
 ];
 
 /// Bit i set: a registration in this process contradicted `KNOWN[i]` (see [`audit`]).
@@ -105,7 +150,11 @@ fn trusted(i: usize) -> Option<&'static KnownProvider> {
 /// The entry for a configured name (exact bytes; a path or anything else unknown gives None),
 /// unless this process has seen it contradicted.
 pub fn by_config_name(name: &[u8]) -> Option<&'static KnownProvider> {
-    trusted(KNOWN.iter().position(|k| k.config_name.as_bytes() == name)?)
+    trusted(
+        KNOWN
+            .iter()
+            .position(|k| k.config_name.as_bytes() == name)?,
+    )
 }
 
 /// A registration that does not fit the entry for its name.
@@ -126,12 +175,18 @@ pub fn audit(loaded_as: Option<&[u8]>, m: &ProviderMatch) -> Option<Contradictio
     let i = by_config.or(by_ops)?;
     let k = &KNOWN[i];
     let reason = if k.ops_name != m.name {
-        Some(format!("it registered provider {:?}, not {:?}", m.name, k.ops_name))
+        Some(format!(
+            "it registered provider {:?}, not {:?}",
+            m.name, k.ops_name
+        ))
     } else {
         k.uncovered(m)
     }?;
     CONTRADICTED.fetch_or(1 << i, Ordering::Relaxed);
-    Some(Contradiction { config_name: k.config_name, reason })
+    Some(Contradiction {
+        config_name: k.config_name,
+        reason,
+    })
 }
 
 /// The configured names whose provider claims kernel driver id `id` (the table from
@@ -198,7 +253,10 @@ impl KnownProvider {
         self.modalias
             .iter()
             .any(|m| MatchKind::Modalias(m.as_bytes().to_vec()).matches_modalias(modalias))
-            || self.pci_vendors.iter().any(|v| modalias.starts_with(vendor_prefix(*v).as_bytes()))
+            || self
+                .pci_vendors
+                .iter()
+                .any(|v| modalias.starts_with(vendor_prefix(*v).as_bytes()))
     }
 }
 
@@ -239,7 +297,11 @@ mod tests {
     #[test]
     fn names_are_unique() {
         for (i, k) in KNOWN.iter().enumerate() {
-            assert!(KNOWN[..i].iter().all(|o| o.config_name != k.config_name), "{}", k.config_name);
+            assert!(
+                KNOWN[..i].iter().all(|o| o.config_name != k.config_name),
+                "{}",
+                k.config_name
+            );
         }
     }
 

@@ -39,15 +39,25 @@ pub struct ProviderAbi {
 
 /// Supported provider ABIs, newest first.
 pub const PROVIDER_ABIS: &[ProviderAbi] = &[
-    ProviderAbi { version: 65, suffix: "-rdmav65.so" },
-    ProviderAbi { version: 34, suffix: "-rdmav34.so" },
+    ProviderAbi {
+        version: 65,
+        suffix: "-rdmav65.so",
+    },
+    ProviderAbi {
+        version: 34,
+        suffix: "-rdmav34.so",
+    },
 ];
 
 #[cfg(all(target_arch = "x86_64", target_env = "gnu"))]
 const MULTIARCH_DIR: &str = "/usr/lib/x86_64-linux-gnu/libibverbs";
 #[cfg(all(target_arch = "aarch64", target_env = "gnu"))]
 const MULTIARCH_DIR: &str = "/usr/lib/aarch64-linux-gnu/libibverbs";
-#[cfg(all(target_arch = "powerpc64", target_endian = "little", target_env = "gnu"))]
+#[cfg(all(
+    target_arch = "powerpc64",
+    target_endian = "little",
+    target_env = "gnu"
+))]
 const MULTIARCH_DIR: &str = "/usr/lib/powerpc64le-linux-gnu/libibverbs";
 #[cfg(all(target_arch = "s390x", target_env = "gnu"))]
 const MULTIARCH_DIR: &str = "/usr/lib/s390x-linux-gnu/libibverbs";
@@ -56,7 +66,11 @@ const MULTIARCH_DIR: &str = "/usr/lib/riscv64-linux-gnu/libibverbs";
 #[cfg(not(any(
     all(target_arch = "x86_64", target_env = "gnu"),
     all(target_arch = "aarch64", target_env = "gnu"),
-    all(target_arch = "powerpc64", target_endian = "little", target_env = "gnu"),
+    all(
+        target_arch = "powerpc64",
+        target_endian = "little",
+        target_env = "gnu"
+    ),
     all(target_arch = "s390x", target_env = "gnu"),
     all(target_arch = "riscv64", target_env = "gnu"),
 )))]
@@ -147,7 +161,11 @@ impl<L> LoadOutcome<L> {
             return None;
         }
         self.failures.last().map(|(c, e)| {
-            format!("Warning: couldn't load driver '{}': {}", c.path.to_string_lossy(), e)
+            format!(
+                "Warning: couldn't load driver '{}': {}",
+                c.path.to_string_lossy(),
+                e
+            )
         })
     }
 }
@@ -160,11 +178,19 @@ pub fn try_candidates<L>(
     let mut failures = Vec::new();
     for c in cands {
         match open(&c) {
-            Ok(l) => return LoadOutcome { loaded: Some((c, l)), failures },
+            Ok(l) => {
+                return LoadOutcome {
+                    loaded: Some((c, l)),
+                    failures,
+                };
+            }
             Err(e) => failures.push((c, e)),
         }
     }
-    LoadOutcome { loaded: None, failures }
+    LoadOutcome {
+        loaded: None,
+        failures,
+    }
 }
 
 /// Load config name #`pos` for real: dlopen each candidate with this thread marked as loading
@@ -178,15 +204,18 @@ pub fn load_name(
     dir: Option<&OsStr>,
 ) -> LoadOutcome<Library> {
     let cands = candidates(&name.name, dir, PROVIDER_ABIS);
-    let out =
-        try_candidates(cands, |c| with_load_context(pos, || Library::open(c.path.as_bytes())));
+    let out = try_candidates(cands, |c| {
+        with_load_context(pos, || Library::open(c.path.as_bytes()))
+    });
     if let Some((_, lib)) = &out.loaded {
         let late = registry.movable_tokens(pos);
         if !late.is_empty()
             && let Some(obj) = lib.object_id()
         {
-            let mine: Vec<usize> =
-                late.into_iter().filter(|t| dl::object_containing(*t) == Some(obj)).collect();
+            let mine: Vec<usize> = late
+                .into_iter()
+                .filter(|t| dl::object_containing(*t) == Some(obj))
+                .collect();
             if !mine.is_empty() {
                 registry.adopt(&mine, pos);
             }
@@ -200,12 +229,20 @@ mod tests {
     use super::*;
 
     const TWO: &[ProviderAbi] = &[
-        ProviderAbi { version: 65, suffix: "-rdmav65.so" },
-        ProviderAbi { version: 34, suffix: "-rdmav34.so" },
+        ProviderAbi {
+            version: 65,
+            suffix: "-rdmav65.so",
+        },
+        ProviderAbi {
+            version: 34,
+            suffix: "-rdmav34.so",
+        },
     ];
 
     fn paths(v: &[Candidate]) -> Vec<String> {
-        v.iter().map(|c| c.path.to_string_lossy().into_owned()).collect()
+        v.iter()
+            .map(|c| c.path.to_string_lossy().into_owned())
+            .collect()
     }
 
     #[test]
@@ -225,15 +262,32 @@ mod tests {
             ["libmlx5-rdmav65.so", "libmlx5-rdmav34.so"]
         );
         assert_eq!(
-            paths(&candidates(OsStr::new("/opt/p/libfoo"), Some(d), PROVIDER_ABIS)),
+            paths(&candidates(
+                OsStr::new("/opt/p/libfoo"),
+                Some(d),
+                PROVIDER_ABIS
+            )),
             ["/opt/p/libfoo-rdmav65.so", "/opt/p/libfoo-rdmav34.so"]
         );
         assert_eq!(
-            paths(&candidates(OsStr::new("sub/x"), Some(OsStr::new("/d")), TWO)),
-            ["/d/libsub/x-rdmav65.so", "/d/libsub/x-rdmav34.so", "libsub/x-rdmav65.so", "libsub/x-rdmav34.so"]
+            paths(&candidates(
+                OsStr::new("sub/x"),
+                Some(OsStr::new("/d")),
+                TWO
+            )),
+            [
+                "/d/libsub/x-rdmav65.so",
+                "/d/libsub/x-rdmav34.so",
+                "libsub/x-rdmav65.so",
+                "libsub/x-rdmav34.so"
+            ]
         );
         assert_eq!(
-            paths(&candidates(OsStr::new(""), Some(OsStr::new("/d")), &TWO[1..])),
+            paths(&candidates(
+                OsStr::new(""),
+                Some(OsStr::new("/d")),
+                &TWO[1..]
+            )),
             ["/d/lib-rdmav34.so", "lib-rdmav34.so"]
         );
         let c = candidates(OsStr::new("rxe"), Some(OsStr::new("/d")), TWO);
@@ -246,7 +300,10 @@ mod tests {
                 "librxe-rdmav34.so"
             ]
         );
-        assert_eq!(c.iter().map(|c| c.abi).collect::<Vec<_>>(), [65, 34, 65, 34]);
+        assert_eq!(
+            c.iter().map(|c| c.abi).collect::<Vec<_>>(),
+            [65, 34, 65, 34]
+        );
         assert_eq!(
             paths(&candidates(OsStr::new("/a/b"), None, TWO)),
             ["/a/b-rdmav65.so", "/a/b-rdmav34.so"]
@@ -266,7 +323,11 @@ mod tests {
             "Warning: couldn't load driver 'libx-rdmav34.so': no libx-rdmav34.so"
         );
         let out = try_candidates(cands, |c| {
-            if c.place == Place::SearchPath { Ok(7) } else { Err("e".into()) }
+            if c.place == Place::SearchPath {
+                Ok(7)
+            } else {
+                Err("e".into())
+            }
         });
         assert_eq!(out.loaded.as_ref().unwrap().1, 7);
         assert_eq!(out.warning(), None);
@@ -275,9 +336,15 @@ mod tests {
     #[test]
     fn dir_setting() {
         let none = |_: &str| None;
-        assert_eq!(provider_dir(none, true), Some(OsString::from(DEFAULT_PROVIDER_DIR)));
+        assert_eq!(
+            provider_dir(none, true),
+            Some(OsString::from(DEFAULT_PROVIDER_DIR))
+        );
         let empty = |k: &str| (k == crate::env::IBVERBS_RS_PROVIDER_DIR).then(OsString::new);
         assert_eq!(provider_dir(empty, true), None);
-        assert_eq!(provider_dir(empty, false), Some(OsString::from(DEFAULT_PROVIDER_DIR)));
+        assert_eq!(
+            provider_dir(empty, false),
+            Some(OsString::from(DEFAULT_PROVIDER_DIR))
+        );
     }
 }

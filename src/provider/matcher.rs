@@ -180,7 +180,9 @@ impl Device {
             return Some(m);
         }
         let r = self.read_modalias.as_ref()?;
-        r.value.get_or_init(|| (r.read)(&self.ibdev_path)).as_deref()
+        r.value
+            .get_or_init(|| (r.read)(&self.ibdev_path))
+            .as_deref()
     }
 }
 
@@ -193,13 +195,18 @@ pub struct ReadModalias {
 
 impl ReadModalias {
     pub fn new(read: fn(&[u8]) -> Option<Vec<u8>>) -> ReadModalias {
-        ReadModalias { read, value: std::cell::OnceCell::new() }
+        ReadModalias {
+            read,
+            value: std::cell::OnceCell::new(),
+        }
     }
 }
 
 impl std::fmt::Debug for ReadModalias {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ReadModalias").field("value", &self.value.get()).finish()
+        f.debug_struct("ReadModalias")
+            .field("value", &self.value.get())
+            .finish()
     }
 }
 
@@ -232,7 +239,11 @@ pub struct MatchState {
 impl MatchState {
     /// The modalias string rdma-core holds now: None before the first read, "" after a failed one.
     pub fn modalias<'a>(&self, dev: &'a Device) -> Option<&'a [u8]> {
-        if !self.modalias_read { None } else { Some(dev.modalias().unwrap_or(b"")) }
+        if !self.modalias_read {
+            None
+        } else {
+            Some(dev.modalias().unwrap_or(b""))
+        }
     }
 }
 
@@ -273,7 +284,10 @@ pub trait Hooks<P> {
 /// `match_driver_id`: the first `DriverId` entry equal to the device's known driver id.
 pub fn match_driver_id(p: &ProviderMatch, dev: &Device) -> Option<usize> {
     let id = dev.known_driver_id()?;
-    p.table.as_ref()?.iter().position(|k| matches!(k, MatchKind::DriverId(d) if *d == id as u64))
+    p.table
+        .as_ref()?
+        .iter()
+        .position(|k| matches!(k, MatchKind::DriverId(d) if *d == id as u64))
 }
 
 /// `match_name`: the first entry matching `rdma_device:N<ibdev_name>`.
@@ -284,7 +298,10 @@ pub fn match_name(p: &ProviderMatch, dev: &Device) -> Option<usize> {
     if s.len() >= 100 {
         return None;
     }
-    p.table.as_ref()?.iter().position(|k| k.matches_modalias(&s))
+    p.table
+        .as_ref()?
+        .iter()
+        .position(|k| k.matches_modalias(&s))
 }
 
 /// `match_modalias_device`, including the read-once quirk.
@@ -294,12 +311,17 @@ pub fn match_modalias(p: &ProviderMatch, dev: &Device, st: &mut MatchState) -> O
         dev.modalias()?;
     }
     let value = st.modalias(dev).unwrap_or(b"");
-    p.table.as_ref()?.iter().position(|k| k.matches_modalias(value))
+    p.table
+        .as_ref()?
+        .iter()
+        .position(|k| k.matches_modalias(value))
 }
 
 /// Step 1: driver id, then name, then modalias.
 pub fn table_match(p: &ProviderMatch, dev: &Device, st: &mut MatchState) -> Option<usize> {
-    match_driver_id(p, dev).or_else(|| match_name(p, dev)).or_else(|| match_modalias(p, dev, st))
+    match_driver_id(p, dev)
+        .or_else(|| match_name(p, dev))
+        .or_else(|| match_modalias(p, dev, st))
 }
 
 /// `try_driver`: steps 1 to 4 for one provider.
@@ -311,7 +333,10 @@ pub fn try_driver<P: Provider, H: Hooks<P>>(
 ) -> Option<H::Out> {
     let m = p.matching();
     if m.table.is_some() {
-        st.current = table_match(m, dev, st).map(|entry| MatchRef { provider: p.token(), entry });
+        st.current = table_match(m, dev, st).map(|entry| MatchRef {
+            provider: p.token(),
+            entry,
+        });
     }
     if m.has_match_device {
         if !hooks.match_device(p, dev, st) {
@@ -361,7 +386,10 @@ pub struct Loaded<'a, P>(pub &'a [P]);
 impl<P: Provider + Clone> ProviderSource for Loaded<'_, P> {
     type Item = P;
     fn view(&mut self, _: &Device, _: bool) -> View<P> {
-        View { items: self.0.to_vec(), hole: None }
+        View {
+            items: self.0.to_vec(),
+            hole: None,
+        }
     }
     fn load_next(&mut self, _: &Device, _: bool) -> bool {
         false
@@ -385,7 +413,11 @@ fn walk<S: ProviderSource, R>(
             // thread; or one put back before us by the rules in the module header).
             i = items.partition_point(|x| x.order().is_some_and(|o| o <= k));
         }
-        let end = if hole_closed { items.len() } else { hole.unwrap_or(items.len()) };
+        let end = if hole_closed {
+            items.len()
+        } else {
+            hole.unwrap_or(items.len())
+        };
         while i < end {
             if let Some(r) = f(&items[i]) {
                 return Some((items.swap_remove(i), r));

@@ -51,8 +51,21 @@ pub struct DriverEntry {
 
 impl DriverEntry {
     /// An entry whose matching data is known now (stand-ins and tests), not in any registry.
-    pub fn with_matching(token: usize, provider_abi: u32, matching: ProviderMatch, slot: Slot, seq: u64) -> DriverEntry {
-        DriverEntry { token, provider_abi, matching: OnceLock::from(matching), read: None, slot, seq }
+    pub fn with_matching(
+        token: usize,
+        provider_abi: u32,
+        matching: ProviderMatch,
+        slot: Slot,
+        seq: u64,
+    ) -> DriverEntry {
+        DriverEntry {
+            token,
+            provider_abi,
+            matching: OnceLock::from(matching),
+            read: None,
+            slot,
+            seq,
+        }
     }
 
     /// What the provider matches, read from its table the first time it is asked for (rdma-core
@@ -67,7 +80,13 @@ impl DriverEntry {
                 };
                 read(self.token, loaded_as)
             }
-            None => ProviderMatch { name: String::new(), min_abi: 0, max_abi: 0, table: None, has_match_device: false },
+            None => ProviderMatch {
+                name: String::new(),
+                min_abi: 0,
+                max_abi: 0,
+                table: None,
+                has_match_device: false,
+            },
         })
     }
 }
@@ -125,7 +144,11 @@ pub fn current_load_context() -> Option<usize> {
 impl Registry {
     pub const fn new() -> Registry {
         Registry {
-            inner: Mutex::new(Inner { entries: Vec::new(), next_seq: 0, loading_started: false }),
+            inner: Mutex::new(Inner {
+                entries: Vec::new(),
+                next_seq: 0,
+                loading_started: false,
+            }),
         }
     }
 
@@ -146,7 +169,13 @@ impl Registry {
         self.push(token, provider_abi, OnceLock::new(), Some(read))
     }
 
-    fn push(&self, token: usize, provider_abi: u32, matching: OnceLock<ProviderMatch>, read: Option<ReadMatch>) -> Slot {
+    fn push(
+        &self,
+        token: usize,
+        provider_abi: u32,
+        matching: OnceLock<ProviderMatch>,
+        read: Option<ReadMatch>,
+    ) -> Slot {
         let ctx = current_load_context();
         let mut g = self.lock();
         let slot = match ctx {
@@ -156,7 +185,14 @@ impl Registry {
         };
         let seq = g.next_seq;
         g.next_seq += 1;
-        g.entries.push(Arc::new(DriverEntry { token, provider_abi, matching, read, slot, seq }));
+        g.entries.push(Arc::new(DriverEntry {
+            token,
+            provider_abi,
+            matching,
+            read,
+            slot,
+            seq,
+        }));
         slot
     }
 
@@ -187,13 +223,23 @@ impl Registry {
 
     /// Tokens of the Late entries (to ask the loader which object each lives in).
     pub fn late_tokens(&self) -> Vec<usize> {
-        self.lock().entries.iter().filter(|e| e.slot == Slot::Late).map(|e| e.token).collect()
+        self.lock()
+            .entries
+            .iter()
+            .filter(|e| e.slot == Slot::Late)
+            .map(|e| e.token)
+            .collect()
     }
 
     /// Tokens of the entries that loading config name `pos` may move (see [`Registry::adopt`]):
     /// the Late ones and those filed at a later config position (loaded out of order).
     pub fn movable_tokens(&self, pos: usize) -> Vec<usize> {
-        self.lock().entries.iter().filter(|e| movable(e.slot, pos)).map(|e| e.token).collect()
+        self.lock()
+            .entries
+            .iter()
+            .filter(|e| movable(e.slot, pos))
+            .map(|e| e.token)
+            .collect()
     }
 
     /// Move the Late (or later-position) entries with these tokens to config position `pos`: our
@@ -204,7 +250,10 @@ impl Registry {
         let mut g = self.lock();
         for e in g.entries.iter_mut() {
             if movable(e.slot, pos) && tokens.contains(&e.token) {
-                *e = Arc::new(DriverEntry { slot: Slot::Config(pos), ..DriverEntry::clone(e) });
+                *e = Arc::new(DriverEntry {
+                    slot: Slot::Config(pos),
+                    ..DriverEntry::clone(e)
+                });
             }
         }
     }
@@ -255,10 +304,20 @@ mod tests {
         assert!(r.start_loading());
         assert!(!r.start_loading());
         assert_eq!(r.register(2, 34, pm("late")), Slot::Late);
-        assert_eq!(with_load_context(3, || r.register(3, 34, pm("c3"))), Slot::Config(3));
-        assert_eq!(with_load_context(1, || r.register(4, 34, pm("c1"))), Slot::Config(1));
+        assert_eq!(
+            with_load_context(3, || r.register(3, 34, pm("c3"))),
+            Slot::Config(3)
+        );
+        assert_eq!(
+            with_load_context(1, || r.register(4, 34, pm("c1"))),
+            Slot::Config(1)
+        );
         assert_eq!(current_load_context(), None);
-        let names: Vec<_> = r.snapshot().iter().map(|e| e.matching().name.clone()).collect();
+        let names: Vec<_> = r
+            .snapshot()
+            .iter()
+            .map(|e| e.matching().name.clone())
+            .collect();
         assert_eq!(names, ["early", "c1", "c3", "late"]);
         let s = r.snapshot();
         assert_eq!(hole_index(&s, 0), 1);
@@ -266,7 +325,11 @@ mod tests {
         assert_eq!(hole_index(&s, 4), 3);
         assert_eq!(r.late_tokens(), [2]);
         r.adopt(&[2], 2);
-        let names: Vec<_> = r.snapshot().iter().map(|e| e.matching().name.clone()).collect();
+        let names: Vec<_> = r
+            .snapshot()
+            .iter()
+            .map(|e| e.matching().name.clone())
+            .collect();
         assert_eq!(names, ["early", "c1", "late", "c3"]);
         assert!(r.late_tokens().is_empty());
     }

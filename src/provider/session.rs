@@ -54,7 +54,11 @@ impl Default for Plan {
 impl Plan {
     pub const fn new() -> Plan {
         Plan {
-            state: Mutex::new(PlanState { names: None, done: Vec::new(), busy: Vec::new() }),
+            state: Mutex::new(PlanState {
+                names: None,
+                done: Vec::new(),
+                busy: Vec::new(),
+            }),
             done: Condvar::new(),
         }
     }
@@ -76,12 +80,17 @@ impl Plan {
     /// (names loaded so far, total), once started.
     pub fn progress(&self) -> Option<(usize, usize)> {
         let g = self.lock();
-        g.names.as_ref().map(|n| (g.done.iter().filter(|d| **d).count(), n.names.len()))
+        g.names
+            .as_ref()
+            .map(|n| (g.done.iter().filter(|d| **d).count(), n.names.len()))
     }
 
     /// The first position not loaded yet for which `wanted` holds (positions being loaded count
     /// as not loaded).
-    pub fn first_pending(&self, wanted: &mut dyn FnMut(usize, &ProviderName) -> bool) -> Option<usize> {
+    pub fn first_pending(
+        &self,
+        wanted: &mut dyn FnMut(usize, &ProviderName) -> bool,
+    ) -> Option<usize> {
         let (names, done) = {
             let g = self.lock();
             (g.names.clone()?, g.done.clone())
@@ -112,7 +121,9 @@ impl Plan {
             return false;
         }
         let mut g = self.lock();
-        let Some(names) = g.names.clone() else { return false };
+        let Some(names) = g.names.clone() else {
+            return false;
+        };
         if pos >= names.names.len() {
             return false;
         }
@@ -232,7 +243,13 @@ impl<'a> LazySource<'a> {
         open: &'a mut dyn FnMut(usize, &ProviderName),
         hints: &'a mut dyn NameHints,
     ) -> LazySource<'a> {
-        LazySource { registry, plan, open, hints, first_known: None }
+        LazySource {
+            registry,
+            plan,
+            open,
+            hints,
+            first_known: None,
+        }
     }
 
     /// Whether a known name before `pos` registers `ops_name` too.
@@ -272,7 +289,11 @@ impl<'a> LazySource<'a> {
         }
         if pass1 {
             let id = dev.known_driver_id().unwrap_or(RDMA_DRIVER_UNKNOWN);
-            return if k.may_claim_id(id) { Step::Load } else { Step::Skip };
+            return if k.may_claim_id(id) {
+                Step::Load
+            } else {
+                Step::Skip
+            };
         }
         if k.may_match(dev) || items.iter().any(|e| e.matching().name == k.ops_name()) {
             return Step::Load;
@@ -297,14 +318,16 @@ impl<'a> LazySource<'a> {
     ) -> Option<usize> {
         let plan = self.plan;
         let names = plan.names()?;
-        plan.first_pending(&mut |pos, _| match self.step(&names.names, pos, dev, pass1, items) {
-            Step::Load => true,
-            Step::Skip => false,
-            Step::StandIn(ops_name) => {
-                stand_ins.push(stand_in(pos, &ops_name));
-                false
-            }
-        })
+        plan.first_pending(
+            &mut |pos, _| match self.step(&names.names, pos, dev, pass1, items) {
+                Step::Load => true,
+                Step::Skip => false,
+                Step::StandIn(ops_name) => {
+                    stand_ins.push(stand_in(pos, &ops_name));
+                    false
+                }
+            },
+        )
     }
 }
 
@@ -319,7 +342,10 @@ impl ProviderSource for LazySource<'_> {
             items.extend(stand_ins);
             items.sort_by_key(|e| (e.slot, e.seq));
         }
-        View { hole: pending.map(|p| hole_index(&items, p)), items }
+        View {
+            hole: pending.map(|p| hole_index(&items, p)),
+            items,
+        }
     }
 
     fn load_next(&mut self, dev: &Device, pass1: bool) -> bool {
@@ -344,7 +370,16 @@ pub fn match_devices<H: Hooks<Arc<DriverEntry>>>(
     open: &mut dyn FnMut(usize, &ProviderName),
     hooks: &mut H,
 ) -> Vec<Option<(Arc<DriverEntry>, H::Out)>> {
-    match_devices_with(devices, states, registry, plan, read_config, open, &mut NoHints, hooks)
+    match_devices_with(
+        devices,
+        states,
+        registry,
+        plan,
+        read_config,
+        open,
+        &mut NoHints,
+        hooks,
+    )
 }
 
 /// [`match_devices`] with knowledge about unloaded names (`hints`), which lets walks leave names

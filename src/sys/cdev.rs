@@ -55,7 +55,10 @@ pub fn open_cdev(name: &str, cdev: u64) -> Result<i32> {
     match first {
         Ok(fd) => Ok(fd),
         Err(e) if cdev != 0 => {
-            let (maj, min) = (libc::major(cdev as libc::dev_t), libc::minor(cdev as libc::dev_t));
+            let (maj, min) = (
+                libc::major(cdev as libc::dev_t),
+                libc::minor(cdev as libc::dev_t),
+            );
             open_checked(&format!("/dev/char/{maj}:{min}"), cdev).map_err(|_| e)
         }
         Err(e) => Err(e),
@@ -87,7 +90,10 @@ mod tests {
     #[test]
     fn device_paths_are_built_in_place_or_refused() {
         let mut buf = [0u8; 96];
-        assert_eq!(c_path(&mut buf, "/dev/infiniband/", "uverbs0"), Some(c"/dev/infiniband/uverbs0"));
+        assert_eq!(
+            c_path(&mut buf, "/dev/infiniband/", "uverbs0"),
+            Some(c"/dev/infiniband/uverbs0")
+        );
         assert_eq!(c_path(&mut buf, "/dev/infiniband/", "a\0b"), None);
         assert_eq!(c_path(&mut buf, "/dev/infiniband/", &"x".repeat(80)), None);
         // The general way keeps rdma-core's answer for such names.

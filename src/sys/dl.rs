@@ -117,9 +117,18 @@ pub fn object_containing(addr: usize) -> Option<ObjectId> {
     // SAFETY: dladdr1 only inspects the address (it does not dereference it) and writes `info` and,
     // for RTLD_DL_LINKMAP, one `struct link_map *` into `lm`.
     let r = unsafe {
-        libc::dladdr1(addr as *const c_void, info.as_mut_ptr(), &raw mut lm, RTLD_DL_LINKMAP)
+        libc::dladdr1(
+            addr as *const c_void,
+            info.as_mut_ptr(),
+            &raw mut lm,
+            RTLD_DL_LINKMAP,
+        )
     };
-    if r == 0 || lm.is_null() { None } else { Some(ObjectId(lm as usize)) }
+    if r == 0 || lm.is_null() {
+        None
+    } else {
+        Some(ObjectId(lm as usize))
+    }
 }
 
 /// File name of the loaded object containing `addr`, as the dynamic loader recorded it.
@@ -132,6 +141,10 @@ pub fn object_name_containing(addr: usize) -> Option<String> {
             return None;
         }
         let p: *const c_char = (*info.as_ptr()).dli_fname;
-        if p.is_null() { None } else { Some(CStr::from_ptr(p).to_string_lossy().into_owned()) }
+        if p.is_null() {
+            None
+        } else {
+            Some(CStr::from_ptr(p).to_string_lossy().into_owned())
+        }
     }
 }

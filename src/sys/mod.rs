@@ -4,14 +4,14 @@
 
 pub mod cdev;
 pub mod dir;
-pub mod ids;
-pub mod mem;
-pub mod netlink;
-pub mod udp;
 pub mod dl;
 pub mod file;
 pub mod heap;
+pub mod ids;
+pub mod mem;
+pub mod netlink;
 pub mod pod;
+pub mod udp;
 pub mod uverbs;
 pub mod valgrind;
 
@@ -29,14 +29,19 @@ pub fn errno() -> core::ffi::c_int {
 
 /// The soft RLIMIT_MEMLOCK in bytes, or None when getrlimit fails.
 pub fn memlock_limit() -> Option<u64> {
-    let mut r = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: getrlimit writes one rlimit into the struct we pass.
     (unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut r) } == 0).then_some(r.rlim_cur)
 }
 
 /// if_nametoindex(3): 0 when there is no such interface (errno set).
 pub fn if_nametoindex(name: &str) -> u32 {
-    let Ok(c) = std::ffi::CString::new(name) else { return 0 };
+    let Ok(c) = std::ffi::CString::new(name) else {
+        return 0;
+    };
     // SAFETY: c is a valid NUL-terminated string.
     unsafe { libc::if_nametoindex(c.as_ptr()) }
 }

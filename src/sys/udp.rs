@@ -8,8 +8,15 @@ use crate::errno::Errno;
 /// An IPv4 or IPv6 socket address; addresses in network byte order, port in host order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum InetAddr {
-    V4 { addr: [u8; 4], port: u16 },
-    V6 { addr: [u8; 16], port: u16, scope_id: u32 },
+    V4 {
+        addr: [u8; 4],
+        port: u16,
+    },
+    V6 {
+        addr: [u8; 16],
+        port: u16,
+        scope_id: u32,
+    },
 }
 
 /// A C `sockaddr_in` or `sockaddr_in6` with its length.
@@ -29,7 +36,11 @@ impl RawAddr {
                 s.sin_addr.s_addr = u32::from_ne_bytes(addr);
                 RawAddr::V4(s)
             }
-            InetAddr::V6 { addr, port, scope_id } => {
+            InetAddr::V6 {
+                addr,
+                port,
+                scope_id,
+            } => {
                 // SAFETY: sockaddr_in6 is plain integers; all-zero is valid.
                 let mut s: libc::sockaddr_in6 = unsafe { core::mem::zeroed() };
                 s.sin6_family = libc::AF_INET6 as libc::sa_family_t;
@@ -74,7 +85,9 @@ impl UdpSocket {
             return Err(last_errno());
         }
         // SAFETY: a fresh descriptor nothing else owns.
-        Ok(UdpSocket { fd: unsafe { OwnedFd::from_raw_fd(fd) } })
+        Ok(UdpSocket {
+            fd: unsafe { OwnedFd::from_raw_fd(fd) },
+        })
     }
 
     /// `bind(2)` to `addr`, whose family may differ from the socket's (the kernel then refuses).
@@ -94,7 +107,14 @@ impl UdpSocket {
         let (p, len) = raw.ptr_len();
         // SAFETY: `data` is readable for its length; `p` points to a sockaddr of `len` bytes.
         let n = unsafe {
-            libc::sendto(self.fd.as_raw_fd(), data.as_ptr().cast(), data.len(), 0, p, len)
+            libc::sendto(
+                self.fd.as_raw_fd(),
+                data.as_ptr().cast(),
+                data.len(),
+                0,
+                p,
+                len,
+            )
         };
         if n < 0 {
             return Err(last_errno());

@@ -75,7 +75,11 @@ pub struct AttrBuf<const N: usize> {
 impl<const N: usize> Default for AttrBuf<N> {
     #[inline]
     fn default() -> Self {
-        AttrBuf { hdr: IoctlHdr::default(), attrs: [const { MaybeUninit::uninit() }; N], len: 0 }
+        AttrBuf {
+            hdr: IoctlHdr::default(),
+            attrs: [const { MaybeUninit::uninit() }; N],
+            len: 0,
+        }
     }
 }
 
@@ -122,9 +126,19 @@ impl<const N: usize> AttrBuf<N> {
     /// slots (the attributes held are updated in place). None, and nothing sent, when `extra`
     /// does not fit. The attributes held stay as many as before.
     #[inline]
-    pub fn send_in_place<R>(&mut self, hdr: IoctlHdr, extra: &mut [Attr], send: impl FnOnce(&mut [u8]) -> R) -> Option<R> {
+    pub fn send_in_place<R>(
+        &mut self,
+        hdr: IoctlHdr,
+        extra: &mut [Attr],
+        send: impl FnOnce(&mut [u8]) -> R,
+    ) -> Option<R> {
         let total = self.len.checked_add(extra.len()).filter(|&t| t <= N)?;
-        for (slot, e) in self.attrs.get_mut(self.len..total)?.iter_mut().zip(extra.iter()) {
+        for (slot, e) in self
+            .attrs
+            .get_mut(self.len..total)?
+            .iter_mut()
+            .zip(extra.iter())
+        {
             slot.write(*e);
         }
         self.hdr = hdr;
@@ -133,7 +147,8 @@ impl<const N: usize> AttrBuf<N> {
         // directly followed by the slot array, whose first `total` slots are initialised now, so
         // the first `bytes` bytes of `self` are initialised; the slice borrows `self`
         // exclusively, and any bytes written into it leave valid header and attribute values.
-        let wire = unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
+        let wire =
+            unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
         let r = send(wire);
         for (e, slot) in extra.iter_mut().zip(self.attrs.get(self.len..total)?) {
             // SAFETY: written above (and by the kernel only with whole attributes).

@@ -99,7 +99,11 @@ pub(crate) unsafe fn chain_from_c(mut b: *mut ibv_command_buffer) -> Result<Vec<
 ///
 /// # Safety
 /// As for [`counts`].
-unsafe fn store_attrs<'a>(b: *mut ibv_command_buffer, attrs: impl IntoIterator<Item = &'a Attr>, max: usize) {
+unsafe fn store_attrs<'a>(
+    b: *mut ibv_command_buffer,
+    attrs: impl IntoIterator<Item = &'a Attr>,
+    max: usize,
+) {
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
     for (i, a) in attrs.into_iter().take(max).enumerate() {
         // SAFETY: i < max ≤ the array's room.
@@ -130,7 +134,10 @@ pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]
 ///
 /// # Safety
 /// `cmd` heads a live chain; `ctx` is a context of this library.
-pub(crate) unsafe fn execute_c(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffer) -> Result<()> {
+pub(crate) unsafe fn execute_c(
+    ctx: crate::cmd::Ctx<'_>,
+    cmd: *mut ibv_command_buffer,
+) -> Result<()> {
     // SAFETY: the caller's contract.
     unsafe {
         let head = from_c(cmd)?;

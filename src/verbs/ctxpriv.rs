@@ -37,7 +37,13 @@ impl ContextPriv {
     pub(crate) fn new(ops: verbs_context_ops, cmd: crate::cmd::CmdState, imported: bool) -> Self {
         // SAFETY: a table of Option<fn>: all-zero is all None.
         let ops65 = unsafe { core::mem::zeroed() };
-        ContextPriv { ops, cmd, imported, abi: 34, ops65 }
+        ContextPriv {
+            ops,
+            cmd,
+            imported,
+            abi: 34,
+            ops65,
+        }
     }
 }
 
@@ -57,8 +63,9 @@ pub(crate) unsafe fn op65<F>(
 
 /// Bytes from the start of a PABI-65 `verbs_context` to the PABI-34 view of the same context
 /// (the six ops v65 added in front).
-pub(crate) const PABI65_FRONT: usize = core::mem::offset_of!(crate::abi::verbs::verbs_context, context)
-    - core::mem::offset_of!(verbs_context_pabi34, context);
+pub(crate) const PABI65_FRONT: usize =
+    core::mem::offset_of!(crate::abi::verbs::verbs_context, context)
+        - core::mem::offset_of!(verbs_context_pabi34, context);
 
 /// The PABI-34 view of a `verbs_context` a provider of ABI `abi` handed us: the members from
 /// `query_port` to `context` (`priv`, `sz`, the public slots the library fills) sit at the

@@ -32,7 +32,7 @@ use crate::errno::{Errno, Result};
 use crate::log;
 use crate::provider::config::{ProviderList, ProviderName};
 use crate::provider::matcher::{
-    Device, Hooks, MatchKind, ReadModalias, MatchState, ProviderMatch, VERBS_MATCH_DRIVER_ID,
+    Device, Hooks, MatchKind, MatchState, ProviderMatch, ReadModalias, VERBS_MATCH_DRIVER_ID,
     VERBS_MATCH_MODALIAS, VERBS_MATCH_PCI, VERBS_MATCH_SENTINEL,
 };
 use crate::provider::registry::{DriverEntry, REGISTRY};
@@ -121,13 +121,22 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
     let root = sysfs::sysfs_path();
     let en = device::enumerate(root, true)?;
     for d in &en.skipped {
-        log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: skipping device {}: {}", d.name, d.message));
+        log::log(
+            log::VERBS_LOG_WARN,
+            format_args!("libibverbs: skipping device {}: {}", d.name, d.message),
+        );
     }
     for d in &en.warnings {
-        log::log(log::VERBS_LOG_INFO, format_args!("libibverbs: device {}: {}", d.name, d.message));
+        log::log(
+            log::VERBS_LOG_INFO,
+            format_args!("libibverbs: device {}: {}", d.name, d.message),
+        );
     }
     if let Some(why) = &en.netlink_error {
-        log::log(log::VERBS_LOG_DEBUG, format_args!("libibverbs: netlink not used: {why}"));
+        log::log(
+            log::VERBS_LOG_DEBUG,
+            format_args!("libibverbs: netlink not used: {why}"),
+        );
     }
     if let Some(e) = en.netlink_socket_error {
         log::log(
@@ -154,8 +163,11 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
     // kept ones, in discovery order, and per-device warnings come out in reverse order.
     fresh.reverse();
     let matched = match_new(root, &fresh);
-    let bound: Vec<(SysfsDev, VdevPtr)> =
-        fresh.into_iter().zip(matched).filter_map(|(rec, vdev)| Some((rec, vdev?))).collect();
+    let bound: Vec<(SysfsDev, VdevPtr)> = fresh
+        .into_iter()
+        .zip(matched)
+        .filter_map(|(rec, vdev)| Some((rec, vdev?)))
+        .collect();
     // Devices another thread listed meanwhile come back: keep theirs.
     let dup = list().prepend(bound);
     for v in dup {
@@ -179,8 +191,12 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
     }
     let devices: Vec<Device> = recs.iter().map(as_match_device).collect();
     let mut states = vec![MatchState::default(); recs.len()];
-    let mut hooks =
-        CHooks { root, recs, base: devices.as_ptr() as usize, sysfs: recs.iter().map(|_| None).collect() };
+    let mut hooks = CHooks {
+        root,
+        recs,
+        base: devices.as_ptr() as usize,
+        sysfs: recs.iter().map(|_| None).collect(),
+    };
     let provider_dir = loader::provider_dir(crate::env::real, crate::env::trusted());
     let mut open = |pos: usize, name: &ProviderName| {
         let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
@@ -190,7 +206,11 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         if let Some((c, _)) = &out.loaded {
             log::log(
                 log::VERBS_LOG_DEBUG,
-                format_args!("libibverbs: loaded provider {} (provider ABI {})", c.path.to_string_lossy(), c.abi),
+                format_args!(
+                    "libibverbs: loaded provider {} (provider ABI {})",
+                    c.path.to_string_lossy(),
+                    c.abi
+                ),
             );
         }
     };
@@ -199,7 +219,10 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         let names = config::discover(&dir, crate::env::real, crate::env::trusted());
         for d in &names.diagnostics {
             eprintln!("{PFX}{}", d.text);
-            log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {}", d.detail));
+            log::log(
+                log::VERBS_LOG_WARN,
+                format_args!("libibverbs: {}", d.detail),
+            );
         }
         names
     };
@@ -222,7 +245,9 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
             None => {
                 if show {
                     // The name's bytes as they are, as rdma-core's fprintf("%s") writes them.
-                    let mut line = format!("{PFX}Warning: no userspace device-specific driver found for ").into_bytes();
+                    let mut line =
+                        format!("{PFX}Warning: no userspace device-specific driver found for ")
+                            .into_bytes();
                     line.extend_from_slice(rec.ibdev_name.as_bytes());
                     line.push(b'\n');
                     let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
@@ -279,15 +304,24 @@ fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
     fill_cstr(&mut s.sysfs_name, r.sysfs_name.as_bytes());
     s.sysfs_cdev = r.sysfs_cdev as libc::dev_t;
     fill_cstr(&mut s.ibdev_name, r.ibdev_name.as_bytes());
-    fill_cstr(&mut s.ibdev_path, r.ibdev_path.as_os_str().as_encoded_bytes());
-    fill_cstr(&mut s.modalias, r.modalias.as_deref().map_or(&[][..], OsStr::as_bytes));
+    fill_cstr(
+        &mut s.ibdev_path,
+        r.ibdev_path.as_os_str().as_encoded_bytes(),
+    );
+    fill_cstr(
+        &mut s.modalias,
+        r.modalias.as_deref().map_or(&[][..], OsStr::as_bytes),
+    );
     s.node_guid = r.node_guid.unwrap_or(0);
     s.driver_id = r.driver_id.unwrap_or(device::RDMA_DRIVER_UNKNOWN);
     s.node_type = CEnum::new(r.node_type as i32 as u32);
     s.ibdev_idx = r.ibdev_idx_c();
     s.num_ports = r.num_ports;
     s.abi_ver = r.abi_ver;
-    s.time_created = libc::timespec { tv_sec: r.time_created.sec, tv_nsec: r.time_created.nsec };
+    s.time_created = libc::timespec {
+        tv_sec: r.time_created.sec,
+        tv_nsec: r.time_created.nsec,
+    };
     s.flags = r.flags;
     Some(p)
 }
@@ -310,7 +344,12 @@ impl CHooks<'_> {
     }
 
     /// The device's C record, brought up to date with the matcher's state.
-    fn sysfs_for(&mut self, p: &DriverEntry, dev: &Device, st: &MatchState) -> Option<*mut verbs_sysfs_dev> {
+    fn sysfs_for(
+        &mut self,
+        p: &DriverEntry,
+        dev: &Device,
+        st: &MatchState,
+    ) -> Option<*mut verbs_sysfs_dev> {
         let i = self.index(dev);
         let rec = self.recs.get(i)?;
         let slot = self.sysfs.get_mut(i)?;
@@ -340,13 +379,20 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
     type Out = VdevPtr;
 
     fn match_device(&mut self, p: &Arc<DriverEntry>, dev: &Device, st: &MatchState) -> bool {
-        let Some(s) = self.sysfs_for(p, dev, st) else { return false };
+        let Some(s) = self.sysfs_for(p, dev, st) else {
+            return false;
+        };
         let ops = p.token as *const verbs_device_ops;
         // SAFETY: ops is a registered provider's table; match_device takes the sysfs record.
         unsafe { (*ops).match_device.is_some_and(|f| f(s)) }
     }
 
-    fn alloc_device(&mut self, p: &Arc<DriverEntry>, dev: &Device, st: &MatchState) -> Option<VdevPtr> {
+    fn alloc_device(
+        &mut self,
+        p: &Arc<DriverEntry>,
+        dev: &Device,
+        st: &MatchState,
+    ) -> Option<VdevPtr> {
         let s = self.sysfs_for(p, dev, st)?;
         let ops = p.token as *const verbs_device_ops;
         let i = self.index(dev);
@@ -355,7 +401,13 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         // returns a verbs_device it allocated (or NULL).
         let vdev = unsafe { (*ops).alloc_device.map_or(core::ptr::null_mut(), |f| f(s)) };
         if vdev.is_null() {
-            self.warn(b"Fatal: couldn't allocate device for ".iter().chain(&dev.ibdev_path).copied().collect());
+            self.warn(
+                b"Fatal: couldn't allocate device for "
+                    .iter()
+                    .chain(&dev.ibdev_path)
+                    .copied()
+                    .collect(),
+            );
             return None;
         }
         let mut dev_path = self.root.as_os_str().to_owned();
@@ -380,7 +432,10 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
             fill_cstr(&mut d.dev_name, rec.sysfs_name.as_bytes());
             fill_cstr(&mut d.dev_path, dev_path.as_bytes());
             fill_cstr(&mut d.name, rec.ibdev_name.as_bytes());
-            fill_cstr(&mut d.ibdev_path, rec.ibdev_path.as_os_str().as_encoded_bytes());
+            fill_cstr(
+                &mut d.ibdev_path,
+                rec.ibdev_path.as_os_str().as_encoded_bytes(),
+            );
             (*vdev).sysfs = s;
         }
         // The device owns the record now.
@@ -457,10 +512,15 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
     }
     log::log(
         log::VERBS_LOG_DEBUG,
-        format_args!("libibverbs: provider ops at {ops:p} registered (provider ABI {provider_abi})"),
+        format_args!(
+            "libibverbs: provider ops at {ops:p} registered (provider ABI {provider_abi})"
+        ),
     );
     if provider_abi == 65 {
-        ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner()).push(ops as usize);
+        ABI65_DRIVERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(ops as usize);
     }
     REGISTRY.register_lazy(ops as usize, provider_abi, read_match);
 }
@@ -474,7 +534,9 @@ fn read_match(token: usize, loaded_as: Option<usize>) -> ProviderMatch {
         String::new()
     } else {
         // SAFETY: a provider's name is a NUL-terminated static string.
-        unsafe { CStr::from_ptr(o.name) }.to_string_lossy().into_owned()
+        unsafe { CStr::from_ptr(o.name) }
+            .to_string_lossy()
+            .into_owned()
     };
     let table = if o.match_table.is_null() {
         None
@@ -511,7 +573,10 @@ fn read_match(token: usize, loaded_as: Option<usize>) -> ProviderMatch {
 
 fn match_kind(e: &verbs_match_ent) -> MatchKind {
     match e.kind {
-        VERBS_MATCH_PCI => MatchKind::Pci { vendor: e.vendor, device: e.device },
+        VERBS_MATCH_PCI => MatchKind::Pci {
+            vendor: e.vendor,
+            device: e.device,
+        },
         VERBS_MATCH_MODALIAS => {
             // SAFETY: for this kind the union holds a NUL-terminated pattern (or NULL).
             let p = unsafe { e.u.modalias };

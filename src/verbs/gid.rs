@@ -46,8 +46,14 @@ unsafe fn link_layer(ctx: *mut ibv_context, port: u32) -> Result<u8> {
     // SAFETY: zeroed plain data.
     let mut pa: ibv_port_attr = unsafe { core::mem::zeroed() };
     // SAFETY: an open context; pa is ours and full-sized.
-    let rc = unsafe { super::query::lib_query_port(ctx, port as u8, &mut pa, size_of::<ibv_port_attr>()) };
-    if rc != 0 { Err(Errno(rc)) } else { Ok(pa.link_layer) }
+    let rc = unsafe {
+        super::query::lib_query_port(ctx, port as u8, &mut pa, size_of::<ibv_port_attr>())
+    };
+    if rc != 0 {
+        Err(Errno(rc))
+    } else {
+        Ok(pa.link_layer)
+    }
 }
 
 /// rdma-core's `query_sysfs_gid_entry`. `link_layer` is the port's when the caller knows it.
@@ -149,7 +155,11 @@ pub(crate) unsafe fn query_gid_table(
     // SAFETY: the caller's contract; the product is checked (overflow: rdma-core's SIZE_MAX).
     let (via, count) = unsafe {
         let bytes = max.checked_mul(entry_size).map(|n| {
-            if n == 0 { &mut [][..] } else { super::buf::provider_buf(entries, n) }
+            if n == 0 {
+                &mut [][..]
+            } else {
+                super::buf::provider_buf(entries, n)
+            }
         });
         let cx = Context::from_raw(ctx)?;
         crate::cmd::device::query_gid_table(cx.cmd(), flags, entry_size, bytes)
@@ -175,7 +185,9 @@ pub(crate) unsafe fn query_gid_table(
         // SAFETY: zeroed plain data.
         let mut pa: ibv_port_attr = unsafe { core::mem::zeroed() };
         // SAFETY: an open context; pa is full-sized.
-        let rc = unsafe { super::query::lib_query_port(ctx, port as u8, &mut pa, size_of::<ibv_port_attr>()) };
+        let rc = unsafe {
+            super::query::lib_query_port(ctx, port as u8, &mut pa, size_of::<ibv_port_attr>())
+        };
         if rc != 0 {
             return Err(Errno(rc));
         }
@@ -191,7 +203,13 @@ pub(crate) unsafe fn query_gid_table(
                 return Err(Errno::EINVAL);
             }
             // SAFETY: n < max: inside the caller's array.
-            unsafe { entries.cast::<u8>().add(n * entry_size).cast::<ibv_gid_entry>().write_unaligned(e) };
+            unsafe {
+                entries
+                    .cast::<u8>()
+                    .add(n * entry_size)
+                    .cast::<ibv_gid_entry>()
+                    .write_unaligned(e)
+            };
             n += 1;
         }
     }

@@ -18,7 +18,10 @@ pub(crate) struct Handed {
 
 impl Handed {
     pub(crate) const fn new(what: &'static str) -> Self {
-        Handed { what, live: Mutex::new(BTreeSet::new()) }
+        Handed {
+            what,
+            live: Mutex::new(BTreeSet::new()),
+        }
     }
 
     fn live(&self) -> std::sync::MutexGuard<'_, BTreeSet<usize>> {
@@ -40,7 +43,10 @@ impl Handed {
         if !ok {
             crate::log::log(
                 crate::log::VERBS_LOG_DEBUG,
-                format_args!("ibverbs-rs: {} {:p} was not handed out by this library; not freed", self.what, p),
+                format_args!(
+                    "ibverbs-rs: {} {:p} was not handed out by this library; not freed",
+                    self.what, p
+                ),
             );
         }
         ok

@@ -6,15 +6,15 @@
 //! Never calls an export and never imports `crate::capi`.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
-pub(crate) mod devlist;
+pub(crate) mod buf;
 pub(crate) mod cmdbuf;
+pub(crate) mod context;
 pub(crate) mod ctxpriv;
+pub(crate) mod devlist;
+pub(crate) mod disassoc;
 pub(crate) mod gid;
 pub(crate) mod handed;
+pub(crate) mod mr;
 pub(crate) mod ops;
 pub(crate) mod qpcommon;
-pub(crate) mod disassoc;
-pub(crate) mod context;
 pub(crate) mod query;
-pub(crate) mod buf;
-pub(crate) mod mr;

@@ -121,7 +121,10 @@ pub(crate) unsafe fn recv_list<'a>(
         let w = unsafe { &*wr };
         // SAFETY: as above, for the WR's SGE array.
         let sg_list = unsafe { sges(w.sg_list, w.num_sge) }.map_err(|e| (ptrs.len(), e))?;
-        wrs.push(RecvWr { wr_id: w.wr_id, sg_list });
+        wrs.push(RecvWr {
+            wr_id: w.wr_id,
+            sg_list,
+        });
         ptrs.push(wr);
         wr = w.next;
     }
@@ -139,7 +142,11 @@ pub(crate) unsafe fn set_bad_wr<T>(bad_wr: *mut *mut T, ptrs: &[*mut T], idx: Op
     if bad_wr.is_null() {
         return;
     }
-    let p = ptrs.get(i).or(ptrs.last()).copied().unwrap_or(core::ptr::null_mut());
+    let p = ptrs
+        .get(i)
+        .or(ptrs.last())
+        .copied()
+        .unwrap_or(core::ptr::null_mut());
     // SAFETY: the caller's contract.
     unsafe { *bad_wr = p };
 }

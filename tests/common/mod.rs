@@ -119,7 +119,10 @@ pub fn parse_ioctl(b: &[u8]) -> Parsed {
 
 impl Fake {
     pub fn new(replies: impl IntoIterator<Item = Reply>) -> Self {
-        Fake { calls: RefCell::new(Vec::new()), replies: RefCell::new(replies.into_iter().collect()) }
+        Fake {
+            calls: RefCell::new(Vec::new()),
+            replies: RefCell::new(replies.into_iter().collect()),
+        }
     }
 
     pub fn calls(&self) -> Vec<Call> {
@@ -153,7 +156,10 @@ impl Fake {
     }
 
     fn next(&self) -> Reply {
-        self.replies.borrow_mut().pop_front().expect("fake uverbs: no reply scripted for this call")
+        self.replies
+            .borrow_mut()
+            .pop_front()
+            .expect("fake uverbs: no reply scripted for this call")
     }
 }
 
@@ -165,11 +171,18 @@ impl Uverbs for Fake {
             Reply::IoctlOk(outs) => {
                 let p = parse_ioctl(buf);
                 for (id, out) in outs {
-                    let i = p.attrs.iter().position(|a| a.id == id).expect("scripted attr not sent");
+                    let i = p
+                        .attrs
+                        .iter()
+                        .position(|a| a.id == id)
+                        .expect("scripted attr not sent");
                     let at = 24 + 16 * i;
                     match out {
                         Out::Bytes(bytes) => {
-                            assert!(bytes.len() <= p.attrs[i].len as usize, "output longer than attr");
+                            assert!(
+                                bytes.len() <= p.attrs[i].len as usize,
+                                "output longer than attr"
+                            );
                             // SAFETY: the attribute's address and length come from the command
                             // under test, which lends that buffer for the call.
                             unsafe { poke(p.attrs[i].data, &bytes) };

@@ -10,8 +10,8 @@
 //!
 //! Layouts are checked against `layouts-v44.0-pabi34.tsv` by `tests/abi_layout_kern.rs`.
 
-use crate::abi::uapi::*;
 use crate::abi::ctype::__u64;
+use crate::abi::uapi::*;
 
 mod cmd_cq_flow;
 mod cmd_device;

@@ -63,7 +63,11 @@ pub(super) unsafe extern "C" fn poll_cq(
 ) -> c_int {
     // SAFETY: a 1.0 CQ of this library (or NULL, rejected); its real CQ is live.
     unsafe {
-        let real = if cq.is_null() { null_mut() } else { (*cq).real_cq };
+        let real = if cq.is_null() {
+            null_mut()
+        } else {
+            (*cq).real_cq
+        };
         match real.as_ref().and_then(|r| (*r.context).ops.poll_cq) {
             Some(op) => op(real, num_entries, wc),
             None => {
@@ -78,7 +82,11 @@ pub(super) unsafe extern "C" fn poll_cq(
 pub(super) unsafe extern "C" fn req_notify_cq(cq: *mut ibv_cq_1_0, solicited_only: c_int) -> c_int {
     // SAFETY: as poll_cq.
     unsafe {
-        let real = if cq.is_null() { null_mut() } else { (*cq).real_cq };
+        let real = if cq.is_null() {
+            null_mut()
+        } else {
+            (*cq).real_cq
+        };
         match real.as_ref().and_then(|r| (*r.context).ops.req_notify_cq) {
             Some(op) => op(real, solicited_only),
             None => libc::EINVAL,
@@ -100,7 +108,11 @@ pub(super) unsafe extern "C" fn post_send(
     };
     // SAFETY: a 1.0 QP of this library (or NULL, rejected); the chain is the caller's.
     unsafe {
-        let real_qp = if qp.is_null() { null_mut() } else { (*qp).real_qp };
+        let real_qp = if qp.is_null() {
+            null_mut()
+        } else {
+            (*qp).real_qp
+        };
         let Some(op) = real_qp.as_ref().and_then(|r| (*r.context).ops.post_send) else {
             set_bad(wr);
             return libc::EINVAL;
@@ -126,7 +138,11 @@ pub(super) unsafe extern "C" fn post_send(
             for i in 0..n {
                 let (r, o) = (&mut *base.add(i), &*w);
                 r.wr_id = o.wr_id;
-                r.next = if i + 1 < n { base.add(i + 1) } else { null_mut() };
+                r.next = if i + 1 < n {
+                    base.add(i + 1)
+                } else {
+                    null_mut()
+                };
                 r.sg_list = o.sg_list;
                 r.num_sge = o.num_sge;
                 r.opcode = o.opcode.into();
@@ -187,7 +203,11 @@ unsafe fn post_recv_chain<O>(
             for i in 0..n {
                 let (r, o) = (&mut *base.add(i), &*w);
                 r.wr_id = o.wr_id;
-                r.next = if i + 1 < n { base.add(i + 1) } else { null_mut() };
+                r.next = if i + 1 < n {
+                    base.add(i + 1)
+                } else {
+                    null_mut()
+                };
                 r.sg_list = o.sg_list;
                 r.num_sge = o.num_sge;
                 w = o.next;
@@ -219,7 +239,11 @@ pub(super) unsafe extern "C" fn post_recv(
 ) -> c_int {
     // SAFETY: a 1.0 QP of this library (or NULL, rejected).
     unsafe {
-        let real = if qp.is_null() { null_mut() } else { (*qp).real_qp };
+        let real = if qp.is_null() {
+            null_mut()
+        } else {
+            (*qp).real_qp
+        };
         match real.as_ref().and_then(|r| (*r.context).ops.post_recv) {
             Some(op) => post_recv_chain(real, op, wr, bad_wr),
             None => {
@@ -240,7 +264,11 @@ pub(super) unsafe extern "C" fn post_srq_recv(
 ) -> c_int {
     // SAFETY: a 1.0 SRQ of this library (or NULL, rejected).
     unsafe {
-        let real = if srq.is_null() { null_mut() } else { (*srq).real_srq };
+        let real = if srq.is_null() {
+            null_mut()
+        } else {
+            (*srq).real_srq
+        };
         match real.as_ref().and_then(|r| (*r.context).ops.post_srq_recv) {
             Some(op) => post_recv_chain(real, op, wr, bad_wr),
             None => {

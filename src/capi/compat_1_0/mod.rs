@@ -48,7 +48,11 @@ use types::{
 fn alloc_zeroed<T>() -> Result<*mut T> {
     // SAFETY: calloc of one T; every wrapper is valid all-zero.
     let p = unsafe { libc::calloc(1, size_of::<T>()) }.cast::<T>();
-    if p.is_null() { Err(Errno::ENOMEM) } else { Ok(p) }
+    if p.is_null() {
+        Err(Errno::ENOMEM)
+    } else {
+        Ok(p)
+    }
 }
 
 /// Free a wrapper from [`alloc_zeroed`] (errno is kept: glibc's free does not change it).
@@ -100,7 +104,10 @@ unsafe fn real<W: Wrapper>(w: *mut W) -> *mut W::Real {
 static OPEN_CONTEXTS: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
 
 fn register_context(ctx: *mut ibv_context_1_0) {
-    OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner()).push(ctx as usize);
+    OPEN_CONTEXTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(ctx as usize);
 }
 
 fn unregister_context(ctx: *mut ibv_context_1_0) {
@@ -116,7 +123,10 @@ fn unregister_context(ctx: *mut ibv_context_1_0) {
 pub(crate) fn real_context_of(
     ctx: *mut crate::abi::verbs::ibv_context,
 ) -> *mut crate::abi::verbs::ibv_context {
-    let open = OPEN_CONTEXTS.lock().unwrap_or_else(|e| e.into_inner()).contains(&(ctx as usize));
+    let open = OPEN_CONTEXTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&(ctx as usize));
     if open {
         // SAFETY: a registered address is a live 1.0 context of ours.
         unsafe { (*ctx.cast::<ibv_context_1_0>()).real_context }
@@ -161,7 +171,9 @@ unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_d
     unsafe {
         *l = list.cast();
         for i in 0..n {
-            let Ok(w) = alloc_zeroed::<ibv_device_1_0>() else { return fail(l) };
+            let Ok(w) = alloc_zeroed::<ibv_device_1_0>() else {
+                return fail(l);
+            };
             (*w).real_device = *list.add(i);
             *l.add(i + 1) = w;
         }
@@ -173,8 +185,14 @@ unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_d
 }
 
 /// The lists `ibv_get_device_list@IBVERBS_1.0` handed out and its free has not freed.
-static LISTS_1_0: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("IBVERBS_1.0 device list");
-super::symver!(ibv_get_device_list, v1_0, "@IBVERBS_1.0", ibv_get_device_list_1_0);
+static LISTS_1_0: crate::verbs::handed::Handed =
+    crate::verbs::handed::Handed::new("IBVERBS_1.0 device list");
+super::symver!(
+    ibv_get_device_list,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_get_device_list_1_0
+);
 
 /// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
 ///
@@ -197,7 +215,12 @@ unsafe extern "C" fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) {
         libc::free(base.cast());
     }
 }
-super::symver!(ibv_free_device_list, v1_0, "@IBVERBS_1.0", ibv_free_device_list_1_0);
+super::symver!(
+    ibv_free_device_list,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_free_device_list_1_0
+);
 
 /// `const char *ibv_get_device_name(struct ibv_device_1_0 *device)`
 ///
@@ -206,7 +229,12 @@ unsafe extern "C" fn ibv_get_device_name_1_0(device: *mut ibv_device_1_0) -> *co
     // SAFETY: a listed 1.0 device or NULL.
     unsafe { dev11::ibv_get_device_name(real(device)) }
 }
-super::symver!(ibv_get_device_name, v1_0, "@IBVERBS_1.0", ibv_get_device_name_1_0);
+super::symver!(
+    ibv_get_device_name,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_get_device_name_1_0
+);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device_1_0 *device)`
 ///
@@ -216,7 +244,12 @@ unsafe extern "C" fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> u64
     // SAFETY: as above.
     unsafe { dev11::ibv_get_device_guid(real(device)).0 }
 }
-super::symver!(ibv_get_device_guid, v1_0, "@IBVERBS_1.0", ibv_get_device_guid_1_0);
+super::symver!(
+    ibv_get_device_guid,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_get_device_guid_1_0
+);
 
 /// `struct ibv_context_1_0 *ibv_open_device(struct ibv_device_1_0 *device)`
 ///
@@ -322,7 +355,12 @@ pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
         ret
     }
 }
-super::symver!(ibv_get_async_event, v1_0, "@IBVERBS_1.0", ibv_get_async_event_1_0);
+super::symver!(
+    ibv_get_async_event,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_get_async_event_1_0
+);
 
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
 ///
@@ -346,7 +384,12 @@ unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
         ev11::ibv_ack_async_event(&mut ev);
     }
 }
-super::symver!(ibv_ack_async_event, v1_0, "@IBVERBS_1.0", ibv_ack_async_event_1_0);
+super::symver!(
+    ibv_ack_async_event,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_ack_async_event_1_0
+);
 
 /// `int ibv_query_device(struct ibv_context_1_0 *context, struct ibv_device_attr *device_attr)`
 ///
@@ -372,7 +415,12 @@ unsafe extern "C" fn ibv_query_port_1_0(
 ) -> c_int {
     // SAFETY: a 1.0 context or NULL (rejected by lib_query_port); the caller's attribute buffer.
     unsafe {
-        crate::verbs::query::lib_query_port(real(context), port_num, port_attr, size_of::<ibv_port_attr>())
+        crate::verbs::query::lib_query_port(
+            real(context),
+            port_num,
+            port_attr,
+            size_of::<ibv_port_attr>(),
+        )
     }
 }
 super::symver!(ibv_query_port, v1_0, "@IBVERBS_1.0", ibv_query_port_1_0);
@@ -418,4 +466,9 @@ unsafe extern "C" fn ibv_register_driver_1_1(
     >,
 ) {
 }
-super::symver!(ibv_register_driver, v1_1, "@IBVERBS_1.1", ibv_register_driver_1_1);
+super::symver!(
+    ibv_register_driver,
+    v1_1,
+    "@IBVERBS_1.1",
+    ibv_register_driver_1_1
+);

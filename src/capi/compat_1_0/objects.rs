@@ -51,7 +51,10 @@ unsafe fn wrap<W, R>(make: impl FnOnce() -> *mut R, fill: impl FnOnce(&mut W, *m
 ///
 /// # Safety
 /// `w` is NULL or a wrapper of this library that is not used again once this returns 0.
-unsafe fn unwrap_destroy<W: super::Wrapper>(w: *mut W, destroy: impl FnOnce(*mut W::Real) -> c_int) -> c_int {
+unsafe fn unwrap_destroy<W: super::Wrapper>(
+    w: *mut W,
+    destroy: impl FnOnce(*mut W::Real) -> c_int,
+) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         let ret = destroy(real(w));
@@ -206,7 +209,12 @@ pub(super) unsafe extern "C" fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, neven
     // SAFETY: a 1.0 CQ or NULL (handled by the 1.1 export).
     unsafe { events::ibv_ack_cq_events(real(cq), nevents) }
 }
-crate::capi::symver!(ibv_ack_cq_events, v1_0, "@IBVERBS_1.0", ibv_ack_cq_events_1_0);
+crate::capi::symver!(
+    ibv_ack_cq_events,
+    v1_0,
+    "@IBVERBS_1.0",
+    ibv_ack_cq_events_1_0
+);
 
 /// `struct ibv_srq_1_0 *ibv_create_srq(struct ibv_pd_1_0 *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
@@ -250,7 +258,10 @@ crate::capi::symver!(ibv_modify_srq, v1_0, "@IBVERBS_1.0", ibv_modify_srq_1_0);
 /// `int ibv_query_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr)`
 ///
 /// `ibv_query_srq` on the real SRQ: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_query_srq_1_0(srq: *mut ibv_srq_1_0, srq_attr: *mut ibv_srq_attr) -> c_int {
+pub(super) unsafe extern "C" fn ibv_query_srq_1_0(
+    srq: *mut ibv_srq_1_0,
+    srq_attr: *mut ibv_srq_attr,
+) -> c_int {
     // SAFETY: a 1.0 SRQ or NULL.
     unsafe { srq::ibv_query_srq(real(srq), srq_attr) }
 }
@@ -338,8 +349,14 @@ pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
         }
         let ia = &mut *init_attr;
         ia.qp_context = (*qp).qp_context;
-        ia.send_cq = ra.send_cq.as_ref().map_or(null_mut(), |c| c.cq_context.cast());
-        ia.recv_cq = ra.recv_cq.as_ref().map_or(null_mut(), |c| c.cq_context.cast());
+        ia.send_cq = ra
+            .send_cq
+            .as_ref()
+            .map_or(null_mut(), |c| c.cq_context.cast());
+        ia.recv_cq = ra
+            .recv_cq
+            .as_ref()
+            .map_or(null_mut(), |c| c.cq_context.cast());
         ia.srq = ra.srq.as_ref().map_or(null_mut(), |s| s.srq_context.cast());
         ia.qp_type = ra.qp_type.raw();
         ia.cap = ra.cap;
@@ -382,7 +399,10 @@ crate::capi::symver!(ibv_destroy_qp, v1_0, "@IBVERBS_1.0", ibv_destroy_qp_1_0);
 /// `struct ibv_ah_1_0 *ibv_create_ah(struct ibv_pd_1_0 *pd, struct ibv_ah_attr *attr)`
 ///
 /// `ibv_create_ah` on the real PD, wrapped. NULL with errno on failure.
-pub(super) unsafe extern "C" fn ibv_create_ah_1_0(pd: *mut ibv_pd_1_0, attr: *mut ibv_ah_attr) -> *mut ibv_ah_1_0 {
+pub(super) unsafe extern "C" fn ibv_create_ah_1_0(
+    pd: *mut ibv_pd_1_0,
+    attr: *mut ibv_ah_attr,
+) -> *mut ibv_ah_1_0 {
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
@@ -410,7 +430,11 @@ crate::capi::symver!(ibv_destroy_ah, v1_0, "@IBVERBS_1.0", ibv_destroy_ah_1_0);
 /// `int ibv_attach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
 /// `ibv_attach_mcast` on the real QP: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_attach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> c_int {
+pub(super) unsafe extern "C" fn ibv_attach_mcast_1_0(
+    qp: *mut ibv_qp_1_0,
+    gid: *mut ibv_gid,
+    lid: u16,
+) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
     unsafe { mcast::ibv_attach_mcast(real(qp), gid, lid) }
 }
@@ -419,7 +443,11 @@ crate::capi::symver!(ibv_attach_mcast, v1_0, "@IBVERBS_1.0", ibv_attach_mcast_1_
 /// `int ibv_detach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
 /// `ibv_detach_mcast` on the real QP: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_detach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> c_int {
+pub(super) unsafe extern "C" fn ibv_detach_mcast_1_0(
+    qp: *mut ibv_qp_1_0,
+    gid: *mut ibv_gid,
+    lid: u16,
+) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
     unsafe { mcast::ibv_detach_mcast(real(qp), gid, lid) }
 }

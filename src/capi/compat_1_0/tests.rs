@@ -1,7 +1,7 @@
 //! The 1.0 layer without a kernel: NULL arguments (rdma-core crashes on them, so the behaviour
 //! diffs cannot try them) and the data-path translation against fake provider ops.
 use core::ffi::c_int;
-use core::ptr::{null_mut, NonNull};
+use core::ptr::{NonNull, null_mut};
 use std::cell::RefCell;
 
 use super::datapath;
@@ -33,7 +33,10 @@ fn device_and_context_verbs_reject_null() {
         let (ctx, e) = with_errno(|| ibv_open_device_1_0(null_mut()));
         assert!(ctx.is_null());
         assert_eq!(e, libc::EINVAL);
-        assert_eq!(with_errno(|| ibv_close_device_1_0(null_mut())), (-1, libc::EINVAL));
+        assert_eq!(
+            with_errno(|| ibv_close_device_1_0(null_mut())),
+            (-1, libc::EINVAL)
+        );
         assert_eq!(ibv_query_device_1_0(null_mut(), null_mut()), libc::EINVAL);
         assert_eq!(ibv_query_port_1_0(null_mut(), 1, null_mut()), libc::EINVAL);
         assert_eq!(ibv_query_gid_1_0(null_mut(), 1, 0, null_mut()), -1);
@@ -55,8 +58,12 @@ fn object_verbs_reject_null() {
         assert!(qp.is_null());
         assert_eq!(e, libc::EINVAL);
         let mut attr: crate::abi::verbs::ibv_qp_attr = core::mem::zeroed();
-        assert_eq!(objects::ibv_query_qp_1_0(null_mut(), &mut attr, 0, null_mut()), libc::EINVAL);
-        let (r, e) = with_errno(|| objects::ibv_get_cq_event_1_0(null_mut(), null_mut(), null_mut()));
+        assert_eq!(
+            objects::ibv_query_qp_1_0(null_mut(), &mut attr, 0, null_mut()),
+            libc::EINVAL
+        );
+        let (r, e) =
+            with_errno(|| objects::ibv_get_cq_event_1_0(null_mut(), null_mut(), null_mut()));
         assert_eq!((r, e), (-1, libc::EINVAL));
         objects::ibv_ack_cq_events_1_0(null_mut(), 1);
     }
@@ -73,16 +80,31 @@ fn data_path_rejects_null_objects() {
     let (mut sbad, mut rbad) = (null_mut(), null_mut());
     // SAFETY: NULL objects are rejected before anything is read.
     unsafe {
-        assert_eq!(with_errno(|| datapath::poll_cq(null_mut(), 1, &mut wc)), (-1, libc::EINVAL));
+        assert_eq!(
+            with_errno(|| datapath::poll_cq(null_mut(), 1, &mut wc)),
+            (-1, libc::EINVAL)
+        );
         assert_eq!(datapath::req_notify_cq(null_mut(), 0), libc::EINVAL);
-        assert_eq!(datapath::post_send(null_mut(), &mut swr, &mut sbad), libc::EINVAL);
+        assert_eq!(
+            datapath::post_send(null_mut(), &mut swr, &mut sbad),
+            libc::EINVAL
+        );
         assert_eq!(sbad, &raw mut swr);
-        assert_eq!(datapath::post_recv(null_mut(), &mut rwr, &mut rbad), libc::EINVAL);
+        assert_eq!(
+            datapath::post_recv(null_mut(), &mut rwr, &mut rbad),
+            libc::EINVAL
+        );
         assert_eq!(rbad, &raw mut rwr);
         rbad = null_mut();
-        assert_eq!(datapath::post_srq_recv(null_mut(), &mut rwr, &mut rbad), libc::EINVAL);
+        assert_eq!(
+            datapath::post_srq_recv(null_mut(), &mut rwr, &mut rbad),
+            libc::EINVAL
+        );
         assert_eq!(rbad, &raw mut rwr);
-        assert_eq!(datapath::post_send(null_mut(), &mut swr, null_mut()), libc::EINVAL);
+        assert_eq!(
+            datapath::post_send(null_mut(), &mut swr, null_mut()),
+            libc::EINVAL
+        );
     }
 }
 
@@ -199,7 +221,15 @@ fn fake(qp_type: ibv_qp_type) -> Fake {
         // SAFETY: only used for all-zero-valid C structs.
         Box::new(unsafe { core::mem::zeroed() })
     }
-    let mut f = Fake { ctx: z(), qp: z(), srq: z(), cq: z(), qp10: z(), srq10: z(), cq10: z() };
+    let mut f = Fake {
+        ctx: z(),
+        qp: z(),
+        srq: z(),
+        cq: z(),
+        qp10: z(),
+        srq10: z(),
+        cq10: z(),
+    };
     f.ctx.ops.post_send = Some(fake_post_send);
     f.ctx.ops.post_recv = Some(fake_post_recv);
     f.ctx.ops.post_srq_recv = Some(fake_post_srq_recv);
@@ -224,13 +254,20 @@ fn send_chain(n: usize) -> Vec<ibv_send_wr_1_0> {
     let base = v.as_mut_ptr();
     for (i, w) in v.iter_mut().enumerate() {
         // SAFETY: i + 1 < n: inside the vector.
-        w.next = if i + 1 < n { unsafe { base.add(i + 1) } } else { null_mut() };
+        w.next = if i + 1 < n {
+            unsafe { base.add(i + 1) }
+        } else {
+            null_mut()
+        };
         w.wr_id = i as u64 + 1;
         w.num_sge = 1;
         w.opcode = ibv_wr_opcode::IBV_WR_RDMA_WRITE_WITH_IMM as u32;
         w.send_flags = 2;
         w.imm_data = 0x1234_5678 + i as u32;
-        w.wr.rdma = ibv_send_wr_1_0_wr_rdma { remote_addr: 0x1000 * (i as u64 + 1), rkey: 40 + i as u32 };
+        w.wr.rdma = ibv_send_wr_1_0_wr_rdma {
+            remote_addr: 0x1000 * (i as u64 + 1),
+            rkey: 40 + i as u32,
+        };
     }
     v
 }
@@ -292,15 +329,25 @@ fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
     ah10.real_ah = &mut real_ah;
     let mut c = send_chain(3);
     for w in &mut c {
-        w.wr.ud = ibv_send_wr_1_0_wr_ud { ah: &mut ah10, remote_qpn: 0x42, remote_qkey: 0x1111 };
+        w.wr.ud = ibv_send_wr_1_0_wr_ud {
+            ah: &mut ah10,
+            remote_qpn: 0x42,
+            remote_qkey: 0x1111,
+        };
     }
     let mut bad = null_mut();
     // SAFETY: as above.
-    assert_eq!(unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) }, 0);
+    assert_eq!(
+        unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) },
+        0
+    );
     SENDS.with_borrow(|s| {
         assert_eq!(s.len(), 3);
         assert!(s.iter().all(|x| x.ah == &raw mut real_ah as usize));
-        assert!(s.iter().all(|x| x.remote_qpn == 0x42 && x.remote_qkey == 0x1111));
+        assert!(
+            s.iter()
+                .all(|x| x.remote_qpn == 0x42 && x.remote_qkey == 0x1111)
+        );
     });
 
     // A request without an AH: the ones before it are posted, then EINVAL at it.
@@ -331,7 +378,11 @@ fn post_recv_and_srq_recv_translate_and_map_back() {
     let base = c.as_mut_ptr();
     for (i, w) in c.iter_mut().enumerate() {
         // SAFETY: i + 1 < 20: inside the vector.
-        w.next = if i + 1 < 20 { unsafe { base.add(i + 1) } } else { null_mut() };
+        w.next = if i + 1 < 20 {
+            unsafe { base.add(i + 1) }
+        } else {
+            null_mut()
+        };
         w.wr_id = 500 + i as u64;
         w.sg_list = &mut sge;
         w.num_sge = 1 + i as c_int;
@@ -339,14 +390,23 @@ fn post_recv_and_srq_recv_translate_and_map_back() {
     let mut bad = null_mut();
     // SAFETY: wrappers over the fake QP/SRQ and a well-formed chain.
     unsafe {
-        assert_eq!(datapath::post_recv(&mut *f.qp10, c.as_mut_ptr(), &mut bad), 0);
+        assert_eq!(
+            datapath::post_recv(&mut *f.qp10, c.as_mut_ptr(), &mut bad),
+            0
+        );
         RECVS.with_borrow(|r| {
             assert_eq!(r.len(), 20);
-            assert!(r.iter().enumerate().all(|(i, x)| *x
-                == (500 + i as u64, &raw mut sge as usize, 1 + i as c_int)));
+            assert!(
+                r.iter()
+                    .enumerate()
+                    .all(|(i, x)| *x == (500 + i as u64, &raw mut sge as usize, 1 + i as c_int))
+            );
         });
         c[5].wr_id = REFUSED;
-        assert_eq!(datapath::post_srq_recv(&mut *f.srq10, c.as_mut_ptr(), &mut bad), libc::ENOMEM);
+        assert_eq!(
+            datapath::post_srq_recv(&mut *f.srq10, c.as_mut_ptr(), &mut bad),
+            libc::ENOMEM
+        );
         assert_eq!(bad, &raw mut c[5]);
         // An empty chain reaches the provider as an empty chain.
         assert_eq!(datapath::post_recv(&mut *f.qp10, null_mut(), &mut bad), 0);

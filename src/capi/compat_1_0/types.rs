@@ -37,8 +37,9 @@ pub struct ibv_context_ops_1_0 {
     pub reg_mr: OpSlot,
     pub dereg_mr: OpSlot,
     pub create_cq: OpSlot,
-    pub poll_cq:
-        Option<unsafe extern "C" fn(cq: *mut ibv_cq_1_0, num_entries: c_int, wc: *mut ibv_wc) -> c_int>,
+    pub poll_cq: Option<
+        unsafe extern "C" fn(cq: *mut ibv_cq_1_0, num_entries: c_int, wc: *mut ibv_wc) -> c_int,
+    >,
     pub req_notify_cq:
         Option<unsafe extern "C" fn(cq: *mut ibv_cq_1_0, solicited_only: c_int) -> c_int>,
     pub cq_event: OpSlot,

@@ -9,14 +9,18 @@ use core::ffi::{c_int, c_void};
 
 use crate::abi::driver::pabi65::{verbs_context_ops_pabi65, verbs_context_pabi65};
 use crate::abi::driver::{verbs_context_ops, verbs_cq, verbs_mr, verbs_qp};
-use crate::abi::kern_abi::{ibv_command_buffer, ibv_create_cq_ex, ibv_create_qp_ex, ibv_get_context};
+use crate::abi::kern_abi::{
+    ibv_command_buffer, ibv_create_cq_ex, ibv_create_qp_ex, ibv_get_context,
+};
 use crate::abi::uapi::{
     ib_uverbs_ex_create_cq_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp,
 };
-use crate::abi::verbs::{ibv_context, ibv_cq_init_attr_ex, ibv_device, ibv_fd_arr, ibv_pd, ibv_qp_init_attr_ex};
-use crate::verbs::ctxpriv::{ContextPriv, PABI65_FRONT, view34};
+use crate::abi::verbs::{
+    ibv_context, ibv_cq_init_attr_ex, ibv_device, ibv_fd_arr, ibv_pd, ibv_qp_init_attr_ex,
+};
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::ctxpriv::{ContextPriv, PABI65_FRONT, view34};
 
 /// Calls `$m!(name)` for each of the 76 ops provider ABIs 34 and 65 share.
 macro_rules! common_ops {
@@ -64,7 +68,9 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context_65(
     driver_id: u32,
 ) -> *mut c_void {
     let offset = context_offset as usize;
-    let fits = offset.checked_add(size_of::<verbs_context_pabi65>()).is_some_and(|end| end <= alloc_size);
+    let fits = offset
+        .checked_add(size_of::<verbs_context_pabi65>())
+        .is_some_and(|end| end <= alloc_size);
     if device.is_null() || !fits {
         crate::sys::cdev::close(cmd_fd);
         return Err(Errno::EINVAL).ret_null();
@@ -75,9 +81,14 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context_65(
         crate::sys::cdev::close(cmd_fd);
         return Err(Errno::ENOMEM).ret_null();
     }
-    let vctx = drv.cast::<u8>().wrapping_add(offset).cast::<verbs_context_pabi65>();
+    let vctx = drv
+        .cast::<u8>()
+        .wrapping_add(offset)
+        .cast::<verbs_context_pabi65>();
     // SAFETY: the ABI-34 view lies inside the fresh allocation (it ends where the v65 one does).
-    match unsafe { crate::verbs::context::init_context(view34(vctx.cast(), 65), device, cmd_fd, driver_id) } {
+    match unsafe {
+        crate::verbs::context::init_context(view34(vctx.cast(), 65), device, cmd_fd, driver_id)
+    } {
         Ok(()) => {
             // SAFETY: initialised just now; priv is our ContextPriv.
             unsafe {
@@ -107,7 +118,10 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context_65(
 /// the 17 newer ones into the context's v65 table, six of them (`alloc_buf`, `alloc_dmah`,
 /// `dealloc_dmah`, `dm_export_dmabuf_fd`, `free_buf`, `reg_mr_ex`) also into their public
 /// slots in front of the v65 `verbs_context`. NULL arguments are ignored.
-pub unsafe extern "C" fn verbs_set_ops_65(vctx: *mut verbs_context_pabi65, ops: *const verbs_context_ops_pabi65) {
+pub unsafe extern "C" fn verbs_set_ops_65(
+    vctx: *mut verbs_context_pabi65,
+    ops: *const verbs_context_ops_pabi65,
+) {
     if vctx.is_null() || ops.is_null() {
         return;
     }
@@ -138,7 +152,12 @@ pub unsafe extern "C" fn verbs_set_ops_65(vctx: *mut verbs_context_pabi65, ops: 
 ///
 /// # Safety
 /// `vctx` is a writable v65 context whose priv is `p`.
-unsafe fn set_extra(vctx: *mut verbs_context_pabi65, p: &mut ContextPriv, o: &verbs_context_ops_pabi65, provider: bool) {
+unsafe fn set_extra(
+    vctx: *mut verbs_context_pabi65,
+    p: &mut ContextPriv,
+    o: &verbs_context_ops_pabi65,
+    provider: bool,
+) {
     macro_rules! public {
         ($($n:ident)*) => { $( if let Some(f) = o.$n {
             if provider {
@@ -254,7 +273,13 @@ pub unsafe extern "C" fn ibv_cmd_get_context_65(
     }
     // SAFETY: the C contract, on the ABI-34 view.
     unsafe {
-        crate::capi::cmd_device::ibv_cmd_get_context(view34(context.cast(), 65), cmd, cmd_size, resp, resp_size)
+        crate::capi::cmd_device::ibv_cmd_get_context(
+            view34(context.cast(), 65),
+            cmd,
+            cmd_size,
+            resp,
+            resp_size,
+        )
     }
 }
 
@@ -276,7 +301,16 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex_65(
     // SAFETY: the C contract, forwarded.
     unsafe {
         ibv_cmd_create_cq_ex2_65(
-            context, cq_attr, prov_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, core::ptr::null_mut(),
+            context,
+            cq_attr,
+            prov_attr,
+            cq,
+            cmd,
+            cmd_size,
+            resp,
+            resp_size,
+            cmd_flags,
+            core::ptr::null_mut(),
         )
     }
 }
@@ -302,7 +336,9 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2_65(
     }
     // SAFETY: the C contract, forwarded.
     unsafe {
-        crate::capi::cmd_cq::ibv_cmd_create_cq_ex2(context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver)
+        crate::capi::cmd_cq::ibv_cmd_create_cq_ex2(
+            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+        )
     }
 }
 
@@ -325,7 +361,11 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2_65(
         return Errno::EOPNOTSUPP.ret_errno();
     }
     // SAFETY: the C contract, forwarded.
-    unsafe { crate::capi::cmd_qp::ibv_cmd_create_qp_ex2(context, qp, qp_attr, cmd, cmd_size, resp, resp_size) }
+    unsafe {
+        crate::capi::cmd_qp::ibv_cmd_create_qp_ex2(
+            context, qp, qp_attr, cmd, cmd_size, resp, resp_size,
+        )
+    }
 }
 
 /// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)` (ABI 65)
@@ -356,9 +396,13 @@ const _: () = {
     use crate::abi::driver::verbs_context_pabi34 as V34;
     use core::mem::offset_of;
     assert!(PABI65_FRONT == 48);
-    assert!(size_of::<verbs_context_pabi65>() == 696 && size_of::<verbs_context_ops_pabi65>() == 744);
+    assert!(
+        size_of::<verbs_context_pabi65>() == 696 && size_of::<verbs_context_ops_pabi65>() == 744
+    );
     assert!(offset_of!(verbs_context_pabi65, context) == 368);
-    assert!(offset_of!(verbs_context_pabi65, query_port) == offset_of!(V34, query_port) + PABI65_FRONT);
+    assert!(
+        offset_of!(verbs_context_pabi65, query_port) == offset_of!(V34, query_port) + PABI65_FRONT
+    );
     assert!(offset_of!(verbs_context_pabi65, r#priv) == offset_of!(V34, r#priv) + PABI65_FRONT);
     assert!(offset_of!(verbs_context_pabi65, sz) == offset_of!(V34, sz) + PABI65_FRONT);
     assert!(size_of::<verbs_context_pabi65>() == size_of::<V34>() + PABI65_FRONT);

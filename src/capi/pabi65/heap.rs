@@ -51,7 +51,8 @@ pub fn heap_alloc(heap: &ibv_dmabuf_heap, size: usize) -> Result<(*mut c_void, c
 
 /// The heaps [`ibv_dmabuf_heap_cc_shared_init`] handed out and [`ibv_dmabuf_heap_destroy`] has
 /// not destroyed.
-pub(crate) static HEAPS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("dma-buf heap");
+pub(crate) static HEAPS: crate::verbs::handed::Handed =
+    crate::verbs::handed::Handed::new("dma-buf heap");
 
 /// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
 ///
@@ -59,7 +60,9 @@ pub(crate) static HEAPS: crate::verbs::handed::Handed = crate::verbs::handed::Ha
 /// NULL with errno (open()'s: ENOENT on a kernel without that heap).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dmabuf_heap_cc_shared_init() -> *mut ibv_dmabuf_heap {
-    heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP).map(|h| HEAPS.give(Box::into_raw(h))).ret_null()
+    heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP)
+        .map(|h| HEAPS.give(Box::into_raw(h)))
+        .ret_null()
 }
 
 /// `void ibv_dmabuf_heap_destroy(struct ibv_dmabuf_heap *heap)`

@@ -18,12 +18,15 @@ use crate::abi::driver::pabi34::verbs_device_ops;
 use crate::abi::driver::pabi65::verbs_dmah;
 use crate::abi::driver::verbs_mr;
 use crate::abi::kern_abi::ibv_command_buffer;
-use crate::abi::uapi::ib_uverbs_comp_cntr_entry::{IB_UVERBS_COMP_CNTR_ENTRY_COMP, IB_UVERBS_COMP_CNTR_ENTRY_ERR};
+use crate::abi::uapi::ib_uverbs_comp_cntr_entry::{
+    IB_UVERBS_COMP_CNTR_ENTRY_COMP, IB_UVERBS_COMP_CNTR_ENTRY_ERR,
+};
 use crate::abi::uapi::ib_uverbs_comp_cntr_modify_op::{
     IB_UVERBS_COMP_CNTR_MODIFY_OP_INC, IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
 };
 use crate::abi::verbs::ibv_dmah_init_attr_mask::{
-    IBV_DMAH_INIT_ATTR_MASK_CPU_ID, IBV_DMAH_INIT_ATTR_MASK_PH, IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE,
+    IBV_DMAH_INIT_ATTR_MASK_CPU_ID, IBV_DMAH_INIT_ATTR_MASK_PH,
+    IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE,
 };
 use crate::abi::verbs::ibv_mr_init_attr_mask::IBV_REG_MR_MASK_DMAH;
 use crate::abi::verbs::{
@@ -31,10 +34,10 @@ use crate::abi::verbs::{
     ibv_qp, ibv_qp_attach_comp_cntr_attr,
 };
 use crate::capi::cmd_device::{allow_disassociate, with_cmd};
-use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
-use crate::verbs::qpcommon::quiet;
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
+use crate::verbs::qpcommon::quiet;
 
 /// `void verbs_register_driver_65(const struct verbs_device_ops *ops)`
 ///
@@ -52,15 +55,21 @@ pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) 
 /// positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context` or
 /// `speed` gives EINVAL.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_port_speed(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_query_port_speed(
+    context: *mut ibv_context,
+    port_num: u32,
+    speed: *mut u64,
+) -> c_int {
     if speed.is_null() {
         return crate::errno::Errno::EINVAL.ret_errno();
     }
     // SAFETY: a NULL or live context of this library; `speed` points to a u64 (the C contract).
     unsafe {
-        crate::capi::cmd_device::with_cmd(context, |c| crate::cmd::device::query_port_speed(c, port_num))
-            .map(|v| *speed = v)
-            .ret_errno()
+        crate::capi::cmd_device::with_cmd(context, |c| {
+            crate::cmd::device::query_port_speed(c, port_num)
+        })
+        .map(|v| *speed = v)
+        .ret_errno()
     }
 }
 
@@ -108,7 +117,10 @@ pub unsafe extern "C" fn ibv_cmd_free_dmah(dmah: *mut verbs_dmah) -> c_int {
     // SAFETY: the provider's DMA handle.
     unsafe {
         let h = (*dmah).handle;
-        with_cmd((*dmah).dmah.context, |c| crate::cmd::dm::free_dmah(c, h, allow_disassociate())).ret_errno()
+        with_cmd((*dmah).dmah.context, |c| {
+            crate::cmd::dm::free_dmah(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }
 
@@ -133,7 +145,9 @@ pub unsafe extern "C" fn ibv_cmd_create_comp_cntr(
             Ok(l) => l,
             Err(e) => return e.ret_errno(),
         };
-        let r = with_cmd(context, |c| crate::cmd::comp_cntr::create_comp_cntr(c, &mut links));
+        let r = with_cmd(context, |c| {
+            crate::cmd::comp_cntr::create_comp_cntr(c, &mut links)
+        });
         chain_to_c(link, &links);
         r.map(|h| (*comp_cntr).handle = h).ret_errno()
     }
@@ -151,8 +165,10 @@ pub unsafe extern "C" fn ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr
     // SAFETY: the provider's counter.
     unsafe {
         let h = (*comp_cntr).handle;
-        with_cmd((*comp_cntr).context, |c| crate::cmd::comp_cntr::destroy_comp_cntr(c, h, allow_disassociate()))
-            .ret_errno()
+        with_cmd((*comp_cntr).context, |c| {
+            crate::cmd::comp_cntr::destroy_comp_cntr(c, h, allow_disassociate())
+        })
+        .ret_errno()
     }
 }
 
@@ -167,8 +183,10 @@ unsafe fn modify(c: *mut ibv_comp_cntr, entry: u32, op: u32, value: u64) -> c_in
     // SAFETY: the caller's contract.
     unsafe {
         let h = (*c).handle;
-        with_cmd((*c).context, |x| crate::cmd::comp_cntr::modify_comp_cntr(x, h, entry as u8, op as u8, value))
-            .ret_errno()
+        with_cmd((*c).context, |x| {
+            crate::cmd::comp_cntr::modify_comp_cntr(x, h, entry as u8, op as u8, value)
+        })
+        .ret_errno()
     }
 }
 
@@ -183,9 +201,11 @@ unsafe fn read(c: *mut ibv_comp_cntr, entry: u32, value: *mut u64) -> c_int {
     // SAFETY: the caller's contract.
     unsafe {
         let h = (*c).handle;
-        with_cmd((*c).context, |x| crate::cmd::comp_cntr::read_comp_cntr(x, h, entry as u8))
-            .map(|v| *value = v)
-            .ret_errno()
+        with_cmd((*c).context, |x| {
+            crate::cmd::comp_cntr::read_comp_cntr(x, h, entry as u8)
+        })
+        .map(|v| *value = v)
+        .ret_errno()
     }
 }
 
@@ -195,34 +215,71 @@ unsafe fn read(c: *mut ibv_comp_cntr, entry: u32, value: *mut u64) -> c_int {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_cmd_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
     // SAFETY: the C contract.
-    unsafe { modify(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_COMP as u32, IB_UVERBS_COMP_CNTR_MODIFY_OP_SET as u32, value) }
+    unsafe {
+        modify(
+            comp_cntr,
+            IB_UVERBS_COMP_CNTR_ENTRY_COMP as u32,
+            IB_UVERBS_COMP_CNTR_MODIFY_OP_SET as u32,
+            value,
+        )
+    }
 }
 
 /// `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// Sets the error count (entry ERR, op SET). 0, or the positive errno.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_set_err_comp_cntr(
+    comp_cntr: *mut ibv_comp_cntr,
+    value: u64,
+) -> c_int {
     // SAFETY: the C contract.
-    unsafe { modify(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_ERR as u32, IB_UVERBS_COMP_CNTR_MODIFY_OP_SET as u32, value) }
+    unsafe {
+        modify(
+            comp_cntr,
+            IB_UVERBS_COMP_CNTR_ENTRY_ERR as u32,
+            IB_UVERBS_COMP_CNTR_MODIFY_OP_SET as u32,
+            value,
+        )
+    }
 }
 
 /// `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// Adds to the completion count (entry COMP, op INC). 0, or the positive errno.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_inc_comp_cntr(
+    comp_cntr: *mut ibv_comp_cntr,
+    amount: u64,
+) -> c_int {
     // SAFETY: the C contract.
-    unsafe { modify(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_COMP as u32, IB_UVERBS_COMP_CNTR_MODIFY_OP_INC as u32, amount) }
+    unsafe {
+        modify(
+            comp_cntr,
+            IB_UVERBS_COMP_CNTR_ENTRY_COMP as u32,
+            IB_UVERBS_COMP_CNTR_MODIFY_OP_INC as u32,
+            amount,
+        )
+    }
 }
 
 /// `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// Adds to the error count (entry ERR, op INC). 0, or the positive errno.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_inc_err_comp_cntr(
+    comp_cntr: *mut ibv_comp_cntr,
+    amount: u64,
+) -> c_int {
     // SAFETY: the C contract.
-    unsafe { modify(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_ERR as u32, IB_UVERBS_COMP_CNTR_MODIFY_OP_INC as u32, amount) }
+    unsafe {
+        modify(
+            comp_cntr,
+            IB_UVERBS_COMP_CNTR_ENTRY_ERR as u32,
+            IB_UVERBS_COMP_CNTR_MODIFY_OP_INC as u32,
+            amount,
+        )
+    }
 }
 
 /// `int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
@@ -230,7 +287,10 @@ pub unsafe extern "C" fn ibv_cmd_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr
 /// The completion count into `*value` (COMP_CNTR_READ, entry COMP). 0, or the positive errno.
 /// Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_read_comp_cntr(
+    comp_cntr: *mut ibv_comp_cntr,
+    value: *mut u64,
+) -> c_int {
     // SAFETY: the C contract.
     unsafe { read(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_COMP as u32, value) }
 }
@@ -240,7 +300,10 @@ pub unsafe extern "C" fn ibv_cmd_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, v
 /// The error count into `*value` (entry ERR). 0, or the positive errno. Divergence: a NULL
 /// `value` gives EINVAL.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_read_err_comp_cntr(
+    comp_cntr: *mut ibv_comp_cntr,
+    value: *mut u64,
+) -> c_int {
     // SAFETY: the C contract.
     unsafe { read(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_ERR as u32, value) }
 }
@@ -262,7 +325,10 @@ pub unsafe extern "C" fn ibv_cmd_qp_attach_comp_cntr(
     // SAFETY: the provider's QP, counter and attributes.
     unsafe {
         let (qh, ch, mask) = ((*qp).handle, (*comp_cntr).handle, (*attr).op_mask);
-        with_cmd((*qp).context, |c| crate::cmd::comp_cntr::qp_attach_comp_cntr(c, qh, ch, mask)).ret_errno()
+        with_cmd((*qp).context, |c| {
+            crate::cmd::comp_cntr::qp_attach_comp_cntr(c, qh, ch, mask)
+        })
+        .ret_errno()
     }
 }
 
@@ -301,7 +367,10 @@ pub unsafe extern "C" fn ibv_cmd_query_comp_cntr_caps(
 /// UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
 /// page offset `pg_off` of the command fd. The fd, or -1 with errno.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off: libc::off_t) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_export_dmabuf_fd(
+    ctx: *mut ibv_context,
+    pg_off: libc::off_t,
+) -> c_int {
     // SAFETY: a NULL or live context.
     unsafe { with_cmd(ctx, |c| crate::cmd::dm::export_dmabuf_fd(c, pg_off as u64)).ret_minus_one() }
 }
@@ -315,7 +384,11 @@ pub unsafe extern "C" fn ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off:
 /// dma-buf or DMA handle one). 0, or the positive errno (errno set too). Divergence: DMAH with a
 /// NULL `dmah` gives EINVAL.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, mr_init_attr: *mut ibv_mr_init_attr) -> c_int {
+pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(
+    pd: *mut ibv_pd,
+    vmr: *mut verbs_mr,
+    mr_init_attr: *mut ibv_mr_init_attr,
+) -> c_int {
     if pd.is_null() || vmr.is_null() || mr_init_attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -349,7 +422,11 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, 
                 m.context = ctx;
                 m.lkey = k.lkey;
                 m.rkey = k.rkey;
-                (*vmr).mr_type = CEnum::new(if dmabuf { IBV_MR_TYPE_DMABUF_MR } else { IBV_MR_TYPE_MR } as u32);
+                (*vmr).mr_type = CEnum::new(if dmabuf {
+                    IBV_MR_TYPE_DMABUF_MR
+                } else {
+                    IBV_MR_TYPE_MR
+                } as u32);
                 (*vmr).access = a.access;
             })
             .ret_errno()
@@ -357,6 +434,6 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(pd: *mut ibv_pd, vmr: *mut verbs_mr, 
 }
 
 pub use super::heap::{
-    ibv_dmabuf_heap, ibv_dmabuf_heap_alloc, ibv_dmabuf_heap_cc_shared_init, ibv_dmabuf_heap_destroy,
-    ibv_dmabuf_heap_free,
+    ibv_dmabuf_heap, ibv_dmabuf_heap_alloc, ibv_dmabuf_heap_cc_shared_init,
+    ibv_dmabuf_heap_destroy, ibv_dmabuf_heap_free,
 };

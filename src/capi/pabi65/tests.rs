@@ -13,9 +13,9 @@ use super::new::*;
 use crate::abi::driver::pabi65::{verbs_context_ops_pabi65, verbs_dmah};
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_mr};
 use crate::abi::verbs::*;
-use crate::verbs::ctxpriv::ContextPriv;
 use crate::capi::{context, counters, dm, mr};
 use crate::sys;
+use crate::verbs::ctxpriv::ContextPriv;
 
 /// Which fake provider ops ran (one bit each).
 static CALLED: AtomicU32 = AtomicU32::new(0);
@@ -32,12 +32,20 @@ fn with_errno<T>(f: impl FnOnce() -> T) -> (T, i32) {
     (r, sys::errno())
 }
 
-static mut CNTR: ibv_comp_cntr = ibv_comp_cntr { context: null_mut(), handle: 77 };
-static mut DMAH: ibv_dmah = ibv_dmah { context: null_mut() };
+static mut CNTR: ibv_comp_cntr = ibv_comp_cntr {
+    context: null_mut(),
+    handle: 77,
+};
+static mut DMAH: ibv_dmah = ibv_dmah {
+    context: null_mut(),
+};
 
 mod fake {
     use super::*;
-    pub unsafe extern "C" fn create_comp_cntr(_: *mut ibv_context, _: *mut ibv_comp_cntr_init_attr) -> *mut ibv_comp_cntr {
+    pub unsafe extern "C" fn create_comp_cntr(
+        _: *mut ibv_context,
+        _: *mut ibv_comp_cntr_init_attr,
+    ) -> *mut ibv_comp_cntr {
         hit(0);
         &raw mut CNTR
     }
@@ -73,17 +81,28 @@ mod fake {
         unsafe { *v = 700 };
         0
     }
-    pub unsafe extern "C" fn qp_attach_comp_cntr(_: *mut ibv_qp, _: *mut ibv_comp_cntr, _: *mut ibv_qp_attach_comp_cntr_attr) -> c_int {
+    pub unsafe extern "C" fn qp_attach_comp_cntr(
+        _: *mut ibv_qp,
+        _: *mut ibv_comp_cntr,
+        _: *mut ibv_qp_attach_comp_cntr_attr,
+    ) -> c_int {
         hit(8);
         108
     }
-    pub unsafe extern "C" fn query_comp_cntr_caps(_: *mut ibv_context, caps: *mut ibv_comp_cntr_caps, _: usize) -> c_int {
+    pub unsafe extern "C" fn query_comp_cntr_caps(
+        _: *mut ibv_context,
+        caps: *mut ibv_comp_cntr_caps,
+        _: usize,
+    ) -> c_int {
         hit(9);
         // SAFETY: the test's caps.
         unsafe { (*caps).max_counters = 9 };
         0
     }
-    pub unsafe extern "C" fn alloc_dmah(_: *mut ibv_context, _: *mut ibv_dmah_init_attr) -> *mut ibv_dmah {
+    pub unsafe extern "C" fn alloc_dmah(
+        _: *mut ibv_context,
+        _: *mut ibv_dmah_init_attr,
+    ) -> *mut ibv_dmah {
         hit(10);
         &raw mut DMAH
     }
@@ -95,7 +114,11 @@ mod fake {
         hit(12);
         112
     }
-    pub unsafe extern "C" fn query_port_speed(_: *mut ibv_context, port: u32, s: *mut u64) -> c_int {
+    pub unsafe extern "C" fn query_port_speed(
+        _: *mut ibv_context,
+        port: u32,
+        s: *mut u64,
+    ) -> c_int {
         hit(13);
         // SAFETY: the test's out value.
         unsafe { *s = 25_000 + u64::from(port) };
@@ -110,7 +133,11 @@ mod fake {
         Box::into_raw(v).cast()
     }
     /// A provider buffer: our handle layout, memory from malloc.
-    pub unsafe extern "C" fn alloc_buf(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void {
+    pub unsafe extern "C" fn alloc_buf(
+        pd: *mut ibv_pd,
+        size: usize,
+        buf: *mut *mut ibv_buf,
+    ) -> *mut c_void {
         hit(15);
         // SAFETY: plain allocations; the caller's out-pointer.
         unsafe {
@@ -139,7 +166,11 @@ mod fake {
 fn context(abi: u32) -> *mut ibv_context {
     // SAFETY: zeroed plain data: NULL pointers and absent ops.
     let ops: verbs_context_ops = unsafe { core::mem::zeroed() };
-    let mut p = Box::new(ContextPriv::new(ops, crate::cmd::CmdState::new(0, false), false));
+    let mut p = Box::new(ContextPriv::new(
+        ops,
+        crate::cmd::CmdState::new(0, false),
+        false,
+    ));
     if abi == 65 {
         p.abi = 65;
         // SAFETY: as above.
@@ -181,8 +212,14 @@ fn public_v65_verbs_call_an_abi65_providers_ops() {
     let ctx = context(65);
     // SAFETY: a context made above; objects of it; the verbs' C contracts.
     unsafe {
-        let mut cc = ibv_comp_cntr { context: ctx, handle: 1 };
-        assert_eq!(counters::ibv_create_comp_cntr(ctx, null_mut()), &raw mut CNTR);
+        let mut cc = ibv_comp_cntr {
+            context: ctx,
+            handle: 1,
+        };
+        assert_eq!(
+            counters::ibv_create_comp_cntr(ctx, null_mut()),
+            &raw mut CNTR
+        );
         assert_eq!(counters::ibv_destroy_comp_cntr(&mut cc), 101);
         assert_eq!(counters::ibv_set_comp_cntr(&mut cc, 2), 2);
         assert_eq!(counters::ibv_set_err_comp_cntr(&mut cc, 3), 3);
@@ -190,14 +227,34 @@ fn public_v65_verbs_call_an_abi65_providers_ops() {
         assert_eq!(counters::ibv_inc_err_comp_cntr(&mut cc, 5), 5);
         let mut v = 0u64;
         assert_eq!((counters::ibv_read_comp_cntr(&mut cc, &mut v), v), (0, 600));
-        assert_eq!((counters::ibv_read_err_comp_cntr(&mut cc, &mut v), v), (0, 700));
+        assert_eq!(
+            (counters::ibv_read_err_comp_cntr(&mut cc, &mut v), v),
+            (0, 700)
+        );
         let mut qp: ibv_qp = core::mem::zeroed();
         qp.context = ctx;
-        assert_eq!(counters::ibv_qp_attach_comp_cntr(&mut qp, &mut cc, null_mut()), 108);
-        let mut caps = ibv_comp_cntr_caps { max_value: 5, max_counters: 5, supported_qp_attach_ops: 5 };
-        assert_eq!(counters::_ibv_query_comp_cntr_caps(ctx, &mut caps, size_of::<ibv_comp_cntr_caps>()), 0);
+        assert_eq!(
+            counters::ibv_qp_attach_comp_cntr(&mut qp, &mut cc, null_mut()),
+            108
+        );
+        let mut caps = ibv_comp_cntr_caps {
+            max_value: 5,
+            max_counters: 5,
+            supported_qp_attach_ops: 5,
+        };
+        assert_eq!(
+            counters::_ibv_query_comp_cntr_caps(ctx, &mut caps, size_of::<ibv_comp_cntr_caps>()),
+            0
+        );
         // Zeroed first, as rdma-core does, then the provider's answer.
-        assert_eq!((caps.max_value, caps.max_counters, caps.supported_qp_attach_ops), (0, 9, 0));
+        assert_eq!(
+            (
+                caps.max_value,
+                caps.max_counters,
+                caps.supported_qp_attach_ops
+            ),
+            (0, 9, 0)
+        );
         assert_eq!(dm::ibv_alloc_dmah(ctx, null_mut()), &raw mut DMAH);
         let mut h = ibv_dmah { context: ctx };
         assert_eq!(dm::ibv_dealloc_dmah(&mut h), 111);
@@ -205,8 +262,14 @@ fn public_v65_verbs_call_an_abi65_providers_ops() {
         d.context = ctx;
         assert_eq!(dm::ibv_dm_export_dmabuf_fd(&mut d), 112);
         let mut speed = 0u64;
-        assert_eq!((context::ibv_query_port_speed(ctx, 1, &mut speed), speed), (0, 25_001));
-        let mut pd = ibv_pd { context: ctx, handle: 3 };
+        assert_eq!(
+            (context::ibv_query_port_speed(ctx, 1, &mut speed), speed),
+            (0, 25_001)
+        );
+        let mut pd = ibv_pd {
+            context: ctx,
+            handle: 3,
+        };
         let mut a: ibv_mr_init_attr = core::mem::zeroed();
         let mut mem = [0u8; 64];
         a.comp_mask = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_ADDR as u64;
@@ -215,7 +278,10 @@ fn public_v65_verbs_call_an_abi65_providers_ops() {
         let m = mr::ibv_reg_mr_ex(&mut pd, &mut a);
         assert!(!m.is_null());
         // The provider made it; the library fills in the common fields as rdma-core does.
-        assert_eq!(((*m).lkey, (*m).pd, (*m).context, (*m).length), (64, &raw mut pd, ctx, 64));
+        assert_eq!(
+            ((*m).lkey, (*m).pd, (*m).context, (*m).length),
+            (64, &raw mut pd, ctx, 64)
+        );
         drop(Box::from_raw(m.cast::<verbs_mr>()));
         let mut b: *mut ibv_buf = null_mut();
         let p = mr::ibv_alloc_buf(&mut pd, 100, &mut b);
@@ -223,7 +289,11 @@ fn public_v65_verbs_call_an_abi65_providers_ops() {
         assert_eq!(mr::ibv_export_buf_dmabuf_fd(b), -1);
         mr::ibv_free_buf(b);
     }
-    assert_eq!(CALLED.load(Ordering::Relaxed), (1 << 17) - 1, "every fake op ran");
+    assert_eq!(
+        CALLED.load(Ordering::Relaxed),
+        (1 << 17) - 1,
+        "every fake op ran"
+    );
 }
 
 #[test]
@@ -233,18 +303,39 @@ fn an_abi34_context_keeps_rdma_cores_defaults() {
     let ctx = context(34);
     // SAFETY: as above.
     unsafe {
-        let mut cc = ibv_comp_cntr { context: ctx, handle: 1 };
-        assert_eq!(with_errno(|| counters::ibv_create_comp_cntr(ctx, null_mut())), (null_mut(), libc::EOPNOTSUPP));
-        assert_eq!(with_errno(|| counters::ibv_set_comp_cntr(&mut cc, 2)), (libc::EOPNOTSUPP, 12345));
+        let mut cc = ibv_comp_cntr {
+            context: ctx,
+            handle: 1,
+        };
+        assert_eq!(
+            with_errno(|| counters::ibv_create_comp_cntr(ctx, null_mut())),
+            (null_mut(), libc::EOPNOTSUPP)
+        );
+        assert_eq!(
+            with_errno(|| counters::ibv_set_comp_cntr(&mut cc, 2)),
+            (libc::EOPNOTSUPP, 12345)
+        );
         let mut v = 9u64;
-        assert_eq!((counters::ibv_read_comp_cntr(&mut cc, &mut v), v), (libc::EOPNOTSUPP, 9));
-        assert_eq!(with_errno(|| dm::ibv_alloc_dmah(ctx, null_mut())), (null_mut(), libc::EOPNOTSUPP));
+        assert_eq!(
+            (counters::ibv_read_comp_cntr(&mut cc, &mut v), v),
+            (libc::EOPNOTSUPP, 9)
+        );
+        assert_eq!(
+            with_errno(|| dm::ibv_alloc_dmah(ctx, null_mut())),
+            (null_mut(), libc::EOPNOTSUPP)
+        );
         let mut h = ibv_dmah { context: ctx };
         assert_eq!(dm::ibv_dealloc_dmah(&mut h), libc::EOPNOTSUPP);
         let mut speed = 7u64;
-        assert_eq!((context::ibv_query_port_speed(ctx, 1, &mut speed), speed), (libc::EOPNOTSUPP, 7));
+        assert_eq!(
+            (context::ibv_query_port_speed(ctx, 1, &mut speed), speed),
+            (libc::EOPNOTSUPP, 7)
+        );
         // The library's own page-aligned buffer.
-        let mut pd = ibv_pd { context: ctx, handle: 3 };
+        let mut pd = ibv_pd {
+            context: ctx,
+            handle: 3,
+        };
         let mut b: *mut ibv_buf = null_mut();
         let p = mr::ibv_alloc_buf(&mut pd, 100, &mut b);
         assert!(!p.is_null() && (p as usize) % 4096 == 0);
@@ -259,26 +350,50 @@ fn cmd_exports_glue_over_a_channel_without_ioctl() {
     // SAFETY: as above; the provider-side objects are ours.
     unsafe {
         // Ioctl-only commands: the kernel's ENOTTY, positive and in errno.
-        let mut cc = ibv_comp_cntr { context: null_mut(), handle: 0 };
-        assert_eq!(with_errno(|| ibv_cmd_create_comp_cntr(ctx, &mut cc, null_mut())), (libc::ENOTTY, libc::ENOTTY));
-        assert_eq!(cc.context, ctx, "the context is set whatever the outcome, as rdma-core");
+        let mut cc = ibv_comp_cntr {
+            context: null_mut(),
+            handle: 0,
+        };
+        assert_eq!(
+            with_errno(|| ibv_cmd_create_comp_cntr(ctx, &mut cc, null_mut())),
+            (libc::ENOTTY, libc::ENOTTY)
+        );
+        assert_eq!(
+            cc.context, ctx,
+            "the context is set whatever the outcome, as rdma-core"
+        );
         assert_eq!(ibv_cmd_set_comp_cntr(&mut cc, 1), libc::ENOTTY);
         assert_eq!(ibv_cmd_inc_err_comp_cntr(&mut cc, 1), libc::ENOTTY);
         let mut v = 5u64;
-        assert_eq!((ibv_cmd_read_comp_cntr(&mut cc, &mut v), v), (libc::ENOTTY, 5));
+        assert_eq!(
+            (ibv_cmd_read_comp_cntr(&mut cc, &mut v), v),
+            (libc::ENOTTY, 5)
+        );
         assert_eq!(ibv_cmd_destroy_comp_cntr(&mut cc), libc::ENOTTY);
         let mut caps: ibv_comp_cntr_caps = core::mem::zeroed();
-        assert_eq!(ibv_cmd_query_comp_cntr_caps(ctx, &mut caps, size_of::<ibv_comp_cntr_caps>()), libc::ENOTTY);
+        assert_eq!(
+            ibv_cmd_query_comp_cntr_caps(ctx, &mut caps, size_of::<ibv_comp_cntr_caps>()),
+            libc::ENOTTY
+        );
         // Too small a caps: EINVAL, errno left alone, nothing sent.
-        assert_eq!(with_errno(|| ibv_cmd_query_comp_cntr_caps(ctx, &mut caps, 8)), (libc::EINVAL, 12345));
+        assert_eq!(
+            with_errno(|| ibv_cmd_query_comp_cntr_caps(ctx, &mut caps, 8)),
+            (libc::EINVAL, 12345)
+        );
         let mut st: verbs_dmah = core::mem::zeroed();
         let mut init: ibv_dmah_init_attr = core::mem::zeroed();
         assert_eq!(ibv_cmd_alloc_dmah(ctx, &mut st, &mut init), libc::ENOTTY);
         assert!(st.dmah.context.is_null(), "nothing stored on failure");
-        assert_eq!(with_errno(|| ibv_cmd_export_dmabuf_fd(ctx, 0)), (-1, libc::ENOTTY));
+        assert_eq!(
+            with_errno(|| ibv_cmd_export_dmabuf_fd(ctx, 0)),
+            (-1, libc::ENOTTY)
+        );
         // MR_REG_EX falls back to the REG_MR write, which /dev/null swallows (an all-zero
         // answer): the MR is filled in as a plain one.
-        let mut pd = ibv_pd { context: ctx, handle: 3 };
+        let mut pd = ibv_pd {
+            context: ctx,
+            handle: 3,
+        };
         let mut vmr: verbs_mr = core::mem::zeroed();
         vmr.ibv_mr.lkey = 0xdead;
         let mut a: ibv_mr_init_attr = core::mem::zeroed();
@@ -287,14 +402,28 @@ fn cmd_exports_glue_over_a_channel_without_ioctl() {
         a.length = 64;
         a.access = 1;
         assert_eq!(ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a), 0);
-        assert_eq!((vmr.ibv_mr.context, vmr.ibv_mr.lkey, vmr.mr_type.raw(), vmr.access), (ctx, 0, 0, 1));
+        assert_eq!(
+            (
+                vmr.ibv_mr.context,
+                vmr.ibv_mr.lkey,
+                vmr.mr_type.raw(),
+                vmr.access
+            ),
+            (ctx, 0, 0, 1)
+        );
         // A dma-buf request has no write form.
         a.comp_mask = (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD as u64)
             | (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD_OFFSET as u64)
             | (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_IOVA as u64);
-        assert_eq!(with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a)), (libc::EOPNOTSUPP, libc::EOPNOTSUPP));
+        assert_eq!(
+            with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a)),
+            (libc::EOPNOTSUPP, libc::EOPNOTSUPP)
+        );
         a.comp_mask = ibv_mr_init_attr_mask::IBV_REG_MR_MASK_FD as u64;
-        assert_eq!(with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a)), (libc::EINVAL, libc::EINVAL));
+        assert_eq!(
+            with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a)),
+            (libc::EINVAL, libc::EINVAL)
+        );
     }
 }
 
@@ -304,16 +433,39 @@ fn cmd_exports_reject_null() {
     // SAFETY: each export accepts NULL (our documented divergence).
     unsafe {
         let ctx = context(34);
-        let mut cc = ibv_comp_cntr { context: ctx, handle: 0 };
-        let mut orphan = ibv_comp_cntr { context: null_mut(), handle: 0 };
-        assert_eq!(with_errno(|| ibv_cmd_alloc_dmah(null_mut(), null_mut(), null_mut())), einval);
-        assert_eq!(with_errno(|| ibv_cmd_alloc_dmah(ctx, null_mut(), null_mut())), einval);
+        let mut cc = ibv_comp_cntr {
+            context: ctx,
+            handle: 0,
+        };
+        let mut orphan = ibv_comp_cntr {
+            context: null_mut(),
+            handle: 0,
+        };
+        assert_eq!(
+            with_errno(|| ibv_cmd_alloc_dmah(null_mut(), null_mut(), null_mut())),
+            einval
+        );
+        assert_eq!(
+            with_errno(|| ibv_cmd_alloc_dmah(ctx, null_mut(), null_mut())),
+            einval
+        );
         assert_eq!(with_errno(|| ibv_cmd_free_dmah(null_mut())), einval);
         let mut st: verbs_dmah = core::mem::zeroed();
         assert_eq!(with_errno(|| ibv_cmd_free_dmah(&mut st)), einval);
-        assert_eq!(with_errno(|| ibv_cmd_create_comp_cntr(null_mut(), &mut cc, null_mut())), einval);
-        assert_eq!(with_errno(|| ibv_cmd_create_comp_cntr(ctx, null_mut(), null_mut())), einval);
-        for f in [ibv_cmd_set_comp_cntr, ibv_cmd_set_err_comp_cntr, ibv_cmd_inc_comp_cntr, ibv_cmd_inc_err_comp_cntr] {
+        assert_eq!(
+            with_errno(|| ibv_cmd_create_comp_cntr(null_mut(), &mut cc, null_mut())),
+            einval
+        );
+        assert_eq!(
+            with_errno(|| ibv_cmd_create_comp_cntr(ctx, null_mut(), null_mut())),
+            einval
+        );
+        for f in [
+            ibv_cmd_set_comp_cntr,
+            ibv_cmd_set_err_comp_cntr,
+            ibv_cmd_inc_comp_cntr,
+            ibv_cmd_inc_err_comp_cntr,
+        ] {
             assert_eq!(with_errno(|| f(null_mut(), 1)), einval);
             assert_eq!(with_errno(|| f(&mut orphan, 1)), einval);
         }
@@ -323,18 +475,44 @@ fn cmd_exports_reject_null() {
             assert_eq!(with_errno(|| f(&mut cc, null_mut())), einval);
         }
         assert_eq!(with_errno(|| ibv_cmd_destroy_comp_cntr(null_mut())), einval);
-        assert_eq!(with_errno(|| ibv_cmd_qp_attach_comp_cntr(null_mut(), &mut cc, null_mut())), einval);
-        assert_eq!(with_errno(|| ibv_cmd_query_comp_cntr_caps(null_mut(), null_mut(), 16)), einval);
+        assert_eq!(
+            with_errno(|| ibv_cmd_qp_attach_comp_cntr(null_mut(), &mut cc, null_mut())),
+            einval
+        );
+        assert_eq!(
+            with_errno(|| ibv_cmd_query_comp_cntr_caps(null_mut(), null_mut(), 16)),
+            einval
+        );
         let mut caps: ibv_comp_cntr_caps = core::mem::zeroed();
-        assert_eq!(with_errno(|| ibv_cmd_query_comp_cntr_caps(null_mut(), &mut caps, 16)), einval);
-        assert_eq!(with_errno(|| ibv_cmd_export_dmabuf_fd(null_mut(), 0)), (-1, libc::EINVAL));
-        let mut pd = ibv_pd { context: ctx, handle: 3 };
+        assert_eq!(
+            with_errno(|| ibv_cmd_query_comp_cntr_caps(null_mut(), &mut caps, 16)),
+            einval
+        );
+        assert_eq!(
+            with_errno(|| ibv_cmd_export_dmabuf_fd(null_mut(), 0)),
+            (-1, libc::EINVAL)
+        );
+        let mut pd = ibv_pd {
+            context: ctx,
+            handle: 3,
+        };
         let mut vmr: verbs_mr = core::mem::zeroed();
-        assert_eq!(with_errno(|| ibv_cmd_reg_mr_ex(null_mut(), &mut vmr, null_mut())), einval);
-        assert_eq!(with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, null_mut(), null_mut())), einval);
+        assert_eq!(
+            with_errno(|| ibv_cmd_reg_mr_ex(null_mut(), &mut vmr, null_mut())),
+            einval
+        );
+        assert_eq!(
+            with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, null_mut(), null_mut())),
+            einval
+        );
         let mut a: ibv_mr_init_attr = core::mem::zeroed();
-        a.comp_mask = (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_ADDR as u64) | (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_DMAH as u64);
-        assert_eq!(with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a)), einval, "DMAH with no dmah");
+        a.comp_mask = (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_ADDR as u64)
+            | (ibv_mr_init_attr_mask::IBV_REG_MR_MASK_DMAH as u64);
+        assert_eq!(
+            with_errno(|| ibv_cmd_reg_mr_ex(&mut pd, &mut vmr, &mut a)),
+            einval,
+            "DMAH with no dmah"
+        );
     }
 }
 
@@ -345,23 +523,41 @@ fn dmabuf_heap_without_a_heap_device() {
     // SAFETY: the exports' C contracts; NULLs are our documented divergence.
     unsafe {
         if !std::path::Path::new("/dev/dma_heap/system_cc_shared").exists() {
-            assert_eq!(with_errno(|| ibv_dmabuf_heap_cc_shared_init()), (null_mut(), libc::ENOENT));
+            assert_eq!(
+                with_errno(|| ibv_dmabuf_heap_cc_shared_init()),
+                (null_mut(), libc::ENOENT)
+            );
         }
         let mut fd = -7;
-        assert_eq!(with_errno(|| ibv_dmabuf_heap_alloc(null_mut(), 4096, &mut fd)), (null_mut(), libc::EINVAL));
+        assert_eq!(
+            with_errno(|| ibv_dmabuf_heap_alloc(null_mut(), 4096, &mut fd)),
+            (null_mut(), libc::EINVAL)
+        );
         ibv_dmabuf_heap_destroy(null_mut());
         ibv_dmabuf_heap_free(null_mut(), 0, -1);
         // A "heap" that is not one: the allocation ioctl fails before any dma-buf exists.
         let h = super::heap::HEAPS.give(Box::into_raw(heap_open("/dev", "null").unwrap()));
-        assert_eq!(with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, &mut fd)), (null_mut(), libc::ENOTTY));
+        assert_eq!(
+            with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, &mut fd)),
+            (null_mut(), libc::ENOTTY)
+        );
         assert_eq!(fd, -7);
-        assert_eq!(with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, null_mut())), (null_mut(), libc::EINVAL));
+        assert_eq!(
+            with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, null_mut())),
+            (null_mut(), libc::EINVAL)
+        );
         ibv_dmabuf_heap_destroy(h);
         // Destroyed already, or never a heap of ours: ignored (libc's free would abort).
         ibv_dmabuf_heap_destroy(h);
         let mut fake: ibv_dmabuf_heap = core::mem::zeroed();
         ibv_dmabuf_heap_destroy(&mut fake);
     }
-    assert_eq!(heap_open("/dev/dma_heap", "../null").err(), Some(crate::errno::Errno::EINVAL));
-    assert_eq!(heap_open("/nonexistent", "x").err(), Some(crate::errno::Errno::ENOENT));
+    assert_eq!(
+        heap_open("/dev/dma_heap", "../null").err(),
+        Some(crate::errno::Errno::EINVAL)
+    );
+    assert_eq!(
+        heap_open("/nonexistent", "x").err(),
+        Some(crate::errno::Errno::ENOENT)
+    );
 }

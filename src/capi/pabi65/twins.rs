@@ -3,73 +3,417 @@
 //! `name@@IBVERBS_PRIVATE_34` is, or to the v65 adapter in [`super::adapt`] where the v65
 //! signature changed. See `super` for why PRIVATE_34 stays the default version.
 
-
-symver!(__ioctl_final_num_attrs, p65, "@IBVERBS_PRIVATE_65", crate::capi::driver::__ioctl_final_num_attrs);
-symver!(_verbs_init_and_alloc_context, p65, "@IBVERBS_PRIVATE_65", super::adapt::_verbs_init_and_alloc_context_65);
-symver!(execute_ioctl, p65, "@IBVERBS_PRIVATE_65", crate::capi::driver::execute_ioctl);
-symver!(ibv_cmd_advise_mr, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_advise_mr);
-symver!(ibv_cmd_alloc_dm, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_alloc_dm);
-symver!(ibv_cmd_alloc_mw, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_alloc_mw);
-symver!(ibv_cmd_alloc_pd, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_alloc_pd);
-symver!(ibv_cmd_attach_mcast, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_ah::ibv_cmd_attach_mcast);
-symver!(ibv_cmd_close_xrcd, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_close_xrcd);
-symver!(ibv_cmd_create_ah, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_ah::ibv_cmd_create_ah);
-symver!(ibv_cmd_create_counters, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_create_counters);
-symver!(ibv_cmd_create_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_create_cq);
-symver!(ibv_cmd_create_cq_ex, p65, "@IBVERBS_PRIVATE_65", super::adapt::ibv_cmd_create_cq_ex_65);
-symver!(ibv_cmd_create_cq_ex2, p65, "@IBVERBS_PRIVATE_65", super::adapt::ibv_cmd_create_cq_ex2_65);
-symver!(ibv_cmd_create_flow, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_create_flow);
-symver!(ibv_cmd_create_flow_action_esp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_create_flow_action_esp);
-symver!(ibv_cmd_create_qp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_create_qp);
-symver!(ibv_cmd_create_qp_ex, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_create_qp_ex);
-symver!(ibv_cmd_create_qp_ex2, p65, "@IBVERBS_PRIVATE_65", super::adapt::ibv_cmd_create_qp_ex2_65);
-symver!(ibv_cmd_create_rwq_ind_table, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_create_rwq_ind_table);
-symver!(ibv_cmd_create_srq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_create_srq);
-symver!(ibv_cmd_create_srq_ex, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_create_srq_ex);
-symver!(ibv_cmd_create_wq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_create_wq);
-symver!(ibv_cmd_dealloc_mw, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_dealloc_mw);
-symver!(ibv_cmd_dealloc_pd, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_dealloc_pd);
-symver!(ibv_cmd_dereg_mr, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_dereg_mr);
-symver!(ibv_cmd_destroy_ah, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_ah::ibv_cmd_destroy_ah);
-symver!(ibv_cmd_destroy_counters, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_destroy_counters);
-symver!(ibv_cmd_destroy_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_destroy_cq);
-symver!(ibv_cmd_destroy_flow, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_destroy_flow);
-symver!(ibv_cmd_destroy_flow_action, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_destroy_flow_action);
-symver!(ibv_cmd_destroy_qp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_destroy_qp);
-symver!(ibv_cmd_destroy_rwq_ind_table, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_destroy_rwq_ind_table);
-symver!(ibv_cmd_destroy_srq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_destroy_srq);
-symver!(ibv_cmd_destroy_wq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_destroy_wq);
-symver!(ibv_cmd_detach_mcast, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_ah::ibv_cmd_detach_mcast);
-symver!(ibv_cmd_free_dm, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_free_dm);
-symver!(ibv_cmd_get_context, p65, "@IBVERBS_PRIVATE_65", super::adapt::ibv_cmd_get_context_65);
-symver!(ibv_cmd_modify_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_modify_cq);
-symver!(ibv_cmd_modify_flow_action_esp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_modify_flow_action_esp);
-symver!(ibv_cmd_modify_qp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_modify_qp);
-symver!(ibv_cmd_modify_qp_ex, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_modify_qp_ex);
-symver!(ibv_cmd_modify_srq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_modify_srq);
-symver!(ibv_cmd_modify_wq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_modify_wq);
-symver!(ibv_cmd_open_qp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_open_qp);
-symver!(ibv_cmd_open_xrcd, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_open_xrcd);
-symver!(ibv_cmd_poll_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_poll_cq);
-symver!(ibv_cmd_post_recv, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_post::ibv_cmd_post_recv);
-symver!(ibv_cmd_post_send, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_post::ibv_cmd_post_send);
-symver!(ibv_cmd_post_srq_recv, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_post_srq_recv);
-symver!(ibv_cmd_query_context, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_query_context);
-symver!(ibv_cmd_query_device_any, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_query_device_any);
-symver!(ibv_cmd_query_mr, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_query_mr);
-symver!(ibv_cmd_query_port, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_device::ibv_cmd_query_port);
-symver!(ibv_cmd_query_qp, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_qp::ibv_cmd_query_qp);
-symver!(ibv_cmd_query_srq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_srq_wq::ibv_cmd_query_srq);
-symver!(ibv_cmd_read_counters, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_flow::ibv_cmd_read_counters);
-symver!(ibv_cmd_reg_dm_mr, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_reg_dm_mr);
-symver!(ibv_cmd_reg_dmabuf_mr, p65, "@IBVERBS_PRIVATE_65", super::adapt::ibv_cmd_reg_dmabuf_mr_65);
-symver!(ibv_cmd_reg_mr, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_reg_mr);
-symver!(ibv_cmd_req_notify_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_req_notify_cq);
-symver!(ibv_cmd_rereg_mr, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_mr::ibv_cmd_rereg_mr);
-symver!(ibv_cmd_resize_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::cmd_cq::ibv_cmd_resize_cq);
-symver!(ibv_query_gid_type, p65, "@IBVERBS_PRIVATE_65", crate::capi::driver::ibv_query_gid_type);
-symver!(ibv_wr_opcode_str, p65, "@IBVERBS_PRIVATE_65", crate::capi::strings::ibv_wr_opcode_str);
-symver!(verbs_init_cq, p65, "@IBVERBS_PRIVATE_65", crate::capi::driver::verbs_init_cq);
-symver!(verbs_open_device, p65, "@IBVERBS_PRIVATE_65", crate::capi::driver::verbs_open_device);
-symver!(verbs_set_ops, p65, "@IBVERBS_PRIVATE_65", super::adapt::verbs_set_ops_65);
-symver!(verbs_uninit_context, p65, "@IBVERBS_PRIVATE_65", super::adapt::verbs_uninit_context_65);
+symver!(
+    __ioctl_final_num_attrs,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::driver::__ioctl_final_num_attrs
+);
+symver!(
+    _verbs_init_and_alloc_context,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::_verbs_init_and_alloc_context_65
+);
+symver!(
+    execute_ioctl,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::driver::execute_ioctl
+);
+symver!(
+    ibv_cmd_advise_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_advise_mr
+);
+symver!(
+    ibv_cmd_alloc_dm,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_alloc_dm
+);
+symver!(
+    ibv_cmd_alloc_mw,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_alloc_mw
+);
+symver!(
+    ibv_cmd_alloc_pd,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_alloc_pd
+);
+symver!(
+    ibv_cmd_attach_mcast,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_ah::ibv_cmd_attach_mcast
+);
+symver!(
+    ibv_cmd_close_xrcd,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_close_xrcd
+);
+symver!(
+    ibv_cmd_create_ah,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_ah::ibv_cmd_create_ah
+);
+symver!(
+    ibv_cmd_create_counters,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_create_counters
+);
+symver!(
+    ibv_cmd_create_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_cq::ibv_cmd_create_cq
+);
+symver!(
+    ibv_cmd_create_cq_ex,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::ibv_cmd_create_cq_ex_65
+);
+symver!(
+    ibv_cmd_create_cq_ex2,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::ibv_cmd_create_cq_ex2_65
+);
+symver!(
+    ibv_cmd_create_flow,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_create_flow
+);
+symver!(
+    ibv_cmd_create_flow_action_esp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_create_flow_action_esp
+);
+symver!(
+    ibv_cmd_create_qp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_create_qp
+);
+symver!(
+    ibv_cmd_create_qp_ex,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_create_qp_ex
+);
+symver!(
+    ibv_cmd_create_qp_ex2,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::ibv_cmd_create_qp_ex2_65
+);
+symver!(
+    ibv_cmd_create_rwq_ind_table,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_create_rwq_ind_table
+);
+symver!(
+    ibv_cmd_create_srq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_create_srq
+);
+symver!(
+    ibv_cmd_create_srq_ex,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_create_srq_ex
+);
+symver!(
+    ibv_cmd_create_wq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_create_wq
+);
+symver!(
+    ibv_cmd_dealloc_mw,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_dealloc_mw
+);
+symver!(
+    ibv_cmd_dealloc_pd,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_dealloc_pd
+);
+symver!(
+    ibv_cmd_dereg_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_dereg_mr
+);
+symver!(
+    ibv_cmd_destroy_ah,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_ah::ibv_cmd_destroy_ah
+);
+symver!(
+    ibv_cmd_destroy_counters,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_destroy_counters
+);
+symver!(
+    ibv_cmd_destroy_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_cq::ibv_cmd_destroy_cq
+);
+symver!(
+    ibv_cmd_destroy_flow,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_destroy_flow
+);
+symver!(
+    ibv_cmd_destroy_flow_action,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_destroy_flow_action
+);
+symver!(
+    ibv_cmd_destroy_qp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_destroy_qp
+);
+symver!(
+    ibv_cmd_destroy_rwq_ind_table,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_destroy_rwq_ind_table
+);
+symver!(
+    ibv_cmd_destroy_srq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_destroy_srq
+);
+symver!(
+    ibv_cmd_destroy_wq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_destroy_wq
+);
+symver!(
+    ibv_cmd_detach_mcast,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_ah::ibv_cmd_detach_mcast
+);
+symver!(
+    ibv_cmd_free_dm,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_free_dm
+);
+symver!(
+    ibv_cmd_get_context,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::ibv_cmd_get_context_65
+);
+symver!(
+    ibv_cmd_modify_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_cq::ibv_cmd_modify_cq
+);
+symver!(
+    ibv_cmd_modify_flow_action_esp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_modify_flow_action_esp
+);
+symver!(
+    ibv_cmd_modify_qp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_modify_qp
+);
+symver!(
+    ibv_cmd_modify_qp_ex,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_modify_qp_ex
+);
+symver!(
+    ibv_cmd_modify_srq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_modify_srq
+);
+symver!(
+    ibv_cmd_modify_wq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_modify_wq
+);
+symver!(
+    ibv_cmd_open_qp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_open_qp
+);
+symver!(
+    ibv_cmd_open_xrcd,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_open_xrcd
+);
+symver!(
+    ibv_cmd_poll_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_cq::ibv_cmd_poll_cq
+);
+symver!(
+    ibv_cmd_post_recv,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_post::ibv_cmd_post_recv
+);
+symver!(
+    ibv_cmd_post_send,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_post::ibv_cmd_post_send
+);
+symver!(
+    ibv_cmd_post_srq_recv,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_post_srq_recv
+);
+symver!(
+    ibv_cmd_query_context,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_query_context
+);
+symver!(
+    ibv_cmd_query_device_any,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_query_device_any
+);
+symver!(
+    ibv_cmd_query_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_query_mr
+);
+symver!(
+    ibv_cmd_query_port,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_device::ibv_cmd_query_port
+);
+symver!(
+    ibv_cmd_query_qp,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_qp::ibv_cmd_query_qp
+);
+symver!(
+    ibv_cmd_query_srq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_srq_wq::ibv_cmd_query_srq
+);
+symver!(
+    ibv_cmd_read_counters,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_flow::ibv_cmd_read_counters
+);
+symver!(
+    ibv_cmd_reg_dm_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_reg_dm_mr
+);
+symver!(
+    ibv_cmd_reg_dmabuf_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::ibv_cmd_reg_dmabuf_mr_65
+);
+symver!(
+    ibv_cmd_reg_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_reg_mr
+);
+symver!(
+    ibv_cmd_req_notify_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_cq::ibv_cmd_req_notify_cq
+);
+symver!(
+    ibv_cmd_rereg_mr,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_mr::ibv_cmd_rereg_mr
+);
+symver!(
+    ibv_cmd_resize_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::cmd_cq::ibv_cmd_resize_cq
+);
+symver!(
+    ibv_query_gid_type,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::driver::ibv_query_gid_type
+);
+symver!(
+    ibv_wr_opcode_str,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::strings::ibv_wr_opcode_str
+);
+symver!(
+    verbs_init_cq,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::driver::verbs_init_cq
+);
+symver!(
+    verbs_open_device,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    crate::capi::driver::verbs_open_device
+);
+symver!(
+    verbs_set_ops,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::verbs_set_ops_65
+);
+symver!(
+    verbs_uninit_context,
+    p65,
+    "@IBVERBS_PRIVATE_65",
+    super::adapt::verbs_uninit_context_65
+);

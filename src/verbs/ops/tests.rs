@@ -24,7 +24,11 @@ impl Ctx {
         let vctx = unsafe { libc::calloc(1, size_of::<verbs_context_pabi34>()) }
             .cast::<verbs_context_pabi34>();
         assert!(!vctx.is_null());
-        let p = Box::new(ContextPriv::new(ops, crate::cmd::CmdState::new(0, false), false));
+        let p = Box::new(ContextPriv::new(
+            ops,
+            crate::cmd::CmdState::new(0, false),
+            false,
+        ));
         // SAFETY: vctx is a live zeroed allocation.
         unsafe { (*vctx).r#priv = Box::into_raw(p).cast() };
         Ctx { vctx }

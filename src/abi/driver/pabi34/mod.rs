@@ -162,8 +162,9 @@ pub struct verbs_device_ops {
             private_data: *mut c_void,
         ) -> *mut verbs_context_pabi34,
     >,
-    pub import_context:
-        Option<unsafe extern "C" fn(device: *mut ibv_device, cmd_fd: c_int) -> *mut verbs_context_pabi34>,
+    pub import_context: Option<
+        unsafe extern "C" fn(device: *mut ibv_device, cmd_fd: c_int) -> *mut verbs_context_pabi34,
+    >,
     pub alloc_device:
         Option<unsafe extern "C" fn(sysfs_dev: *mut verbs_sysfs_dev) -> *mut verbs_device>,
     pub uninit_device: Option<unsafe extern "C" fn(device: *mut verbs_device)>,

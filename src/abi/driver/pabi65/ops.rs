@@ -30,7 +30,10 @@ pub struct verbs_context_ops_pabi65 {
     >,
     /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub alloc_dmah: Option<
-        unsafe extern "C" fn(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> *mut ibv_dmah,
+        unsafe extern "C" fn(
+            context: *mut ibv_context,
+            attr: *mut ibv_dmah_init_attr,
+        ) -> *mut ibv_dmah,
     >,
     pub alloc_mw: Option<unsafe extern "C" fn(pd: *mut ibv_pd, r#type: u32) -> *mut ibv_mw>,
     pub alloc_null_mr: Option<unsafe extern "C" fn(pd: *mut ibv_pd) -> *mut ibv_mr>,
@@ -166,7 +169,8 @@ pub struct verbs_context_ops_pabi65 {
     pub import_pd:
         Option<unsafe extern "C" fn(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd>,
     /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
-    pub inc_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
+    pub inc_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
     /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub inc_err_comp_cntr:
         Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
@@ -283,7 +287,8 @@ pub struct verbs_context_ops_pabi65 {
     pub query_srq:
         Option<unsafe extern "C" fn(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> c_int>,
     /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
-    pub read_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int>,
+    pub read_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int>,
     pub read_counters: Option<
         unsafe extern "C" fn(
             counters: *mut ibv_counters,
@@ -341,7 +346,8 @@ pub struct verbs_context_ops_pabi65 {
     >,
     pub resize_cq: Option<unsafe extern "C" fn(cq: *mut ibv_cq, cqe: c_int) -> c_int>,
     /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
-    pub set_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
+    pub set_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
     pub set_ece: Option<unsafe extern "C" fn(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int>,
     /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
     pub set_err_comp_cntr:
