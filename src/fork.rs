@@ -30,6 +30,7 @@
 
 use std::io::BufRead;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::abi::verbs::ibv_fork_status;
 use crate::errno::Errno;
@@ -407,6 +408,10 @@ impl MemSys for RealMem {
 }
 
 static STATE: Mutex<Fork<RealMem>> = Mutex::new(Fork::new(RealMem { probe: None }));
+/// `STATE.enabled`, readable without the lock (set once, never cleared).
+static ENABLED: AtomicBool = AtomicBool::new(false);
+/// A range call came before tracking was enabled (`STATE.too_late`, set without the lock).
+static RANGE_SEEN: AtomicBool = AtomicBool::new(false);
 
 fn with_state<R>(f: impl FnOnce(&mut Fork<RealMem>) -> R) -> R {
     let mut g = STATE.lock().unwrap_or_else(|e| e.into_inner());
@@ -416,7 +421,16 @@ fn with_state<R>(f: impl FnOnce(&mut Fork<RealMem>) -> R) -> R {
 /// `ibv_fork_init` for the process.
 pub fn fork_init() -> Result<(), Errno> {
     let huge = crate::env::hugepages_safe(|k| std::env::var_os(k));
-    with_state(|s| s.init(huge))
+    with_state(|s| {
+        if RANGE_SEEN.load(Ordering::Acquire) {
+            s.too_late = true;
+        }
+        let r = s.init(huge);
+        if s.enabled {
+            ENABLED.store(true, Ordering::Release);
+        }
+        r
+    })
 }
 
 /// `ibv_is_fork_initialized` for the process.
@@ -425,7 +439,18 @@ pub fn fork_status() -> u32 {
 }
 
 /// `ibv_dontfork_range` / `ibv_dofork_range` for the process.
+///
+/// Without `ibv_fork_init` (the common case: every `ibv_reg_mr`/`ibv_dereg_mr` passes here) this is
+/// two atomic operations and no lock, as rdma-core returns at once when it has no range tree: the
+/// call is only remembered, so that a later `ibv_fork_init` fails with EINVAL as rdma-core's does.
 pub fn fork_range(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
+    if !ENABLED.load(Ordering::Acquire) {
+        RANGE_SEEN.store(true, Ordering::Release);
+        // An init that finished in between tracks this range (it came after the init).
+        if !ENABLED.load(Ordering::Acquire) {
+            return Ok(());
+        }
+    }
     with_state(|s| s.range(base, size, advice))
 }
 
