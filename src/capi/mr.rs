@@ -64,10 +64,10 @@ fn dofork_quiet(addr: *mut c_void, len: usize) {
 unsafe fn device_access(ctx: *mut ibv_context, access: c_int) -> c_int {
     // SAFETY: the caller's contract; the device of an open context is one of ours.
     let v = unsafe { crate::verbs::devlist::vdev_of((*ctx).device).0 };
-    // SAFETY: as above.
     let support = if v.is_null() {
         0
     } else {
+        // SAFETY: not NULL: the verbs_device of an open context of this library.
         unsafe { (*v).core_support }
     };
     if support & IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS as u64 == 0 {

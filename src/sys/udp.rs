@@ -84,8 +84,8 @@ impl UdpSocket {
         if fd < 0 {
             return Err(last_errno());
         }
-        // SAFETY: a fresh descriptor nothing else owns.
         Ok(UdpSocket {
+            // SAFETY: a fresh descriptor nothing else owns.
             fd: unsafe { OwnedFd::from_raw_fd(fd) },
         })
     }
