@@ -295,8 +295,8 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     assert_eq!((qp.handle, qp.context, qp.pd), (6, ctx, null_mut()));
     assert_eq!(vqp.comp_mask, 1, "VERBS_QP_XRCD only");
     assert_eq!(vqp.xrcd, addr_of_mut!(w.xrcd));
-    // SAFETY: as above.
     assert!(
+        // SAFETY: as above.
         unsafe { vqp.anon_1.qp_ex.wr_start }.is_some(),
         "the extended fields are the provider's"
     );
