@@ -219,8 +219,8 @@ fn query_and_destroy_srq() {
     };
     let fake = Fake::new([Reply::WriteOk(pod::bytes(&r).to_vec())]);
     let mut req = vec![0u8; size_of::<ibv_query_srq>()];
-    // SAFETY: live objects.
     assert_eq!(
+        // SAFETY: live objects.
         unsafe { query_srq_with(Ctx::new(&fake, &st), &mut *srq, &mut a, &mut req) },
         0
     );
@@ -228,8 +228,8 @@ fn query_and_destroy_srq() {
 
     // events_reported 0: no wait (the lock is never touched, so it need not be initialised).
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
-    // SAFETY: live object.
     assert_eq!(
+        // SAFETY: live object.
         unsafe { destroy_srq_with(Ctx::new(&fake, &st), &mut *srq) },
         0
     );
@@ -335,8 +335,8 @@ fn create_modify_destroy_wq() {
     assert_eq!((r, wq.state.raw()), (0, 1));
 
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
-    // SAFETY: live object.
     assert_eq!(
+        // SAFETY: live object.
         unsafe { destroy_wq_with(Ctx::new(&fake, &st), &mut *wq) },
         0
     );

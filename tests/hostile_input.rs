@@ -61,14 +61,14 @@ fn query_context_refuses_command_buffers_no_kernel_could_take() {
     assert_eq!((r, e), (libc::EINVAL, libc::EINVAL));
     // Not a whole attribute into the array, or before it.
     b.next_attr = base.cast::<u8>().wrapping_add(3).cast();
-    // SAFETY: as above.
     assert_eq!(
+        // SAFETY: as above.
         unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) },
         libc::EINVAL
     );
     b.next_attr = base.wrapping_sub(1);
-    // SAFETY: as above.
     assert_eq!(
+        // SAFETY: as above.
         unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) },
         libc::EINVAL
     );
@@ -77,8 +77,8 @@ fn query_context_refuses_command_buffers_no_kernel_could_take() {
     b.last_attr = base;
     let me = &raw mut *b;
     b.next = me;
-    // SAFETY: as above; every buffer of the loop is this one, holding no attributes.
     assert_eq!(
+        // SAFETY: as above; every buffer of the loop is this one, holding no attributes.
         unsafe { cmd_device::ibv_cmd_query_context(ctx, me) },
         libc::EINVAL
     );
@@ -291,8 +291,8 @@ fn a_context_without_a_private_part_fails_its_commands() {
     // SAFETY: a zeroed CQ of that context.
     let mut cq: Box<ibv_cq> = Box::new(unsafe { core::mem::zeroed() });
     cq.context = ctx;
-    // SAFETY: as above.
     assert_eq!(
+        // SAFETY: as above.
         unsafe { cmd_cq::ibv_cmd_req_notify_cq(&mut *cq, 0) },
         libc::EBADF
     );

@@ -253,8 +253,8 @@ fn send_chain(n: usize) -> Vec<ibv_send_wr_1_0> {
     let mut v: Vec<ibv_send_wr_1_0> = (0..n).map(|_| unsafe { core::mem::zeroed() }).collect();
     let base = v.as_mut_ptr();
     for (i, w) in v.iter_mut().enumerate() {
-        // SAFETY: i + 1 < n: inside the vector.
         w.next = if i + 1 < n {
+            // SAFETY: i + 1 < n: inside the vector.
             unsafe { base.add(i + 1) }
         } else {
             null_mut()
@@ -336,8 +336,8 @@ fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
         };
     }
     let mut bad = null_mut();
-    // SAFETY: as above.
     assert_eq!(
+        // SAFETY: as above.
         unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) },
         0
     );
@@ -377,8 +377,8 @@ fn post_recv_and_srq_recv_translate_and_map_back() {
     let mut c: Vec<ibv_recv_wr_1_0> = (0..20).map(|_| unsafe { core::mem::zeroed() }).collect();
     let base = c.as_mut_ptr();
     for (i, w) in c.iter_mut().enumerate() {
-        // SAFETY: i + 1 < 20: inside the vector.
         w.next = if i + 1 < 20 {
+            // SAFETY: i + 1 < 20: inside the vector.
             unsafe { base.add(i + 1) }
         } else {
             null_mut()
