@@ -19,6 +19,24 @@
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
 use crate::verbs::ctxpriv::ContextPriv;
 
+/// Default ops returning `int`: EOPNOTSUPP (positive), errno untouched. One `unsafe extern "C"`
+/// function per line, visible to the invoking module's parent (also used by `capi::pabi65`).
+macro_rules! int_unsupported {
+    ($($name:ident($($t:ty),*);)*) => {
+        $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> core::ffi::c_int { libc::EOPNOTSUPP })*
+    };
+}
+/// Default ops returning a pointer: NULL with errno EOPNOTSUPP.
+macro_rules! null_unsupported {
+    ($($name:ident($($t:ty),*) -> $r:ty;)*) => {
+        $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> *mut $r {
+            crate::sys::set_errno(libc::EOPNOTSUPP);
+            core::ptr::null_mut()
+        })*
+    };
+}
+pub(crate) use {int_unsupported, null_unsupported};
+
 /// The defaults themselves; only reachable through [`DEFAULT_OPS`].
 mod dflt {
     use crate::abi::driver::verbs_mr;
@@ -27,21 +45,6 @@ mod dflt {
     use core::ffi::{c_int, c_uint, c_void};
     use libc::EOPNOTSUPP;
 
-    /// Ops returning `int`: EOPNOTSUPP (positive), errno untouched.
-    macro_rules! int_unsupported {
-        ($($name:ident($($t:ty),*);)*) => {
-            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> c_int { EOPNOTSUPP })*
-        };
-    }
-    /// Ops returning a pointer: NULL with errno EOPNOTSUPP.
-    macro_rules! null_unsupported {
-        ($($name:ident($($t:ty),*) -> $r:ty;)*) => {
-            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> *mut $r {
-                set_errno(EOPNOTSUPP);
-                core::ptr::null_mut()
-            })*
-        };
-    }
     /// Ops returning nothing: no effect.
     macro_rules! no_op {
         ($($name:ident($($t:ty),*);)*) => {

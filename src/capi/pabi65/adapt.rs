@@ -203,22 +203,9 @@ static DEFAULT_EXTRA: verbs_context_ops_pabi65 = {
 
 mod dflt {
     use crate::abi::verbs::*;
-    use core::ffi::{c_int, c_void};
-    use libc::EOPNOTSUPP;
+    use crate::verbs::ops::{int_unsupported, null_unsupported};
+    use core::ffi::c_void;
 
-    macro_rules! int_unsupported {
-        ($($name:ident($($t:ty),*);)*) => {
-            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> c_int { EOPNOTSUPP })*
-        };
-    }
-    macro_rules! null_unsupported {
-        ($($name:ident($($t:ty),*) -> $r:ty;)*) => {
-            $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> *mut $r {
-                crate::sys::set_errno(EOPNOTSUPP);
-                core::ptr::null_mut()
-            })*
-        };
-    }
     int_unsupported! {
         dealloc_dmah(*mut ibv_dmah);
         destroy_comp_cntr(*mut ibv_comp_cntr);
