@@ -21,6 +21,7 @@ use crate::abi::verbs::ibv_dm_mask::IBV_DM_MASK_HANDLE;
 use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD;
 use crate::abi::verbs::{ibv_alloc_dm_attr, ibv_context, ibv_mw, ibv_pd, ibv_sge};
 use crate::cmd::CmdBuf;
+use crate::cmd::pd::MrKeys;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::verbs::mr::{self, MrStore};
@@ -81,23 +82,18 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
         with_cmd(ctx, |c| {
             crate::cmd::pd::reg_mr(c, pdh, start, length, hca_va, access, req, rsp)
         })
-        .map(|k| {
-            let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
-            let (pd, range, access) = (None, None, Some(access));
-            let mr_type = IBV_MR_TYPE_MR as u32;
+        .map(|keys| {
             mr::store(
                 vmr,
                 MrStore {
-                    handle,
-                    lkey,
-                    rkey,
+                    keys,
                     context: ctx,
-                    pd,
-                    range,
-                    access,
-                    mr_type,
+                    pd: None,
+                    range: None,
+                    access: Some(access),
+                    mr_type: IBV_MR_TYPE_MR as u32,
                 },
-            );
+            )
         })
         .ret_errno()
     }
@@ -133,23 +129,18 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
         with_cmd(ctx, |c| {
             crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut driver)
         })
-        .map(|k| {
-            let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
-            let (pd, range) = (Some(pd), Some((offset as usize as *mut c_void, length)));
-            let mr_type = IBV_MR_TYPE_DMABUF_MR as u32;
+        .map(|keys| {
             mr::store(
                 vmr,
                 MrStore {
-                    handle,
-                    lkey,
-                    rkey,
+                    keys,
                     context: ctx,
-                    pd,
-                    range,
+                    pd: Some(pd),
+                    range: Some((offset as usize as *mut c_void, length)),
                     access: None,
-                    mr_type,
+                    mr_type: IBV_MR_TYPE_DMABUF_MR as u32,
                 },
-            );
+            )
         })
         .ret_errno()
     }
@@ -182,23 +173,18 @@ pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
                 crate::cmd::dm::reg_dm_mr(c, pdh, dmh, offset, length, access, l)
             })
         })
-        .map(|k| {
-            let (handle, lkey, rkey) = (k.handle, k.lkey, k.rkey);
-            let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length)));
-            let mr_type = IBV_MR_TYPE_MR as u32;
+        .map(|keys| {
             mr::store(
                 vmr,
                 MrStore {
-                    handle,
-                    lkey,
-                    rkey,
+                    keys,
                     context: ctx,
-                    pd,
-                    range,
+                    pd: Some(pd),
+                    range: Some((core::ptr::null_mut(), length)),
                     access: None,
-                    mr_type,
+                    mr_type: IBV_MR_TYPE_MR as u32,
                 },
-            );
+            )
         })
         .ret_errno()
     }
@@ -292,21 +278,21 @@ pub unsafe extern "C" fn ibv_cmd_query_mr(
         let ctx = (*pd).context;
         with_cmd(ctx, |c| crate::cmd::pd::query_mr(c, mr_handle))
             .map(|(lkey, rkey, length)| {
-                let (pd, range) = (Some(pd), Some((core::ptr::null_mut(), length as usize)));
-                let mr_type = IBV_MR_TYPE_IMPORTED_MR as u32;
                 mr::store(
                     vmr,
                     MrStore {
-                        handle: mr_handle,
-                        lkey,
-                        rkey,
+                        keys: MrKeys {
+                            handle: mr_handle,
+                            lkey,
+                            rkey,
+                        },
                         context: ctx,
-                        pd,
-                        range,
+                        pd: Some(pd),
+                        range: Some((core::ptr::null_mut(), length as usize)),
                         access: None,
-                        mr_type,
+                        mr_type: IBV_MR_TYPE_IMPORTED_MR as u32,
                     },
-                );
+                )
             })
             .ret_errno()
     }

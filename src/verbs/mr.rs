@@ -9,12 +9,12 @@ use core::ffi::{c_int, c_void};
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::verbs_mr;
 use crate::abi::verbs::{ibv_context, ibv_pd};
+use crate::cmd::pd::MrKeys;
 
 /// What a successful registration stores into a `verbs_mr`.
 pub(crate) struct MrStore {
-    pub handle: u32,
-    pub lkey: u32,
-    pub rkey: u32,
+    /// The kernel's handle and keys.
+    pub keys: MrKeys,
     pub context: *mut ibv_context,
     /// The PD, where the command form sets it (the public verb sets it for the others).
     pub pd: Option<*mut ibv_pd>,
@@ -34,9 +34,9 @@ pub(crate) unsafe fn store(vmr: *mut verbs_mr, s: MrStore) {
     // SAFETY: the caller's contract: a writable verbs_mr nobody else uses during the call.
     let v = unsafe { &mut *vmr };
     let m = &mut v.ibv_mr;
-    m.handle = s.handle;
-    m.lkey = s.lkey;
-    m.rkey = s.rkey;
+    m.handle = s.keys.handle;
+    m.lkey = s.keys.lkey;
+    m.rkey = s.keys.rkey;
     m.context = s.context;
     if let Some(pd) = s.pd {
         m.pd = pd;
