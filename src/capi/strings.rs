@@ -7,38 +7,40 @@ use crate::abi::verbs::{
 };
 use crate::strings;
 
-fn ptr(s: Option<&'static core::ffi::CStr>) -> *const c_char {
-    s.map_or(core::ptr::null(), |s| s.as_ptr())
+/// A thin table entry as C's `const char *` (NULL for a hole).
+#[inline]
+fn ptr(s: Option<&'static u8>) -> *const c_char {
+    s.map_or(core::ptr::null(), |b| core::ptr::from_ref(b).cast())
 }
 
 /// `const char *ibv_node_type_str(enum ibv_node_type node_type)`
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_node_type_str(node_type: CEnum<ibv_node_type>) -> *const c_char {
-    ptr(strings::node_type(node_type.raw_signed()))
+    ptr(strings::NODE_TYPE_C.get(strings::node_type_idx(node_type.raw_signed())))
 }
 
 /// `const char *ibv_port_state_str(enum ibv_port_state port_state)`
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_port_state_str(port_state: CEnum<ibv_port_state>) -> *const c_char {
-    ptr(strings::port_state(port_state.raw()))
+    ptr(strings::PORT_STATE_C.get(strings::port_state_idx(port_state.raw())))
 }
 
 /// `const char *ibv_event_type_str(enum ibv_event_type event)`
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_event_type_str(event: CEnum<ibv_event_type>) -> *const c_char {
-    ptr(strings::event_type(event.raw()))
+    ptr(strings::EVENT_TYPE_C.get(strings::event_type_idx(event.raw())))
 }
 
 /// `const char *ibv_wc_status_str(enum ibv_wc_status status)`
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_wc_status_str(status: CEnum<ibv_wc_status>) -> *const c_char {
-    ptr(strings::wc_status(status.raw()))
+    ptr(strings::WC_STATUS_C.get(strings::wc_status_idx(status.raw())))
 }
 
 /// `const char *ibv_wr_opcode_str(enum ibv_wr_opcode opcode)`
 #[unsafe(no_mangle)]
 pub extern "C" fn ibv_wr_opcode_str(opcode: CEnum<ibv_wr_opcode>) -> *const c_char {
-    ptr(strings::wr_opcode(opcode.raw()))
+    ptr(strings::WR_OPCODE_C.get(strings::wr_opcode_idx(opcode.raw())))
 }
 
 /// `int ibv_rate_to_mult(enum ibv_rate rate)`

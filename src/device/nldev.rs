@@ -34,7 +34,7 @@ use super::{
 };
 use super::{errno_text, scan, sysfs};
 use crate::errno::Errno;
-use crate::sys::netlink::{NETLINK_RDMA, NlSocket, RECV_BUF_LEN};
+use crate::sys::netlink::{NETLINK_RDMA, NlSocket, RecvBuf};
 
 /// A way to exchange netlink datagrams with the kernel (a real socket, or canned replies).
 pub trait NlTransport {
@@ -47,7 +47,7 @@ pub trait NlTransport {
 /// A real `NETLINK_RDMA` socket.
 pub struct KernelTransport {
     sock: NlSocket,
-    buf: Vec<u8>,
+    buf: RecvBuf,
 }
 
 impl KernelTransport {
@@ -55,7 +55,7 @@ impl KernelTransport {
     pub fn open() -> Result<KernelTransport, Errno> {
         Ok(KernelTransport {
             sock: NlSocket::open(NETLINK_RDMA)?,
-            buf: vec![0; RECV_BUF_LEN],
+            buf: RecvBuf::new(),
         })
     }
 }
@@ -66,8 +66,7 @@ impl NlTransport for KernelTransport {
     }
 
     fn recv(&mut self) -> Result<Vec<u8>, Errno> {
-        let n = self.sock.recv(&mut self.buf)?;
-        Ok(self.buf[..n].to_vec())
+        Ok(self.sock.recv(&mut self.buf)?.to_vec())
     }
 }
 

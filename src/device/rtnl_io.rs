@@ -14,7 +14,7 @@ use super::rtnl::{
     RTM_NEWLINK, RTM_NEWNEIGH, RTM_NEWROUTE, RTNLGRP_NEIGH, Reply,
 };
 use crate::errno::Errno;
-use crate::sys::netlink::{NETLINK_ROUTE, NlSocket, RECV_BUF_LEN};
+use crate::sys::netlink::{NETLINK_ROUTE, NlSocket, RecvBuf};
 use crate::sys::udp::{InetAddr, UdpSocket};
 
 /// [`RouteIo`] against the running kernel.
@@ -24,7 +24,7 @@ pub struct KernelRouteIo {
     probe: Option<UdpSocket>,
     seq: u32,
     epoch: Instant,
-    buf: Vec<u8>,
+    buf: RecvBuf,
 }
 
 impl KernelRouteIo {
@@ -36,7 +36,7 @@ impl KernelRouteIo {
             probe: None,
             seq: 1,
             epoch: Instant::now(),
-            buf: vec![0; RECV_BUF_LEN],
+            buf: RecvBuf::new(),
         })
     }
 
@@ -51,8 +51,7 @@ impl KernelRouteIo {
         self.req.send(msg)?;
         let mut c = Collector::new(seq, dump);
         loop {
-            let n = self.req.recv(&mut self.buf)?;
-            match c.feed(&self.buf[..n]) {
+            match c.feed(self.req.recv(&mut self.buf)?) {
                 Ok(true) => return Ok(Some(c.into_reply())),
                 Ok(false) => {}
                 Err(_) => return Ok(None),
@@ -171,8 +170,7 @@ impl RouteIo for KernelRouteIo {
 
     fn notifications(&mut self) -> Result<Vec<Neigh>, Errno> {
         let s = self.notify.as_ref().ok_or(Errno(libc::EBADF))?;
-        let n = s.recv(&mut self.buf)?;
-        let Ok(msgs) = split_datagram(&self.buf[..n]) else {
+        let Ok(msgs) = split_datagram(s.recv(&mut self.buf)?) else {
             return Ok(Vec::new());
         };
         Ok(msgs

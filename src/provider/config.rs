@@ -333,23 +333,19 @@ pub fn parse_file(path: &Path, bytes: &[u8]) -> Parsed {
 
 /// [`parse_file`] on an open file, read as a stream through a fixed buffer: open failure is an
 /// error; a read error part way keeps the lines completed before it (`getline` stops there).
-fn read_file(path: &Path) -> std::io::Result<Parsed> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path)?;
+fn read_file(path: &Path, chunk: &mut Vec<u8>) -> std::io::Result<Parsed> {
+    let file = std::fs::File::open(path)?;
     let mut f = FileParse {
         path,
         names: Vec::new(),
         diags: Vec::new(),
     };
     let mut s = LineScanner::default();
-    let mut chunk = [0u8; 8192];
     loop {
-        match file.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(n) => s.feed(chunk.get(..n).unwrap_or_default(), &mut |n, l, q| {
-                f.line(n, l, q)
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+        match crate::sys::file::read_reuse(&file, chunk) {
+            Ok([]) => break,
+            Ok(bytes) => s.feed(bytes, &mut |n, l, q| f.line(n, l, q)),
+            Err(e) if e.0 == libc::EINTR => {}
             Err(_) => {
                 s.abandon();
                 break;
@@ -367,6 +363,9 @@ pub struct ConfigFile {
     /// (line number, name) in file order.
     pub names: Vec<(usize, OsString)>,
 }
+
+/// Bytes asked of each `read` of a config file.
+const READ_CHUNK: usize = 8192;
 
 /// The directory as read: files in `readdir` order, and every warning.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -386,6 +385,9 @@ fn join(dir: &Path, name: &OsStr) -> PathBuf {
 /// Read every regular file of `dir` (see the module rules).
 pub fn scan_dir(dir: &Path) -> ConfigScan {
     let mut scan = ConfigScan::default();
+    // One read buffer for every file, never zeroed (a zeroed one per file cost more than the
+    // parsing: config files are a line or two).
+    let mut chunk = Vec::with_capacity(READ_CHUNK);
     let rd = match std::fs::read_dir(dir) {
         Ok(rd) => rd,
         Err(e) => {
@@ -423,7 +425,7 @@ pub fn scan_dir(dir: &Path) -> ConfigScan {
         if !md.is_file() {
             continue;
         }
-        let (names, diags) = match read_file(&path) {
+        let (names, diags) = match read_file(&path, &mut chunk) {
             Ok(r) => r,
             Err(e) => {
                 scan.diagnostics.push(Diagnostic {

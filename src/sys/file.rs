@@ -23,3 +23,17 @@ pub unsafe fn read_once(path: &CStr, buf: *mut u8, size: usize) -> Result<usize>
     unsafe { libc::close(fd) };
     usize::try_from(n).map_err(|_| Errno(err))
 }
+
+/// One `read` of `file` into `buf`'s storage, replacing its contents: the bytes read (none at
+/// end of file) or the errno. Reads up to the buffer's capacity and never zeroes it first.
+pub fn read_reuse<'b>(file: &impl std::os::fd::AsRawFd, buf: &'b mut Vec<u8>) -> Result<&'b [u8]> {
+    buf.clear();
+    let cap = buf.capacity();
+    // SAFETY: `buf` owns `cap` bytes of storage the kernel may write; read(2) writes at most
+    // `cap` bytes and validates the range itself.
+    let n = unsafe { libc::read(file.as_raw_fd(), buf.as_mut_ptr().cast(), cap) };
+    let n = usize::try_from(n).map_err(|_| Errno(crate::sys::errno()))?;
+    // SAFETY: read(2) initialised the first `n <= cap` bytes.
+    unsafe { buf.set_len(n.min(cap)) };
+    Ok(buf.as_slice())
+}

@@ -176,17 +176,21 @@ impl NlSocket {
         }
     }
 
-    /// Receive one datagram into `buf`, returning its length. A datagram longer than `buf` is
-    /// `EMSGSIZE` (never silently truncated).
-    pub fn recv(&self, buf: &mut [u8]) -> Result<usize, Errno> {
+    /// Receive one datagram into `buf`'s storage, returning its bytes. A datagram longer than
+    /// the buffer is `EMSGSIZE` (never silently truncated).
+    pub fn recv<'b>(&self, buf: &'b mut RecvBuf) -> Result<&'b [u8], Errno> {
+        let v = &mut buf.0;
+        v.clear();
+        let cap = v.capacity();
         loop {
-            // SAFETY: `buf` is a writable buffer of `buf.len()` bytes. MSG_TRUNC makes the return
-            // value the datagram's full length, which we compare with the buffer.
+            // SAFETY: `v` owns `cap` bytes of storage the kernel may write (uninitialised memory
+            // is fine for a write-only destination). MSG_TRUNC makes the return value the
+            // datagram's full length, which we compare with the buffer below.
             let n = unsafe {
                 libc::recv(
                     self.fd.as_raw_fd(),
-                    buf.as_mut_ptr().cast::<libc::c_void>(),
-                    buf.len(),
+                    v.as_mut_ptr().cast::<libc::c_void>(),
+                    cap,
                     libc::MSG_TRUNC,
                 )
             };
@@ -198,11 +202,33 @@ impl NlSocket {
                 return Err(e);
             }
             let n = n as usize;
-            if n > buf.len() {
+            if n > cap {
                 return Err(Errno(libc::EMSGSIZE));
             }
-            return Ok(n);
+            // SAFETY: the kernel wrote the datagram's `n <= cap` bytes at the start of the
+            // storage, so they are initialised.
+            unsafe { v.set_len(n) };
+            return Ok(v.as_slice());
         }
+    }
+}
+
+/// The storage one received datagram lands in: `RECV_BUF_LEN` bytes, reused from one receive to
+/// the next and never zeroed (the kernel writes what is read back; zeroing 64 KiB cost more
+/// than the rest of a device list's netlink work).
+#[derive(Debug)]
+pub struct RecvBuf(Vec<u8>);
+
+impl RecvBuf {
+    /// An empty buffer with room for the largest datagram we accept.
+    pub fn new() -> RecvBuf {
+        RecvBuf(Vec::with_capacity(RECV_BUF_LEN))
+    }
+}
+
+impl Default for RecvBuf {
+    fn default() -> RecvBuf {
+        RecvBuf::new()
     }
 }
 
