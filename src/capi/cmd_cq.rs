@@ -98,12 +98,12 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
     }
 }
 
-/// The shared body of `ibv_cmd_create_cq_ex` and `ibv_cmd_create_cq_ex2`.
+/// The shared body of `ibv_cmd_create_cq_ex` and `ibv_cmd_create_cq_ex2` of both provider ABIs.
 ///
 /// # Safety
 /// As for those exports; `driver` is NULL or a live command-buffer chain.
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_cq_ex(
+pub(crate) unsafe fn create_cq_ex(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
