@@ -20,6 +20,7 @@ use crate::abi::verbs::{
 };
 use crate::cmd::cq::{CqCreated, CqInit};
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 use crate::verbs::ctxpriv::priv_of;
 
@@ -124,7 +125,7 @@ pub(crate) unsafe fn create_cq_ex(
         // rdma-core checks the mask before it touches the CQ, and leaves errno alone (rxe then
         // returns NULL with errno as it was).
         if let Err(e) = crate::cmd::cq::cq_ex_flags(at.comp_mask, at.wc_flags, at.flags) {
-            return e.0;
+            return quiet(e);
         }
         (*ibcq).context = context;
         let a = cq_init(

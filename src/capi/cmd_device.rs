@@ -20,6 +20,7 @@ use crate::abi::verbs::{
     ibv_xrcd_init_attr,
 };
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
@@ -276,7 +277,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     // rdma-core returns these two without setting errno.
     // SAFETY: the caller's attributes.
     if let Err(e) = crate::cmd::pd::check_xrcd_mask(unsafe { (*attr).comp_mask }) {
-        return e.0;
+        return quiet(e);
     }
     // SAFETY: an open context; the provider's XRCD (vxrcd_size bytes), the caller's attributes
     // and the provider's request/response buffers of the given sizes.

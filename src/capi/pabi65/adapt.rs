@@ -1,7 +1,8 @@
 //! The provider ABI 65 forms of the private functions whose signature or structure layout changed
 //! since ABI 34 (rdma-core v65 init.c, dummy_ops.c, cmd_device.c, cmd_cq.c, cmd_qp.c, cmd_mr.c).
-//! Each adapts its arguments and calls the ABI-34 implementation; they are exported only as
-//! `name@IBVERBS_PRIVATE_65` (see `twins.rs`), never by their Rust names.
+//! Each adapts its arguments and calls the body the ABI-34 export calls (never that export), naming
+//! its C convention itself; they are exported only as `name@IBVERBS_PRIVATE_65` (see `twins.rs`),
+//! never by their Rust names.
 // The safety contract of each function is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
