@@ -27,6 +27,7 @@ use crate::verbs::qpcommon::init_lock;
 ///
 /// # Safety
 /// A non-NULL `device` came from `ibv_get_device_list` and is still held.
+#[inline]
 pub(crate) unsafe fn device_name(device: *mut ibv_device) -> Result<*const c_char> {
     if device.is_null() {
         return Err(Errno::EINVAL);
@@ -37,6 +38,7 @@ pub(crate) unsafe fn device_name(device: *mut ibv_device) -> Result<*const c_cha
 
 /// The node GUID of a listed device in host order (`ibv_get_device_guid`), 0 when sysfs has
 /// none. EINVAL for NULL.
+#[inline]
 pub(crate) fn device_guid(device: *mut ibv_device) -> Result<u64> {
     if device.is_null() {
         return Err(Errno::EINVAL);
@@ -51,6 +53,7 @@ pub(crate) fn device_guid(device: *mut ibv_device) -> Result<u64> {
 ///
 /// # Safety
 /// A non-NULL `context` is an open context of this library; `pkey` NULL or writable.
+#[inline]
 pub(crate) unsafe fn query_pkey(
     context: *mut crate::abi::verbs::ibv_context,
     port_num: u8,
@@ -79,6 +82,7 @@ pub(crate) unsafe fn query_pkey(
 ///
 /// # Safety
 /// `pd` is NULL or a live PD of an open context; `attr` is NULL or the caller's attributes.
+#[inline]
 pub(crate) unsafe fn create_srq(
     pd: *mut ibv_pd,
     attr: *mut ibv_srq_init_attr,
@@ -109,6 +113,7 @@ pub(crate) unsafe fn create_srq(
 ///
 /// # Safety
 /// `srq` is NULL or a live SRQ.
+#[inline]
 unsafe fn srq_ctx(srq: *mut ibv_srq) -> Result<*mut crate::abi::verbs::ibv_context> {
     // SAFETY: the caller's contract.
     let ctx = unsafe { srq.as_ref() }.map_or(core::ptr::null_mut(), |s| s.context);
@@ -123,6 +128,7 @@ unsafe fn srq_ctx(srq: *mut ibv_srq) -> Result<*mut crate::abi::verbs::ibv_conte
 ///
 /// # Safety
 /// `srq` is NULL or a live SRQ; `attr` NULL or the caller's attributes.
+#[inline]
 pub(crate) unsafe fn modify_srq(
     srq: *mut ibv_srq,
     attr: *mut ibv_srq_attr,
@@ -143,6 +149,7 @@ pub(crate) unsafe fn modify_srq(
 ///
 /// # Safety
 /// As for [`modify_srq`].
+#[inline]
 pub(crate) unsafe fn query_srq(srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Result<c_int> {
     // SAFETY: the caller's contract.
     let ctx = unsafe { srq_ctx(srq) }?;
@@ -159,6 +166,7 @@ pub(crate) unsafe fn query_srq(srq: *mut ibv_srq, attr: *mut ibv_srq_attr) -> Re
 ///
 /// # Safety
 /// `srq` is NULL or a live SRQ, not used again once this answers 0.
+#[inline]
 pub(crate) unsafe fn destroy_srq(srq: *mut ibv_srq) -> Result<c_int> {
     // SAFETY: the caller's contract.
     let ctx = unsafe { srq_ctx(srq) }?;
@@ -175,6 +183,7 @@ pub(crate) unsafe fn destroy_srq(srq: *mut ibv_srq) -> Result<c_int> {
 ///
 /// # Safety
 /// `qp` is NULL or a live QP; `attr` and `init_attr` NULL or the caller's buffers.
+#[inline]
 pub(crate) unsafe fn query_qp(
     qp: *mut ibv_qp,
     attr: *mut ibv_qp_attr,
@@ -203,6 +212,7 @@ pub(crate) unsafe fn query_qp(
 ///
 /// # Safety
 /// `cq` is NULL or a live CQ of an open context.
+#[inline]
 pub(crate) unsafe fn resize_cq(cq: *mut ibv_cq, cqe: c_int) -> Result<c_int> {
     if cq.is_null() {
         return Err(Errno::EINVAL);
@@ -220,6 +230,7 @@ pub(crate) unsafe fn resize_cq(cq: *mut ibv_cq, cqe: c_int) -> Result<c_int> {
 ///
 /// # Safety
 /// `cq` is NULL or a live CQ of an open context, not used again once this answers 0.
+#[inline]
 pub(crate) unsafe fn destroy_cq(cq: *mut ibv_cq) -> Result<c_int> {
     if cq.is_null() {
         return Err(Errno::EINVAL);
@@ -251,6 +262,7 @@ pub(crate) unsafe fn destroy_cq(cq: *mut ibv_cq) -> Result<c_int> {
 ///
 /// # Safety
 /// `pd` is NULL or a live PD of an open context; `attr` the caller's attributes.
+#[inline]
 pub(crate) unsafe fn create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
     // SAFETY: the caller's PD (checked for NULL, as its context).
     let ctx = unsafe { pd.as_ref() }.map_or(core::ptr::null_mut(), |p| p.context);
@@ -274,6 +286,7 @@ pub(crate) unsafe fn create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Resul
 ///
 /// # Safety
 /// `ah` is NULL or a live AH, not used again once this answers 0.
+#[inline]
 pub(crate) unsafe fn destroy_ah(ah: *mut ibv_ah) -> Result<c_int> {
     // SAFETY: the caller's AH (checked for NULL, as its context).
     let ctx = unsafe { ah.as_ref() }.map_or(core::ptr::null_mut(), |a| a.context);
@@ -300,6 +313,7 @@ pub(crate) enum Mcast {
 ///
 /// # Safety
 /// `qp` is NULL or a live QP; `gid` NULL or the caller's GID.
+#[inline]
 pub(crate) unsafe fn mcast(
     which: Mcast,
     qp: *mut ibv_qp,
