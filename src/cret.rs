@@ -5,7 +5,12 @@
 //! uses, so every export names its convention at the call site:
 //! - [`CRet::ret_null`]: a pointer, NULL on failure with `errno` set (`ibv_alloc_pd`);
 //! - [`CRet::ret_errno`]: 0 or the positive errno (`ibv_modify_qp`, `ibv_destroy_qp`);
-//! - [`CRet::ret_minus_one`]: a count/value, -1 on failure with `errno` set (`ibv_get_device_index`).
+//! - [`CRet::ret_minus_one`]: a count/value, -1 on failure with `errno` set (`ibv_get_device_index`);
+//! - [`ret_status`]: a provider's 0-or-positive-errno status passed on as it is, or the library's
+//!   own refusal as [`CRet::ret_errno`] gives it (`ibv_destroy_srq`, `ibv_attach_mcast`);
+//! - [`quiet`]: the positive errno with `errno` untouched, where rdma-core returns a value it did not
+//!   get from a failing call (a missing op answering EOPNOTSUPP as rdma-core's default op does, an
+//!   early check such as `ibv_cmd_modify_qp`'s mask test, a 1.0 data-path wrapper's refusal).
 //!
 //! Used by `capi` and by the C-ABI slot functions of `verbs`; sets `errno` through `sys`.
 #![forbid(unsafe_code)]
@@ -87,6 +92,21 @@ impl<T> CRet<T> for Result<T> {
             T::minus_one()
         })
     }
+}
+
+/// A provider's status (0 or the positive errno, `errno` as the provider left it) passed on as it
+/// is; the library's own refusal (`Err`) as [`CRet::ret_errno`] gives it.
+pub fn ret_status(r: Result<c_int>) -> c_int {
+    match r {
+        Ok(status) => status,
+        Err(e) => e.ret_errno(),
+    }
+}
+
+/// 0-or-positive-errno functions where rdma-core returns the value without touching `errno`: the
+/// positive errno, `errno` left as it was.
+pub fn quiet(e: crate::errno::Errno) -> c_int {
+    e.0
 }
 
 impl crate::errno::Errno {

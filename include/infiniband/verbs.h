@@ -2309,7 +2309,7 @@ struct verbs_context {
         struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *context,
                                           struct ibv_cq_init_attr_ex *init_attr);
         // The core's private per-context data (rdma-core's `struct verbs_ex_private`, ours is
-        // src/capi/ctxpriv.rs).
+        // src/verbs/ctxpriv.rs).
         struct verbs_ex_private *priv;
         int (*query_device_ex)(struct ibv_context *context,
                                const struct ibv_query_device_ex_input *input,

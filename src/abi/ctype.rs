@@ -99,7 +99,7 @@ big_endian! {
 }
 
 /// rdma-core's private per-context part, which the public header names but never defines: only
-/// pointers to it exist (`verbs_context::priv`). The library keeps its own there (src/capi/ctxpriv.rs).
+/// pointers to it exist (`verbs_context::priv`). The library keeps its own there (src/verbs/ctxpriv.rs).
 #[repr(C)]
 pub struct verbs_ex_private {
     _opaque: [u8; 0],

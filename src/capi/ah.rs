@@ -20,10 +20,10 @@ use crate::abi::verbs::{
     ibv_ah, ibv_ah_attr, ibv_context, ibv_gid, ibv_gid_entry, ibv_grh, ibv_pd, ibv_wc,
 };
 use crate::cret::CRet;
+use crate::cret::ret_status;
 use crate::device::neigh;
 use crate::device::rtnl_io::KernelRouteIo;
 use crate::errno::Errno;
-use crate::verbs::ctxpriv::ops_of;
 
 /// `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
 ///
@@ -33,22 +33,8 @@ use crate::verbs::ctxpriv::ops_of;
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_create_ah_1_1")]
 pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> *mut ibv_ah {
-    // SAFETY: the caller's PD (checked for NULL, as its context); an open context of ours.
-    unsafe {
-        if pd.is_null() || (*pd).context.is_null() {
-            return Err(Errno::EINVAL).ret_null();
-        }
-        let ctx = (*pd).context;
-        let Some(op) = ops_of(ctx).create_ah else {
-            return Err(Errno::EOPNOTSUPP).ret_null();
-        };
-        let ah = op(pd, attr);
-        if let Some(a) = ah.as_mut() {
-            a.context = ctx;
-            a.pd = pd;
-        }
-        ah
-    }
+    // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
+    unsafe { crate::verbs::objects::create_ah(pd, attr) }.ret_null()
 }
 super::symver!(ibv_create_ah, v1_1, "@@IBVERBS_1.1", ibv_create_ah);
 
@@ -59,16 +45,8 @@ super::symver!(ibv_create_ah, v1_1, "@@IBVERBS_1.1", ibv_create_ah);
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_destroy_ah_1_1")]
 pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
-    // SAFETY: the caller's AH (checked for NULL, as its context); an open context of ours.
-    unsafe {
-        if ah.is_null() || (*ah).context.is_null() {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*ah).context).destroy_ah {
-            Some(op) => op(ah),
-            None => libc::EOPNOTSUPP,
-        }
-    }
+    // SAFETY: the caller's AH, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::destroy_ah(ah) })
 }
 super::symver!(ibv_destroy_ah, v1_1, "@@IBVERBS_1.1", ibv_destroy_ah);
 
@@ -164,6 +142,21 @@ pub unsafe extern "C" fn ibv_init_ah_from_wc(
     grh: *mut ibv_grh,
     ah_attr: *mut ibv_ah_attr,
 ) -> c_int {
+    // SAFETY: the C contract, forwarded.
+    unsafe { init_ah_from_wc(context, port_num, wc, grh, ah_attr) }
+}
+
+/// The body of `ibv_init_ah_from_wc`, also the first half of `ibv_create_ah_from_wc`.
+///
+/// # Safety
+/// As for the export.
+pub(crate) unsafe fn init_ah_from_wc(
+    context: *mut ibv_context,
+    port_num: u8,
+    wc: *mut ibv_wc,
+    grh: *mut ibv_grh,
+    ah_attr: *mut ibv_ah_attr,
+) -> c_int {
     if wc.is_null() || grh.is_null() || ah_attr.is_null() {
         return Err(Errno::EINVAL).ret_minus_one();
     }
@@ -246,10 +239,10 @@ pub unsafe extern "C" fn ibv_create_ah_from_wc(
         }
         // SAFETY: zeroed plain data.
         let mut attr: ibv_ah_attr = core::mem::zeroed();
-        if ibv_init_ah_from_wc((*pd).context, port_num, wc, grh, &mut attr) != 0 {
+        if init_ah_from_wc((*pd).context, port_num, wc, grh, &mut attr) != 0 {
             return core::ptr::null_mut();
         }
-        ibv_create_ah(pd, &mut attr)
+        crate::verbs::objects::create_ah(pd, &mut attr).ret_null()
     }
 }
 

@@ -20,6 +20,7 @@ use crate::abi::verbs::{
 };
 use crate::cmd::cq::{CqCreated, CqInit};
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 use crate::verbs::ctxpriv::priv_of;
 
@@ -98,12 +99,12 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
     }
 }
 
-/// The shared body of `ibv_cmd_create_cq_ex` and `ibv_cmd_create_cq_ex2`.
+/// The shared body of `ibv_cmd_create_cq_ex` and `ibv_cmd_create_cq_ex2` of both provider ABIs.
 ///
 /// # Safety
 /// As for those exports; `driver` is NULL or a live command-buffer chain.
 #[allow(clippy::too_many_arguments)]
-unsafe fn create_cq_ex(
+pub(crate) unsafe fn create_cq_ex(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
@@ -124,7 +125,7 @@ unsafe fn create_cq_ex(
         // rdma-core checks the mask before it touches the CQ, and leaves errno alone (rxe then
         // returns NULL with errno as it was).
         if let Err(e) = crate::cmd::cq::cq_ex_flags(at.comp_mask, at.wc_flags, at.flags) {
-            return e.0;
+            return quiet(e);
         }
         (*ibcq).context = context;
         let a = cq_init(

@@ -20,7 +20,8 @@ use crate::abi::verbs::{
     ibv_xrcd_init_attr,
 };
 use crate::cret::CRet;
-use crate::errno::Errno;
+use crate::cret::quiet;
+use crate::errno::{Errno, Result};
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
@@ -38,8 +39,24 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
     resp: *mut ib_uverbs_get_context_resp,
     resp_size: usize,
 ) -> c_int {
+    // SAFETY: the C contract, forwarded.
+    unsafe { get_context(context, cmd, cmd_size, resp, resp_size) }.ret_errno()
+}
+
+/// The body of `ibv_cmd_get_context` for both provider ABIs (ABI 65's adapter refuses a
+/// non-empty `fd_arr` first).
+///
+/// # Safety
+/// As for the export.
+pub(crate) unsafe fn get_context(
+    context: *mut verbs_context,
+    cmd: *mut ibv_get_context,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_get_context_resp,
+    resp_size: usize,
+) -> Result<()> {
     if context.is_null() || cmd.is_null() || resp.is_null() {
-        return Errno::EINVAL.ret_errno();
+        return Err(Errno::EINVAL);
     }
     // SAFETY: a context in _verbs_init_and_alloc_context's hands; the provider's request and
     // response buffers of the given sizes.
@@ -47,10 +64,9 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
         let ctx = &raw mut (*context).context;
         let (req, rsp) = (provider_buf(cmd, cmd_size), provider_buf(resp, resp_size));
         let Ok(cx) = Context::from_raw(ctx) else {
-            return Errno::EINVAL.ret_errno();
+            return Err(Errno::EINVAL);
         };
-        let r = crate::cmd::device::get_context(cx.cmd(), req, rsp);
-        r.map(|g| {
+        crate::cmd::device::get_context(cx.cmd(), req, rsp).map(|g| {
             (*ctx).num_comp_vectors = g.num_comp_vectors as c_int;
             if let Some(afd) = g.async_fd {
                 (*ctx).async_fd = afd;
@@ -62,7 +78,6 @@ pub unsafe extern "C" fn ibv_cmd_get_context(
                 }
             }
         })
-        .ret_errno()
     }
 }
 
@@ -262,7 +277,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     // rdma-core returns these two without setting errno.
     // SAFETY: the caller's attributes.
     if let Err(e) = crate::cmd::pd::check_xrcd_mask(unsafe { (*attr).comp_mask }) {
-        return e.0;
+        return quiet(e);
     }
     // SAFETY: an open context; the provider's XRCD (vxrcd_size bytes), the caller's attributes
     // and the provider's request/response buffers of the given sizes.

@@ -119,8 +119,26 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
     access: c_int,
     vmr: *mut verbs_mr,
 ) -> c_int {
+    // SAFETY: the C contract, forwarded.
+    unsafe { reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }.ret_errno()
+}
+
+/// The body of `ibv_cmd_reg_dmabuf_mr` for both provider ABIs (ABI 65's adapter refuses a
+/// `driver` chain carrying attributes first).
+///
+/// # Safety
+/// As for the export.
+pub(crate) unsafe fn reg_dmabuf_mr(
+    pd: *mut ibv_pd,
+    offset: u64,
+    length: usize,
+    iova: u64,
+    fd: c_int,
+    access: c_int,
+    vmr: *mut verbs_mr,
+) -> Result<()> {
     if pd.is_null() || vmr.is_null() {
-        return Errno::EINVAL.ret_errno();
+        return Err(Errno::EINVAL);
     }
     // SAFETY: the provider's PD and MR.
     unsafe {
@@ -142,7 +160,6 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
                 },
             )
         })
-        .ret_errno()
     }
 }
 

@@ -175,7 +175,7 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
 
 /// What rdma-core checks before a create-QP entry point touches the context: the entry's
 /// comp_mask (`allowed`; EINVAL, `qp` untouched), then, once `qp->context` is set, the objects the
-/// QP type needs. 0 when the call may go on, else the positive errno (errno set).
+/// QP type needs.
 ///
 /// # Safety
 /// As for [`qp_init`]; `qp` is the provider's QP. `ctx` is only stored.
@@ -184,14 +184,14 @@ unsafe fn check_create(
     qp: *mut ibv_qp,
     a: *const ibv_qp_init_attr_ex,
     allowed: u32,
-) -> c_int {
+) -> Result<()> {
     // SAFETY: the caller's contract.
     unsafe {
         if (*a).comp_mask & !allowed != 0 {
-            return Errno::EINVAL.ret_errno();
+            return Err(Errno::EINVAL);
         }
         (*qp).context = ctx;
-        crate::cmd::qp::check_create(&qp_init(qp, a), allowed).ret_errno()
+        crate::cmd::qp::check_create(&qp_init(qp, a), allowed)
     }
 }
 
@@ -324,29 +324,19 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    if context.is_null() || qp.is_null() || attr_ex.is_null() || cmd.is_null() || resp.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: the provider's objects and buffers per the prototype.
+    // SAFETY: the C contract, forwarded.
     unsafe {
-        match check_create(
+        create_qp_ext(
             context,
-            qp.cast(),
+            qp,
             attr_ex,
+            (cmd, cmd_size),
+            (resp, resp_size),
             crate::cmd::qp::CREATE_QP_EX_MASK,
-        ) {
-            0 => {}
-            e => return e,
-        }
-        let Ok(cx) = Context::from_raw(context) else {
-            return Errno::EINVAL.ret_errno();
-        };
-        let (c, imported) = (cx.cmd(), cx.imported());
-        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
-        icmd_create_qp(context, imported, qp, qp.cast(), attr_ex, |i| {
-            crate::cmd::qp::create_qp_ex(c, i, req, rsp)
-        })
+            crate::cmd::qp::create_qp_ex,
+        )
     }
+    .ret_errno()
 }
 
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
@@ -367,37 +357,59 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     resp: *mut ib_uverbs_ex_create_qp_resp,
     resp_size: usize,
 ) -> c_int {
-    if context.is_null() || qp.is_null() || qp_attr.is_null() || cmd.is_null() || resp.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: the provider's objects and buffers per the prototype.
+    // SAFETY: the C contract, forwarded.
     unsafe {
-        match check_create(
-            context,
-            qp.cast(),
-            qp_attr,
-            crate::cmd::qp::CREATE_QP_EX2_MASK,
-        ) {
-            0 => {}
-            e => return e,
-        }
-        let Ok(cx) = Context::from_raw(context) else {
-            return Errno::EINVAL.ret_errno();
-        };
-        let (c, imported) = (cx.cmd(), cx.imported());
-        create_qp_ex2_with(
-            c,
-            imported,
+        create_qp_ext(
             context,
             qp,
             qp_attr,
-            buf(cmd, cmd_size),
-            buf(resp, resp_size),
+            (cmd, cmd_size),
+            (resp, resp_size),
+            crate::cmd::qp::CREATE_QP_EX2_MASK,
+            crate::cmd::qp::create_qp_ex2,
         )
+    }
+    .ret_errno()
+}
+
+/// The body of `ibv_cmd_create_qp_ex` and `ibv_cmd_create_qp_ex2` (of both provider ABIs; ABI
+/// 65's adapter refuses a `driver` chain carrying attributes first): the pointer checks,
+/// rdma-core's checks of `attr` against the entry's mask `allowed`, then `send` (the entry's
+/// command) through [`icmd_create_qp`].
+///
+/// # Safety
+/// As for those exports: the provider's objects and buffers per the prototype.
+pub(crate) unsafe fn create_qp_ext<Q, R>(
+    context: *mut ibv_context,
+    qp: *mut verbs_qp,
+    attr: *mut ibv_qp_init_attr_ex,
+    (cmd, cmd_size): (*mut Q, usize),
+    (resp, resp_size): (*mut R, usize),
+    allowed: u32,
+    send: fn(Ctx<'_>, &QpInit, &mut [u8], &mut [u8]) -> Result<QpCreated>,
+) -> Result<()> {
+    if context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: the caller's contract.
+    unsafe {
+        check_create(context, qp.cast(), attr, allowed)?;
+        let Ok(cx) = Context::from_raw(context) else {
+            return Err(Errno::EINVAL);
+        };
+        let (c, imported) = (cx.cmd(), cx.imported());
+        let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
+        match icmd_create_qp(context, imported, qp, qp.cast(), attr, |i| {
+            send(c, i, req, rsp)
+        }) {
+            0 => Ok(()),
+            e => Err(Errno(e)),
+        }
     }
 }
 
-/// [`ibv_cmd_create_qp_ex2`] on a given command channel.
+/// What [`ibv_cmd_create_qp_ex2`] does after its checks ([`create_qp_ext`]), on a given command
+/// channel.
 ///
 /// # Safety
 /// As for the export.

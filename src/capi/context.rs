@@ -12,6 +12,7 @@ use crate::abi::verbs::{
     _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_gid, ibv_gid_entry,
 };
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::Errno;
 
 /// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
@@ -68,7 +69,7 @@ pub unsafe extern "C" fn ibv_query_port_speed(
     unsafe {
         match crate::verbs::ctxpriv::op65(context, |o| o.query_port_speed) {
             Some(f) => f(context, port_num, port_speed),
-            None => libc::EOPNOTSUPP,
+            None => quiet(Errno::EOPNOTSUPP),
         }
     }
 }
@@ -185,21 +186,8 @@ pub unsafe extern "C" fn ibv_query_pkey(
     index: c_int,
     pkey: *mut u16,
 ) -> c_int {
-    if context.is_null() || pkey.is_null() {
-        return Err(Errno::EINVAL).ret_minus_one();
-    }
-    // SAFETY: an open context.
-    let Some(dir) = (unsafe { crate::verbs::gid::ibdev_path(context) }) else {
-        return Err(Errno::EINVAL).ret_minus_one();
-    };
-    match crate::device::query::pkey(&dir, port_num.into(), index) {
-        Some(v) => {
-            // SAFETY: the caller's buffer.
-            unsafe { *pkey = v.to_be() };
-            0
-        }
-        None => -1,
-    }
+    // SAFETY: an open context or NULL (refused); the caller's buffer.
+    unsafe { crate::verbs::objects::query_pkey(context, port_num, index, pkey) }.ret_minus_one()
 }
 super::symver!(ibv_query_pkey, v1_1, "@@IBVERBS_1.1", ibv_query_pkey);
 
@@ -215,8 +203,11 @@ pub unsafe extern "C" fn ibv_get_pkey_index(
     let mut i: c_int = 0;
     loop {
         let mut v = 0u16;
-        // SAFETY: forwarded to ibv_query_pkey, which checks context.
-        if unsafe { ibv_query_pkey(context, port_num, i, &mut v) } < 0 {
+        // SAFETY: an open context or NULL (refused, as ibv_query_pkey does); v is ours.
+        if unsafe { crate::verbs::objects::query_pkey(context, port_num, i, &mut v) }
+            .ret_minus_one()
+            < 0
+        {
             return -1;
         }
         if v == pkey {

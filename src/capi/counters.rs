@@ -17,6 +17,7 @@ use crate::abi::verbs::{
     ibv_qp_attach_comp_cntr_attr,
 };
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::op65;
 
@@ -61,7 +62,7 @@ pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
     unsafe {
         match op65(context, |o| o.query_comp_cntr_caps) {
             Some(f) => f(context, caps, caps_size),
-            None => libc::EOPNOTSUPP,
+            None => quiet(Errno::EOPNOTSUPP),
         }
     }
 }
@@ -209,7 +210,7 @@ pub unsafe extern "C" fn ibv_qp_attach_comp_cntr(
         match qp.as_ref() {
             Some(q) if !q.context.is_null() => match op65(q.context, |o| o.qp_attach_comp_cntr) {
                 Some(f) => f(qp, comp_cntr, attr),
-                None => libc::EOPNOTSUPP,
+                None => quiet(Errno::EOPNOTSUPP),
             },
             _ => Errno::EINVAL.ret_errno(),
         }

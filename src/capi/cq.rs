@@ -10,6 +10,7 @@ use core::ffi::{c_int, c_void};
 
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq};
 use crate::cret::CRet;
+use crate::cret::ret_status;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
@@ -54,16 +55,8 @@ super::symver!(ibv_create_cq, v1_1, "@@IBVERBS_1.1", ibv_create_cq);
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_resize_cq_1_1")]
 pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
-    if cq.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: a live CQ of an open context.
-    unsafe {
-        match ops_of((*cq).context).resize_cq {
-            Some(f) => f(cq, cqe),
-            None => Errno::EOPNOTSUPP.ret_errno(),
-        }
-    }
+    // SAFETY: a live CQ of an open context, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::resize_cq(cq, cqe) })
 }
 super::symver!(ibv_resize_cq, v1_1, "@@IBVERBS_1.1", ibv_resize_cq);
 
@@ -76,23 +69,7 @@ super::symver!(ibv_resize_cq, v1_1, "@@IBVERBS_1.1", ibv_resize_cq);
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_destroy_cq_1_1")]
 pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
-    if cq.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: a live CQ of an open context; it is freed by the op, so read what we need first.
-    unsafe {
-        let channel = (*cq).channel;
-        let Some(destroy) = ops_of((*cq).context).destroy_cq else {
-            return Errno::EOPNOTSUPP.ret_errno();
-        };
-        let ret = destroy(cq);
-        if ret == 0 && !channel.is_null() {
-            let mutex = &raw mut (*(*channel).context).mutex;
-            libc::pthread_mutex_lock(mutex);
-            (*channel).refcnt -= 1;
-            libc::pthread_mutex_unlock(mutex);
-        }
-        ret
-    }
+    // SAFETY: a live CQ of an open context, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::destroy_cq(cq) })
 }
 super::symver!(ibv_destroy_cq, v1_1, "@@IBVERBS_1.1", ibv_destroy_cq);

@@ -94,11 +94,8 @@ super::symver!(
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_device_name_1_1")]
 pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const c_char {
-    if device.is_null() {
-        return Err(crate::errno::Errno::EINVAL).ret_null();
-    }
-    // SAFETY: a device from ibv_get_device_list, alive while the caller holds it.
-    unsafe { (&raw const (*device).name).cast() }
+    // SAFETY: a device from ibv_get_device_list, alive while the caller holds it, or NULL.
+    unsafe { crate::verbs::objects::device_name(device) }.ret_null()
 }
 super::symver!(
     ibv_get_device_name,
@@ -115,10 +112,10 @@ super::symver!(
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_get_device_guid_1_1")]
 pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> Be64 {
-    if device.is_null() {
-        return Be64(ret_or(Err(crate::errno::Errno::EINVAL), 0));
-    }
-    Be64(devlist::device_guid(devlist::vdev_of(device)).map_or(0, u64::to_be))
+    Be64(ret_or(
+        crate::verbs::objects::device_guid(device).map(u64::to_be),
+        0,
+    ))
 }
 super::symver!(
     ibv_get_device_guid,

@@ -12,6 +12,7 @@ use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::{op65, ops_of};
 
@@ -105,7 +106,7 @@ pub unsafe extern "C" fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> c_int {
     unsafe {
         match op65(d.context, |o| o.dealloc_dmah) {
             Some(f) => f(dmah),
-            None => libc::EOPNOTSUPP,
+            None => quiet(Errno::EOPNOTSUPP),
         }
     }
 }

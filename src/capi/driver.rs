@@ -206,6 +206,16 @@ pub unsafe extern "C" fn __ioctl_final_num_attrs(
     num_attrs: c_uint,
     link: *mut ibv_command_buffer,
 ) -> c_uint {
+    // SAFETY: the C contract, forwarded.
+    unsafe { final_num_attrs(num_attrs, link) }
+}
+
+/// The body of `__ioctl_final_num_attrs`, also what ABI 65's adapters ask of a provider's
+/// `driver` chain.
+///
+/// # Safety
+/// As for the export.
+pub(crate) unsafe fn final_num_attrs(num_attrs: c_uint, link: *mut ibv_command_buffer) -> c_uint {
     let mut total = num_attrs;
     let mut link = link;
     while !link.is_null() {

@@ -7,6 +7,7 @@ use core::ffi::{c_int, c_void};
 use crate::abi::ctype::CEnum;
 use crate::abi::verbs::ibv_fork_status;
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::fork::{ForkAdvice, fork_init, fork_range, fork_status};
 
 /// `int ibv_fork_init(void)`: 0, or a positive errno (EINVAL when a range call came first,
@@ -15,7 +16,7 @@ use crate::fork::{ForkAdvice, fork_init, fork_range, fork_status};
 pub extern "C" fn ibv_fork_init() -> c_int {
     match fork_init() {
         Ok(()) => 0,
-        Err(e) => e.0,
+        Err(e) => quiet(e),
     }
 }
 

@@ -145,6 +145,28 @@ pub unsafe extern "C" fn ibv_copy_qp_attr_from_kern(
     d.alt_timeout = s.alt_timeout;
 }
 
+/// `$d.f = $s.f` for every field the two SA path records (`ibv_sa_path_rec`, `ib_user_path_rec`)
+/// share with the same type; the GIDs, `raw_traffic`, `reversible` and `mtu` differ in type and
+/// are converted by each direction.
+macro_rules! same_path_fields {
+    ($d:ident, $s:ident) => {
+        $d.dlid = $s.dlid;
+        $d.slid = $s.slid;
+        $d.flow_label = $s.flow_label;
+        $d.hop_limit = $s.hop_limit;
+        $d.traffic_class = $s.traffic_class;
+        $d.numb_path = $s.numb_path;
+        $d.pkey = $s.pkey;
+        $d.sl = $s.sl;
+        $d.mtu_selector = $s.mtu_selector;
+        $d.rate_selector = $s.rate_selector;
+        $d.rate = $s.rate;
+        $d.packet_life_time = $s.packet_life_time;
+        $d.preference = $s.preference;
+        $d.packet_life_time_selector = $s.packet_life_time_selector;
+    };
+}
+
 /// `void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src)`
 ///
 /// The kernel's SA path record into the verbs one, field by field (`mtu` narrowed to 8 bits).
@@ -164,23 +186,10 @@ pub unsafe extern "C" fn ibv_copy_path_rec_from_kern(dst: *mut c_void, src: *mut
     };
     d.dgid.raw = s.dgid;
     d.sgid.raw = s.sgid;
-    d.dlid = s.dlid;
-    d.slid = s.slid;
     d.raw_traffic = s.raw_traffic as c_int;
-    d.flow_label = s.flow_label;
-    d.hop_limit = s.hop_limit;
-    d.traffic_class = s.traffic_class;
     d.reversible = s.reversible as c_int;
-    d.numb_path = s.numb_path;
-    d.pkey = s.pkey;
-    d.sl = s.sl;
-    d.mtu_selector = s.mtu_selector;
     d.mtu = s.mtu as u8;
-    d.rate_selector = s.rate_selector;
-    d.rate = s.rate;
-    d.packet_life_time = s.packet_life_time;
-    d.preference = s.preference;
-    d.packet_life_time_selector = s.packet_life_time_selector;
+    same_path_fields!(d, s);
 }
 
 /// `void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src)`
@@ -202,21 +211,8 @@ pub unsafe extern "C" fn ibv_copy_path_rec_to_kern(dst: *mut c_void, src: *mut c
     };
     // SAFETY: every bit pattern is a valid `raw` view of a GID.
     (d.dgid, d.sgid) = unsafe { (s.dgid.raw, s.sgid.raw) };
-    d.dlid = s.dlid;
-    d.slid = s.slid;
     d.raw_traffic = s.raw_traffic as u32;
-    d.flow_label = s.flow_label;
-    d.hop_limit = s.hop_limit;
-    d.traffic_class = s.traffic_class;
     d.reversible = s.reversible as u32;
-    d.numb_path = s.numb_path;
-    d.pkey = s.pkey;
-    d.sl = s.sl;
-    d.mtu_selector = s.mtu_selector;
     d.mtu = u32::from(s.mtu);
-    d.rate_selector = s.rate_selector;
-    d.rate = s.rate;
-    d.packet_life_time = s.packet_life_time;
-    d.preference = s.preference;
-    d.packet_life_time_selector = s.packet_life_time_selector;
+    same_path_fields!(d, s);
 }

@@ -10,17 +10,8 @@
 use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_gid, ibv_qp};
-use crate::errno::Errno;
-use crate::verbs::ctxpriv::ops_of;
-
-/// Whether `qp` and `gid` can be handed to the provider.
-///
-/// # Safety
-/// A non-NULL `qp` is a live QP.
-unsafe fn usable(qp: *mut ibv_qp, gid: *const ibv_gid) -> bool {
-    // SAFETY: the caller's contract.
-    !gid.is_null() && unsafe { qp.as_ref() }.is_some_and(|q| !q.context.is_null())
-}
+use crate::cret::ret_status;
+use crate::verbs::objects::Mcast;
 
 /// `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
@@ -29,16 +20,8 @@ unsafe fn usable(qp: *mut ibv_qp, gid: *const ibv_gid) -> bool {
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_attach_mcast_1_1")]
 pub unsafe extern "C" fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
-    // SAFETY: the caller's QP and GID (checked); an open context of this library.
-    unsafe {
-        if !usable(qp, gid) {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*qp).context).attach_mcast {
-            Some(op) => op(qp, gid, lid),
-            None => libc::EOPNOTSUPP,
-        }
-    }
+    // SAFETY: the caller's QP and GID, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::mcast(Mcast::Attach, qp, gid, lid) })
 }
 super::symver!(ibv_attach_mcast, v1_1, "@@IBVERBS_1.1", ibv_attach_mcast);
 
@@ -50,14 +33,6 @@ super::symver!(ibv_attach_mcast, v1_1, "@@IBVERBS_1.1", ibv_attach_mcast);
 #[unsafe(export_name = "__ibv_detach_mcast_1_1")]
 pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
     // SAFETY: as above.
-    unsafe {
-        if !usable(qp, gid) {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*qp).context).detach_mcast {
-            Some(op) => op(qp, gid, lid),
-            None => libc::EOPNOTSUPP,
-        }
-    }
+    ret_status(unsafe { crate::verbs::objects::mcast(Mcast::Detach, qp, gid, lid) })
 }
 super::symver!(ibv_detach_mcast, v1_1, "@@IBVERBS_1.1", ibv_detach_mcast);

@@ -26,6 +26,7 @@ use crate::abi::verbs::{
     IBV_ACCESS_OPTIONAL_RANGE, ibv_buf, ibv_context, ibv_mr, ibv_mr_init_attr, ibv_pd,
 };
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 use crate::fork::{ForkAdvice, fork_range};
 use crate::verbs::ctxpriv::{op65, ops_of};
@@ -476,7 +477,7 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
             ((*mr).addr, (*mr).length, (*vmr).mr_type, (*vmr).access);
         let ret = match ops_of(ctx).dereg_mr {
             Some(op) => op(vmr),
-            None => libc::EOPNOTSUPP,
+            None => quiet(Errno::EOPNOTSUPP),
         };
         if ret == 0 && mr_type.raw() == IBV_MR_TYPE_MR as u32 && access & ODP == 0 {
             dofork_quiet(addr, length);

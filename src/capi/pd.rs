@@ -11,6 +11,7 @@ use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_context, ibv_pd};
 use crate::cret::CRet;
+use crate::cret::quiet;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
@@ -53,7 +54,7 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
         }
         match ops_of((*pd).context).dealloc_pd {
             Some(op) => op(pd),
-            None => libc::EOPNOTSUPP,
+            None => quiet(Errno::EOPNOTSUPP),
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::abi::verbs::{
     ibv_ece, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_ex, ibv_qp_init_attr, ibv_wr_opcode,
 };
 use crate::cret::CRet;
+use crate::cret::ret_status;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
@@ -61,20 +62,8 @@ pub unsafe extern "C" fn ibv_query_qp(
     attr_mask: c_int,
     init_attr: *mut ibv_qp_init_attr,
 ) -> c_int {
-    // SAFETY: the caller's QP and buffers.
-    unsafe {
-        if qp.is_null() || (*qp).context.is_null() || attr.is_null() || init_attr.is_null() {
-            return Errno::EINVAL.ret_errno();
-        }
-        let Some(f) = ops_of((*qp).context).query_qp else {
-            return Errno::EOPNOTSUPP.ret_errno();
-        };
-        let ret = f(qp, attr, attr_mask, init_attr);
-        if ret == 0 && attr_mask & IBV_QP_STATE as c_int != 0 {
-            (*qp).state = (*attr).qp_state;
-        }
-        ret
-    }
+    // SAFETY: the caller's QP and buffers, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::query_qp(qp, attr, attr_mask, init_attr) })
 }
 super::symver!(ibv_query_qp, v1_1, "@@IBVERBS_1.1", ibv_query_qp);
 

@@ -9,9 +9,7 @@ use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
 use crate::cret::CRet;
-use crate::errno::Errno;
-use crate::verbs::ctxpriv::ops_of;
-use crate::verbs::qpcommon::init_lock;
+use crate::cret::ret_status;
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
@@ -25,24 +23,8 @@ pub unsafe extern "C" fn ibv_create_srq(
     pd: *mut ibv_pd,
     srq_init_attr: *mut ibv_srq_init_attr,
 ) -> *mut ibv_srq {
-    // SAFETY: the caller's PD (of an open context) and attributes.
-    unsafe {
-        if pd.is_null() || (*pd).context.is_null() || srq_init_attr.is_null() {
-            return Err(Errno::EINVAL).ret_null();
-        }
-        let Some(f) = ops_of((*pd).context).create_srq else {
-            return Err(Errno::EOPNOTSUPP).ret_null();
-        };
-        let srq = f(pd, srq_init_attr);
-        if !srq.is_null() {
-            (*srq).context = (*pd).context;
-            (*srq).srq_context = (*srq_init_attr).srq_context;
-            (*srq).pd = pd;
-            (*srq).events_completed = 0;
-            init_lock(&raw mut (*srq).mutex, &raw mut (*srq).cond);
-        }
-        srq
-    }
+    // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
+    unsafe { crate::verbs::objects::create_srq(pd, srq_init_attr) }.ret_null()
 }
 super::symver!(ibv_create_srq, v1_1, "@@IBVERBS_1.1", ibv_create_srq);
 
@@ -58,16 +40,8 @@ pub unsafe extern "C" fn ibv_modify_srq(
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
 ) -> c_int {
-    // SAFETY: the caller's SRQ and attributes.
-    unsafe {
-        if srq.is_null() || (*srq).context.is_null() || srq_attr.is_null() {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*srq).context).modify_srq {
-            Some(f) => f(srq, srq_attr, srq_attr_mask),
-            None => Errno::EOPNOTSUPP.ret_errno(),
-        }
-    }
+    // SAFETY: the caller's SRQ and attributes, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::modify_srq(srq, srq_attr, srq_attr_mask) })
 }
 super::symver!(ibv_modify_srq, v1_1, "@@IBVERBS_1.1", ibv_modify_srq);
 
@@ -79,16 +53,8 @@ super::symver!(ibv_modify_srq, v1_1, "@@IBVERBS_1.1", ibv_modify_srq);
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_query_srq_1_1")]
 pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> c_int {
-    // SAFETY: the caller's SRQ and buffer.
-    unsafe {
-        if srq.is_null() || (*srq).context.is_null() || srq_attr.is_null() {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*srq).context).query_srq {
-            Some(f) => f(srq, srq_attr),
-            None => Errno::EOPNOTSUPP.ret_errno(),
-        }
-    }
+    // SAFETY: the caller's SRQ and buffer, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::query_srq(srq, srq_attr) })
 }
 super::symver!(ibv_query_srq, v1_1, "@@IBVERBS_1.1", ibv_query_srq);
 
@@ -100,15 +66,7 @@ super::symver!(ibv_query_srq, v1_1, "@@IBVERBS_1.1", ibv_query_srq);
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_destroy_srq_1_1")]
 pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
-    // SAFETY: the caller's SRQ.
-    unsafe {
-        if srq.is_null() || (*srq).context.is_null() {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*srq).context).destroy_srq {
-            Some(f) => f(srq),
-            None => Errno::EOPNOTSUPP.ret_errno(),
-        }
-    }
+    // SAFETY: the caller's SRQ, or NULL (refused).
+    ret_status(unsafe { crate::verbs::objects::destroy_srq(srq) })
 }
 super::symver!(ibv_destroy_srq, v1_1, "@@IBVERBS_1.1", ibv_destroy_srq);

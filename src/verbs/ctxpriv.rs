@@ -8,9 +8,6 @@
 //! Called by `capi` and the rest of `verbs`; [`Context`] is the one way from a `*mut ibv_context`
 //! to its command channel. Unsafe here: reading `verbs_context.priv` of contexts this library
 //! initialised (a leaked `Box<ContextPriv>`, or NULL for a context it never saw).
-// Blocks here still hold several unsafe operations under one reason; to be split (the rest of
-// `verbs` denies it).
-#![allow(clippy::multiple_unsafe_ops_per_block)]
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
 use crate::abi::verbs::ibv_context;
 
@@ -57,7 +54,9 @@ pub(crate) unsafe fn op65<F>(
     pick: impl FnOnce(&crate::abi::driver::pabi65::verbs_context_ops_pabi65) -> Option<F>,
 ) -> Option<F> {
     // SAFETY: the caller's contract.
-    let p = unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() }?;
+    let p = unsafe { priv_ptr(ctx) };
+    // SAFETY: NULL or our private part, which lives as long as the context (a leaked Box).
+    let p = unsafe { p.as_ref() }?;
     if p.abi == 65 { pick(&p.ops65) } else { None }
 }
 
@@ -159,8 +158,21 @@ static DETACHED: ContextPriv = ContextPriv {
 /// # Safety
 /// `ctx` is a live context whose `priv` is NULL or a `ContextPriv` of this library.
 pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
-    // SAFETY: the caller's contract; priv was set by verbs_init_context to a leaked Box.
-    unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() }.unwrap_or(&DETACHED)
+    // SAFETY: the caller's contract.
+    let p = unsafe { priv_ptr(ctx) };
+    // SAFETY: NULL or the leaked Box verbs_init_context set, which lives as long as the context.
+    unsafe { p.as_ref() }.unwrap_or(&DETACHED)
+}
+
+/// `verbs_context.priv` of the context holding `ctx`: NULL, or our [`ContextPriv`] (for a context
+/// this library initialised).
+///
+/// # Safety
+/// `ctx` is the `context` member of a live `verbs_context`.
+#[inline]
+unsafe fn priv_ptr(ctx: *mut ibv_context) -> *const ContextPriv {
+    // SAFETY: the caller's contract: the verbs_context around `ctx` is live.
+    unsafe { (*vctx_of(ctx)).r#priv }.cast()
 }
 
 /// Initialisation's write of `imported` (after the provider returned the context), through the
@@ -172,8 +184,10 @@ pub(crate) unsafe fn set_imported(ctx: *mut ibv_context, imported: bool) {
     // SAFETY: the caller's contract: priv is NULL or our ContextPriv.
     let p = unsafe { (*vctx_of(ctx)).r#priv }.cast::<ContextPriv>();
     if !p.is_null() {
+        // SAFETY: our live private part; only the field's address is taken.
+        let field = unsafe { &raw mut (*p).imported };
         // SAFETY: no reference to the private part exists yet (the context is not shared).
-        unsafe { (&raw mut (*p).imported).write(imported) };
+        unsafe { field.write(imported) };
     }
 }
 

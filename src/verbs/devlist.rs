@@ -13,9 +13,6 @@
 //!
 //! Called by `capi::device` (the list exports), `capi::driver`/`capi::pabi65` (registration) and
 //! `verbs::context`; calls `device`, `provider`, `fork` and `log`.
-// Blocks here still hold several unsafe operations under one reason; to be split (the rest of
-// `verbs` denies it).
-#![allow(clippy::multiple_unsafe_ops_per_block)]
 use core::ffi::{CStr, c_char};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -358,18 +355,21 @@ impl CHooks<'_> {
         }
         let s = (*slot)?;
         let ops = p.token as *const verbs_device_ops;
-        // SAFETY: s is ours (exclusive until a provider device takes it); ops is a registered
-        // provider's static ops table and `entry` indexes its match table below the sentinel.
-        unsafe {
-            (*s).r#match = match st.current {
-                Some(m) if m.provider == p.token => (*ops).match_table.add(m.entry),
-                _ => core::ptr::null(),
-            };
-            if st.modalias_read {
-                (*s).flags |= device::VSYSFS_READ_MODALIAS;
-                let m = st.modalias(dev).unwrap_or(b"");
-                fill_cstr(&mut (*s).modalias, m);
+        // SAFETY: s is ours (exclusive until a provider device takes it).
+        let sr = unsafe { &mut *s };
+        sr.r#match = match st.current {
+            Some(m) if m.provider == p.token => {
+                // SAFETY: ops is a registered provider's static ops table.
+                let table = unsafe { (*ops).match_table };
+                // SAFETY: `entry` indexes that match table below its sentinel.
+                unsafe { table.add(m.entry) }
             }
+            _ => core::ptr::null(),
+        };
+        if st.modalias_read {
+            sr.flags |= device::VSYSFS_READ_MODALIAS;
+            let m = st.modalias(dev).unwrap_or(b"");
+            fill_cstr(&mut sr.modalias, m);
         }
         Some(s)
     }
@@ -383,8 +383,10 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
             return false;
         };
         let ops = p.token as *const verbs_device_ops;
-        // SAFETY: ops is a registered provider's table; match_device takes the sysfs record.
-        unsafe { (*ops).match_device.is_some_and(|f| f(s)) }
+        // SAFETY: ops is a registered provider's static ops table.
+        let match_device = unsafe { (*ops).match_device };
+        // SAFETY: the provider's op, on the sysfs record it takes.
+        match_device.is_some_and(|f| unsafe { f(s) })
     }
 
     fn alloc_device(
@@ -397,9 +399,11 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         let ops = p.token as *const verbs_device_ops;
         let i = self.index(dev);
         let rec = self.recs.get(i)?;
-        // SAFETY: ops is a registered provider's table; alloc_device takes the sysfs record and
-        // returns a verbs_device it allocated (or NULL).
-        let vdev = unsafe { (*ops).alloc_device.map_or(core::ptr::null_mut(), |f| f(s)) };
+        // SAFETY: ops is a registered provider's static ops table.
+        let alloc = unsafe { (*ops).alloc_device };
+        // SAFETY: the provider's op takes the sysfs record and returns a verbs_device it
+        // allocated (or NULL).
+        let vdev = alloc.map_or(core::ptr::null_mut(), |f| unsafe { f(s) });
         if vdev.is_null() {
             self.warn(
                 b"Fatal: couldn't allocate device for "
@@ -414,19 +418,20 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
         dev_path.push("/class/infiniband_verbs/");
         dev_path.push(&rec.sysfs_name);
         if dev_path.len() >= crate::abi::verbs::IBV_SYSFS_PATH_MAX as usize {
-            // SAFETY: rdma-core's error path: hand the device back to its provider.
-            unsafe {
-                if let Some(u) = (*ops).uninit_device {
-                    u(vdev);
-                }
+            // SAFETY: ops is a registered provider's static ops table.
+            if let Some(u) = unsafe { (*ops).uninit_device } {
+                // SAFETY: rdma-core's error path: hand the fresh device back to its provider.
+                unsafe { u(vdev) };
             }
             return None;
         }
-        // SAFETY: vdev is the provider's fresh device; the core fills its ibv_device part.
-        unsafe {
-            (*vdev).ops = ops;
-            AtomicI32::from_ptr(&raw mut (*vdev).refcount).store(1, Ordering::Release);
-            let d = &mut (*vdev).device;
+        // SAFETY: vdev is the provider's fresh device, not shared yet; the core fills its
+        // ibv_device part.
+        let vd = unsafe { &mut *vdev };
+        {
+            vd.ops = ops;
+            vd.refcount = 1; // not shared yet: published later under the list lock
+            let d = &mut vd.device;
             d.node_type = CEnum::new(rec.node_type as i32 as u32);
             d.transport_type = CEnum::new(rec.transport() as i32 as u32);
             fill_cstr(&mut d.dev_name, rec.sysfs_name.as_bytes());
@@ -436,7 +441,7 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
                 &mut d.ibdev_path,
                 rec.ibdev_path.as_os_str().as_encoded_bytes(),
             );
-            (*vdev).sysfs = s;
+            vd.sysfs = s;
         }
         // The device owns the record now.
         if let Some(slot) = self.sysfs.get_mut(i) {
@@ -464,23 +469,29 @@ impl Hooks<Arc<DriverEntry>> for CHooks<'_> {
 /// `ibverbs_device_hold`.
 pub(crate) fn device_hold(v: VdevPtr) {
     // SAFETY: v is a live device (the caller holds a reference or the list lock).
-    unsafe { AtomicI32::from_ptr(&raw mut (*v.0).refcount).fetch_add(1, Ordering::AcqRel) };
+    let count = unsafe { &raw mut (*v.0).refcount };
+    // SAFETY: its reference count, only ever accessed atomically once the device is listed.
+    unsafe { AtomicI32::from_ptr(count) }.fetch_add(1, Ordering::AcqRel);
 }
 
 /// `ibverbs_device_put`: the last reference frees the sysfs record and gives the device back to
 /// its provider.
 pub(crate) fn device_put(v: VdevPtr) {
     // SAFETY: v is live until its count reaches zero, which only this call can observe.
-    unsafe {
-        if AtomicI32::from_ptr(&raw mut (*v.0).refcount).fetch_sub(1, Ordering::AcqRel) == 1 {
-            libc::free((*v.0).sysfs.cast());
-            let ops = (*v.0).ops;
-            if !ops.is_null() {
-                if let Some(u) = (*ops).uninit_device {
-                    u(v.0);
-                }
-            }
-        }
+    let count = unsafe { &raw mut (*v.0).refcount };
+    // SAFETY: its reference count, only ever accessed atomically once the device is listed.
+    if unsafe { AtomicI32::from_ptr(count) }.fetch_sub(1, Ordering::AcqRel) != 1 {
+        return;
+    }
+    // SAFETY: the last reference: nobody else reads the device any more.
+    let d = unsafe { &*v.0 };
+    let (sysfs, ops) = (d.sysfs, d.ops);
+    // SAFETY: the record this library calloc'ed for the device (or NULL).
+    unsafe { libc::free(sysfs.cast()) };
+    // SAFETY: NULL, or the registered provider's static ops table.
+    if let Some(u) = unsafe { ops.as_ref() }.and_then(|o| o.uninit_device) {
+        // SAFETY: hand the device back to the provider that allocated it.
+        unsafe { u(v.0) };
     }
 }
 
@@ -543,12 +554,16 @@ fn read_match(token: usize, loaded_as: Option<usize>) -> ProviderMatch {
     } else {
         let mut v = Vec::new();
         let mut e = o.match_table;
-        // SAFETY: the table ends with a sentinel entry (kind 0), as VERBS_*_MATCH tables do.
-        unsafe {
-            while (*e).kind != VERBS_MATCH_SENTINEL {
-                v.push(match_kind(&*e));
-                e = e.add(1);
+        loop {
+            // SAFETY: the table ends with a sentinel entry (kind 0), as VERBS_*_MATCH tables
+            // do, and `e` has not passed it.
+            let entry = unsafe { &*e };
+            if entry.kind == VERBS_MATCH_SENTINEL {
+                break;
             }
+            v.push(match_kind(entry));
+            // SAFETY: not the sentinel yet: the next entry is inside the table.
+            e = unsafe { e.add(1) };
         }
         Some(v)
     };
@@ -602,16 +617,16 @@ pub(crate) fn device_guid(v: VdevPtr) -> Option<u64> {
     if s.is_null() {
         return None;
     }
-    // SAFETY: as above.
-    unsafe {
-        if (*s).flags & device::VSYSFS_READ_NODE_GUID != 0 {
-            return Some((*s).node_guid);
-        }
-        let guid = sysfs::read_node_guid(&sysfs_ibdev_path(s)).ok()?;
-        (*s).node_guid = guid;
-        (*s).flags |= device::VSYSFS_READ_NODE_GUID;
-        Some(guid)
+    // SAFETY: as above: nobody else touches the record while the list lock is held.
+    let sr = unsafe { &mut *s };
+    if sr.flags & device::VSYSFS_READ_NODE_GUID != 0 {
+        return Some(sr.node_guid);
     }
+    // SAFETY: a live record.
+    let guid = sysfs::read_node_guid(&unsafe { sysfs_ibdev_path(s) }).ok()?;
+    sr.node_guid = guid;
+    sr.flags |= device::VSYSFS_READ_NODE_GUID;
+    Some(guid)
 }
 
 /// The `ibdev_path` of a sysfs record (`/sys/class/infiniband/<ibdev>`).
@@ -619,7 +634,9 @@ pub(crate) fn device_guid(v: VdevPtr) -> Option<u64> {
 /// # Safety
 /// `s` is a live sysfs record (its `ibdev_path` is NUL-terminated).
 pub(crate) unsafe fn sysfs_ibdev_path(s: *const verbs_sysfs_dev) -> std::path::PathBuf {
-    // SAFETY: the caller's contract.
-    let b = unsafe { CStr::from_ptr((*s).ibdev_path.as_ptr()) }.to_bytes();
+    // SAFETY: the caller's contract: a live record.
+    let path = unsafe { (&raw const (*s).ibdev_path).cast::<core::ffi::c_char>() };
+    // SAFETY: its ibdev_path is NUL-terminated.
+    let b = unsafe { CStr::from_ptr(path) }.to_bytes();
     std::path::PathBuf::from(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(b))
 }

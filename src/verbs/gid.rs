@@ -6,9 +6,6 @@
 //! (before 5.10: EPROTONOSUPPORT/ENOTTY, remembered per context) gets rdma-core's sysfs fallback.
 //!
 //! Called by the GID exports of `capi::context` and `capi::driver`.
-// Blocks here still hold several unsafe operations under one reason; to be split (the rest of
-// `verbs` denies it).
-#![allow(clippy::multiple_unsafe_ops_per_block)]
 use crate::verbs::ctxpriv::Context;
 use std::path::PathBuf;
 
@@ -27,18 +24,18 @@ use crate::errno::{Errno, Result};
 /// # Safety
 /// `ctx` is an open context.
 pub(crate) unsafe fn ibdev_path(ctx: *mut ibv_context) -> Option<PathBuf> {
-    // SAFETY: the caller's contract; the device's sysfs record lives as long as the device.
-    unsafe {
-        let dev = (*ctx).device;
-        if dev.is_null() {
-            return None;
-        }
-        let s = (*crate::verbs::devlist::vdev_of(dev).0).sysfs;
-        if s.is_null() {
-            return None;
-        }
-        Some(crate::verbs::devlist::sysfs_ibdev_path(s))
+    // SAFETY: the caller's contract: an open context.
+    let dev = unsafe { (*ctx).device };
+    if dev.is_null() {
+        return None;
     }
+    // SAFETY: an open context's device is one of the registry's `verbs_device`s, held while open.
+    let s = unsafe { (*crate::verbs::devlist::vdev_of(dev).0).sysfs };
+    if s.is_null() {
+        return None;
+    }
+    // SAFETY: the device's sysfs record, which lives as long as the device.
+    Some(unsafe { crate::verbs::devlist::sysfs_ibdev_path(s) })
 }
 
 /// The link layer of a port, through the context's full `query_port`.
@@ -122,12 +119,11 @@ pub(crate) unsafe fn query_gid_entry(
     flags: u32,
     fallback_mask: u32,
 ) -> Result<()> {
-    // SAFETY: the caller's contract.
-    let via = unsafe {
-        let bytes = super::buf::provider_buf(entry, entry_size);
-        let cx = Context::from_raw(ctx)?;
-        crate::cmd::device::query_gid_entry(cx.cmd(), port, index, flags, bytes)
-    }?;
+    // SAFETY: the caller's contract: `entry_size` writable bytes at `entry`.
+    let bytes = unsafe { super::buf::provider_buf(entry, entry_size) };
+    // SAFETY: the caller's contract: an open context.
+    let cx = unsafe { Context::from_raw(ctx) }?;
+    let via = crate::cmd::device::query_gid_entry(cx.cmd(), port, index, flags, bytes)?;
     if via == crate::cmd::device::GidVia::Kernel {
         return Ok(());
     }
@@ -152,18 +148,18 @@ pub(crate) unsafe fn query_gid_table(
     flags: u32,
     entry_size: usize,
 ) -> Result<usize> {
-    // SAFETY: the caller's contract; the product is checked (overflow: rdma-core's SIZE_MAX).
-    let (via, count) = unsafe {
-        let bytes = max.checked_mul(entry_size).map(|n| {
-            if n == 0 {
-                &mut [][..]
-            } else {
-                super::buf::provider_buf(entries, n)
-            }
-        });
-        let cx = Context::from_raw(ctx)?;
-        crate::cmd::device::query_gid_table(cx.cmd(), flags, entry_size, bytes)
-    }?;
+    // The product is checked (overflow: rdma-core's SIZE_MAX).
+    let bytes = max.checked_mul(entry_size).map(|n| {
+        if n == 0 {
+            &mut [][..]
+        } else {
+            // SAFETY: the caller's contract: `max` entries `entry_size` bytes apart.
+            unsafe { super::buf::provider_buf(entries, n) }
+        }
+    });
+    // SAFETY: the caller's contract: an open context.
+    let cx = unsafe { Context::from_raw(ctx) }?;
+    let (via, count) = crate::cmd::device::query_gid_table(cx.cmd(), flags, entry_size, bytes)?;
     if via == crate::cmd::device::GidVia::Kernel {
         return Ok(count as usize);
     }
@@ -202,14 +198,10 @@ pub(crate) unsafe fn query_gid_table(
             if n == max {
                 return Err(Errno::EINVAL);
             }
-            // SAFETY: n < max: inside the caller's array.
-            unsafe {
-                entries
-                    .cast::<u8>()
-                    .add(n * entry_size)
-                    .cast::<ibv_gid_entry>()
-                    .write_unaligned(e)
-            };
+            // SAFETY: n < max: the offset stays inside the caller's array.
+            let slot = unsafe { entries.cast::<u8>().add(n * entry_size) };
+            // SAFETY: a slot of the caller's array, at least an ibv_gid_entry long (checked).
+            unsafe { slot.cast::<ibv_gid_entry>().write_unaligned(e) };
             n += 1;
         }
     }

@@ -15,6 +15,7 @@ pub(crate) mod disassoc;
 pub(crate) mod gid;
 pub(crate) mod handed;
 pub(crate) mod mr;
+pub(crate) mod objects;
 pub(crate) mod ops;
 pub(crate) mod qpcommon;
 pub(crate) mod query;

@@ -13,10 +13,7 @@ use crate::abi::verbs::{ibv_recv_wr, ibv_sge};
 use crate::cmd::post::RecvWr;
 use crate::errno::{Errno, Result};
 
-/// An early failure returned as rdma-core returns it there: the value, `errno` untouched.
-pub(crate) fn quiet(e: Errno) -> c_int {
-    e.0
-}
+pub(crate) use crate::cret::quiet;
 
 pub(crate) use crate::verbs::disassoc::allow_disassociate;
 

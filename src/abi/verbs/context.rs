@@ -462,7 +462,7 @@ pub struct verbs_context {
         ) -> *mut ibv_cq_ex,
     >,
     /// The core's private per-context data (rdma-core's `struct verbs_ex_private`, ours is
-    /// src/capi/ctxpriv.rs).
+    /// src/verbs/ctxpriv.rs).
     pub r#priv: *mut verbs_ex_private,
     pub query_device_ex: Option<
         unsafe extern "C" fn(

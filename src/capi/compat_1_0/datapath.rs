@@ -16,6 +16,8 @@ use core::ptr::null_mut;
 use super::types::{ibv_cq_1_0, ibv_qp_1_0, ibv_recv_wr_1_0, ibv_send_wr_1_0, ibv_srq_1_0};
 use crate::abi::ctype::Be32;
 use crate::abi::verbs::{ibv_qp_type, ibv_recv_wr, ibv_send_wr, ibv_wc};
+use crate::cret::quiet;
+use crate::errno::Errno;
 
 /// Work requests rebuilt on the stack; longer chains go to the heap.
 const INLINE: usize = 16;
@@ -89,7 +91,7 @@ pub(super) unsafe extern "C" fn req_notify_cq(cq: *mut ibv_cq_1_0, solicited_onl
         };
         match real.as_ref().and_then(|r| (*r.context).ops.req_notify_cq) {
             Some(op) => op(real, solicited_only),
-            None => libc::EINVAL,
+            None => quiet(Errno::EINVAL),
         }
     }
 }
@@ -115,7 +117,7 @@ pub(super) unsafe extern "C" fn post_send(
         };
         let Some(op) = real_qp.as_ref().and_then(|r| (*r.context).ops.post_send) else {
             set_bad(wr);
-            return libc::EINVAL;
+            return quiet(Errno::EINVAL);
         };
         let is_ud = (*qp).qp_type == ibv_qp_type::IBV_QPT_UD as u32;
         // The requests that can be posted: up to the first UD request without an AH.
@@ -130,7 +132,7 @@ pub(super) unsafe extern "C" fn post_send(
         }
         if n == 0 && !stop.is_null() {
             set_bad(stop);
-            return libc::EINVAL;
+            return quiet(Errno::EINVAL);
         }
         with_zeroed::<ibv_send_wr, _>(n, |real| {
             let base = real.as_mut_ptr();
@@ -168,28 +170,36 @@ pub(super) unsafe extern "C" fn post_send(
                 ret
             } else if !stop.is_null() {
                 set_bad(stop);
-                libc::EINVAL
+                quiet(Errno::EINVAL)
             } else {
                 0
             }
         })
         .unwrap_or_else(|| {
             set_bad(wr);
-            libc::ENOMEM
+            quiet(Errno::ENOMEM)
         })
     }
 }
 
-/// Post a 1.0 receive chain through a provider op (QP or SRQ flavour).
+/// Post a 1.0 receive chain through a provider op (QP or SRQ flavour); without an op (a NULL
+/// object) EINVAL, `*bad_wr` the first request.
 ///
 /// # Safety
 /// `obj` is a live real QP/SRQ whose op is `op`; the chain and `bad_wr` are the caller's.
 unsafe fn post_recv_chain<O>(
     obj: *mut O,
-    op: unsafe extern "C" fn(*mut O, *mut ibv_recv_wr, *mut *mut ibv_recv_wr) -> c_int,
+    op: Option<unsafe extern "C" fn(*mut O, *mut ibv_recv_wr, *mut *mut ibv_recv_wr) -> c_int>,
     wr: *mut ibv_recv_wr_1_0,
     bad_wr: *mut *mut ibv_recv_wr_1_0,
 ) -> c_int {
+    let Some(op) = op else {
+        if !bad_wr.is_null() {
+            // SAFETY: the caller's out-parameter.
+            unsafe { *bad_wr = wr };
+        }
+        return quiet(Errno::EINVAL);
+    };
     // SAFETY: the caller's chain, read once to count and once to copy.
     unsafe {
         let (mut n, mut w) = (0usize, wr);
@@ -226,7 +236,7 @@ unsafe fn post_recv_chain<O>(
             if !bad_wr.is_null() {
                 *bad_wr = wr;
             }
-            libc::ENOMEM
+            quiet(Errno::ENOMEM)
         })
     }
 }
@@ -244,15 +254,8 @@ pub(super) unsafe extern "C" fn post_recv(
         } else {
             (*qp).real_qp
         };
-        match real.as_ref().and_then(|r| (*r.context).ops.post_recv) {
-            Some(op) => post_recv_chain(real, op, wr, bad_wr),
-            None => {
-                if !bad_wr.is_null() {
-                    *bad_wr = wr;
-                }
-                libc::EINVAL
-            }
-        }
+        let op = real.as_ref().and_then(|r| (*r.context).ops.post_recv);
+        post_recv_chain(real, op, wr, bad_wr)
     }
 }
 
@@ -269,14 +272,7 @@ pub(super) unsafe extern "C" fn post_srq_recv(
         } else {
             (*srq).real_srq
         };
-        match real.as_ref().and_then(|r| (*r.context).ops.post_srq_recv) {
-            Some(op) => post_recv_chain(real, op, wr, bad_wr),
-            None => {
-                if !bad_wr.is_null() {
-                    *bad_wr = wr;
-                }
-                libc::EINVAL
-            }
-        }
+        let op = real.as_ref().and_then(|r| (*r.context).ops.post_srq_recv);
+        post_recv_chain(real, op, wr, bad_wr)
     }
 }

@@ -3,15 +3,17 @@
 //!
 //! A binary linked against libibverbs 1.0 gets wrappers ([`types`]) instead of the real objects:
 //! each holds the real object last, mirrors a few of its fields, and is what the 1.0 symbols take
-//! and return. Every 1.0 function unwraps its arguments and calls the IBVERBS_1.1 export of the
-//! same name (so it follows that export's return convention and argument checks); constructors
-//! wrap the result, destructors free the wrapper once the real object is gone. The real CQ, QP and
+//! and return. Every 1.0 function unwraps its arguments and calls the core function the
+//! IBVERBS_1.1 export of the same name calls, naming the same C convention (so it has that
+//! export's argument checks and errno); constructors wrap the result, destructors free the wrapper
+//! once the real object is gone. (The verbs whose 1.1 export has no core function of its own yet
+//! still call that export: `tools/layers` lists them in EXPORT_CALLS_ALLOWED.) The real CQ, QP and
 //! SRQ point back at their wrapper through `cq_context`/`qp_context`/`srq_context`, which is how
 //! events are translated back ([`ibv_get_async_event_1_0`], `ibv_get_cq_event@IBVERBS_1.0`). A
 //! 1.0 context's dispatch table carries the data-path wrappers of [`datapath`].
 //!
 //! Divergences from rdma-core, all where it would crash or leave memory uninitialized: a NULL
-//! wrapper is passed on as a NULL real object, so the 1.1 export rejects it with EINVAL in its own
+//! wrapper is passed on as a NULL real object, so it is rejected with EINVAL in the 1.1 export's
 //! convention; the wrappers come zeroed (a zeroed mutex/cond is glibc's static initializer) and
 //! also mirror `handle` (all), `cmd_fd`/`async_fd`/`num_comp_vectors` (context) and `state` (QP,
 //! after modify/query), which rdma-core leaves as garbage; the table slots other than the data
@@ -26,10 +28,11 @@
 use core::ffi::{c_char, c_int};
 use core::ptr::null_mut;
 
-use super::{context as ctx11, device as dev11, events as ev11};
+use super::{context as ctx11, events as ev11};
 use crate::abi::verbs::{
     ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
 };
+use crate::capi::ret::ret_or;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 
@@ -137,50 +140,63 @@ pub(crate) fn real_context_of(
 
 /// `struct ibv_device_1_0 **ibv_get_device_list(int *num)`
 ///
-/// `ibv_get_device_list` with each device wrapped; the real list is kept in a hidden slot before
-/// the returned array (freed by `ibv_free_device_list@IBVERBS_1.0`). NULL with errno on failure,
+/// The devices `ibv_get_device_list` would list, each wrapped (each wrapper holds a reference on
+/// its device, given back by `ibv_free_device_list@IBVERBS_1.0`). NULL with errno on failure,
 /// `*num` then untouched.
 unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_device_1_0 {
-    let mut n: c_int = 0;
-    // SAFETY: n is a valid count out-parameter.
-    let list = unsafe { dev11::ibv_get_device_list(&mut n) };
-    if list.is_null() {
-        return null_mut();
-    }
-    let n = n.max(0) as usize;
-    // SAFETY: calloc of n + 2 pointers: the hidden slot, the wrappers, the terminator.
-    let l = unsafe { libc::calloc(n + 2, size_of::<*mut ibv_device_1_0>()) }
-        .cast::<*mut ibv_device_1_0>();
-    let fail = |l: *mut *mut ibv_device_1_0| {
-        // SAFETY: l is NULL or our array whose filled slots are wrappers; list is the real list.
-        unsafe {
-            if !l.is_null() {
-                for i in 1..=n {
-                    libc::free((*l.add(i)).cast());
+    let list = || -> Result<*mut *mut ibv_device_1_0> {
+        let devs = crate::verbs::devlist::get_device_list()?;
+        let n = devs.len();
+        // SAFETY: calloc of n + 1 pointers: the wrappers, the terminator.
+        let l = unsafe { libc::calloc(n + 1, size_of::<*mut ibv_device_1_0>()) }
+            .cast::<*mut ibv_device_1_0>();
+        let mut made = 0;
+        if !l.is_null() {
+            for &d in &devs {
+                let Ok(w) = alloc_zeroed::<ibv_device_1_0>() else {
+                    break;
+                };
+                // SAFETY: w is a fresh wrapper; made < n: inside the array.
+                unsafe {
+                    (*w).real_device = d;
+                    *l.add(made) = w;
                 }
-                libc::free(l.cast());
+                made += 1;
             }
-            dev11::ibv_free_device_list(list);
         }
-        Err::<*mut *mut ibv_device_1_0, _>(Errno::ENOMEM).ret_null()
-    };
-    if l.is_null() {
-        return fail(l);
-    }
-    // SAFETY: l has n + 2 slots; list has n devices.
-    unsafe {
-        *l = list.cast();
-        for i in 0..n {
-            let Ok(w) = alloc_zeroed::<ibv_device_1_0>() else {
-                return fail(l);
-            };
-            (*w).real_device = *list.add(i);
-            *l.add(i + 1) = w;
+        if made < n {
+            // SAFETY: l is NULL or our array whose first `made` slots are wrappers.
+            unsafe { free_list(l, &devs) };
+            return Err(Errno::ENOMEM);
         }
         if !num.is_null() {
-            *num = n as c_int;
+            // SAFETY: the caller's count.
+            unsafe { *num = n as c_int };
         }
-        LISTS_1_0.give(l.add(1))
+        Ok(LISTS_1_0.give(l))
+    };
+    list().ret_null()
+}
+
+/// Free a 1.0 device array `l` (NULL, or its wrappers up to the first NULL slot) and give back
+/// the references on `devs`.
+///
+/// # Safety
+/// `l` is NULL or a calloc'ed array whose slots are wrappers of [`alloc_zeroed`] up to a NULL.
+unsafe fn free_list(l: *mut *mut ibv_device_1_0, devs: &[*mut ibv_device]) {
+    if !l.is_null() {
+        let mut i = 0;
+        // SAFETY: the caller's contract: NULL-terminated (calloc'ed, at most n filled).
+        while !unsafe { *l.add(i) }.is_null() {
+            // SAFETY: a wrapper of ours.
+            unsafe { free(*l.add(i)) };
+            i += 1;
+        }
+        // SAFETY: the caller's array, from calloc.
+        unsafe { libc::free(l.cast()) };
+    }
+    for &d in devs {
+        crate::verbs::devlist::device_put(crate::verbs::devlist::vdev_of(d));
     }
 }
 
@@ -196,24 +212,27 @@ super::symver!(
 
 /// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
 ///
-/// Frees the wrappers, the hidden real list (releasing its devices) and the array.
+/// Frees the wrappers and the array, giving back each device's reference.
 /// Divergence: NULL, or an array that is not a live 1.0 list, is ignored (rdma-core crashes, or
 /// libc aborts the process).
 unsafe extern "C" fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) {
     if list.is_null() || !LISTS_1_0.take(list) {
         return;
     }
-    // SAFETY: a list from ibv_get_device_list@IBVERBS_1.0: NULL-terminated, the real list at [-1].
-    unsafe {
-        let mut i = 0;
-        while !(*list.add(i)).is_null() {
-            free(*list.add(i));
-            i += 1;
+    let mut devs = Vec::new();
+    let mut i = 0;
+    // SAFETY: a list from ibv_get_device_list@IBVERBS_1.0: NULL-terminated wrappers.
+    while let Some(w) = unsafe { (*list.add(i)).as_ref() } {
+        // Freeing must not fail for want of memory: a device not collected is released here.
+        if devs.try_reserve(1).is_ok() {
+            devs.push(w.real_device);
+        } else {
+            crate::verbs::devlist::device_put(crate::verbs::devlist::vdev_of(w.real_device));
         }
-        let base = list.sub(1);
-        dev11::ibv_free_device_list((*base).cast());
-        libc::free(base.cast());
+        i += 1;
     }
+    // SAFETY: as above.
+    unsafe { free_list(list, &devs) };
 }
 super::symver!(
     ibv_free_device_list,
@@ -227,7 +246,7 @@ super::symver!(
 /// The real device's name (`ibv_get_device_name`). Divergence: NULL gives NULL with errno EINVAL.
 unsafe extern "C" fn ibv_get_device_name_1_0(device: *mut ibv_device_1_0) -> *const c_char {
     // SAFETY: a listed 1.0 device or NULL.
-    unsafe { dev11::ibv_get_device_name(real(device)) }
+    unsafe { crate::verbs::objects::device_name(real(device)) }.ret_null()
 }
 super::symver!(
     ibv_get_device_name,
@@ -242,7 +261,11 @@ super::symver!(
 /// Divergence: NULL gives 0 with errno EINVAL.
 unsafe extern "C" fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> u64 {
     // SAFETY: as above.
-    unsafe { dev11::ibv_get_device_guid(real(device)).0 }
+    let device = unsafe { real(device) };
+    ret_or(
+        crate::verbs::objects::device_guid(device).map(u64::to_be),
+        0,
+    )
 }
 super::symver!(
     ibv_get_device_guid,
@@ -262,11 +285,13 @@ unsafe extern "C" fn ibv_open_device_1_0(device: *mut ibv_device_1_0) -> *mut ib
         let ctx = alloc_zeroed::<ibv_context_1_0>()?;
         // SAFETY: a listed 1.0 device or NULL (rejected by ibv_open_device); ctx is ours.
         unsafe {
-            let rc = dev11::ibv_open_device(real(device));
-            if rc.is_null() {
-                free(ctx);
-                return Err(Errno(crate::sys::errno()));
-            }
+            let rc = match crate::verbs::context::open_device(real(device), null_mut()) {
+                Ok(rc) => rc,
+                Err(e) => {
+                    free(ctx);
+                    return Err(e);
+                }
+            };
             let c = &mut *ctx;
             c.device = device;
             c.real_context = rc;
@@ -292,14 +317,16 @@ super::symver!(ibv_open_device, v1_0, "@IBVERBS_1.0", ibv_open_device_1_0);
 /// wrapper is then kept). Divergence: NULL gives -1 with errno EINVAL.
 unsafe extern "C" fn ibv_close_device_1_0(context: *mut ibv_context_1_0) -> c_int {
     // SAFETY: a 1.0 context of this library or NULL.
-    unsafe {
-        let ret = dev11::ibv_close_device(real(context));
-        if ret == 0 {
-            unregister_context(context);
-            free(context);
-        }
-        ret
+    let rc = unsafe { real(context) };
+    if rc.is_null() {
+        return Err(Errno::EINVAL).ret_minus_one();
     }
+    // SAFETY: the real context, open; the wrapper is not used again.
+    unsafe { crate::verbs::context::close_context(rc) };
+    unregister_context(context);
+    // SAFETY: as above.
+    unsafe { free(context) };
+    0
 }
 super::symver!(ibv_close_device, v1_0, "@IBVERBS_1.0", ibv_close_device_1_0);
 
@@ -449,7 +476,8 @@ unsafe extern "C" fn ibv_query_pkey_1_0(
     pkey: *mut u16,
 ) -> c_int {
     // SAFETY: as above.
-    unsafe { ctx11::ibv_query_pkey(real(context), port_num, index, pkey) }
+    unsafe { crate::verbs::objects::query_pkey(real(context), port_num, index, pkey) }
+        .ret_minus_one()
 }
 super::symver!(ibv_query_pkey, v1_0, "@IBVERBS_1.0", ibv_query_pkey_1_0);
 

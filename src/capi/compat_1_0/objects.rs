@@ -1,9 +1,10 @@
 //! The IBVERBS_1.0 object verbs: PD, MR, CQ (and its events), SRQ, QP, AH, multicast
 //! (rdma-core: compat-1_0.c).
 //!
-//! Constructors allocate the 1.0 wrapper, create the real object through the IBVERBS_1.1 export,
-//! fill the wrapper (and point the real CQ/QP/SRQ's context pointer back at it); a failure frees
-//! the wrapper and keeps the 1.1 export's errno. Destructors free the wrapper only once the real
+//! Constructors allocate the 1.0 wrapper, create the real object as the IBVERBS_1.1 export does
+//! (its core function in `verbs::objects`, or for PD, MR, CQ and QP still the export), fill the
+//! wrapper (and point the real CQ/QP/SRQ's context pointer back at it); a failure frees the
+//! wrapper and keeps the errno. Destructors free the wrapper only once the real
 //! object is destroyed. Everything else unwraps and forwards. See the module above for the
 //! divergences (NULL handling, fields rdma-core leaves unset).
 // The safety contract of each export is its C prototype, quoted in its doc.
@@ -21,9 +22,10 @@ use crate::abi::verbs::{
     ibv_ah_attr, ibv_comp_channel, ibv_cq, ibv_gid, ibv_qp_attr, ibv_qp_init_attr, ibv_srq_attr,
     ibv_srq_init_attr,
 };
-use crate::capi::{ah, cq, events, mcast, mr, pd, qp, srq};
-use crate::cret::CRet;
+use crate::capi::{cq, events, mr, pd, qp};
+use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
+use crate::verbs::objects::{self, Mcast};
 
 /// Allocate a wrapper, create the real object with `make`, and let `fill` complete the wrapper.
 /// The wrapper is freed (and `make`'s errno kept) when `make` returns NULL.
@@ -161,7 +163,7 @@ crate::capi::symver!(ibv_create_cq, v1_0, "@IBVERBS_1.0", ibv_create_cq_1_0);
 /// (as rdma-core).
 pub(super) unsafe extern "C" fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> c_int {
     // SAFETY: a 1.0 CQ or NULL.
-    unsafe { cq::ibv_resize_cq(real(cq), cqe) }
+    ret_status(unsafe { objects::resize_cq(real(cq), cqe) })
 }
 crate::capi::symver!(ibv_resize_cq, v1_0, "@IBVERBS_1.0", ibv_resize_cq_1_0);
 
@@ -170,7 +172,7 @@ crate::capi::symver!(ibv_resize_cq, v1_0, "@IBVERBS_1.0", ibv_resize_cq_1_0);
 /// `ibv_destroy_cq` on the real CQ, then frees the wrapper: 0, or the positive errno.
 pub(super) unsafe extern "C" fn ibv_destroy_cq_1_0(cq: *mut ibv_cq_1_0) -> c_int {
     // SAFETY: a 1.0 CQ or NULL.
-    unsafe { unwrap_destroy(cq, |r| cq::ibv_destroy_cq(r)) }
+    unsafe { unwrap_destroy(cq, |r| ret_status(objects::destroy_cq(r))) }
 }
 crate::capi::symver!(ibv_destroy_cq, v1_0, "@IBVERBS_1.0", ibv_destroy_cq_1_0);
 
@@ -228,7 +230,7 @@ pub(super) unsafe extern "C" fn ibv_create_srq_1_0(
     // success neither is NULL.
     unsafe {
         wrap(
-            || srq::ibv_create_srq(real(pd), srq_init_attr),
+            || objects::create_srq(real(pd), srq_init_attr).ret_null(),
             |w: &mut ibv_srq_1_0, r| {
                 w.context = (*pd).context;
                 w.srq_context = (*srq_init_attr).srq_context;
@@ -251,7 +253,7 @@ pub(super) unsafe extern "C" fn ibv_modify_srq_1_0(
     srq_attr_mask: c_int,
 ) -> c_int {
     // SAFETY: a 1.0 SRQ or NULL.
-    unsafe { srq::ibv_modify_srq(real(srq), srq_attr, srq_attr_mask) }
+    ret_status(unsafe { objects::modify_srq(real(srq), srq_attr, srq_attr_mask) })
 }
 crate::capi::symver!(ibv_modify_srq, v1_0, "@IBVERBS_1.0", ibv_modify_srq_1_0);
 
@@ -263,7 +265,7 @@ pub(super) unsafe extern "C" fn ibv_query_srq_1_0(
     srq_attr: *mut ibv_srq_attr,
 ) -> c_int {
     // SAFETY: a 1.0 SRQ or NULL.
-    unsafe { srq::ibv_query_srq(real(srq), srq_attr) }
+    ret_status(unsafe { objects::query_srq(real(srq), srq_attr) })
 }
 crate::capi::symver!(ibv_query_srq, v1_0, "@IBVERBS_1.0", ibv_query_srq_1_0);
 
@@ -272,7 +274,7 @@ crate::capi::symver!(ibv_query_srq, v1_0, "@IBVERBS_1.0", ibv_query_srq_1_0);
 /// `ibv_destroy_srq` on the real SRQ, then frees the wrapper: 0, or the positive errno.
 pub(super) unsafe extern "C" fn ibv_destroy_srq_1_0(srq: *mut ibv_srq_1_0) -> c_int {
     // SAFETY: a 1.0 SRQ or NULL.
-    unsafe { unwrap_destroy(srq, |r| srq::ibv_destroy_srq(r)) }
+    unsafe { unwrap_destroy(srq, |r| ret_status(objects::destroy_srq(r))) }
 }
 crate::capi::symver!(ibv_destroy_srq, v1_0, "@IBVERBS_1.0", ibv_destroy_srq_1_0);
 
@@ -343,7 +345,7 @@ pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
     // answer are live, their context pointers are their wrappers.
     unsafe {
         let mut ra: ibv_qp_init_attr = core::mem::zeroed();
-        let ret = qp::ibv_query_qp(real(qp), attr, attr_mask, &mut ra);
+        let ret = ret_status(objects::query_qp(real(qp), attr, attr_mask, &mut ra));
         if ret != 0 {
             return ret;
         }
@@ -406,7 +408,7 @@ pub(super) unsafe extern "C" fn ibv_create_ah_1_0(
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
-            || ah::ibv_create_ah(real(pd), attr),
+            || objects::create_ah(real(pd), attr).ret_null(),
             |w: &mut ibv_ah_1_0, r| {
                 w.context = (*pd).context;
                 w.pd = pd;
@@ -423,7 +425,7 @@ crate::capi::symver!(ibv_create_ah, v1_0, "@IBVERBS_1.0", ibv_create_ah_1_0);
 /// `ibv_destroy_ah` on the real AH, then frees the wrapper: 0, or the positive errno.
 pub(super) unsafe extern "C" fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> c_int {
     // SAFETY: a 1.0 AH or NULL.
-    unsafe { unwrap_destroy(ah, |r| ah::ibv_destroy_ah(r)) }
+    unsafe { unwrap_destroy(ah, |r| ret_status(objects::destroy_ah(r))) }
 }
 crate::capi::symver!(ibv_destroy_ah, v1_0, "@IBVERBS_1.0", ibv_destroy_ah_1_0);
 
@@ -436,7 +438,7 @@ pub(super) unsafe extern "C" fn ibv_attach_mcast_1_0(
     lid: u16,
 ) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
-    unsafe { mcast::ibv_attach_mcast(real(qp), gid, lid) }
+    ret_status(unsafe { objects::mcast(Mcast::Attach, real(qp), gid, lid) })
 }
 crate::capi::symver!(ibv_attach_mcast, v1_0, "@IBVERBS_1.0", ibv_attach_mcast_1_0);
 
@@ -449,6 +451,6 @@ pub(super) unsafe extern "C" fn ibv_detach_mcast_1_0(
     lid: u16,
 ) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
-    unsafe { mcast::ibv_detach_mcast(real(qp), gid, lid) }
+    ret_status(unsafe { objects::mcast(Mcast::Detach, real(qp), gid, lid) })
 }
 crate::capi::symver!(ibv_detach_mcast, v1_0, "@IBVERBS_1.0", ibv_detach_mcast_1_0);

@@ -1,7 +1,8 @@
 //! The provider ABI 65 forms of the private functions whose signature or structure layout changed
 //! since ABI 34 (rdma-core v65 init.c, dummy_ops.c, cmd_device.c, cmd_cq.c, cmd_qp.c, cmd_mr.c).
-//! Each adapts its arguments and calls the ABI-34 implementation; they are exported only as
-//! `name@IBVERBS_PRIVATE_65` (see `twins.rs`), never by their Rust names.
+//! Each adapts its arguments and calls the body the ABI-34 export calls (never that export), naming
+//! its C convention itself; they are exported only as `name@IBVERBS_PRIVATE_65` (see `twins.rs`),
+//! never by their Rust names.
 // The safety contract of each function is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
@@ -53,7 +54,7 @@ pub struct verbs_create_cq_prov_attr {
 /// True when a provider's `driver` chain carries attributes (NULL or empty: false).
 unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
     // SAFETY: the caller's contract: NULL or a command buffer chain.
-    !driver.is_null() && unsafe { crate::capi::driver::__ioctl_final_num_attrs(0, driver) } != 0
+    !driver.is_null() && unsafe { crate::capi::driver::final_num_attrs(0, driver) } != 0
 }
 
 /// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)` (ABI 65)
@@ -260,7 +261,7 @@ pub unsafe extern "C" fn ibv_cmd_get_context_65(
     }
     // SAFETY: the C contract, on the ABI-34 view.
     unsafe {
-        crate::capi::cmd_device::ibv_cmd_get_context(
+        crate::capi::cmd_device::get_context(
             view34(context.cast(), 65),
             cmd,
             cmd_size,
@@ -268,6 +269,7 @@ pub unsafe extern "C" fn ibv_cmd_get_context_65(
             resp_size,
         )
     }
+    .ret_errno()
 }
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)` (ABI 65)
@@ -287,7 +289,7 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex_65(
 ) -> c_int {
     // SAFETY: the C contract, forwarded.
     unsafe {
-        ibv_cmd_create_cq_ex2_65(
+        create_cq_ex(
             context,
             cq_attr,
             prov_attr,
@@ -317,13 +319,39 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2_65(
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
+    // SAFETY: the C contract, forwarded.
+    unsafe {
+        create_cq_ex(
+            context, cq_attr, prov_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+        )
+    }
+}
+
+/// The body of both ABI-65 create-CQ commands: a `prov_attr` with a buffer (a CQ ring the
+/// provider allocated) gives EOPNOTSUPP, nothing sent; otherwise the ABI-34 body.
+///
+/// # Safety
+/// As for those exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut ibv_create_cq_ex,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_ex_create_cq_resp,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
     // SAFETY: the provider's attributes, if any.
     if !prov_attr.is_null() && unsafe { (*prov_attr).buffer_length } != 0 {
         return Errno::EOPNOTSUPP.ret_errno();
     }
-    // SAFETY: the C contract, forwarded.
+    // SAFETY: the caller's contract.
     unsafe {
-        crate::capi::cmd_cq::ibv_cmd_create_cq_ex2(
+        crate::capi::cmd_cq::create_cq_ex(
             context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
         )
     }
@@ -349,10 +377,17 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2_65(
     }
     // SAFETY: the C contract, forwarded.
     unsafe {
-        crate::capi::cmd_qp::ibv_cmd_create_qp_ex2(
-            context, qp, qp_attr, cmd, cmd_size, resp, resp_size,
+        crate::capi::cmd_qp::create_qp_ext(
+            context,
+            qp,
+            qp_attr,
+            (cmd, cmd_size),
+            (resp, resp_size),
+            crate::cmd::qp::CREATE_QP_EX2_MASK,
+            crate::cmd::qp::create_qp_ex2,
         )
     }
+    .ret_errno()
 }
 
 /// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)` (ABI 65)
@@ -374,7 +409,8 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr_65(
         return Errno::EOPNOTSUPP.ret_errno();
     }
     // SAFETY: the C contract, forwarded.
-    unsafe { crate::capi::cmd_mr::ibv_cmd_reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }
+    unsafe { crate::capi::cmd_mr::reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }
+        .ret_errno()
 }
 
 // The facts the ABI-34 view rests on (v65 layout file: verbs_context 696 bytes with `context` at
