@@ -29,20 +29,44 @@ pub(crate) struct ContextPriv {
     /// which the library's verbs use), and the 17 v65-only ones the provider gave (None where
     /// it gave none: the public verbs then do what rdma-core's default op does). All None for
     /// an ABI 34 context.
-    pub ops65: crate::abi::driver::pabi65::verbs_context_ops_pabi65,
+    pub ops65: Ops65,
+}
+
+/// The v65 op table of a private part, allocated when first written (only an ABI 65 context
+/// writes it): without it an ABI 34 context's private part is small enough for malloc's
+/// per-thread cache, which makes `ibv_open_device`/`ibv_close_device` cheaper. Read before any
+/// write, it is all None.
+pub(crate) struct Ops65(Option<Box<crate::abi::driver::pabi65::verbs_context_ops_pabi65>>);
+
+/// What an [`Ops65`] that was never written reads as.
+// SAFETY: a table of Option<fn>: all-zero is all None.
+static NO_OPS65: crate::abi::driver::pabi65::verbs_context_ops_pabi65 =
+    unsafe { core::mem::zeroed() };
+
+impl core::ops::Deref for Ops65 {
+    type Target = crate::abi::driver::pabi65::verbs_context_ops_pabi65;
+    fn deref(&self) -> &Self::Target {
+        self.0.as_deref().unwrap_or(&NO_OPS65)
+    }
+}
+
+impl core::ops::DerefMut for Ops65 {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        // SAFETY: a table of Option<fn>: all-zero is all None.
+        self.0
+            .get_or_insert_with(|| Box::new(unsafe { core::mem::zeroed() }))
+    }
 }
 
 impl ContextPriv {
     /// A provider ABI 34 private part with the given table.
     pub(crate) fn new(ops: verbs_context_ops, cmd: crate::cmd::CmdState, imported: bool) -> Self {
-        // SAFETY: a table of Option<fn>: all-zero is all None.
-        let ops65 = unsafe { core::mem::zeroed() };
         ContextPriv {
             ops,
             cmd,
             imported,
             abi: 34,
-            ops65,
+            ops65: Ops65(None),
         }
     }
 }
@@ -150,8 +174,7 @@ static DETACHED: ContextPriv = ContextPriv {
     cmd: crate::cmd::CmdState::new(0, false),
     imported: false,
     abi: 34,
-    // SAFETY: as above.
-    ops65: unsafe { core::mem::zeroed() },
+    ops65: Ops65(None),
 };
 
 /// The private part of a context; [`DETACHED`] when it has none.
