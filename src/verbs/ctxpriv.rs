@@ -181,9 +181,21 @@ static DETACHED: ContextPriv = ContextPriv {
 ///
 /// # Safety
 /// `ctx` is a live context whose `priv` is NULL or a `ContextPriv` of this library.
+#[inline(always)]
 pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     // SAFETY: the caller's contract; priv was set by verbs_init_context to a leaked Box.
-    unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() }.unwrap_or(&DETACHED)
+    match unsafe { (*vctx_of(ctx)).r#priv.cast::<ContextPriv>().as_ref() } {
+        Some(p) => p,
+        // A branch, not a select: every verb takes the other way.
+        None => detached(),
+    }
+}
+
+/// [`DETACHED`], out of the verbs' way.
+#[cold]
+#[inline(never)]
+fn detached() -> &'static ContextPriv {
+    &DETACHED
 }
 
 /// Initialisation's write of `imported` (after the provider returned the context), through the
