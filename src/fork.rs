@@ -443,14 +443,30 @@ pub fn fork_status() -> u32 {
 /// Without `ibv_fork_init` (the common case: every `ibv_reg_mr`/`ibv_dereg_mr` passes here) this is
 /// two atomic operations and no lock, as rdma-core returns at once when it has no range tree: the
 /// call is only remembered, so that a later `ibv_fork_init` fails with EINVAL as rdma-core's does.
+///
+/// Inlined into its callers (`ibv_reg_mr`/`ibv_dereg_mr` among them) so that this common case
+/// costs no call; the tracked case is [`fork_range_tracked`].
+#[inline]
 pub fn fork_range(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
-    if !ENABLED.load(Ordering::Acquire) {
+    if !tracking() {
         RANGE_SEEN.store(true, Ordering::Release);
         // An init that finished in between tracks this range (it came after the init).
-        if !ENABLED.load(Ordering::Acquire) {
+        if !tracking() {
             return Ok(());
         }
     }
+    fork_range_tracked(base, size, advice)
+}
+
+/// Whether `ibv_fork_init` enabled range tracking (once set, it stays set).
+#[inline]
+pub fn tracking() -> bool {
+    ENABLED.load(Ordering::Acquire)
+}
+
+/// [`fork_range`] once tracking is on: the range tree under its lock.
+#[inline(never)]
+fn fork_range_tracked(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
     with_state(|s| s.range(base, size, advice))
 }
 

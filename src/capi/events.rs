@@ -13,7 +13,9 @@ use core::ffi::{c_int, c_uint, c_void};
 
 use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};
 use crate::abi::verbs::ibv_event_type::*;
-use crate::abi::verbs::{ibv_async_event, ibv_comp_channel, ibv_context, ibv_cq};
+use crate::abi::verbs::{
+    ibv_async_event, ibv_comp_channel, ibv_context, ibv_cq, ibv_qp, ibv_srq, ibv_wq,
+};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::sys::pod;
@@ -21,17 +23,23 @@ use crate::verbs::ctxpriv::ops_of;
 
 /// One whole record of `T` from `fd`, or the read's errno (a short read, which the kernel never
 /// gives, is EIO).
+#[inline(always)]
 fn read_record<T: pod::Pod>(fd: c_int) -> Result<T> {
     let mut rec: T = pod::zeroed();
-    let buf = pod::bytes_mut(&mut rec);
-    let n = crate::sys::heap::read(fd, buf)?;
-    // Divergence: rdma-core returns -1 with errno left as it was on a short read; the kernel
-    // never reads short, so we call it EIO.
-    if n != buf.len() {
-        Err(Errno::EIO)
-    } else {
-        Ok(rec)
+    match crate::sys::heap::read(fd, pod::bytes_mut(&mut rec)) {
+        Ok(n) if n == size_of::<T>() => Ok(rec),
+        // Divergence: rdma-core returns -1 with errno left as it was on a short read; the
+        // kernel never reads short, so we call it EIO.
+        Ok(_) => Err(Errno::EIO),
+        Err(e) => Err(e),
     }
+}
+
+/// -1 with errno `e`: the failure return of the event getters, out of their way.
+#[cold]
+#[inline(never)]
+fn fail(e: Errno) -> c_int {
+    Err(e).ret_minus_one()
 }
 
 /// The kinds of object an asynchronous event can name.
@@ -84,13 +92,13 @@ pub unsafe extern "C" fn ibv_get_async_event(
     event: *mut ibv_async_event,
 ) -> c_int {
     if context.is_null() || event.is_null() {
-        return Err(Errno::EINVAL).ret_minus_one();
+        return fail(Errno::EINVAL);
     }
     // SAFETY: an open context and the caller's event.
     unsafe {
         let ev: ib_uverbs_async_event_desc = match read_record((*context).async_fd) {
             Ok(ev) => ev,
-            Err(e) => return Err(e).ret_minus_one(),
+            Err(e) => return fail(e),
         };
         (*event).event_type = ev.event_type.into();
         let el = &raw mut (*event).element;
@@ -114,23 +122,39 @@ super::symver!(
     ibv_get_async_event
 );
 
-/// Count one event on an object: `counter += n` under `mutex`, then wake one waiter on `cond`.
+/// Count `n` events on the object at `obj`: the counter at byte `COUNTER` `+= n` under the
+/// mutex at byte `MUTEX`, then wake one waiter on the condition variable at byte `COND`. One copy
+/// per kind of object (the offsets are constants in it), not inlined, so that the exports stay
+/// free of the registers it keeps across the lock: they return without a frame when there is
+/// nothing to count.
 ///
 /// # Safety
-/// The three pointers are fields of one live, initialised object.
-unsafe fn count_events(
-    mutex: *mut libc::pthread_mutex_t,
-    cond: *mut libc::pthread_cond_t,
-    counter: *mut u32,
+/// `obj` is a live, initialised object with its fields at those offsets.
+#[inline(never)]
+unsafe fn count_events<const MUTEX: usize, const COND: usize, const COUNTER: usize>(
+    obj: *mut u8,
     n: u32,
 ) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        libc::pthread_mutex_lock(mutex);
-        *counter = (*counter).wrapping_add(n);
-        libc::pthread_cond_signal(cond);
-        libc::pthread_mutex_unlock(mutex);
-    }
+    // SAFETY: the caller's contract: the object's mutex.
+    unsafe { libc::pthread_mutex_lock(obj.wrapping_add(MUTEX).cast()) };
+    let counter = obj.wrapping_add(COUNTER).cast::<u32>();
+    // SAFETY: the object's counter, under its mutex.
+    unsafe { *counter = (*counter).wrapping_add(n) };
+    // SAFETY: the object's condition variable.
+    unsafe { libc::pthread_cond_signal(obj.wrapping_add(COND).cast()) };
+    // SAFETY: locked above.
+    unsafe { libc::pthread_mutex_unlock(obj.wrapping_add(MUTEX).cast()) };
+}
+
+/// [`count_events`] for objects of type `$t` on their counter `$counter`.
+macro_rules! count_events_of {
+    ($t:ty, $counter:ident) => {
+        count_events::<
+            { core::mem::offset_of!($t, mutex) },
+            { core::mem::offset_of!($t, cond) },
+            { core::mem::offset_of!($t, $counter) },
+        >
+    };
 }
 
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
@@ -145,49 +169,26 @@ pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
     if event.is_null() {
         return;
     }
-    // SAFETY: an event filled by ibv_get_async_event; its object is still alive (the caller may
-    // not destroy it before acknowledging).
-    unsafe {
-        let el = (*event).element;
-        match affiliation((*event).event_type.raw()) {
-            Affiliation::Cq if !el.cq.is_null() => {
-                let o = el.cq;
-                count_events(
-                    &raw mut (*o).mutex,
-                    &raw mut (*o).cond,
-                    &raw mut (*o).async_events_completed,
-                    1,
-                );
-            }
-            Affiliation::Qp if !el.qp.is_null() => {
-                let o = el.qp;
-                count_events(
-                    &raw mut (*o).mutex,
-                    &raw mut (*o).cond,
-                    &raw mut (*o).events_completed,
-                    1,
-                );
-            }
-            Affiliation::Srq if !el.srq.is_null() => {
-                let o = el.srq;
-                count_events(
-                    &raw mut (*o).mutex,
-                    &raw mut (*o).cond,
-                    &raw mut (*o).events_completed,
-                    1,
-                );
-            }
-            Affiliation::Wq if !el.wq.is_null() => {
-                let o = el.wq;
-                count_events(
-                    &raw mut (*o).mutex,
-                    &raw mut (*o).cond,
-                    &raw mut (*o).events_completed,
-                    1,
-                );
-            }
-            _ => {}
+    // SAFETY: an event filled by ibv_get_async_event.
+    let (t, el) = unsafe { ((*event).event_type.raw(), (*event).element) };
+    type Count = unsafe fn(*mut u8, u32);
+    // SAFETY: reading the member the event type says is set (a pointer for these four).
+    let (obj, count): (*mut u8, Count) = unsafe {
+        match affiliation(t) {
+            Affiliation::Cq => (
+                el.cq.cast(),
+                count_events_of!(ibv_cq, async_events_completed),
+            ),
+            Affiliation::Qp => (el.qp.cast(), count_events_of!(ibv_qp, events_completed)),
+            Affiliation::Srq => (el.srq.cast(), count_events_of!(ibv_srq, events_completed)),
+            Affiliation::Wq => (el.wq.cast(), count_events_of!(ibv_wq, events_completed)),
+            Affiliation::Port => return,
         }
+    };
+    if !obj.is_null() {
+        // SAFETY: the event's object is still alive (the caller may not destroy it before
+        // acknowledging), of the type its event says.
+        unsafe { count(obj, 1) };
     }
 }
 super::symver!(
@@ -268,20 +269,20 @@ pub unsafe extern "C" fn ibv_get_cq_event(
     cq_context: *mut *mut c_void,
 ) -> c_int {
     if channel.is_null() || cq.is_null() || cq_context.is_null() {
-        return Err(Errno::EINVAL).ret_minus_one();
+        return fail(Errno::EINVAL);
     }
     // SAFETY: a live channel; the kernel echoes the CQ address given at creation, a CQ that
     // cannot be destroyed while this event is unacknowledged.
     unsafe {
         let ev: ib_uverbs_comp_event_desc = match read_record((*channel).fd) {
             Ok(ev) => ev,
-            Err(e) => return Err(e).ret_minus_one(),
+            Err(e) => return fail(e),
         };
         let c = ev.cq_handle as usize as *mut ibv_cq;
         *cq = c;
         if c.is_null() {
             // Divergence: rdma-core would crash on a CQ address of 0; the kernel never sends one.
-            return Err(Errno::EIO).ret_minus_one();
+            return fail(Errno::EIO);
         }
         *cq_context = (*c).cq_context;
         if let Some(f) = ops_of((*c).context).cq_event {
@@ -305,14 +306,7 @@ pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
         return;
     }
     // SAFETY: a CQ initialised by verbs_init_cq.
-    unsafe {
-        count_events(
-            &raw mut (*cq).mutex,
-            &raw mut (*cq).cond,
-            &raw mut (*cq).comp_events_completed,
-            nevents,
-        );
-    }
+    unsafe { count_events_of!(ibv_cq, comp_events_completed)(cq.cast(), nevents) };
 }
 super::symver!(ibv_ack_cq_events, v1_1, "@@IBVERBS_1.1", ibv_ack_cq_events);
 

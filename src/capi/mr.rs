@@ -52,6 +52,11 @@ fn dofork(addr: *mut c_void, len: usize) -> Result<()> {
 /// [`dofork`] on a path whose result is not reported: `errno` stays what the failure before it
 /// left.
 fn dofork_quiet(addr: *mut c_void, len: usize) {
+    if !crate::fork::tracking() {
+        // Untracked: no system call can change errno (the common case costs two atomics).
+        let _ = dofork(addr, len);
+        return;
+    }
     let e = crate::sys::errno();
     let _ = dofork(addr, len);
     crate::sys::set_errno(e);

@@ -9,9 +9,6 @@
 //! Invariant for the unsafe here: every `verbs_context` pointer handed in is inside memory the
 //! provider allocated for a context of this library (PABI-34 view, see `ctxpriv::view34`), and no
 //! `&mut` to it is held while a provider op runs.
-// Blocks here still hold several unsafe operations under one reason; to be split (the rest of
-// `verbs` denies it).
-#![allow(clippy::multiple_unsafe_ops_per_block)]
 use core::ffi::{c_int, c_void};
 
 use crate::abi::driver::verbs_context_pabi34 as verbs_context;
@@ -37,20 +34,21 @@ pub(crate) unsafe fn init_context(
         false,
     ));
     crate::verbs::devlist::device_hold(crate::verbs::devlist::vdev_of(device));
-    // SAFETY: the caller's contract.
-    unsafe {
-        let ctx = &raw mut (*vctx).context;
-        (*ctx).device = device;
-        (*ctx).cmd_fd = cmd_fd;
-        (*ctx).async_fd = -1;
-        libc::pthread_mutex_init(&raw mut (*ctx).mutex, core::ptr::null());
-        // __VERBS_ABI_IS_EXTENDED: the inline functions of verbs.h look for the verbs_context.
-        (*ctx).abi_compat = usize::MAX as *mut c_void;
-        // The PABI-34 size: v65 inlines then see the six newer ops as absent.
-        (*vctx).sz = size_of::<verbs_context>();
-        (*vctx).r#priv = Box::into_raw(priv_).cast();
-        crate::verbs::ops::init_defaults(vctx);
-    }
+    // SAFETY: the caller's contract: a writable verbs_context nobody else sees yet.
+    let v = unsafe { &mut *vctx };
+    let ctx = &mut v.context;
+    ctx.device = device;
+    ctx.cmd_fd = cmd_fd;
+    ctx.async_fd = -1;
+    // SAFETY: the context's own mutex, not in use (the context is not handed out yet).
+    unsafe { libc::pthread_mutex_init(&raw mut ctx.mutex, core::ptr::null()) };
+    // __VERBS_ABI_IS_EXTENDED: the inline functions of verbs.h look for the verbs_context.
+    ctx.abi_compat = usize::MAX as *mut c_void;
+    // The PABI-34 size: v65 inlines then see the six newer ops as absent.
+    v.sz = size_of::<verbs_context>();
+    v.r#priv = Box::into_raw(priv_).cast();
+    // SAFETY: the caller's contract; priv was set just now.
+    unsafe { crate::verbs::ops::init_defaults(vctx) };
     Ok(())
 }
 
@@ -66,32 +64,51 @@ pub(crate) unsafe fn open_device(
         return Err(crate::errno::Errno::EINVAL);
     }
     let vdev = crate::verbs::devlist::vdev_of(device).0;
-    // SAFETY: a listed device: ops and sysfs were set when a provider took it.
-    unsafe {
-        let sysfs = (*vdev).sysfs;
-        let mut cmd_fd = -1;
-        if !sysfs.is_null() {
-            let name = core::ffi::CStr::from_ptr((*sysfs).sysfs_name.as_ptr()).to_string_lossy();
-            cmd_fd = crate::sys::cdev::open_cdev(&name, (*sysfs).sysfs_cdev)?;
-        }
-        let ops = (*vdev).ops;
-        let Some(alloc) = ops.as_ref().and_then(|o| o.alloc_context) else {
-            crate::sys::cdev::close(cmd_fd);
-            return Err(crate::errno::Errno::EOPNOTSUPP);
-        };
-        // cmd_fd belongs to alloc_context now (it closes it on failure).
-        let vctx = alloc(device, cmd_fd, private_data);
-        if vctx.is_null() {
-            return Err(crate::errno::Errno(crate::sys::errno()));
-        }
-        // A provider ABI 65 provider returned its (larger) v65 verbs_context: work on its
-        // ABI-34 view from here on.
-        let vctx = crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi(ops));
-        if sysfs.is_null() {
-            set_lib_ops(vctx);
-            return Ok(&raw mut (*vctx).context);
-        }
-        finish_open(vctx, false)
+    // SAFETY: a listed device: sysfs was set (or left NULL) when a provider took it.
+    let sysfs = unsafe { (*vdev).sysfs };
+    let mut cmd_fd = -1;
+    // SAFETY: a listed device's sysfs record lives as long as the device.
+    if let Some(sysfs) = unsafe { sysfs.as_ref() } {
+        cmd_fd = open_node(&sysfs.sysfs_name, sysfs.sysfs_cdev)?;
+    }
+    // SAFETY: as above: ops were set when a provider took the device.
+    let ops = unsafe { (*vdev).ops };
+    // SAFETY: a provider's static table (or NULL).
+    let Some(alloc) = unsafe { ops.as_ref() }.and_then(|o| o.alloc_context) else {
+        crate::sys::cdev::close(cmd_fd);
+        return Err(crate::errno::Errno::EOPNOTSUPP);
+    };
+    // cmd_fd belongs to alloc_context now (it closes it on failure).
+    // SAFETY: the provider's op on its own device and the node just opened.
+    let vctx = unsafe { alloc(device, cmd_fd, private_data) };
+    if vctx.is_null() {
+        return Err(crate::errno::Errno(crate::sys::errno()));
+    }
+    // A provider ABI 65 provider returned its (larger) v65 verbs_context: work on its
+    // ABI-34 view from here on.
+    let vctx = crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi(ops));
+    if sysfs.is_null() {
+        // SAFETY: the context the provider just returned.
+        unsafe { set_lib_ops(vctx) };
+        return Ok(vctx.cast::<u8>().wrapping_add(CONTEXT_AT).cast());
+    }
+    // SAFETY: as above.
+    unsafe { finish_open(vctx, false) }
+}
+
+/// Where `context` sits in a PABI-34 `verbs_context`.
+const CONTEXT_AT: usize = core::mem::offset_of!(verbs_context, context);
+
+/// Opens the uverbs node `name` (a NUL-terminated sysfs name) of character device `cdev`.
+/// A name that is not UTF-8 (never seen: the kernel names them `uverbsN`) goes through a lossy
+/// copy; the usual one is borrowed as it is.
+fn open_node(name: &[core::ffi::c_char], cdev: u64) -> crate::errno::Result<c_int> {
+    // SAFETY: c_char and u8 have the same size and alignment; the slice is the whole array.
+    let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
+    let bytes = bytes.split(|&b| b == 0).next().unwrap_or(bytes);
+    match core::str::from_utf8(bytes) {
+        Ok(s) => crate::sys::cdev::open_cdev(s, cdev),
+        Err(_) => crate::sys::cdev::open_cdev(&String::from_utf8_lossy(bytes), cdev),
     }
 }
 
@@ -105,22 +122,25 @@ pub(crate) unsafe fn finish_open(
     imported: bool,
 ) -> crate::errno::Result<*mut ibv_context> {
     // SAFETY: the caller's contract.
-    unsafe {
-        set_lib_ops(vctx);
-        let ctx = &raw mut (*vctx).context;
-        crate::verbs::ctxpriv::set_imported(ctx, imported);
-        if (*ctx).async_fd == -1 {
-            let cx = crate::verbs::ctxpriv::Context::from_raw(ctx)?;
-            match crate::cmd::device::alloc_async_fd(cx.cmd()) {
-                Ok(afd) => (*ctx).async_fd = afd,
-                Err(e) => {
-                    close_context(ctx);
-                    return Err(e);
-                }
+    unsafe { set_lib_ops(vctx) };
+    let ctx: *mut ibv_context = vctx.cast::<u8>().wrapping_add(CONTEXT_AT).cast();
+    // SAFETY: the caller's contract: initialised by init_context, not shared yet.
+    unsafe { crate::verbs::ctxpriv::set_imported(ctx, imported) };
+    // SAFETY: as above.
+    if unsafe { (*ctx).async_fd } == -1 {
+        // SAFETY: as above: a live context of this library.
+        let cx = unsafe { crate::verbs::ctxpriv::Context::from_raw(ctx) }?;
+        match crate::cmd::device::alloc_async_fd(cx.cmd()) {
+            // SAFETY: as above; no provider op runs meanwhile.
+            Ok(afd) => unsafe { (*ctx).async_fd = afd },
+            Err(e) => {
+                // SAFETY: as above; the context is not handed out, so nobody else closes it.
+                unsafe { close_context(ctx) };
+                return Err(e);
             }
         }
-        Ok(ctx)
     }
+    Ok(ctx)
 }
 
 /// `ibv_close_device`'s body: the provider's free_context (which calls verbs_uninit_context).
@@ -129,10 +149,9 @@ pub(crate) unsafe fn finish_open(
 /// `ctx` is a live context of this library.
 pub(crate) unsafe fn close_context(ctx: *mut ibv_context) {
     // SAFETY: the caller's contract.
-    unsafe {
-        if let Some(f) = crate::verbs::ctxpriv::ops_of(ctx).free_context {
-            f(ctx);
-        }
+    if let Some(f) = unsafe { crate::verbs::ctxpriv::ops_of(ctx) }.free_context {
+        // SAFETY: the provider's op on its own live context.
+        unsafe { f(ctx) };
     }
 }
 
@@ -141,21 +160,24 @@ pub(crate) unsafe fn close_context(ctx: *mut ibv_context) {
 /// # Safety
 /// `vctx` is a context initialised by [`init_context`].
 unsafe fn set_lib_ops(vctx: *mut verbs_context) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        (*vctx).create_cq_ex = Some(lib_create_cq_ex);
-        (*vctx).query_port = Some(super::query::lib_query_port);
-        // Old binaries call these slots directly; they behave as the exported symbols.
-        (*vctx).context.ops._compat_query_port = Some(super::query::query_port_compat);
-        (*vctx).context.ops._compat_query_device = Some(super::query::query_device);
-        // Binaries built against libibverbs 1.1.8 find the flow ops in the placeholders.
-        (*vctx).ABI_placeholder1 = (*vctx)
-            .ibv_create_flow
-            .map(|f| core::mem::transmute::<usize, unsafe extern "C" fn()>(f as usize));
-        (*vctx).ABI_placeholder2 = (*vctx)
-            .ibv_destroy_flow
-            .map(|f| core::mem::transmute::<usize, unsafe extern "C" fn()>(f as usize));
-    }
+    // SAFETY: the caller's contract: a writable context no provider op is running on.
+    let v = unsafe { &mut *vctx };
+    v.create_cq_ex = Some(lib_create_cq_ex);
+    v.query_port = Some(super::query::lib_query_port);
+    // Old binaries call these slots directly; they behave as the exported symbols.
+    v.context.ops._compat_query_port = Some(super::query::query_port_compat);
+    v.context.ops._compat_query_device = Some(super::query::query_device);
+    // Binaries built against libibverbs 1.1.8 find the flow ops in the placeholders: the same
+    // code address, called through the placeholder's type.
+    v.ABI_placeholder1 = v.ibv_create_flow.map(|f| {
+        // SAFETY: a function address as a function pointer of another signature; only callers
+        // that know the flow op's signature call it.
+        unsafe { core::mem::transmute::<usize, unsafe extern "C" fn()>(f as usize) }
+    });
+    v.ABI_placeholder2 = v.ibv_destroy_flow.map(|f| {
+        // SAFETY: as above.
+        unsafe { core::mem::transmute::<usize, unsafe extern "C" fn()>(f as usize) }
+    });
 }
 
 /// `__lib_ibv_create_cq_ex`: checks the completion fields asked for, then the provider's op,
@@ -168,19 +190,20 @@ unsafe extern "C" fn lib_create_cq_ex(
         return Err(crate::errno::Errno::EINVAL).ret_null();
     }
     // SAFETY: the inline ibv_create_cq_ex passes its context and the caller's attributes.
-    unsafe {
-        if (*attr).wc_flags & !(crate::abi::verbs::IBV_CREATE_CQ_SUP_WC_FLAGS as u64) != 0 {
-            return Err(crate::errno::Errno::EOPNOTSUPP).ret_null();
-        }
-        let Some(create) = crate::verbs::ctxpriv::ops_of(context).create_cq_ex else {
-            return Err(crate::errno::Errno::EOPNOTSUPP).ret_null();
-        };
-        let cq = create(context, attr);
-        if !cq.is_null() {
-            init_cq(cq.cast(), context, (*attr).channel, (*attr).cq_context);
-        }
-        cq
+    let a = unsafe { &*attr };
+    let (wc_flags, channel, cq_context) = (a.wc_flags, a.channel, a.cq_context);
+    if wc_flags & !(crate::abi::verbs::IBV_CREATE_CQ_SUP_WC_FLAGS as u64) != 0 {
+        return Err(crate::errno::Errno::EOPNOTSUPP).ret_null();
     }
+    // SAFETY: an open context of this library.
+    let Some(create) = unsafe { crate::verbs::ctxpriv::ops_of(context) }.create_cq_ex else {
+        return Err(crate::errno::Errno::EOPNOTSUPP).ret_null();
+    };
+    // SAFETY: the provider's op with the caller's arguments.
+    let cq = unsafe { create(context, attr) };
+    // SAFETY: NULL or the CQ the provider just made for this context.
+    unsafe { init_cq(cq.cast(), context, channel, cq_context) };
+    cq
 }
 
 /// rdma-core's `verbs_init_cq`: the core fields of a CQ a provider made: owner, channel (its use
@@ -199,21 +222,27 @@ pub(crate) unsafe fn init_cq(
     if cq.is_null() {
         return;
     }
-    // SAFETY: the caller's contract.
-    unsafe {
-        (*cq).context = context;
-        (*cq).channel = channel;
-        if !channel.is_null() && !context.is_null() {
-            libc::pthread_mutex_lock(&raw mut (*context).mutex);
-            (*channel).refcnt += 1;
-            libc::pthread_mutex_unlock(&raw mut (*context).mutex);
-        }
-        (*cq).cq_context = cq_context;
-        (*cq).comp_events_completed = 0;
-        (*cq).async_events_completed = 0;
-        libc::pthread_mutex_init(&raw mut (*cq).mutex, core::ptr::null());
-        libc::pthread_cond_init(&raw mut (*cq).cond, core::ptr::null());
+    // SAFETY: the caller's contract: a fresh CQ nobody else uses yet.
+    let c = unsafe { &mut *cq };
+    c.context = context;
+    c.channel = channel;
+    if !channel.is_null() && !context.is_null() {
+        // SAFETY: the caller's contract: an open context; its mutex guards channel use counts.
+        let mutex = unsafe { &raw mut (*context).mutex };
+        // SAFETY: as above.
+        unsafe { libc::pthread_mutex_lock(mutex) };
+        // SAFETY: a live channel of this context, its count under the mutex.
+        unsafe { (*channel).refcnt += 1 };
+        // SAFETY: locked just now.
+        unsafe { libc::pthread_mutex_unlock(mutex) };
     }
+    c.cq_context = cq_context;
+    c.comp_events_completed = 0;
+    c.async_events_completed = 0;
+    // SAFETY: the CQ's own mutex and condition variable, not in use yet.
+    unsafe { libc::pthread_mutex_init(&raw mut c.mutex, core::ptr::null()) };
+    // SAFETY: as above.
+    unsafe { libc::pthread_cond_init(&raw mut c.cond, core::ptr::null()) };
 }
 
 /// rdma-core's `verbs_uninit_context`, the core half of a provider's free_context: drops the
@@ -226,18 +255,14 @@ pub(crate) unsafe fn uninit_context(context: *mut verbs_context) {
     if context.is_null() {
         return;
     }
-    // SAFETY: a context initialised by init_context; priv is the Box it leaked.
-    unsafe {
-        let p = (*context).r#priv;
-        if !p.is_null() {
-            drop(Box::from_raw(
-                p.cast::<crate::verbs::ctxpriv::ContextPriv>(),
-            ));
-            (*context).r#priv = core::ptr::null_mut();
-        }
-        let ctx = &raw mut (*context).context;
-        crate::sys::cdev::close((*ctx).cmd_fd);
-        crate::sys::cdev::close((*ctx).async_fd);
-        crate::verbs::devlist::device_put(crate::verbs::devlist::vdev_of((*ctx).device));
+    // SAFETY: the caller's contract: a context initialised by init_context, used by nobody else.
+    let v = unsafe { &mut *context };
+    let p = core::mem::replace(&mut v.r#priv, core::ptr::null_mut());
+    if !p.is_null() {
+        // SAFETY: priv is the Box init_context leaked, dropped once (the slot is NULL now).
+        drop(unsafe { Box::from_raw(p.cast::<crate::verbs::ctxpriv::ContextPriv>()) });
     }
+    crate::sys::cdev::close(v.context.cmd_fd);
+    crate::sys::cdev::close(v.context.async_fd);
+    crate::verbs::devlist::device_put(crate::verbs::devlist::vdev_of(v.context.device));
 }

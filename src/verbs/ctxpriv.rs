@@ -26,20 +26,44 @@ pub(crate) struct ContextPriv {
     /// which the library's verbs use), and the 17 v65-only ones the provider gave (None where
     /// it gave none: the public verbs then do what rdma-core's default op does). All None for
     /// an ABI 34 context.
-    pub ops65: crate::abi::driver::pabi65::verbs_context_ops_pabi65,
+    pub ops65: Ops65,
+}
+
+/// The v65 op table of a private part, allocated when first written (only an ABI 65 context
+/// writes it): without it an ABI 34 context's private part is small enough for malloc's
+/// per-thread cache, which makes `ibv_open_device`/`ibv_close_device` cheaper. Read before any
+/// write, it is all None.
+pub(crate) struct Ops65(Option<Box<crate::abi::driver::pabi65::verbs_context_ops_pabi65>>);
+
+/// What an [`Ops65`] that was never written reads as.
+// SAFETY: a table of Option<fn>: all-zero is all None.
+static NO_OPS65: crate::abi::driver::pabi65::verbs_context_ops_pabi65 =
+    unsafe { core::mem::zeroed() };
+
+impl core::ops::Deref for Ops65 {
+    type Target = crate::abi::driver::pabi65::verbs_context_ops_pabi65;
+    fn deref(&self) -> &Self::Target {
+        self.0.as_deref().unwrap_or(&NO_OPS65)
+    }
+}
+
+impl core::ops::DerefMut for Ops65 {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        // SAFETY: a table of Option<fn>: all-zero is all None.
+        self.0
+            .get_or_insert_with(|| Box::new(unsafe { core::mem::zeroed() }))
+    }
 }
 
 impl ContextPriv {
     /// A provider ABI 34 private part with the given table.
     pub(crate) fn new(ops: verbs_context_ops, cmd: crate::cmd::CmdState, imported: bool) -> Self {
-        // SAFETY: a table of Option<fn>: all-zero is all None.
-        let ops65 = unsafe { core::mem::zeroed() };
         ContextPriv {
             ops,
             cmd,
             imported,
             abi: 34,
-            ops65,
+            ops65: Ops65(None),
         }
     }
 }
@@ -149,19 +173,30 @@ static DETACHED: ContextPriv = ContextPriv {
     cmd: crate::cmd::CmdState::new(0, false),
     imported: false,
     abi: 34,
-    // SAFETY: as above.
-    ops65: unsafe { core::mem::zeroed() },
+    ops65: Ops65(None),
 };
 
 /// The private part of a context; [`DETACHED`] when it has none.
 ///
 /// # Safety
 /// `ctx` is a live context whose `priv` is NULL or a `ContextPriv` of this library.
+#[inline(always)]
 pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     // SAFETY: the caller's contract.
     let p = unsafe { priv_ptr(ctx) };
     // SAFETY: NULL or the leaked Box verbs_init_context set, which lives as long as the context.
-    unsafe { p.as_ref() }.unwrap_or(&DETACHED)
+    match unsafe { p.as_ref() } {
+        Some(p) => p,
+        // A branch, not a select: every verb takes the other way.
+        None => detached(),
+    }
+}
+
+/// [`DETACHED`], out of the verbs' way.
+#[cold]
+#[inline(never)]
+fn detached() -> &'static ContextPriv {
+    &DETACHED
 }
 
 /// `verbs_context.priv` of the context holding `ctx`: NULL, or our [`ContextPriv`] (for a context
@@ -169,7 +204,7 @@ pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
 ///
 /// # Safety
 /// `ctx` is the `context` member of a live `verbs_context`.
-#[inline]
+#[inline(always)]
 unsafe fn priv_ptr(ctx: *mut ibv_context) -> *const ContextPriv {
     // SAFETY: the caller's contract: the verbs_context around `ctx` is live.
     unsafe { (*vctx_of(ctx)).r#priv }.cast()

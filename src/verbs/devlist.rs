@@ -17,7 +17,7 @@ use core::ffi::{CStr, c_char};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::abi::ctype::CEnum;
@@ -502,11 +502,17 @@ pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
 
 /// The `verbs_device_ops` tables registered through `verbs_register_driver_65`.
 static ABI65_DRIVERS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+/// Whether [`ABI65_DRIVERS`] holds any table (set under its lock after the push, never cleared).
+static ANY_ABI65: AtomicBool = AtomicBool::new(false);
 
 /// The provider ABI of the driver whose ops table is `ops` (65 if it registered through
 /// `verbs_register_driver_65`, else 34): it decides the layout of the `verbs_context` its
 /// `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
+    // Without ABI 65 providers (the usual case) there is nothing to look up: no lock per open.
+    if !ANY_ABI65.load(Ordering::Acquire) {
+        return 34;
+    }
     let l = ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
     if l.contains(&(ops as usize)) { 65 } else { 34 }
 }
@@ -528,10 +534,9 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
         ),
     );
     if provider_abi == 65 {
-        ABI65_DRIVERS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(ops as usize);
+        let mut l = ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
+        l.push(ops as usize);
+        ANY_ABI65.store(true, Ordering::Release);
     }
     REGISTRY.register_lazy(ops as usize, provider_abi, read_match);
 }

@@ -79,6 +79,16 @@ pub(crate) unsafe extern "C" fn lib_query_port(
     let Some(q) = unsafe { ops_of(context) }.query_port else {
         return Errno::EOPNOTSUPP.ret_errno();
     };
+    if port_attr_len == size_of::<ibv_port_attr>() {
+        // The usual caller (verbs.h's inline ibv_query_port): a few stores instead of a call to
+        // memset, and a tail call to the provider.
+        // SAFETY: plain C data: all-zero bytes are a valid value.
+        let zero: ibv_port_attr = unsafe { core::mem::zeroed() };
+        // SAFETY: the caller's buffer holds a whole ibv_port_attr.
+        unsafe { port_attr.write_unaligned(zero) };
+        // SAFETY: the provider's op on its context, into the caller's full-sized attribute.
+        return unsafe { q(context, port_num, port_attr) };
+    }
     if port_attr_len < size_of::<ibv_port_attr>() {
         // SAFETY: plain C data: all-zero bytes are a valid value.
         let mut tmp: ibv_port_attr = unsafe { core::mem::zeroed() };

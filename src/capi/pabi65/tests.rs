@@ -192,7 +192,7 @@ fn context(abi: u32) -> *mut ibv_context {
         t.reg_mr_ex = Some(fake::reg_mr_ex);
         t.alloc_buf = Some(fake::alloc_buf);
         t.free_buf = Some(fake::free_buf);
-        p.ops65 = t;
+        *p.ops65 = t;
     }
     // SAFETY: as above.
     let v: *mut verbs_context_pabi34 = Box::into_raw(Box::new(unsafe { core::mem::zeroed() }));
