@@ -5,8 +5,10 @@
 //!
 //! The kernel interface is one ioctl on the heap's fd, `DMA_HEAP_IOCTL_ALLOC`
 //! (`linux/dma-heap.h`): a length and fd flags in, a dma-buf fd out; the buffer is that fd
-//! mapped shared. Divergence: NULL arguments give EINVAL (rdma-core crashes), and
-//! `ibv_dmabuf_heap_destroy(NULL)` does nothing.
+//! mapped shared. Divergence: NULL arguments give EINVAL (rdma-core crashes),
+//! `ibv_dmabuf_heap_destroy(NULL)` does nothing, and `ibv_dmabuf_heap_free` unmaps only a buffer
+//! this library mapped, by the length it mapped (rdma-core unmaps whatever range it is given: a
+//! wrong address or a huge size unmaps the process's own memory).
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
@@ -53,6 +55,11 @@ pub fn heap_alloc(heap: &ibv_dmabuf_heap, size: usize) -> Result<(*mut c_void, c
 /// not destroyed.
 pub(crate) static HEAPS: crate::verbs::handed::Handed =
     crate::verbs::handed::Handed::new("dma-buf heap");
+
+/// The buffers [`ibv_dmabuf_heap_alloc`] mapped and [`ibv_dmabuf_heap_free`] has not unmapped,
+/// with their lengths.
+pub(crate) static BUFFERS: crate::verbs::handed::Handed =
+    crate::verbs::handed::Handed::new("dma-buf heap buffer");
 
 /// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
 ///
@@ -102,7 +109,7 @@ pub unsafe extern "C" fn ibv_dmabuf_heap_alloc(
         Ok((p, fd)) => {
             // SAFETY: the caller's out-pointer.
             unsafe { *dmabuf_fd = fd };
-            p
+            BUFFERS.give_sized(p, size)
         }
         Err(e) => Err(e).ret_null(),
     }
@@ -110,12 +117,31 @@ pub unsafe extern "C" fn ibv_dmabuf_heap_alloc(
 
 /// `void ibv_dmabuf_heap_free(void *buf, size_t size, int dmabuf_fd)`
 ///
-/// Unmaps a buffer from [`ibv_dmabuf_heap_alloc`] and closes its dma-buf fd.
+/// Unmaps a buffer from [`ibv_dmabuf_heap_alloc`] and closes its dma-buf fd. Divergence: an
+/// address this library did not map (or already unmapped) is not unmapped (logged at debug
+/// level), and a buffer is unmapped by the length it was mapped with (a different `size` is
+/// logged); the fd is closed either way, as rdma-core closes it.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) {
-    if !buf.is_null() {
-        // SAFETY: the caller's mapping of `size` bytes from ibv_dmabuf_heap_alloc.
-        unsafe { crate::sys::heap::munmap(buf, size) };
+    // Only a mapping of ours, and only as long as it was mapped: a garbage address or size
+    // must not unmap the process's own memory.
+    let mapped = if buf.is_null() {
+        None
+    } else {
+        BUFFERS.take_sized(buf)
+    };
+    if let Some(len) = mapped {
+        if len != size {
+            crate::log::log(
+                crate::log::VERBS_LOG_WARN,
+                format_args!(
+                    "ibverbs-rs: ibv_dmabuf_heap_free: buffer {buf:p} was mapped with {len} bytes, \
+                     freed with {size}; unmapping {len}"
+                ),
+            );
+        }
+        // SAFETY: our own mapping of `len` bytes from ibv_dmabuf_heap_alloc, taken back once.
+        unsafe { crate::sys::heap::munmap(buf, len) };
     }
     crate::sys::cdev::close(dmabuf_fd);
 }

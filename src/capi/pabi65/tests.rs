@@ -516,6 +516,45 @@ fn cmd_exports_reject_null() {
     }
 }
 
+/// `ibv_dmabuf_heap_free` unmaps only what ibv_dmabuf_heap_alloc mapped, by its own length: a
+/// garbage address or a huge size (the hostile-input sweep's cases) leaves the process's memory.
+#[test]
+fn dmabuf_heap_free_unmaps_only_its_own() {
+    let mut keep = vec![7u8; 4096];
+    // SAFETY: the export's C contract, with a buffer it did not map (our divergence: ignored).
+    unsafe { ibv_dmabuf_heap_free(keep.as_mut_ptr().cast(), usize::MAX / 2, -1) };
+    assert!(keep.iter().all(|&b| b == 7));
+    // Two pages; the first handed out as a 4096-byte heap buffer, freed with a larger size.
+    // SAFETY: a new anonymous mapping at an address the kernel picks.
+    let p = unsafe {
+        libc::mmap(
+            null_mut(),
+            8192,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    assert_ne!(p, libc::MAP_FAILED);
+    super::heap::BUFFERS.give_sized(p, 4096);
+    // SAFETY: p is the buffer handed out above; the size is wrong on purpose.
+    unsafe { ibv_dmabuf_heap_free(p, 8192, -1) };
+    let second = p.cast::<u8>().wrapping_add(4096);
+    // SAFETY: the second page was not handed out, so it must still be mapped and writable.
+    unsafe { second.write(1) };
+    // The first page is gone: mincore on it fails with ENOMEM.
+    let mut vec = [0u8; 1];
+    // SAFETY: mincore writes one byte into `vec` for the one page asked about.
+    let r = unsafe { libc::mincore(p, 4096, vec.as_mut_ptr()) };
+    assert_eq!(r, -1);
+    // Taken back once: a second free of it is ignored.
+    // SAFETY: as above; now a stale address, which the export ignores.
+    unsafe { ibv_dmabuf_heap_free(p, 4096, -1) };
+    // SAFETY: the second page, still ours, unmapped once.
+    unsafe { libc::munmap(second.cast(), 4096) };
+}
+
 #[test]
 fn dmabuf_heap_without_a_heap_device() {
     assert_eq!(DMA_HEAP_IOCTL_ALLOC, 0xc018_4800);
