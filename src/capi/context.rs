@@ -74,14 +74,13 @@ pub unsafe extern "C" fn ibv_query_port_speed(
     }
 }
 
-/// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
+/// The body of [`ibv_query_gid`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
-/// Divergence: NULL arguments give -1 with errno EINVAL.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_gid_1_1")]
-pub unsafe extern "C" fn ibv_query_gid(
+/// # Safety
+/// The C contract of [`ibv_query_gid`].
+#[inline(always)]
+pub(crate) unsafe fn query_gid_edge(
     context: *mut ibv_context,
     port_num: u8,
     index: c_int,
@@ -117,6 +116,23 @@ pub unsafe extern "C" fn ibv_query_gid(
         Err(e) => return Err(e).ret_minus_one(),
     }
     0
+}
+
+/// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
+///
+/// One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
+/// Divergence: NULL arguments give -1 with errno EINVAL.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_query_gid_1_1")]
+pub unsafe extern "C" fn ibv_query_gid(
+    context: *mut ibv_context,
+    port_num: u8,
+    index: c_int,
+    gid: *mut ibv_gid,
+) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { query_gid_edge(context, port_num, index, gid) }
 }
 
 const ATTR_GID: u32 = VERBS_QUERY_GID_ATTR_GID as u32;

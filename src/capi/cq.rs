@@ -14,16 +14,13 @@ use crate::cret::ret_status;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
-/// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
+/// The body of [`ibv_create_cq`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
-/// to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
-/// failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
-/// `max_cqe` on rxe). Divergence: a NULL context gives EINVAL.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_create_cq_1_1")]
-pub unsafe extern "C" fn ibv_create_cq(
+/// # Safety
+/// The C contract of [`ibv_create_cq`].
+#[inline(always)]
+pub(crate) unsafe fn create_cq_edge(
     context: *mut ibv_context,
     cqe: c_int,
     cq_context: *mut c_void,
@@ -44,6 +41,26 @@ pub unsafe extern "C" fn ibv_create_cq(
         }
         cq
     }
+}
+
+/// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
+///
+/// A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
+/// to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
+/// failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
+/// `max_cqe` on rxe). Divergence: a NULL context gives EINVAL.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_create_cq_1_1")]
+pub unsafe extern "C" fn ibv_create_cq(
+    context: *mut ibv_context,
+    cqe: c_int,
+    cq_context: *mut c_void,
+    channel: *mut ibv_comp_channel,
+    comp_vector: c_int,
+) -> *mut ibv_cq {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { create_cq_edge(context, cqe, cq_context, channel, comp_vector) }
 }
 super::symver!(ibv_create_cq, v1_1, "@@IBVERBS_1.1", ibv_create_cq);
 

@@ -123,12 +123,13 @@ pub unsafe extern "C" fn verbs_open_device(
     unsafe { crate::verbs::context::open_device(device, private_data) }.ret_null()
 }
 
-/// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
+/// The body of [`ibv_query_gid_type`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
-/// failure. Divergence: NULL arguments give -1 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_gid_type(
+/// # Safety
+/// The C contract of [`ibv_query_gid_type`].
+#[inline(always)]
+pub(crate) unsafe fn query_gid_type_edge(
     context: *mut ibv_context,
     port_num: u8,
     index: c_uint,
@@ -161,6 +162,21 @@ pub unsafe extern "C" fn ibv_query_gid_type(
     // SAFETY: the caller's buffer.
     unsafe { *r#type = CEnum::new(v) };
     0
+}
+
+/// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
+///
+/// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
+/// failure. Divergence: NULL arguments give -1 with errno EINVAL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_query_gid_type(
+    context: *mut ibv_context,
+    port_num: u8,
+    index: c_uint,
+    r#type: *mut CEnum<crate::abi::driver::ibv_gid_type_sysfs>,
+) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { query_gid_type_edge(context, port_num, index, r#type) }
 }
 
 /// `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`

@@ -77,17 +77,13 @@ fn affiliation(event_type: u32) -> Affiliation {
     }
 }
 
-/// `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
+/// The body of [`ibv_get_async_event`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// Reads the next asynchronous event from the context's `async_fd` (blocking unless the caller
-/// made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
-/// back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
-/// errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
-/// queued). Divergence: NULL arguments give -1 with errno EINVAL.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_async_event_1_1")]
-pub unsafe extern "C" fn ibv_get_async_event(
+/// # Safety
+/// The C contract of [`ibv_get_async_event`].
+#[inline(always)]
+pub(crate) unsafe fn get_async_event_edge(
     context: *mut ibv_context,
     event: *mut ibv_async_event,
 ) -> c_int {
@@ -114,6 +110,24 @@ pub unsafe extern "C" fn ibv_get_async_event(
         }
     }
     0
+}
+
+/// `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
+///
+/// Reads the next asynchronous event from the context's `async_fd` (blocking unless the caller
+/// made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
+/// back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
+/// errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
+/// queued). Divergence: NULL arguments give -1 with errno EINVAL.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_get_async_event_1_1")]
+pub unsafe extern "C" fn ibv_get_async_event(
+    context: *mut ibv_context,
+    event: *mut ibv_async_event,
+) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { get_async_event_edge(context, event) }
 }
 super::symver!(
     ibv_get_async_event,
@@ -157,15 +171,13 @@ macro_rules! count_events_of {
     };
 }
 
-/// `void ibv_ack_async_event(struct ibv_async_event *event)`
+/// The body of [`ibv_ack_async_event`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
-/// acknowledged event on that object (its destroy waits for these); port and device events need
-/// nothing. No return value. Divergence: a NULL event, or a NULL object in it, is ignored.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_ack_async_event_1_1")]
-pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
+/// # Safety
+/// The C contract of [`ibv_ack_async_event`].
+#[inline(always)]
+pub(crate) unsafe fn ack_async_event_edge(event: *mut ibv_async_event) {
     if event.is_null() {
         return;
     }
@@ -190,6 +202,19 @@ pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
         // acknowledging), of the type its event says.
         unsafe { count(obj, 1) };
     }
+}
+
+/// `void ibv_ack_async_event(struct ibv_async_event *event)`
+///
+/// Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
+/// acknowledged event on that object (its destroy waits for these); port and device events need
+/// nothing. No return value. Divergence: a NULL event, or a NULL object in it, is ignored.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_ack_async_event_1_1")]
+pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { ack_async_event_edge(event) }
 }
 super::symver!(
     ibv_ack_async_event,
@@ -252,18 +277,13 @@ pub unsafe extern "C" fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel
     }
 }
 
-/// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
+/// The body of [`ibv_get_cq_event`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// Reads the next completion event from the channel's fd (blocking unless the caller made it
-/// non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
-/// context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
-/// with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
-/// with nothing queued; the event stays queued). Divergence: NULL arguments give -1 with errno
-/// EINVAL, before anything is read.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_cq_event_1_1")]
-pub unsafe extern "C" fn ibv_get_cq_event(
+/// # Safety
+/// The C contract of [`ibv_get_cq_event`].
+#[inline(always)]
+pub(crate) unsafe fn get_cq_event_edge(
     channel: *mut ibv_comp_channel,
     cq: *mut *mut ibv_cq,
     cq_context: *mut *mut c_void,
@@ -291,7 +311,41 @@ pub unsafe extern "C" fn ibv_get_cq_event(
     }
     0
 }
+
+/// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
+///
+/// Reads the next completion event from the channel's fd (blocking unless the caller made it
+/// non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
+/// context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
+/// with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
+/// with nothing queued; the event stays queued). Divergence: NULL arguments give -1 with errno
+/// EINVAL, before anything is read.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_get_cq_event_1_1")]
+pub unsafe extern "C" fn ibv_get_cq_event(
+    channel: *mut ibv_comp_channel,
+    cq: *mut *mut ibv_cq,
+    cq_context: *mut *mut c_void,
+) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { get_cq_event_edge(channel, cq, cq_context) }
+}
 super::symver!(ibv_get_cq_event, v1_1, "@@IBVERBS_1.1", ibv_get_cq_event);
+
+/// The body of [`ibv_ack_cq_events`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
+///
+/// # Safety
+/// The C contract of [`ibv_ack_cq_events`].
+#[inline(always)]
+pub(crate) unsafe fn ack_cq_events_edge(cq: *mut ibv_cq, nevents: c_uint) {
+    if cq.is_null() {
+        return;
+    }
+    // SAFETY: a CQ initialised by verbs_init_cq.
+    unsafe { count_events_of!(ibv_cq, comp_events_completed)(cq.cast(), nevents) };
+}
 
 /// `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
 ///
@@ -302,11 +356,8 @@ super::symver!(ibv_get_cq_event, v1_1, "@@IBVERBS_1.1", ibv_get_cq_event);
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[unsafe(export_name = "__ibv_ack_cq_events_1_1")]
 pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
-    if cq.is_null() {
-        return;
-    }
-    // SAFETY: a CQ initialised by verbs_init_cq.
-    unsafe { count_events_of!(ibv_cq, comp_events_completed)(cq.cast(), nevents) };
+    // SAFETY: the export's C contract is the body's.
+    unsafe { ack_cq_events_edge(cq, nevents) }
 }
 super::symver!(ibv_ack_cq_events, v1_1, "@@IBVERBS_1.1", ibv_ack_cq_events);
 

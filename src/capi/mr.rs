@@ -127,6 +127,22 @@ unsafe fn fill_mr(
     }
 }
 
+/// The body of [`ibv_reg_mr`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
+///
+/// # Safety
+/// The C contract of [`ibv_reg_mr`].
+#[inline(always)]
+pub(crate) unsafe fn reg_mr_edge(
+    pd: *mut ibv_pd,
+    addr: *mut c_void,
+    length: usize,
+    access: c_int,
+) -> *mut ibv_mr {
+    // SAFETY: the caller's contract.
+    unsafe { reg_mr_iova2_edge(pd, addr, length, addr as usize as u64, access as c_uint) }
+}
+
 /// `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
 ///
 /// [`ibv_reg_mr_iova2`] with the I/O virtual address equal to `addr`.
@@ -139,8 +155,8 @@ pub unsafe extern "C" fn ibv_reg_mr(
     length: usize,
     access: c_int,
 ) -> *mut ibv_mr {
-    // SAFETY: the caller's contract.
-    unsafe { ibv_reg_mr_iova2(pd, addr, length, addr as usize as u64, access as c_uint) }
+    // SAFETY: the export's C contract is the body's.
+    unsafe { reg_mr_edge(pd, addr, length, access) }
 }
 super::symver!(ibv_reg_mr, v1_1, "@@IBVERBS_1.1", ibv_reg_mr);
 
@@ -156,18 +172,16 @@ pub unsafe extern "C" fn ibv_reg_mr_iova(
     access: c_int,
 ) -> *mut ibv_mr {
     // SAFETY: the caller's contract.
-    unsafe { ibv_reg_mr_iova2(pd, addr, length, iova, access as c_uint) }
+    unsafe { reg_mr_iova2_edge(pd, addr, length, iova, access as c_uint) }
 }
 
-/// `struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)`
+/// The body of [`ibv_reg_mr_iova2`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// Registers `length` bytes at `addr`, seen by the device at `iova`, through the provider's
-/// `reg_mr`. The optional-access bits are dropped unless the kernel supports them. Unless the MR
-/// is on-demand, its pages are first marked don't-fork (failure: NULL with that errno) and
-/// released again if the provider fails. On success the MR's context, pd, addr and length are
-/// set. NULL with errno on failure.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_mr_iova2(
+/// # Safety
+/// The C contract of [`ibv_reg_mr_iova2`].
+#[inline(always)]
+pub(crate) unsafe fn reg_mr_iova2_edge(
     pd: *mut ibv_pd,
     addr: *mut c_void,
     length: usize,
@@ -196,6 +210,25 @@ pub unsafe extern "C" fn ibv_reg_mr_iova2(
         }
         mr
     }
+}
+
+/// `struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)`
+///
+/// Registers `length` bytes at `addr`, seen by the device at `iova`, through the provider's
+/// `reg_mr`. The optional-access bits are dropped unless the kernel supports them. Unless the MR
+/// is on-demand, its pages are first marked don't-fork (failure: NULL with that errno) and
+/// released again if the provider fails. On success the MR's context, pd, addr and length are
+/// set. NULL with errno on failure.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_reg_mr_iova2(
+    pd: *mut ibv_pd,
+    addr: *mut c_void,
+    length: usize,
+    iova: u64,
+    access: c_uint,
+) -> *mut ibv_mr {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { reg_mr_iova2_edge(pd, addr, length, iova, access) }
 }
 
 /// `struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)`
@@ -317,19 +350,13 @@ unsafe fn default_reg_mr_ex(
     }
 }
 
-/// `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
+/// The body of [`ibv_reg_mr_ex`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
-/// addr, fd, fd_offset, dmah and buf are given). A `buf` from [`ibv_alloc_buf`] is checked to
-/// belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
-/// in [`ibv_reg_mr_iova2`]. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
-/// one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
-/// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
-/// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
-/// dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
-/// `buf`, gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_mr_ex(
+/// # Safety
+/// The C contract of [`ibv_reg_mr_ex`].
+#[inline(always)]
+pub(crate) unsafe fn reg_mr_ex_edge(
     pd: *mut ibv_pd,
     mr_init_attr: *mut ibv_mr_init_attr,
 ) -> *mut ibv_mr {
@@ -391,6 +418,26 @@ pub unsafe extern "C" fn ibv_reg_mr_ex(
         }
         mr
     }
+}
+
+/// `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
+///
+/// Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
+/// addr, fd, fd_offset, dmah and buf are given). A `buf` from [`ibv_alloc_buf`] is checked to
+/// belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
+/// in [`ibv_reg_mr_iova2`]. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
+/// one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
+/// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
+/// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
+/// dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
+/// `buf`, gives EINVAL.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ibv_reg_mr_ex(
+    pd: *mut ibv_pd,
+    mr_init_attr: *mut ibv_mr_init_attr,
+) -> *mut ibv_mr {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { reg_mr_ex_edge(pd, mr_init_attr) }
 }
 
 /// `int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)`
@@ -462,15 +509,13 @@ pub unsafe extern "C" fn ibv_rereg_mr(
     }
 }
 
-/// `int ibv_dereg_mr(struct ibv_mr *mr)`
+/// The body of [`ibv_dereg_mr`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// The provider's `dereg_mr`: 0, or the positive errno it returns (errno as the provider left
-/// it). After success an address-registered, non-ODP MR's range is released from fork
-/// protection.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_dereg_mr_1_1")]
-pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
+/// # Safety
+/// The C contract of [`ibv_dereg_mr`].
+#[inline(always)]
+pub(crate) unsafe fn dereg_mr_edge(mr: *mut ibv_mr) -> c_int {
     // SAFETY: the caller's MR (checked for NULL); its context is an open one of this library.
     unsafe {
         let ctx = match mr_ctx(mr) {
@@ -489,6 +534,19 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
         }
         ret
     }
+}
+
+/// `int ibv_dereg_mr(struct ibv_mr *mr)`
+///
+/// The provider's `dereg_mr`: 0, or the positive errno it returns (errno as the provider left
+/// it). After success an address-registered, non-ODP MR's range is released from fork
+/// protection.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_dereg_mr_1_1")]
+pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { dereg_mr_edge(mr) }
 }
 super::symver!(ibv_dereg_mr, v1_1, "@@IBVERBS_1.1", ibv_dereg_mr);
 
@@ -629,7 +687,7 @@ pub unsafe extern "C" fn ibv_reg_buf_mr(
     a.addr = addr;
     a.buf = buf;
     // SAFETY: the caller's contract.
-    unsafe { ibv_reg_mr_ex(pd, &mut a) }
+    unsafe { reg_mr_ex_edge(pd, &mut a) }
 }
 
 /// `int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf)`

@@ -15,13 +15,13 @@ use crate::cret::quiet;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
-/// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
+/// The body of [`ibv_alloc_pd`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_alloc_pd_1_1")]
-pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd {
+/// # Safety
+/// The C contract of [`ibv_alloc_pd`].
+#[inline(always)]
+pub(crate) unsafe fn alloc_pd_edge(context: *mut ibv_context) -> *mut ibv_pd {
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
@@ -37,16 +37,26 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
         pd
     }
 }
-super::symver!(ibv_alloc_pd, v1_1, "@@IBVERBS_1.1", ibv_alloc_pd);
 
-/// `int ibv_dealloc_pd(struct ibv_pd *pd)`
+/// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 ///
-/// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
-/// use the PD); errno is what the provider left.
+/// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_dealloc_pd_1_1")]
-pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
+#[unsafe(export_name = "__ibv_alloc_pd_1_1")]
+pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { alloc_pd_edge(context) }
+}
+super::symver!(ibv_alloc_pd, v1_1, "@@IBVERBS_1.1", ibv_alloc_pd);
+
+/// The body of [`ibv_dealloc_pd`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
+///
+/// # Safety
+/// The C contract of [`ibv_dealloc_pd`].
+#[inline(always)]
+pub(crate) unsafe fn dealloc_pd_edge(pd: *mut ibv_pd) -> c_int {
     // SAFETY: the caller's PD (checked for NULL, as its context).
     unsafe {
         if pd.is_null() || (*pd).context.is_null() {
@@ -57,6 +67,18 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
             None => quiet(Errno::EOPNOTSUPP),
         }
     }
+}
+
+/// `int ibv_dealloc_pd(struct ibv_pd *pd)`
+///
+/// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
+/// use the PD); errno is what the provider left.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_dealloc_pd_1_1")]
+pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { dealloc_pd_edge(pd) }
 }
 super::symver!(ibv_dealloc_pd, v1_1, "@@IBVERBS_1.1", ibv_dealloc_pd);
 

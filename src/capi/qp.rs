@@ -24,15 +24,13 @@ use crate::cret::ret_status;
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 
-/// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
+/// The body of [`ibv_create_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// The provider's `create_qp`: a QP in state RESET with the granted capabilities written back
-/// into `qp_init_attr->cap`, or NULL with errno. Divergence: NULL arguments give NULL with
-/// errno EINVAL (rdma-core crashes).
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_create_qp_1_1")]
-pub unsafe extern "C" fn ibv_create_qp(
+/// # Safety
+/// The C contract of [`ibv_create_qp`].
+#[inline(always)]
+pub(crate) unsafe fn create_qp_edge(
     pd: *mut ibv_pd,
     qp_init_attr: *mut ibv_qp_init_attr,
 ) -> *mut ibv_qp {
@@ -46,6 +44,22 @@ pub unsafe extern "C" fn ibv_create_qp(
             None => Err(Errno::EOPNOTSUPP).ret_null(),
         }
     }
+}
+
+/// `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
+///
+/// The provider's `create_qp`: a QP in state RESET with the granted capabilities written back
+/// into `qp_init_attr->cap`, or NULL with errno. Divergence: NULL arguments give NULL with
+/// errno EINVAL (rdma-core crashes).
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_create_qp_1_1")]
+pub unsafe extern "C" fn ibv_create_qp(
+    pd: *mut ibv_pd,
+    qp_init_attr: *mut ibv_qp_init_attr,
+) -> *mut ibv_qp {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { create_qp_edge(pd, qp_init_attr) }
 }
 super::symver!(ibv_create_qp, v1_1, "@@IBVERBS_1.1", ibv_create_qp);
 
@@ -67,15 +81,13 @@ pub unsafe extern "C" fn ibv_query_qp(
 }
 super::symver!(ibv_query_qp, v1_1, "@@IBVERBS_1.1", ibv_query_qp);
 
-/// `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
+/// The body of [`ibv_modify_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
 ///
-/// The provider's `modify_qp`; on success with IBV_QP_STATE in the mask, `qp->state` becomes
-/// `attr->qp_state`. 0, or the provider's positive errno. Divergence: NULL arguments give
-/// EINVAL.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_modify_qp_1_1")]
-pub unsafe extern "C" fn ibv_modify_qp(
+/// # Safety
+/// The C contract of [`ibv_modify_qp`].
+#[inline(always)]
+pub(crate) unsafe fn modify_qp_edge(
     qp: *mut ibv_qp,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
@@ -95,16 +107,32 @@ pub unsafe extern "C" fn ibv_modify_qp(
         ret
     }
 }
-super::symver!(ibv_modify_qp, v1_1, "@@IBVERBS_1.1", ibv_modify_qp);
 
-/// `int ibv_destroy_qp(struct ibv_qp *qp)`
+/// `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
 ///
-/// The provider's `destroy_qp` (which waits for the QP's async events to be acknowledged).
-/// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
+/// The provider's `modify_qp`; on success with IBV_QP_STATE in the mask, `qp->state` becomes
+/// `attr->qp_state`. 0, or the provider's positive errno. Divergence: NULL arguments give
+/// EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_destroy_qp_1_1")]
-pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
+#[unsafe(export_name = "__ibv_modify_qp_1_1")]
+pub unsafe extern "C" fn ibv_modify_qp(
+    qp: *mut ibv_qp,
+    attr: *mut ibv_qp_attr,
+    attr_mask: c_int,
+) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { modify_qp_edge(qp, attr, attr_mask) }
+}
+super::symver!(ibv_modify_qp, v1_1, "@@IBVERBS_1.1", ibv_modify_qp);
+
+/// The body of [`ibv_destroy_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
+/// calls another.
+///
+/// # Safety
+/// The C contract of [`ibv_destroy_qp`].
+#[inline(always)]
+pub(crate) unsafe fn destroy_qp_edge(qp: *mut ibv_qp) -> c_int {
     // SAFETY: the caller's QP.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() {
@@ -115,6 +143,18 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
             None => Errno::EOPNOTSUPP.ret_errno(),
         }
     }
+}
+
+/// `int ibv_destroy_qp(struct ibv_qp *qp)`
+///
+/// The provider's `destroy_qp` (which waits for the QP's async events to be acknowledged).
+/// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
+///
+/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+#[unsafe(export_name = "__ibv_destroy_qp_1_1")]
+pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
+    // SAFETY: the export's C contract is the body's.
+    unsafe { destroy_qp_edge(qp) }
 }
 super::symver!(ibv_destroy_qp, v1_1, "@@IBVERBS_1.1", ibv_destroy_qp);
 

@@ -368,7 +368,7 @@ pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
     // SAFETY: a 1.0 context or NULL; on success the event names a live real object whose
     // back-pointer is its wrapper (set when the wrapper was made).
     unsafe {
-        let ret = ev11::ibv_get_async_event(real(context), event);
+        let ret = ev11::get_async_event_edge(real(context), event);
         if ret != 0 || event.is_null() {
             return ret;
         }
@@ -396,7 +396,7 @@ super::symver!(
 unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
     if event.is_null() {
         // SAFETY: NULL is handled by the 1.1 export.
-        return unsafe { ev11::ibv_ack_async_event(event) };
+        return unsafe { ev11::ack_async_event_edge(event) };
     }
     // SAFETY: an event from ibv_get_async_event@IBVERBS_1.0: its object is a 1.0 wrapper or NULL.
     unsafe {
@@ -408,7 +408,7 @@ unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
             Some(b's') => el.srq = real(el.srq.cast::<ibv_srq_1_0>()),
             _ => {}
         }
-        ev11::ibv_ack_async_event(&mut ev);
+        ev11::ack_async_event_edge(&mut ev);
     }
 }
 super::symver!(
@@ -462,7 +462,7 @@ unsafe extern "C" fn ibv_query_gid_1_0(
     gid: *mut ibv_gid,
 ) -> c_int {
     // SAFETY: as above.
-    unsafe { ctx11::ibv_query_gid(real(context), port_num, index, gid) }
+    unsafe { ctx11::query_gid_edge(real(context), port_num, index, gid) }
 }
 super::symver!(ibv_query_gid, v1_0, "@IBVERBS_1.0", ibv_query_gid_1_0);
 

@@ -74,7 +74,7 @@ pub(super) unsafe extern "C" fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) 
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
-            || pd::ibv_alloc_pd(real(context)),
+            || pd::alloc_pd_edge(real(context)),
             |w: &mut ibv_pd_1_0, r| {
                 w.context = context;
                 w.handle = (*r).handle;
@@ -90,7 +90,7 @@ crate::capi::symver!(ibv_alloc_pd, v1_0, "@IBVERBS_1.0", ibv_alloc_pd_1_0);
 /// `ibv_dealloc_pd` on the real PD, then frees the wrapper: 0, or the positive errno.
 pub(super) unsafe extern "C" fn ibv_dealloc_pd_1_0(pd: *mut ibv_pd_1_0) -> c_int {
     // SAFETY: a 1.0 PD or NULL.
-    unsafe { unwrap_destroy(pd, |r| pd::ibv_dealloc_pd(r)) }
+    unsafe { unwrap_destroy(pd, |r| pd::dealloc_pd_edge(r)) }
 }
 crate::capi::symver!(ibv_dealloc_pd, v1_0, "@IBVERBS_1.0", ibv_dealloc_pd_1_0);
 
@@ -106,7 +106,7 @@ pub(super) unsafe extern "C" fn ibv_reg_mr_1_0(
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
-            || mr::ibv_reg_mr(real(pd), addr, length, access),
+            || mr::reg_mr_edge(real(pd), addr, length, access),
             |w: &mut ibv_mr_1_0, r| {
                 w.context = (*pd).context;
                 w.pd = pd;
@@ -125,7 +125,7 @@ crate::capi::symver!(ibv_reg_mr, v1_0, "@IBVERBS_1.0", ibv_reg_mr_1_0);
 /// `ibv_dereg_mr` on the real MR, then frees the wrapper: 0, or the positive errno.
 pub(super) unsafe extern "C" fn ibv_dereg_mr_1_0(mr: *mut ibv_mr_1_0) -> c_int {
     // SAFETY: a 1.0 MR or NULL.
-    unsafe { unwrap_destroy(mr, |r| mr::ibv_dereg_mr(r)) }
+    unsafe { unwrap_destroy(mr, |r| mr::dereg_mr_edge(r)) }
 }
 crate::capi::symver!(ibv_dereg_mr, v1_0, "@IBVERBS_1.0", ibv_dereg_mr_1_0);
 
@@ -143,7 +143,7 @@ pub(super) unsafe extern "C" fn ibv_create_cq_1_0(
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
-            || cq::ibv_create_cq(real(context), cqe, cq_context, channel, comp_vector),
+            || cq::create_cq_edge(real(context), cqe, cq_context, channel, comp_vector),
             |w: &mut ibv_cq_1_0, r: *mut ibv_cq| {
                 w.context = context;
                 w.cq_context = cq_context;
@@ -192,7 +192,7 @@ pub(super) unsafe extern "C" fn ibv_get_cq_event_1_0(
     let (mut real_cq, mut ptr): (*mut ibv_cq, *mut c_void) = (null_mut(), null_mut());
     // SAFETY: our out-parameters; on success ptr is the real CQ's cq_context, its wrapper.
     unsafe {
-        let ret = events::ibv_get_cq_event(channel, &mut real_cq, &mut ptr);
+        let ret = events::get_cq_event_edge(channel, &mut real_cq, &mut ptr);
         if ret != 0 {
             return ret;
         }
@@ -209,7 +209,7 @@ crate::capi::symver!(ibv_get_cq_event, v1_0, "@IBVERBS_1.0", ibv_get_cq_event_1_
 /// `ibv_ack_cq_events` on the real CQ.
 pub(super) unsafe extern "C" fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, nevents: c_uint) {
     // SAFETY: a 1.0 CQ or NULL (handled by the 1.1 export).
-    unsafe { events::ibv_ack_cq_events(real(cq), nevents) }
+    unsafe { events::ack_cq_events_edge(real(cq), nevents) }
 }
 crate::capi::symver!(
     ibv_ack_cq_events,
@@ -306,7 +306,7 @@ pub(super) unsafe extern "C" fn ibv_create_qp_1_0(
         };
         let ra_ptr = &raw mut ra;
         wrap(
-            || qp::ibv_create_qp(real(pd), ra_ptr),
+            || qp::create_qp_edge(real(pd), ra_ptr),
             |w: &mut ibv_qp_1_0, r| {
                 w.context = (*pd).context;
                 w.qp_context = a.qp_context;
@@ -380,7 +380,7 @@ pub(super) unsafe extern "C" fn ibv_modify_qp_1_0(
 ) -> c_int {
     // SAFETY: a 1.0 QP or NULL (rejected by the 1.1 export).
     unsafe {
-        let ret = qp::ibv_modify_qp(real(qp), attr, attr_mask);
+        let ret = qp::modify_qp_edge(real(qp), attr, attr_mask);
         if ret == 0 {
             (*qp).state = (*(*qp).real_qp).state.raw();
         }
@@ -394,7 +394,7 @@ crate::capi::symver!(ibv_modify_qp, v1_0, "@IBVERBS_1.0", ibv_modify_qp_1_0);
 /// `ibv_destroy_qp` on the real QP, then frees the wrapper: 0, or the positive errno.
 pub(super) unsafe extern "C" fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> c_int {
     // SAFETY: a 1.0 QP or NULL.
-    unsafe { unwrap_destroy(qp, |r| qp::ibv_destroy_qp(r)) }
+    unsafe { unwrap_destroy(qp, |r| qp::destroy_qp_edge(r)) }
 }
 crate::capi::symver!(ibv_destroy_qp, v1_0, "@IBVERBS_1.0", ibv_destroy_qp_1_0);
 
