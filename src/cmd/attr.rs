@@ -103,9 +103,10 @@ impl Attr {
         Self::sized(attr_id, len, addr)
     }
 
-    /// A mandatory attribute of `len` bytes with `data`.
+    /// A mandatory attribute of `len` bytes with `data`; true beside it when the length does not
+    /// fit the 16-bit field.
     #[inline]
-    fn sized(attr_id: u16, len: usize, data: u64) -> (Attr, bool) {
+    pub fn sized(attr_id: u16, len: usize, data: u64) -> (Attr, bool) {
         let a = Attr {
             attr_id,
             len: len as u16,

@@ -5,8 +5,10 @@
 #![forbid(unsafe_code)]
 
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::IoctlCmd;
+use super::fallback::{
+    Fallback, destroy_result, execute_ioctl_fallback, execute_small_fallback, op,
+};
+use super::ioctl::{IoctlCmd, SmallCmd};
 use super::wire::put_field;
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req,
@@ -198,10 +200,10 @@ pub fn destroy_cq(
 ) -> Result<Option<(u32, u32)>> {
     let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
     let r = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_CQ_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
-        execute_ioctl_fallback(ctx, op::DESTROY_CQ, &mut cmd)
+        execute_small_fallback(ctx, op::DESTROY_CQ, &mut cmd)
     };
     let r = match r {
         Ok(Fallback::TryWrite) => {

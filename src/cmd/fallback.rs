@@ -9,7 +9,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::Ctx;
 use super::attr::Attr;
-use super::ioctl::{IoctlCmd, execute_ioctl, is_uhw};
+use super::ioctl::{IoctlCmd, SmallCmd, execute_ioctl, is_uhw};
 use crate::abi::driver::verbs_context_ops;
 use crate::abi::uapi::{
     IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY,
@@ -86,7 +86,7 @@ impl CmdState {
     /// over the ioctl interface.
     pub fn init(fd: &dyn Uverbs, driver_id: u32) -> Self {
         let probe = CmdState::new(driver_id, false);
-        let use_ioctl_write = has_ioctl_write(Ctx { fd, state: &probe });
+        let use_ioctl_write = has_ioctl_write(Ctx::new(fd, &probe));
         CmdState {
             use_ioctl_write,
             ..probe
@@ -191,6 +191,31 @@ pub fn execute_ioctl_fallback(
         Err(Errno::EPROTONOSUPPORT) => {
             ctx.state.set_unsupported(bit);
             check_legacy(cmd)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// [`execute_ioctl_fallback`] for a [`SmallCmd`]: with no chain and no fallback flags,
+/// [`check_legacy`] always answers the legacy write.
+#[inline]
+pub fn execute_small_fallback<const N: usize>(
+    ctx: Ctx<'_>,
+    bit: OpBit,
+    cmd: &mut SmallCmd<'_, N>,
+) -> Result<Fallback> {
+    if ctx.state.is_unsupported(bit) {
+        return Ok(Fallback::TryWrite);
+    }
+    match cmd.execute(ctx) {
+        Ok(()) => Ok(Fallback::Success),
+        Err(Errno::ENOTTY) => {
+            ctx.state.set_all_unsupported();
+            Ok(Fallback::TryWrite)
+        }
+        Err(Errno::EPROTONOSUPPORT) => {
+            ctx.state.set_unsupported(bit);
+            Ok(Fallback::TryWrite)
         }
         Err(e) => Err(e),
     }

@@ -19,7 +19,7 @@ use super::wire::addr;
 use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{self, Pod, bytes, bytes_mut};
-use crate::sys::uverbs::IoctlBuf;
+use crate::sys::uverbs::{AttrBuf, IoctlBuf};
 
 /// One ioctl command: object, method and the attribute chain.
 ///
@@ -225,6 +225,114 @@ impl<'a> IoctlCmd<'a> {
     }
 }
 
+/// A command the command layer builds itself, of at most `N` attributes and no chain (no
+/// links, no compat link, no fallback flags): built where it is sent from, on the stack, and
+/// sent without linearising. Same bytes on the wire as the [`IoctlCmd`] with the same
+/// attributes. `'a` as for [`IoctlCmd`].
+pub struct SmallCmd<'a, const N: usize> {
+    buf: AttrBuf<N>,
+    object_id: u16,
+    method_id: u16,
+    /// An attribute could not be encoded (length over 64 KiB, or more than `N`): EINVAL.
+    buffer_error: bool,
+    borrows: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a, const N: usize> SmallCmd<'a, N> {
+    /// An empty command.
+    #[inline]
+    pub fn new(object_id: u16, method_id: u16) -> Self {
+        SmallCmd {
+            buf: AttrBuf::default(),
+            object_id,
+            method_id,
+            buffer_error: false,
+            borrows: PhantomData,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, (a, too_long): (Attr, bool)) -> usize {
+        self.buffer_error |= too_long;
+        match self.buf.push(a) {
+            Some(i) => i,
+            None => {
+                self.buffer_error = true;
+                N
+            }
+        }
+    }
+
+    /// As [`IoctlCmd::in_u64`].
+    #[inline]
+    pub fn in_u64(&mut self, attr_id: u16, v: u64) -> usize {
+        self.push(Attr::sized(attr_id, 8, v))
+    }
+
+    /// As [`IoctlCmd::in_u32`].
+    #[inline]
+    pub fn in_u32(&mut self, attr_id: u16, v: u32) -> usize {
+        let [a, b, c, d] = v.to_ne_bytes();
+        self.push(Attr::sized(
+            attr_id,
+            4,
+            u64::from_ne_bytes([a, b, c, d, 0, 0, 0, 0]),
+        ))
+    }
+
+    /// As [`IoctlCmd::in_bytes`].
+    #[inline]
+    pub fn in_bytes(&mut self, attr_id: u16, data: &'a [u8]) -> usize {
+        self.push(Attr::data_in(attr_id, data, addr(data)))
+    }
+
+    /// As [`IoctlCmd::out`].
+    #[inline]
+    pub fn out(&mut self, attr_id: u16, buf: &'a mut [u8]) -> usize {
+        self.push(Attr::data_out(attr_id, addr(buf), buf.len()))
+    }
+
+    /// As [`IoctlCmd::out_pod`].
+    #[inline]
+    pub fn out_pod<T: Pod>(&mut self, attr_id: u16, t: &'a mut T) -> usize {
+        self.out(attr_id, bytes_mut(t))
+    }
+
+    /// As [`IoctlCmd::in_obj`].
+    #[inline]
+    pub fn in_obj(&mut self, attr_id: u16, handle: u32) -> usize {
+        self.push(Attr::sized(attr_id, 0, u64::from(handle)))
+    }
+
+    /// Attribute `idx` (after execution: as the kernel left it).
+    pub fn attr(&self, idx: usize) -> Option<&Attr> {
+        self.buf.as_slice().get(idx)
+    }
+
+    /// [`execute_ioctl`] for this command: EINVAL for an unencodable attribute, else the header
+    /// (length, object, method, count, the context's driver id, zeroed reserved fields) and the
+    /// ioctl; on success memcheck learns what the kernel wrote.
+    #[inline]
+    pub fn execute(&mut self, ctx: Ctx<'_>) -> Result<()> {
+        if self.buffer_error {
+            return Err(Errno::EINVAL);
+        }
+        let n = self.buf.len();
+        let hdr = IoctlHdr {
+            length: (HDR_SIZE + ATTR_SIZE * n) as u16,
+            object_id: self.object_id,
+            method_id: self.method_id,
+            num_attrs: n as u16,
+            reserved1: 0,
+            driver_id: ctx.state.driver_id(),
+            reserved2: 0,
+        };
+        self.buf.send(hdr, |b| ctx.ioctl(b))?;
+        mark_written(self.buf.as_slice());
+        Ok(())
+    }
+}
+
 /// `__ioctl_final_num_attrs`: `num_attrs` plus the attributes of every linked buffer.
 pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize>) -> u32 {
     link_lens
@@ -271,7 +379,7 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
         let hdr = cmd.hdr;
         let extra = cmd.compat.attrs_mut();
         if let Some(w) = cmd.head.attrs.wire() {
-            if let Some(r) = w.send_in_place(hdr, extra, |b| ctx.fd.ioctl(b)) {
+            if let Some(r) = w.send_in_place(hdr, extra, |b| ctx.ioctl(b)) {
                 r?;
                 mark_written(w.as_slice());
                 mark_written(extra);
@@ -303,8 +411,7 @@ fn send<const N: usize>(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Resul
     let sent = w.attrs.get_mut(..n).ok_or(Errno::EINVAL)?;
     cmd.store_linear(sent);
     let len = HDR_SIZE + ATTR_SIZE * n;
-    ctx.fd
-        .ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    ctx.ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
     cmd.load_linear(w.attrs.get(..n).unwrap_or_default());
     Ok(())
 }
@@ -323,7 +430,7 @@ fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
     for a in &attrs {
         buf.extend_from_slice(bytes(a));
     }
-    ctx.fd.ioctl(&mut buf)?;
+    ctx.ioctl(&mut buf)?;
     for (a, b) in attrs.iter_mut().zip(
         buf.get(HDR_SIZE..)
             .unwrap_or_default()

@@ -54,20 +54,61 @@ pub mod wire;
 pub mod wq;
 pub mod write;
 
+use crate::errno;
 pub use crate::sys::uverbs::{CmdFd, Uverbs};
 pub use attr::{Attr, CmdBuf, IoctlHdr};
 pub use fallback::{CmdState, Fallback, OpBit, op};
-pub use ioctl::{IoctlCmd, execute_ioctl, final_num_attrs};
+pub use ioctl::{IoctlCmd, SmallCmd, execute_ioctl, final_num_attrs};
 
 /// What a command needs of its context: the command channel and the per-context state.
 #[derive(Clone, Copy)]
 pub struct Ctx<'a> {
-    pub fd: &'a dyn Uverbs,
+    chan: Chan<'a>,
     pub state: &'a CmdState,
 }
 
+/// A context's command channel: the real descriptor, called directly (no dynamic dispatch on
+/// every command), or any other [`Uverbs`] (tests' fake kernels).
+#[derive(Clone, Copy)]
+enum Chan<'a> {
+    Fd(CmdFd),
+    Seam(&'a dyn Uverbs),
+}
+
 impl<'a> Ctx<'a> {
+    /// Commands through `fd`, whatever it is.
     pub fn new(fd: &'a dyn Uverbs, state: &'a CmdState) -> Self {
-        Ctx { fd, state }
+        Ctx {
+            chan: Chan::Seam(fd),
+            state,
+        }
+    }
+
+    /// Commands on a real `cmd_fd` (what [`Self::new`] with `&fd` does, without the indirect
+    /// call per command).
+    #[inline]
+    pub fn on_fd(fd: CmdFd, state: &'a CmdState) -> Self {
+        Ctx {
+            chan: Chan::Fd(fd),
+            state,
+        }
+    }
+
+    /// [`Uverbs::ioctl`] on the channel.
+    #[inline]
+    pub(crate) fn ioctl(&self, buf: &mut [u8]) -> errno::Result<()> {
+        match self.chan {
+            Chan::Fd(fd) => fd.ioctl(buf),
+            Chan::Seam(u) => u.ioctl(buf),
+        }
+    }
+
+    /// [`Uverbs::write`] on the channel.
+    #[inline]
+    pub(crate) fn write(&self, buf: &[u8]) -> errno::Result<usize> {
+        match self.chan {
+            Chan::Fd(fd) => fd.write(buf),
+            Chan::Seam(u) => u.write(buf),
+        }
     }
 }

@@ -11,8 +11,10 @@ use core::mem::offset_of;
 
 use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::IoctlCmd;
+use super::fallback::{
+    Fallback, destroy_result, execute_ioctl_fallback, execute_small_fallback, op,
+};
+use super::ioctl::{IoctlCmd, SmallCmd};
 use super::wire::{put, put_field};
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
@@ -466,10 +468,10 @@ pub fn destroy_qp(
 ) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
-        execute_ioctl_fallback(ctx, op::DESTROY_QP, &mut cmd)
+        execute_small_fallback(ctx, op::DESTROY_QP, &mut cmd)
     };
     let r = match r {
         Ok(Fallback::TryWrite) => {

@@ -19,7 +19,7 @@
 use core::mem::offset_of;
 
 use super::Ctx;
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::ioctl::SmallCmd;
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
@@ -67,7 +67,7 @@ pub fn ioctl_write(
 ) -> Result<()> {
     let (req_core, req_drv) = payload.split_at_checked(core_in).ok_or(Errno::EINVAL)?;
     let (resp_core, resp_drv) = split_resp(resp, core_out)?;
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    let mut cmd = SmallCmd::<5>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
     cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(write_method));
     if !req_core.is_empty() {
         cmd.in_bytes(UVERBS_ATTR_CORE_IN, req_core);
@@ -81,12 +81,12 @@ pub fn ioctl_write(
     if !resp_drv.is_empty() {
         cmd.out(UVERBS_ATTR_UHW_OUT, resp_drv);
     }
-    execute_ioctl(ctx, &mut cmd)
+    cmd.execute(ctx)
 }
 
 /// Send a whole request with write(2); a short write is an error.
 fn send(ctx: Ctx<'_>, req: &[u8]) -> Result<()> {
-    match ctx.fd.write(req)? {
+    match ctx.write(req)? {
         // Divergence: rdma-core returns whatever errno holds after a short write; the kernel
         // never writes short, so we call it EIO.
         n if n != req.len() => Err(Errno::EIO),
