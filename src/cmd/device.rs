@@ -228,8 +228,14 @@ pub fn query_device_any(
     if input_comp_mask != 0 || attr.len() < ORIG {
         return Err(Errno::EINVAL);
     }
-    let mut internal = [0u8; RESP];
-    let resp = resp.unwrap_or(&mut internal);
+    let mut internal;
+    let resp = match resp {
+        Some(r) => r,
+        None => {
+            internal = [0u8; RESP];
+            &mut internal
+        }
+    };
     zero(attr, 0, attr.len())?;
 
     let mut attr_size = attr.len();

@@ -196,26 +196,35 @@ pub fn execute_ioctl_fallback(
     }
 }
 
-/// [`execute_ioctl_fallback`] for a [`SmallCmd`]: with no chain and no fallback flags,
-/// [`check_legacy`] always answers the legacy write.
-#[inline]
+/// [`execute_ioctl_fallback`] for a [`SmallCmd`] (no links: [`check_legacy`] reads only its
+/// two fallback flags).
+#[inline(always)]
 pub fn execute_small_fallback<const N: usize>(
     ctx: Ctx<'_>,
     bit: OpBit,
     cmd: &mut SmallCmd<'_, N>,
 ) -> Result<Fallback> {
+    let legacy = |cmd: &SmallCmd<'_, N>| {
+        if cmd.fallback_ioctl_only {
+            Err(Errno::EOPNOTSUPP)
+        } else if cmd.fallback_require_ex {
+            Ok(Fallback::TryWriteEx)
+        } else {
+            Ok(Fallback::TryWrite)
+        }
+    };
     if ctx.state.is_unsupported(bit) {
-        return Ok(Fallback::TryWrite);
+        return legacy(cmd);
     }
     match cmd.execute(ctx) {
         Ok(()) => Ok(Fallback::Success),
         Err(Errno::ENOTTY) => {
             ctx.state.set_all_unsupported();
-            Ok(Fallback::TryWrite)
+            legacy(cmd)
         }
         Err(Errno::EPROTONOSUPPORT) => {
             ctx.state.set_unsupported(bit);
-            Ok(Fallback::TryWrite)
+            legacy(cmd)
         }
         Err(e) => Err(e),
     }

@@ -225,16 +225,20 @@ impl<'a> IoctlCmd<'a> {
     }
 }
 
-/// A command the command layer builds itself, of at most `N` attributes and no chain (no
-/// links, no compat link, no fallback flags): built where it is sent from, on the stack, and
-/// sent without linearising. Same bytes on the wire as the [`IoctlCmd`] with the same
-/// attributes. `'a` as for [`IoctlCmd`].
+/// A command the command layer builds itself, of at most `N` attributes and no chain of links:
+/// built where it is sent from, on the stack, and sent without linearising. Same bytes on the
+/// wire as the [`IoctlCmd`] with the same attributes (a compat link's UHW attributes are pushed
+/// last: [`Self::push_compat`]). `'a` as for [`IoctlCmd`].
 pub struct SmallCmd<'a, const N: usize> {
     buf: AttrBuf<N>,
     object_id: u16,
     method_id: u16,
     /// An attribute could not be encoded (length over 64 KiB, or more than `N`): EINVAL.
     buffer_error: bool,
+    /// As [`CmdBuf::fallback_require_ex`].
+    pub fallback_require_ex: bool,
+    /// As [`CmdBuf::fallback_ioctl_only`].
+    pub fallback_ioctl_only: bool,
     borrows: PhantomData<&'a mut [u8]>,
 }
 
@@ -247,6 +251,8 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
             object_id,
             method_id,
             buffer_error: false,
+            fallback_require_ex: false,
+            fallback_ioctl_only: false,
             borrows: PhantomData,
         }
     }
@@ -304,6 +310,33 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
         self.push(Attr::sized(attr_id, 0, u64::from(handle)))
     }
 
+    /// As [`IoctlCmd::out_obj`].
+    #[inline]
+    pub fn out_obj(&mut self, attr_id: u16) -> usize {
+        self.in_obj(attr_id, 0)
+    }
+
+    /// As [`IoctlCmd::in_fd`].
+    #[inline]
+    pub fn in_fd(&mut self, attr_id: u16, fd: i32) -> Option<usize> {
+        if fd == -1 {
+            return None;
+        }
+        Some(self.push(Attr::sized(attr_id, 0, fd as i64 as u64)))
+    }
+
+    /// As [`IoctlCmd::push_compat`], after every other attribute: the driver request data as
+    /// UHW_IN, the driver response space as UHW_OUT, each only when not empty.
+    #[inline]
+    pub fn push_compat(&mut self, req_driver: &'a [u8], resp_driver: &'a mut [u8]) {
+        if !req_driver.is_empty() {
+            self.in_bytes(UVERBS_ATTR_UHW_IN, req_driver);
+        }
+        if !resp_driver.is_empty() {
+            self.out(UVERBS_ATTR_UHW_OUT, resp_driver);
+        }
+    }
+
     /// Attribute `idx` (after execution: as the kernel left it).
     pub fn attr(&self, idx: usize) -> Option<&Attr> {
         self.buf.as_slice().get(idx)
@@ -331,6 +364,32 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
         mark_written(self.buf.as_slice());
         Ok(())
     }
+}
+
+/// Send the first `n` attributes of `w` as command `object_id`/`method_id` (the header is filled
+/// in here), then tell memcheck what the kernel wrote.
+#[inline(always)]
+pub(crate) fn send_ioctl<const N: usize>(
+    ctx: Ctx<'_>,
+    object_id: u16,
+    method_id: u16,
+    w: &mut IoctlBuf<N>,
+    n: usize,
+) -> Result<()> {
+    let n = n.min(N);
+    w.hdr = IoctlHdr {
+        length: (HDR_SIZE + ATTR_SIZE * n) as u16,
+        object_id,
+        method_id,
+        num_attrs: n as u16,
+        reserved1: 0,
+        driver_id: ctx.state.driver_id(),
+        reserved2: 0,
+    };
+    let len = HDR_SIZE + ATTR_SIZE * n;
+    ctx.ioctl(bytes_mut(w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    mark_written(w.attrs.get(..n).unwrap_or_default());
+    Ok(())
 }
 
 /// `__ioctl_final_num_attrs`: `num_attrs` plus the attributes of every linked buffer.
