@@ -16,7 +16,9 @@ use core::marker::PhantomData;
 use super::Ctx;
 use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr};
 use super::wire::addr;
-use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
+use crate::abi::uapi::{
+    UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT,
+};
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{self, Pod, bytes, bytes_mut};
 use crate::sys::uverbs::{AttrBuf, IoctlBuf};
@@ -323,6 +325,14 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
             return None;
         }
         Some(self.push(Attr::sized(attr_id, 0, fd as i64 as u64)))
+    }
+
+    /// As [`IoctlCmd::optional`].
+    #[inline]
+    pub fn optional(&mut self, idx: usize) {
+        if let Some(a) = self.buf.as_mut_slice().get_mut(idx) {
+            a.flags &= !UVERBS_ATTR_F_MANDATORY;
+        }
     }
 
     /// As [`IoctlCmd::push_compat`], after every other attribute: the driver request data as
