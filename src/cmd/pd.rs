@@ -190,11 +190,15 @@ pub fn reg_mr(
         }
         len = u64::MAX;
     }
-    put_field!(req, H; ib_uverbs_reg_mr, start, addr)?;
-    put_field!(req, H; ib_uverbs_reg_mr, length, len)?;
-    put_field!(req, H; ib_uverbs_reg_mr, hca_va, hca_va)?;
-    put_field!(req, H; ib_uverbs_reg_mr, pd_handle, pd_handle)?;
-    put_field!(req, H; ib_uverbs_reg_mr, access_flags, access as u32)?;
+    // Checked once: the field stores below then need no bounds check of their own.
+    let core = req
+        .get_mut(..H + size_of::<ib_uverbs_reg_mr>())
+        .ok_or(Errno::EINVAL)?;
+    put_field!(core, H; ib_uverbs_reg_mr, start, addr)?;
+    put_field!(core, H; ib_uverbs_reg_mr, length, len)?;
+    put_field!(core, H; ib_uverbs_reg_mr, hca_va, hca_va)?;
+    put_field!(core, H; ib_uverbs_reg_mr, pd_handle, pd_handle)?;
+    put_field!(core, H; ib_uverbs_reg_mr, access_flags, access as u32)?;
     execute_cmd_write::<ibv_reg_mr>(ctx, req, resp)?;
     let r: ib_uverbs_reg_mr_resp = pod::read(resp);
     Ok(MrKeys {

@@ -619,7 +619,10 @@ fn dest_of(ah: &ibv_ah_attr) -> ib_uverbs_qp_dest {
 }
 
 /// `copy_modify_qp_fields`: the masked `attr` fields into the core `ib_uverbs_modify_qp` at
-/// `base` of `req`; fields outside the mask keep the provider's bytes.
+/// `base` of `req`; fields outside the mask keep the provider's bytes. (Inlined into its two
+/// callers, where `base` is a constant: with the length checked once up front, the per-field
+/// bounds checks fold away.)
+#[inline(always)]
 fn copy_modify_qp_fields(
     req: &mut [u8],
     base: usize,
@@ -628,6 +631,10 @@ fn copy_modify_qp_fields(
     mask: u32,
 ) -> Result<()> {
     type M = ib_uverbs_modify_qp;
+    let req = base
+        .checked_add(size_of::<M>())
+        .and_then(|end| req.get_mut(..end))
+        .ok_or(Errno::EINVAL)?;
     let has = |bit: ibv_qp_attr_mask| mask & bit as u32 != 0;
     put_field!(req, base; M, qp_handle, qp_handle)?;
     put_field!(req, base; M, attr_mask, mask)?;
