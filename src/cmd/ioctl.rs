@@ -9,6 +9,10 @@
 //! attributes back; `hdr` keeps the header sent and [`IoctlCmd::linear`] the attribute array,
 //! which is what a C head buffer's memory holds afterwards. Nothing is allocated for a command
 //! of at most [`INLINE_ATTRS`](super::attr::INLINE_ATTRS) attributes (head and compat link).
+//!
+//! A command the library builds itself and that has no links is a [`SmallCmd`] instead: its
+//! attributes are written once, behind room for the header, and sent from where they are (no
+//! linearising, no copy back, nothing to drop); the same bytes reach the kernel.
 #![forbid(unsafe_code)]
 
 use core::marker::PhantomData;

@@ -23,7 +23,12 @@
 //!
 //! How the C exports use it:
 //! - context init (`verbs_init_context`): `CmdState::init(&CmdFd(cmd_fd), driver_id)` (probes
-//!   `use_ioctl_write`), kept with the context; each call builds `Ctx::new(&CmdFd(cmd_fd), &state)`.
+//!   `use_ioctl_write`), kept with the context; each call builds `Ctx::on_fd(CmdFd(cmd_fd),
+//!   &state)` (the real descriptor, called directly; `Ctx::new(&fake, &state)` takes any
+//!   [`Uverbs`]).
+//! - commands built here without a chain of links (the queries, the destroys, create CQ/QP,
+//!   write-over-ioctl) are [`SmallCmd`]s: built in place on the stack and sent from there;
+//!   [`IoctlCmd`] serves the C chains and the commands that carry links.
 //! - `execute_ioctl(ctx, cmdb)`: turn the chain into an [`IoctlCmd`] (`from_chain`: each
 //!   buffer's attributes `hdr.attrs..next_attr` via [`Attr::from_bytes`], 0xff indices as None,
 //!   the three flag bits), refuse (EINVAL) a chain longer than the head's room
