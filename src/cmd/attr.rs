@@ -85,10 +85,13 @@ impl Attr {
     /// beside it when the length does not fit the 16-bit field.
     #[inline]
     pub fn data_in(attr_id: u16, bytes: &[u8], addr: u64) -> (Attr, bool) {
-        if bytes.len() <= 8 {
+        if let Ok(d) = <[u8; 8]>::try_from(bytes) {
+            Self::sized(attr_id, 8, u64::from_ne_bytes(d))
+        } else if bytes.len() < 8 {
+            // Byte by byte: a copy of a variable length would call memcpy for a few bytes.
             let mut d = [0u8; 8];
-            if let Some(dst) = d.get_mut(..bytes.len()) {
-                dst.copy_from_slice(bytes);
+            for (x, b) in d.iter_mut().zip(bytes) {
+                *x = *b;
             }
             Self::sized(attr_id, bytes.len(), u64::from_ne_bytes(d))
         } else {
@@ -103,9 +106,10 @@ impl Attr {
         Self::sized(attr_id, len, addr)
     }
 
-    /// A mandatory attribute of `len` bytes with `data`.
+    /// A mandatory attribute of `len` bytes with `data`; true beside it when the length does not
+    /// fit the 16-bit field.
     #[inline]
-    fn sized(attr_id: u16, len: usize, data: u64) -> (Attr, bool) {
+    pub fn sized(attr_id: u16, len: usize, data: u64) -> (Attr, bool) {
         let a = Attr {
             attr_id,
             len: len as u16,

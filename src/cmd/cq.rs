@@ -5,8 +5,10 @@
 #![forbid(unsafe_code)]
 
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::IoctlCmd;
+use super::fallback::{
+    Fallback, destroy_result, execute_ioctl_fallback, execute_small_fallback, op,
+};
+use super::ioctl::{IoctlCmd, SmallCmd};
 use super::wire::put_field;
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req,
@@ -59,31 +61,50 @@ fn icmd_create_cq(
     driver: &mut Vec<CmdBuf>,
 ) -> Result<CqCreated> {
     let mut resp_cqe: u32 = 0;
-    let (via, handle) = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
-        let h = cmd.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
-        cmd.out_pod(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &mut resp_cqe);
-        cmd.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe as u32);
-        cmd.in_u64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a.user_handle);
-        if let Some(fd) = a.channel_fd {
-            cmd.in_fd(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd);
-        }
-        cmd.in_u32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a.comp_vector as u32);
-        let async_fd = cmd.in_fd(UVERBS_ATTR_CREATE_CQ_EVENT_FD, a.async_fd);
-        if a.imported {
-            cmd.head.fallback_ioctl_only = true;
-        } else if let Some(i) = async_fd {
-            // Old kernels lack the attribute; write() cannot carry it anyway.
-            cmd.optional(i);
-        }
-        if flags != 0 {
-            if flags & !(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32) != 0
-                || cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX as u32 == 0
-            {
-                cmd.head.fallback_require_ex = true;
+    // The same attributes into either kind of command; `$ioctl_only` and `$require_ex` name its
+    // fallback flags.
+    macro_rules! build {
+        ($cmd:ident, $ioctl_only:expr, $require_ex:expr) => {{
+            let h = $cmd.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
+            $cmd.out_pod(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &mut resp_cqe);
+            $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe as u32);
+            $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a.user_handle);
+            if let Some(fd) = a.channel_fd {
+                $cmd.in_fd(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd);
             }
-            cmd.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
-        }
+            $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a.comp_vector as u32);
+            let async_fd = $cmd.in_fd(UVERBS_ATTR_CREATE_CQ_EVENT_FD, a.async_fd);
+            if a.imported {
+                $ioctl_only = true;
+            } else if let Some(i) = async_fd {
+                // Old kernels lack the attribute; write() cannot carry it anyway.
+                $cmd.optional(i);
+            }
+            if flags != 0 {
+                if flags & !(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32) != 0
+                    || cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX as u32 == 0
+                {
+                    $require_ex = true;
+                }
+                $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+            }
+            h
+        }};
+    }
+    let (via, handle) = if driver.is_empty() {
+        // At most 8 attributes of its own and the two of the compat link.
+        let mut cmd = SmallCmd::<10>::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        let h = build!(cmd, cmd.fallback_ioctl_only, cmd.fallback_require_ex);
+        compat.link_small(&mut cmd);
+        let via = execute_small_fallback(ctx, op::CREATE_CQ, &mut cmd);
+        (via?, cmd.attr(h).map_or(0, |a| a.data as u32))
+    } else {
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        let h = build!(
+            cmd,
+            cmd.head.fallback_ioctl_only,
+            cmd.head.fallback_require_ex
+        );
         compat.link(&mut cmd);
         cmd.links.append(driver);
         let via = execute_ioctl_fallback(ctx, op::CREATE_CQ, &mut cmd);
@@ -198,10 +219,10 @@ pub fn destroy_cq(
 ) -> Result<Option<(u32, u32)>> {
     let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
     let r = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_CQ_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
-        execute_ioctl_fallback(ctx, op::DESTROY_CQ, &mut cmd)
+        execute_small_fallback(ctx, op::DESTROY_CQ, &mut cmd)
     };
     let r = match r {
         Ok(Fallback::TryWrite) => {

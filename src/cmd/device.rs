@@ -8,8 +8,8 @@
 #![forbid(unsafe_code)]
 
 use super::compat::Compat;
-use super::fallback::{Fallback, execute_ioctl_fallback, op};
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::fallback::{Fallback, execute_ioctl_fallback, execute_small_fallback, op};
+use super::ioctl::{IoctlCmd, SmallCmd, execute_ioctl};
 use super::wire::{end_of, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
 use super::{CmdBuf, Ctx};
@@ -178,10 +178,10 @@ pub fn query_port(
 ) -> Result<()> {
     let mut resp_ex: ib_uverbs_query_port_resp_ex = pod::zeroed();
     let via = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
         cmd.in_u64(UVERBS_ATTR_QUERY_PORT_PORT_NUM, port_num.into());
         cmd.out_pod(UVERBS_ATTR_QUERY_PORT_RESP, &mut resp_ex);
-        execute_ioctl_fallback(ctx, op::QUERY_PORT, &mut cmd)?
+        execute_small_fallback(ctx, op::QUERY_PORT, &mut cmd)?
     };
     match via {
         Fallback::Success => {
@@ -228,8 +228,14 @@ pub fn query_device_any(
     if input_comp_mask != 0 || attr.len() < ORIG {
         return Err(Errno::EINVAL);
     }
-    let mut internal = [0u8; RESP];
-    let resp = resp.unwrap_or(&mut internal);
+    let mut internal;
+    let resp = match resp {
+        Some(r) => r,
+        None => {
+            internal = [0u8; RESP];
+            &mut internal
+        }
+    };
     zero(attr, 0, attr.len())?;
 
     let mut attr_size = attr.len();
@@ -431,13 +437,13 @@ pub fn query_gid_entry(
     flags: u32,
     entry: &mut [u8],
 ) -> Result<GidVia> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+    let mut cmd = SmallCmd::<4>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port_num.into());
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, gid_index.into());
     cmd.in_u32(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, flags);
     cmd.out(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, entry);
     // rdma-core files both GID queries under the async_event bit (no ops slot of their own).
-    match execute_ioctl_fallback(ctx, op::ASYNC_EVENT, &mut cmd)? {
+    match execute_small_fallback(ctx, op::ASYNC_EVENT, &mut cmd)? {
         Fallback::Success => Ok(GidVia::Kernel),
         Fallback::TryWrite if flags != 0 => Err(Errno::EOPNOTSUPP),
         Fallback::TryWrite => Ok(GidVia::Sysfs),

@@ -9,7 +9,7 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::Ctx;
 use super::attr::Attr;
-use super::ioctl::{IoctlCmd, execute_ioctl, is_uhw};
+use super::ioctl::{IoctlCmd, SmallCmd, execute_ioctl, is_uhw};
 use crate::abi::driver::verbs_context_ops;
 use crate::abi::uapi::{
     IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_F_MANDATORY,
@@ -86,7 +86,7 @@ impl CmdState {
     /// over the ioctl interface.
     pub fn init(fd: &dyn Uverbs, driver_id: u32) -> Self {
         let probe = CmdState::new(driver_id, false);
-        let use_ioctl_write = has_ioctl_write(Ctx { fd, state: &probe });
+        let use_ioctl_write = has_ioctl_write(Ctx::new(fd, &probe));
         CmdState {
             use_ioctl_write,
             ..probe
@@ -191,6 +191,40 @@ pub fn execute_ioctl_fallback(
         Err(Errno::EPROTONOSUPPORT) => {
             ctx.state.set_unsupported(bit);
             check_legacy(cmd)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// [`execute_ioctl_fallback`] for a [`SmallCmd`] (no links: [`check_legacy`] reads only its
+/// two fallback flags).
+#[inline(always)]
+pub fn execute_small_fallback<const N: usize>(
+    ctx: Ctx<'_>,
+    bit: OpBit,
+    cmd: &mut SmallCmd<'_, N>,
+) -> Result<Fallback> {
+    let legacy = |cmd: &SmallCmd<'_, N>| {
+        if cmd.fallback_ioctl_only {
+            Err(Errno::EOPNOTSUPP)
+        } else if cmd.fallback_require_ex {
+            Ok(Fallback::TryWriteEx)
+        } else {
+            Ok(Fallback::TryWrite)
+        }
+    };
+    if ctx.state.is_unsupported(bit) {
+        return legacy(cmd);
+    }
+    match cmd.execute(ctx) {
+        Ok(()) => Ok(Fallback::Success),
+        Err(Errno::ENOTTY) => {
+            ctx.state.set_all_unsupported();
+            legacy(cmd)
+        }
+        Err(Errno::EPROTONOSUPPORT) => {
+            ctx.state.set_unsupported(bit);
+            legacy(cmd)
         }
         Err(e) => Err(e),
     }

@@ -9,6 +9,10 @@
 //! attributes back; `hdr` keeps the header sent and [`IoctlCmd::linear`] the attribute array,
 //! which is what a C head buffer's memory holds afterwards. Nothing is allocated for a command
 //! of at most [`INLINE_ATTRS`](super::attr::INLINE_ATTRS) attributes (head and compat link).
+//!
+//! A command the library builds itself and that has no links is a [`SmallCmd`] instead: its
+//! attributes are written once, behind room for the header, and sent from where they are (no
+//! linearising, no copy back, nothing to drop); the same bytes reach the kernel.
 #![forbid(unsafe_code)]
 
 use core::marker::PhantomData;
@@ -16,10 +20,12 @@ use core::marker::PhantomData;
 use super::Ctx;
 use super::attr::{ATTR_SIZE, Attr, CmdBuf, HDR_SIZE, IoctlHdr};
 use super::wire::addr;
-use crate::abi::uapi::{UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT};
+use crate::abi::uapi::{
+    UVERBS_ATTR_F_MANDATORY, UVERBS_ATTR_F_VALID_OUTPUT, UVERBS_ATTR_UHW_IN, UVERBS_ATTR_UHW_OUT,
+};
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{self, Pod, bytes, bytes_mut};
-use crate::sys::uverbs::IoctlBuf;
+use crate::sys::uverbs::{AttrBuf, IoctlBuf};
 
 /// One ioctl command: object, method and the attribute chain.
 ///
@@ -225,6 +231,181 @@ impl<'a> IoctlCmd<'a> {
     }
 }
 
+/// A command the command layer builds itself, of at most `N` attributes and no chain of links:
+/// built where it is sent from, on the stack, and sent without linearising. Same bytes on the
+/// wire as the [`IoctlCmd`] with the same attributes (a compat link's UHW attributes are pushed
+/// last: [`Self::push_compat`]). `'a` as for [`IoctlCmd`].
+pub struct SmallCmd<'a, const N: usize> {
+    buf: AttrBuf<N>,
+    object_id: u16,
+    method_id: u16,
+    /// An attribute could not be encoded (length over 64 KiB, or more than `N`): EINVAL.
+    buffer_error: bool,
+    /// As [`CmdBuf::fallback_require_ex`].
+    pub fallback_require_ex: bool,
+    /// As [`CmdBuf::fallback_ioctl_only`].
+    pub fallback_ioctl_only: bool,
+    borrows: PhantomData<&'a mut [u8]>,
+}
+
+impl<'a, const N: usize> SmallCmd<'a, N> {
+    /// An empty command.
+    #[inline]
+    pub fn new(object_id: u16, method_id: u16) -> Self {
+        SmallCmd {
+            buf: AttrBuf::default(),
+            object_id,
+            method_id,
+            buffer_error: false,
+            fallback_require_ex: false,
+            fallback_ioctl_only: false,
+            borrows: PhantomData,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, (a, too_long): (Attr, bool)) -> usize {
+        self.buffer_error |= too_long;
+        match self.buf.push(a) {
+            Some(i) => i,
+            None => {
+                self.buffer_error = true;
+                N
+            }
+        }
+    }
+
+    /// As [`IoctlCmd::in_u64`].
+    #[inline]
+    pub fn in_u64(&mut self, attr_id: u16, v: u64) -> usize {
+        self.push(Attr::sized(attr_id, 8, v))
+    }
+
+    /// As [`IoctlCmd::in_u32`].
+    #[inline]
+    pub fn in_u32(&mut self, attr_id: u16, v: u32) -> usize {
+        let [a, b, c, d] = v.to_ne_bytes();
+        self.push(Attr::sized(
+            attr_id,
+            4,
+            u64::from_ne_bytes([a, b, c, d, 0, 0, 0, 0]),
+        ))
+    }
+
+    /// As [`IoctlCmd::in_bytes`].
+    #[inline]
+    pub fn in_bytes(&mut self, attr_id: u16, data: &'a [u8]) -> usize {
+        self.push(Attr::data_in(attr_id, data, addr(data)))
+    }
+
+    /// As [`IoctlCmd::out`].
+    #[inline]
+    pub fn out(&mut self, attr_id: u16, buf: &'a mut [u8]) -> usize {
+        self.push(Attr::data_out(attr_id, addr(buf), buf.len()))
+    }
+
+    /// As [`IoctlCmd::out_pod`].
+    #[inline]
+    pub fn out_pod<T: Pod>(&mut self, attr_id: u16, t: &'a mut T) -> usize {
+        self.out(attr_id, bytes_mut(t))
+    }
+
+    /// As [`IoctlCmd::in_obj`].
+    #[inline]
+    pub fn in_obj(&mut self, attr_id: u16, handle: u32) -> usize {
+        self.push(Attr::sized(attr_id, 0, u64::from(handle)))
+    }
+
+    /// As [`IoctlCmd::out_obj`].
+    #[inline]
+    pub fn out_obj(&mut self, attr_id: u16) -> usize {
+        self.in_obj(attr_id, 0)
+    }
+
+    /// As [`IoctlCmd::in_fd`].
+    #[inline]
+    pub fn in_fd(&mut self, attr_id: u16, fd: i32) -> Option<usize> {
+        if fd == -1 {
+            return None;
+        }
+        Some(self.push(Attr::sized(attr_id, 0, fd as i64 as u64)))
+    }
+
+    /// As [`IoctlCmd::optional`].
+    #[inline]
+    pub fn optional(&mut self, idx: usize) {
+        if let Some(a) = self.buf.as_mut_slice().get_mut(idx) {
+            a.flags &= !UVERBS_ATTR_F_MANDATORY;
+        }
+    }
+
+    /// As [`IoctlCmd::push_compat`], after every other attribute: the driver request data as
+    /// UHW_IN, the driver response space as UHW_OUT, each only when not empty.
+    #[inline]
+    pub fn push_compat(&mut self, req_driver: &'a [u8], resp_driver: &'a mut [u8]) {
+        if !req_driver.is_empty() {
+            self.in_bytes(UVERBS_ATTR_UHW_IN, req_driver);
+        }
+        if !resp_driver.is_empty() {
+            self.out(UVERBS_ATTR_UHW_OUT, resp_driver);
+        }
+    }
+
+    /// Attribute `idx` (after execution: as the kernel left it).
+    pub fn attr(&self, idx: usize) -> Option<&Attr> {
+        self.buf.as_slice().get(idx)
+    }
+
+    /// [`execute_ioctl`] for this command: EINVAL for an unencodable attribute, else the header
+    /// (length, object, method, count, the context's driver id, zeroed reserved fields) and the
+    /// ioctl; on success memcheck learns what the kernel wrote.
+    #[inline]
+    pub fn execute(&mut self, ctx: Ctx<'_>) -> Result<()> {
+        if self.buffer_error {
+            return Err(Errno::EINVAL);
+        }
+        let n = self.buf.len();
+        let hdr = IoctlHdr {
+            length: (HDR_SIZE + ATTR_SIZE * n) as u16,
+            object_id: self.object_id,
+            method_id: self.method_id,
+            num_attrs: n as u16,
+            reserved1: 0,
+            driver_id: ctx.state.driver_id(),
+            reserved2: 0,
+        };
+        self.buf.send(hdr, |b| ctx.ioctl(b))?;
+        mark_written(self.buf.as_slice());
+        Ok(())
+    }
+}
+
+/// Send the first `n` attributes of `w` as command `object_id`/`method_id` (the header is filled
+/// in here), then tell memcheck what the kernel wrote.
+#[inline(always)]
+pub(crate) fn send_ioctl<const N: usize>(
+    ctx: Ctx<'_>,
+    object_id: u16,
+    method_id: u16,
+    w: &mut IoctlBuf<N>,
+    n: usize,
+) -> Result<()> {
+    let n = n.min(N);
+    w.hdr = IoctlHdr {
+        length: (HDR_SIZE + ATTR_SIZE * n) as u16,
+        object_id,
+        method_id,
+        num_attrs: n as u16,
+        reserved1: 0,
+        driver_id: ctx.state.driver_id(),
+        reserved2: 0,
+    };
+    let len = HDR_SIZE + ATTR_SIZE * n;
+    ctx.ioctl(bytes_mut(w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    mark_written(w.attrs.get(..n).unwrap_or_default());
+    Ok(())
+}
+
 /// `__ioctl_final_num_attrs`: `num_attrs` plus the attributes of every linked buffer.
 pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize>) -> u32 {
     link_lens
@@ -271,7 +452,7 @@ pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
         let hdr = cmd.hdr;
         let extra = cmd.compat.attrs_mut();
         if let Some(w) = cmd.head.attrs.wire() {
-            if let Some(r) = w.send_in_place(hdr, extra, |b| ctx.fd.ioctl(b)) {
+            if let Some(r) = w.send_in_place(hdr, extra, |b| ctx.ioctl(b)) {
                 r?;
                 mark_written(w.as_slice());
                 mark_written(extra);
@@ -303,8 +484,7 @@ fn send<const N: usize>(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Resul
     let sent = w.attrs.get_mut(..n).ok_or(Errno::EINVAL)?;
     cmd.store_linear(sent);
     let len = HDR_SIZE + ATTR_SIZE * n;
-    ctx.fd
-        .ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
+    ctx.ioctl(bytes_mut(&mut w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
     cmd.load_linear(w.attrs.get(..n).unwrap_or_default());
     Ok(())
 }
@@ -323,7 +503,7 @@ fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
     for a in &attrs {
         buf.extend_from_slice(bytes(a));
     }
-    ctx.fd.ioctl(&mut buf)?;
+    ctx.ioctl(&mut buf)?;
     for (a, b) in attrs.iter_mut().zip(
         buf.get(HDR_SIZE..)
             .unwrap_or_default()

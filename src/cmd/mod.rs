@@ -23,7 +23,12 @@
 //!
 //! How the C exports use it:
 //! - context init (`verbs_init_context`): `CmdState::init(&CmdFd(cmd_fd), driver_id)` (probes
-//!   `use_ioctl_write`), kept with the context; each call builds `Ctx::new(&CmdFd(cmd_fd), &state)`.
+//!   `use_ioctl_write`), kept with the context; each call builds `Ctx::on_fd(CmdFd(cmd_fd),
+//!   &state)` (the real descriptor, called directly; `Ctx::new(&fake, &state)` takes any
+//!   [`Uverbs`]).
+//! - commands built here without a chain of links (the queries, the destroys, create CQ/QP,
+//!   write-over-ioctl) are [`SmallCmd`]s: built in place on the stack and sent from there;
+//!   [`IoctlCmd`] serves the C chains and the commands that carry links.
 //! - `execute_ioctl(ctx, cmdb)`: turn the chain into an [`IoctlCmd`] (`from_chain`: each
 //!   buffer's attributes `hdr.attrs..next_attr` via [`Attr::from_bytes`], 0xff indices as None,
 //!   the three flag bits), refuse (EINVAL) a chain longer than the head's room
@@ -54,20 +59,61 @@ pub mod wire;
 pub mod wq;
 pub mod write;
 
+use crate::errno;
 pub use crate::sys::uverbs::{CmdFd, Uverbs};
 pub use attr::{Attr, CmdBuf, IoctlHdr};
 pub use fallback::{CmdState, Fallback, OpBit, op};
-pub use ioctl::{IoctlCmd, execute_ioctl, final_num_attrs};
+pub use ioctl::{IoctlCmd, SmallCmd, execute_ioctl, final_num_attrs};
 
 /// What a command needs of its context: the command channel and the per-context state.
 #[derive(Clone, Copy)]
 pub struct Ctx<'a> {
-    pub fd: &'a dyn Uverbs,
+    chan: Chan<'a>,
     pub state: &'a CmdState,
 }
 
+/// A context's command channel: the real descriptor, called directly (no dynamic dispatch on
+/// every command), or any other [`Uverbs`] (tests' fake kernels).
+#[derive(Clone, Copy)]
+enum Chan<'a> {
+    Fd(CmdFd),
+    Seam(&'a dyn Uverbs),
+}
+
 impl<'a> Ctx<'a> {
+    /// Commands through `fd`, whatever it is.
     pub fn new(fd: &'a dyn Uverbs, state: &'a CmdState) -> Self {
-        Ctx { fd, state }
+        Ctx {
+            chan: Chan::Seam(fd),
+            state,
+        }
+    }
+
+    /// Commands on a real `cmd_fd` (what [`Self::new`] with `&fd` does, without the indirect
+    /// call per command).
+    #[inline]
+    pub fn on_fd(fd: CmdFd, state: &'a CmdState) -> Self {
+        Ctx {
+            chan: Chan::Fd(fd),
+            state,
+        }
+    }
+
+    /// [`Uverbs::ioctl`] on the channel.
+    #[inline]
+    pub(crate) fn ioctl(&self, buf: &mut [u8]) -> errno::Result<()> {
+        match self.chan {
+            Chan::Fd(fd) => fd.ioctl(buf),
+            Chan::Seam(u) => u.ioctl(buf),
+        }
+    }
+
+    /// [`Uverbs::write`] on the channel.
+    #[inline]
+    pub(crate) fn write(&self, buf: &[u8]) -> errno::Result<usize> {
+        match self.chan {
+            Chan::Fd(fd) => fd.write(buf),
+            Chan::Seam(u) => u.write(buf),
+        }
     }
 }

@@ -8,8 +8,10 @@
 //! returned for the caller to store into the provider's objects.
 #![forbid(unsafe_code)]
 
-use super::fallback::{Fallback, OpBit, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::fallback::{
+    Fallback, OpBit, destroy_result, execute_ioctl_fallback, execute_small_fallback, op,
+};
+use super::ioctl::{IoctlCmd, SmallCmd, execute_ioctl};
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
 use super::{CmdBuf, Ctx};
@@ -41,13 +43,15 @@ fn destroy_handle<C: KernCmd>(
     handle: u32,
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
-    let mut cmd = IoctlCmd::new(object, method);
+    let mut cmd = SmallCmd::<1>::new(object, method);
     cmd.in_obj(attr_id, handle);
-    let r = match execute_ioctl_fallback(ctx, bit, &mut cmd) {
+    let r = match execute_small_fallback(ctx, bit, &mut cmd) {
         Ok(Fallback::TryWrite) => {
-            let mut req = vec![0u8; size_of::<C>()];
-            super::wire::put(&mut req, H, handle)?;
-            execute_cmd_write_req::<C>(ctx, &mut req)
+            // Every destroy-by-handle request is the header and a handle with padding.
+            let mut buf = [0u8; 32];
+            let req = buf.get_mut(..size_of::<C>()).ok_or(Errno::EINVAL)?;
+            super::wire::put(req, H, handle)?;
+            execute_cmd_write_req::<C>(ctx, req)
         }
         Ok(Fallback::Success) => Ok(()),
         Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
@@ -186,11 +190,15 @@ pub fn reg_mr(
         }
         len = u64::MAX;
     }
-    put_field!(req, H; ib_uverbs_reg_mr, start, addr)?;
-    put_field!(req, H; ib_uverbs_reg_mr, length, len)?;
-    put_field!(req, H; ib_uverbs_reg_mr, hca_va, hca_va)?;
-    put_field!(req, H; ib_uverbs_reg_mr, pd_handle, pd_handle)?;
-    put_field!(req, H; ib_uverbs_reg_mr, access_flags, access as u32)?;
+    // Checked once: the field stores below then need no bounds check of their own.
+    let core = req
+        .get_mut(..H + size_of::<ib_uverbs_reg_mr>())
+        .ok_or(Errno::EINVAL)?;
+    put_field!(core, H; ib_uverbs_reg_mr, start, addr)?;
+    put_field!(core, H; ib_uverbs_reg_mr, length, len)?;
+    put_field!(core, H; ib_uverbs_reg_mr, hca_va, hca_va)?;
+    put_field!(core, H; ib_uverbs_reg_mr, pd_handle, pd_handle)?;
+    put_field!(core, H; ib_uverbs_reg_mr, access_flags, access as u32)?;
     execute_cmd_write::<ibv_reg_mr>(ctx, req, resp)?;
     let r: ib_uverbs_reg_mr_resp = pod::read(resp);
     Ok(MrKeys {

@@ -11,8 +11,8 @@ use core::mem::offset_of;
 
 use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::IoctlCmd;
+use super::fallback::{Fallback, destroy_result, execute_small_fallback, op};
+use super::ioctl::SmallCmd;
 use super::wire::{put, put_field};
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
@@ -267,7 +267,8 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     let mut cap_out = kern_cap(&a.cap);
     let mut qp_num: u32 = 0;
     let (via, handle) = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+        // At most 15 attributes of its own and the two of the compat link.
+        let mut cmd = SmallCmd::<17>::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
         if let Some(x) = o.xrcd {
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
         }
@@ -275,7 +276,7 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
         }
         if let Some(t) = o.ind_tbl {
-            cmd.head.fallback_require_ex = true;
+            cmd.fallback_require_ex = true;
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, t);
         }
         if let Some(cq) = o.send_cq {
@@ -290,10 +291,10 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
         cmd.in_bytes(UVERBS_ATTR_CREATE_QP_CAP, pod::bytes(&cap_in));
         cmd.in_fd(UVERBS_ATTR_CREATE_QP_EVENT_FD, a.async_fd);
         if a.imported {
-            cmd.head.fallback_ioctl_only = true;
+            cmd.fallback_ioctl_only = true;
         }
         if with_flags {
-            cmd.head.fallback_require_ex = true;
+            cmd.fallback_require_ex = true;
             create_flags |= a.create_flags;
             if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
                 cmd.in_u32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a.source_qpn);
@@ -308,8 +309,8 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
         }
         cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_CAP, &mut cap_out);
         cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &mut qp_num);
-        compat.link(&mut cmd);
-        let via = execute_ioctl_fallback(ctx, op::CREATE_QP, &mut cmd);
+        compat.link_small(&mut cmd);
+        let via = execute_small_fallback(ctx, op::CREATE_QP, &mut cmd);
         (via?, cmd.attr(h).map_or(0, |x| x.data as u32))
     };
 
@@ -466,10 +467,10 @@ pub fn destroy_qp(
 ) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
-        execute_ioctl_fallback(ctx, op::DESTROY_QP, &mut cmd)
+        execute_small_fallback(ctx, op::DESTROY_QP, &mut cmd)
     };
     let r = match r {
         Ok(Fallback::TryWrite) => {
@@ -618,7 +619,10 @@ fn dest_of(ah: &ibv_ah_attr) -> ib_uverbs_qp_dest {
 }
 
 /// `copy_modify_qp_fields`: the masked `attr` fields into the core `ib_uverbs_modify_qp` at
-/// `base` of `req`; fields outside the mask keep the provider's bytes.
+/// `base` of `req`; fields outside the mask keep the provider's bytes. (Inlined into its two
+/// callers, where `base` is a constant: with the length checked once up front, the per-field
+/// bounds checks fold away.)
+#[inline(always)]
 fn copy_modify_qp_fields(
     req: &mut [u8],
     base: usize,
@@ -627,6 +631,10 @@ fn copy_modify_qp_fields(
     mask: u32,
 ) -> Result<()> {
     type M = ib_uverbs_modify_qp;
+    let req = base
+        .checked_add(size_of::<M>())
+        .and_then(|end| req.get_mut(..end))
+        .ok_or(Errno::EINVAL)?;
     let has = |bit: ibv_qp_attr_mask| mask & bit as u32 != 0;
     put_field!(req, base; M, qp_handle, qp_handle)?;
     put_field!(req, base; M, attr_mask, mask)?;

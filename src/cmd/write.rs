@@ -19,7 +19,8 @@
 use core::mem::offset_of;
 
 use super::Ctx;
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::attr::{Attr, IoctlBuf, IoctlHdr};
+use super::ioctl::send_ioctl;
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
@@ -67,26 +68,60 @@ pub fn ioctl_write(
 ) -> Result<()> {
     let (req_core, req_drv) = payload.split_at_checked(core_in).ok_or(Errno::EINVAL)?;
     let (resp_core, resp_drv) = split_resp(resp, core_out)?;
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
-    cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(write_method));
+    // Built in place: at most five attributes, in this order.
+    let mut w = IoctlBuf {
+        hdr: IoctlHdr::ZERO,
+        attrs: [Attr::ZERO; 5],
+    };
+    let mut n = 0;
+    let mut too_long = false;
+    let mut add = |(a, long): (Attr, bool)| {
+        if let Some(slot) = w.attrs.get_mut(n) {
+            *slot = a;
+            n += 1;
+        }
+        too_long |= long;
+    };
+    add(Attr::sized(
+        UVERBS_ATTR_WRITE_CMD,
+        8,
+        u64::from(write_method),
+    ));
     if !req_core.is_empty() {
-        cmd.in_bytes(UVERBS_ATTR_CORE_IN, req_core);
+        add(Attr::data_in(UVERBS_ATTR_CORE_IN, req_core, addr(req_core)));
     }
     if !resp_core.is_empty() {
-        cmd.out(UVERBS_ATTR_CORE_OUT, resp_core);
+        add(Attr::data_out(
+            UVERBS_ATTR_CORE_OUT,
+            addr(resp_core),
+            resp_core.len(),
+        ));
     }
     if !req_drv.is_empty() {
-        cmd.in_bytes(UVERBS_ATTR_UHW_IN, req_drv);
+        add(Attr::data_in(UVERBS_ATTR_UHW_IN, req_drv, addr(req_drv)));
     }
     if !resp_drv.is_empty() {
-        cmd.out(UVERBS_ATTR_UHW_OUT, resp_drv);
+        add(Attr::data_out(
+            UVERBS_ATTR_UHW_OUT,
+            addr(resp_drv),
+            resp_drv.len(),
+        ));
     }
-    execute_ioctl(ctx, &mut cmd)
+    if too_long {
+        return Err(Errno::EINVAL);
+    }
+    send_ioctl(
+        ctx,
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_INVOKE_WRITE,
+        &mut w,
+        n,
+    )
 }
 
 /// Send a whole request with write(2); a short write is an error.
 fn send(ctx: Ctx<'_>, req: &[u8]) -> Result<()> {
-    match ctx.fd.write(req)? {
+    match ctx.write(req)? {
         // Divergence: rdma-core returns whatever errno holds after a short write; the kernel
         // never writes short, so we call it EIO.
         n if n != req.len() => Err(Errno::EIO),

@@ -37,7 +37,19 @@ pub fn bytes_mut<T: Pod>(t: &mut T) -> &mut [u8] {
 }
 
 /// A `T` from the first `size_of::<T>()` bytes of `b`, missing bytes read as zero.
+#[inline]
 pub fn read<T: Pod>(b: &[u8]) -> T {
+    if let Some(src) = b.get(..size_of::<T>()) {
+        // SAFETY: `src` holds size_of::<T>() readable bytes; any bytes are a valid T (Pod);
+        // read_unaligned asks no alignment of the address.
+        return unsafe { src.as_ptr().cast::<T>().read_unaligned() };
+    }
+    read_short(b)
+}
+
+/// [`read`] of fewer bytes than a `T`: the rest is zero.
+#[cold]
+fn read_short<T: Pod>(b: &[u8]) -> T {
     let mut t = zeroed::<T>();
     let n = b.len().min(size_of::<T>());
     if let (Some(dst), Some(src)) = (bytes_mut(&mut t).get_mut(..n), b.get(..n)) {

@@ -121,6 +121,21 @@ impl<const N: usize> AttrBuf<N> {
         unsafe { core::slice::from_raw_parts_mut(self.attrs.as_mut_ptr().cast::<Attr>(), n) }
     }
 
+    /// Run `send` on the ioctl buffer this makes: header `hdr`, then the attributes held (which
+    /// `send` may update in place).
+    #[inline]
+    pub fn send<R>(&mut self, hdr: IoctlHdr, send: impl FnOnce(&mut [u8]) -> R) -> R {
+        self.hdr = hdr;
+        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * self.len.min(N);
+        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment) is
+        // directly followed by the slot array, whose first `len` slots `push` wrote, so the
+        // first `bytes` bytes of `self` are initialised; the slice borrows `self` exclusively,
+        // and any bytes written into it leave valid header and attribute values.
+        let wire =
+            unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
+        send(wire)
+    }
+
     /// Run `send` on the ioctl buffer this makes: header `hdr`, the attributes held, then
     /// `extra` (the rest of a chain) behind them; afterwards `extra` holds what was left in its
     /// slots (the attributes held are updated in place). None, and nothing sent, when `extra`
@@ -171,11 +186,13 @@ pub trait Uverbs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CmdFd(pub c_int);
 
+#[cold]
 fn last_errno() -> Errno {
     Errno(super::errno())
 }
 
 impl Uverbs for CmdFd {
+    #[inline]
     fn ioctl(&self, buf: &mut [u8]) -> Result<(), Errno> {
         // SAFETY: buf is a live, exclusively borrowed buffer for the whole call; the kernel reads
         // `buf.len()` bytes at most (hdr.length, set by the caller to buf.len()) and writes back
@@ -185,6 +202,7 @@ impl Uverbs for CmdFd {
         if rc == 0 { Ok(()) } else { Err(last_errno()) }
     }
 
+    #[inline]
     fn write(&self, buf: &[u8]) -> Result<usize, Errno> {
         // SAFETY: buf is a live buffer of buf.len() readable bytes.
         let n = unsafe { libc::write(self.0, buf.as_ptr().cast(), buf.len()) };

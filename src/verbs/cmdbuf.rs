@@ -3,11 +3,8 @@
 //! `prepare_attrs`/`finalize_attrs`).
 //!
 //! Called by the `ibv_cmd_*` exports that take a provider's command chain.
-// Blocks here still hold several unsafe operations under one reason; to be split (the rest of
-// `verbs` denies it).
-#![allow(clippy::multiple_unsafe_ops_per_block)]
 use crate::abi::kern_abi::{_UHW_NO_INDEX, ibv_command_buffer};
-use crate::abi::uapi::ib_uverbs_attr;
+use crate::abi::uapi::{ib_uverbs_attr, ib_uverbs_ioctl_hdr};
 use crate::cmd::attr::{ATTR_SIZE, Attrs};
 use crate::cmd::{Attr, CmdBuf, IoctlCmd};
 use crate::errno::{Errno, Result};
@@ -29,8 +26,10 @@ const MAX_ATTRS: usize = u16::MAX as usize;
 /// `b` is a live command buffer.
 unsafe fn counts(b: *mut ibv_command_buffer) -> Result<(usize, usize)> {
     let base = attrs_base(b) as usize;
-    // SAFETY: the caller's contract; the two pointers are only read, as addresses.
-    let (next, last) = unsafe { ((*b).next_attr as usize, (*b).last_attr as usize) };
+    // SAFETY: the caller's contract (a live buffer); the pointer is only read, as an address.
+    let next = unsafe { (*b).next_attr } as usize;
+    // SAFETY: as above.
+    let last = unsafe { (*b).last_attr } as usize;
     let slots = |p: usize| {
         let off = p.checked_sub(base)?;
         (off % size_of::<ib_uverbs_attr>() == 0).then_some(off / size_of::<ib_uverbs_attr>())
@@ -52,8 +51,9 @@ pub(crate) unsafe fn from_c(b: *mut ibv_command_buffer) -> Result<CmdBuf> {
     let mut attrs = Attrs::new();
     attrs.try_reserve(filled)?;
     for i in 0..filled {
-        // SAFETY: `filled` attributes are initialised in the buffer's array.
-        attrs.push(Attr::from_bytes(unsafe { &*base.add(i) }));
+        let slot = base.wrapping_add(i);
+        // SAFETY: `filled` attributes are initialised in the buffer's array, `slot` among them.
+        attrs.push(Attr::from_bytes(unsafe { &*slot }));
     }
     let idx = |v: u8| (v != _UHW_NO_INDEX).then_some(v);
     // SAFETY: the caller's contract.
@@ -80,17 +80,16 @@ pub(crate) unsafe fn chain_from_c(mut b: *mut ibv_command_buffer) -> Result<Vec<
     let mut v: Vec<CmdBuf> = Vec::new();
     let mut total = 0usize;
     while !b.is_null() {
-        // SAFETY: the caller's contract.
-        unsafe {
-            let c = from_c(b)?;
-            total += c.attrs.len();
-            if total > MAX_ATTRS || v.len() >= MAX_ATTRS {
-                return Err(Errno::EINVAL);
-            }
-            v.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
-            v.push(c);
-            b = (*b).next;
+        // SAFETY: the caller's contract: every buffer of the chain is live.
+        let c = unsafe { from_c(b) }?;
+        total += c.attrs.len();
+        if total > MAX_ATTRS || v.len() >= MAX_ATTRS {
+            return Err(Errno::EINVAL);
         }
+        v.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
+        v.push(c);
+        // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
+        b = unsafe { (*b).next };
     }
     Ok(v)
 }
@@ -106,8 +105,9 @@ unsafe fn store_attrs<'a>(
 ) {
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
     for (i, a) in attrs.into_iter().take(max).enumerate() {
-        // SAFETY: i < max ≤ the array's room.
-        unsafe { base.add(i).write(a.to_bytes()) };
+        let slot = base.wrapping_add(i);
+        // SAFETY: i < max ≤ the array's room: `slot` is inside the live buffer.
+        unsafe { slot.write(a.to_bytes()) };
     }
 }
 
@@ -120,12 +120,12 @@ pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]
         if b.is_null() {
             return;
         }
-        // SAFETY: the caller's contract.
-        unsafe {
-            let (filled, _) = counts(b).unwrap_or((0, 0));
-            store_attrs(b, l.attrs.iter(), filled);
-            b = (*b).next;
-        }
+        // SAFETY: the caller's contract: every buffer of the chain is live.
+        let (filled, _) = unsafe { counts(b) }.unwrap_or((0, 0));
+        // SAFETY: as above; at most the buffer's filled count is written.
+        unsafe { store_attrs(b, l.attrs.iter(), filled) };
+        // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
+        b = unsafe { (*b).next };
     }
 }
 
@@ -138,31 +138,43 @@ pub(crate) unsafe fn execute_c(
     ctx: crate::cmd::Ctx<'_>,
     cmd: *mut ibv_command_buffer,
 ) -> Result<()> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        let head = from_c(cmd)?;
-        let links = chain_from_c((*cmd).next)?;
-        let (_, room) = counts(cmd)?;
-        let (object_id, method_id) = ((*cmd).hdr.object_id, (*cmd).hdr.method_id);
-        let mut ic = IoctlCmd::from_chain(object_id, method_id, head, links);
-        if ic.num_attrs() > room {
-            return Err(Errno::EINVAL);
-        }
-        let r = crate::cmd::execute_ioctl(ctx, &mut ic);
-        if ic.was_prepared() {
-            let h = &ic.hdr;
-            let hdr = &raw mut (*cmd).hdr;
-            (*hdr).length = h.length;
-            (*hdr).object_id = h.object_id;
-            (*hdr).method_id = h.method_id;
-            (*hdr).num_attrs = h.num_attrs;
-            (*hdr).reserved1 = h.reserved1;
-            (*hdr).driver_id = h.driver_id;
-            (*hdr).reserved2 = h.reserved2;
-            store_attrs(cmd, ic.linear(), room);
-            (*cmd).uhw_in_idx = ic.head.uhw_in_idx.unwrap_or(_UHW_NO_INDEX);
-            chain_to_c((*cmd).next, &ic.links);
-        }
-        r
+    // SAFETY: the caller's contract: `cmd` heads a live chain.
+    let head = unsafe { from_c(cmd) }?;
+    // SAFETY: as above: `cmd` is live; its `next` starts the rest of the live chain.
+    let next = unsafe { (*cmd).next };
+    // SAFETY: as above.
+    let links = unsafe { chain_from_c(next) }?;
+    // SAFETY: as above.
+    let (_, room) = unsafe { counts(cmd) }?;
+    // SAFETY: as above: `cmd` is live and its header initialised (by the provider's macros).
+    let h = unsafe { &(*cmd).hdr };
+    let (object_id, method_id) = (h.object_id, h.method_id);
+    let mut ic = IoctlCmd::from_chain(object_id, method_id, head, links);
+    if ic.num_attrs() > room {
+        return Err(Errno::EINVAL);
     }
+    let r = crate::cmd::execute_ioctl(ctx, &mut ic);
+    if ic.was_prepared() {
+        let h = &ic.hdr;
+        let hdr = ib_uverbs_ioctl_hdr {
+            length: h.length,
+            object_id: h.object_id,
+            method_id: h.method_id,
+            num_attrs: h.num_attrs,
+            reserved1: h.reserved1,
+            driver_id: h.driver_id,
+            reserved2: h.reserved2,
+            attrs: [],
+        };
+        // SAFETY: as above: `cmd` is live and exclusively the caller's for this call; the
+        // header is a plain field of it.
+        unsafe { (*cmd).hdr = hdr };
+        // SAFETY: as above; at most `room` attributes, the head's array size, are written.
+        unsafe { store_attrs(cmd, ic.linear(), room) };
+        // SAFETY: as above: a plain field of the live head.
+        unsafe { (*cmd).uhw_in_idx = ic.head.uhw_in_idx.unwrap_or(_UHW_NO_INDEX) };
+        // SAFETY: as above: the links came from this chain (`chain_from_c` of `next`).
+        unsafe { chain_to_c(next, &ic.links) };
+    }
+    r
 }

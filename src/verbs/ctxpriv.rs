@@ -125,7 +125,7 @@ impl Context {
 
     /// The command channel, for `crate::cmd`.
     pub(crate) fn cmd(&self) -> crate::cmd::Ctx<'_> {
-        crate::cmd::Ctx::new(&self.fd, &self.priv_().cmd)
+        crate::cmd::Ctx::on_fd(self.fd, &self.priv_().cmd)
     }
 
     /// The private part (shared: only initialisation writes it, through the raw pointer).
