@@ -6,7 +6,7 @@
 
 use super::compat::Compat;
 use super::fallback::{
-    Fallback, destroy_result, execute_ioctl_fallback, execute_small_fallback, op,
+    Fallback, destroy_counted, execute_ioctl_fallback, execute_small_fallback, op,
 };
 use super::ioctl::{IoctlCmd, SmallCmd};
 use super::wire::put_field;
@@ -224,19 +224,13 @@ pub fn destroy_cq(
         cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
         execute_small_fallback(ctx, op::DESTROY_CQ, &mut cmd)
     };
-    let r = match r {
-        Ok(Fallback::TryWrite) => {
-            let mut req = [0u8; size_of::<ibv_destroy_cq>()];
-            put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_cq, cq_handle, cq_handle)?;
-            execute_cmd_write::<ibv_destroy_cq>(ctx, &mut req, pod::bytes_mut(&mut resp))
-        }
-        Ok(Fallback::Success) => Ok(()),
-        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
-        Err(e) => Err(e),
+    let write = || {
+        let mut req = [0u8; size_of::<ibv_destroy_cq>()];
+        put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_cq, cq_handle, cq_handle)?;
+        execute_cmd_write::<ibv_destroy_cq>(ctx, &mut req, pod::bytes_mut(&mut resp))
     };
-    let forgiven = r.is_err();
-    destroy_result(r, allow_disassociate_destroy)?;
-    Ok((!forgiven).then_some((resp.comp_events_reported, resp.async_events_reported)))
+    let answered = destroy_counted(r, write, allow_disassociate_destroy)?;
+    Ok(answered.then_some((resp.comp_events_reported, resp.async_events_reported)))
 }
 
 /// `ibv_create_comp_channel`: `IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL` (write only); returns

@@ -244,6 +244,27 @@ pub fn has_ioctl_write(ctx: Ctx<'_>) -> bool {
     )
 }
 
+/// The end every destroy whose answer counts events shares (CQ, QP, SRQ, WQ): `r` is the
+/// ioctl's outcome; on `TryWrite` the write command `write` is sent instead (a kernel without
+/// the method), `TryWriteEx` has no form here (EOPNOTSUPP). An EIO on a disassociated device is
+/// forgiven as [`destroy_result`] says. `Ok(true)` when the kernel answered (its event counts are
+/// valid), `Ok(false)` when the failure was forgiven (nothing to wait for).
+pub fn destroy_counted(
+    r: Result<Fallback>,
+    write: impl FnOnce() -> Result<()>,
+    allow_disassociate_destroy: bool,
+) -> Result<bool> {
+    let r = match r {
+        Ok(Fallback::TryWrite) => write(),
+        Ok(Fallback::Success) => Ok(()),
+        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
+        Err(e) => Err(e),
+    };
+    let answered = r.is_ok();
+    destroy_result(r, allow_disassociate_destroy)?;
+    Ok(answered)
+}
+
 /// `verbs_is_destroy_err`: a destroy that failed with EIO on a disassociated device counts as
 /// done when the process allows it (the exported `verbs_allow_disassociate_destroy`).
 pub fn destroy_result(r: Result<()>, allow_disassociate_destroy: bool) -> Result<()> {

@@ -11,7 +11,7 @@ use core::mem::offset_of;
 
 use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_small_fallback, op};
+use super::fallback::{Fallback, destroy_counted, execute_small_fallback, op};
 use super::ioctl::SmallCmd;
 use super::wire::{put, put_field};
 use super::write::{
@@ -472,19 +472,13 @@ pub fn destroy_qp(
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
         execute_small_fallback(ctx, op::DESTROY_QP, &mut cmd)
     };
-    let r = match r {
-        Ok(Fallback::TryWrite) => {
-            let mut req = [0u8; size_of::<ibv_destroy_qp>()];
-            put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_qp, qp_handle, qp_handle)?;
-            execute_cmd_write::<ibv_destroy_qp>(ctx, &mut req, pod::bytes_mut(&mut resp))
-        }
-        Ok(Fallback::Success) => Ok(()),
-        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
-        Err(e) => Err(e),
+    let write = || {
+        let mut req = [0u8; size_of::<ibv_destroy_qp>()];
+        put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_qp, qp_handle, qp_handle)?;
+        execute_cmd_write::<ibv_destroy_qp>(ctx, &mut req, pod::bytes_mut(&mut resp))
     };
-    let forgiven = r.is_err();
-    destroy_result(r, allow_disassociate_destroy)?;
-    Ok((!forgiven).then_some(resp.events_reported))
+    let answered = destroy_counted(r, write, allow_disassociate_destroy)?;
+    Ok(answered.then_some(resp.events_reported))
 }
 
 /// `ibv_cmd_open_qp`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; XRCD, NUM and TYPE

@@ -5,7 +5,7 @@
 
 use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
+use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
 use super::ioctl::IoctlCmd;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
@@ -223,19 +223,13 @@ pub fn destroy_srq(
         cmd.in_obj(UVERBS_ATTR_DESTROY_SRQ_HANDLE, srq_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_SRQ, &mut cmd)
     };
-    let r = match r {
-        Ok(Fallback::TryWrite) => {
-            let mut req = [0u8; size_of::<ibv_destroy_srq>()];
-            put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_srq, srq_handle, srq_handle)?;
-            execute_cmd_write::<ibv_destroy_srq>(ctx, &mut req, pod::bytes_mut(&mut resp))
-        }
-        Ok(Fallback::Success) => Ok(()),
-        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
-        Err(e) => Err(e),
+    let write = || {
+        let mut req = [0u8; size_of::<ibv_destroy_srq>()];
+        put_field!(&mut req, CMD_HDR_SIZE; ib_uverbs_destroy_srq, srq_handle, srq_handle)?;
+        execute_cmd_write::<ibv_destroy_srq>(ctx, &mut req, pod::bytes_mut(&mut resp))
     };
-    let forgiven = r.is_err();
-    destroy_result(r, allow_disassociate_destroy)?;
-    Ok((!forgiven).then_some(resp.events_reported))
+    let answered = destroy_counted(r, write, allow_disassociate_destroy)?;
+    Ok(answered.then_some(resp.events_reported))
 }
 
 /// `ibv_cmd_modify_srq`: `IB_USER_VERBS_CMD_MODIFY_SRQ` with the provider's request; on a

@@ -5,7 +5,7 @@
 
 use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
+use super::fallback::{Fallback, destroy_counted, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::IoctlCmd;
 use super::wire::{put, put_field, zero};
 use super::write::{
@@ -169,19 +169,13 @@ pub fn destroy_wq(
         cmd.in_obj(UVERBS_ATTR_DESTROY_WQ_HANDLE, wq_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_WQ, &mut cmd)
     };
-    let r = match r {
-        Ok(Fallback::TryWrite) => {
-            let mut req = [0u8; size_of::<ibv_destroy_wq>()];
-            put_field!(&mut req, EX_HDR_SIZE; ib_uverbs_ex_destroy_wq, wq_handle, wq_handle)?;
-            execute_cmd_write_ex::<ibv_destroy_wq>(ctx, &mut req, Some(pod::bytes_mut(&mut resp)))
-        }
-        Ok(Fallback::Success) => Ok(()),
-        Ok(Fallback::TryWriteEx) => Err(Errno::EOPNOTSUPP),
-        Err(e) => Err(e),
+    let write = || {
+        let mut req = [0u8; size_of::<ibv_destroy_wq>()];
+        put_field!(&mut req, EX_HDR_SIZE; ib_uverbs_ex_destroy_wq, wq_handle, wq_handle)?;
+        execute_cmd_write_ex::<ibv_destroy_wq>(ctx, &mut req, Some(pod::bytes_mut(&mut resp)))
     };
-    let forgiven = r.is_err();
-    destroy_result(r, allow_disassociate_destroy)?;
-    Ok((!forgiven).then_some(resp.events_reported))
+    let answered = destroy_counted(r, write, allow_disassociate_destroy)?;
+    Ok(answered.then_some(resp.events_reported))
 }
 
 /// `ibv_cmd_create_rwq_ind_table`: `IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL` with our own
