@@ -424,16 +424,11 @@ pub fn create_qp_ex(
     req: &mut [u8],
     resp: &mut [u8],
 ) -> Result<QpCreated> {
-    let mut c = Compat::new(
-        req,
+    let sizes = (
         size_of::<ibv_create_qp>(),
-        resp,
         size_of::<ib_uverbs_create_qp_resp>(),
-    )?;
-    if a.comp_mask & !CREATE_QP_EX_MASK != 0 {
-        return Err(Errno::EINVAL);
-    }
-    icmd_create_qp(ctx, a, &mut c)
+    );
+    create_qp_masked(ctx, a, (req, resp), sizes, CREATE_QP_EX_MASK)
 }
 
 /// `ibv_cmd_create_qp_ex2`: `attr_ex` may also use CREATE_FLAGS, MAX_TSO_HEADER, IND_TABLE and
@@ -445,13 +440,24 @@ pub fn create_qp_ex2(
     req: &mut [u8],
     resp: &mut [u8],
 ) -> Result<QpCreated> {
-    let mut c = Compat::new(
-        req,
+    let sizes = (
         size_of::<ibv_create_qp_ex>(),
-        resp,
         size_of::<ib_uverbs_ex_create_qp_resp>(),
-    )?;
-    if a.comp_mask & !CREATE_QP_EX2_MASK != 0 {
+    );
+    create_qp_masked(ctx, a, (req, resp), sizes, CREATE_QP_EX2_MASK)
+}
+
+/// The provider's request and response buffers (whose core parts are `sizes`) checked, then
+/// `attr_ex`'s comp_mask against `mask` (a bit outside it: EINVAL), then the command.
+fn create_qp_masked(
+    ctx: Ctx<'_>,
+    a: &QpInit,
+    (req, resp): (&mut [u8], &mut [u8]),
+    (req_core, resp_core): (usize, usize),
+    mask: u32,
+) -> Result<QpCreated> {
+    let mut c = Compat::new(req, req_core, resp, resp_core)?;
+    if a.comp_mask & !mask != 0 {
         return Err(Errno::EINVAL);
     }
     icmd_create_qp(ctx, a, &mut c)
