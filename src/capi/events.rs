@@ -26,13 +26,9 @@ use crate::verbs::ctxpriv::ops_of;
 #[inline(always)]
 fn read_record<T: pod::Pod>(fd: c_int) -> Result<T> {
     let mut rec: T = pod::zeroed();
-    match crate::sys::heap::read(fd, pod::bytes_mut(&mut rec)) {
-        Ok(n) if n == size_of::<T>() => Ok(rec),
-        // Divergence: rdma-core returns -1 with errno left as it was on a short read; the
-        // kernel never reads short, so we call it EIO.
-        Ok(_) => Err(Errno::EIO),
-        Err(e) => Err(e),
-    }
+    // Divergence: rdma-core returns -1 with errno left as it was on a short read; the kernel
+    // never reads short, so we call it EIO.
+    crate::sys::heap::read_whole(fd, pod::bytes_mut(&mut rec)).map(|()| rec)
 }
 
 /// -1 with errno `e`: the failure return of the event getters, out of their way.

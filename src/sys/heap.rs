@@ -74,14 +74,28 @@ pub unsafe fn munmap(addr: *mut c_void, size: usize) {
     unsafe { libc::munmap(addr, size) };
 }
 
-/// `read(fd, buf)`: the byte count, or read()'s errno.
-pub fn read(fd: c_int, buf: &mut [u8]) -> Result<usize> {
+/// One `read(fd, buf)` that must fill `buf`: Ok when it did; read()'s errno when it failed, EIO
+/// when it read short. The one comparison with `buf.len()` decides the common case; which
+/// failure it was is sorted out off the fast path.
+#[inline]
+pub fn read_whole(fd: c_int, buf: &mut [u8]) -> Result<()> {
     // SAFETY: reads at most buf.len() bytes into the caller's slice.
     let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
-    if n < 0 {
-        Err(Errno(super::errno()))
+    if n as usize == buf.len() {
+        Ok(())
     } else {
-        Ok(n as usize)
+        Err(read_failure(n))
+    }
+}
+
+/// Why a [`read_whole`] returned `n`: read()'s errno when negative, else EIO (short).
+#[cold]
+#[inline(never)]
+fn read_failure(n: isize) -> Errno {
+    if n < 0 {
+        Errno(super::errno())
+    } else {
+        Errno(libc::EIO)
     }
 }
 
