@@ -10,15 +10,6 @@ use core::ffi::{CStr, c_int};
 
 const UNKNOWN: &CStr = c"unknown";
 
-/// Entry `idx` of a dense table (the value minus the table's first value, wrapping: a value
-/// below the first becomes a huge index); out of range is "unknown", a hole is None.
-fn lookup(table: &[Option<&'static CStr>], idx: u32) -> Option<&'static CStr> {
-    match table.get(idx as usize) {
-        Some(s) => *s,
-        None => Some(UNKNOWN),
-    }
-}
-
 /// A string table as the C exports hand it out: each entry one thin reference to the first byte
 /// of the NUL-terminated string (its bytes follow it in the same static), None for a hole. A
 /// lookup is one bounds check and one load, as a C array of `const char *` is; a table of
@@ -59,17 +50,13 @@ const NODE_TYPE: [Option<&CStr>; 7] = [
     Some(c"unspecified"),
 ];
 
-/// `node_type` for the C export.
+/// The table above as the C export hands it out.
 pub static NODE_TYPE_C: Thin<7> = Thin::of(&NODE_TYPE);
 
 /// The index of `v` in its table.
 #[inline]
 pub fn node_type_idx(v: c_int) -> u32 {
     (v as u32).wrapping_sub(1)
-}
-
-pub fn node_type(v: c_int) -> Option<&'static CStr> {
-    lookup(&NODE_TYPE, node_type_idx(v))
 }
 
 /// `enum ibv_port_state` is unsigned (all enumerators are >= 0): a negative int is a huge value.
@@ -82,17 +69,13 @@ const PORT_STATE: [Option<&CStr>; 6] = [
     Some(c"active defer"),
 ];
 
-/// `port_state` for the C export.
+/// The table above as the C export hands it out.
 pub static PORT_STATE_C: Thin<6> = Thin::of(&PORT_STATE);
 
 /// The index of `v` in its table.
 #[inline]
 pub fn port_state_idx(v: u32) -> u32 {
     v
-}
-
-pub fn port_state(v: u32) -> Option<&'static CStr> {
-    lookup(&PORT_STATE, port_state_idx(v))
 }
 
 /// `enum ibv_event_type` (unsigned). v65 knows IBV_EVENT_DEVICE_SPEED_CHANGE (20); v44 did not.
@@ -120,17 +103,13 @@ const EVENT_TYPE: [Option<&CStr>; 21] = [
     Some(c"Device link speed change"),
 ];
 
-/// `event_type` for the C export.
+/// The table above as the C export hands it out.
 pub static EVENT_TYPE_C: Thin<21> = Thin::of(&EVENT_TYPE);
 
 /// The index of `v` in its table.
 #[inline]
 pub fn event_type_idx(v: u32) -> u32 {
     v
-}
-
-pub fn event_type(v: u32) -> Option<&'static CStr> {
-    lookup(&EVENT_TYPE, event_type_idx(v))
 }
 
 /// `enum ibv_wc_status` (unsigned), 0..=23.
@@ -161,17 +140,13 @@ const WC_STATUS: [Option<&CStr>; 24] = [
     Some(c"TM software rendezvous"),
 ];
 
-/// `wc_status` for the C export.
+/// The table above as the C export hands it out.
 pub static WC_STATUS_C: Thin<24> = Thin::of(&WC_STATUS);
 
 /// The index of `v` in its table.
 #[inline]
 pub fn wc_status_idx(v: u32) -> u32 {
     v
-}
-
-pub fn wc_status(v: u32) -> Option<&'static CStr> {
-    lookup(&WC_STATUS, wc_status_idx(v))
 }
 
 /// `enum ibv_wr_opcode` (unsigned), 0..=15 with 12 and 13 unnamed (NULL, as rdma-core returns).
@@ -194,17 +169,13 @@ const WR_OPCODE: [Option<&CStr>; 16] = [
     Some(c"atomic-write"),
 ];
 
-/// `wr_opcode` for the C export.
+/// The table above as the C export hands it out.
 pub static WR_OPCODE_C: Thin<16> = Thin::of(&WR_OPCODE);
 
 /// The index of `v` in its table.
 #[inline]
 pub fn wr_opcode_idx(v: u32) -> u32 {
     v
-}
-
-pub fn wr_opcode(v: u32) -> Option<&'static CStr> {
-    lookup(&WR_OPCODE, wr_opcode_idx(v))
 }
 
 /// One row per known `enum ibv_rate`: (rate, multiple of 2.5 Gb/s if it has one, Mb/s).
@@ -295,6 +266,27 @@ pub fn mbps_to_rate(mbps: c_int) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Entry `idx` of a text table, as the C exports' thin tables answer it: out of range is
+    /// "unknown", a hole is None.
+    fn lookup(table: &[Option<&'static CStr>], idx: u32) -> Option<&'static CStr> {
+        match table.get(idx as usize) {
+            Some(s) => *s,
+            None => Some(UNKNOWN),
+        }
+    }
+
+    fn node_type(v: c_int) -> Option<&'static CStr> {
+        lookup(&NODE_TYPE, node_type_idx(v))
+    }
+
+    fn event_type(v: u32) -> Option<&'static CStr> {
+        lookup(&EVENT_TYPE, event_type_idx(v))
+    }
+
+    fn wr_opcode(v: u32) -> Option<&'static CStr> {
+        lookup(&WR_OPCODE, wr_opcode_idx(v))
+    }
 
     #[test]
     fn ranges_and_holes() {
