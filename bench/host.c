@@ -41,13 +41,12 @@
 #include <unistd.h>
 #include <linux/netlink.h>
 #include <infiniband/verbs.h>
-#include <valgrind/callgrind.h>
+#include "marks.h"
 
 /* Exported by libibverbs (IBVERBS_1.0) but declared in no installed header. */
 int ibv_dontfork_range(void *base, size_t size);
 int ibv_dofork_range(void *base, size_t size);
 
-static int marks;
 
 int socket(int domain, int type, int protocol)
 {
@@ -64,30 +63,11 @@ static void die(const char *what)
 	exit(1);
 }
 
-/* A system call strace shows with its path. */
-static void mark(const char *what, const char *label)
-{
-	char path[160];
-
-	if (!marks)
-		return;
-	snprintf(path, sizeof(path), "/@bench/%s/%s", what, label);
-	(void)access(path, F_OK);
-}
-
-static void begin(const char *label)
-{
-	mark("begin", label);
-	CALLGRIND_TOGGLE_COLLECT;
-}
-
+/* A measured stretch ends: collection off, dumped under its label. */
 static void end(const char *label, long calls)
 {
-	CALLGRIND_TOGGLE_COLLECT;
-	CALLGRIND_DUMP_STATS_AT(label);
-	mark("end", label);
-	if (calls >= 0)
-		printf("calls %s %ld\n", label, calls);
+	off(label);
+	dump(label, calls);
 }
 
 /* ---- device list ---- */
@@ -129,10 +109,10 @@ static int devlist(long k)
 	struct ibv_device **l;
 	int n = 0, unused;
 
-	begin("cold");
+	on("cold");
 	l = list(&n);
 	end("cold", 1);
-	begin("cold.harness");
+	on("cold.harness");
 	nlist(&unused);
 	end("cold.harness", -1);
 	if (!l)
@@ -140,10 +120,10 @@ static int devlist(long k)
 	printf("devices %d\n", n);
 	ibv_free_device_list(l);
 	warm_loop(list, fr, 1); /* the first warm call may still settle state */
-	begin("warm");
+	on("warm");
 	warm_loop(list, fr, k);
 	end("warm", k);
-	begin("warm.harness");
+	on("warm.harness");
 	warm_loop(nlist, nfr, k);
 	end("warm.harness", -1);
 	return 0;
@@ -197,11 +177,11 @@ static int fork_ranges(const char *kind, long n)
 		die("mmap failed");
 	if (cover && ibv_dontfork_range(b, total * ps))
 		die("covering ibv_dontfork_range failed");
-	begin("calls");
+	on("calls");
 	bad |= range_loop(dont, b, ps, n, pages, stride, first);
 	bad |= range_loop(dofk, b, ps, n, pages, stride, first);
 	end("calls", 2 * n);
-	begin("harness");
+	on("harness");
 	range_loop(nop, b, ps, n, pages, stride, first);
 	range_loop(nop, b, ps, n, pages, stride, first);
 	end("harness", -1);
@@ -272,11 +252,11 @@ static void str_row(const char *name, str_fn fn, const int *in, long n, long rou
 	char h[64];
 
 	f(in[0]); /* nothing first-call-only in the row */
-	begin(name);
+	on(name);
 	str_loop(f, in, n, rounds);
 	end(name, n * rounds);
 	snprintf(h, sizeof(h), "%s.harness", name);
-	begin(h);
+	on(h);
 	str_loop(nop, in, n, rounds);
 	end(h, -1);
 }
@@ -287,11 +267,11 @@ static void int_row(const char *name, int_fn fn, const int *in, long n, long rou
 	char h[64];
 
 	f(in[0]);
-	begin(name);
+	on(name);
 	int_loop(f, in, n, rounds);
 	end(name, n * rounds);
 	snprintf(h, sizeof(h), "%s.harness", name);
-	begin(h);
+	on(h);
 	int_loop(nop, in, n, rounds);
 	end(h, -1);
 }

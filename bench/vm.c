@@ -39,11 +39,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
-#include <valgrind/callgrind.h>
+#include "marks.h"
 
 #define KMAX 64
 
-static int marks;
 static struct ibv_device **list;
 static struct ibv_context *ctx;
 static struct ibv_pd *pd;
@@ -61,35 +60,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "bench_vm: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-static void mark(const char *what, const char *label)
-{
-	char path[160];
-
-	if (!marks)
-		return;
-	snprintf(path, sizeof(path), "/@bench/%s/%s", what, label);
-	(void)access(path, F_OK);
-}
-
-static void on(const char *label)
-{
-	mark("begin", label);
-	CALLGRIND_TOGGLE_COLLECT;
-}
-
-static void off(const char *label)
-{
-	CALLGRIND_TOGGLE_COLLECT;
-	mark("end", label);
-}
-
-static void dump(const char *label, long calls)
-{
-	CALLGRIND_DUMP_STATS_AT(label);
-	if (calls >= 0)
-		printf("calls %s %ld\n", label, calls);
 }
 
 typedef void (*step_fn)(long);
