@@ -2101,3 +2101,66 @@ fn command_buffer_bits() {
     b.set_fallback_require_ex(false);
     assert!(b.buffer_error() && !b.fallback_require_ex() && b.fallback_ioctl_only());
 }
+
+/// The command layer builds ioctl buffers from its own flat mirrors (`sys::uverbs::Attr`, the
+/// unions as raw integers, and `IoctlHdr`); they must lie exactly over the uapi types checked
+/// above: the same size and every member at the same offset with the same size.
+#[test]
+fn sys_uverbs_mirrors_match_uapi() {
+    use ibverbs::sys::uverbs::{Attr, IoctlHdr};
+    let mirror = ty!(Attr, "Attr" {
+        "attr_id" => attr_id;
+        "len" => len;
+        "flags" => flags;
+        "attr_data" => attr_data;
+        "data" => data;
+    });
+    let attr = ty!(uapi::ib_uverbs_attr, "struct ib_uverbs_attr" {
+        "attr_id" => attr_id;
+        "len" => len;
+        "flags" => flags;
+        "attr_data" => attr_data;
+        "data" => anon_1;
+    });
+    let hdr_mirror = ty!(IoctlHdr, "IoctlHdr" {
+        "length" => length;
+        "object_id" => object_id;
+        "method_id" => method_id;
+        "num_attrs" => num_attrs;
+        "reserved1" => reserved1;
+        "driver_id" => driver_id;
+        "reserved2" => reserved2;
+    });
+    let hdr = ty!(uapi::ib_uverbs_ioctl_hdr, "struct ib_uverbs_ioctl_hdr" {
+        "length" => length;
+        "object_id" => object_id;
+        "method_id" => method_id;
+        "num_attrs" => num_attrs;
+        "reserved1" => reserved1;
+        "driver_id" => driver_id;
+        "reserved2" => reserved2;
+    });
+    let mut errs = Vec::new();
+    for (m, u) in [(&mirror, &attr), (&hdr_mirror, &hdr)] {
+        if m.size != u.size {
+            errs.push(format!(
+                "{}: size {} against {}'s {}",
+                m.c, m.size, u.c, u.size
+            ));
+        }
+        assert_eq!(m.fields.len(), u.fields.len());
+        for (a, b) in m.fields.iter().zip(&u.fields) {
+            if (a.off, a.size) != (b.off, b.size) {
+                errs.push(format!(
+                    "{}.{}: offset {} size {} against {}.{}: offset {} size {}",
+                    m.c, a.c, a.off, a.size, u.c, b.c, b.off, b.size
+                ));
+            }
+        }
+    }
+    // The attributes follow the header directly.
+    if offset_of!(uapi::ib_uverbs_ioctl_hdr, attrs) != size_of::<IoctlHdr>() {
+        errs.push("ib_uverbs_ioctl_hdr.attrs does not start where IoctlHdr ends".into());
+    }
+    assert!(errs.is_empty(), "{}", errs.join("\n"));
+}
