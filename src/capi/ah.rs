@@ -36,7 +36,7 @@ pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) 
     // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
     unsafe { crate::verbs::objects::create_ah(pd, attr) }.ret_null()
 }
-super::symver!(ibv_create_ah, v1_1, "@@IBVERBS_1.1", ibv_create_ah);
+super::symver_direct!(ibv_create_ah, "@@IBVERBS_1.1", ibv_create_ah);
 
 /// `int ibv_destroy_ah(struct ibv_ah *ah)`
 ///
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
     // SAFETY: the caller's AH, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::destroy_ah(ah) })
 }
-super::symver!(ibv_destroy_ah, v1_1, "@@IBVERBS_1.1", ibv_destroy_ah);
+super::symver_direct!(ibv_destroy_ah, "@@IBVERBS_1.1", ibv_destroy_ah);
 
 /// Byte offset of the IPv4 header inside the 40-byte GRH buffer of a RoCE v2 IPv4 packet.
 const IP4_AT: usize = 20;

@@ -29,7 +29,7 @@ pub unsafe extern "C" fn ibv_query_device(
     // SAFETY: the C contract; NULL arguments are refused there.
     unsafe { crate::verbs::query::query_device(context, device_attr) }
 }
-super::symver!(ibv_query_device, v1_1, "@@IBVERBS_1.1", ibv_query_device);
+super::symver_direct!(ibv_query_device, "@@IBVERBS_1.1", ibv_query_device);
 
 /// `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 ///
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn ibv_query_port(
     unsafe { crate::verbs::query::query_port_compat(context, port_num, port_attr) }
 }
 
-super::symver!(ibv_query_port, v1_1, "@@IBVERBS_1.1", ibv_query_port);
+super::symver_direct!(ibv_query_port, "@@IBVERBS_1.1", ibv_query_port);
 
 /// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 ///
@@ -139,7 +139,7 @@ const ATTR_GID: u32 = VERBS_QUERY_GID_ATTR_GID as u32;
 const ATTR_ALL: u32 = VERBS_QUERY_GID_ATTR_GID as u32
     | VERBS_QUERY_GID_ATTR_TYPE as u32
     | VERBS_QUERY_GID_ATTR_NDEV_IFINDEX as u32;
-super::symver!(ibv_query_gid, v1_1, "@@IBVERBS_1.1", ibv_query_gid);
+super::symver_direct!(ibv_query_gid, "@@IBVERBS_1.1", ibv_query_gid);
 
 /// `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 ///
@@ -205,7 +205,7 @@ pub unsafe extern "C" fn ibv_query_pkey(
     // SAFETY: an open context or NULL (refused); the caller's buffer.
     unsafe { crate::verbs::objects::query_pkey(context, port_num, index, pkey) }.ret_minus_one()
 }
-super::symver!(ibv_query_pkey, v1_1, "@@IBVERBS_1.1", ibv_query_pkey);
+super::symver_direct!(ibv_query_pkey, "@@IBVERBS_1.1", ibv_query_pkey);
 
 /// `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
 ///

@@ -62,7 +62,7 @@ pub unsafe extern "C" fn ibv_create_cq(
     // SAFETY: the export's C contract is the body's.
     unsafe { create_cq_edge(context, cqe, cq_context, channel, comp_vector) }
 }
-super::symver!(ibv_create_cq, v1_1, "@@IBVERBS_1.1", ibv_create_cq);
+super::symver_direct!(ibv_create_cq, "@@IBVERBS_1.1", ibv_create_cq);
 
 /// `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 ///
@@ -75,7 +75,7 @@ pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
     // SAFETY: a live CQ of an open context, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::resize_cq(cq, cqe) })
 }
-super::symver!(ibv_resize_cq, v1_1, "@@IBVERBS_1.1", ibv_resize_cq);
+super::symver_direct!(ibv_resize_cq, "@@IBVERBS_1.1", ibv_resize_cq);
 
 /// `int ibv_destroy_cq(struct ibv_cq *cq)`
 ///
@@ -89,4 +89,4 @@ pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
     // SAFETY: a live CQ of an open context, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::destroy_cq(cq) })
 }
-super::symver!(ibv_destroy_cq, v1_1, "@@IBVERBS_1.1", ibv_destroy_cq);
+super::symver_direct!(ibv_destroy_cq, "@@IBVERBS_1.1", ibv_destroy_cq);

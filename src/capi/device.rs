@@ -45,12 +45,7 @@ pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *m
     };
     devlist::get_device_list().and_then(list).ret_null()
 }
-super::symver!(
-    ibv_get_device_list,
-    v1_1,
-    "@@IBVERBS_1.1",
-    ibv_get_device_list
-);
+super::symver_direct!(ibv_get_device_list, "@@IBVERBS_1.1", ibv_get_device_list);
 
 /// The lists `ibv_get_device_list` handed out and `ibv_free_device_list` has not freed.
 pub(crate) static LISTS: crate::verbs::handed::Handed =
@@ -80,12 +75,7 @@ pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
     // SAFETY: allocated with calloc by ibv_get_device_list.
     unsafe { libc::free(list.cast()) };
 }
-super::symver!(
-    ibv_free_device_list,
-    v1_1,
-    "@@IBVERBS_1.1",
-    ibv_free_device_list
-);
+super::symver_direct!(ibv_free_device_list, "@@IBVERBS_1.1", ibv_free_device_list);
 
 /// `const char *ibv_get_device_name(struct ibv_device *device)`
 ///
@@ -97,12 +87,7 @@ pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const 
     // SAFETY: a device from ibv_get_device_list, alive while the caller holds it, or NULL.
     unsafe { crate::verbs::objects::device_name(device) }.ret_null()
 }
-super::symver!(
-    ibv_get_device_name,
-    v1_1,
-    "@@IBVERBS_1.1",
-    ibv_get_device_name
-);
+super::symver_direct!(ibv_get_device_name, "@@IBVERBS_1.1", ibv_get_device_name);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device *device)`
 ///
@@ -117,12 +102,7 @@ pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> Be64 {
         0,
     ))
 }
-super::symver!(
-    ibv_get_device_guid,
-    v1_1,
-    "@@IBVERBS_1.1",
-    ibv_get_device_guid
-);
+super::symver_direct!(ibv_get_device_guid, "@@IBVERBS_1.1", ibv_get_device_guid);
 
 /// `int ibv_get_device_index(struct ibv_device *device)`
 ///
@@ -151,7 +131,7 @@ pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_co
     // SAFETY: a device from ibv_get_device_list (or NULL, rejected).
     unsafe { crate::verbs::context::open_device(device, core::ptr::null_mut()) }.ret_null()
 }
-super::symver!(ibv_open_device, v1_1, "@@IBVERBS_1.1", ibv_open_device);
+super::symver_direct!(ibv_open_device, "@@IBVERBS_1.1", ibv_open_device);
 
 /// `int ibv_close_device(struct ibv_context *context)`
 ///
@@ -168,7 +148,7 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
     unsafe { crate::verbs::context::close_context(context) };
     0
 }
-super::symver!(ibv_close_device, v1_1, "@@IBVERBS_1.1", ibv_close_device);
+super::symver_direct!(ibv_close_device, "@@IBVERBS_1.1", ibv_close_device);
 
 /// `struct ibv_context *ibv_import_device(int cmd_fd)`
 ///

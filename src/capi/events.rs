@@ -125,12 +125,7 @@ pub unsafe extern "C" fn ibv_get_async_event(
     // SAFETY: the export's C contract is the body's.
     unsafe { get_async_event_edge(context, event) }
 }
-super::symver!(
-    ibv_get_async_event,
-    v1_1,
-    "@@IBVERBS_1.1",
-    ibv_get_async_event
-);
+super::symver_direct!(ibv_get_async_event, "@@IBVERBS_1.1", ibv_get_async_event);
 
 /// Count `n` events on the object at `obj`: the counter at byte `COUNTER` `+= n` under the
 /// mutex at byte `MUTEX`, then wake one waiter on the condition variable at byte `COND`. One copy
@@ -212,12 +207,7 @@ pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
     // SAFETY: the export's C contract is the body's.
     unsafe { ack_async_event_edge(event) }
 }
-super::symver!(
-    ibv_ack_async_event,
-    v1_1,
-    "@@IBVERBS_1.1",
-    ibv_ack_async_event
-);
+super::symver_direct!(ibv_ack_async_event, "@@IBVERBS_1.1", ibv_ack_async_event);
 
 /// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 ///
@@ -327,7 +317,7 @@ pub unsafe extern "C" fn ibv_get_cq_event(
     // SAFETY: the export's C contract is the body's.
     unsafe { get_cq_event_edge(channel, cq, cq_context) }
 }
-super::symver!(ibv_get_cq_event, v1_1, "@@IBVERBS_1.1", ibv_get_cq_event);
+super::symver_direct!(ibv_get_cq_event, "@@IBVERBS_1.1", ibv_get_cq_event);
 
 /// The body of [`ibv_ack_cq_events`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -355,7 +345,7 @@ pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
     // SAFETY: the export's C contract is the body's.
     unsafe { ack_cq_events_edge(cq, nevents) }
 }
-super::symver!(ibv_ack_cq_events, v1_1, "@@IBVERBS_1.1", ibv_ack_cq_events);
+super::symver_direct!(ibv_ack_cq_events, "@@IBVERBS_1.1", ibv_ack_cq_events);
 
 #[cfg(test)]
 mod tests {

@@ -23,7 +23,7 @@ pub unsafe extern "C" fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
     // SAFETY: the caller's QP and GID, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::mcast(Mcast::Attach, qp, gid, lid) })
 }
-super::symver!(ibv_attach_mcast, v1_1, "@@IBVERBS_1.1", ibv_attach_mcast);
+super::symver_direct!(ibv_attach_mcast, "@@IBVERBS_1.1", ibv_attach_mcast);
 
 /// `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
@@ -35,4 +35,4 @@ pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, 
     // SAFETY: as above.
     ret_status(unsafe { crate::verbs::objects::mcast(Mcast::Detach, qp, gid, lid) })
 }
-super::symver!(ibv_detach_mcast, v1_1, "@@IBVERBS_1.1", ibv_detach_mcast);
+super::symver_direct!(ibv_detach_mcast, "@@IBVERBS_1.1", ibv_detach_mcast);

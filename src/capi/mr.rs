@@ -158,7 +158,7 @@ pub unsafe extern "C" fn ibv_reg_mr(
     // SAFETY: the export's C contract is the body's.
     unsafe { reg_mr_edge(pd, addr, length, access) }
 }
-super::symver!(ibv_reg_mr, v1_1, "@@IBVERBS_1.1", ibv_reg_mr);
+super::symver_direct!(ibv_reg_mr, "@@IBVERBS_1.1", ibv_reg_mr);
 
 /// `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
 ///
@@ -548,7 +548,7 @@ pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
     // SAFETY: the export's C contract is the body's.
     unsafe { dereg_mr_edge(mr) }
 }
-super::symver!(ibv_dereg_mr, v1_1, "@@IBVERBS_1.1", ibv_dereg_mr);
+super::symver_direct!(ibv_dereg_mr, "@@IBVERBS_1.1", ibv_dereg_mr);
 
 /// `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
 ///

@@ -48,7 +48,7 @@ pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd 
     // SAFETY: the export's C contract is the body's.
     unsafe { alloc_pd_edge(context) }
 }
-super::symver!(ibv_alloc_pd, v1_1, "@@IBVERBS_1.1", ibv_alloc_pd);
+super::symver_direct!(ibv_alloc_pd, "@@IBVERBS_1.1", ibv_alloc_pd);
 
 /// The body of [`ibv_dealloc_pd`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -80,7 +80,7 @@ pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
     // SAFETY: the export's C contract is the body's.
     unsafe { dealloc_pd_edge(pd) }
 }
-super::symver!(ibv_dealloc_pd, v1_1, "@@IBVERBS_1.1", ibv_dealloc_pd);
+super::symver_direct!(ibv_dealloc_pd, "@@IBVERBS_1.1", ibv_dealloc_pd);
 
 /// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 ///

@@ -61,7 +61,7 @@ pub unsafe extern "C" fn ibv_create_qp(
     // SAFETY: the export's C contract is the body's.
     unsafe { create_qp_edge(pd, qp_init_attr) }
 }
-super::symver!(ibv_create_qp, v1_1, "@@IBVERBS_1.1", ibv_create_qp);
+super::symver_direct!(ibv_create_qp, "@@IBVERBS_1.1", ibv_create_qp);
 
 /// `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
 ///
@@ -79,7 +79,7 @@ pub unsafe extern "C" fn ibv_query_qp(
     // SAFETY: the caller's QP and buffers, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::query_qp(qp, attr, attr_mask, init_attr) })
 }
-super::symver!(ibv_query_qp, v1_1, "@@IBVERBS_1.1", ibv_query_qp);
+super::symver_direct!(ibv_query_qp, "@@IBVERBS_1.1", ibv_query_qp);
 
 /// The body of [`ibv_modify_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -124,7 +124,7 @@ pub unsafe extern "C" fn ibv_modify_qp(
     // SAFETY: the export's C contract is the body's.
     unsafe { modify_qp_edge(qp, attr, attr_mask) }
 }
-super::symver!(ibv_modify_qp, v1_1, "@@IBVERBS_1.1", ibv_modify_qp);
+super::symver_direct!(ibv_modify_qp, "@@IBVERBS_1.1", ibv_modify_qp);
 
 /// The body of [`ibv_destroy_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -156,7 +156,7 @@ pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
     // SAFETY: the export's C contract is the body's.
     unsafe { destroy_qp_edge(qp) }
 }
-super::symver!(ibv_destroy_qp, v1_1, "@@IBVERBS_1.1", ibv_destroy_qp);
+super::symver_direct!(ibv_destroy_qp, "@@IBVERBS_1.1", ibv_destroy_qp);
 
 /// `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
 ///

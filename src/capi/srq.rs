@@ -26,7 +26,7 @@ pub unsafe extern "C" fn ibv_create_srq(
     // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
     unsafe { crate::verbs::objects::create_srq(pd, srq_init_attr) }.ret_null()
 }
-super::symver!(ibv_create_srq, v1_1, "@@IBVERBS_1.1", ibv_create_srq);
+super::symver_direct!(ibv_create_srq, "@@IBVERBS_1.1", ibv_create_srq);
 
 /// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
@@ -43,7 +43,7 @@ pub unsafe extern "C" fn ibv_modify_srq(
     // SAFETY: the caller's SRQ and attributes, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::modify_srq(srq, srq_attr, srq_attr_mask) })
 }
-super::symver!(ibv_modify_srq, v1_1, "@@IBVERBS_1.1", ibv_modify_srq);
+super::symver_direct!(ibv_modify_srq, "@@IBVERBS_1.1", ibv_modify_srq);
 
 /// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 ///
@@ -56,7 +56,7 @@ pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq
     // SAFETY: the caller's SRQ and buffer, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::query_srq(srq, srq_attr) })
 }
-super::symver!(ibv_query_srq, v1_1, "@@IBVERBS_1.1", ibv_query_srq);
+super::symver_direct!(ibv_query_srq, "@@IBVERBS_1.1", ibv_query_srq);
 
 /// `int ibv_destroy_srq(struct ibv_srq *srq)`
 ///
@@ -69,4 +69,4 @@ pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
     // SAFETY: the caller's SRQ, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::destroy_srq(srq) })
 }
-super::symver!(ibv_destroy_srq, v1_1, "@@IBVERBS_1.1", ibv_destroy_srq);
+super::symver_direct!(ibv_destroy_srq, "@@IBVERBS_1.1", ibv_destroy_srq);
