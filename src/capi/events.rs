@@ -19,16 +19,15 @@ use crate::abi::verbs::{
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::sys::pod;
-use crate::verbs::ctxpriv::ops_of;
+use crate::verbs::ctxpriv::{live_ops_of, ops_of};
 
-/// One whole record of `T` from `fd`, or the read's errno (a short read, which the kernel never
-/// gives, is EIO).
+/// One whole record of `T` from `fd` (not zeroed first: the kernel writes all of it), or the
+/// read's errno (a short read, which the kernel never gives, is EIO).
 #[inline(always)]
 fn read_record<T: pod::Pod>(fd: c_int) -> Result<T> {
-    let mut rec: T = pod::zeroed();
     // Divergence: rdma-core returns -1 with errno left as it was on a short read; the kernel
     // never reads short, so we call it EIO.
-    crate::sys::heap::read_whole(fd, pod::bytes_mut(&mut rec)).map(|()| rec)
+    crate::sys::heap::read_pod(fd)
 }
 
 /// -1 with errno `e`: the failure return of the event getters, out of their way.
@@ -50,7 +49,7 @@ enum Affiliation {
 
 /// What `element` of an event of this type holds (rdma-core's grouping). One `match` on
 /// constants: a table lookup, not a chain of comparisons.
-fn affiliation(event_type: u32) -> Affiliation {
+const fn affiliation(event_type: u32) -> Affiliation {
     const CQ_ERR: u32 = IBV_EVENT_CQ_ERR as u32;
     const QP_FATAL: u32 = IBV_EVENT_QP_FATAL as u32;
     const QP_REQ_ERR: u32 = IBV_EVENT_QP_REQ_ERR as u32;
@@ -101,6 +100,7 @@ pub(crate) unsafe fn get_async_event_edge(
             Affiliation::Wq => (*el).wq = ev.element as usize as *mut _,
             Affiliation::Port => (*el).port_num = ev.element as c_int,
         }
+        // Empty while the provider has none: the default does nothing.
         if let Some(f) = ops_of(context).async_event {
             f(context, event);
         }
@@ -127,40 +127,45 @@ pub unsafe extern "C" fn ibv_get_async_event(
 }
 super::symver_direct!(ibv_get_async_event, "@@IBVERBS_1.1", ibv_get_async_event);
 
-/// Count `n` events on the object at `obj`: the counter at byte `COUNTER` `+= n` under the
-/// mutex at byte `MUTEX`, then wake one waiter on the condition variable at byte `COND`. One copy
-/// per kind of object (the offsets are constants in it), not inlined, so that the exports stay
-/// free of the registers it keeps across the lock: they return without a frame when there is
-/// nothing to count.
+/// Count `n` events on the object whose mutex is at `mutex`: the counter `COUNTER` bytes past
+/// the mutex `+= n` under it, then wake one waiter on the condition variable `COND` bytes past
+/// it. Addressed from the mutex, so one pointer (and `n`) is all that lives across the calls.
+/// One copy per kind of object (the offsets are constants in it), not inlined, so that the
+/// exports stay free of the registers it keeps across the lock: they return without a frame when
+/// there is nothing to count.
 ///
 /// # Safety
-/// `obj` is a live, initialised object with its fields at those offsets.
+/// `mutex` is the mutex of a live, initialised object with those fields at those distances.
 #[inline(never)]
-unsafe fn count_events<const MUTEX: usize, const COND: usize, const COUNTER: usize>(
-    obj: *mut u8,
-    n: u32,
-) {
+unsafe fn count_events<const COND: usize, const COUNTER: usize>(mutex: *mut u8, n: u32) {
     // SAFETY: the caller's contract: the object's mutex.
-    unsafe { libc::pthread_mutex_lock(obj.wrapping_add(MUTEX).cast()) };
-    let counter = obj.wrapping_add(COUNTER).cast::<u32>();
+    unsafe { libc::pthread_mutex_lock(mutex.cast()) };
+    let counter = mutex.wrapping_add(COUNTER).cast::<u32>();
     // SAFETY: the object's counter, under its mutex.
     unsafe { *counter = (*counter).wrapping_add(n) };
     // SAFETY: the object's condition variable.
-    unsafe { libc::pthread_cond_signal(obj.wrapping_add(COND).cast()) };
+    unsafe { libc::pthread_cond_signal(mutex.wrapping_add(COND).cast()) };
     // SAFETY: locked above.
-    unsafe { libc::pthread_mutex_unlock(obj.wrapping_add(MUTEX).cast()) };
+    unsafe { libc::pthread_mutex_unlock(mutex.cast()) };
 }
 
-/// [`count_events`] for objects of type `$t` on their counter `$counter`.
+/// How an object of type `$t` counts events on its counter `$counter`: the mutex's offset in
+/// the object and the [`count_events`] for that object type (the cond and the counter follow
+/// the mutex in every such type; a type where they did not would not compile).
 macro_rules! count_events_of {
     ($t:ty, $counter:ident) => {
-        count_events::<
-            { core::mem::offset_of!($t, mutex) },
-            { core::mem::offset_of!($t, cond) },
-            { core::mem::offset_of!($t, $counter) },
-        >
+        (
+            core::mem::offset_of!($t, mutex),
+            count_events::<
+                { core::mem::offset_of!($t, cond) - core::mem::offset_of!($t, mutex) },
+                { core::mem::offset_of!($t, $counter) - core::mem::offset_of!($t, mutex) },
+            > as Count,
+        )
     };
 }
+
+/// How acknowledged events are counted on an object, given its mutex ([`count_events`]).
+type Count = unsafe fn(*mut u8, u32);
 
 /// The body of [`ibv_ack_async_event`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -173,27 +178,39 @@ pub(crate) unsafe fn ack_async_event_edge(event: *mut ibv_async_event) {
         return;
     }
     // SAFETY: an event filled by ibv_get_async_event.
-    let (t, el) = unsafe { ((*event).event_type.raw(), (*event).element) };
-    type Count = unsafe fn(*mut u8, u32);
-    // SAFETY: reading the member the event type says is set (a pointer for these four).
-    let (obj, count): (*mut u8, Count) = unsafe {
-        match affiliation(t) {
-            Affiliation::Cq => (
-                el.cq.cast(),
-                count_events_of!(ibv_cq, async_events_completed),
-            ),
-            Affiliation::Qp => (el.qp.cast(), count_events_of!(ibv_qp, events_completed)),
-            Affiliation::Srq => (el.srq.cast(), count_events_of!(ibv_srq, events_completed)),
-            Affiliation::Wq => (el.wq.cast(), count_events_of!(ibv_wq, events_completed)),
-            Affiliation::Port => return,
-        }
+    let t = unsafe { (*event).event_type.raw() };
+    // One table load decides: port and device events (and unknown types) count nothing.
+    let Some(&Some((mutex, count))) = COUNT_BY_TYPE.get(t as usize) else {
+        return;
     };
+    // SAFETY: the event type says the element holds an object pointer; the union's four
+    // pointer members share one place, so reading it as `cq` reads whichever it is.
+    let obj = unsafe { (*event).element.cq }.cast::<u8>();
     if !obj.is_null() {
         // SAFETY: the event's object is still alive (the caller may not destroy it before
-        // acknowledging), of the type its event says.
-        unsafe { count(obj, 1) };
+        // acknowledging), of the type its event says, and `mutex`/`count` are that type's.
+        unsafe { count(obj.wrapping_add(mutex), 1) };
     }
 }
+
+/// How the object each event type names counts it ([`count_events_of`]), indexed by type; None
+/// for port and device events (and the types past the table, which [`affiliation`] also calls
+/// port events).
+static COUNT_BY_TYPE: [Option<(usize, Count)>; 32] = {
+    let mut table: [Option<(usize, Count)>; 32] = [None; 32];
+    let mut t = 0;
+    while t < table.len() {
+        table[t] = match affiliation(t as u32) {
+            Affiliation::Cq => Some(count_events_of!(ibv_cq, async_events_completed)),
+            Affiliation::Qp => Some(count_events_of!(ibv_qp, events_completed)),
+            Affiliation::Srq => Some(count_events_of!(ibv_srq, events_completed)),
+            Affiliation::Wq => Some(count_events_of!(ibv_wq, events_completed)),
+            Affiliation::Port => None,
+        };
+        t += 1;
+    }
+    table
+};
 
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
 ///
@@ -291,7 +308,10 @@ pub(crate) unsafe fn get_cq_event_edge(
             return fail(Errno::EIO);
         }
         *cq_context = (*c).cq_context;
-        if let Some(f) = ops_of((*c).context).cq_event {
+        // The CQ was created on a context of this library with ops, so its private part is
+        // there (no test for a missing one); the slot is empty while the provider has no
+        // cq_event op (the default does nothing).
+        if let Some(f) = live_ops_of((*c).context).cq_event {
             f(c);
         }
     }
@@ -329,8 +349,9 @@ pub(crate) unsafe fn ack_cq_events_edge(cq: *mut ibv_cq, nevents: c_uint) {
     if cq.is_null() {
         return;
     }
-    // SAFETY: a CQ initialised by verbs_init_cq.
-    unsafe { count_events_of!(ibv_cq, comp_events_completed)(cq.cast(), nevents) };
+    let (mutex, count) = count_events_of!(ibv_cq, comp_events_completed);
+    // SAFETY: a CQ initialised by verbs_init_cq: its mutex, cond and counter.
+    unsafe { count(cq.cast::<u8>().wrapping_add(mutex), nevents) };
 }
 
 /// `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`

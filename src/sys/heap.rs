@@ -88,7 +88,24 @@ pub fn read_whole(fd: c_int, buf: &mut [u8]) -> Result<()> {
     }
 }
 
-/// Why a [`read_whole`] returned `n`: read()'s errno when negative, else EIO (short).
+/// One whole `T` read from `fd` into memory nobody zeroes first (the event records: the kernel
+/// writes every byte of a record it returns): Ok when `read` returned all `size_of::<T>()`
+/// bytes; read()'s errno when it failed, EIO when it read short.
+#[inline(always)]
+pub fn read_pod<T: crate::sys::pod::Pod>(fd: c_int) -> Result<T> {
+    let mut rec = core::mem::MaybeUninit::<T>::uninit();
+    // SAFETY: reads at most size_of::<T>() bytes into rec's own storage.
+    let n = unsafe { libc::read(fd, rec.as_mut_ptr().cast(), size_of::<T>()) };
+    if n as usize == size_of::<T>() {
+        // SAFETY: read() wrote all size_of::<T>() bytes, and every bit pattern is a valid T
+        // (Pod).
+        Ok(unsafe { rec.assume_init() })
+    } else {
+        Err(read_failure(n))
+    }
+}
+
+/// Why a [`read_whole`] or [`read_pod`] returned `n`: read()'s errno when negative, else EIO (short).
 #[cold]
 #[inline(never)]
 fn read_failure(n: isize) -> Errno {

@@ -226,6 +226,22 @@ pub(crate) unsafe fn set_imported(ctx: *mut ibv_context, imported: bool) {
     }
 }
 
+/// The op table of a context this library initialised, read without [`priv_of`]'s test for a
+/// missing private part: for a context reached through an object created on it (the CQ a
+/// completion event names was made by `ibv_create_cq` on a context with ops, which a context
+/// without a private part does not have).
+///
+/// # Safety
+/// `ctx` is a live context initialised by this library (`priv` set).
+#[inline(always)]
+pub(crate) unsafe fn live_ops_of<'a>(ctx: *mut ibv_context) -> &'a verbs_context_ops {
+    // SAFETY: the caller's contract: a live context.
+    let p = unsafe { priv_ptr(ctx) };
+    // SAFETY: the caller's contract: priv is the leaked ContextPriv of verbs_init_context,
+    // which lives as long as the context.
+    unsafe { &(*p).ops }
+}
+
 /// The complete op table of a context (rdma-core's `get_ops`).
 ///
 /// # Safety

@@ -1,9 +1,10 @@
 //! The default op table and how a provider's ops are installed into a context
 //! (rdma-core v44.0 `libibverbs/dummy_ops.c`: `verbs_dummy_ops` and `verbs_set_ops`).
 //!
-//! Every context starts with [`DEFAULT_OPS`] in all 76 slots of its private table (and in the
-//! public slots that mirror them); a provider then overwrites the ops it implements with
-//! [`set_ops`], possibly several times.
+//! Every context starts with [`DEFAULT_OPS`] in the 76 slots of its private table, except the
+//! two event notifications whose defaults do nothing (`cq_event`, `async_event`: left empty, so
+//! the event verbs skip the call), and in the public slots that mirror them; a provider then
+//! overwrites the ops it implements with [`set_ops`], possibly several times.
 //!
 //! The defaults never touch their arguments. What they report:
 //! - ops returning a pointer: NULL with errno EOPNOTSUPP;
@@ -400,9 +401,20 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_
 ///
 /// # Safety
 /// As for [`set_ops`].
+///
+/// One difference from the defaults: the private table's `cq_event` and `async_event` stay
+/// empty (None) until a provider installs its own. Their defaults do nothing, so the event
+/// verbs, which test the slot, skip the call (the public `_compat_*` slots still hold the
+/// defaults, as rdma-core's do).
 pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34) {
     // SAFETY: the caller's contract; DEFAULT_OPS is a readable table.
     unsafe { set_ops(vctx, &DEFAULT_OPS) };
+    // SAFETY: the caller's contract: a writable verbs_context.
+    let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
+    // SAFETY: the caller's contract: `priv` is a live ContextPriv nobody else borrows.
+    let table = unsafe { &mut (*p).ops };
+    table.cq_event = None;
+    table.async_event = None;
 }
 
 #[cfg(test)]
