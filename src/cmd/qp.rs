@@ -714,7 +714,9 @@ fn copy_modify_qp_fields(
 }
 
 /// `ibv_cmd_modify_qp`: `IB_USER_VERBS_CMD_MODIFY_QP` with the provider's request; masks from
-/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP.
+/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP. Inlined into its callers (the export repeats the mask
+/// check, which then folds away; no second frame).
+#[inline]
 pub fn modify_qp(
     ctx: Ctx<'_>,
     qp_handle: u32,
