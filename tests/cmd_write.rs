@@ -188,3 +188,45 @@ fn extended_over_ioctl() {
     // The ex header is not sent over ioctl, so it is left as it was.
     assert!(req[..24].iter().all(|&b| b == 0));
 }
+
+/// An attribute's length is 16 bits: over ioctl, a request or response part longer than 65,535
+/// bytes fails EINVAL with nothing sent; buffers longer than that in total whose every part
+/// fits go out.
+#[test]
+fn over_ioctl_part_lengths() {
+    let st = CmdState::new(14, true);
+    // The driver part of the request is 65,536 bytes: too long.
+    let mut req = vec![0u8; 24 + 65_536 - 8];
+    let mut resp = [0u8; 4];
+    let fake = Fake::new([]);
+    let r = execute_cmd_write::<ibv_alloc_pd>(Ctx::new(&fake, &st), &mut req, &mut resp);
+    assert_eq!(r, Err(Errno::EINVAL));
+    assert!(fake.ioctls().is_empty() && fake.writes().is_empty());
+    // The driver part of the response is 65,536 bytes: too long.
+    let mut req = [0u8; 16];
+    let mut resp = vec![0u8; 4 + 65_536];
+    let fake = Fake::new([]);
+    let r = execute_cmd_write::<ibv_alloc_pd>(Ctx::new(&fake, &st), &mut req, &mut resp);
+    assert_eq!(r, Err(Errno::EINVAL));
+    assert!(fake.ioctls().is_empty());
+    // Request 8 + 65,535 bytes after its header and response 4 + 65,535: every part fits.
+    let mut req = vec![0u8; 16 + 65_535];
+    let mut resp = vec![0u8; 4 + 65_535];
+    let fake = Fake::new([Reply::IoctlOk(vec![])]);
+    execute_cmd_write::<ibv_alloc_pd>(Ctx::new(&fake, &st), &mut req, &mut resp).unwrap();
+    let lens: Vec<_> = fake.ioctls()[0]
+        .attrs
+        .iter()
+        .map(|a| (a.id, a.len))
+        .collect();
+    assert_eq!(
+        lens,
+        [
+            (UVERBS_ATTR_WRITE_CMD, 8),
+            (UVERBS_ATTR_CORE_IN, 8),
+            (UVERBS_ATTR_CORE_OUT, 4),
+            (UVERBS_ATTR_UHW_IN, 65_535),
+            (UVERBS_ATTR_UHW_OUT, 65_535),
+        ]
+    );
+}

@@ -47,6 +47,9 @@ const X_PIN: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, provider_in_words);
 const X_POUT: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, provider_out_words);
 const X_RSVD: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, cmd_hdr_reserved);
 
+/// The longest data an attribute's 16-bit length can give.
+const MAX_ATTR_LEN: usize = u16::MAX as usize;
+
 /// Split `resp` at `core`, or fail if it is shorter.
 fn split_resp(resp: &mut [u8], core: usize) -> Result<(&mut [u8], &mut [u8])> {
     if core > resp.len() {
@@ -67,20 +70,35 @@ pub fn ioctl_write(
     core_out: usize,
 ) -> Result<()> {
     let (req_core, req_drv) = payload.split_at_checked(core_in).ok_or(Errno::EINVAL)?;
+    let resp_len = resp.len();
     let (resp_core, resp_drv) = split_resp(resp, core_out)?;
+    // An attribute's length is 16 bits: a part longer fails (rdma-core's buffer_error). Two
+    // buffers that fit leave no part that can be too long, so one comparison decides the
+    // common case; otherwise each part is looked at.
+    if (payload.len() | resp_len) > MAX_ATTR_LEN
+        && [
+            req_core.len(),
+            req_drv.len(),
+            resp_core.len(),
+            resp_drv.len(),
+        ]
+        .iter()
+        .any(|&len| len > MAX_ATTR_LEN)
+    {
+        return Err(Errno::EINVAL);
+    }
     // Built in place: at most five attributes, in this order.
     let mut w = IoctlBuf {
         hdr: IoctlHdr::ZERO,
         attrs: [Attr::ZERO; 5],
     };
     let mut n = 0;
-    let mut too_long = false;
-    let mut add = |(a, long): (Attr, bool)| {
+    // (Each attribute's own too-long mark is the check above.)
+    let mut add = |(a, _): (Attr, bool)| {
         if let Some(slot) = w.attrs.get_mut(n) {
             *slot = a;
             n += 1;
         }
-        too_long |= long;
     };
     add(Attr::sized(
         UVERBS_ATTR_WRITE_CMD,
@@ -106,9 +124,6 @@ pub fn ioctl_write(
             addr(resp_drv),
             resp_drv.len(),
         ));
-    }
-    if too_long {
-        return Err(Errno::EINVAL);
     }
     send_ioctl(
         ctx,
