@@ -649,10 +649,12 @@ fn qp_mask_below_rate_limit(attr_mask: c_int) -> core::result::Result<(), c_int>
     Ok(())
 }
 
-/// [`ibv_cmd_modify_qp`] on a given command channel.
+/// [`ibv_cmd_modify_qp`] on a given command channel. Always inlined into the export (one frame,
+/// and its mask check folds into the export's).
 ///
 /// # Safety
 /// As for the export.
+#[inline(always)]
 pub unsafe fn modify_qp_with(
     c: Ctx<'_>,
     qp: *mut ibv_qp,
