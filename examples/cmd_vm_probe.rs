@@ -124,7 +124,7 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
     // rxe's query_device: ib_uverbs_ex_query_device_resp, caller's full ibv_device_attr_ex.
     let mut attr = vec![0u8; size_of::<ibv_device_attr_ex>()];
     let mut dresp = vec![0u8; size_of::<ib_uverbs_ex_query_device_resp>()];
-    let n = query_device_any(ctx, 0, &mut attr, Some(&mut dresp), 1).expect("query_device_any");
+    let n = query_device_any(ctx, 0, &mut attr, Some(&mut dresp), || 1).expect("query_device_any");
     let r: ib_uverbs_ex_query_device_resp = pod::read(&dresp);
     let fw = r.base.fw_ver;
     out.push(format!(

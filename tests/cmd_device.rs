@@ -383,7 +383,7 @@ fn query_device_any_extended() {
     let st = CmdState::new(RXE, false);
     let mut attr = vec![0xeeu8; size_of::<ibv_device_attr_ex>()];
     let mut resp = vec![0u8; size_of::<ib_uverbs_ex_query_device_resp>()];
-    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, Some(&mut resp), 3).unwrap();
+    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, Some(&mut resp), || 3).unwrap();
     assert_eq!(n, full as usize);
     let w = &fake.writes()[0];
     assert_eq!(w.len(), 32);
@@ -429,7 +429,7 @@ fn query_device_any_extended() {
     assert_eq!(field!(attr, u32, xrc_odp_caps), 13);
     assert_eq!(field!(attr, u32, phys_port_cnt_ex), 3, "from sysfs");
     let fake = Fake::new([Reply::WriteOk(pod::bytes(&device_resp(full)).to_vec())]);
-    query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, 0).unwrap();
+    query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, || 0).unwrap();
     assert_eq!(
         field!(attr, u32, phys_port_cnt_ex),
         1,
@@ -446,7 +446,7 @@ fn query_device_any_copies_only_what_both_sides_hold() {
     let st = CmdState::new(RXE, false);
     let attr_size = offset_of!(ibv_device_attr_ex, max_wq_type_rq) + 4;
     let mut attr = vec![0xeeu8; attr_size];
-    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, 0).unwrap();
+    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, || 0).unwrap();
     assert_eq!(n, len as usize);
     assert_eq!(field!(attr, u64, hca_core_clock), 6);
     assert_eq!(
@@ -469,7 +469,7 @@ fn query_device_any_legacy_sizes_and_fallback() {
     let fake = Fake::new([Reply::WriteOk(kresp[..176].to_vec())]);
     let mut attr = vec![0u8; orig];
     let mut resp = vec![0u8; size_of::<ib_uverbs_ex_query_device_resp>()];
-    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, Some(&mut resp), 0).unwrap();
+    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, Some(&mut resp), || 0).unwrap();
     assert_eq!(n, 176);
     let w = &fake.writes()[0];
     assert_eq!(
@@ -485,7 +485,7 @@ fn query_device_any_legacy_sizes_and_fallback() {
         Reply::WriteOk(kresp[..176].to_vec()),
     ]);
     let mut attr = vec![0u8; size_of::<ibv_device_attr_ex>()];
-    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, 0).unwrap();
+    let n = query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, || 0).unwrap();
     assert_eq!(n, 176);
     assert_eq!(fake.writes().len(), 2);
     assert_eq!(field!(attr, u64, odp_caps.general_caps), 0);
@@ -493,17 +493,17 @@ fn query_device_any_legacy_sizes_and_fallback() {
     // Other errors are final.
     let fake = Fake::new([Reply::WriteErr(libc::EFAULT)]);
     assert_eq!(
-        query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, 0),
+        query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, || 0),
         Err(Errno::EFAULT)
     );
     // Argument checks.
     let fake = Fake::new([]);
     assert_eq!(
-        query_device_any(Ctx::new(&fake, &st), 1, &mut attr, None, 0),
+        query_device_any(Ctx::new(&fake, &st), 1, &mut attr, None, || 0),
         Err(Errno::EINVAL)
     );
     assert_eq!(
-        query_device_any(Ctx::new(&fake, &st), 0, &mut attr[..orig - 1], None, 0),
+        query_device_any(Ctx::new(&fake, &st), 0, &mut attr[..orig - 1], None, || 0),
         Err(Errno::EINVAL)
     );
 }
@@ -517,7 +517,7 @@ fn query_device_any_over_ioctl_write() {
     )])]);
     let st = CmdState::new(RXE, true);
     let mut attr = vec![0u8; size_of::<ibv_device_attr_ex>()];
-    query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, 1).unwrap();
+    query_device_any(Ctx::new(&fake, &st), 0, &mut attr, None, || 1).unwrap();
     let p = &fake.ioctls()[0];
     let a: Vec<_> = p.attrs.iter().map(|a| (a.id, a.len, a.data)).collect();
     assert_eq!(

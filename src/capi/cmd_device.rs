@@ -149,11 +149,13 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
         } else {
             Some(provider_buf(resp, *resp_size))
         };
-        let v = crate::verbs::devlist::vdev_of((*context).device).0;
-        let ports = if v.is_null() || (*v).sysfs.is_null() {
-            0
-        } else {
-            (*(*v).sysfs).num_ports
+        let ports = || {
+            let v = crate::verbs::devlist::vdev_of((*context).device).0;
+            if v.is_null() || (*v).sysfs.is_null() {
+                0
+            } else {
+                (*(*v).sysfs).num_ports
+            }
         };
         let Ok(cx) = Context::from_raw(context) else {
             return Errno::EINVAL.ret_errno();

@@ -38,7 +38,7 @@ const _: () = assert!(
         && HDR_SIZE == 24
 );
 
-pub use crate::sys::uverbs::{Attr, AttrBuf, IoctlBuf, IoctlHdr};
+pub use crate::sys::uverbs::{Attr, AttrBuf, AttrWire, IoctlBuf, IoctlHdr, WireList};
 
 // Our mirrors are the uapi's layout.
 const _: () = assert!(

@@ -4,6 +4,7 @@
 //! `ibv_cmd_modify_cq`; verbs.c: `ibv_create_comp_channel`'s command).
 #![forbid(unsafe_code)]
 
+use super::attr::AttrWire;
 use super::compat::Compat;
 use super::fallback::{
     Fallback, destroy_counted, execute_ioctl_fallback, execute_small_fallback, op,
@@ -93,7 +94,8 @@ fn icmd_create_cq(
     }
     let (via, handle) = if driver.is_empty() {
         // At most 8 attributes of its own and the two of the compat link.
-        let mut cmd = SmallCmd::<10>::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        let mut wire = AttrWire::<10>::default();
+        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
         let h = build!(cmd, cmd.fallback_ioctl_only, cmd.fallback_require_ex);
         compat.link_small(&mut cmd);
         let via = execute_small_fallback(ctx, op::CREATE_CQ, &mut cmd);
@@ -219,7 +221,8 @@ pub fn destroy_cq(
 ) -> Result<Option<(u32, u32)>> {
     let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
     let r = {
-        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+        let mut wire = AttrWire::<2>::default();
+        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_CQ_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
         execute_small_fallback(ctx, op::DESTROY_CQ, &mut cmd)

@@ -7,10 +7,11 @@
 //! (`cmd`/`cmd_size`, `resp`/`resp_size`): the core part the kernel defines, then driver data.
 #![forbid(unsafe_code)]
 
+use super::attr::AttrWire;
 use super::compat::Compat;
 use super::fallback::{Fallback, execute_ioctl_fallback, execute_small_fallback, op};
 use super::ioctl::{IoctlCmd, SmallCmd, execute_ioctl};
-use super::wire::{end_of, put_field, zero};
+use super::wire::{end_of, get, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
 use super::{CmdBuf, Ctx};
 use crate::abi::ctype::Be64;
@@ -178,7 +179,8 @@ pub fn query_port(
 ) -> Result<()> {
     let mut resp_ex: ib_uverbs_query_port_resp_ex = pod::zeroed();
     let via = {
-        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+        let mut wire = AttrWire::<2>::default();
+        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
         cmd.in_u64(UVERBS_ATTR_QUERY_PORT_PORT_NUM, port_num.into());
         cmd.out_pod(UVERBS_ATTR_QUERY_PORT_RESP, &mut resp_ex);
         execute_small_fallback(ctx, op::QUERY_PORT, &mut cmd)?
@@ -215,13 +217,17 @@ pub fn query_port(
 ///   zero (providers fill them).
 /// - `resp`: the provider's `ib_uverbs_ex_query_device_resp` plus driver data (`*resp_size`
 ///   bytes), or None for rdma-core's internal one.
-/// - `num_ports`: the device's sysfs port count (`verbs_sysfs_dev.num_ports`), 0 if unknown.
+/// - `num_ports`: the device's sysfs port count (`verbs_sysfs_dev.num_ports`), 0 if unknown;
+///   asked only when `attr` has room for `phys_port_cnt_ex`.
+///
+/// Kept out of line (the export is its only caller): inlined there, it costs more.
+#[inline(never)]
 pub fn query_device_any(
     ctx: Ctx<'_>,
     input_comp_mask: u32,
     attr: &mut [u8],
     resp: Option<&mut [u8]>,
-    num_ports: u32,
+    num_ports: impl FnOnce() -> u32,
 ) -> Result<usize> {
     const ORIG: usize = size_of::<ibv_device_attr>();
     const RESP: usize = size_of::<ib_uverbs_ex_query_device_resp>();
@@ -261,25 +267,27 @@ pub fn query_device_any(
         )?;
     }
 
-    let r: ib_uverbs_ex_query_device_resp = pod::read(resp);
-    fill_device_attr(attr, attr_size, &r, num_ports)?;
-    Ok(r.response_length as usize)
+    fill_device_attr(attr, attr_size, resp, num_ports)
 }
 
 /// The copy part of `ibv_cmd_query_device_any` (its `CAN_COPY` rule: the field must fit both
 /// the caller's `attr_size` and the kernel's `response_length`).
+/// Returns the kernel's `response_length`.
+#[inline(always)]
 fn fill_device_attr(
     attr: &mut [u8],
     attr_size: usize,
-    r: &ib_uverbs_ex_query_device_resp,
-    num_ports: u32,
-) -> Result<()> {
+    resp: &[u8],
+    num_ports: impl FnOnce() -> u32,
+) -> Result<usize> {
     type A = ibv_device_attr_ex;
     type R = ib_uverbs_ex_query_device_resp;
     // Cut `attr` to `attr_size` once: each `can_copy!` below then also proves its stores in
     // bounds, and the compiler drops their own checks (one comparison per field, not two).
     let attr = attr.get_mut(..attr_size).ok_or(Errno::EINVAL)?;
-    let b = &r.base;
+    // The legacy part first, read on its own: a legacy-sized `attr` (`ibv_query_device`) is
+    // done after it, without loading any extended field.
+    let b: ib_uverbs_query_device_resp = pod::read(resp);
     macro_rules! orig {
         ($($f:ident),* $(,)?) => {$(
             put_field!(attr, A, orig_attr.$f, b.$f as _)?;
@@ -326,8 +334,13 @@ fn fill_device_attr(
     put_field!(attr, A, orig_attr.max_pkeys, b.max_pkeys)?;
     put_field!(attr, A, orig_attr.local_ca_ack_delay, b.local_ca_ack_delay)?;
     put_field!(attr, A, orig_attr.phys_port_cnt, b.phys_port_cnt)?;
+    // (A response too short for a field reads it as zero, as the record read below.)
+    let len = get::<u32>(resp, core::mem::offset_of!(R, response_length)).unwrap_or(0) as usize;
+    if attr.len() <= size_of::<ibv_device_attr>() {
+        return Ok(len);
+    }
 
-    let len = r.response_length as usize;
+    let r: R = pod::read(resp);
     macro_rules! can_copy {
         ($($a:ident).+, $($u:ident).+) => {
             attr.len() >= end_of!(A, $($a).+) && len >= end_of!(R, $($u).+)
@@ -412,14 +425,13 @@ fn fill_device_attr(
         put_field!(attr, A, xrc_odp_caps, r.xrc_odp_caps)?;
     }
     if attr.len() >= end_of!(A, phys_port_cnt_ex) {
-        let n = if num_ports != 0 {
-            num_ports
-        } else {
-            b.phys_port_cnt.into()
+        let n = match num_ports() {
+            0 => b.phys_port_cnt.into(),
+            n => n,
         };
         put_field!(attr, A, phys_port_cnt_ex, n)?;
     }
-    Ok(())
+    Ok(len)
 }
 
 /// Who answered a GID query.
@@ -440,7 +452,12 @@ pub fn query_gid_entry(
     flags: u32,
     entry: &mut [u8],
 ) -> Result<GidVia> {
-    let mut cmd = SmallCmd::<4>::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
+    let mut wire = AttrWire::<4>::default();
+    let mut cmd = SmallCmd::new(
+        &mut wire,
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_QUERY_GID_ENTRY,
+    );
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port_num.into());
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, gid_index.into());
     cmd.in_u32(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, flags);

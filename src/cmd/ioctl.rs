@@ -25,7 +25,7 @@ use crate::abi::uapi::{
 };
 use crate::errno::{Errno, Result};
 use crate::sys::pod::{self, Pod, bytes, bytes_mut};
-use crate::sys::uverbs::{AttrBuf, IoctlBuf};
+use crate::sys::uverbs::{AttrWire, IoctlBuf, WireList};
 
 /// One ioctl command: object, method and the attribute chain.
 ///
@@ -231,12 +231,16 @@ impl<'a> IoctlCmd<'a> {
     }
 }
 
-/// A command the command layer builds itself, of at most `N` attributes and no chain of links:
-/// built where it is sent from, on the stack, and sent without linearising. Same bytes on the
-/// wire as the [`IoctlCmd`] with the same attributes (a compat link's UHW attributes are pushed
-/// last: [`Self::push_compat`]). `'a` as for [`IoctlCmd`].
+/// A command the command layer builds itself, of at most `N` attributes (`N` ≤ 32) and no
+/// chain of links: built where it is sent from, in an [`AttrWire`] the caller declares on its
+/// stack, and sent without linearising. Same bytes on the wire as the [`IoctlCmd`] with the same
+/// attributes (a compat link's UHW attributes are pushed last: [`Self::push_compat`]). `'a` as
+/// for [`IoctlCmd`], and the borrow of the wire.
 pub struct SmallCmd<'a, const N: usize> {
-    buf: AttrBuf<N>,
+    list: WireList<'a, N>,
+    /// Bit `i`: attribute `i` is one the kernel may write through (`fill_attr_out`): after
+    /// the ioctl, only these are looked at for memcheck.
+    outs: u32,
     object_id: u16,
     method_id: u16,
     /// An attribute could not be encoded (length over 64 KiB, or more than `N`): EINVAL.
@@ -249,11 +253,13 @@ pub struct SmallCmd<'a, const N: usize> {
 }
 
 impl<'a, const N: usize> SmallCmd<'a, N> {
-    /// An empty command.
+    /// An empty command, built in `wire`.
     #[inline]
-    pub fn new(object_id: u16, method_id: u16) -> Self {
+    pub fn new(wire: &'a mut AttrWire<N>, object_id: u16, method_id: u16) -> Self {
+        const { assert!(N <= 32, "one bit of `outs` per attribute") };
         SmallCmd {
-            buf: AttrBuf::default(),
+            list: WireList::new(wire),
+            outs: 0,
             object_id,
             method_id,
             buffer_error: false,
@@ -266,7 +272,7 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
     #[inline]
     fn push(&mut self, (a, too_long): (Attr, bool)) -> usize {
         self.buffer_error |= too_long;
-        match self.buf.push(a) {
+        match self.list.push(a) {
             Some(i) => i,
             None => {
                 self.buffer_error = true;
@@ -301,7 +307,9 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
     /// As [`IoctlCmd::out`].
     #[inline]
     pub fn out(&mut self, attr_id: u16, buf: &'a mut [u8]) -> usize {
-        self.push(Attr::data_out(attr_id, addr(buf), buf.len()))
+        let i = self.push(Attr::data_out(attr_id, addr(buf), buf.len()));
+        self.outs |= 1u32.checked_shl(i as u32).unwrap_or(0);
+        i
     }
 
     /// As [`IoctlCmd::out_pod`].
@@ -334,7 +342,7 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
     /// As [`IoctlCmd::optional`].
     #[inline]
     pub fn optional(&mut self, idx: usize) {
-        if let Some(a) = self.buf.as_mut_slice().get_mut(idx) {
+        if let Some(a) = self.list.as_mut_slice().get_mut(idx) {
             a.flags &= !UVERBS_ATTR_F_MANDATORY;
         }
     }
@@ -353,7 +361,7 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
 
     /// Attribute `idx` (after execution: as the kernel left it).
     pub fn attr(&self, idx: usize) -> Option<&Attr> {
-        self.buf.as_slice().get(idx)
+        self.list.as_slice().get(idx)
     }
 
     /// [`execute_ioctl`] for this command: EINVAL for an unencodable attribute, else the header
@@ -364,7 +372,7 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
         if self.buffer_error {
             return Err(Errno::EINVAL);
         }
-        let n = self.buf.len();
+        let n = self.list.len();
         let hdr = IoctlHdr {
             length: (HDR_SIZE + ATTR_SIZE * n) as u16,
             object_id: self.object_id,
@@ -374,24 +382,24 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
             driver_id: ctx.state.driver_id(),
             reserved2: 0,
         };
-        self.buf.send(hdr, |b| ctx.ioctl(b))?;
-        mark_written(self.buf.as_slice());
+        self.list.send(hdr, |b| ctx.ioctl(b))?;
+        mark_outs(self.list.as_slice(), self.outs);
         Ok(())
     }
 }
 
-/// Send the first `n` attributes of `w` as command `object_id`/`method_id` (the header is filled
-/// in here), then tell memcheck what the kernel wrote.
+/// Send the attributes of `list` as command `object_id`/`method_id` (the header is filled in
+/// here), then tell memcheck what the kernel wrote through the attributes of bit mask `outs`.
 #[inline(always)]
 pub(crate) fn send_ioctl<const N: usize>(
     ctx: Ctx<'_>,
     object_id: u16,
     method_id: u16,
-    w: &mut IoctlBuf<N>,
-    n: usize,
+    list: &mut WireList<'_, N>,
+    outs: u32,
 ) -> Result<()> {
-    let n = n.min(N);
-    w.hdr = IoctlHdr {
+    let n = list.len();
+    let hdr = IoctlHdr {
         length: (HDR_SIZE + ATTR_SIZE * n) as u16,
         object_id,
         method_id,
@@ -400,9 +408,8 @@ pub(crate) fn send_ioctl<const N: usize>(
         driver_id: ctx.state.driver_id(),
         reserved2: 0,
     };
-    let len = HDR_SIZE + ATTR_SIZE * n;
-    ctx.ioctl(bytes_mut(w).get_mut(..len).ok_or(Errno::EINVAL)?)?;
-    mark_written(w.attrs.get(..n).unwrap_or_default());
+    list.send(hdr, |b| ctx.ioctl(b))?;
+    mark_outs(list.as_slice(), outs);
     Ok(())
 }
 
@@ -520,9 +527,29 @@ fn send_heap(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, n: usize) -> Result<()> {
 #[inline(always)]
 fn mark_written(attrs: &[Attr]) {
     for a in attrs {
-        if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
-            crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
+        mark_out(a);
+    }
+}
+
+/// [`mark_written`] for the attributes of bit mask `outs` only: those built to be written
+/// through, the only ones the kernel marks (`UVERBS_ATTR_F_VALID_OUTPUT` is set on a
+/// pointer-out attribute it copied to).
+#[inline(always)]
+fn mark_outs(attrs: &[Attr], mut outs: u32) {
+    while outs != 0 {
+        let i = outs.trailing_zeros() as usize;
+        outs &= outs - 1;
+        if let Some(a) = attrs.get(i) {
+            mark_out(a);
         }
+    }
+}
+
+/// Tell memcheck what the kernel wrote through `a`, if it says it did.
+#[inline(always)]
+fn mark_out(a: &Attr) {
+    if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
+        crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
     }
 }
 

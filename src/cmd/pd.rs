@@ -8,6 +8,7 @@
 //! returned for the caller to store into the provider's objects.
 #![forbid(unsafe_code)]
 
+use super::attr::AttrWire;
 use super::fallback::{
     Fallback, OpBit, destroy_result, execute_ioctl_fallback, execute_small_fallback, op,
 };
@@ -43,7 +44,8 @@ fn destroy_handle<C: KernCmd>(
     handle: u32,
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
-    let mut cmd = SmallCmd::<1>::new(object, method);
+    let mut wire = AttrWire::<1>::default();
+    let mut cmd = SmallCmd::new(&mut wire, object, method);
     cmd.in_obj(attr_id, handle);
     let r = match execute_small_fallback(ctx, bit, &mut cmd) {
         Ok(Fallback::TryWrite) => {

@@ -10,6 +10,7 @@
 use core::mem::offset_of;
 
 use super::Ctx;
+use super::attr::AttrWire;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_small_fallback, op};
 use super::ioctl::SmallCmd;
@@ -268,7 +269,8 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     let mut qp_num: u32 = 0;
     let (via, handle) = {
         // At most 15 attributes of its own and the two of the compat link.
-        let mut cmd = SmallCmd::<17>::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+        let mut wire = AttrWire::<17>::default();
+        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
         if let Some(x) = o.xrcd {
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
         }
@@ -473,7 +475,8 @@ pub fn destroy_qp(
 ) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
-        let mut cmd = SmallCmd::<2>::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        let mut wire = AttrWire::<2>::default();
+        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
         execute_small_fallback(ctx, op::DESTROY_QP, &mut cmd)

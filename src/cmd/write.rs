@@ -19,7 +19,7 @@
 use core::mem::offset_of;
 
 use super::Ctx;
-use super::attr::{Attr, IoctlBuf, IoctlHdr};
+use super::attr::{Attr, AttrWire, WireList};
 use super::ioctl::send_ioctl;
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
@@ -60,7 +60,9 @@ fn split_resp(resp: &mut [u8], core: usize) -> Result<(&mut [u8], &mut [u8])> {
 
 /// `ioctl_write`: a write command as `UVERBS_METHOD_INVOKE_WRITE`. `payload` is the request
 /// after its header, of which the first `core_in` bytes are the core request; `resp` the whole
-/// response, of which the first `core_out` bytes are the core response.
+/// response, of which the first `core_out` bytes are the core response. Inlined into its two
+/// callers, which do little else (one frame per write command, not two).
+#[inline(always)]
 pub fn ioctl_write(
     ctx: Ctx<'_>,
     write_method: u32,
@@ -87,50 +89,51 @@ pub fn ioctl_write(
     {
         return Err(Errno::EINVAL);
     }
-    // Built in place: at most five attributes, in this order.
-    let mut w = IoctlBuf {
-        hdr: IoctlHdr::ZERO,
-        attrs: [Attr::ZERO; 5],
-    };
-    let mut n = 0;
+    // Built in place: at most five attributes, in this order; bit i of `outs` marks the
+    // attributes the kernel writes through.
+    let mut wire = AttrWire::<5>::default();
+    let mut list = WireList::new(&mut wire);
+    let mut outs = 0u32;
     // (Each attribute's own too-long mark is the check above.)
-    let mut add = |(a, _): (Attr, bool)| {
-        if let Some(slot) = w.attrs.get_mut(n) {
-            *slot = a;
-            n += 1;
+    let mut add = |(a, _): (Attr, bool), out: bool| {
+        if let Some(i) = list.push(a) {
+            outs |= u32::from(out) << i;
         }
     };
-    add(Attr::sized(
-        UVERBS_ATTR_WRITE_CMD,
-        8,
-        u64::from(write_method),
-    ));
+    add(
+        Attr::sized(UVERBS_ATTR_WRITE_CMD, 8, u64::from(write_method)),
+        false,
+    );
     if !req_core.is_empty() {
-        add(Attr::data_in(UVERBS_ATTR_CORE_IN, req_core, addr(req_core)));
+        add(
+            Attr::data_in(UVERBS_ATTR_CORE_IN, req_core, addr(req_core)),
+            false,
+        );
     }
     if !resp_core.is_empty() {
-        add(Attr::data_out(
-            UVERBS_ATTR_CORE_OUT,
-            addr(resp_core),
-            resp_core.len(),
-        ));
+        add(
+            Attr::data_out(UVERBS_ATTR_CORE_OUT, addr(resp_core), resp_core.len()),
+            true,
+        );
     }
     if !req_drv.is_empty() {
-        add(Attr::data_in(UVERBS_ATTR_UHW_IN, req_drv, addr(req_drv)));
+        add(
+            Attr::data_in(UVERBS_ATTR_UHW_IN, req_drv, addr(req_drv)),
+            false,
+        );
     }
     if !resp_drv.is_empty() {
-        add(Attr::data_out(
-            UVERBS_ATTR_UHW_OUT,
-            addr(resp_drv),
-            resp_drv.len(),
-        ));
+        add(
+            Attr::data_out(UVERBS_ATTR_UHW_OUT, addr(resp_drv), resp_drv.len()),
+            true,
+        );
     }
     send_ioctl(
         ctx,
         UVERBS_OBJECT_DEVICE,
         UVERBS_METHOD_INVOKE_WRITE,
-        &mut w,
-        n,
+        &mut list,
+        outs,
     )
 }
 

@@ -52,7 +52,7 @@ const _: () = assert!(
         && size_of::<IoctlHdr>() == 24
         && size_of::<IoctlBuf<3>>() == 24 + 48
         && align_of::<Attr>() == 8
-        && core::mem::offset_of!(AttrBuf<3>, attrs) == 24
+        && core::mem::offset_of!(AttrWire<3>, attrs) == 24
 );
 // SAFETY: repr(C), integer fields only, no padding (sizes asserted above: the fields fill them).
 unsafe impl super::pod::Pod for Attr {}
@@ -61,14 +61,142 @@ unsafe impl super::pod::Pod for IoctlHdr {}
 // SAFETY: as above: a header of 24 bytes (a multiple of the 8-byte alignment) then the array.
 unsafe impl<const N: usize> super::pod::Pod for IoctlBuf<N> {}
 
-/// Attributes built where they will be sent from: behind room for the ioctl header, as a C
-/// `ibv_command_buffer` holds them. Up to `N`; only the first [`Self::len`] are initialised (the
-/// rest is never zeroed: building a command costs only what it writes).
+/// Room for an ioctl header and `N` attributes, nothing written yet: where a command is built
+/// and sent from, as a C `ibv_command_buffer` holds it (nothing is zeroed: building a command
+/// costs only what it writes). [`WireList`] and [`AttrBuf`] fill it.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct AttrWire<const N: usize> {
+    hdr: MaybeUninit<IoctlHdr>,
+    attrs: [MaybeUninit<Attr>; N],
+}
+
+impl<const N: usize> Default for AttrWire<N> {
+    #[inline]
+    fn default() -> Self {
+        AttrWire {
+            hdr: MaybeUninit::uninit(),
+            attrs: [const { MaybeUninit::uninit() }; N],
+        }
+    }
+}
+
+impl<const N: usize> AttrWire<N> {
+    /// Store `a` in slot `i`; None (nothing written) past the room.
+    #[inline]
+    fn put(&mut self, i: usize, a: Attr) -> Option<()> {
+        self.attrs.get_mut(i)?.write(a);
+        Some(())
+    }
+
+    /// The first `n` slots (at most `N`).
+    ///
+    /// # Safety
+    /// The first `n` slots were written ([`Self::put`]).
+    #[inline]
+    unsafe fn prefix(&self, n: usize) -> &[Attr] {
+        // SAFETY: the caller's promise; MaybeUninit<Attr> has Attr's layout.
+        unsafe { core::slice::from_raw_parts(self.attrs.as_ptr().cast::<Attr>(), n.min(N)) }
+    }
+
+    /// [`Self::prefix`], writable.
+    ///
+    /// # Safety
+    /// As for [`Self::prefix`].
+    #[inline]
+    unsafe fn prefix_mut(&mut self, n: usize) -> &mut [Attr] {
+        // SAFETY: as for `prefix`; the borrow is exclusive.
+        unsafe { core::slice::from_raw_parts_mut(self.attrs.as_mut_ptr().cast::<Attr>(), n.min(N)) }
+    }
+
+    /// Header `hdr` in place, then run `send` on the bytes of the header and the first `n`
+    /// slots (which `send` may update in place).
+    ///
+    /// # Safety
+    /// As for [`Self::prefix`].
+    #[inline]
+    unsafe fn send<R>(&mut self, hdr: IoctlHdr, n: usize, send: impl FnOnce(&mut [u8]) -> R) -> R {
+        self.hdr.write(hdr);
+        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * n.min(N);
+        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment), just
+        // written, is directly followed by the slot array, whose first `n` slots the caller
+        // promises written, so the first `bytes` bytes of `self` are initialised; the slice
+        // borrows `self` exclusively, and any bytes written into it leave valid header and
+        // attribute values.
+        let wire =
+            unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
+        send(wire)
+    }
+}
+
+/// The attributes of one command being built in an [`AttrWire`] the caller owns. The count
+/// lives here, apart from the bytes that are sent, so that a compiler keeps it in a register
+/// while the attributes are stored (with the count beside the slots, each store through a
+/// computed index makes it reload the count).
+pub struct WireList<'w, const N: usize> {
+    wire: &'w mut AttrWire<N>,
+    /// The first `len` slots of `wire` are written.
+    len: usize,
+}
+
+impl<'w, const N: usize> WireList<'w, N> {
+    /// An empty list in `wire`.
+    #[inline]
+    pub fn new(wire: &'w mut AttrWire<N>) -> Self {
+        WireList { wire, len: 0 }
+    }
+
+    /// Attributes held.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when none is held.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Append `a`; None (and nothing changed) when the room is full. Returns its index.
+    #[inline]
+    pub fn push(&mut self, a: Attr) -> Option<usize> {
+        let i = self.len;
+        self.wire.put(i, a)?;
+        self.len = i + 1;
+        Some(i)
+    }
+
+    /// The attributes held.
+    #[inline]
+    pub fn as_slice(&self) -> &[Attr] {
+        // SAFETY: `push` (the only way `len` grows) wrote the first `len` slots.
+        unsafe { self.wire.prefix(self.len) }
+    }
+
+    /// The attributes held, writable.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Attr] {
+        // SAFETY: as for `as_slice`.
+        unsafe { self.wire.prefix_mut(self.len) }
+    }
+
+    /// Run `send` on the ioctl buffer this makes: header `hdr`, then the attributes held (which
+    /// `send` may update in place).
+    #[inline]
+    pub fn send<R>(&mut self, hdr: IoctlHdr, send: impl FnOnce(&mut [u8]) -> R) -> R {
+        // SAFETY: as for `as_slice`.
+        unsafe { self.wire.send(hdr, self.len, send) }
+    }
+}
+
+/// Attributes built where they will be sent from, the count beside them: a buffer that owns
+/// its room (an [`AttrWire`]), for lists kept in a longer-lived record. Up to `N`; only the
+/// first [`Self::len`] are initialised.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct AttrBuf<const N: usize> {
-    hdr: IoctlHdr,
-    attrs: [MaybeUninit<Attr>; N],
+    wire: AttrWire<N>,
     len: usize,
 }
 
@@ -76,8 +204,7 @@ impl<const N: usize> Default for AttrBuf<N> {
     #[inline]
     fn default() -> Self {
         AttrBuf {
-            hdr: IoctlHdr::default(),
-            attrs: [const { MaybeUninit::uninit() }; N],
+            wire: AttrWire::default(),
             len: 0,
         }
     }
@@ -99,41 +226,32 @@ impl<const N: usize> AttrBuf<N> {
     /// Append `a`; None (and nothing changed) when the buffer is full. Returns its index.
     #[inline]
     pub fn push(&mut self, a: Attr) -> Option<usize> {
-        self.attrs.get_mut(self.len)?.write(a);
-        self.len += 1;
-        Some(self.len - 1)
+        let i = self.len;
+        self.wire.put(i, a)?;
+        self.len = i + 1;
+        Some(i)
     }
 
     /// The attributes held.
     #[inline]
     pub fn as_slice(&self) -> &[Attr] {
-        let n = self.len.min(N);
-        // SAFETY: the first `len` slots were written by `push` (the only way `len` grows) and
-        // MaybeUninit<Attr> has Attr's layout.
-        unsafe { core::slice::from_raw_parts(self.attrs.as_ptr().cast::<Attr>(), n) }
+        // SAFETY: `push` (the only way `len` grows) wrote the first `len` slots.
+        unsafe { self.wire.prefix(self.len) }
     }
 
     /// The attributes held, writable.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Attr] {
-        let n = self.len.min(N);
-        // SAFETY: as for `as_slice`; the borrow is exclusive.
-        unsafe { core::slice::from_raw_parts_mut(self.attrs.as_mut_ptr().cast::<Attr>(), n) }
+        // SAFETY: as for `as_slice`.
+        unsafe { self.wire.prefix_mut(self.len) }
     }
 
     /// Run `send` on the ioctl buffer this makes: header `hdr`, then the attributes held (which
     /// `send` may update in place).
     #[inline]
     pub fn send<R>(&mut self, hdr: IoctlHdr, send: impl FnOnce(&mut [u8]) -> R) -> R {
-        self.hdr = hdr;
-        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * self.len.min(N);
-        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment) is
-        // directly followed by the slot array, whose first `len` slots `push` wrote, so the
-        // first `bytes` bytes of `self` are initialised; the slice borrows `self` exclusively,
-        // and any bytes written into it leave valid header and attribute values.
-        let wire =
-            unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
-        send(wire)
+        // SAFETY: as for `as_slice`.
+        unsafe { self.wire.send(hdr, self.len, send) }
     }
 
     /// Run `send` on the ioctl buffer this makes: header `hdr`, the attributes held, then
@@ -148,26 +266,15 @@ impl<const N: usize> AttrBuf<N> {
         send: impl FnOnce(&mut [u8]) -> R,
     ) -> Option<R> {
         let total = self.len.checked_add(extra.len()).filter(|&t| t <= N)?;
-        for (slot, e) in self
-            .attrs
-            .get_mut(self.len..total)?
-            .iter_mut()
-            .zip(extra.iter())
-        {
-            slot.write(*e);
+        for (i, e) in (self.len..total).zip(extra.iter()) {
+            self.wire.put(i, *e)?;
         }
-        self.hdr = hdr;
-        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * total;
-        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment) is
-        // directly followed by the slot array, whose first `total` slots are initialised now, so
-        // the first `bytes` bytes of `self` are initialised; the slice borrows `self`
-        // exclusively, and any bytes written into it leave valid header and attribute values.
-        let wire =
-            unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
-        let r = send(wire);
-        for (e, slot) in extra.iter_mut().zip(self.attrs.get(self.len..total)?) {
-            // SAFETY: written above (and by the kernel only with whole attributes).
-            *e = unsafe { slot.assume_init() };
+        // SAFETY: `push` wrote the first `len` slots, the loop above the rest up to `total`.
+        let r = unsafe { self.wire.send(hdr, total, send) };
+        // SAFETY: as above (the kernel writes only whole attributes into them).
+        let sent = unsafe { self.wire.prefix(total) };
+        for (e, slot) in extra.iter_mut().zip(sent.get(self.len..)?) {
+            *e = *slot;
         }
         Some(r)
     }
