@@ -5,6 +5,7 @@
 //! [`Uverbs`] is the seam the command layer (`crate::cmd`) talks through; [`CmdFd`] is the real
 //! one. Tests substitute a fake that records the bytes and plays the kernel.
 
+use core::borrow::BorrowMut;
 use core::ffi::c_int;
 use core::mem::MaybeUninit;
 
@@ -129,23 +130,44 @@ impl<const N: usize> AttrWire<N> {
     }
 }
 
-/// The attributes of one command being built in an [`AttrWire`] the caller owns. The count
-/// lives here, apart from the bytes that are sent, so that a compiler keeps it in a register
-/// while the attributes are stored (with the count beside the slots, each store through a
-/// computed index makes it reload the count).
-pub struct WireList<'w, const N: usize> {
-    wire: &'w mut AttrWire<N>,
+/// Attributes being built in an [`AttrWire`], and how many: the wire held as `W`, either
+/// borrowed ([`WireList`]) or owned ([`AttrBuf`]). Only the first `len` slots are initialised.
+#[derive(Clone, Copy)]
+pub struct AttrList<W, const N: usize> {
+    wire: W,
     /// The first `len` slots of `wire` are written.
     len: usize,
 }
+
+/// The attributes of one command being built in an [`AttrWire`] the caller owns. The count
+/// lives in the list, apart from the bytes that are sent, so that a compiler keeps it in a
+/// register while the attributes are stored (with the count beside the slots, each store
+/// through a computed index makes it reload the count).
+pub type WireList<'w, const N: usize> = AttrList<&'w mut AttrWire<N>, N>;
+
+/// Attributes built where they will be sent from, the count beside them: a list that owns its
+/// room, for lists kept in a longer-lived record.
+pub type AttrBuf<const N: usize> = AttrList<AttrWire<N>, N>;
 
 impl<'w, const N: usize> WireList<'w, N> {
     /// An empty list in `wire`.
     #[inline]
     pub fn new(wire: &'w mut AttrWire<N>) -> Self {
-        WireList { wire, len: 0 }
+        AttrList { wire, len: 0 }
     }
+}
 
+impl<const N: usize> Default for AttrBuf<N> {
+    #[inline]
+    fn default() -> Self {
+        AttrList {
+            wire: AttrWire::default(),
+            len: 0,
+        }
+    }
+}
+
+impl<W: BorrowMut<AttrWire<N>>, const N: usize> AttrList<W, N> {
     /// Attributes held.
     #[inline]
     pub fn len(&self) -> usize {
@@ -162,7 +184,7 @@ impl<'w, const N: usize> WireList<'w, N> {
     #[inline]
     pub fn push(&mut self, a: Attr) -> Option<usize> {
         let i = self.len;
-        self.wire.put(i, a)?;
+        self.wire.borrow_mut().put(i, a)?;
         self.len = i + 1;
         Some(i)
     }
@@ -171,14 +193,14 @@ impl<'w, const N: usize> WireList<'w, N> {
     #[inline]
     pub fn as_slice(&self) -> &[Attr] {
         // SAFETY: `push` (the only way `len` grows) wrote the first `len` slots.
-        unsafe { self.wire.prefix(self.len) }
+        unsafe { self.wire.borrow().prefix(self.len) }
     }
 
     /// The attributes held, writable.
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Attr] {
         // SAFETY: as for `as_slice`.
-        unsafe { self.wire.prefix_mut(self.len) }
+        unsafe { self.wire.borrow_mut().prefix_mut(self.len) }
     }
 
     /// Run `send` on the ioctl buffer this makes: header `hdr`, then the attributes held (which
@@ -186,72 +208,7 @@ impl<'w, const N: usize> WireList<'w, N> {
     #[inline]
     pub fn send<R>(&mut self, hdr: IoctlHdr, send: impl FnOnce(&mut [u8]) -> R) -> R {
         // SAFETY: as for `as_slice`.
-        unsafe { self.wire.send(hdr, self.len, send) }
-    }
-}
-
-/// Attributes built where they will be sent from, the count beside them: a buffer that owns
-/// its room (an [`AttrWire`]), for lists kept in a longer-lived record. Up to `N`; only the
-/// first [`Self::len`] are initialised.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct AttrBuf<const N: usize> {
-    wire: AttrWire<N>,
-    len: usize,
-}
-
-impl<const N: usize> Default for AttrBuf<N> {
-    #[inline]
-    fn default() -> Self {
-        AttrBuf {
-            wire: AttrWire::default(),
-            len: 0,
-        }
-    }
-}
-
-impl<const N: usize> AttrBuf<N> {
-    /// Attributes held.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True when none is held.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Append `a`; None (and nothing changed) when the buffer is full. Returns its index.
-    #[inline]
-    pub fn push(&mut self, a: Attr) -> Option<usize> {
-        let i = self.len;
-        self.wire.put(i, a)?;
-        self.len = i + 1;
-        Some(i)
-    }
-
-    /// The attributes held.
-    #[inline]
-    pub fn as_slice(&self) -> &[Attr] {
-        // SAFETY: `push` (the only way `len` grows) wrote the first `len` slots.
-        unsafe { self.wire.prefix(self.len) }
-    }
-
-    /// The attributes held, writable.
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Attr] {
-        // SAFETY: as for `as_slice`.
-        unsafe { self.wire.prefix_mut(self.len) }
-    }
-
-    /// Run `send` on the ioctl buffer this makes: header `hdr`, then the attributes held (which
-    /// `send` may update in place).
-    #[inline]
-    pub fn send<R>(&mut self, hdr: IoctlHdr, send: impl FnOnce(&mut [u8]) -> R) -> R {
-        // SAFETY: as for `as_slice`.
-        unsafe { self.wire.send(hdr, self.len, send) }
+        unsafe { self.wire.borrow_mut().send(hdr, self.len, send) }
     }
 
     /// Run `send` on the ioctl buffer this makes: header `hdr`, the attributes held, then
@@ -266,13 +223,14 @@ impl<const N: usize> AttrBuf<N> {
         send: impl FnOnce(&mut [u8]) -> R,
     ) -> Option<R> {
         let total = self.len.checked_add(extra.len()).filter(|&t| t <= N)?;
+        let wire = self.wire.borrow_mut();
         for (i, e) in (self.len..total).zip(extra.iter()) {
-            self.wire.put(i, *e)?;
+            wire.put(i, *e)?;
         }
         // SAFETY: `push` wrote the first `len` slots, the loop above the rest up to `total`.
-        let r = unsafe { self.wire.send(hdr, total, send) };
+        let r = unsafe { wire.send(hdr, total, send) };
         // SAFETY: as above (the kernel writes only whole attributes into them).
-        let sent = unsafe { self.wire.prefix(total) };
+        let sent = unsafe { wire.prefix(total) };
         for (e, slot) in extra.iter_mut().zip(sent.get(self.len..)?) {
             *e = *slot;
         }
