@@ -179,17 +179,6 @@ impl Attr {
 }
 
 impl IoctlHdr {
-    /// An all-zero header.
-    pub const ZERO: IoctlHdr = IoctlHdr {
-        length: 0,
-        object_id: 0,
-        method_id: 0,
-        num_attrs: 0,
-        reserved1: 0,
-        driver_id: 0,
-        reserved2: 0,
-    };
-
     /// The header's 24 bytes.
     pub fn to_bytes(&self) -> [u8; HDR_SIZE] {
         let mut b = [0u8; HDR_SIZE];

@@ -372,19 +372,13 @@ impl<'a, const N: usize> SmallCmd<'a, N> {
         if self.buffer_error {
             return Err(Errno::EINVAL);
         }
-        let n = self.list.len();
-        let hdr = IoctlHdr {
-            length: (HDR_SIZE + ATTR_SIZE * n) as u16,
-            object_id: self.object_id,
-            method_id: self.method_id,
-            num_attrs: n as u16,
-            reserved1: 0,
-            driver_id: ctx.state.driver_id(),
-            reserved2: 0,
-        };
-        self.list.send(hdr, |b| ctx.ioctl(b))?;
-        mark_outs(self.list.as_slice(), self.outs);
-        Ok(())
+        send_ioctl(
+            ctx,
+            self.object_id,
+            self.method_id,
+            &mut self.list,
+            self.outs,
+        )
     }
 }
 
