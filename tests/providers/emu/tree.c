@@ -1,0 +1,23 @@
+/* uvemu-tree PROVIDER DIR [UVERBS-NAME]: write the sysfs tree of the provider's fake device under
+ * DIR/sys (the node is uverbs0 unless named). */
+#define _GNU_SOURCE
+#include "uvemu.h"
+
+#include <stdio.h>
+#include <sys/stat.h>
+
+int main(int argc, char **argv)
+{
+	const struct emu_dev *d = argc >= 3 ? emu_dev_find(argv[1]) : NULL;
+
+	if (!d) {
+		fprintf(stderr, "usage: uvemu-tree PROVIDER DIR [UVERBS-NAME]\n");
+		return 2;
+	}
+	mkdir(argv[2], 0755);
+	if (emu_dev_write_tree(d, argv[2], argc > 3 ? argv[3] : "uverbs0")) {
+		perror("uvemu-tree");
+		return 1;
+	}
+	return 0;
+}
