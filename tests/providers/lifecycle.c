@@ -324,9 +324,10 @@ int main(int argc, char **argv)
 		skip("create_qp RC");
 	}
 
-	if (pd && cqx) {
+	if (pd && (cqx || cq)) {
+		struct ibv_cq *ucq = cqx ? ibv_cq_ex_to_cq(cqx) : cq;
 		struct ibv_qp_init_attr_ex qa = {
-			.send_cq = ibv_cq_ex_to_cq(cqx), .recv_cq = ibv_cq_ex_to_cq(cqx), .qp_type = IBV_QPT_UD,
+			.send_cq = ucq, .recv_cq = ucq, .qp_type = IBV_QPT_UD,
 			.cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1, .max_recv_sge = 1 },
 			.comp_mask = IBV_QP_INIT_ATTR_PD, .pd = pd,
 		};

@@ -218,14 +218,10 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	    a->init.max_send_sge > r->dev->max_sge || a->init.max_recv_sge > r->dev->max_sge ||
 	    a->init.max_inline > r->dev->max_inline)
 		return EINVAL;
-	switch (a->init.qp_type) {
-	case IB_UVERBS_QPT_RC:
-	case IB_UVERBS_QPT_UC:
-	case IB_UVERBS_QPT_UD:
-		break;
-	default:
+	if (a->init.qp_type > IB_UVERBS_QPT_DRIVER ||
+	    !((r->dev->qp_types ? r->dev->qp_types : EMU_QPT(IB_UVERBS_QPT_RC) | EMU_QPT(IB_UVERBS_QPT_UC) |
+			EMU_QPT(IB_UVERBS_QPT_UD)) & EMU_QPT(a->init.qp_type)))
 		return EOPNOTSUPP;
-	}
 	qp = emu_obj_new(r->ctx, UVERBS_OBJECT_QP, handle);
 	if (!qp)
 		return ENOMEM;

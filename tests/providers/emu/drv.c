@@ -4,10 +4,14 @@
 
 #include <string.h>
 
-extern const struct emu_drv emu_drv_rxe, emu_drv_siw, emu_drv_mlx5;
+extern const struct emu_drv emu_drv_rxe, emu_drv_siw, emu_drv_mlx5, emu_drv_mlx4, emu_drv_efa, emu_drv_irdma,
+	emu_drv_bnxt_re, emu_drv_hns, emu_drv_erdma, emu_drv_mana, emu_drv_cxgb4, emu_drv_qedr, emu_drv_ocrdma,
+	emu_drv_vmw_pvrdma;
 
 static const struct emu_drv *const drivers[] = {
-	&emu_drv_rxe, &emu_drv_siw, &emu_drv_mlx5,
+	&emu_drv_rxe,   &emu_drv_siw,     &emu_drv_mlx5, &emu_drv_mlx4,  &emu_drv_efa,
+	&emu_drv_irdma, &emu_drv_bnxt_re, &emu_drv_hns,  &emu_drv_erdma, &emu_drv_mana,
+	&emu_drv_cxgb4, &emu_drv_qedr,    &emu_drv_ocrdma, &emu_drv_vmw_pvrdma,
 };
 
 const struct emu_drv *emu_drv_find(const char *provider)

@@ -431,6 +431,10 @@ int close(int fd)
 
 		emu_log("close %s\n", emu_fd_name(fd, nb));
 		if (f->kind == FD_CMD && f->ctx) {
+			/* Its event fds may outlive it (the kernel keeps the file open): they forget it. */
+			for (int i = 0; i < EMU_MAX_FD; i++)
+				if (i != fd && emu_fds[i].ctx == f->ctx)
+					emu_fds[i].ctx = NULL;
 			emu_ctx_release(f->ctx);
 			free(f->ctx);
 		} else if (f->kind == FD_ASYNC && f->ctx && f->ctx->async_fd == fd) {

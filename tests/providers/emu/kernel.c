@@ -218,6 +218,62 @@ void emu_udata_out(struct emu_req *r, const void *resp, size_t len)
 	memcpy(r->uout, resp, n);
 }
 
+static bool driver_ns(uint16_t id)
+{
+	return id & UVERBS_ID_NS_MASK;
+}
+
+/* The core methods with driver data (UVERBS_ATTR_UHW_IN/OUT); in the others, and in driver
+ * methods, attribute ids from UVERBS_ID_NS_MASK up are the driver's own. */
+static bool has_uhw(uint16_t obj, uint16_t meth)
+{
+	if (driver_ns(obj) || driver_ns(meth))
+		return false;
+	switch (obj) {
+	case UVERBS_OBJECT_DEVICE:
+		return meth == UVERBS_METHOD_INVOKE_WRITE || meth == UVERBS_METHOD_GET_CONTEXT;
+	case UVERBS_OBJECT_CQ:
+	case UVERBS_OBJECT_QP:
+	case UVERBS_OBJECT_SRQ:
+	case UVERBS_OBJECT_WQ:
+		return meth == 0; /* CREATE */
+	case UVERBS_OBJECT_DM:
+	case UVERBS_OBJECT_FLOW_ACTION:
+		return meth == 0;
+	case UVERBS_OBJECT_MR:
+		return meth == UVERBS_METHOD_REG_DMABUF_MR || meth == UVERBS_METHOD_DM_MR_REG;
+	}
+	return false;
+}
+
+/* Log a request's bytes as the kernel reads them: the core request of write command wcmd
+ * (obj ~0), or driver data (the provider's canonical form). */
+static void log_canon(const void *p, size_t len, uint32_t wcmd, int obj, int meth)
+{
+	uint8_t copy[4096];
+	const struct emu_drv *d = emu_device ? emu_drv_find(emu_device->provider) : NULL;
+
+	if (len > sizeof(copy)) {
+		emu_log_bytes("", p, len);
+		return;
+	}
+	memcpy(copy, p, len);
+	/* Driver data of an ioctl method: named by the write command it stands for. */
+	if (obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_GET_CONTEXT)
+		wcmd = IB_USER_VERBS_CMD_GET_CONTEXT;
+	else if (obj == UVERBS_OBJECT_CQ && meth == UVERBS_METHOD_CQ_CREATE)
+		wcmd = IB_USER_VERBS_CMD_CREATE_CQ;
+	else if (obj == UVERBS_OBJECT_QP && meth == UVERBS_METHOD_QP_CREATE)
+		wcmd = IB_USER_VERBS_CMD_CREATE_QP;
+	else if (obj == UVERBS_OBJECT_SRQ && meth == UVERBS_METHOD_SRQ_CREATE)
+		wcmd = IB_USER_VERBS_CMD_CREATE_SRQ;
+	if (obj == ~0)
+		emu_canon_core_in(wcmd, copy, len);
+	else if (d && d->canon_uhw)
+		d->canon_uhw(obj, meth, wcmd & ~IB_USER_VERBS_CMD_FLAG_EXTENDED, copy, len);
+	emu_log_bytes("", copy, len);
+}
+
 /* ---- names for the stream ---- */
 
 static const char *const obj_names[] = {
@@ -249,34 +305,6 @@ static void method_name(char *buf, size_t n, uint16_t obj, uint16_t meth)
 		snprintf(buf, n, "%s.m%#x", o, meth);
 }
 
-static bool driver_ns(uint16_t id)
-{
-	return id & UVERBS_ID_NS_MASK;
-}
-
-/* The core methods with driver data (UVERBS_ATTR_UHW_IN/OUT); in the others, and in driver
- * methods, attribute ids from UVERBS_ID_NS_MASK up are the driver's own. */
-static bool has_uhw(uint16_t obj, uint16_t meth)
-{
-	if (driver_ns(obj) || driver_ns(meth))
-		return false;
-	switch (obj) {
-	case UVERBS_OBJECT_DEVICE:
-		return meth == UVERBS_METHOD_INVOKE_WRITE || meth == UVERBS_METHOD_GET_CONTEXT;
-	case UVERBS_OBJECT_CQ:
-	case UVERBS_OBJECT_QP:
-	case UVERBS_OBJECT_SRQ:
-	case UVERBS_OBJECT_WQ:
-		return meth == 0; /* CREATE */
-	case UVERBS_OBJECT_DM:
-	case UVERBS_OBJECT_FLOW_ACTION:
-		return meth == 0;
-	case UVERBS_OBJECT_MR:
-		return meth == UVERBS_METHOD_REG_DMABUF_MR || meth == UVERBS_METHOD_DM_MR_REG;
-	}
-	return false;
-}
-
 static char attr_kind(struct emu_req *r, uint16_t id)
 {
 	uint16_t obj = r->hdr->object_id, meth = r->hdr->method_id;
@@ -302,10 +330,21 @@ static void log_attr_in(struct emu_req *r, struct ib_uverbs_attr *a, char kind)
 	snprintf(label, sizeof(label), "  a%#x%s", a->attr_id,
 		 a->flags & UVERBS_ATTR_F_MANDATORY ? "!" : "");
 	switch (kind) {
-	case 'i':
+	case 'i': {
+		const void *p = a->len <= 8 ? (void *)&a->data : (void *)(uintptr_t)a->data;
+		uint16_t obj = r->hdr->object_id, meth = r->hdr->method_id;
+		bool invoke = obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_INVOKE_WRITE;
+		uint32_t wcmd = invoke ? emu_attr_u64(r, UVERBS_ATTR_WRITE_CMD, ~0u) : ~0u;
+
 		emu_log("%s in len=%u:", label, a->len);
-		emu_log_bytes("", a->len <= 8 ? (void *)&a->data : (void *)(uintptr_t)a->data, a->len);
+		if (invoke && a->attr_id == UVERBS_ATTR_CORE_IN)
+			log_canon(p, a->len, wcmd, ~0, 0);
+		else if (has_uhw(obj, meth) && a->attr_id == UVERBS_ATTR_UHW_IN)
+			log_canon(p, a->len, wcmd, obj, meth);
+		else
+			emu_log_bytes("", p, a->len);
 		break;
+	}
 	case 'o':
 		emu_log("%s out len=%u\n", label, a->len);
 		break;
@@ -442,10 +481,10 @@ static void log_write(struct emu_req *r, const char *how)
 {
 	emu_log("#%u %s %s\n", cmd_count, how, emu_write_name(r->wcmd));
 	emu_log("  in len=%zu:", r->in_len);
-	emu_log_bytes("", r->in, r->in_len);
+	log_canon(r->in, r->in_len, r->wcmd, ~0, 0);
 	if (r->uin_len) {
 		emu_log("  uhw in len=%zu:", r->uin_len);
-		emu_log_bytes("", r->uin, r->uin_len);
+		log_canon(r->uin, r->uin_len, r->wcmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 	}
 	emu_log("  out len=%zu uhw out len=%zu\n", r->out_len, r->uout_len);
 }

@@ -57,7 +57,9 @@ struct emu_dev {
 	uint32_t max_qp, max_qp_wr, max_sge, max_cq, max_cqe, max_srq, max_srq_wr, max_srq_sge;
 	uint32_t max_mr, max_pd, max_ah, max_inline;
 	uint32_t num_comp_vectors;
+	uint32_t qp_types;     /* 1 << IB_UVERBS_QPT_* the kernel driver creates (0: RC, UC, UD); bit 31: DRIVER */
 };
+#define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
 
 const struct emu_dev *emu_dev_find(const char *provider);
 /* Write the device's sysfs tree under dir (dir/sys/...); 0 or -1 (errno). */
@@ -224,6 +226,9 @@ struct emu_drv {
 	/* Driver-namespace ioctl methods; EPROTONOSUPPORT when unknown. */
 	int (*ioctl)(struct emu_req *r);
 	char (*attr_kind)(uint16_t obj, uint16_t meth, uint16_t attr);
+	/* Zero the bytes of a request's driver data the kernel driver ignores, in the logged copy
+	 * (canon.c): obj/meth of the ioctl, wcmd of a write command (else ~0u). */
+	void (*canon_uhw)(uint16_t obj, uint16_t meth, uint32_t wcmd, uint8_t *buf, size_t len);
 	/* Check an mmap of the command fd and fill the pages the kernel would (0 or an errno). */
 	int (*mmap)(struct emu_ctx *c, void *addr, size_t len, int prot, off_t off);
 };
@@ -237,6 +242,9 @@ void emu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void emu_log_bytes(const char *label, const void *p, size_t len);
 const char *emu_fd_name(int fd, char buf[32]);
 bool emu_looks_like_ptr(uint64_t v);
+
+/* The kernel-read part of a write command's core request, in place (canon.c). */
+void emu_canon_core_in(uint32_t wcmd, uint8_t *buf, size_t len);
 
 /* ---- faults (kernel.c) ---- */
 

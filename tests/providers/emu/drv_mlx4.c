@@ -1,0 +1,115 @@
+/* uvemu: mlx4's kernel driver (drivers/infiniband/hw/mlx4) for a ConnectX-3 at uverbs ABI 4: the
+ * ucontext with one blue-flame page, the UAR at mmap offset 0, blue flame at one page, the core
+ * clock at three pages, and cqn/qpn/srqn/pdn. AHs on an InfiniBand port never reach the kernel.
+ */
+#define _GNU_SOURCE
+#include "uvemu.h"
+
+#include <errno.h>
+#include <rdma/mlx4-abi.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define PAGE 4096
+#define CLOCK_OFFSET 0x40
+
+static int get_context(struct emu_req *r)
+{
+	struct mlx4_ib_alloc_ucontext_resp resp = {
+		.dev_caps = 0, .qp_tab_size = 1 << 17, .bf_reg_size = 512, .bf_regs_per_page = 8,
+		.cqe_size = 32,
+	};
+
+	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+static int query_device(struct emu_req *r)
+{
+	struct mlx4_uverbs_ex_query_device_resp resp = {
+		.comp_mask = MLX4_IB_QUERY_DEV_RESP_MASK_CORE_CLOCK_OFFSET,
+		.hca_core_clock_offset = CLOCK_OFFSET,
+		.max_inl_recv_sz = 64,
+		.rss_caps = { .rx_hash_fields_mask = 0xff, .rx_hash_function = MLX4_IB_RX_HASH_FUNC_TOEPLITZ },
+		.tso_caps = { .max_tso = 65536, .supported_qpts = 1 << 8 /* IB_QPT_RAW_PACKET */ },
+	};
+
+	resp.response_length = r->uout_len < sizeof(resp) ? r->uout_len : sizeof(resp);
+	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+static int alloc_pd(struct emu_req *r, struct emu_obj *pd)
+{
+	struct mlx4_ib_alloc_pd_resp resp = { .pdn = pd->num };
+
+	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+static int create_cq(struct emu_req *r, struct emu_obj *cq)
+{
+	struct mlx4_ib_create_cq req = { 0 };
+	struct mlx4_ib_create_cq_resp resp = { .cqn = cq->num };
+
+	if (r->uin_len < sizeof(req))
+		return EINVAL;
+	memcpy(&req, r->uin, sizeof(req));
+	if (!req.buf_addr || !req.db_addr)
+		return EINVAL;
+	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)
+{
+	struct mlx4_ib_create_qp req = { 0 };
+
+	(void)qp;
+	(void)init;
+	if (r->uin_len < offsetof(struct mlx4_ib_create_qp, inl_recv_sz))
+		return EINVAL;
+	memcpy(&req, r->uin, r->uin_len < sizeof(req) ? r->uin_len : sizeof(req));
+	if (!req.buf_addr || req.log_sq_stride < 6 || req.log_sq_stride > 11)
+		return EINVAL;
+	return 0;
+}
+
+static int create_srq(struct emu_req *r, struct emu_obj *srq, uint32_t *max_wr, uint32_t *max_sge)
+{
+	struct mlx4_ib_create_srq_resp resp = { .srqn = srq->num };
+
+	(void)max_wr;
+	(void)max_sge;
+	if (r->uin_len < sizeof(struct mlx4_ib_create_srq))
+		return EINVAL;
+	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+static int mmap_check(struct emu_ctx *c, void *addr, size_t len, int prot, off_t off)
+{
+	(void)c;
+	if (len != PAGE)
+		return EINVAL;
+	if (off == 0 || off == PAGE)
+		return 0;
+	if (off == 3 * PAGE) {
+		if (prot & PROT_WRITE)
+			return EPERM;
+		memset((char *)addr + CLOCK_OFFSET, 0, 8);
+		return 0;
+	}
+	return EINVAL;
+}
+
+const struct emu_drv emu_drv_mlx4 = {
+	.name = "mlx4",
+	.get_context = get_context,
+	.query_device = query_device,
+	.alloc_pd = alloc_pd,
+	.create_cq = create_cq,
+	.create_qp = create_qp,
+	.create_srq = create_srq,
+	.mmap = mmap_check,
+};
