@@ -46,7 +46,12 @@ static int get_context(struct emu_req *r)
 		return EINVAL;
 	resp.qp_tab_size = 1 << 18;
 	resp.bf_reg_size = 512;
-	resp.tot_bfregs = (req.lib_caps & MLX5_LIB_CAP_DYN_UAR) ? 0 : (req.total_num_bfregs + 1) & ~1u;
+	/* Dynamic UARs came with the ioctl framework's UAR objects (5.x): an older kernel maps the
+	 * blue-flame registers the library asked for statically. */
+	if ((req.lib_caps & MLX5_LIB_CAP_DYN_UAR) && !emu_write_only_kernel())
+		resp.tot_bfregs = 0;
+	else
+		resp.tot_bfregs = (req.total_num_bfregs + 1) & ~1u;
 	resp.cache_line_size = 64;
 	resp.max_sq_desc_sz = 1024;
 	resp.max_rq_desc_sz = 512;

@@ -18,6 +18,15 @@ static int get_context(struct emu_req *r)
 	return 0;
 }
 
+static void canon_uhw(uint16_t obj, uint16_t meth, uint32_t wcmd, uint8_t *buf, size_t len)
+{
+	(void)obj;
+	(void)meth;
+	if ((wcmd == IB_USER_VERBS_CMD_CREATE_CQ && len >= sizeof(struct pvrdma_create_cq)) ||
+	    (wcmd == IB_USER_VERBS_CMD_CREATE_SRQ && len >= sizeof(struct pvrdma_create_srq)))
+		((struct pvrdma_create_cq *)buf)->reserved = 0; /* the same layout */
+}
+
 static int alloc_pd(struct emu_req *r, struct emu_obj *pd)
 {
 	struct pvrdma_alloc_pd_resp resp = { .pdn = pd->num };
@@ -83,5 +92,6 @@ const struct emu_drv emu_drv_vmw_pvrdma = {
 	.create_cq = create_cq,
 	.create_qp = create_qp,
 	.create_srq = create_srq,
+	.canon_uhw = canon_uhw,
 	.mmap = mmap_check,
 };

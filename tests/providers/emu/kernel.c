@@ -367,6 +367,19 @@ static void log_attr_in(struct emu_req *r, struct ib_uverbs_attr *a, char kind)
 
 /* ---- ioctl ---- */
 
+/* UVEMU_KERNEL=write: the kernel has write() commands only. */
+bool emu_write_only_kernel(void)
+{
+	static int v = -1;
+
+	if (v < 0) {
+		const char *k = getenv("UVEMU_KERNEL");
+
+		v = k && !strcmp(k, "write");
+	}
+	return v;
+}
+
 static int run_ioctl(struct emu_req *r)
 {
 	struct ib_uverbs_ioctl_hdr *h = r->hdr;
@@ -411,8 +424,15 @@ int emu_ioctl(int fd, struct ib_uverbs_ioctl_hdr *hdr)
 	r.attrs = hdr->attrs;
 	r.nattrs = hdr->num_attrs;
 
-	fault = emu_fault_next("ioctl");
 	method_name(name, sizeof(name), hdr->object_id, hdr->method_id);
+	if (emu_write_only_kernel()) {
+		/* A kernel before the ioctl framework (4.x): not a command, nothing to fail. */
+		emu_log("ioctl %s -> ENOTTY\n", name);
+		pthread_mutex_unlock(&emu_lock);
+		errno = ENOTTY;
+		return -1;
+	}
+	fault = emu_fault_next("ioctl");
 	emu_log("#%u ioctl %s drv=%u n=%u\n", cmd_count, name, hdr->driver_id, hdr->num_attrs);
 	if (hdr->length != sizeof(*hdr) + hdr->num_attrs * sizeof(struct ib_uverbs_attr)) {
 		ret = EINVAL;

@@ -246,6 +246,9 @@ bool emu_looks_like_ptr(uint64_t v);
 /* The kernel-read part of a write command's core request, in place (canon.c). */
 void emu_canon_core_in(uint32_t wcmd, uint8_t *buf, size_t len);
 
+/* UVEMU_KERNEL=write: a kernel before the ioctl framework (4.x), write() commands only. */
+bool emu_write_only_kernel(void);
+
 /* ---- faults (kernel.c) ---- */
 
 /* Called once per command: 0 to run it, an errno to fail it, -1 for a short answer. */
