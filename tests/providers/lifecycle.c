@@ -10,8 +10,10 @@
  * same start address under both libraries.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +195,128 @@ static void connect_ud(struct ibv_qp *qp, const char *name)
 	a.sq_psn = 0x222;
 	snprintf(step, sizeof(step), "modify_qp %s RTS", name);
 	modify(qp, step, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+/* The other control verbs on the objects made: queries, modifications, memory windows, GIDs. */
+static void more_verbs(struct ibv_context *ctx, struct ibv_pd *pd, struct ibv_mr *mr, struct ibv_cq *cq,
+		       struct ibv_srq *srq, struct ibv_qp *rc)
+{
+	int ret;
+
+	if (rc) {
+		struct ibv_qp_attr a;
+		struct ibv_qp_init_attr ia;
+
+		memset(&a, 0, sizeof(a));
+		memset(&ia, 0, sizeof(ia));
+		ret = ibv_query_qp(rc, &a, IBV_QP_STATE | IBV_QP_CAP | IBV_QP_PORT, &ia);
+		result("query_qp RC", ret);
+		if (!ret)
+			SHOW("state=%d cur_state=%d port_num=%u qp_type=%d", a.qp_state, a.cur_qp_state, a.port_num,
+			     ia.qp_type);
+	}
+	if (srq) {
+		struct ibv_srq_attr sa = { .srq_limit = 4 };
+
+		result("modify_srq", ibv_modify_srq(srq, &sa, IBV_SRQ_LIMIT));
+		memset(&sa, 0, sizeof(sa));
+		ret = ibv_query_srq(srq, &sa);
+		result("query_srq", ret);
+		if (!ret)
+			SHOW("max_wr=%u max_sge=%u srq_limit=%u", sa.max_wr, sa.max_sge, sa.srq_limit);
+	}
+	if (cq) {
+		ret = ibv_resize_cq(cq, 64);
+		result("resize_cq", ret);
+		SHOW("cqe=%d", cq->cqe);
+	}
+	if (pd) {
+		struct ibv_mw *mw;
+
+		errno = 0;
+		mw = ibv_alloc_mw(pd, IBV_MW_TYPE_1);
+		if (made("alloc_mw", mw))
+			result("dealloc_mw", ibv_dealloc_mw(mw));
+	}
+	if (mr) {
+		ret = ibv_rereg_mr(mr, IBV_REREG_MR_CHANGE_ACCESS, NULL, NULL, 0,
+				   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+		printf("rereg_mr: %d\n", ret);
+		SHOW("lkey=%#x rkey=%#x", mr->lkey, mr->rkey);
+	}
+	{
+		struct ibv_gid_entry e, t[4];
+		ssize_t n;
+
+		memset(&e, 0, sizeof(e));
+		ret = ibv_query_gid_ex(ctx, 1, 0, &e, 0);
+		result("query_gid_ex", ret);
+		if (!ret)
+			SHOW("gid=%016llx%016llx index=%u port=%u type=%u ndev_ifindex=%u",
+			     (unsigned long long)be64toh(e.gid.global.subnet_prefix),
+			     (unsigned long long)be64toh(e.gid.global.interface_id), e.gid_index, e.port_num,
+			     e.gid_type, e.ndev_ifindex);
+		memset(t, 0, sizeof(t));
+		n = ibv_query_gid_table(ctx, t, 4, 0);
+		printf("query_gid_table: %zd%s%s\n", n, n < 0 ? " " : "", n < 0 ? ename((int)-n) : "");
+		for (ssize_t i = 0; i < n && i < 4; i++)
+			SHOW("[%zd] index=%u type=%u ndev_ifindex=%u", i, t[i].gid_index, t[i].gid_type,
+			     t[i].ndev_ifindex);
+	}
+}
+
+/* Whether fd becomes readable within two seconds. */
+static int readable(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return poll(&p, 1, 2000) == 1;
+}
+
+/* Events the emulator raises (its test hooks, when it is there): a completion on the CQ, a port
+ * event and a QP event, each read and acknowledged. */
+static void events(struct ibv_context *ctx, struct ibv_comp_channel *ch, struct ibv_cq *cq, struct ibv_qp *rc)
+{
+	int (*comp)(int, uint32_t) = (int (*)(int, uint32_t))dlsym(RTLD_DEFAULT, "uvemu_comp_event");
+	int (*async)(int, uint32_t, uint16_t, uint32_t) =
+		(int (*)(int, uint32_t, uint16_t, uint32_t))dlsym(RTLD_DEFAULT, "uvemu_async_event");
+	struct ibv_async_event ev;
+
+	if (!comp || !async)
+		return;
+	if (ch && cq && !comp(ctx->cmd_fd, cq->handle)) {
+		struct ibv_cq *ecq = NULL;
+		void *ectx = NULL;
+
+		if (readable(ch->fd)) {
+			int ret = ibv_get_cq_event(ch, &ecq, &ectx);
+
+			printf("get_cq_event: %d\n", ret);
+			if (!ret) {
+				SHOW("cq=%s", ecq == cq ? "cq" : "other");
+				ibv_ack_cq_events(ecq, 1);
+			}
+		} else {
+			printf("get_cq_event: no event\n");
+		}
+	}
+	if (!async(ctx->cmd_fd, IBV_EVENT_PORT_ACTIVE, 0 /* UVERBS_OBJECT_DEVICE */, 1)) {
+		if (readable(ctx->async_fd) && !ibv_get_async_event(ctx, &ev)) {
+			printf("get_async_event: %s port=%d\n", ibv_event_type_str(ev.event_type), ev.element.port_num);
+			ibv_ack_async_event(&ev);
+		} else {
+			printf("get_async_event: none\n");
+		}
+	}
+	if (rc && !async(ctx->cmd_fd, IBV_EVENT_COMM_EST, 4 /* UVERBS_OBJECT_QP */, rc->handle)) {
+		if (readable(ctx->async_fd) && !ibv_get_async_event(ctx, &ev)) {
+			printf("get_async_event: %s qp=%s\n", ibv_event_type_str(ev.event_type),
+			       ev.element.qp == rc ? "RC" : "other");
+			ibv_ack_async_event(&ev);
+		} else {
+			printf("get_async_event: none\n");
+		}
+	}
 }
 
 int main(int argc, char **argv)
@@ -378,6 +502,9 @@ int main(int argc, char **argv)
 	} else {
 		skip("create_ah");
 	}
+
+	more_verbs(ctx, pd, mr, cq, srq, rc);
+	events(ctx, ch, cq, rc);
 
 	if (ah)
 		result("destroy_ah", ibv_destroy_ah(ah));

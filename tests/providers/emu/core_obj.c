@@ -371,8 +371,24 @@ int emu_obj_write(struct emu_req *r)
 		REQ(struct ib_uverbs_dereg_mr, c);
 		return destroy(r, UVERBS_OBJECT_MR, c.mr_handle, NULL);
 	}
-	case IB_USER_VERBS_CMD_REREG_MR:
-		return EOPNOTSUPP;
+	case IB_USER_VERBS_CMD_REREG_MR: {
+		REQ(struct ib_uverbs_rereg_mr, c);
+		struct emu_obj *mr = emu_obj_get(r->ctx, UVERBS_OBJECT_MR, c.mr_handle);
+		struct ib_uverbs_rereg_mr_resp resp = { 0 };
+
+		if (!mr || !c.flags || (c.flags & ~7u))
+			return EINVAL;
+		if ((c.flags & 2 /* IB_MR_REREG_PD */) && !emu_obj_get(r->ctx, UVERBS_OBJECT_PD, c.pd_handle))
+			return EINVAL;
+		if (c.flags & 2) {
+			use(r->ctx, UVERBS_OBJECT_PD, mr->pd, -1);
+			mr->pd = c.pd_handle;
+			use(r->ctx, UVERBS_OBJECT_PD, mr->pd, 1);
+		}
+		resp.lkey = resp.rkey = mr->num;
+		resp_out(r, &resp, sizeof(resp));
+		return 0;
+	}
 	case IB_USER_VERBS_CMD_ALLOC_MW: {
 		REQ(struct ib_uverbs_alloc_mw, c);
 		struct ib_uverbs_alloc_mw_resp resp = { 0 };
@@ -442,8 +458,12 @@ int emu_obj_write(struct emu_req *r)
 
 		if (!cq || !c.cqe || c.cqe > r->dev->max_cqe)
 			return EINVAL;
-		cq->cqe = c.cqe;
-		resp.cqe = c.cqe;
+		if (!drv(r)->resize_cq)
+			return EOPNOTSUPP;
+		ret = drv(r)->resize_cq(r, cq, c.cqe);
+		if (ret)
+			return ret;
+		resp.cqe = cq->cqe;
 		resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}

@@ -102,6 +102,19 @@ static int create_cq(struct emu_req *r, struct emu_obj *cq)
 	return 0;
 }
 
+static int resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
+{
+	struct irdma_resize_cq_req req = { 0 };
+
+	if (r->uin_len < sizeof(req))
+		return EINVAL;
+	memcpy(&req, r->uin, sizeof(req));
+	if (!queue_mem(r->ctx, IRDMA_MEMREG_TYPE_CQ, req.user_cq_buffer))
+		return EINVAL;
+	cq->cqe = cqe;
+	return 0;
+}
+
 static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)
 {
 	struct irdma_create_qp_req req = { 0 };
@@ -149,6 +162,7 @@ const struct emu_drv emu_drv_irdma = {
 	.alloc_pd = alloc_pd,
 	.reg_mr = reg_mr,
 	.create_cq = create_cq,
+	.resize_cq = resize_cq,
 	.create_qp = create_qp,
 	.modify_qp = modify_qp,
 	.create_ah = create_ah,

@@ -57,7 +57,26 @@ static int create_cq(struct emu_req *r, struct emu_obj *cq)
 	memcpy(&req, r->uin, sizeof(req));
 	if (!req.buf_addr || !req.db_addr)
 		return EINVAL;
+	cq->drv[0] = req.buf_addr;
 	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+/* The device ends a resize with a RESIZE completion in the old buffer, which the provider
+ * (mlx4_cq_resize_copy_cqes) copies entries up to: at the consumer index, 0 here (32-byte CQEs,
+ * the opcode in the last byte). */
+static int resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
+{
+	struct mlx4_ib_resize_cq req;
+
+	if (r->uin_len < sizeof(req))
+		return EINVAL;
+	memcpy(&req, r->uin, sizeof(req));
+	if (!req.buf_addr)
+		return EINVAL;
+	((uint8_t *)(uintptr_t)cq->drv[0])[31] = 0x16; /* MLX4_CQE_OPCODE_RESIZE */
+	cq->drv[0] = req.buf_addr;
+	cq->cqe = cqe;
 	return 0;
 }
 
@@ -109,6 +128,7 @@ const struct emu_drv emu_drv_mlx4 = {
 	.query_device = query_device,
 	.alloc_pd = alloc_pd,
 	.create_cq = create_cq,
+	.resize_cq = resize_cq,
 	.create_qp = create_qp,
 	.create_srq = create_srq,
 	.mmap = mmap_check,

@@ -104,7 +104,29 @@ static int create_cq(struct emu_req *r, struct emu_obj *cq)
 	if ((req.cqe_size != 64 && req.cqe_size != 128) || !req.buf_addr || !req.db_addr)
 		return EINVAL;
 	cq->cqe = (1u << (32 - __builtin_clz(cq->cqe))) - 1; /* a power of two less one */
+	cq->drv[0] = req.buf_addr;
+	cq->drv[1] = req.cqe_size;
 	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
+/* The device ends a resize with a RESIZE_CQ completion in the old buffer, where the provider
+ * (mlx5_cq_resize_copy_cqes) copies entries until it finds it: at the consumer index, 0 here. */
+static int resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
+{
+	struct mlx5_ib_resize_cq req = { 0 };
+	uint8_t *op_own;
+
+	if (r->uin_len < offsetof(struct mlx5_ib_resize_cq, reserved0))
+		return EINVAL;
+	memcpy(&req, r->uin, r->uin_len < sizeof(req) ? r->uin_len : sizeof(req));
+	if (!req.buf_addr || (req.cqe_size != 64 && req.cqe_size != 128))
+		return EINVAL;
+	op_own = (uint8_t *)(uintptr_t)cq->drv[0] + (cq->drv[1] == 128 ? 64 : 0) + 63;
+	*op_own = 5 << 4; /* MLX5_CQE_RESIZE_CQ, software ownership at index 0 */
+	cq->drv[0] = req.buf_addr;
+	cq->drv[1] = req.cqe_size;
+	cq->cqe = (1u << (32 - __builtin_clz(cqe))) - 1;
 	return 0;
 }
 
@@ -257,6 +279,7 @@ const struct emu_drv emu_drv_mlx5 = {
 	.query_device = query_device,
 	.alloc_pd = alloc_pd,
 	.create_cq = create_cq,
+	.resize_cq = resize_cq,
 	.create_qp = create_qp,
 	.modify_qp = modify_qp,
 	.create_srq = create_srq,

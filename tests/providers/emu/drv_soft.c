@@ -50,6 +50,16 @@ static int rxe_create_cq(struct emu_req *r, struct emu_obj *cq)
 	return 0;
 }
 
+static int rxe_resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
+{
+	struct rxe_resize_cq_resp resp = { 0 };
+
+	cq->cqe = cqe;
+	resp.mi = rxe_queue(r->ctx, cqe, sizeof(struct ib_uverbs_wc));
+	emu_udata_out(r, &resp, sizeof(resp));
+	return 0;
+}
+
 static int rxe_create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)
 {
 	struct rxe_create_qp_resp resp = { 0 };
@@ -107,6 +117,7 @@ static int soft_destroy(struct emu_ctx *c, struct emu_obj *o)
 const struct emu_drv emu_drv_rxe = {
 	.name = "rxe",
 	.create_cq = rxe_create_cq,
+	.resize_cq = rxe_resize_cq,
 	.create_qp = rxe_create_qp,
 	.create_srq = rxe_create_srq,
 	.create_ah = rxe_create_ah,

@@ -760,3 +760,55 @@ ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
 	return recvfrom(fd, buf, len, flags, NULL, NULL);
 }
+
+/* ---- test hooks: events the kernel would raise ---- */
+
+/* A completion event on a CQ (what the device raises after ibv_req_notify_cq). 0, or -1 when the
+ * CQ or its channel is unknown. */
+int uvemu_comp_event(int cmd_fd, uint32_t cq_handle)
+{
+	struct emu_fd *f;
+	struct emu_obj *cq;
+	int ret = -1;
+
+	init();
+	pthread_mutex_lock(&emu_lock);
+	f = emu_fd_get(cmd_fd);
+	cq = f && f->kind == FD_CMD ? emu_obj_get(f->ctx, UVERBS_OBJECT_CQ, cq_handle) : NULL;
+	if (cq && cq->channel >= 0) {
+		struct emu_event ev = { .element = cq->user_handle, .handle = cq_handle,
+					.obj_type = UVERBS_OBJECT_CQ };
+
+		emu_log("event comp cq=%u\n", cq_handle);
+		emu_fd_push(cq->channel, &ev);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&emu_lock);
+	return ret;
+}
+
+/* An asynchronous event (enum ib_event_type) on an object of obj_type (UVERBS_OBJECT_QP, _CQ, _SRQ)
+ * by handle, or on port `handle` when obj_type is UVERBS_OBJECT_DEVICE. 0, or -1. */
+int uvemu_async_event(int cmd_fd, uint32_t type, uint16_t obj_type, uint32_t handle)
+{
+	struct emu_event ev = { .type = type, .handle = handle, .obj_type = obj_type, .element = handle };
+	struct emu_fd *f;
+	int ret = -1;
+
+	init();
+	pthread_mutex_lock(&emu_lock);
+	f = emu_fd_get(cmd_fd);
+	if (f && f->kind == FD_CMD && f->ctx && f->ctx->async_fd >= 0) {
+		struct emu_obj *o = obj_type == UVERBS_OBJECT_DEVICE ? NULL : emu_obj_get(f->ctx, obj_type, handle);
+
+		if (obj_type == UVERBS_OBJECT_DEVICE || o) {
+			if (o)
+				ev.element = o->user_handle;
+			emu_log("event async type=%u obj=%u handle=%u\n", type, obj_type, handle);
+			emu_fd_push(f->ctx->async_fd, &ev);
+			ret = 0;
+		}
+	}
+	pthread_mutex_unlock(&emu_lock);
+	return ret;
+}

@@ -218,6 +218,8 @@ struct emu_drv {
 	int (*alloc_pd)(struct emu_req *r, struct emu_obj *pd);
 	int (*reg_mr)(struct emu_req *r, struct emu_obj *mr);
 	int (*create_cq)(struct emu_req *r, struct emu_obj *cq);
+	/* RESIZE_CQ to cqe entries (the hook sets cq->cqe); without it the command is EOPNOTSUPP. */
+	int (*resize_cq)(struct emu_req *r, struct emu_obj *cq, uint32_t cqe);
 	int (*create_qp)(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init);
 	int (*modify_qp)(struct emu_req *r, struct emu_obj *qp);
 	int (*create_srq)(struct emu_req *r, struct emu_obj *srq, uint32_t *max_wr, uint32_t *max_sge);
