@@ -5,16 +5,16 @@ use crate::errno::{Errno, Result};
 
 /// `prefix` then `name` as a C string in `buf`, or None when they do not fit (or `name` holds a
 /// NUL: then the caller's CString says EINVAL).
-fn c_path<'a>(buf: &'a mut [u8; 96], prefix: &str, name: &str) -> Option<&'a CStr> {
+fn c_path<'a>(buf: &'a mut [u8; 96], prefix: &[u8], name: &[u8]) -> Option<&'a CStr> {
     let (p, n) = (prefix.len(), name.len());
     let end = p.checked_add(n)?;
-    buf.get_mut(..p)?.copy_from_slice(prefix.as_bytes());
-    buf.get_mut(p..end)?.copy_from_slice(name.as_bytes());
+    buf.get_mut(..p)?.copy_from_slice(prefix);
+    buf.get_mut(p..end)?.copy_from_slice(name);
     *buf.get_mut(end)? = 0;
     CStr::from_bytes_with_nul(buf.get(..=end)?).ok()
 }
 
-fn open_checked(path: &str, cdev: u64) -> Result<i32> {
+fn open_checked(path: Vec<u8>, cdev: u64) -> Result<i32> {
     let c = CString::new(path).map_err(|_| Errno::EINVAL)?;
     open_checked_c(&c, cdev)
 }
@@ -41,16 +41,18 @@ fn open_checked_c(c: &CStr, cdev: u64) -> Result<i32> {
 
 /// Open `/dev/infiniband/<name>` read-write and close-on-exec, checking it is the character device
 /// `cdev` (0: any). If that fails and `cdev` is known, try udev's `/dev/char/<major>:<minor>`.
+/// `name` is the node's name as sysfs spells it, bytes that need not be UTF-8 (rdma-core's `%s`).
 ///
 /// Divergences from rdma-core: no 5-second inotify wait for udev to create the /dev/char link,
 /// and the error returned is the first open's (EACCES stays EACCES), not the fallback's.
-pub fn open_cdev(name: &str, cdev: u64) -> Result<i32> {
+pub fn open_cdev(name: &[u8], cdev: u64) -> Result<i32> {
+    const DIR: &[u8] = b"/dev/infiniband/";
     // The usual path is built on the stack (a device name is short); anything longer, or a name
     // with a NUL, takes the general way.
     let mut buf = [0u8; 96];
-    let first = match c_path(&mut buf, "/dev/infiniband/", name) {
+    let first = match c_path(&mut buf, DIR, name) {
         Some(c) => open_checked_c(c, cdev),
-        None => open_checked(&format!("/dev/infiniband/{name}"), cdev),
+        None => open_checked([DIR, name].concat(), cdev),
     };
     match first {
         Ok(fd) => Ok(fd),
@@ -59,7 +61,7 @@ pub fn open_cdev(name: &str, cdev: u64) -> Result<i32> {
                 libc::major(cdev as libc::dev_t),
                 libc::minor(cdev as libc::dev_t),
             );
-            open_checked(&format!("/dev/char/{maj}:{min}"), cdev).map_err(|_| e)
+            open_checked(format!("/dev/char/{maj}:{min}").into_bytes(), cdev).map_err(|_| e)
         }
         Err(e) => Err(e),
     }
@@ -91,13 +93,18 @@ mod tests {
     fn device_paths_are_built_in_place_or_refused() {
         let mut buf = [0u8; 96];
         assert_eq!(
-            c_path(&mut buf, "/dev/infiniband/", "uverbs0"),
+            c_path(&mut buf, b"/dev/infiniband/", b"uverbs0"),
             Some(c"/dev/infiniband/uverbs0")
         );
-        assert_eq!(c_path(&mut buf, "/dev/infiniband/", "a\0b"), None);
-        assert_eq!(c_path(&mut buf, "/dev/infiniband/", &"x".repeat(80)), None);
+        assert_eq!(c_path(&mut buf, b"/dev/infiniband/", b"a\0b"), None);
+        assert_eq!(c_path(&mut buf, b"/dev/infiniband/", &[b'x'; 80]), None);
+        // Bytes that are not UTF-8 are part of the path as they are (rdma-core's "%s").
+        assert_eq!(
+            c_path(&mut buf, b"/dev/infiniband/", b"uverbs\xff6"),
+            Some(c"/dev/infiniband/uverbs\xff6")
+        );
         // The general way keeps rdma-core's answer for such names.
-        assert_eq!(open_cdev("a\0b", 0), Err(Errno::EINVAL));
-        assert!(open_cdev(&"x".repeat(200), 0).is_err());
+        assert_eq!(open_cdev(b"a\0b", 0), Err(Errno::EINVAL));
+        assert!(open_cdev(&[b'x'; 200], 0).is_err());
     }
 }

@@ -99,17 +99,13 @@ pub(crate) unsafe fn open_device(
 /// Where `context` sits in a PABI-34 `verbs_context`.
 const CONTEXT_AT: usize = core::mem::offset_of!(verbs_context, context);
 
-/// Opens the uverbs node `name` (a NUL-terminated sysfs name) of character device `cdev`.
-/// A name that is not UTF-8 (never seen: the kernel names them `uverbsN`) goes through a lossy
-/// copy; the usual one is borrowed as it is.
+/// Opens the uverbs node `name` (a NUL-terminated sysfs name, bytes as sysfs spells them, UTF-8
+/// or not) of character device `cdev`.
 fn open_node(name: &[core::ffi::c_char], cdev: u64) -> crate::errno::Result<c_int> {
     // SAFETY: c_char and u8 have the same size and alignment; the slice is the whole array.
     let bytes = unsafe { core::slice::from_raw_parts(name.as_ptr().cast::<u8>(), name.len()) };
     let bytes = bytes.split(|&b| b == 0).next().unwrap_or(bytes);
-    match core::str::from_utf8(bytes) {
-        Ok(s) => crate::sys::cdev::open_cdev(s, cdev),
-        Err(_) => crate::sys::cdev::open_cdev(&String::from_utf8_lossy(bytes), cdev),
-    }
+    crate::sys::cdev::open_cdev(bytes, cdev)
 }
 
 /// After a provider built a context (open or import): the library's entry points, the import
