@@ -64,6 +64,11 @@ struct node {
 static struct node nodes[16];
 static unsigned num_nodes;
 
+const char *emu_node_name(void)
+{
+	return num_nodes ? nodes[0].name : "uverbs0";
+}
+
 static void resolve(void)
 {
 #define R(x) real_##x = dlsym(RTLD_NEXT, #x)

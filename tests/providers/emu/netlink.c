@@ -152,7 +152,7 @@ void emu_nl_request(struct emu_fd *f, const void *buf, size_t len)
 			}
 		}
 		begin(&m, h->nlmsg_type, 0, h);
-		attr_str(&m, RDMA_NLDEV_ATTR_CHARDEV_NAME, "uverbs0");
+		attr_str(&m, RDMA_NLDEV_ATTR_CHARDEV_NAME, emu_node_name());
 		attr_u64(&m, RDMA_NLDEV_ATTR_CHARDEV_ABI, d->abi_ver);
 		attr_u64(&m, RDMA_NLDEV_ATTR_CHARDEV, (192 & 0xff) | (231 << 8));
 		attr_u32(&m, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, d->driver_id);

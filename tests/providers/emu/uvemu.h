@@ -135,6 +135,8 @@ extern struct emu_fd emu_fds[EMU_MAX_FD];
 extern const struct emu_dev *emu_device; /* the device served (UVEMU_PROVIDER) */
 
 struct emu_fd *emu_fd_get(int fd); /* NULL unless fd is one of ours */
+/* The first uverbs node served (its name as sysfs spells it, bytes). */
+const char *emu_node_name(void);
 /* A new emulator fd (an eventfd underneath, so poll/select work on it). */
 int emu_fd_new(enum emu_fd_kind kind, struct emu_ctx *ctx, bool cloexec, bool nonblock);
 /* Queue an event on fd and wake its readers. */
