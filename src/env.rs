@@ -213,7 +213,7 @@ pub fn real(name: &str) -> Option<OsString> {
 /// Whether the environment may choose files, directories and code: false in secure execution
 /// ([`crate::sys::ids::secure_execution`]). Decided once per process.
 pub fn trusted() -> bool {
-    static TRUSTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    static TRUSTED: crate::sys::sync::OnceLock<bool> = crate::sys::sync::OnceLock::new();
     *TRUSTED.get_or_init(|| !crate::sys::ids::secure_execution())
 }
 

@@ -28,8 +28,8 @@
 //! is found before any madvise.
 #![forbid(unsafe_code)]
 
+use crate::sys::sync::Mutex;
 use std::io::BufRead;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::abi::verbs::ibv_fork_status;
@@ -456,6 +456,13 @@ pub fn fork_range(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Er
         }
     }
     fork_range_tracked(base, size, advice)
+}
+
+/// Tell helgrind that [`ENABLED`] and [`RANGE_SEEN`] are atomics (`sys::sync::atomic_static`):
+/// what they publish is read under [`STATE`]'s lock.
+pub fn atomics_for_helgrind() {
+    crate::sys::sync::atomic_static(&ENABLED);
+    crate::sys::sync::atomic_static(&RANGE_SEEN);
 }
 
 /// Whether `ibv_fork_init` enabled range tracking (once set, it stays set).

@@ -10,8 +10,8 @@
 //! variables were ignored (see `crate::env`).
 #![forbid(unsafe_code)]
 
+use crate::sys::sync::{Mutex, OnceLock};
 use std::io::Write;
-use std::sync::{Mutex, OnceLock};
 
 pub const VERBS_LOG_ERR: u32 = 1;
 pub const VERBS_LOG_WARN: u32 = 2;

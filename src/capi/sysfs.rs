@@ -3,9 +3,9 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::sys::sync::OnceLock;
 use core::ffi::{CStr, c_char, c_int};
 use std::ffi::CString;
-use std::sync::OnceLock;
 
 use crate::abi::driver::verbs_sysfs_dev;
 use crate::cret::CRet;

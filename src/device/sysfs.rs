@@ -12,6 +12,7 @@
 //! part of one (`"2\xff"` is 2). Names need not be UTF-8; they are kept as the bytes they are.
 #![forbid(unsafe_code)]
 
+use crate::sys::sync::OnceLock;
 use std::ffi::{CStr, OsStr, OsString};
 use std::fs::File;
 use std::io::Read;
@@ -19,7 +20,6 @@ use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use super::node::decode_knode_type;
 use super::scan;

@@ -18,7 +18,9 @@
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use crate::sys::sync::Mutex;
 
 use super::config::ProviderName;
 use super::known::{self, Contradiction, KnownProvider};

@@ -143,6 +143,11 @@ pub const KNOWN: &[KnownProvider] = &[
 static CONTRADICTED: AtomicU32 = AtomicU32::new(0);
 const _: () = assert!(KNOWN.len() <= 32);
 
+/// Tell helgrind that [`CONTRADICTED`] is an atomic (`sys::sync::atomic_static`).
+pub fn atomics_for_helgrind() {
+    crate::sys::sync::atomic_static(&CONTRADICTED);
+}
+
 fn trusted(i: usize) -> Option<&'static KnownProvider> {
     (CONTRADICTED.load(Ordering::Relaxed) & (1 << i) == 0).then(|| &KNOWN[i])
 }

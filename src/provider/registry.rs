@@ -14,7 +14,9 @@
 #![forbid(unsafe_code)]
 
 use std::cell::Cell;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::Arc;
+
+use crate::sys::sync::{Mutex, MutexGuard, OnceLock};
 
 use super::matcher::{Provider, ProviderMatch};
 

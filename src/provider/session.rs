@@ -17,7 +17,9 @@
 //! is in one of our dlopens) never waits; it sees what is registered so far.
 #![forbid(unsafe_code)]
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use crate::sys::sync::{Condvar, Mutex, MutexGuard};
 
 use super::config::{ProviderList, ProviderName};
 use super::known::KnownProvider;

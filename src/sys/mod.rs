@@ -11,6 +11,7 @@ pub mod ids;
 pub mod mem;
 pub mod netlink;
 pub mod pod;
+pub mod sync;
 pub mod udp;
 pub mod uverbs;
 pub mod valgrind;

@@ -1,5 +1,6 @@
 //! Telling valgrind's memcheck what the kernel wrote (rdma-core: cmd_ioctl.c `finalize_attr`,
-//! cmd_fallback.c: `VALGRIND_MAKE_MEM_DEFINED` after each command), without a build dependency on
+//! cmd_fallback.c: `VALGRIND_MAKE_MEM_DEFINED` after each command), and its race checker helgrind
+//! which orderings the library's own locks impose (`sys::sync`), without a build dependency on
 //! valgrind: a client request is a fixed instruction sequence that does nothing on a real CPU and
 //! that valgrind's JIT recognises.
 //!
@@ -22,6 +23,53 @@ pub fn mark_defined(addr: usize, len: usize) {
 /// [`mark_defined`] for a buffer.
 pub fn mark_buf_defined(buf: &[u8]) {
     mark_defined(buf.as_ptr() as usize, buf.len());
+}
+
+/// helgrind's requests (valgrind's helgrind.h: tool base `('H' << 24) | ('G' << 16)`, the
+/// `_VG_USERREQ__HG_*` enumeration from 256 on).
+const HG_RWLOCK_DESTROY_PRE: u64 = 0x4847_010f;
+const HG_RWLOCK_ACQUIRED: u64 = 0x4847_0111;
+const HG_RWLOCK_RELEASED: u64 = 0x4847_0112;
+const HG_USERSO_SEND_PRE: u64 = 0x4847_0121;
+const HG_USERSO_RECV_POST: u64 = 0x4847_0122;
+const HG_ARANGE_MAKE_UNTRACKED: u64 = 0x4847_0127;
+
+/// helgrind's `ANNOTATE_RWLOCK_ACQUIRED(lock, 1)`: this thread now holds the lock at `lock`.
+#[inline]
+pub fn lock_acquired(lock: usize) {
+    client_request([HG_RWLOCK_ACQUIRED, lock as u64, 1, 0, 0, 0]);
+}
+
+/// `ANNOTATE_RWLOCK_RELEASED(lock, 1)`: this thread is about to let the lock at `lock` go.
+#[inline]
+pub fn lock_released(lock: usize) {
+    client_request([HG_RWLOCK_RELEASED, lock as u64, 0, 0, 0, 0]);
+}
+
+/// `ANNOTATE_RWLOCK_DESTROY(lock)`: the lock at `lock` is gone (its memory may be reused).
+#[inline]
+pub fn lock_destroyed(lock: usize) {
+    client_request([HG_RWLOCK_DESTROY_PRE, lock as u64, 0, 0, 0, 0]);
+}
+
+/// `ANNOTATE_HAPPENS_BEFORE(tag)`: everything this thread did so far happens before whatever
+/// any thread does after a [`happens_after`] on the same tag.
+#[inline]
+pub fn happens_before(tag: usize) {
+    client_request([HG_USERSO_SEND_PRE, tag as u64, 0, 0, 0, 0]);
+}
+
+/// `ANNOTATE_HAPPENS_AFTER(tag)`.
+#[inline]
+pub fn happens_after(tag: usize) {
+    client_request([HG_USERSO_RECV_POST, tag as u64, 0, 0, 0, 0]);
+}
+
+/// `ANNOTATE_BENIGN_RACE_SIZED(addr, len)`: accesses to the range are not checked (an atomic
+/// the CPU keeps consistent; helgrind does not know atomic instructions).
+#[inline]
+pub fn untracked(addr: usize, len: usize) {
+    client_request([HG_ARANGE_MAKE_UNTRACKED, addr as u64, len as u64, 0, 0, 0]);
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -17,8 +17,10 @@ use core::ffi::{CStr, c_char};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use crate::sys::sync::{Mutex, MutexGuard, OnceLock};
 
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_device, verbs_device_ops, verbs_match_ent, verbs_sysfs_dev};
@@ -60,6 +62,11 @@ fn list() -> MutexGuard<'static, Records<VdevPtr>> {
 fn init_once() {
     static INIT: OnceLock<()> = OnceLock::new();
     INIT.get_or_init(|| {
+        // helgrind: the library's static flags are atomics, not races.
+        crate::sys::sync::atomic_static(&KERNEL_ABI);
+        crate::sys::sync::atomic_static(&ANY_ABI65);
+        crate::fork::atomics_for_helgrind();
+        crate::provider::known::atomics_for_helgrind();
         let get = crate::env::real;
         if crate::env::fork_safe(get) && crate::fork::fork_init().is_err() {
             eprintln!("{PFX}Warning: fork()-safety requested but init failed");

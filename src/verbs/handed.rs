@@ -7,8 +7,8 @@
 //! (or already took back) is ignored, with a message at debug level.
 //!
 //! Called by `capi` for objects it hands out and takes back.
+use crate::sys::sync::Mutex;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
 
 /// One kind of handle: the live addresses of that kind, each with the length it was handed out
 /// with (0 for handles whose length the caller never states back).
@@ -25,7 +25,7 @@ impl Handed {
         }
     }
 
-    fn live(&self) -> std::sync::MutexGuard<'_, BTreeMap<usize, usize>> {
+    fn live(&self) -> crate::sys::sync::MutexGuard<'_, BTreeMap<usize, usize>> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
     }
 

@@ -104,7 +104,8 @@ unsafe fn real<W: Wrapper>(w: *mut W) -> *mut W::Real {
 }
 
 /// The 1.0 contexts now open, by address: see [`real_context_of`].
-static OPEN_CONTEXTS: std::sync::Mutex<Vec<usize>> = std::sync::Mutex::new(Vec::new());
+static OPEN_CONTEXTS: crate::sys::sync::Mutex<Vec<usize>> =
+    crate::sys::sync::Mutex::new(Vec::new());
 
 fn register_context(ctx: *mut ibv_context_1_0) {
     OPEN_CONTEXTS
