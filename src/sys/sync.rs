@@ -8,6 +8,10 @@
 //! requests (`sys::valgrind`: a few register rotations on a real CPU, nothing else). Atomics
 //! stay std's; where one orders other memory, its user says so with
 //! [`happens_before`](crate::sys::valgrind::happens_before)/`happens_after`.
+//!
+//! clippy.toml refuses the std types everywhere else.
+#![allow(clippy::disallowed_types)]
+
 use core::cell::UnsafeCell;
 use core::fmt;
 use core::mem::{ManuallyDrop, MaybeUninit};
