@@ -139,6 +139,11 @@ pub(crate) unsafe fn execute_c(
     cmd: *mut ibv_command_buffer,
 ) -> Result<()> {
     // SAFETY: the caller's contract: `cmd` heads a live chain.
+    if unsafe { (*cmd).next }.is_null() {
+        // SAFETY: as above.
+        return unsafe { execute_in_place(ctx, cmd) };
+    }
+    // SAFETY: the caller's contract: `cmd` heads a live chain.
     let head = unsafe { from_c(cmd) }?;
     // SAFETY: as above: `cmd` is live; its `next` starts the rest of the live chain.
     let next = unsafe { (*cmd).next };
@@ -177,4 +182,60 @@ pub(crate) unsafe fn execute_c(
         unsafe { chain_to_c(next, &ic.links) };
     }
     r
+}
+
+/// [`execute_c`] for a buffer without links (what a provider's own method builds): its header and
+/// attribute array already are the ioctl's argument, as in rdma-core, so it is sent from where it
+/// is: header completed, a UHW_IN of at most 8 bytes inlined (`prepare_attrs`), and afterwards
+/// memcheck told what the kernel wrote (`finalize_attrs`). Nothing is copied.
+///
+/// # Safety
+/// `cmd` is a live command buffer without links; `ctx` is a context of this library.
+unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffer) -> Result<()> {
+    // SAFETY: the caller's contract: a live buffer.
+    let (filled, _) = unsafe { counts(cmd) }?;
+    // SAFETY: as above; the flags are a plain field of it.
+    if unsafe { (*cmd).buffer_error() } {
+        return Err(Errno::EINVAL);
+    }
+    // The flat mirror of `ib_uverbs_attr` (same layout: tests/abi_layout_kern).
+    let base = attrs_base(cmd).cast::<Attr>();
+    // SAFETY: as above; a plain field.
+    let uhw = usize::from(unsafe { (*cmd).uhw_in_idx });
+    if uhw != usize::from(_UHW_NO_INDEX) && uhw < filled {
+        // SAFETY: `uhw` < `filled`: an initialised attribute of the buffer's array.
+        let a = unsafe { &mut *base.wrapping_add(uhw) };
+        if usize::from(a.len) <= size_of::<u64>() && a.data != 0 {
+            let mut inline = [0u8; 8];
+            // SAFETY: the provider's UHW_IN points at `len` (≤ 8) readable bytes.
+            unsafe {
+                core::ptr::copy_nonoverlapping(
+                    a.data as *const u8,
+                    inline.as_mut_ptr(),
+                    usize::from(a.len),
+                )
+            };
+            a.data = u64::from_ne_bytes(inline);
+        }
+    }
+    let len = crate::cmd::attr::HDR_SIZE + ATTR_SIZE * filled;
+    // SAFETY: as above: the header is a plain field of the live buffer.
+    let h = unsafe { &mut (*cmd).hdr };
+    h.length = len as u16;
+    h.num_attrs = filled as u16;
+    h.reserved1 = 0;
+    h.reserved2 = 0;
+    h.driver_id = ctx.state.driver_id();
+    // SAFETY: the header and the `filled` attributes behind it are contiguous in the live buffer
+    // (its array follows `hdr`), exclusively the caller's for this call.
+    let wire = unsafe { core::slice::from_raw_parts_mut((&raw mut (*cmd).hdr).cast::<u8>(), len) };
+    ctx.ioctl(wire)?;
+    for i in 0..filled {
+        // SAFETY: i < `filled`: an attribute the kernel may have updated in place.
+        let a = unsafe { &*base.wrapping_add(i) };
+        if a.flags & crate::abi::uapi::UVERBS_ATTR_F_VALID_OUTPUT != 0 {
+            crate::sys::valgrind::mark_defined(a.data as usize, usize::from(a.len));
+        }
+    }
+    Ok(())
 }
