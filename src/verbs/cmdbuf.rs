@@ -226,9 +226,11 @@ unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffe
     h.reserved1 = 0;
     h.reserved2 = 0;
     h.driver_id = ctx.state.driver_id();
+    // SAFETY: only an address computation inside the live buffer.
+    let start = unsafe { (&raw mut (*cmd).hdr).cast::<u8>() };
     // SAFETY: the header and the `filled` attributes behind it are contiguous in the live buffer
     // (its array follows `hdr`), exclusively the caller's for this call.
-    let wire = unsafe { core::slice::from_raw_parts_mut((&raw mut (*cmd).hdr).cast::<u8>(), len) };
+    let wire = unsafe { core::slice::from_raw_parts_mut(start, len) };
     ctx.ioctl(wire)?;
     for i in 0..filled {
         // SAFETY: i < `filled`: an attribute the kernel may have updated in place.
