@@ -448,14 +448,25 @@ pub fn fork_status() -> u32 {
 /// costs no call; the tracked case is [`fork_range_tracked`].
 #[inline]
 pub fn fork_range(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
+    if range_untracked() {
+        return Ok(());
+    }
+    fork_range_tracked(base, size, advice)
+}
+
+/// The common case of [`fork_range`]: tracking is off, the call is only remembered; true.
+/// False when the range must go to [`fork_range_tracked`] (`ibv_dontfork_range` and
+/// `ibv_dofork_range` keep this test apart so that their common case needs no stack frame).
+#[inline(always)]
+pub fn range_untracked() -> bool {
     if !tracking() {
         RANGE_SEEN.store(true, Ordering::Release);
         // An init that finished in between tracks this range (it came after the init).
         if !tracking() {
-            return Ok(());
+            return true;
         }
     }
-    fork_range_tracked(base, size, advice)
+    false
 }
 
 /// Tell helgrind that [`ENABLED`] and [`RANGE_SEEN`] are atomics (`sys::sync::atomic_static`):
@@ -473,7 +484,7 @@ pub fn tracking() -> bool {
 
 /// [`fork_range`] once tracking is on: the range tree under its lock.
 #[inline(never)]
-fn fork_range_tracked(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
+pub fn fork_range_tracked(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
     with_state(|s| s.range(base, size, advice))
 }
 

@@ -8,7 +8,7 @@ use crate::abi::ctype::CEnum;
 use crate::abi::verbs::ibv_fork_status;
 use crate::cret::CRet;
 use crate::cret::quiet;
-use crate::fork::{ForkAdvice, fork_init, fork_range, fork_status};
+use crate::fork::{ForkAdvice, fork_init, fork_range_tracked, fork_status, range_untracked};
 
 /// `int ibv_fork_init(void)`: 0, or a positive errno (EINVAL when a range call came first,
 /// ENOMEM, ENOSYS when the kernel lacks MADV_DONTFORK).
@@ -31,7 +31,17 @@ pub extern "C" fn ibv_is_fork_initialized() -> CEnum<ibv_fork_status> {
 /// The memory is only named, never touched.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dontfork_range(base: *mut c_void, size: usize) -> c_int {
-    fork_range(base as usize, size, ForkAdvice::DontFork)
+    if range_untracked() {
+        return 0;
+    }
+    tracked(base, size, ForkAdvice::DontFork)
+}
+
+/// The two range exports once fork protection is on (kept out of line: their common case is
+/// [`range_untracked`] alone).
+#[inline(never)]
+fn tracked(base: *mut c_void, size: usize, advice: ForkAdvice) -> c_int {
+    fork_range_tracked(base as usize, size, advice)
         .map(|()| 0)
         .ret_minus_one()
 }
@@ -40,7 +50,8 @@ pub unsafe extern "C" fn ibv_dontfork_range(base: *mut c_void, size: usize) -> c
 /// here once fork protection is on: a failed MADV_DOFORK is retried per page and ignored).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ibv_dofork_range(base: *mut c_void, size: usize) -> c_int {
-    fork_range(base as usize, size, ForkAdvice::DoFork)
-        .map(|()| 0)
-        .ret_minus_one()
+    if range_untracked() {
+        return 0;
+    }
+    tracked(base, size, ForkAdvice::DoFork)
 }
