@@ -175,23 +175,26 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
 
 /// What rdma-core checks before a create-QP entry point touches the context: the entry's
 /// comp_mask (`allowed`; EINVAL, `qp` untouched), then, once `qp->context` is set, the objects the
-/// QP type needs.
+/// QP type needs. Returns the attributes read for that ([`qp_init`]), for the command to send.
 ///
 /// # Safety
 /// As for [`qp_init`]; `qp` is the provider's QP. `ctx` is only stored.
+#[inline(always)]
 unsafe fn check_create(
     ctx: *mut ibv_context,
     qp: *mut ibv_qp,
     a: *const ibv_qp_init_attr_ex,
     allowed: u32,
-) -> Result<()> {
+) -> Result<QpInit> {
     // SAFETY: the caller's contract.
     unsafe {
         if (*a).comp_mask & !allowed != 0 {
             return Err(Errno::EINVAL);
         }
         (*qp).context = ctx;
-        crate::cmd::qp::check_create(&qp_init(qp, a), allowed)
+        let init = qp_init(qp, a);
+        crate::cmd::qp::check_create(&init, allowed)?;
+        Ok(init)
     }
 }
 
@@ -212,12 +215,30 @@ unsafe fn icmd_create_qp(
     // SAFETY: the caller's contract.
     unsafe {
         (*qp).context = ctx;
-        let init = QpInit {
-            async_fd: (*ctx).async_fd,
-            imported,
-            ..qp_init(qp, a)
-        };
-        let r = run(&init).map(|q| {
+        let mut init = qp_init(qp, a);
+        icmd_create_qp_init(ctx, imported, vqp, qp, a, &mut init, run)
+    }
+}
+
+/// [`icmd_create_qp`] with `a` already read into `init` ([`check_create`]; `qp->context` set).
+///
+/// # Safety
+/// As for [`icmd_create_qp`]; `init` is `qp_init(qp, a)`.
+#[inline(always)]
+unsafe fn icmd_create_qp_init(
+    ctx: *mut ibv_context,
+    imported: bool,
+    vqp: *mut verbs_qp,
+    qp: *mut ibv_qp,
+    a: *mut ibv_qp_init_attr_ex,
+    init: &mut QpInit,
+    run: impl FnOnce(&QpInit) -> Result<QpCreated>,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    unsafe {
+        init.async_fd = (*ctx).async_fd;
+        init.imported = imported;
+        let r = run(init).map(|q| {
             (*qp).handle = q.handle;
             (*qp).qp_num = q.qp_num;
             (*a).cap = q.cap.into();
@@ -382,6 +403,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
 ///
 /// # Safety
 /// As for those exports: the provider's objects and buffers per the prototype.
+#[inline(always)]
 pub(crate) unsafe fn create_qp_ext<Q, R>(
     context: *mut ibv_context,
     qp: *mut verbs_qp,
@@ -389,20 +411,21 @@ pub(crate) unsafe fn create_qp_ext<Q, R>(
     (cmd, cmd_size): (*mut Q, usize),
     (resp, resp_size): (*mut R, usize),
     allowed: u32,
-    send: fn(Ctx<'_>, &QpInit, &mut [u8], &mut [u8]) -> Result<QpCreated>,
+    send: impl FnOnce(Ctx<'_>, &QpInit, &mut [u8], &mut [u8]) -> Result<QpCreated>,
 ) -> Result<()> {
     if context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
         return Err(Errno::EINVAL);
     }
     // SAFETY: the caller's contract.
     unsafe {
-        check_create(context, qp.cast(), attr, allowed)?;
+        // Read once: what the checks read is what the command sends.
+        let mut init = check_create(context, qp.cast(), attr, allowed)?;
         let Ok(cx) = Context::from_raw(context) else {
             return Err(Errno::EINVAL);
         };
         let (c, imported) = (cx.cmd(), cx.imported());
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
-        match icmd_create_qp(context, imported, qp, qp.cast(), attr, |i| {
+        match icmd_create_qp_init(context, imported, qp, qp.cast(), attr, &mut init, |i| {
             send(c, i, req, rsp)
         }) {
             0 => Ok(()),

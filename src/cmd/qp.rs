@@ -166,9 +166,10 @@ struct TypeObjects {
 }
 
 /// rdma-core's switch on `qp_type`: which objects the type needs (each must be present; EINVAL
-/// otherwise), an indirection table excluding the receive side. XRC send QPs then ask for no
-/// receive queue (`a`'s receive caps are cleared).
-fn type_objects(a: &mut QpInit) -> Result<TypeObjects> {
+/// otherwise), an indirection table excluding the receive side. (XRC send QPs then ask for no
+/// receive queue: [`icmd_create_qp`] clears their receive caps.)
+#[inline(always)]
+fn type_objects(a: &QpInit) -> Result<TypeObjects> {
     let has = |bit: u32| a.comp_mask & bit != 0;
     let mut o = TypeObjects {
         pd_handle: 0,
@@ -218,10 +219,6 @@ fn type_objects(a: &mut QpInit) -> Result<TypeObjects> {
             o.recv_cq = Some(need(a.recv_cq_handle)?);
         }
     }
-    if t == IBV_QPT_XRC_SEND as u32 {
-        a.cap.max_recv_wr = 0;
-        a.cap.max_recv_sge = 0;
-    }
     Ok(o)
 }
 
@@ -239,19 +236,34 @@ pub const CREATE_QP_EX2_MASK: u32 = CREATE_QP_EX_MASK
 /// What a create-QP entry point checks before it touches the context, in rdma-core's order: the
 /// entry's comp_mask (`allowed`), then the objects the QP type needs. The object pointers of
 /// `a` must already be resolved; its `async_fd` and `imported` are not looked at.
+#[inline(always)]
 pub fn check_create(a: &QpInit, allowed: u32) -> Result<()> {
     if a.comp_mask & !allowed != 0 {
         return Err(Errno::EINVAL);
     }
-    type_objects(&mut { *a }).map(|_| ())
+    type_objects(a).map(|_| ())
 }
 
 /// `ibv_icmd_create_qp`: `UVERBS_METHOD_QP_CREATE` with the compat link, falling back to
 /// `IB_USER_VERBS_CMD_CREATE_QP` (its ABI 4 / ABI 3 forms on such kernels) or, when the
 /// attributes need it, `IB_USER_VERBS_EX_CMD_CREATE_QP`.
 fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<QpCreated> {
-    let mut a = *a;
-    let o = type_objects(&mut a)?;
+    let o = type_objects(a)?;
+    // XRC send QPs ask for no receive queue: their receive caps go out cleared.
+    let xrc_send;
+    let a = if a.qp_type == IBV_QPT_XRC_SEND as u32 {
+        xrc_send = QpInit {
+            cap: QpCap {
+                max_recv_wr: 0,
+                max_recv_sge: 0,
+                ..a.cap
+            },
+            ..*a
+        };
+        &xrc_send
+    } else {
+        a
+    };
     let (pd_handle, send_cq, recv_cq) =
         (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
 
