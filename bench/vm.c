@@ -3,7 +3,11 @@
  * with the system libibverbs and with ours. Built against the installed rdma-core headers and
  * valgrind's callgrind.h.
  *
- *   bench_vm [-m] [-q]
+ *   bench_vm [-m] [-q] [-e]
+ *
+ * -e: on the uverbs emulator (tests/providers/emu, `make bench`'s emulated-device rows): the
+ * completion and async events are raised by the emulator (uvemu_comp_event, uvemu_async_event)
+ * instead of by traffic and port flaps.
  *
  * Rows, in this order (K: calls measured; what a row needs first is made unmeasured):
  *   devlist.cold        the first ibv_get_device_list of the process (library init, enumeration
@@ -31,6 +35,7 @@
  * -m brackets each measured stretch with access("/@bench/begin/LABEL") and the matching end, for
  * counting system calls under strace. -q: no device-list line. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
@@ -50,6 +55,10 @@ static struct ibv_cq *cq;
 static char *buf4k, *buf64m;
 static union ibv_gid gid0;
 static enum ibv_mtu mtu;
+
+/* -e: the emulator's event hooks. */
+static int (*emu_comp)(int cmd_fd, uint32_t cq_handle);
+static int (*emu_async)(int cmd_fd, uint32_t type, uint16_t obj_type, uint32_t handle);
 
 static struct ibv_pd *pds[KMAX];
 static struct ibv_mr *mrs[KMAX];
@@ -272,9 +281,14 @@ static long cq_events(long k)
 		struct ibv_wc wc[4];
 		int done = 0;
 
-		if (ibv_req_notify_cq(ecq, 0) || ibv_post_recv(q, &rw, &brw) ||
-		    ibv_post_send(q, &sw, &bsw))
+		if (emu_comp) {
+			if (ibv_req_notify_cq(ecq, 0) || emu_comp(ctx->cmd_fd, ecq->handle))
+				die("arm/raise");
+			done = 2;
+		} else if (ibv_req_notify_cq(ecq, 0) || ibv_post_recv(q, &rw, &brw) ||
+			   ibv_post_send(q, &sw, &bsw)) {
 			die("arm/post");
+		}
 		if (poll(&p, 1, 30000) != 1)
 			die("no completion event within 30 s");
 		on("cq_event");
@@ -315,9 +329,16 @@ static long async_events(int flaps)
 	struct pollfd p = { .fd = ctx->async_fd, .events = POLLIN };
 	long got = 0;
 
-	for (int i = 0; i < flaps; i++)
-		if (system("ip link set dummy0 down && ip link set dummy0 up"))
+	for (int i = 0; i < flaps; i++) {
+		if (emu_async) {
+			/* What a flap leaves queued: port error, then port active. */
+			if (emu_async(ctx->cmd_fd, IBV_EVENT_PORT_ERR, 0, 1) ||
+			    emu_async(ctx->cmd_fd, IBV_EVENT_PORT_ACTIVE, 0, 1))
+				die("raise port events");
+		} else if (system("ip link set dummy0 down && ip link set dummy0 up")) {
 			die("ip link set dummy0 down/up");
+		}
+	}
 	while (poll(&p, 1, got ? 3000 : 30000) == 1) {
 		struct ibv_async_event ev;
 
@@ -349,6 +370,13 @@ int main(int argc, char **argv)
 			marks = 1;
 		else if (!strcmp(argv[i], "-q"))
 			quiet = 1;
+		else if (!strcmp(argv[i], "-e")) {
+			emu_comp = (int (*)(int, uint32_t))dlsym(RTLD_DEFAULT, "uvemu_comp_event");
+			emu_async = (int (*)(int, uint32_t, uint16_t, uint32_t))dlsym(RTLD_DEFAULT,
+										  "uvemu_async_event");
+			if (!emu_comp || !emu_async)
+				die("-e: not on the uverbs emulator");
+		}
 		else
 			return 2;
 	}
