@@ -884,3 +884,28 @@ int uvemu_async_event(int cmd_fd, uint32_t type, uint16_t obj_type, uint32_t han
 	pthread_mutex_unlock(&emu_lock);
 	return ret;
 }
+
+/* ---- which provider file is loaded ---- */
+
+/* UVEMU_DLOPEN="NAME=PATH": a dlopen of a file named NAME (in any directory) loads PATH instead.
+ * tools/provider-check points both libraries at the provider file under test this way: rdma-core
+ * loads providers only from the directory it was built with. */
+void *dlopen(const char *file, int mode)
+{
+	static void *(*real_dlopen)(const char *, int);
+	const char *map = getenv("UVEMU_DLOPEN");
+
+	if (!real_dlopen)
+		real_dlopen = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	if (map && file) {
+		const char *eq = strchr(map, '=');
+		const char *base = strrchr(file, '/');
+
+		base = base ? base + 1 : file;
+		if (eq && (size_t)(eq - map) == strlen(base) && !strncmp(base, map, eq - map)) {
+			emu_log("dlopen %s -> %s\n", base, eq + 1);
+			file = eq + 1;
+		}
+	}
+	return real_dlopen(file, mode);
+}
