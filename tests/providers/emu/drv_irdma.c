@@ -53,6 +53,14 @@ static void canon_uhw(uint16_t obj, uint16_t meth, uint32_t wcmd, uint8_t *buf, 
 		q->rsvd32 = 0;
 		memset(q->rsvd8, 0, sizeof(q->rsvd8));
 	}
+	/* irdma_reg_user_mr reads the page counts only for QP and CQ memory: rdma-core 65's
+	 * irdma_ureg_mr leaves them uninitialised on its stack for plain memory. */
+	if (wcmd == IB_USER_VERBS_CMD_REG_MR && len >= sizeof(struct irdma_mem_reg_req)) {
+		struct irdma_mem_reg_req *q = (void *)buf;
+
+		if (q->reg_type == IRDMA_MEMREG_TYPE_MEM)
+			q->cq_pages = q->rq_pages = q->sq_pages = 0;
+	}
 }
 
 static int alloc_pd(struct emu_req *r, struct emu_obj *pd)
