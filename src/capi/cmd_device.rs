@@ -3,6 +3,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
@@ -31,14 +32,14 @@ use crate::errno::{Errno, Result};
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
 /// before `resp`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_get_context(
+#[export(PRIVATE 34..57)]
+fn ibv_cmd_get_context(
     context: *mut verbs_context,
     cmd: *mut ibv_get_context,
     cmd_size: usize,
     resp: *mut ib_uverbs_get_context_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
     unsafe { get_context(context, cmd, cmd_size, resp, resp_size) }.ret_errno()
 }
@@ -85,11 +86,8 @@ pub(crate) unsafe fn get_context(
 ///
 /// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
 /// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_context(
-    ctx: *mut ibv_context,
-    driver: *mut ibv_command_buffer,
-) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_context(ctx: *mut ibv_context, driver: *mut ibv_command_buffer) -> Raw<c_int> {
     if ctx.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -119,15 +117,15 @@ pub unsafe extern "C" fn ibv_cmd_query_context(
 ///
 /// The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
 /// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_device_any(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_device_any(
     context: *mut ibv_context,
     input: *const ibv_query_device_ex_input,
     attr: *mut ibv_device_attr_ex,
     attr_size: usize,
     resp: *mut ib_uverbs_ex_query_device_resp,
     resp_size: *mut usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || attr.is_null() || (!resp.is_null() && resp_size.is_null()) {
         return Errno::EINVAL.ret_errno();
     }
@@ -174,14 +172,14 @@ pub unsafe extern "C" fn ibv_cmd_query_device_any(
 ///
 /// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
 /// the positive errno. Divergence: NULL or short buffers give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_port(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_port(
     context: *mut ibv_context,
     port_num: u8,
     port_attr: *mut ibv_port_attr,
     cmd: *mut ibv_query_port,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || port_attr.is_null() || cmd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -206,15 +204,15 @@ pub(crate) use crate::verbs::buf::{provider_buf, provider_bufs};
 /// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
 /// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
 /// buffers shorter than the core request/response, give EINVAL (see [`provider_bufs`]).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_alloc_pd(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_alloc_pd(
     context: *mut ibv_context,
     pd: *mut ibv_pd,
     cmd: *mut ibv_alloc_pd,
     cmd_size: usize,
     resp: *mut ib_uverbs_alloc_pd_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || pd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -239,8 +237,8 @@ pub unsafe extern "C" fn ibv_cmd_alloc_pd(
 /// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
 /// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
 /// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> Raw<c_int> {
     if pd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -262,8 +260,8 @@ pub unsafe extern "C" fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> c_int {
 /// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
 /// arguments, or buffers shorter than the core request/response, give EINVAL (see
 /// [`provider_bufs`]).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_open_xrcd(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_open_xrcd(
     context: *mut ibv_context,
     xrcd: *mut verbs_xrcd,
     vxrcd_size: c_int,
@@ -272,7 +270,7 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
     cmd_size: usize,
     resp: *mut ib_uverbs_open_xrcd_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || xrcd.is_null() || attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -310,8 +308,8 @@ pub unsafe extern "C" fn ibv_cmd_open_xrcd(
 /// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
 /// the positive errno; EIO counts as success on a disassociated device when allowed.
 /// Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_close_xrcd(xrcd: *mut verbs_xrcd) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_close_xrcd(xrcd: *mut verbs_xrcd) -> Raw<c_int> {
     if xrcd.is_null() {
         return Errno::EINVAL.ret_errno();
     }

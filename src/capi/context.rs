@@ -2,6 +2,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use super::ret::ret_neg_errno_count;
@@ -21,15 +22,11 @@ use crate::errno::Errno;
 /// Divergence: NULL arguments give EINVAL (rdma-core crashes).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_device_1_1")]
-pub unsafe extern "C" fn ibv_query_device(
-    context: *mut ibv_context,
-    device_attr: *mut ibv_device_attr,
-) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_query_device(context: *mut ibv_context, device_attr: *mut ibv_device_attr) -> Raw<c_int> {
     // SAFETY: the C contract; NULL arguments are refused there.
     unsafe { crate::verbs::query::query_device(context, device_attr) }
 }
-super::symver_direct!(ibv_query_device, "@@IBVERBS_1.1", ibv_query_device);
 
 /// `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 ///
@@ -38,17 +35,15 @@ super::symver_direct!(ibv_query_device, "@@IBVERBS_1.1", ibv_query_device);
 /// (52 bytes). 0, or the positive errno. Divergence: NULL arguments give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_port_1_1")]
-pub unsafe extern "C" fn ibv_query_port(
+#[export("IBVERBS_1.1")]
+fn ibv_query_port(
     context: *mut ibv_context,
     port_num: u8,
     port_attr: *mut _compat_ibv_port_attr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract; NULL arguments are refused there.
     unsafe { crate::verbs::query::query_port_compat(context, port_num, port_attr) }
 }
-
-super::symver_direct!(ibv_query_port, "@@IBVERBS_1.1", ibv_query_port);
 
 /// `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 ///
@@ -56,18 +51,18 @@ super::symver_direct!(ibv_query_port, "@@IBVERBS_1.1", ibv_query_port);
 /// kernel through `ibv_cmd_query_port_speed`). Without one (every ABI-34 provider) this answers
 /// as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched.
 /// Divergence: a NULL `context` gives EINVAL (errno set).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_port_speed(
+#[export("IBVERBS_1.16")]
+fn ibv_query_port_speed(
     context: *mut ibv_context,
     port_num: u32,
     port_speed: *mut u64,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() {
         return Errno::EINVAL.ret_errno();
     }
     // SAFETY: an open context of this library; the provider's op takes what the caller gave.
     unsafe {
-        match crate::verbs::ctxpriv::op65(context, |o| o.query_port_speed) {
+        match crate::verbs::ctxpriv::ops_of(context).query_port_speed {
             Some(f) => f(context, port_num, port_speed),
             None => quiet(Errno::EOPNOTSUPP),
         }
@@ -124,13 +119,13 @@ pub(crate) unsafe fn query_gid_edge(
 /// Divergence: NULL arguments give -1 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_gid_1_1")]
-pub unsafe extern "C" fn ibv_query_gid(
+#[export("IBVERBS_1.1")]
+fn ibv_query_gid(
     context: *mut ibv_context,
     port_num: u8,
     index: c_int,
     gid: *mut ibv_gid,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { query_gid_edge(context, port_num, index, gid) }
 }
@@ -139,22 +134,21 @@ const ATTR_GID: u32 = VERBS_QUERY_GID_ATTR_GID as u32;
 const ATTR_ALL: u32 = VERBS_QUERY_GID_ATTR_GID as u32
     | VERBS_QUERY_GID_ATTR_TYPE as u32
     | VERBS_QUERY_GID_ATTR_NDEV_IFINDEX as u32;
-super::symver_direct!(ibv_query_gid, "@@IBVERBS_1.1", ibv_query_gid);
 
 /// `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 ///
 /// One GID table entry (GID, type, net device): the kernel's answer, or sysfs's on kernels
 /// without the ioctl. 0, or the positive errno (ENODATA for an empty slot).
 /// Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _ibv_query_gid_ex(
+#[export("IBVERBS_1.11")]
+fn _ibv_query_gid_ex(
     context: *mut ibv_context,
     port_num: u32,
     gid_index: u32,
     entry: *mut ibv_gid_entry,
     flags: u32,
     entry_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || entry.is_null() || entry_size < size_of::<ibv_gid_entry>() {
         return Errno::EINVAL.ret_errno();
     }
@@ -171,14 +165,14 @@ pub unsafe extern "C" fn _ibv_query_gid_ex(
 ///
 /// Every non-empty GID of every port, as entries `entry_size` bytes apart. The count, or the
 /// negated errno (EINVAL when more than `max_entries` exist). Divergence: NULL context EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _ibv_query_gid_table(
+#[export("IBVERBS_1.11")]
+fn _ibv_query_gid_table(
     context: *mut ibv_context,
     entries: *mut ibv_gid_entry,
     max_entries: usize,
     flags: u32,
     entry_size: usize,
-) -> libc::ssize_t {
+) -> Raw<libc::ssize_t> {
     if context.is_null() || (entries.is_null() && max_entries > 0) {
         return ret_neg_errno_count(Err(Errno::EINVAL));
     }
@@ -195,27 +189,22 @@ pub unsafe extern "C" fn _ibv_query_gid_table(
 /// read). Divergence: NULL arguments give -1 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_pkey_1_1")]
-pub unsafe extern "C" fn ibv_query_pkey(
+#[export("IBVERBS_1.1")]
+fn ibv_query_pkey(
     context: *mut ibv_context,
     port_num: u8,
     index: c_int,
     pkey: *mut u16,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: an open context or NULL (refused); the caller's buffer.
     unsafe { crate::verbs::objects::query_pkey(context, port_num, index, pkey) }.ret_minus_one()
 }
-super::symver_direct!(ibv_query_pkey, "@@IBVERBS_1.1", ibv_query_pkey);
 
 /// `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
 ///
 /// The first table index holding `pkey` (network order), or -1 when the table ends first.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_get_pkey_index(
-    context: *mut ibv_context,
-    port_num: u8,
-    pkey: u16,
-) -> c_int {
+#[export("IBVERBS_1.5")]
+fn ibv_get_pkey_index(context: *mut ibv_context, port_num: u8, pkey: u16) -> Raw<c_int> {
     let mut i: c_int = 0;
     loop {
         let mut v = 0u16;

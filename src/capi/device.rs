@@ -2,6 +2,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_char, c_int};
 
 use super::ret::ret_or;
@@ -17,8 +18,8 @@ use crate::verbs::devlist;
 /// `*num_devices` left 0.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_device_list_1_1")]
-pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *mut ibv_device {
+#[export("IBVERBS_1.1")]
+fn ibv_get_device_list(num_devices: *mut c_int) -> Raw<*mut *mut ibv_device> {
     if !num_devices.is_null() {
         // SAFETY: the caller passes a writable int or NULL.
         unsafe { *num_devices = 0 };
@@ -45,7 +46,6 @@ pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *m
     };
     devlist::get_device_list().and_then(list).ret_null()
 }
-super::symver_direct!(ibv_get_device_list, "@@IBVERBS_1.1", ibv_get_device_list);
 
 /// The lists `ibv_get_device_list` handed out and `ibv_free_device_list` has not freed.
 pub(crate) static LISTS: crate::verbs::handed::Handed =
@@ -57,8 +57,8 @@ pub(crate) static LISTS: crate::verbs::handed::Handed =
 /// live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_free_device_list_1_1")]
-pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
+#[export("IBVERBS_1.1")]
+fn ibv_free_device_list(list: *mut *mut ibv_device) -> Raw<()> {
     if list.is_null() || !LISTS.take(list) {
         return;
     }
@@ -75,19 +75,17 @@ pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
     // SAFETY: allocated with calloc by ibv_get_device_list.
     unsafe { libc::free(list.cast()) };
 }
-super::symver_direct!(ibv_free_device_list, "@@IBVERBS_1.1", ibv_free_device_list);
 
 /// `const char *ibv_get_device_name(struct ibv_device *device)`
 ///
 /// `device->name`. Divergence: NULL device gives NULL with errno EINVAL (rdma-core crashes).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_device_name_1_1")]
-pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const c_char {
+#[export("IBVERBS_1.1")]
+fn ibv_get_device_name(device: *mut ibv_device) -> Raw<*const c_char> {
     // SAFETY: a device from ibv_get_device_list, alive while the caller holds it, or NULL.
     unsafe { crate::verbs::objects::device_name(device) }.ret_null()
 }
-super::symver_direct!(ibv_get_device_name, "@@IBVERBS_1.1", ibv_get_device_name);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device *device)`
 ///
@@ -95,21 +93,20 @@ super::symver_direct!(ibv_get_device_name, "@@IBVERBS_1.1", ibv_get_device_name)
 /// now (and kept); 0 when it cannot be read. Divergence: NULL device gives 0 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_device_guid_1_1")]
-pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> Be64 {
+#[export("IBVERBS_1.1")]
+fn ibv_get_device_guid(device: *mut ibv_device) -> Raw<Be64> {
     Be64(ret_or(
         crate::verbs::objects::device_guid(device).map(u64::to_be),
         0,
     ))
 }
-super::symver_direct!(ibv_get_device_guid, "@@IBVERBS_1.1", ibv_get_device_guid);
 
 /// `int ibv_get_device_index(struct ibv_device *device)`
 ///
 /// The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
 /// rdma-core. Divergence: NULL device gives -1 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int {
+#[export("IBVERBS_1.9")]
+fn ibv_get_device_index(device: *mut ibv_device) -> Raw<c_int> {
     if device.is_null() {
         return Err(crate::errno::Errno::EINVAL).ret_minus_one();
     }
@@ -126,12 +123,11 @@ pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int 
 /// `verbs_open_device(device, NULL)`. NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_open_device_1_1")]
-pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_context {
+#[export("IBVERBS_1.1")]
+fn ibv_open_device(device: *mut ibv_device) -> Raw<*mut ibv_context> {
     // SAFETY: a device from ibv_get_device_list (or NULL, rejected).
     unsafe { crate::verbs::context::open_device(device, core::ptr::null_mut()) }.ret_null()
 }
-super::symver_direct!(ibv_open_device, "@@IBVERBS_1.1", ibv_open_device);
 
 /// `int ibv_close_device(struct ibv_context *context)`
 ///
@@ -139,8 +135,8 @@ super::symver_direct!(ibv_open_device, "@@IBVERBS_1.1", ibv_open_device);
 /// errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_close_device_1_1")]
-pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_close_device(context: *mut ibv_context) -> Raw<c_int> {
     if context.is_null() {
         return Err(crate::errno::Errno::EINVAL).ret_minus_one();
     }
@@ -148,15 +144,14 @@ pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
     unsafe { crate::verbs::context::close_context(context) };
     0
 }
-super::symver_direct!(ibv_close_device, "@@IBVERBS_1.1", ibv_close_device);
 
 /// `struct ibv_context *ibv_import_device(int cmd_fd)`
 ///
 /// A context for a uverbs fd shared by another process: the listed device whose character device
 /// is the fd's, rebuilt by its provider's `import_context`. NULL with errno: EINVAL (not a char
 /// device), ENODEV (no such device), EOPNOTSUPP (the provider cannot import), or the provider's.
-#[unsafe(no_mangle)]
-pub extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
+#[export("IBVERBS_1.10")]
+fn ibv_import_device(cmd_fd: c_int) -> Raw<*mut ibv_context> {
     let Some(rdev) = crate::sys::cdev::char_rdev(cmd_fd) else {
         return Err(crate::errno::Errno::EINVAL).ret_null();
     };

@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_context, ibv_pd};
@@ -43,12 +44,11 @@ pub(crate) unsafe fn alloc_pd_edge(context: *mut ibv_context) -> *mut ibv_pd {
 /// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_alloc_pd_1_1")]
-pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd {
+#[export("IBVERBS_1.1")]
+fn ibv_alloc_pd(context: *mut ibv_context) -> Raw<*mut ibv_pd> {
     // SAFETY: the export's C contract is the body's.
     unsafe { alloc_pd_edge(context) }
 }
-super::symver_direct!(ibv_alloc_pd, "@@IBVERBS_1.1", ibv_alloc_pd);
 
 /// The body of [`ibv_dealloc_pd`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -75,20 +75,19 @@ pub(crate) unsafe fn dealloc_pd_edge(pd: *mut ibv_pd) -> c_int {
 /// use the PD); errno is what the provider left.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_dealloc_pd_1_1")]
-pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_dealloc_pd(pd: *mut ibv_pd) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { dealloc_pd_edge(pd) }
 }
-super::symver_direct!(ibv_dealloc_pd, "@@IBVERBS_1.1", ibv_dealloc_pd);
 
 /// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 ///
 /// The PD with `pd_handle` of another process sharing this context's command fd (see
 /// `ibv_import_device`), from the provider's `import_pd`. NULL with errno on failure (EOPNOTSUPP
 /// when the provider cannot import).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd {
+#[export("IBVERBS_1.10")]
+fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> Raw<*mut ibv_pd> {
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
@@ -104,8 +103,8 @@ pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32
 /// `void ibv_unimport_pd(struct ibv_pd *pd)`
 ///
 /// Forgets an imported PD (the provider's `unimport_pd`) without destroying the kernel object.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_unimport_pd(pd: *mut ibv_pd) {
+#[export("IBVERBS_1.10")]
+fn ibv_unimport_pd(pd: *mut ibv_pd) -> Raw<()> {
     // SAFETY: the caller's PD (checked for NULL, as its context).
     unsafe {
         if pd.is_null() || (*pd).context.is_null() {

@@ -2,7 +2,8 @@
 //! provider directory. Ours, not rdma-core's (it loads every name; see `matcher` for why the
 //! result is the same).
 //!
-//! "In the provider directory" is what keeps stderr equal: a name whose file is missing gets
+//! "In a provider directory" (the built-in one or a standard one, see `loader`) is what keeps
+//! stderr equal: a name whose file is missing gets
 //! rdma-core's "couldn't load driver" warning, so it must really be loaded, and at rdma-core's
 //! load moment (`session` loads every name that does not [`NameHints::loads_quietly`] then). The
 //! directory is listed once per process (one `getdents` pass, no file opened); a
@@ -32,12 +33,16 @@ use super::session::{Known, NameHints, PLAN};
 pub struct DirListing {
     dir: OsString,
     entries: Vec<(OsString, bool)>,
+    /// The directory could be listed (else nothing is known of it: its files are tried blindly).
+    listed: bool,
 }
 
 impl DirListing {
     /// List `dir` (an unreadable directory lists as empty: every name is then loaded in order).
     pub fn read(dir: &OsStr) -> DirListing {
-        let mut entries: Vec<(OsString, bool)> = std::fs::read_dir(dir)
+        let rd = std::fs::read_dir(dir);
+        let listed = rd.is_ok();
+        let mut entries: Vec<(OsString, bool)> = rd
             .map(|rd| {
                 rd.map_while(Result::ok)
                     .filter(|e| e.file_name().as_bytes().starts_with(b"lib"))
@@ -49,6 +54,22 @@ impl DirListing {
         DirListing {
             dir: dir.to_owned(),
             entries,
+            listed,
+        }
+    }
+
+    /// Whether the entry `file` is a regular file here (through symlinks).
+    fn is_file(&self, file: &OsStr) -> bool {
+        match self
+            .entries
+            .binary_search_by(|(n, _)| n.as_os_str().cmp(file))
+        {
+            Ok(i) if self.entries[i].1 => true,
+            Ok(_) => {
+                let path = [self.dir.as_bytes(), b"/", file.as_bytes()].concat();
+                std::fs::metadata(OsStr::from_bytes(&path)).is_ok_and(|m| m.is_file())
+            }
+            Err(_) => false,
         }
     }
 
@@ -56,51 +77,70 @@ impl DirListing {
     /// we load.
     pub fn has_provider(&self, name: &[u8]) -> bool {
         PROVIDER_ABIS.iter().any(|abi| {
-            let file = OsString::from_vec([b"lib", name, abi.suffix.as_bytes()].concat());
-            match self
-                .entries
-                .binary_search_by(|(n, _)| n.as_os_str().cmp(&file))
-            {
-                Ok(i) if self.entries[i].1 => true,
-                Ok(_) => {
-                    let path = [self.dir.as_bytes(), b"/", file.as_bytes()].concat();
-                    std::fs::metadata(OsStr::from_bytes(&path)).is_ok_and(|m| m.is_file())
-                }
-                Err(_) => false,
-            }
+            let file = OsString::from_vec([b"lib", name, abi.suffix().as_bytes()].concat());
+            self.is_file(&file)
         })
     }
-}
 
-/// This process's listing of `dir`, read on first use (read again only if `dir` changes).
-pub fn listing(dir: &OsStr) -> Arc<DirListing> {
-    static LAST: Mutex<Option<Arc<DirListing>>> = Mutex::new(None);
-    let mut g = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    match &*g {
-        Some(l) if l.dir == dir => l.clone(),
-        _ => {
-            let l = Arc::new(DirListing::read(dir));
-            *g = Some(l.clone());
-            l
-        }
+    /// Whether the file `file` may be here: it is, or the directory could not be listed.
+    pub fn may_have(&self, file: &OsStr) -> bool {
+        !self.listed || self.is_file(file)
+    }
+
+    /// The files `lib<name>-rdmav<N>.so` here whose N is a provider ABI this library lacks, with
+    /// their paths.
+    pub fn foreign_abis(&self, name: &[u8]) -> Vec<(OsString, u32)> {
+        let prefix = [b"lib".as_slice(), name, b"-rdmav"].concat();
+        let start = self
+            .entries
+            .partition_point(|(n, _)| n.as_bytes() < prefix.as_slice());
+        self.entries[start..]
+            .iter()
+            .take_while(|(n, _)| n.as_bytes().starts_with(&prefix))
+            .filter_map(|(n, _)| {
+                let abi = super::loader::file_abi(n.as_bytes(), name)?;
+                let ours = PROVIDER_ABIS.iter().any(|a| a.version == abi);
+                let path = [self.dir.as_bytes(), b"/", n.as_bytes()].concat();
+                (!ours).then(|| (OsString::from_vec(path), abi))
+            })
+            .collect()
     }
 }
 
-/// [`known`] for the names whose file is in the provider directory.
+/// This process's listing of `dir`, read on first use (each directory once; read again only if
+/// the set of directories changes).
+pub fn listing(dir: &OsStr) -> Arc<DirListing> {
+    static SEEN: Mutex<Vec<Arc<DirListing>>> = Mutex::new(Vec::new());
+    let mut g = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(l) = g.iter().find(|l| l.dir == dir) {
+        return l.clone();
+    }
+    let l = Arc::new(DirListing::read(dir));
+    // A handful of directories at most (the built-in and the standard ones, or one override).
+    if g.len() >= 8 {
+        g.clear();
+    }
+    if g.try_reserve(1).is_ok() {
+        g.push(l.clone());
+    }
+    l
+}
+
+/// [`known`] for the names whose file is in a provider directory.
 pub struct StaticHints<'a> {
-    dir: Option<&'a OsStr>,
-    listing: Option<Arc<DirListing>>,
+    dirs: &'a [OsString],
+    listings: Option<Vec<Arc<DirListing>>>,
     /// Per configured position: the answer, once asked.
     memo: Vec<Option<Option<&'static KnownProvider>>>,
 }
 
 impl<'a> StaticHints<'a> {
-    /// For the provider directory `dir` (None: no directory, nothing is known). The directory is
-    /// listed when a walk first asks about a known name.
-    pub fn new(dir: Option<&'a OsStr>) -> StaticHints<'a> {
+    /// For the provider directories `dirs` (none: nothing is known). The directories are listed
+    /// when a walk first asks about a known name.
+    pub fn new(dirs: &'a [OsString]) -> StaticHints<'a> {
         StaticHints {
-            dir,
-            listing: None,
+            dirs,
+            listings: None,
             memo: Vec::new(),
         }
     }
@@ -108,22 +148,22 @@ impl<'a> StaticHints<'a> {
     /// With a listing made elsewhere (tests).
     pub fn with_listing(listing: Arc<DirListing>) -> StaticHints<'static> {
         StaticHints {
-            dir: None,
-            listing: Some(listing),
+            dirs: &[],
+            listings: Some(vec![listing]),
             memo: Vec::new(),
         }
     }
 
-    /// Whether `name` has a file in the provider directory (a plain name only).
+    /// Whether `name` has a file in a provider directory (a plain name only).
     fn present(&mut self, name: &[u8]) -> bool {
         if name.is_empty() || name.contains(&b'/') {
             return false;
         }
-        if self.listing.is_none() {
-            let Some(dir) = self.dir else { return false };
-            self.listing = Some(listing(dir));
-        }
-        self.listing.as_ref().is_some_and(|l| l.has_provider(name))
+        let dirs = self.dirs;
+        let l = self
+            .listings
+            .get_or_insert_with(|| dirs.iter().map(|d| listing(d)).collect());
+        l.iter().any(|l| l.has_provider(name))
     }
 
     fn lookup(&mut self, name: &ProviderName) -> Option<&'static KnownProvider> {
