@@ -215,8 +215,13 @@ const GUARDED_DEFINITIONS: &[(&str, &str)] = &[("list_node", "CCAN_LIST_H")];
 const C_SPELLINGS: &[&str] = &["CEnum", "Be16", "Be32", "Be64", "CAtomicInt"];
 
 /// Rust files whose items the generator leaves out: spelled by a hand-written header
-/// (verbs_api.rs), or declared but not defined in C (opaque.rs: only forward-declared).
-const NOT_EMITTED: &[&str] = &["src/abi/verbs/verbs_api.rs", "src/abi/verbs/opaque.rs"];
+/// (verbs_api.rs) or fragment (fragment.rs), or declared but not defined in C (opaque.rs: only
+/// forward-declared).
+const NOT_EMITTED: &[&str] = &[
+    "src/abi/verbs/verbs_api.rs",
+    "src/abi/verbs/opaque.rs",
+    "src/abi/driver/fragment.rs",
+];
 
 /// The installed headers written by hand, each with the reason in its own opening comment: they
 /// are spellings of kernel names, wire formats the library never touches, or obsolete remnants,

@@ -777,8 +777,9 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 #elif IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_create_cq_ex, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 //
-// As the ABI-34 form. Divergence: a `prov_attr` with a buffer (`buffer.length` != 0, a CQ
-// ring the provider allocated) gives EOPNOTSUPP, nothing sent.
+// As the ABI-34 form; with `CREATE_CQ_CMD_FLAGS_WITH_MEM_VA` or `_DMABUF` in `cmd_flags` the CQ
+// ring is the provider's, which `prov_attr` gives (EINVAL without it): its address, or its
+// dma-buf and offset, and length go to the kernel (ioctl only).
 int ibv_cmd_create_cq_ex(struct ibv_context *context,
                          const struct ibv_cq_init_attr_ex *cq_attr,
                          struct verbs_create_cq_prov_attr *prov_attr,
@@ -1104,9 +1105,10 @@ int ibv_cmd_get_context(struct verbs_context *context,
 #elif IBVERBS_PABI_VERSION >= 57  /* ibv_cmd_get_context, provider ABIs 57, 59, 64, 65 */
 // `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 //
-// As the ABI-34 form, on the context of the provider's ABI. Divergence: a non-empty `fd_arr`
-// (file descriptors to hand the kernel with GET_CONTEXT) gives EOPNOTSUPP, nothing sent; NULL
-// or `count == 0` is the ABI-34 call.
+// As the ABI-34 form, on the context of the provider's ABI, with the file descriptors `fd_arr`
+// gives (if not NULL) handed to the kernel as GET_CONTEXT's `FD_ARR` attribute (the write
+// fallback has no room for them, as in rdma-core). Divergence: a NULL `fd_arr->arr` with a
+// `count` gives EINVAL.
 int ibv_cmd_get_context(struct verbs_context *context,
                         struct ibv_get_context *cmd,
                         size_t cmd_size,
@@ -1410,8 +1412,8 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
 #elif IBVERBS_PABI_VERSION >= 57  /* ibv_cmd_reg_dmabuf_mr, provider ABIs 57, 59, 64, 65 */
 // `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`
 //
-// As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
-// nothing sent.
+// As the ABI-34 form, with the provider's `driver` attribute chain linked after the command's
+// own attributes (and written back).
 int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
                           uint64_t offset,
                           size_t length,

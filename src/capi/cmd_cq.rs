@@ -46,6 +46,7 @@ unsafe fn cq_init(
             user_handle: cq as usize as u64,
             async_fd: (*context).async_fd,
             imported: priv_of(context).imported,
+            buffer: None,
         }
     }
 }
@@ -115,6 +116,7 @@ pub(crate) unsafe fn create_cq_ex(
     resp_size: usize,
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
+    buffer: Option<crate::cmd::cq::CqBuffer>,
 ) -> c_int {
     if context.is_null() || cq_attr.is_null() || cq.is_null() {
         return Errno::EINVAL.ret_errno();
@@ -129,13 +131,16 @@ pub(crate) unsafe fn create_cq_ex(
             return quiet(e);
         }
         (*ibcq).context = context;
-        let a = cq_init(
-            context,
-            ibcq,
-            at.cqe as c_int,
-            at.channel,
-            at.comp_vector as c_int,
-        );
+        let a = crate::cmd::cq::CqInit {
+            buffer,
+            ..cq_init(
+                context,
+                ibcq,
+                at.cqe as c_int,
+                at.channel,
+                at.comp_vector as c_int,
+            )
+        };
         let mut links = match crate::verbs::cmdbuf::chain_from_c(driver) {
             Ok(l) => l,
             Err(e) => return e.ret_errno(),
@@ -193,6 +198,7 @@ fn ibv_cmd_create_cq_ex(
             resp_size,
             cmd_flags,
             core::ptr::null_mut(),
+            None,
         )
     }
 }
@@ -219,7 +225,7 @@ fn ibv_cmd_create_cq_ex2(
     // SAFETY: the C contract, forwarded.
     unsafe {
         create_cq_ex(
-            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver, None,
         )
     }
 }

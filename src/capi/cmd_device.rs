@@ -41,11 +41,11 @@ fn ibv_cmd_get_context(
     resp_size: usize,
 ) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
-    unsafe { get_context(context, cmd, cmd_size, resp, resp_size) }.ret_errno()
+    unsafe { get_context(context, cmd, cmd_size, resp, resp_size, None) }.ret_errno()
 }
 
-/// The body of `ibv_cmd_get_context` for both provider ABIs (ABI 65's adapter refuses a
-/// non-empty `fd_arr` first).
+/// The body of `ibv_cmd_get_context` for every provider ABI (`fds`: the bytes of the file
+/// descriptors a provider of ABI 57 on gives).
 ///
 /// # Safety
 /// As for the export.
@@ -55,6 +55,7 @@ pub(crate) unsafe fn get_context(
     cmd_size: usize,
     resp: *mut ib_uverbs_get_context_resp,
     resp_size: usize,
+    fds: Option<&[u8]>,
 ) -> Result<()> {
     if context.is_null() || cmd.is_null() || resp.is_null() {
         return Err(Errno::EINVAL);
@@ -67,7 +68,7 @@ pub(crate) unsafe fn get_context(
         let Ok(cx) = Context::from_raw(ctx) else {
             return Err(Errno::EINVAL);
         };
-        crate::cmd::device::get_context(cx.cmd(), req, rsp).map(|g| {
+        crate::cmd::device::get_context(cx.cmd(), req, rsp, fds).map(|g| {
             (*ctx).num_comp_vectors = g.num_comp_vectors as c_int;
             if let Some(afd) = g.async_fd {
                 (*ctx).async_fd = afd;

@@ -121,14 +121,27 @@ fn ibv_cmd_reg_dmabuf_mr(
     vmr: *mut verbs_mr,
 ) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
-    unsafe { reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }.ret_errno()
+    unsafe {
+        reg_dmabuf_mr(
+            pd,
+            offset,
+            length,
+            iova,
+            fd,
+            access,
+            vmr,
+            core::ptr::null_mut(),
+        )
+    }
+    .ret_errno()
 }
 
-/// The body of `ibv_cmd_reg_dmabuf_mr` for both provider ABIs (ABI 65's adapter refuses a
-/// `driver` chain carrying attributes first).
+/// The body of `ibv_cmd_reg_dmabuf_mr` for every provider ABI: `driver` (NULL for the ABI-34
+/// form) is the provider's attribute chain, linked after the command's own and written back.
 ///
 /// # Safety
 /// As for the export.
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn reg_dmabuf_mr(
     pd: *mut ibv_pd,
     offset: u64,
@@ -137,18 +150,20 @@ pub(crate) unsafe fn reg_dmabuf_mr(
     fd: c_int,
     access: c_int,
     vmr: *mut verbs_mr,
+    driver: *mut ibv_command_buffer,
 ) -> Result<()> {
     if pd.is_null() || vmr.is_null() {
         return Err(Errno::EINVAL);
     }
-    // SAFETY: the provider's PD and MR.
+    // SAFETY: the provider's PD and MR, and its (possibly NULL) driver chain.
     unsafe {
         let (ctx, pdh) = ((*pd).context, (*pd).handle);
-        let mut driver = Vec::new();
-        with_cmd(ctx, |c| {
-            crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut driver)
-        })
-        .map(|keys| {
+        let mut links = crate::verbs::cmdbuf::chain_from_c(driver)?;
+        let r = with_cmd(ctx, |c| {
+            crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut links)
+        });
+        crate::verbs::cmdbuf::chain_to_c(driver, &links);
+        r.map(|keys| {
             mr::store(
                 vmr,
                 MrStore {

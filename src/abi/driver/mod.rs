@@ -6,6 +6,7 @@
 //!   is the library's view of every provider ABI's context (the members every ABI has, at the same
 //!   distance before `ibv_context`);
 //! - `ops`: `verbs_context_ops` as the newest provider ABI lays it out;
+//! - `fragment`: types driver.h's hand-written part spells (the provider's CQ ring);
 //! - `pabi`: what each provider ABI changed, as data: which ops its table holds, how many public
 //!   ops sit in front of its `verbs_context`.
 //!
@@ -14,11 +15,13 @@
 
 mod common;
 mod context;
+mod fragment;
 mod objects;
 mod ops;
 pub mod pabi;
 
 pub use common::*;
 pub use context::*;
+pub use fragment::*;
 pub use objects::*;
 pub use ops::*;

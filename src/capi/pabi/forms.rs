@@ -18,14 +18,11 @@ use crate::capi::export::export;
 use crate::cret::CRet;
 use crate::errno::Errno;
 
-/// `struct verbs_create_cq_prov_attr` (v65 driver.h): a CQ buffer the provider allocated itself.
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct verbs_create_cq_prov_attr {
-    /// `buffer.length`; the union after it (`ptr` or `dmabuf {offset, fd}`) is not read here.
-    pub buffer_length: u64,
-    pub buffer_u: [u64; 2],
-}
+use crate::abi::driver::create_cq_cmd_flags::{
+    CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF, CREATE_CQ_CMD_FLAGS_WITH_MEM_VA,
+};
+use crate::abi::driver::verbs_create_cq_prov_attr;
+use crate::cmd::cq::CqBuffer;
 
 /// True when a provider's `driver` chain carries attributes (NULL or empty: false).
 unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
@@ -35,9 +32,10 @@ unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
-/// As the ABI-34 form, on the context of the provider's ABI. Divergence: a non-empty `fd_arr`
-/// (file descriptors to hand the kernel with GET_CONTEXT) gives EOPNOTSUPP, nothing sent; NULL
-/// or `count == 0` is the ABI-34 call.
+/// As the ABI-34 form, on the context of the provider's ABI, with the file descriptors `fd_arr`
+/// gives (if not NULL) handed to the kernel as GET_CONTEXT's `FD_ARR` attribute (the write
+/// fallback has no room for them, as in rdma-core). Divergence: a NULL `fd_arr->arr` with a
+/// `count` gives EINVAL.
 #[export(PRIVATE 57.. as ibv_cmd_get_context)]
 fn get_context_fd<const ABI: u32>(
     context: *mut c_void,
@@ -50,19 +48,28 @@ fn get_context_fd<const ABI: u32>(
     if context.is_null() {
         return Err(Errno::EINVAL);
     }
-    // SAFETY: the provider's fd array, if any.
-    if !fd_arr.is_null() && unsafe { (*fd_arr).count } != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
+    // SAFETY: NULL or the provider's fd array.
+    let fds = match unsafe { fd_arr.as_ref() } {
+        None => None,
+        Some(a) if a.arr.is_null() && a.count != 0 => return Err(Errno::EINVAL),
+        Some(a) => {
+            let len = (a.count as usize).saturating_mul(size_of::<c_int>());
+            // SAFETY: the provider's `count` ints at `arr` (none when NULL).
+            Some(unsafe { crate::capi::cmd_device::provider_buf(a.arr, len) })
+        }
+    };
     let view = crate::verbs::ctxpriv::view34(context, ABI);
     // SAFETY: the C contract, on the context's common part.
-    unsafe { crate::capi::cmd_device::get_context(view, cmd, cmd_size, resp, resp_size) }
+    unsafe {
+        crate::capi::cmd_device::get_context(view, cmd, cmd_size, resp, resp_size, fds.as_deref())
+    }
 }
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 ///
-/// As the ABI-34 form. Divergence: a `prov_attr` with a buffer (`buffer.length` != 0, a CQ
-/// ring the provider allocated) gives EOPNOTSUPP, nothing sent.
+/// As the ABI-34 form; with `CREATE_CQ_CMD_FLAGS_WITH_MEM_VA` or `_DMABUF` in `cmd_flags` the CQ
+/// ring is the provider's, which `prov_attr` gives (EINVAL without it): its address, or its
+/// dma-buf and offset, and length go to the kernel (ioctl only).
 #[export(PRIVATE 59.. as ibv_cmd_create_cq_ex)]
 fn create_cq_ex_prov(
     context: *mut ibv_context,
@@ -116,8 +123,8 @@ fn create_cq_ex2_prov(
     }
 }
 
-/// The body of both ABI-65 create-CQ commands: a `prov_attr` with a buffer (a CQ ring the
-/// provider allocated) gives EOPNOTSUPP, nothing sent; otherwise the ABI-34 body.
+/// The body of both provider-ABI-59 create-CQ commands: the CQ ring `cmd_flags` says the provider
+/// gives (`prov_attr`), then the ABI-34 body.
 ///
 /// # Safety
 /// As for those exports.
@@ -134,14 +141,31 @@ unsafe fn create_cq_ex(
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
 ) -> c_int {
-    // SAFETY: the provider's attributes, if any.
-    if !prov_attr.is_null() && unsafe { (*prov_attr).buffer_length } != 0 {
-        return Errno::EOPNOTSUPP.ret_errno();
-    }
+    let va = cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_VA as u32 != 0;
+    let dmabuf = cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF as u32 != 0;
+    // SAFETY: NULL or the provider's attributes.
+    let buffer = match (unsafe { prov_attr.as_ref() }, va, dmabuf) {
+        (None, true, _) | (None, _, true) => return Errno::EINVAL.ret_errno(),
+        (Some(p), true, _) => Some(CqBuffer::Va {
+            // SAFETY: WITH_MEM_VA: the union holds the pointer.
+            addr: unsafe { p.buffer.anon_1.ptr } as usize as u64,
+            length: p.buffer.length,
+        }),
+        (Some(p), false, true) => {
+            // SAFETY: WITH_MEM_DMABUF: the union holds the dma-buf.
+            let d = unsafe { p.buffer.anon_1.dmabuf };
+            Some(CqBuffer::Dmabuf {
+                fd: d.fd,
+                offset: d.offset,
+                length: p.buffer.length,
+            })
+        }
+        _ => None,
+    };
     // SAFETY: the caller's contract.
     unsafe {
         crate::capi::cmd_cq::create_cq_ex(
-            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver, buffer,
         )
     }
 }
@@ -182,8 +206,8 @@ fn create_qp_ex2_driver(
 
 /// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`
 ///
-/// As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
-/// nothing sent.
+/// As the ABI-34 form, with the provider's `driver` attribute chain linked after the command's
+/// own attributes (and written back).
 #[export(PRIVATE 57.. as ibv_cmd_reg_dmabuf_mr)]
 fn reg_dmabuf_mr_driver(
     pd: *mut ibv_pd,
@@ -195,11 +219,7 @@ fn reg_dmabuf_mr_driver(
     vmr: *mut verbs_mr,
     driver: *mut ibv_command_buffer,
 ) -> Raw<c_int> {
-    // SAFETY: NULL or the provider's chain.
-    if unsafe { has_driver_attrs(driver) } {
-        return Errno::EOPNOTSUPP.ret_errno();
-    }
     // SAFETY: the C contract, forwarded.
-    unsafe { crate::capi::cmd_mr::reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }
+    unsafe { crate::capi::cmd_mr::reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr, driver) }
         .ret_errno()
 }
