@@ -395,15 +395,33 @@ fn expand(spec: Spec, f: ItemFn) -> syn::Result<Tokens> {
         ));
     }
     let conv = conv_of(&f.sig.output)?;
-    let mut params = Vec::new();
+    // Each parameter: one C parameter, or two adjacent ones converted into one value (a tuple
+    // pattern `(ptr, size): T`, `T: FromCPair`; the body sees the first name).
+    let mut params: Vec<(Ident, Option<Ident>, Type)> = Vec::new();
     for a in &f.sig.inputs {
         let FnArg::Typed(pt) = a else {
             return Err(syn::Error::new(a.span(), "an export takes no self"));
         };
-        let Pat::Ident(pi) = &*pt.pat else {
-            return Err(syn::Error::new(pt.pat.span(), "name each parameter"));
-        };
-        params.push((pi.ident.clone(), (*pt.ty).clone()));
+        match &*pt.pat {
+            Pat::Ident(pi) => params.push((pi.ident.clone(), None, (*pt.ty).clone())),
+            Pat::Tuple(t) if t.elems.len() == 2 => {
+                let mut names = t.elems.iter().map(|e| match e {
+                    Pat::Ident(pi) => Ok(pi.ident.clone()),
+                    other => Err(syn::Error::new(other.span(), "name both parameters")),
+                });
+                let (Some(a), Some(b)) = (names.next(), names.next()) else {
+                    return Err(syn::Error::new(t.span(), "a pair of parameters"));
+                };
+                params.push((a?, Some(b?), (*pt.ty).clone()));
+            }
+            other => return Err(syn::Error::new(other.span(), "name each parameter")),
+        }
+    }
+    if matches!(conv, Conv::Raw(_)) && params.iter().any(|p| p.1.is_some()) {
+        return Err(syn::Error::new(
+            f.sig.span(),
+            "a Raw export takes its parameters as declared: no pairs",
+        ));
     }
     let list = bindings(&spec, &name.to_string(), generic, f.sig.span())?;
     let asm = bind_asm(name, &proto, &list);
@@ -419,18 +437,28 @@ fn expand(spec: Spec, f: ItemFn) -> syn::Result<Tokens> {
     };
     let c_params: Vec<Tokens> = params
         .iter()
-        .map(|(n, t)| match conv {
-            Conv::Raw(_) => quote!(#n: #t),
-            _ => quote!(#n: <#t as crate::capi::export::FromC>::C),
+        .map(|(n, pair, t)| match (&conv, pair) {
+            (Conv::Raw(_), _) => quote!(#n: #t),
+            (_, None) => quote!(#n: <#t as crate::capi::export::FromC>::C),
+            (_, Some(m)) => quote!(
+                #n: <#t as crate::capi::export::FromCPair>::A,
+                #m: <#t as crate::capi::export::FromCPair>::B
+            ),
         })
         .collect();
+    // The conversion of each parameter, as an expression giving a Result.
+    let from_c = |n: &Ident, pair: &Option<Ident>, t: &Type| match pair {
+        None => quote!(<#t as crate::capi::export::FromC>::from_c(#n)),
+        Some(m) => quote!(<#t as crate::capi::export::FromCPair>::from_c(#n, #m)),
+    };
     let convert: Vec<Tokens> = params
         .iter()
-        .map(|(n, t)| {
+        .map(|(n, pair, t)| {
+            let e = from_c(n, pair, t);
             quote! {
                 // The C contract: each argument is what the prototype declares.
                 #[allow(clippy::undocumented_unsafe_blocks)]
-                let #n = unsafe { <#t as crate::capi::export::FromC>::from_c(#n) }?;
+                let #n = unsafe { #e }?;
             }
         })
         .collect();
@@ -481,10 +509,11 @@ fn expand(spec: Spec, f: ItemFn) -> syn::Result<Tokens> {
         Conv::Void => {
             let conv_void: Vec<Tokens> = params
                 .iter()
-                .map(|(n, t)| {
+                .map(|(n, pair, t)| {
+                    let e = from_c(n, pair, t);
                     quote! {
                         #[allow(clippy::undocumented_unsafe_blocks)]
-                        let Ok(#n) = (unsafe { <#t as crate::capi::export::FromC>::from_c(#n) }) else {
+                        let Ok(#n) = (unsafe { #e }) else {
                             return;
                         };
                     }

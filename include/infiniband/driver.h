@@ -686,7 +686,7 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd,
 //
 // ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
 // `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
-// buffers shorter than the core request/response, give EINVAL (see [`provider_bufs`]).
+// buffers shorter than the core request/response, give EINVAL.
 int ibv_cmd_alloc_pd(struct ibv_context *context,
                      struct ibv_pd *pd,
                      struct ibv_alloc_pd *cmd,
@@ -703,7 +703,6 @@ int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t l
 //
 // Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
 // the positive errno; EIO counts as success on a disassociated device when allowed.
-// Divergence: NULL gives EINVAL.
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
 
 // `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
@@ -978,7 +977,7 @@ int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 //
 // Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
 // positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
-// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set. Divergence: NULL gives EINVAL.
+// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set.
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`
@@ -1220,8 +1219,7 @@ int ibv_cmd_open_qp(struct ibv_context *context,
 // mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
 // `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
 // reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
-// arguments, or buffers shorter than the core request/response, give EINVAL (see
-// [`provider_bufs`]).
+// arguments, or buffers shorter than the core request/response, give EINVAL.
 int ibv_cmd_open_xrcd(struct ibv_context *context,
                       struct verbs_xrcd *xrcd,
                       int vxrcd_size,

@@ -2415,8 +2415,6 @@ struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_ini
 // `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 //
 // A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
 
 // `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
@@ -2535,8 +2533,6 @@ int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 //
 // The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
 // use the PD); errno is what the provider left.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_dereg_mr(struct ibv_mr *mr)`

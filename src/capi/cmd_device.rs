@@ -7,21 +7,13 @@ use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
-use crate::abi::driver::verbs_xrcd_mask::VERBS_XRCD_HANDLE;
-use crate::abi::driver::{verbs_context_pabi34 as verbs_context, verbs_xrcd};
-use crate::abi::kern_abi::{
-    ibv_alloc_pd, ibv_command_buffer, ibv_get_context, ibv_open_xrcd, ibv_query_port,
-};
-use crate::abi::uapi::{
-    ib_uverbs_alloc_pd_resp, ib_uverbs_ex_query_device_resp, ib_uverbs_get_context_resp,
-    ib_uverbs_open_xrcd_resp,
-};
+use crate::abi::driver::verbs_context_pabi34 as verbs_context;
+use crate::abi::kern_abi::{ibv_command_buffer, ibv_get_context, ibv_query_port};
+use crate::abi::uapi::{ib_uverbs_ex_query_device_resp, ib_uverbs_get_context_resp};
 use crate::abi::verbs::{
-    ibv_context, ibv_device_attr_ex, ibv_pd, ibv_port_attr, ibv_query_device_ex_input,
-    ibv_xrcd_init_attr,
+    ibv_context, ibv_device_attr_ex, ibv_port_attr, ibv_query_device_ex_input,
 };
 use crate::cret::CRet;
-use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
@@ -199,127 +191,3 @@ pub(crate) use crate::verbs::disassoc::allow_disassociate;
 pub(crate) use crate::verbs::ctxpriv::with_cmd;
 
 pub(crate) use crate::verbs::buf::{provider_buf, provider_bufs};
-
-/// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
-///
-/// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
-/// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
-/// buffers shorter than the core request/response, give EINVAL (see [`provider_bufs`]).
-#[export(PRIVATE 34..)]
-fn ibv_cmd_alloc_pd(
-    context: *mut ibv_context,
-    pd: *mut ibv_pd,
-    cmd: *mut ibv_alloc_pd,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_alloc_pd_resp,
-    resp_size: usize,
-) -> Raw<c_int> {
-    if context.is_null() || pd.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: an open context; the provider's PD and its request/response buffers of the given
-    // sizes.
-    unsafe {
-        let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
-            Ok(b) => b,
-            Err(e) => return e.ret_errno(),
-        };
-        with_cmd(context, |c| crate::cmd::pd::alloc_pd(c, req, rsp))
-            .map(|h| {
-                (*pd).handle = h;
-                (*pd).context = context;
-            })
-            .ret_errno()
-    }
-}
-
-/// `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
-///
-/// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
-/// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
-/// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set. Divergence: NULL gives EINVAL.
-#[export(PRIVATE 34..)]
-fn ibv_cmd_dealloc_pd(pd: *mut ibv_pd) -> Raw<c_int> {
-    if pd.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: a PD of an open context of this library.
-    unsafe {
-        let h = (*pd).handle;
-        with_cmd((*pd).context, |c| {
-            crate::cmd::pd::dealloc_pd(c, h, allow_disassociate())
-        })
-        .ret_errno()
-    }
-}
-
-/// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
-///
-/// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
-/// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
-/// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
-/// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
-/// arguments, or buffers shorter than the core request/response, give EINVAL (see
-/// [`provider_bufs`]).
-#[export(PRIVATE 34..)]
-fn ibv_cmd_open_xrcd(
-    context: *mut ibv_context,
-    xrcd: *mut verbs_xrcd,
-    vxrcd_size: c_int,
-    attr: *mut ibv_xrcd_init_attr,
-    cmd: *mut ibv_open_xrcd,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_open_xrcd_resp,
-    resp_size: usize,
-) -> Raw<c_int> {
-    if context.is_null() || xrcd.is_null() || attr.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // rdma-core returns these two without setting errno.
-    // SAFETY: the caller's attributes.
-    if let Err(e) = crate::cmd::pd::check_xrcd_mask(unsafe { (*attr).comp_mask }) {
-        return quiet(e);
-    }
-    // SAFETY: an open context; the provider's XRCD (vxrcd_size bytes), the caller's attributes
-    // and the provider's request/response buffers of the given sizes.
-    unsafe {
-        let (req, rsp) = match provider_bufs(cmd, cmd_size, resp, resp_size) {
-            Ok(b) => b,
-            Err(e) => return e.ret_errno(),
-        };
-        let a = &*attr;
-        let r = with_cmd(context, |c| {
-            crate::cmd::pd::open_xrcd(c, a.comp_mask, a.fd, a.oflags, req, rsp)
-        });
-        r.map(|h| {
-            (*xrcd).xrcd.context = context;
-            (*xrcd).comp_mask = 0;
-            let at = core::mem::offset_of!(verbs_xrcd, handle);
-            if usize::try_from(vxrcd_size).is_ok_and(|n| at < n) {
-                (*xrcd).comp_mask = VERBS_XRCD_HANDLE as u32;
-                (*xrcd).handle = h;
-            }
-        })
-        .ret_errno()
-    }
-}
-
-/// `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
-///
-/// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
-/// the positive errno; EIO counts as success on a disassociated device when allowed.
-/// Divergence: NULL gives EINVAL.
-#[export(PRIVATE 34..)]
-fn ibv_cmd_close_xrcd(xrcd: *mut verbs_xrcd) -> Raw<c_int> {
-    if xrcd.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: an XRCD of an open context of this library.
-    unsafe {
-        let h = (*xrcd).handle;
-        with_cmd((*xrcd).xrcd.context, |c| {
-            crate::cmd::pd::close_xrcd(c, h, allow_disassociate())
-        })
-        .ret_errno()
-    }
-}

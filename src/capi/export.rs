@@ -19,11 +19,16 @@
 
 pub(crate) use ibverbs_edge::{export, export_byte, export_c};
 
-use crate::errno::Result;
+use core::ffi::c_void;
+use core::marker::PhantomData;
+
+use crate::abi::verbs::ibv_context;
+use crate::errno::{Errno, Result};
+use crate::verbs::handle::{Ctx, Handle, Object, Ptr};
 
 /// A parameter of an export, converted once from its C form before the body runs: a C value as
 /// it is, or a typed handle that checked it (EINVAL for NULL).
-pub(crate) trait FromC: Sized {
+pub trait FromC: Sized {
     /// The C-side type of the parameter.
     type C;
     /// The typed value, or the error the export returns through its convention.
@@ -62,5 +67,86 @@ impl<T> FromC for *const T {
     }
 }
 
-/// The provider ABIs this library loads, oldest first (the one list: `ibverbs_edge`'s).
-pub const PROVIDER_ABIS: [u32; 5] = ibverbs_edge::provider_abis!();
+impl<T: Object> FromC for Handle<T> {
+    type C = *mut T;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut T) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or a live object of an open context.
+        unsafe { Handle::from_raw(c) }
+    }
+}
+
+impl<T> FromC for Ptr<T> {
+    type C = *mut T;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut T) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or valid for the call.
+        unsafe { Ptr::from_raw(c) }
+    }
+}
+
+impl FromC for Ctx {
+    type C = *mut ibv_context;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut ibv_context) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or an open context.
+        unsafe { Ctx::from_raw(c) }
+    }
+}
+
+/// Two adjacent C parameters converted into one value: a provider's buffer and its size (a
+/// declaration writes the pair as one tuple-pattern parameter, `(cmd, cmd_size): Bytes`).
+pub trait FromCPair: Sized {
+    /// The C-side types of the two parameters.
+    type A;
+    type B;
+    /// The typed value, or the error the export returns through its convention.
+    ///
+    /// # Safety
+    /// `a` and `b` are what the export's C prototype says they are (the C caller's contract).
+    unsafe fn from_c(a: Self::A, b: Self::B) -> Result<Self>;
+}
+
+/// A provider's optional buffer (driver data a provider may leave out: NULL is none), its bytes
+/// for the length of the call.
+pub type Bytes = &'static mut [u8];
+
+impl FromCPair for Bytes {
+    type A = *mut c_void;
+    type B = usize;
+    #[inline(always)]
+    unsafe fn from_c(a: *mut c_void, b: usize) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL, or `b` bytes at `a` for the call.
+        Ok(unsafe { crate::verbs::buf::provider_buf(a, b) })
+    }
+}
+
+/// A provider's request or response, which must hold at least a whole core record `T` (the
+/// command header and core request, or the core response). Divergence: NULL or shorter is EINVAL
+/// (rdma-core would read or write past it), as is a size past `isize::MAX`.
+pub struct Buf<T>(&'static mut [u8], PhantomData<T>);
+
+impl<T> Buf<T> {
+    /// Its bytes.
+    #[inline(always)]
+    pub(crate) fn bytes(self) -> &'static mut [u8] {
+        self.0
+    }
+}
+
+impl<T> FromCPair for Buf<T> {
+    type A = *mut T;
+    type B = usize;
+    #[inline(always)]
+    unsafe fn from_c(a: *mut T, b: usize) -> Result<Self> {
+        if a.is_null() || b < size_of::<T>() || b > isize::MAX as usize {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: the caller's contract: `b` bytes at `a` for the call (checked above: not NULL,
+        // within isize::MAX).
+        Ok(Buf(
+            unsafe { crate::verbs::buf::provider_buf(a, b) },
+            PhantomData,
+        ))
+    }
+}

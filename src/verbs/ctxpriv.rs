@@ -56,14 +56,25 @@ impl Context {
     /// A non-NULL `ctx` is a live context whose `priv` is NULL or ours (see [`priv_of`]), and
     /// stays live while the handle is used (the call that made it).
     pub(crate) unsafe fn from_raw(ctx: *mut ibv_context) -> crate::errno::Result<Context> {
-        if ctx.is_null() {
+        let Some(ctx) = core::ptr::NonNull::new(ctx) else {
             return Err(crate::errno::Errno::EINVAL);
-        }
+        };
+        // SAFETY: the caller's contract.
+        Ok(unsafe { Context::of(ctx) })
+    }
+
+    /// The handle of a context that is not NULL.
+    ///
+    /// # Safety
+    /// As for [`Context::from_raw`].
+    #[inline(always)]
+    pub(crate) unsafe fn of(ctx: core::ptr::NonNull<ibv_context>) -> Context {
+        let ctx = ctx.as_ptr();
         // SAFETY: the caller's contract: a live context.
         let fd = crate::cmd::CmdFd(unsafe { (*ctx).cmd_fd });
         // SAFETY: as above.
         let priv_: *const ContextPriv = unsafe { priv_of(ctx) };
-        Ok(Context { fd, priv_ })
+        Context { fd, priv_ }
     }
 
     /// The command channel, for `crate::cmd`.

@@ -23,7 +23,7 @@ use crate::abi::verbs::{
     ibv_ah_attr, ibv_comp_channel, ibv_cq, ibv_gid, ibv_qp_attr, ibv_qp_init_attr, ibv_srq_attr,
     ibv_srq_init_attr,
 };
-use crate::capi::{cq, events, mr, pd, qp};
+use crate::capi::{cq, events, mr, qp};
 use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
 use crate::verbs::objects::{self, Mcast};
@@ -76,7 +76,11 @@ fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) -> Raw<*mut ibv_pd_1_0> {
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
-            || pd::alloc_pd_edge(real(context)),
+            || {
+                crate::verbs::handle::Ctx::from_raw(real(context))
+                    .and_then(crate::verbs::pd::alloc)
+                    .ret_null()
+            },
             |w: &mut ibv_pd_1_0, r| {
                 w.context = context;
                 w.handle = (*r).handle;
@@ -92,7 +96,11 @@ fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) -> Raw<*mut ibv_pd_1_0> {
 #[export("IBVERBS_1.0" as ibv_dealloc_pd)]
 fn ibv_dealloc_pd_1_0(pd: *mut ibv_pd_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 PD or NULL.
-    unsafe { unwrap_destroy(pd, |r| pd::dealloc_pd_edge(r)) }
+    unsafe {
+        unwrap_destroy(pd, |r| {
+            ret_status(crate::verbs::handle::Pd::from_raw(r).map(crate::verbs::pd::dealloc))
+        })
+    }
 }
 
 /// `struct ibv_mr_1_0 *ibv_reg_mr(struct ibv_pd_1_0 *pd, void *addr, size_t length, int access)`
