@@ -2361,8 +2361,8 @@ int _ibv_query_comp_cntr_caps(struct ibv_context *context,
 // `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 //
 // One GID table entry (GID, type, net device): the kernel's answer, or sysfs's on kernels
-// without the ioctl. 0, or the positive errno (ENODATA for an empty slot).
-// Divergence: NULL arguments give EINVAL.
+// without the ioctl. 0, or the positive errno (ENODATA for an empty slot; EINVAL for an entry
+// shorter than `struct ibv_gid_entry`).
 int _ibv_query_gid_ex(struct ibv_context *context,
                       uint32_t port_num,
                       uint32_t gid_index,
@@ -2373,7 +2373,7 @@ int _ibv_query_gid_ex(struct ibv_context *context,
 // `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
 //
 // Every non-empty GID of every port, as entries `entry_size` bytes apart. The count, or the
-// negated errno (EINVAL when more than `max_entries` exist). Divergence: NULL context EINVAL.
+// negated errno (EINVAL when more than `max_entries` exist).
 ssize_t _ibv_query_gid_table(struct ibv_context *context,
                              struct ibv_gid_entry *entries,
                              size_t max_entries,
@@ -2426,10 +2426,7 @@ int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_close_device(struct ibv_context *context)`
 //
-// The provider's free_context. 0, as rdma-core always returns. Divergence: NULL gives -1 with
-// errno EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// The provider's free_context. 0, as rdma-core always returns.
 int ibv_close_device(struct ibv_context *context);
 
 // `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
@@ -2639,8 +2636,6 @@ void ibv_free_buf(struct ibv_buf *buf);
 //
 // Releases each device once and frees the array. Divergence: NULL, or an array that is not a
 // live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_free_device_list(struct ibv_device **list);
 
 // `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
@@ -2669,15 +2664,13 @@ int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void 
 // `__be64 ibv_get_device_guid(struct ibv_device *device)`
 //
 // The node GUID in network order: the value discovery read, else `node_guid` read from sysfs
-// now (and kept); 0 when it cannot be read. Divergence: NULL device gives 0 with errno EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// now (and kept); 0 when it cannot be read (and for NULL, errno EINVAL: no error channel).
 __be64 ibv_get_device_guid(struct ibv_device *device);
 
 // `int ibv_get_device_index(struct ibv_device *device)`
 //
 // The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
-// rdma-core. Divergence: NULL device gives -1 with errno EINVAL.
+// rdma-core.
 int ibv_get_device_index(struct ibv_device *device);
 
 // `struct ibv_device **ibv_get_device_list(int *num_devices)`
@@ -2685,15 +2678,11 @@ int ibv_get_device_index(struct ibv_device *device);
 // A NULL-terminated array from libc's allocator, every device in it held once (released by
 // `ibv_free_device_list`). On error: NULL with errno (ENOSYS without uverbs support, ENOMEM),
 // `*num_devices` left 0.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_device **ibv_get_device_list(int *num_devices);
 
 // `const char *ibv_get_device_name(struct ibv_device *device)`
 //
-// `device->name`. Divergence: NULL device gives NULL with errno EINVAL (rdma-core crashes).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// `device->name`.
 const char *ibv_get_device_name(struct ibv_device *device);
 
 // `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
@@ -2789,8 +2778,6 @@ const char *ibv_node_type_str(enum ibv_node_type node_type);
 // `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 //
 // `verbs_open_device(device, NULL)`. NULL with errno on failure.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_context *ibv_open_device(struct ibv_device *device);
 
 // `const char *ibv_port_state_str(enum ibv_port_state port_state)`
@@ -2816,9 +2803,6 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 // `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 //
 // The provider's `query_device_ex` with the legacy attribute size. 0, or the positive errno.
-// Divergence: NULL arguments give EINVAL (rdma-core crashes).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr);
 
 // `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
@@ -2830,36 +2814,28 @@ int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 //
 // One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
-// Divergence: NULL arguments give -1 with errno EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid);
 
 // `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
 //
 // `ports/<port>/pkeys/<index>` from sysfs, in network order. -1 on failure (errno from the
-// read). Divergence: NULL arguments give -1 with errno EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// read).
 int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey);
 
 // `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 //
 // The exported symbol behind verbs.h's inline `ibv_query_port` for contexts without the
 // `query_port` slot, and for old binaries: fills the pre-`port_cap_flags2` attribute layout
-// (52 bytes). 0, or the positive errno. Divergence: NULL arguments give EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// (52 bytes). 0, or the positive errno.
 int ibv_query_port(struct ibv_context *context,
                    uint8_t port_num,
                    struct _compat_ibv_port_attr *port_attr);
 
 // `int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed)`
 //
-// The port's effective speed: the provider's `query_port_speed` (ABI 65: efa and mlx5 ask the
+// The port's effective speed: the provider's `query_port_speed` (ABI 64 on: efa and mlx5 ask the
 // kernel through `ibv_cmd_query_port_speed`). Without one (every ABI-34 provider) this answers
 // as rdma-core's default: EOPNOTSUPP (positive, errno untouched), `*port_speed` untouched.
-// Divergence: a NULL `context` gives EINVAL (errno set).
 int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *port_speed);
 
 // `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`

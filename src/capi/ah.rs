@@ -108,7 +108,7 @@ unsafe fn find_gid_index(ctx: *mut ibv_context, port: u8, gid: &[u8; 16], gid_ty
         let mut sgid: ibv_gid = unsafe { core::mem::zeroed() };
         let mut sgid_type = crate::abi::ctype::CEnum::new(0);
         // SAFETY: the caller's context; our buffers.
-        let mut ret = unsafe { super::context::query_gid_edge(ctx, port, i, &mut sgid) };
+        let mut ret = unsafe { crate::verbs::gid::query_gid_raw(ctx, port, i, &mut sgid) };
         if ret == 0 {
             // SAFETY: as above.
             ret = unsafe {

@@ -22,9 +22,9 @@ pub(crate) use ibverbs_edge::{export, export_byte, export_c};
 use core::ffi::c_void;
 use core::marker::PhantomData;
 
-use crate::abi::verbs::ibv_context;
+use crate::abi::verbs::{ibv_context, ibv_device};
 use crate::errno::{Errno, Result};
-use crate::verbs::handle::{Ctx, Handle, Object, Ptr};
+use crate::verbs::handle::{Ctx, Dev, Handle, Object, Ptr};
 
 /// A parameter of an export, converted once from its C form before the body runs: a C value as
 /// it is, or a typed handle that checked it (EINVAL for NULL).
@@ -82,6 +82,25 @@ impl<T> FromC for Ptr<T> {
     unsafe fn from_c(c: *mut T) -> Result<Self> {
         // SAFETY: the caller's contract: NULL or valid for the call.
         unsafe { Ptr::from_raw(c) }
+    }
+}
+
+/// An optional pointer (an out parameter the caller may leave NULL): None for NULL.
+impl<T> FromC for Option<Ptr<T>> {
+    type C = *mut T;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut T) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or valid for the call.
+        Ok(unsafe { Ptr::from_raw(c) }.ok())
+    }
+}
+
+impl FromC for Dev {
+    type C = *mut ibv_device;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut ibv_device) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or a held device.
+        unsafe { Dev::from_raw(c) }
     }
 }
 

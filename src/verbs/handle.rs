@@ -202,3 +202,31 @@ impl<T> Ptr<T> {
         unsafe { self.0.as_ptr().write(v) }
     }
 }
+
+/// A device of a list this library handed out (`ibv_get_device_list`), held by the caller, for
+/// one call.
+#[derive(Clone, Copy)]
+pub struct Dev(NonNull<ibv_device>);
+
+impl Dev {
+    /// EINVAL for NULL.
+    ///
+    /// # Safety
+    /// `p` is NULL or a device of a list this library handed out, still held, for the call.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(p: *mut ibv_device) -> Result<Dev> {
+        NonNull::new(p).map(Dev).ok_or(Errno::EINVAL)
+    }
+
+    /// The device.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> *mut ibv_device {
+        self.0.as_ptr()
+    }
+
+    /// The library's record around it (`struct verbs_device`).
+    #[inline(always)]
+    pub(crate) fn vdev(self) -> crate::verbs::devlist::VdevPtr {
+        crate::verbs::devlist::vdev_of(self.raw())
+    }
+}

@@ -10,6 +10,7 @@ pub(crate) mod buf;
 pub(crate) mod cmdbuf;
 pub(crate) mod context;
 pub(crate) mod ctxpriv;
+pub(crate) mod device;
 pub(crate) mod devlist;
 pub(crate) mod disassoc;
 pub(crate) mod gid;

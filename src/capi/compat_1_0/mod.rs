@@ -29,7 +29,7 @@ use crate::capi::export::export;
 use core::ffi::{c_char, c_int};
 use core::ptr::null_mut;
 
-use super::{context as ctx11, events as ev11};
+use super::events as ev11;
 use crate::abi::verbs::{
     ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
 };
@@ -434,7 +434,7 @@ fn ibv_query_gid_1_0(
     gid: *mut ibv_gid,
 ) -> Raw<c_int> {
     // SAFETY: as above.
-    unsafe { ctx11::query_gid_edge(real(context), port_num, index, gid) }
+    unsafe { crate::verbs::gid::query_gid_raw(real(context), port_num, index, gid) }
 }
 
 /// `int ibv_query_pkey(struct ibv_context_1_0 *context, uint8_t port_num, int index, __be16 *pkey)`
