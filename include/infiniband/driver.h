@@ -1094,7 +1094,7 @@ int ibv_cmd_free_dmah(struct verbs_dmah *dmah);
 // `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
 // path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
 //
-// Provider ABI 34 signature (v44-v56). Provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
+// Provider ABI 34 signature (v44-v56); provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
 // before `resp`.
 int ibv_cmd_get_context(struct verbs_context *context,
                         struct ibv_get_context *cmd,
@@ -1292,7 +1292,8 @@ int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *dr
 // `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
 //
 // The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
-// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`).
+// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`, with
+// errno untouched as in rdma-core).
 int ibv_cmd_query_device_any(struct ibv_context *context,
                              const struct ibv_query_device_ex_input *input,
                              struct ibv_device_attr_ex *attr,

@@ -6,8 +6,13 @@
 use core::ffi::{c_char, c_int};
 
 use crate::abi::ctype::Be64;
-use crate::abi::verbs::{ibv_context, ibv_device};
-use crate::capi::export::export;
+use crate::abi::driver::verbs_context_pabi34 as verbs_context;
+use crate::abi::kern_abi::{ibv_command_buffer, ibv_get_context, ibv_query_port};
+use crate::abi::uapi::{ib_uverbs_ex_query_device_resp, ib_uverbs_get_context_resp};
+use crate::abi::verbs::{
+    ibv_context, ibv_device, ibv_device_attr_ex, ibv_port_attr, ibv_query_device_ex_input,
+};
+use crate::capi::export::{Buf, export};
 use crate::verbs::device;
 use crate::verbs::handle::{Ctx, Dev, Ptr};
 
@@ -84,4 +89,61 @@ fn ibv_close_device(context: Ctx) -> MinusOne<c_int> {
 #[export("IBVERBS_1.10")]
 fn ibv_import_device(cmd_fd: c_int) -> Null<*mut ibv_context> {
     device::import(cmd_fd)
+}
+
+/// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
+///
+/// GET_CONTEXT with the provider's driver data (ioctl, else write): sets the context's
+/// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
+/// path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
+///
+/// Provider ABI 34 signature (v44-v56); provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
+/// before `resp`.
+#[export(PRIVATE 34..57)]
+fn ibv_cmd_get_context(
+    context: Ptr<verbs_context>,
+    (cmd, cmd_size): Buf<ibv_get_context>,
+    (resp, resp_size): Buf<ib_uverbs_get_context_resp>,
+) -> Errno {
+    device::cmd_get_context(context, cmd.bytes(), resp.bytes(), None)
+}
+
+/// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
+///
+/// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
+/// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Errno {
+    device::cmd_query_context(ctx, driver)
+}
+
+/// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
+///
+/// The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
+/// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`, with
+/// errno untouched as in rdma-core).
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_device_any(
+    context: Ctx,
+    input: *const ibv_query_device_ex_input,
+    attr: Ptr<ibv_device_attr_ex>,
+    attr_size: usize,
+    resp: *mut ib_uverbs_ex_query_device_resp,
+    resp_size: Option<Ptr<usize>>,
+) -> Errno {
+    device::cmd_query_device_any(context, input, attr, attr_size, resp, resp_size)
+}
+
+/// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
+///
+/// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
+/// the positive errno. Divergence: NULL or short buffers give EINVAL.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_port(
+    context: Ctx,
+    port_num: u8,
+    port_attr: Ptr<ibv_port_attr>,
+    (cmd, cmd_size): Buf<ibv_query_port>,
+) -> Errno {
+    device::cmd_query_port(context, port_num, port_attr, cmd.bytes())
 }

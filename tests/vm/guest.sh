@@ -29,7 +29,9 @@ run_mode() { # mode, command...
 
 run() { # name, mode, command...
   local name=$1 mode=$2; shift 2
-  run_mode "$mode" "$@" > "$out/$name.$mode.out" 2> "$out/$name.$mode.err"
+  # A hang is a failure of its own (rc 124), not the guest's time limit.
+  run_mode "$mode" timeout -k 5 "${IBVERBS_RS_CHECK_TIMEOUT:-180}" "$@" \
+    > "$out/$name.$mode.out" 2> "$out/$name.$mode.err"
   echo $? > "$out/$name.$mode.rc"
 }
 

@@ -14,9 +14,10 @@ use crate::abi::uapi::{
 use crate::abi::verbs::{
     ibv_context, ibv_cq_init_attr_ex, ibv_fd_arr, ibv_pd, ibv_qp_init_attr_ex,
 };
-use crate::capi::export::export;
+use crate::capi::export::{Buf, export};
 use crate::cret::CRet;
 use crate::errno::Errno;
+use crate::verbs::handle::Ptr;
 
 use crate::abi::driver::create_cq_cmd_flags::{
     CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF, CREATE_CQ_CMD_FLAGS_WITH_MEM_VA,
@@ -39,30 +40,14 @@ unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
 #[export(PRIVATE 57.. as ibv_cmd_get_context)]
 fn get_context_fd<const ABI: u32>(
     context: *mut c_void,
-    cmd: *mut ibv_get_context,
-    cmd_size: usize,
-    fd_arr: *mut ibv_fd_arr,
-    resp: *mut ib_uverbs_get_context_resp,
-    resp_size: usize,
+    (cmd, cmd_size): Buf<ibv_get_context>,
+    fd_arr: Option<Ptr<ibv_fd_arr>>,
+    (resp, resp_size): Buf<ib_uverbs_get_context_resp>,
 ) -> Errno {
-    if context.is_null() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: NULL or the provider's fd array.
-    let fds = match unsafe { fd_arr.as_ref() } {
-        None => None,
-        Some(a) if a.arr.is_null() && a.count != 0 => return Err(Errno::EINVAL),
-        Some(a) => {
-            let len = (a.count as usize).saturating_mul(size_of::<c_int>());
-            // SAFETY: the provider's `count` ints at `arr` (none when NULL).
-            Some(unsafe { crate::capi::cmd_device::provider_buf(a.arr, len) })
-        }
-    };
-    let view = crate::verbs::ctxpriv::view34(context, ABI);
-    // SAFETY: the C contract, on the context's common part.
-    unsafe {
-        crate::capi::cmd_device::get_context(view, cmd, cmd_size, resp, resp_size, fds.as_deref())
-    }
+    let fds = crate::verbs::device::fd_array(fd_arr)?;
+    // SAFETY: NULL or the provider's context of its ABI: its common part, in place.
+    let view = unsafe { Ptr::from_raw(crate::verbs::ctxpriv::view34(context, ABI)) }?;
+    crate::verbs::device::cmd_get_context(view, cmd.bytes(), resp.bytes(), fds.as_deref())
 }
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
