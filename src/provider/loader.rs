@@ -8,7 +8,7 @@
 //!   `libN` + S through the dynamic loader's search (LD_LIBRARY_PATH, ld.so.cache, system dirs).
 //!   A name with a '/' that is not absolute yields a relative path, which dlopen resolves against
 //!   the working directory.
-//! - Only the final failure is reported: "couldn't load driver '<last path>': <dlerror>"; an
+//! - Only the final failure is reported: `couldn't load driver '<last path>': <dlerror>`; an
 //!   earlier failure in the provider directory is silent.
 //!
 //! The provider directory is compiled in; rdma-core reads no variable for it. Ours: the built-in
