@@ -12,6 +12,7 @@ pub(crate) mod context;
 pub(crate) mod ctxpriv;
 pub(crate) mod devlist;
 pub(crate) mod disassoc;
+pub mod explain;
 pub(crate) mod gid;
 pub(crate) mod handed;
 pub(crate) mod mr;
