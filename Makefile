@@ -1,11 +1,15 @@
 # libibverbs.so.1 from the Rust staticlib, relinked with our version script.
 #
-#   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
+#   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link), the ibverbs-doctor
+#                        program and the man pages (target/release/man)
 #   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
-#   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
+#   make install         what `make` built (never builds: `sudo make install` needs no cargo) into PREFIX=/usr/local
+#                        (or BINDIR=, LIBDIR=, INCLUDEDIR=, MANDIR=, DESTDIR=) as rdma-core lays it out
+#   make uninstall       remove exactly what `make install` put there (its manifest, same PREFIX/DESTDIR)
+#   make deb             a Debian package beside Debian's libibverbs1 (packaging/README.md)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
 #   make bench-vm        the same for the control verbs on rxe0 in the soft-RoCE guest (slow)
 #
@@ -16,6 +20,9 @@ PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
 DESTDIR    ?=
 CC         ?= cc
 CARGO      ?= cargo
@@ -24,12 +31,22 @@ CARGO      ?= cargo
 LIBVERSION := 1.18.65.0
 OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
+DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test bench bench-vm headers install clean FORCE
+.PHONY: all lib doctor man deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
 
-all: lib
+all: lib doctor man
 lib: $(LIB)
+doctor: $(DOCTOR)
+
+# ibverbs-doctor: a binary of this crate (src/bin/ibverbs-doctor), reusing the library's modules.
+$(DOCTOR): FORCE
+	$(CARGO) build --release --bin ibverbs-doctor
+
+# Section-3 pages from man/*.page (one source; prototypes taken from include/infiniband/verbs.h).
+man:
+	python3 tools/mkman --out $(OUT)/man
 
 $(LIB): FORCE
 	$(CARGO) build --release --lib
@@ -109,14 +126,19 @@ bench-vm: lib
 headers:
 	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers
 
-install: lib
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/infiniband $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/libibverbs.so.$(LIBVERSION)
-	ln -sf libibverbs.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libibverbs.so.1
-	ln -sf libibverbs.so.1 $(DESTDIR)$(LIBDIR)/libibverbs.so
-	install -m 0644 include/infiniband/*.h $(DESTDIR)$(INCLUDEDIR)/infiniband/
-	sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(LIBVERSION)|' \
-	  meson-compat/libibverbs.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libibverbs.pc
+# Copies what `make` built; never runs cargo (tools/install: one line and exit 1 if nothing was built).
+INSTALL_VARS = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" LIBDIR="$(LIBDIR)" \
+  INCLUDEDIR="$(INCLUDEDIR)" PKGCONFIGDIR="$(PKGCONFIGDIR)" DATADIR="$(DATADIR)" MANDIR="$(MANDIR)" \
+  LIBVERSION="$(LIBVERSION)" OUT="$(OUT)"
+install:
+	@$(INSTALL_VARS) tools/install install
+
+uninstall:
+	@$(INSTALL_VARS) tools/install uninstall
+
+# A Debian package that sits beside libibverbs1 and is switched on and off (packaging/README.md).
+deb: all
+	packaging/build-deb $(OUT)
 
 clean:
 	$(CARGO) clean
