@@ -73,7 +73,7 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test
+test: deps lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test secure-test vm-test
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
 # and clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules).
@@ -106,8 +106,14 @@ provider-test: lib
 inline-test: lib
 	tests/inline/run
 
-install-test: lib
+# make install/uninstall (without cargo on PATH, manifest), pkg-config, meson, meson-compat with the
+# system's libibverbs-dev present (~10 s).
+install-test: lib doctor man
 	tests/install/run
+
+# The man pages: libibverbs-dev's 127 names covered, no groff/man/lexgrog warning, our wording (~10 s).
+man-test:
+	tests/man/run
 
 # Set-uid, set-gid and file-capability copies of a program under attacker-chosen variables
 # (needs root; skipped with the reason otherwise).
@@ -131,6 +137,7 @@ INSTALL_VARS = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" LIBDIR
   INCLUDEDIR="$(INCLUDEDIR)" PKGCONFIGDIR="$(PKGCONFIGDIR)" DATADIR="$(DATADIR)" MANDIR="$(MANDIR)" \
   LIBVERSION="$(LIBVERSION)" OUT="$(OUT)"
 install:
+	$(if $(wildcard $(OUT)/libibverbs.so.1),,$(error make install: $(OUT)/libibverbs.so.1 is missing: run 'make' first, as the user who builds (install copies what make built and never builds)))
 	@$(INSTALL_VARS) tools/install install
 
 uninstall:
