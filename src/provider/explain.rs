@@ -77,10 +77,12 @@ pub enum Reason {
     },
     /// Registered provider `provider` matched the device but its code refused it.
     Refused { provider: String },
-    /// `provider` claims the device, is configured, and has no file for any provider ABI.
+    /// `provider` claims the device, is configured, and has no file for any provider ABI: none of
+    /// `files` (file names, or absolute paths) in any of `dirs`.
     NotInstalled {
         provider: String,
-        looked: Vec<PathBuf>,
+        files: Vec<String>,
+        dirs: Vec<PathBuf>,
     },
     /// `provider` claims the device; its only files are for provider ABIs we lack (or need nodes
     /// we lack).
@@ -151,12 +153,17 @@ impl std::fmt::Display for Reason {
                 f,
                 "provider {provider} matched it but refused it (its match_device or alloc_device failed)"
             ),
-            Reason::NotInstalled { provider, looked } => {
-                let l: Vec<String> = looked.iter().map(|p| p.display().to_string()).collect();
+            Reason::NotInstalled {
+                provider,
+                files,
+                dirs,
+            } => {
+                let d: Vec<String> = dirs.iter().map(|p| p.display().to_string()).collect();
                 write!(
                     f,
-                    "provider {provider} claims it but is not installed (none of {}; Debian: apt install ibverbs-providers)",
-                    l.join(", ")
+                    "provider {provider} claims it but is not installed (no {} in {}; Debian: apt install ibverbs-providers)",
+                    files.join(" or "),
+                    d.join(" ")
                 )
             }
             Reason::OtherAbi { provider, files } => {
@@ -285,27 +292,33 @@ fn glob_files(pattern: &[u8]) -> Vec<PathBuf> {
 
 /// Every `lib<name>-rdmav<N>.so` for this configured name: where the loader would try it for the
 /// ABIs we load (provider directory, then search directories), and in those directories any
-/// other `N`. Also the paths looked at, for "not installed".
-pub fn provider_files(name: &OsStr, seen: &Seen<'_>) -> (Vec<Found>, Vec<PathBuf>) {
-    let mut looked = Vec::new();
+/// other `N`. Also the file names and directories looked in, for "not installed".
+pub fn provider_files(name: &OsStr, seen: &Seen<'_>) -> (Vec<Found>, Vec<String>, Vec<PathBuf>) {
+    let mut names: Vec<String> = Vec::new();
     let mut dirs: Vec<PathBuf> = Vec::new();
+    let add_dir = |d: &Path, dirs: &mut Vec<PathBuf>| {
+        if !dirs.iter().any(|x| x == d) {
+            dirs.push(d.to_path_buf());
+        }
+    };
     for c in loader::candidates(name, seen.provider_dir, PROVIDER_ABIS) {
+        let p = PathBuf::from(&c.path);
+        let file = p
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !names.contains(&file) {
+            names.push(file);
+        }
         match c.place {
             Place::Absolute | Place::ProviderDir => {
-                let p = PathBuf::from(&c.path);
                 if let Some(d) = p.parent() {
-                    if !dirs.iter().any(|x| x == d) {
-                        dirs.push(d.to_path_buf());
-                    }
+                    add_dir(d, &mut dirs);
                 }
-                looked.push(p);
             }
             Place::SearchPath => {
                 for d in seen.search_dirs {
-                    looked.push(d.join(&c.path));
-                    if !dirs.contains(d) {
-                        dirs.push(d.clone());
-                    }
+                    add_dir(d, &mut dirs);
                 }
             }
         }
@@ -334,14 +347,14 @@ pub fn provider_files(name: &OsStr, seen: &Seen<'_>) -> (Vec<Found>, Vec<PathBuf
                 e.path().is_file().then(|| (abi, e.path()))
             })
             .collect();
-        // The loader's order: newest supported ABI first, then the others.
+        // The loader's order: newest ABI first.
         here.sort_by_key(|(abi, _)| std::cmp::Reverse(*abi));
         for (abi, path) in here {
             let needs = elfneed::file_needed_private_abis(&path);
             found.push(Found { path, abi, needs });
         }
     }
-    (found, looked)
+    (found, names, dirs)
 }
 
 /// The registered provider whose table matches `dev`, if any (rdma-core's step 1).
@@ -421,12 +434,13 @@ pub fn assess(dev: &Device, seen: &Seen<'_>) -> Verdict {
             );
             continue;
         };
-        let (files, looked) = provider_files(&name.name, seen);
+        let (files, names, dirs) = provider_files(&name.name, seen);
         let Some(file) = files.iter().find(|f| f.loadable()).cloned() else {
             let r = if files.is_empty() {
                 Reason::NotInstalled {
                     provider: k.config_name.to_string(),
-                    looked,
+                    files: names,
+                    dirs,
                 }
             } else {
                 Reason::OtherAbi {

@@ -114,14 +114,15 @@ fn not_installed() {
     };
     let text = r.to_string();
     assert!(
-        text.contains("provider rxe claims it but is not installed"),
+        text.contains(
+            "provider rxe claims it but is not installed (no librxe-rdmav65.so or librxe-rdmav34.so in "
+        ),
         "{text}"
     );
     assert!(
-        text.contains("librxe-rdmav65.so") && text.contains("librxe-rdmav34.so"),
+        text.contains("/providers ") && text.contains("/search; Debian"),
         "{text}"
     );
-    assert!(text.contains("/search/librxe-rdmav34.so"), "{text}");
 }
 
 #[test]
