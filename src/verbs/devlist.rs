@@ -118,9 +118,6 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
     let root = sysfs::sysfs_path();
     let en = device::enumerate(root, true)
         .inspect_err(|e| super::explain::no_devices(root, Some(*e)))?;
-    if en.devices.is_empty() {
-        super::explain::no_devices(root, None);
-    }
     for d in &en.skipped {
         log::log(
             log::VERBS_LOG_WARN,
@@ -132,6 +129,9 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
             log::VERBS_LOG_INFO,
             format_args!("libibverbs: device {}: {}", d.name, d.message),
         );
+    }
+    if en.devices.is_empty() {
+        super::explain::no_devices(root, None);
     }
     if let Some(why) = &en.netlink_error {
         log::log(
