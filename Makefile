@@ -27,6 +27,12 @@ DESTDIR    ?=
 CC         ?= cc
 CARGO      ?= cargo
 
+# ../shared beside the checkout: the ABI facts (abi/), the client programs the tests build
+# (clients/), rdma-core's sources (rdma-core/). A target that needs it and finds it missing stops
+# with one line saying what is missing.
+SHARED     := $(abspath $(CURDIR)/../shared)
+need-shared = $(if $(wildcard $(SHARED)/$(1)),,$(error $(SHARED)/$(1) is missing ($(2)): the shared folder must sit beside the checkout (README, "Set up and run")))
+
 # rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>.
 LIBVERSION := 1.18.65.0
 OUT        := target/release
@@ -34,7 +40,7 @@ LIB        := $(OUT)/libibverbs.so.1
 DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib doctor man deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
+.PHONY: all lib doctor man shared deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
 
 all: lib doctor man
 lib: $(LIB)
@@ -57,12 +63,16 @@ $(LIB): FORCE
 	mv -f $@.tmp $@
 	ln -sf libibverbs.so.1 $(OUT)/libibverbs.so
 
+shared:
+	$(call need-shared,abi/symbols-target.txt,the ABI facts: the target symbol list and struct layouts)
+	$(call need-shared,clients,the client programs the tests build)
+
 deps:
 	tools/deps.sh
 
 # The main job: the library, its symbol table and ABI checks, then real programs under it in the
 # soft-RoCE guest (tools/vm-demo).
-demo: deps lib
+demo: shared deps lib
 	@echo "== $(LIB): SONAME, version nodes, exported symbols"
 	@readelf -d $(LIB) | grep SONAME
 	@objdump -T $(LIB) | awk '/\*ABS\*/ {print "   node " $$NF}' | sort -V
@@ -73,7 +83,7 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test secure-test vm-test
+test: shared deps lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test secure-test vm-test
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
 # and clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules).
@@ -83,9 +93,11 @@ lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 
 cargo-test:
+	$(call need-shared,abi/symbols-target.txt,the ABI facts the layout and header tests compare with)
 	$(CARGO) test --all-targets
 
 abi-test: lib
+	$(call need-shared,abi/symbols-target.txt,the ABI facts: the target symbol list and struct layouts)
 	python3 abi-tests/run --lib $(OUT)
 
 vm-test: lib clients-test provider-test
@@ -95,11 +107,13 @@ vm-test: lib clients-test provider-test
 
 # Real programs against `make install`'s headers (rdma-core's examples, perftest); the VM runs them.
 clients-test: lib
+	$(call need-shared,clients,rdma-core v44's examples and perftest)
 	tests/clients/run $(CURDIR)/$(OUT)/clients
 
 # driver.h for provider authors: rdma-core v44's rxe provider built against `make install`'s headers
 # (the VM runs it), and the provider ABI selection.
 provider-test: lib
+	$(call need-shared,clients,rdma-core v44's rxe provider sources)
 	tests/provider-build/run $(CURDIR)/$(OUT)/provider-build
 
 # verbs.h's inline layer: fake contexts, ours vs rdma-core's headers (C++ use: abi-tests/run matrix).
@@ -140,6 +154,7 @@ bench-vm: lib
 	bench/run vm $(BENCH_ARGS)
 
 headers:
+	$(call need-shared,abi/symbols-target.txt,the symbol lists the header generator reads)
 	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers
 
 # Copies what `make` built; never runs cargo (tools/install: one line and exit 1 if nothing was built).

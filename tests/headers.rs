@@ -1390,7 +1390,7 @@ fn squeeze_blank_lines(text: &str) -> String {
 fn headers_are_up_to_date() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target_list = std::fs::read_to_string(root.join("../shared/abi/symbols-target.txt"))
-        .expect("../shared/abi/symbols-target.txt");
+        .expect("../shared/abi/symbols-target.txt is missing: the ABI facts (../shared/abi) must sit beside the checkout (README)");
     // symbol name -> is it provider-private?
     let target: BTreeMap<String, bool> = target_list
         .lines()
@@ -1399,7 +1399,7 @@ fn headers_are_up_to_date() {
         .collect();
     // The names of provider ABI 65's private node (rdma-core v65's IBVERBS_PRIVATE_65).
     let v65_list = std::fs::read_to_string(root.join("../shared/abi/symbols-v65.0.txt"))
-        .expect("../shared/abi/symbols-v65.0.txt");
+        .expect("../shared/abi/symbols-v65.0.txt is missing: the ABI facts (../shared/abi) must sit beside the checkout (README)");
     let pabi65: BTreeSet<String> = v65_list
         .lines()
         .filter_map(|l| l.split_once('@'))
