@@ -113,9 +113,9 @@ fn one_device(d: &SysfsDev, providers: &Providers) -> bool {
     let dev = as_match_device(d);
     println!("  {}", ibverbs::provider::explain::describe(&dev));
     println!(
-        "  node type {:?}, transport {:?}, uverbs ABI {}",
-        d.node_type,
-        d.transport(),
+        "  {}, transport {}, uverbs ABI {}",
+        node_type_text(d.node_type),
+        transport_text(d.transport()),
         d.abi_ver
     );
     let node_ok = node(&d.cdev_path, d);
@@ -237,6 +237,32 @@ fn kernel_only(sysfs: &Path, listed: &[SysfsDev]) {
                 n.to_string_lossy()
             );
         }
+    }
+}
+
+fn node_type_text(n: device::NodeType) -> &'static str {
+    use device::NodeType::*;
+    match n {
+        Ca => "channel adapter",
+        Switch => "switch",
+        Router => "router",
+        Rnic => "RNIC",
+        Usnic => "usNIC",
+        UsnicUdp => "usNIC UDP",
+        Unspecified => "unspecified node type",
+        Unknown => "unknown node type",
+    }
+}
+
+fn transport_text(t: device::Transport) -> &'static str {
+    use device::Transport::*;
+    match t {
+        Ib => "InfiniBand or RoCE",
+        Iwarp => "iWARP",
+        Usnic => "usNIC",
+        UsnicUdp => "usNIC UDP",
+        Unspecified => "unspecified",
+        Unknown => "unknown",
     }
 }
 
