@@ -100,7 +100,7 @@ abi-test: lib
 	$(call need-shared,abi/symbols-target.txt,the ABI facts: the target symbol list and struct layouts)
 	python3 abi-tests/run --lib $(OUT)
 
-vm-test: lib clients-test provider-test
+vm-test: lib doctor man clients-test provider-test
 	tools/deps.sh vm
 	IBVERBS_RS_HDR=$(CURDIR)/$(OUT)/clients IBVERBS_RS_PROVIDER_BUILD=$(CURDIR)/$(OUT)/provider-build \
 	  tests/vm/run $(CURDIR)/$(OUT)
@@ -162,7 +162,7 @@ INSTALL_VARS = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" LIBDIR
   INCLUDEDIR="$(INCLUDEDIR)" PKGCONFIGDIR="$(PKGCONFIGDIR)" DATADIR="$(DATADIR)" MANDIR="$(MANDIR)" \
   LIBVERSION="$(LIBVERSION)" OUT="$(OUT)"
 install:
-	$(if $(wildcard $(OUT)/libibverbs.so.1),,$(error make install: $(OUT)/libibverbs.so.1 is missing: run 'make' first, as the user who builds (install copies what make built and never builds)))
+	$(foreach f,$(OUT)/libibverbs.so.1 $(OUT)/ibverbs-doctor $(OUT)/man/man3/ibv_create_qp.3,$(if $(wildcard $(f)),,$(error make install: $(f) is missing: run 'make' first, as the user who builds (install copies what make built and never builds))))
 	@$(INSTALL_VARS) tools/install install
 
 uninstall:
