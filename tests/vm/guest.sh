@@ -375,7 +375,7 @@ if want deb; then
     echo "ok - vm: deb # SKIP no package staged (make doctor man, packaging/build-deb)"
   else
     unshare --mount --propagation private bash -c '
-      set -e; s=$(mktemp -d)
+      set -e; PATH=/usr/sbin:/usr/bin:/sbin:/bin; s=$(mktemp -d)
       mount -t tmpfs deb-vm "$s"; mkdir "$s/u" "$s/w" "$s/m"
       mount -t overlay -o "lowerdir=/,upperdir=$s/u,workdir=$s/w" deb-vm "$s/m"
       for d in proc sys dev dev/shm; do mount --bind "/$d" "$s/m/$d"; done
