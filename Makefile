@@ -106,18 +106,18 @@ vm-test: lib doctor man clients-test provider-test
 	  tests/vm/run $(CURDIR)/$(OUT)
 
 # Real programs against `make install`'s headers (rdma-core's examples, perftest); the VM runs them.
-clients-test: lib
+clients-test: lib doctor man
 	$(call need-shared,clients,rdma-core v44's examples and perftest)
 	tests/clients/run $(CURDIR)/$(OUT)/clients
 
 # driver.h for provider authors: rdma-core v44's rxe provider built against `make install`'s headers
 # (the VM runs it), and the provider ABI selection.
-provider-test: lib
+provider-test: lib doctor man
 	$(call need-shared,clients,rdma-core v44's rxe provider sources)
 	tests/provider-build/run $(CURDIR)/$(OUT)/provider-build
 
 # verbs.h's inline layer: fake contexts, ours vs rdma-core's headers (C++ use: abi-tests/run matrix).
-inline-test: lib
+inline-test: lib doctor man
 	tests/inline/run
 
 # make install/uninstall (without cargo on PATH, manifest), pkg-config, meson, meson-compat with the
