@@ -117,7 +117,7 @@ provider-test: lib doctor man
 	tests/provider-build/run $(CURDIR)/$(OUT)/provider-build
 
 # verbs.h's inline layer: fake contexts, ours vs rdma-core's headers (C++ use: abi-tests/run matrix).
-inline-test: lib doctor man
+inline-test: lib
 	tests/inline/run
 
 # make install/uninstall (without cargo on PATH, manifest), pkg-config, meson, meson-compat with the
