@@ -17,7 +17,9 @@ struct CLayout {
 
 fn load(file: &str) -> BTreeMap<String, CLayout> {
     let path = format!("{}/../shared/abi/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the ABI facts (../shared/abi) must sit beside the checkout (README)")
+    });
     let mut out: BTreeMap<String, CLayout> = BTreeMap::new();
     for line in text
         .lines()

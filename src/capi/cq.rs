@@ -39,6 +39,8 @@ pub(crate) unsafe fn create_cq_edge(
         let cq = create(context, cqe, channel, comp_vector);
         if !cq.is_null() {
             crate::verbs::context::init_cq(cq, context, channel, cq_context);
+        } else {
+            crate::verbs::explain::memlock_hint("ibv_create_cq", None);
         }
         cq
     }

@@ -38,3 +38,7 @@ pub mod ret;
 pub mod srq;
 pub mod strings;
 pub mod sysfs;
+
+/// The ENOMEM hints of `ibv_reg_mr` and `ibv_create_cq` (`crate::verbs::explain`), end to end.
+#[cfg(test)]
+mod explain_tests;

@@ -205,8 +205,11 @@ pub(crate) unsafe fn reg_mr_iova2_edge(
         let mr = op(pd, addr, length, iova, access);
         if !mr.is_null() {
             fill_mr(mr, pd, ctx, addr, length);
-        } else if !odp {
-            dofork_quiet(addr, length);
+        } else {
+            if !odp {
+                dofork_quiet(addr, length);
+            }
+            crate::verbs::explain::memlock_hint("ibv_reg_mr", Some(length));
         }
         mr
     }

@@ -117,7 +117,8 @@ fn check_abi_version(root: &Path, from_netlink: Option<i32>) -> Result<()> {
 pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
     init_once();
     let root = sysfs::sysfs_path();
-    let en = device::enumerate(root, true)?;
+    let en = device::enumerate(root, true)
+        .inspect_err(|e| super::explain::no_devices(root, Some(*e)))?;
     for d in &en.skipped {
         log::log(
             log::VERBS_LOG_WARN,
@@ -129,6 +130,9 @@ pub(crate) fn get_device_list() -> Result<Vec<*mut ibv_device>> {
             log::VERBS_LOG_INFO,
             format_args!("libibverbs: device {}: {}", d.name, d.message),
         );
+    }
+    if en.devices.is_empty() {
+        super::explain::no_devices(root, None);
     }
     if let Some(why) = &en.netlink_error {
         log::log(
@@ -254,13 +258,9 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
                     line.push(b'\n');
                     let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
                 }
-                log::log(
-                    log::VERBS_LOG_WARN,
-                    format_args!(
-                        "libibverbs: skipping device {}: no provider matched it",
-                        rec.ibdev_name.to_string_lossy()
-                    ),
-                );
+                if let Some(d) = devices.get(i) {
+                    super::explain::no_provider(d, &provider_dirs);
+                }
                 if let Some(p) = hooks.sysfs.get_mut(i).and_then(Option::take) {
                     // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
                     unsafe { libc::free(p.cast()) };

@@ -13,6 +13,7 @@ pub(crate) mod ctxpriv;
 pub(crate) mod device;
 pub(crate) mod devlist;
 pub(crate) mod disassoc;
+pub mod explain;
 pub(crate) mod gid;
 pub(crate) mod handed;
 pub mod handle;
