@@ -138,7 +138,10 @@ fn built_for_an_abi_we_lack_names_the_node() {
         text.contains("librxe-rdmav66.so needs IBVERBS_PRIVATE_66 from libibverbs.so.1"),
         "{text}"
     );
-    assert!(text.contains("it loads provider ABI 34, 57, 59, 64 and 65"), "{text}");
+    assert!(
+        text.contains("it loads provider ABI 34, 57, 59, 64 and 65"),
+        "{text}"
+    );
     // A file with our suffix that needs another node is no better.
     let w = World::new("otherabi2");
     w.provider("librxe-rdmav34.so", 25);
