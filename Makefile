@@ -1,11 +1,15 @@
 # libibverbs.so.1 from the Rust staticlib, relinked with our version script.
 #
-#   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link)
+#   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link), the ibverbs-doctor
+#                        program and the man pages (target/release/man)
 #   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
-#   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
+#   make install         what `make` built (never builds: `sudo make install` needs no cargo) into PREFIX=/usr/local
+#                        (or BINDIR=, LIBDIR=, INCLUDEDIR=, MANDIR=, DESTDIR=) as rdma-core lays it out
+#   make uninstall       remove exactly what `make install` put there (its manifest, same PREFIX/DESTDIR)
+#   make deb             a Debian package beside Debian's libibverbs1 (packaging/README.md)
 #   make providers       real providers on the uverbs emulator, rdma-core vs ours, every command failed once
 #                        (tests/providers/README.md)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
@@ -13,41 +17,70 @@
 #
 # Why not a cdylib: rustc hands the linker its own anonymous version script for a cdylib, which
 # cannot be combined with named version nodes; a staticlib linked by cc takes ours unchanged.
+# The version script is generated: target/release/symbols.map (tools/symbols-map).
 
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
 DESTDIR    ?=
 CC         ?= cc
 CARGO      ?= cargo
+
+# ../shared beside the checkout: the ABI facts (abi/), the client programs the tests build
+# (clients/), rdma-core's sources (rdma-core/). A target that needs it and finds it missing stops
+# with one line saying what is missing.
+SHARED     := $(abspath $(CURDIR)/../shared)
+need-shared = $(if $(wildcard $(SHARED)/$(1)),,$(error $(SHARED)/$(1) is missing ($(2)): the shared folder must sit beside the checkout (README, "Set up and run")))
 
 # rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>.
 LIBVERSION := 1.18.65.0
 OUT        := target/release
 LIB        := $(OUT)/libibverbs.so.1
+DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test bench bench-vm headers install clean FORCE
+.PHONY: all lib doctor man shared deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
 
-all: lib
+all: lib doctor man
 lib: $(LIB)
+doctor: $(DOCTOR)
 
+# ibverbs-doctor: a binary of this crate (src/bin/ibverbs-doctor), reusing the library's modules.
+$(DOCTOR): FORCE
+	$(CARGO) build --release --bin ibverbs-doctor
+
+# Section-3 pages from man/*.page (one source; prototypes taken from include/infiniband/verbs.h).
+man:
+	python3 tools/mkman --out $(OUT)/man
+
+# The version script (and the bad-input sweep's prototype table) come from the #[export]
+# declarations' records in the archive (tools/symbols-map); the records are dropped from the
+# library itself.
 $(LIB): FORCE
 	$(CARGO) build --release --lib
+	python3 tools/symbols-map $(OUT)/libibverbs.a $(OUT)/symbols.map $(OUT)/exports.txt
 	$(CC) -shared -o $@.tmp -Wl,-soname,libibverbs.so.1 \
-	  -Wl,--version-script=symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
+	  -Wl,--version-script=$(OUT)/symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
 	  -Wl,--gc-sections -Wl,--strip-debug \
 	  -Wl,--whole-archive $(OUT)/libibverbs.a -Wl,--no-whole-archive $(NATIVE_LIBS)
+	objcopy --remove-section=.ibverbs.exports $@.tmp
 	mv -f $@.tmp $@
 	ln -sf libibverbs.so.1 $(OUT)/libibverbs.so
+
+shared:
+	$(call need-shared,abi/symbols-target.txt,the ABI facts: the target symbol list and struct layouts)
+	$(call need-shared,clients,the client programs the tests build)
 
 deps:
 	tools/deps.sh
 
 # The main job: the library, its symbol table and ABI checks, then real programs under it in the
 # soft-RoCE guest (tools/vm-demo).
-demo: deps lib
+demo: shared deps lib
 	@echo "== $(LIB): SONAME, version nodes, exported symbols"
 	@readelf -d $(LIB) | grep SONAME
 	@objdump -T $(LIB) | awk '/\*ABS\*/ {print "   node " $$NF}' | sort -V
@@ -58,7 +91,7 @@ demo: deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: deps lib lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test
+test: shared deps lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test providers secure-test vm-test
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
 # and clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules).
@@ -68,31 +101,51 @@ lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 
 cargo-test:
+	$(call need-shared,abi/symbols-target.txt,the ABI facts the layout and header tests compare with)
 	$(CARGO) test --all-targets
 
 abi-test: lib
+	$(call need-shared,abi/symbols-target.txt,the ABI facts: the target symbol list and struct layouts)
 	python3 abi-tests/run --lib $(OUT)
 
-vm-test: lib clients-test provider-test
+vm-test: lib doctor man clients-test provider-test
 	tools/deps.sh vm
 	IBVERBS_RS_HDR=$(CURDIR)/$(OUT)/clients IBVERBS_RS_PROVIDER_BUILD=$(CURDIR)/$(OUT)/provider-build \
 	  tests/vm/run $(CURDIR)/$(OUT)
 
 # Real programs against `make install`'s headers (rdma-core's examples, perftest); the VM runs them.
-clients-test: lib
+clients-test: lib doctor man
+	$(call need-shared,clients,rdma-core v44's examples and perftest)
 	tests/clients/run $(CURDIR)/$(OUT)/clients
 
 # driver.h for provider authors: rdma-core v44's rxe provider built against `make install`'s headers
 # (the VM runs it), and the provider ABI selection.
-provider-test: lib
+provider-test: lib doctor man
+	$(call need-shared,clients,rdma-core v44's rxe provider sources)
 	tests/provider-build/run $(CURDIR)/$(OUT)/provider-build
 
 # verbs.h's inline layer: fake contexts, ours vs rdma-core's headers (C++ use: abi-tests/run matrix).
 inline-test: lib
 	tests/inline/run
 
-install-test: lib
+# make install/uninstall (without cargo on PATH, manifest), pkg-config, meson, meson-compat with the
+# system's libibverbs-dev present (~10 s).
+install-test: lib doctor man
 	tests/install/run
+
+# ibverbs-doctor names each cause in a fake world of its own, and the library says the same at
+# VERBS_LOG_LEVEL 2 under LD_PRELOAD (~2 s; the library part needs root and no RDMA netlink).
+doctor-test: lib doctor
+	tests/doctor/run $(CURDIR)/$(OUT)
+
+# make deb's package: lintian without errors; install, switch on/off, build with its pkg-config,
+# purge, in a private mount namespace over an overlay of / (~30 s, lintian half of it).
+deb-test: lib doctor man
+	tests/deb/run $(CURDIR)/$(OUT)
+
+# The man pages: libibverbs-dev's 127 names covered, no groff/man/lexgrog warning, our wording (~10 s).
+man-test:
+	tests/man/run
 
 # Debian 12's real providers on the uverbs emulator (tests/providers/): each lifecycle's command
 # stream and output under rdma-core and ours, every command failed once (EINVAL, ENOMEM, EIO, short)
@@ -118,16 +171,23 @@ bench-vm: lib
 	bench/run vm $(BENCH_ARGS)
 
 headers:
+	$(call need-shared,abi/symbols-target.txt,the symbol lists the header generator reads)
 	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers
 
-install: lib
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/infiniband $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/libibverbs.so.$(LIBVERSION)
-	ln -sf libibverbs.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libibverbs.so.1
-	ln -sf libibverbs.so.1 $(DESTDIR)$(LIBDIR)/libibverbs.so
-	install -m 0644 include/infiniband/*.h $(DESTDIR)$(INCLUDEDIR)/infiniband/
-	sed -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(LIBVERSION)|' \
-	  meson-compat/libibverbs.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/libibverbs.pc
+# Copies what `make` built; never runs cargo (tools/install: one line and exit 1 if nothing was built).
+INSTALL_VARS = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" LIBDIR="$(LIBDIR)" \
+  INCLUDEDIR="$(INCLUDEDIR)" PKGCONFIGDIR="$(PKGCONFIGDIR)" DATADIR="$(DATADIR)" MANDIR="$(MANDIR)" \
+  LIBVERSION="$(LIBVERSION)" OUT="$(OUT)"
+install:
+	$(foreach f,$(OUT)/libibverbs.so.1 $(OUT)/ibverbs-doctor $(OUT)/man/man3/ibv_create_qp.3,$(if $(wildcard $(f)),,$(error make install: $(f) is missing: run 'make' first, as the user who builds (install copies what make built and never builds))))
+	@$(INSTALL_VARS) tools/install install
+
+uninstall:
+	@$(INSTALL_VARS) tools/install uninstall
+
+# A Debian package that sits beside libibverbs1 and is switched on and off (packaging/README.md).
+deb: all
+	packaging/build-deb $(OUT)
 
 clean:
 	$(CARGO) clean

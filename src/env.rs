@@ -308,21 +308,24 @@ pub fn show_warnings(get: impl Fn(&str) -> Option<OsString>) -> bool {
     present(get(IBV_SHOW_WARNINGS).as_deref())
 }
 
-/// The log settings as rdma-core's release build resolves them: the level is `strtol(v, NULL, 0)`
-/// stored in a `uint32_t` (so "-1" is 0xffffffff); when non-zero the file is VERBS_LOG_FILE, and
-/// without a file (unset, or it cannot be opened — the caller decides that) logging is off.
+/// The log settings: the level is `strtol(v, NULL, 0)` stored in a `uint32_t` (so "-1" is
+/// 0xffffffff); when non-zero the file is VERBS_LOG_FILE. Without VERBS_LOG_FILE the log goes to
+/// standard error, as rdma-core's debug builds do. Divergence: its release builds (every
+/// distribution's) log nothing then, so `VERBS_LOG_LEVEL=4 ibv_devinfo` said nothing; a file that
+/// cannot be opened still turns logging off, as in rdma-core (the caller decides that).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LogSettings {
     pub level: u32,
     /// Path to open with C mode "aw+" (glibc: read/append/create). None when level is 0.
     pub file: Option<OsString>,
-    /// Secure execution with a level set: no file is opened; the log goes to standard error.
+    /// No file (VERBS_LOG_FILE unset, or secure execution) with a level set: the log goes to
+    /// standard error.
     pub stderr: bool,
 }
 
-/// Read VERBS_LOG_LEVEL and (only if that is non-zero) VERBS_LOG_FILE. With no file, rdma-core's
-/// release build turns logging off (its debug build would use stderr instead): `level` is then 0.
-/// Not `trusted` (secure execution): VERBS_LOG_FILE is not read; a non-zero level logs to stderr.
+/// Read VERBS_LOG_LEVEL and (only if that is non-zero) VERBS_LOG_FILE. With no file the log goes
+/// to standard error (see [`LogSettings`]). Not `trusted` (secure execution): VERBS_LOG_FILE is
+/// not read; a non-zero level logs to stderr.
 pub fn log_settings(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> LogSettings {
     let level = get(VERBS_LOG_LEVEL).map_or(0, |v| c_strtol(v.as_bytes(), 0) as u32);
     if level == 0 {
@@ -346,9 +349,9 @@ pub fn log_settings(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Lo
             stderr: false,
         },
         None => LogSettings {
-            level: 0,
+            level,
             file: None,
-            stderr: false,
+            stderr: true,
         },
     }
 }
@@ -482,7 +485,15 @@ mod tests {
             stderr: false,
         };
         assert_eq!(log_settings(env(&[]), true), off);
-        assert_eq!(log_settings(env(&[("VERBS_LOG_LEVEL", "4")]), true), off);
+        // No file: standard error (rdma-core's release builds: nothing).
+        assert_eq!(
+            log_settings(env(&[("VERBS_LOG_LEVEL", "4")]), true),
+            LogSettings {
+                level: 4,
+                file: None,
+                stderr: true
+            }
+        );
         assert_eq!(
             log_settings(
                 env(&[("VERBS_LOG_LEVEL", "-1"), ("VERBS_LOG_FILE", "/x")]),

@@ -48,7 +48,9 @@ type Layouts = HashMap<String, (usize, Vec<(String, usize, usize)>)>;
 
 fn load(file: &str) -> Layouts {
     let path = format!("{}/../shared/abi/{}", env!("CARGO_MANIFEST_DIR"), file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the ABI facts (../shared/abi) must sit beside the checkout (README)")
+    });
     let mut map: Layouts = HashMap::new();
     let mut anon: HashMap<String, usize> = HashMap::new();
     for line in text

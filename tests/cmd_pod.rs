@@ -9,7 +9,9 @@ type Rows = HashMap<String, Vec<(String, usize, usize, String)>>;
 
 fn load(file: &str) -> Rows {
     let path = format!("{}/../shared/abi/{}", env!("CARGO_MANIFEST_DIR"), file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("{path}: {e}: the ABI facts (../shared/abi) must sit beside the checkout (README)")
+    });
     let mut rows: Rows = HashMap::new();
     for line in text
         .lines()

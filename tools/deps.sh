@@ -10,6 +10,8 @@ pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
 # real programs built against our installed headers (tests/clients/run): perftest's autotools
 # build also wants libibumad and libpci
 pkgs+=(autoconf automake libtool libibumad-dev libpci-dev)
+# make deb and its test: dpkg-deb/dpkg-shlibdeps (dpkg-dev), lintian; the man pages' checks: groff, man-db
+pkgs+=(dpkg-dev lintian groff man-db)
 if [ "${1:-}" = vm ]; then
   pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)

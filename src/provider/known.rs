@@ -139,6 +139,27 @@ pub const KNOWN: &[KnownProvider] = &[
     ),
 ];
 
+/// The kernel uverbs ABI range each provider accepts (`match_min_abi_version` to
+/// `match_max_abi_version` of its `verbs_device_ops`, 64-bit builds; the same at v56.1, v57,
+/// v61, v64 and v65), by configured name: what `ibverbs-doctor` judges a device's `abi_version` by
+/// without loading the provider. `i32::MAX` stands for rdma-core's `INT_MAX` (no upper bound).
+/// None for a name not listed (i40iw, last shipped in v34).
+pub fn kernel_abi_range(config_name: &str) -> Option<(u32, u32)> {
+    const ANY: u32 = i32::MAX as u32;
+    Some(match config_name {
+        "bnxt_re" | "efa" | "ionic" | "mana" | "mlx5" | "siw" => (1, 1),
+        "cxgb4" | "hfi1verbs" | "hns" | "ipathverbs" => (0, ANY),
+        "erdma" | "mthca" => (0, 1),
+        "irdma" => (0, 5),
+        "mlx4" => (2, 4),
+        "ocrdma" => (2, 2),
+        "qedr" => (8, 8),
+        "rxe" => (1, 2),
+        "vmw_pvrdma" => (3, 3),
+        _ => return None,
+    })
+}
+
 /// Bit i set: a registration in this process contradicted `KNOWN[i]` (see [`audit`]).
 static CONTRADICTED: AtomicU32 = AtomicU32::new(0);
 const _: () = assert!(KNOWN.len() <= 32);
@@ -266,6 +287,29 @@ impl KnownProvider {
 }
 
 impl KnownProvider {
+    /// Whether it may match `dev` only through a PCI entry of a vendor it shares (its table's
+    /// device ids, which this table does not keep, decide): [`KnownProvider::may_match`] holds,
+    /// but not by driver id, name or modalias pattern.
+    pub fn by_vendor_only(&self, dev: &Device) -> bool {
+        if dev.known_driver_id().is_some_and(|d| self.may_claim_id(d)) {
+            return false;
+        }
+        let envelope = ProviderMatch {
+            name: String::new(),
+            min_abi: 0,
+            max_abi: 0,
+            table: Some(self.names.iter().map(|n| MatchKind::name(n)).collect()),
+            has_match_device: false,
+        };
+        let modalias = dev.modalias().unwrap_or(b"");
+        match_name(&envelope, dev).is_none()
+            && !self
+                .modalias
+                .iter()
+                .any(|m| MatchKind::Modalias(m.as_bytes().to_vec()).matches_modalias(modalias))
+            && self.may_match(dev)
+    }
+
     /// What in `m` this entry does not cover, if anything.
     pub fn uncovered(&self, m: &ProviderMatch) -> Option<String> {
         if m.has_match_device {

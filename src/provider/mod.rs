@@ -11,6 +11,9 @@
 //! - [`known`]: what rdma-core's own providers claim (kernel driver id, name, PCI vendor,
 //!   modalias), from their match tables: lets a walk leave names unloaded.
 //! - [`hints`]: [`known`] for the configured names whose file is in the provider directory.
+//! - [`elfneed`]: the `IBVERBS_PRIVATE_<N>` nodes a provider file needs (which provider ABI it
+//!   was built for), read from its ELF version section without loading it.
+//! - [`explain`]: why a device has no provider, in words (the library's log and `ibverbs-doctor`).
 //! - [`fnmatch`]: glibc `fnmatch(…, 0)` in the C locale, for match-table patterns.
 //!
 //! Everything here works on plain Rust data; the C glue converts `verbs_device_ops` and
@@ -18,6 +21,8 @@
 #![forbid(unsafe_code)]
 
 pub mod config;
+pub mod elfneed;
+pub mod explain;
 pub mod fnmatch;
 pub mod hints;
 pub mod known;
@@ -25,3 +30,10 @@ pub mod loader;
 pub mod matcher;
 pub mod registry;
 pub mod session;
+
+/// The provider ABIs this library can load (`lib<name>-rdmav<N>.so`, registering through
+/// `verbs_register_driver_<N>` and binding to `IBVERBS_PRIVATE_<N>`), ascending: the one list,
+/// `abi::driver::pabi::PROVIDER_ABIS`. A provider file needing another `IBVERBS_PRIVATE_<N>`
+/// ([`elfneed`]) was built for an ABI we lack. [`loader::PROVIDER_ABIS`] lists the same ABIs
+/// newest first with their file names.
+pub const SUPPORTED_PROVIDER_ABIS: &[u32] = &crate::abi::driver::pabi::PROVIDER_ABIS;

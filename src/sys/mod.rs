@@ -8,6 +8,7 @@ pub mod dl;
 pub mod file;
 pub mod heap;
 pub mod ids;
+pub mod limits;
 pub mod mem;
 pub mod netlink;
 pub mod pod;
@@ -36,6 +37,18 @@ pub fn memlock_limit() -> Option<u64> {
     };
     // SAFETY: getrlimit writes one rlimit into the struct we pass.
     (unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut r) } == 0).then_some(r.rlim_cur)
+}
+
+/// The soft and hard RLIMIT_MEMLOCK in bytes (`RLIM_INFINITY` as `u64::MAX`), or None when
+/// getrlimit fails.
+pub fn memlock_limits() -> Option<(u64, u64)> {
+    let mut r = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit into the struct we pass.
+    (unsafe { libc::getrlimit(libc::RLIMIT_MEMLOCK, &mut r) } == 0)
+        .then_some((r.rlim_cur, r.rlim_max))
 }
 
 /// if_nametoindex(3): 0 when there is no such interface (errno set).

@@ -5,14 +5,16 @@
 # IBVERBS_RS_TRIXIE is Debian 13's provider folder (staged by tests/vm/run); checks.txt points our
 # library at it with IBVERBS_RS_PROVIDER_DIR, which the system library does not read.
 set -u
-# IBVERBS_RS_VM_ONLY=checks|headers|pairs|pyverbs|valgrind runs one section, or a comma list of them (for development; unset: all).
+# IBVERBS_RS_VM_ONLY=checks|headers|pairs|doctor|deb|pyverbs|valgrind runs one section, or a comma list of them (for development; unset: all).
 only=${IBVERBS_RS_VM_ONLY:-}
 want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 lib=${IBVERBS_RS_LIB:?}
 trixie=${IBVERBS_RS_TRIXIE:?}
 sid=${IBVERBS_RS_SID:?}  # Debian sid's providers (provider ABI 65)
 built=${IBVERBS_RS_BUILT:?}  # rdma-core v44's rxe built against our driver.h (tests/provider-build/run)
-query65=${IBVERBS_RS_QUERY65:?}  # tests/provider-build/query_provider.c built for provider ABI 65
+# tests/provider-build/query_provider.c built for each later provider ABI ($query57 ... $query65)
+query=${IBVERBS_RS_QUERY:?}
+query57=$query/57; query59=$query/59; query64=$query/64; query65=$query/65
 pass=0; fail=0
 out=${IBVERBS_RS_VM_OUT:-$(mktemp -d)}; mkdir -p "$out"
 
@@ -27,7 +29,9 @@ run_mode() { # mode, command...
 
 run() { # name, mode, command...
   local name=$1 mode=$2; shift 2
-  run_mode "$mode" "$@" > "$out/$name.$mode.out" 2> "$out/$name.$mode.err"
+  # A hang is a failure of its own (rc 124), not the guest's time limit.
+  run_mode "$mode" timeout -k 5 "${IBVERBS_RS_CHECK_TIMEOUT:-180}" "$@" \
+    > "$out/$name.$mode.out" 2> "$out/$name.$mode.err"
   echo $? > "$out/$name.$mode.rc"
 }
 
@@ -198,11 +202,12 @@ echo "# provider loading checks: $((SECONDS - t_prov))s"
 
 # Guard: the rxe provider built against our driver.h is the one a process under our library maps
 # with IBVERBS_RS_PROVIDER_DIR=$built (checks.txt and pairs.txt then compare it with Debian 12's).
-# The same for our own provider ABI 65 build ($query65). The other providers of those folders are
+# The same for our own builds for the later provider ABIs ($query57 ... $query65). The other providers of those folders are
 # links to this machine's (tests/vm/run), which may be mapped: only the system's rxe may not.
 system_rxe='^(/usr)?/lib/[^/]*/(libibverbs/librxe-|libibverbs\.so)'
 for mode in libpath preload; do
-  for d in "$built/librxe-rdmav34.so" "$query65/librxe-rdmav65.so"; do
+  for d in "$built/librxe-rdmav34.so" "$query57/librxe-rdmav57.so" "$query59/librxe-rdmav59.so" \
+           "$query64/librxe-rdmav64.so" "$query65/librxe-rdmav65.so"; do
     m=$(IBVERBS_RS_PROVIDER_DIR=${d%/*} run_mode $mode /usr/bin/python3 -c "$maps" 2>&1)
     if grep -qx "$d" <<<"$m" && ! grep -qE "$system_rxe" <<<"$m"; then
       echo "ok - vm: $d (built against our driver.h) mapped under our library ($mode; not the system's rxe)"
@@ -332,6 +337,69 @@ want pairs && echo "# pairs: ${SECONDS}s so far"
 
 # rdma-core's pyverbs test suite (python3-pyverbs; tests unpacked by tests/vm/run into
 # $IBVERBS_RS_PYTESTS): every test that passes under the system library must pass under ours.
+# ibverbs-doctor on rxe0 (tests/doctor/run covers each cause on fake trees), and the library's
+# ENOMEM hint when RLIMIT_MEMLOCK refuses a real registration: as root without CAP_IPC_LOCK under
+# a 64 KiB limit, ibv_rc_pingpong registering 1 MiB, our library by LD_PRELOAD, VERBS_LOG_LEVEL=2.
+vm_ok() { echo "ok - vm: $*"; pass=$((pass+1)); }
+vm_bad() { echo "not ok - vm: $1"; sed 's/^/#   /' "$2" | head -40; fail=$((fail+1)); }
+if want doctor; then
+  doctor=${IBVERBS_RS_DOCTOR:-}
+  if [ ! -x "$doctor" ]; then
+    echo "ok - vm: doctor # SKIP ibverbs-doctor not staged (make doctor man)"
+  else
+    "$doctor" > "$out/doctor.out" 2>&1; rc=$?
+    if [ $rc = 0 ] && grep -q "^rxe0 (uverbs0, found by netlink)" "$out/doctor.out" &&
+       grep -q "kernel driver id 14 (RDMA_DRIVER_RXE)" "$out/doctor.out" &&
+       grep -q "node /dev/infiniband/uverbs0: character device 231:[0-9]*, .*: this user can open it" "$out/doctor.out" &&
+       grep -q "provider: rxe, from /usr/lib/[^ ]*/libibverbs/librxe-rdmav34.so (provider ABI 34)" "$out/doctor.out" &&
+       grep -q "usable: yes" "$out/doctor.out" && grep -q "verdict: 1 usable RDMA device" "$out/doctor.out"; then
+      vm_ok "ibverbs-doctor on rxe0: found by netlink, node opens, provider rxe (ABI 34), exit 0"
+    else vm_bad "ibverbs-doctor on rxe0 (exit $rc)" "$out/doctor.out"; fi
+    nocap="setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock prlimit --memlock=65536:65536"
+    $nocap "$doctor" > "$out/doctor-memlock.out" 2>&1
+    if grep -q "RLIMIT_MEMLOCK: 65536 bytes (64 KiB)" "$out/doctor-memlock.out" && grep -q "too small: ibv_reg_mr of more than" "$out/doctor-memlock.out"; then
+      vm_ok "ibverbs-doctor under a 64 KiB memlock limit without CAP_IPC_LOCK: too small"
+    else vm_bad "ibverbs-doctor under a 64 KiB memlock limit" "$out/doctor-memlock.out"; fi
+    $nocap env VERBS_LOG_LEVEL=2 LD_PRELOAD=$lib/libibverbs.so.1 timeout 30 ibv_rc_pingpong -d rxe0 -g 0 -s 1048576 > "$out/enomem.out" 2>&1
+    if grep -q "^libibverbs: ibv_reg_mr of 1048576 bytes (1 MiB) failed with ENOMEM: RLIMIT_MEMLOCK is 65536 bytes (64 KiB)" "$out/enomem.out" &&
+       grep -q "Couldn't register MR" "$out/enomem.out"; then
+      vm_ok "ENOMEM from ibv_reg_mr under LD_PRELOAD: the library logs the memlock figures at warn level"
+    else vm_bad "ENOMEM hint from ibv_reg_mr" "$out/enomem.out"; fi
+  fi
+  echo "# doctor: ${SECONDS}s so far"
+fi
+
+# make deb's package on a writable copy of this root: a private mount namespace, an overlay over /
+# (the shared root stays read-only), chrooted there, tests/deb/inside.sh guest: install, switch on,
+# ibv_devinfo and an ibv_rc_pingpong pair on rxe0 run ours, the packaged doctor, switch off, switch
+# on again and purge (tests/deb/run does the same on the host, with lintian and the leftovers
+# check). man-db's trigger is skipped in the copy to keep emulated time short.
+if want deb; then
+  debpkg=${IBVERBS_RS_DEB:-}
+  if [ ! -f "$debpkg" ]; then
+    echo "ok - vm: deb # SKIP no package staged (make doctor man, packaging/build-deb)"
+  else
+    unshare --mount --propagation private bash -c '
+      set -e; PATH=/usr/sbin:/usr/bin:/sbin:/bin; s=$(mktemp -d)
+      mount -t tmpfs deb-vm "$s"; mkdir "$s/u" "$s/w" "$s/m"
+      mount -t overlay -o "lowerdir=/,upperdir=$s/u,workdir=$s/w" deb-vm "$s/m"
+      for d in proc sys dev dev/shm; do mount --bind "/$d" "$s/m/$d"; done
+      mount -t tmpfs deb-tmp "$s/m/tmp"; mount -t tmpfs deb-run "$s/m/run"
+      mkdir -p "$s/m/root"; cp "$1" "$s/m/root/pkg.deb"; cp "$2" "$s/m/root/inside.sh"
+      chroot "$s/m" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root bash /root/inside.sh guest
+    ' deb-vm "$debpkg" "$(dirname "$0")/deb-inside.sh" > "$out/deb.out" 2>&1
+    grep -E "^(ok|not ok) - " "$out/deb.out" | sed 's/^\(ok\|not ok\) - /\1 - vm: /'
+    pass=$((pass + $(grep -c "^ok - " "$out/deb.out")))
+    n=$(grep -c "^not ok - " "$out/deb.out")
+    fail=$((fail + n))
+    if [ "$n" != 0 ] || [ "$(grep -c "^ok - " "$out/deb.out")" != 9 ]; then
+      [ "$n" != 0 ] || { echo "not ok - vm: deb: not every check ran"; fail=$((fail+1)); }
+      sed 's/^/#   /' "$out/deb.out" | grep -v "^#   ok" | head -40
+    fi
+  fi
+  echo "# deb: ${SECONDS}s so far"
+fi
+
 if want pyverbs && [ -n "${IBVERBS_RS_PYTESTS:-}" ]; then
   # mode "sid": ours by LD_LIBRARY_PATH with Debian sid's provider ABI 65 rxe.
   for mode in system libpath preload sid; do
