@@ -150,8 +150,9 @@ man-test:
 # Debian 12's real providers on the uverbs emulator (tests/providers/): each lifecycle's command
 # stream and output under rdma-core and ours, every command failed once (EINVAL, ENOMEM, EIO, short)
 # on a 6.x and a write()-only kernel, a node whose name is not UTF-8, threads under helgrind, and
-# memcheck of mlx5's and rxe's EIO faults. About 3 minutes on 2 cores; every provider's memcheck:
-# tests/providers/run --valgrind full.
+# memcheck of mlx5's and rxe's EIO faults. About 3 minutes on 2 cores; every provider's EIO faults
+# under memcheck: tests/providers/run --valgrind quick (~15 min); also short answers and the write
+# kernel: --valgrind full (hours).
 providers: lib
 	tools/deps.sh bench
 	tests/providers/run --valgrind quick --valgrind-on mlx5,rxe
