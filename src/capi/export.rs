@@ -85,16 +85,6 @@ impl<T> FromC for Ptr<T> {
     }
 }
 
-/// An optional pointer (an out parameter the caller may leave NULL): None for NULL.
-impl<T> FromC for Option<Ptr<T>> {
-    type C = *mut T;
-    #[inline(always)]
-    unsafe fn from_c(c: *mut T) -> Result<Self> {
-        // SAFETY: the caller's contract: NULL or valid for the call.
-        Ok(unsafe { Ptr::from_raw(c) }.ok())
-    }
-}
-
 impl FromC for Ctx {
     type C = *mut ibv_context;
     #[inline(always)]

@@ -2,7 +2,7 @@
 use core::ffi::{CStr, c_char, c_int};
 
 use crate::abi::driver::verbs_sysfs_dev;
-use crate::capi::export::export;
+use crate::capi::export::{export, export_c};
 use crate::cret::CRet;
 use crate::verbs::sysfs::{self, ReadBuf};
 
@@ -52,3 +52,10 @@ pub unsafe extern "C" fn ibverbs_rs_read_ibdev_sysfs_file(
     // SAFETY: the caller's contract, forwarded.
     unsafe { sysfs::read_ibdev_file(ReadBuf::from_raw(buf, size), sysfs_dev, path) }.ret_minus_one()
 }
+
+/// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
+///
+/// Reads the file `fnfmt` (a printf format) of the device's sysfs directory into `buf`: the
+/// number of bytes read, or -1 with errno. A C variadic, defined in src/shim/verbs_log.c.
+#[export_c(PRIVATE 34..)]
+fn ibv_read_ibdev_sysfs_file();

@@ -124,7 +124,7 @@ fn find_gid_index(ctx: Ctx, port: u8, gid: &[u8; 16], gid_type: u32) -> Result<u
             }
             Err(e) => return Err(e),
         };
-        let sgid_type = match gid_entry(ctx, port, i as c_uint, VERBS_QUERY_GID_ATTR_TYPE as u32) {
+        let sgid_type = match gid_entry(ctx, port, i, VERBS_QUERY_GID_ATTR_TYPE as u32) {
             Err(e) if e.0 == libc::ENODATA => 0,
             Err(e) => return Err(e),
             // IBV_GID_TYPE_IB and _ROCE_V1 are sysfs's "IB/RoCE v1" (0); _ROCE_V2 is 1.
@@ -228,8 +228,8 @@ pub(crate) fn create_from_wc(
     create(pd, &mut attr)
 }
 
-/// 0, or the negated errno with errno set to it (rdma-core's return for the library's own
-/// refusals in `ibv_resolve_eth_l2_from_gid`).
+/// The negated errno, with errno set to it: `ibv_resolve_eth_l2_from_gid`'s answer to the
+/// library's own refusals.
 fn neg_errno(e: Errno) -> c_int {
     crate::sys::set_errno(e.0);
     -e.0
