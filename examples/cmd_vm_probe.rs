@@ -424,7 +424,7 @@ fn zero_qp_attr() -> ibv_qp_attr {
 /// Create, use and destroy one of each object with rxe's request/response sizes.
 fn objects(ctx: Ctx<'_>, async_fd: i32) {
     use ibverbs::abi::kern_abi::*;
-    use ibverbs::cmd::{cq, pd, qp, srq};
+    use ibverbs::cmd::{ah, cq, mcast, pd, qp, srq};
     let show = |what: &str, r: &dyn std::fmt::Debug| println!("  {what}: {r:?}");
     println!("objects (rxe udata sizes):");
 
@@ -526,11 +526,11 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
             };
             show(
                 "attach_mcast (UD)",
-                &pd::attach_mcast(ctx, qq.handle, &mgid, 0),
+                &mcast::attach_mcast(ctx, qq.handle, &mgid, 0),
             );
             show(
                 "detach_mcast (UD)",
-                &pd::detach_mcast(ctx, qq.handle, &mgid, 0, false),
+                &mcast::detach_mcast(ctx, qq.handle, &mgid, 0, false),
             );
             show("destroy_qp (UD)", &qp::destroy_qp(ctx, qq.handle, false));
         }
@@ -564,10 +564,10 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
     ah.grh.hop_limit = 1;
     ah.grh.dgid = gid;
     let mut resp = [0u8; size_of::<ib_uverbs_create_ah_resp>() + 8];
-    let a = pd::create_ah(ctx, pd_h, 0x4444, &ah, &mut resp);
+    let a = ah::create_ah(ctx, pd_h, 0x4444, &ah, &mut resp);
     show("create_ah (GRH to own GID 0)", &a);
     if let Ok(a) = a {
-        show("destroy_ah", &pd::destroy_ah(ctx, a, false));
+        show("destroy_ah", &ah::destroy_ah(ctx, a, false));
     }
     if let Ok(k) = mr {
         show("dereg_mr", &pd::dereg_mr(ctx, k.handle, false));

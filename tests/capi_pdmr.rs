@@ -11,7 +11,7 @@ use ibverbs::abi::verbs::ibv_mr_init_attr_mask::*;
 use ibverbs::abi::verbs::ibv_rereg_mr_err_code::IBV_REREG_MR_ERR_INPUT;
 use ibverbs::abi::verbs::ibv_rereg_mr_flags::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{ah, cmd_ah, cmd_mr, context, counters, dm, marshall, mcast, mr, pd};
+use ibverbs::capi::{ah, cmd_mr, context, counters, dm, marshall, mcast, mr, pd};
 use ibverbs::sys;
 
 /// Run `f` with errno preset to a sentinel; return its result and the errno it left.
@@ -132,15 +132,15 @@ fn verbs_reject_null() {
             (-1, libc::EINVAL)
         );
 
-        let g: ibv_gid = core::mem::zeroed();
+        let mut g: ibv_gid = core::mem::zeroed();
         assert_eq!(
-            with_errno(|| mcast::ibv_attach_mcast(null_mut(), &g, 0)),
+            with_errno(|| mcast::ibv_attach_mcast(null_mut(), &mut g, 0)),
             (libc::EINVAL, libc::EINVAL)
         );
         let mut qp: ibv_qp = core::mem::zeroed();
         qp.context = fake_ctx();
         assert_eq!(
-            with_errno(|| mcast::ibv_detach_mcast(&mut qp, null(), 0)),
+            with_errno(|| mcast::ibv_detach_mcast(&mut qp, null_mut(), 0)),
             (libc::EINVAL, libc::EINVAL)
         );
 
@@ -295,24 +295,18 @@ fn commands_reject_null() {
         );
         assert_eq!(with_errno(|| cmd_mr::ibv_cmd_free_dm(null_mut())), e);
         assert_eq!(
-            with_errno(|| cmd_ah::ibv_cmd_attach_mcast(null_mut(), null(), 0)),
+            with_errno(|| mcast::ibv_cmd_attach_mcast(null_mut(), null_mut(), 0)),
             e
         );
         assert_eq!(
-            with_errno(|| cmd_ah::ibv_cmd_detach_mcast(null_mut(), null(), 0)),
+            with_errno(|| mcast::ibv_cmd_detach_mcast(null_mut(), null_mut(), 0)),
             e
         );
         assert_eq!(
-            with_errno(|| cmd_ah::ibv_cmd_create_ah(
-                &mut pd1,
-                null_mut(),
-                null_mut(),
-                null_mut(),
-                0
-            )),
+            with_errno(|| ah::ibv_cmd_create_ah(&mut pd1, null_mut(), null_mut(), null_mut(), 0)),
             e
         );
-        assert_eq!(with_errno(|| cmd_ah::ibv_cmd_destroy_ah(null_mut())), e);
+        assert_eq!(with_errno(|| ah::ibv_cmd_destroy_ah(null_mut())), e);
     }
 }
 

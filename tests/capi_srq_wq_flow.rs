@@ -1,5 +1,5 @@
 //! The SRQ, WQ, indirection table and flow glue of the provider command layer through the fake
-//! seam (`*_with` functions of `capi::cmd_srq_wq` and `capi::cmd_flow`), and the flow spec
+//! seam (`*_with` functions of `capi::cmd_srq_wq` and `capi::flow`), and the flow spec
 //! conversion of `cmd::flow`.
 
 mod common;
@@ -13,8 +13,8 @@ use ibverbs::abi::driver::{verbs_flow_action, verbs_srq, verbs_xrcd};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::cmd_flow::create_flow_with;
 use ibverbs::capi::cmd_srq_wq::*;
+use ibverbs::capi::flow::create_flow_with;
 use ibverbs::cmd::flow::{SpecObj, ib_spec_read_len, kern_spec};
 use ibverbs::cmd::{CmdState, Ctx};
 use ibverbs::errno::Errno;

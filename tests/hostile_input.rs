@@ -13,7 +13,7 @@ use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
 use ibverbs::capi::device as cmd_device;
-use ibverbs::capi::{cmd_cq, cmd_flow, cmd_mr, cmd_qp, cmd_srq_wq, pd};
+use ibverbs::capi::{cmd_cq, cmd_mr, cmd_qp, cmd_srq_wq, flow, pd};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;
@@ -265,8 +265,7 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
         spec.add(1).cast::<u32>().write(0xdead_0000);
         spec.add(1).cast::<u16>().add(2).write(16);
         let mut flow: ibv_flow = core::mem::zeroed();
-        let (r, e) =
-            with_errno(|| cmd_flow::ibv_cmd_create_flow(qp, &mut flow, spec, null_mut(), 0));
+        let (r, e) = with_errno(|| flow::ibv_cmd_create_flow(qp, &mut flow, spec, null_mut(), 0));
         assert_eq!((r, e), (libc::EINVAL, libc::EINVAL));
     }
 }

@@ -696,7 +696,8 @@ int ibv_cmd_alloc_pd(struct ibv_context *context,
 
 // `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`.
+// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`. 0, or the
+// positive errno (also left in errno).
 int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
@@ -709,8 +710,8 @@ int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
 //
 // CREATE_AH (write command; the core request is built here, `ah`'s address as its user
 // handle) with the provider's response buffer. On success sets `ah->handle` and
-// `ah->context` (the public verb sets `pd`). Divergence: a NULL `resp`, or `resp_size` below
-// the core response, gives EINVAL.
+// `ah->context` (the public verb sets `pd`). 0, or the positive errno. Divergence: a NULL
+// `resp`, or `resp_size` below the core response, gives EINVAL.
 int ibv_cmd_create_ah(struct ibv_pd *pd,
                       struct ibv_ah *ah,
                       struct ibv_ah_attr *attr,
@@ -731,8 +732,8 @@ int ibv_cmd_create_comp_cntr(struct ibv_context *context,
 // `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
 //
 // UVERBS_METHOD_COUNTERS_CREATE (ioctl only) with the provider's `link` chain: sets the
-// counters' context and handle. 0, or the positive errno; any `comp_mask` bit is EOPNOTSUPP
-// (errno left alone, as rdma-core). Divergence: NULL arguments give EINVAL.
+// counters' context and handle. Any `comp_mask` bit is EOPNOTSUPP (errno left alone, as
+// rdma-core).
 int ibv_cmd_create_counters(struct ibv_context *context,
                             struct ibv_counters_init_attr *init_attr,
                             struct verbs_counters *vcounters,
@@ -828,9 +829,9 @@ int ibv_cmd_create_cq_ex2(struct ibv_context *context,
 // Creates a steering rule on `qp` (extended write command CREATE_FLOW): the application's
 // specs, which follow `flow_attr` in memory, converted to the kernel's layout (action specs
 // name their flow action or counters by handle), then the provider's `ucmd`. Sets `flow_id`'s
-// context and handle. 0, or the positive errno: an unknown spec type or a too-short filter is
-// EINVAL, mask bits the kernel cannot take EOPNOTSUPP. Divergence: NULL arguments (or a NULL
-// object in an action spec) give EINVAL; a NULL `ucmd` counts as empty whatever `ucmd_size`.
+// context and handle. An unknown spec type or a too-short filter is EINVAL, mask bits the
+// kernel cannot take EOPNOTSUPP. Divergence: a NULL object in an action spec gives EINVAL; a
+// NULL `ucmd` counts as empty whatever `ucmd_size`.
 int ibv_cmd_create_flow(struct ibv_qp *qp,
                         struct ibv_flow *flow_id,
                         struct ibv_flow_attr *flow_attr,
@@ -840,8 +841,7 @@ int ibv_cmd_create_flow(struct ibv_qp *qp,
 // `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
 //
 // UVERBS_METHOD_FLOW_ACTION_ESP_CREATE (ioctl only) with the present ESP attributes and the
-// provider's `driver` chain: sets the action's context, type ESP and handle. 0, or the
-// positive errno. Divergence: NULL arguments give EINVAL.
+// provider's `driver` chain: sets the action's context, type ESP and handle.
 int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
                                    struct ibv_flow_action_esp_attr *attr,
                                    struct verbs_flow_action *flow_action,
@@ -1003,8 +1003,8 @@ int ibv_cmd_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 
 // `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
 //
-// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
-// (disassociated device) is success. Divergence: NULL gives EINVAL.
+// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). A forgiven EIO (disassociated device) is
+// success.
 int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
 
 // `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
@@ -1018,14 +1018,14 @@ int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
 //
-// FLOW_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a forgiven
-// EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
+// FLOW_DESTROY (ioctl, else the extended write command). A forgiven EIO (disassociated
+// device) is success.
 int ibv_cmd_destroy_flow(struct ibv_flow *flow_id);
 
 // `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
 //
-// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
-// (disassociated device) is success. Divergence: NULL gives EINVAL.
+// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). A forgiven EIO (disassociated device) is
+// success.
 int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
 
 // `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
@@ -1061,8 +1061,8 @@ int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 
 // `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. EIO counts as success
-// on a disassociated device when allowed.
+// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. 0, or the positive
+// errno (also left in errno); EIO counts as success on a disassociated device when allowed.
 int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 #if IBVERBS_PABI_VERSION >= 64  /* ibv_cmd_export_dmabuf_fd, provider ABIs 64, 65 */
@@ -1143,8 +1143,7 @@ int ibv_cmd_modify_cq(struct ibv_cq *cq,
 // `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
 //
 // UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY (ioctl only) of the action, with the present ESP
-// attributes and the provider's `driver` chain. 0, or the positive errno. Divergence: NULL
-// arguments give EINVAL.
+// attributes and the provider's `driver` chain.
 int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
                                    struct ibv_flow_action_esp_attr *attr,
                                    struct ibv_command_buffer *driver);
@@ -1360,8 +1359,8 @@ int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 // `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
 //
 // UVERBS_METHOD_COUNTERS_READ (ioctl only) into `ncounters` values at `counters_value`, with
-// `flags` and the provider's `link` chain. 0, or the positive errno. Divergence: a NULL
-// `vcounters`, or a NULL `counters_value` with a nonzero count, gives EINVAL.
+// `flags` and the provider's `link` chain. Divergence: a NULL `counters_value` with a nonzero
+// count gives EINVAL.
 int ibv_cmd_read_counters(struct verbs_counters *vcounters,
                           uint64_t *counters_value,
                           uint32_t ncounters,

@@ -2420,8 +2420,6 @@ struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
 // `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
 // Joins UD QP `qp` to the multicast group `gid`/`lid` (the provider's `attach_mcast`).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_close_device(struct ibv_context *context)`
@@ -2460,9 +2458,7 @@ void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_att
 // `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
 //
 // A new AH from the provider's `create_ah`, its `context` and `pd` set. NULL with errno on
-// failure.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// failure. `attr` goes to the provider as it is.
 struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 
 // `struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)`
@@ -2544,8 +2540,6 @@ int ibv_dereg_mr(struct ibv_mr *mr);
 // `int ibv_destroy_ah(struct ibv_ah *ah)`
 //
 // The provider's `destroy_ah`: 0, or the positive errno it returns (errno as it left it).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
@@ -2587,8 +2581,6 @@ int ibv_destroy_srq(struct ibv_srq *srq);
 // `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
 // Removes `qp` from the multicast group `gid`/`lid` (the provider's `detach_mcast`).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
@@ -2599,14 +2591,13 @@ int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 // `int ibv_dofork_range(void *base, size_t size)`
 //
-// 0, or -1 with errno (rdma-core never fails
-// here once fork protection is on: a failed MADV_DOFORK is retried per page and ignored).
+// 0, or -1 with errno (rdma-core never fails here once fork protection is on: a failed
+// MADV_DOFORK is retried per page and ignored).
 int ibv_dofork_range(void *base, size_t size);
 
 // `int ibv_dontfork_range(void *base, size_t size)`
 //
-// 0, or -1 with errno from madvise.
-// The memory is only named, never touched.
+// 0, or -1 with errno from madvise. The memory is only named, never touched.
 int ibv_dontfork_range(void *base, size_t size);
 
 // `const char *ibv_event_type_str(enum ibv_event_type event)`
@@ -2621,8 +2612,8 @@ int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
 
 // `int ibv_fork_init(void)`
 //
-// 0, or a positive errno (EINVAL when a range call came first,
-// ENOMEM, ENOSYS when the kernel lacks MADV_DONTFORK).
+// 0, or a positive errno with errno untouched (EINVAL when a range call came first, ENOMEM,
+// ENOSYS when the kernel lacks MADV_DONTFORK).
 int ibv_fork_init(void);
 
 // `void ibv_free_buf(struct ibv_buf *buf)`
@@ -2694,6 +2685,8 @@ int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pke
 //
 // The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
 // set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
+//
+// `Raw`: a plain value, no failure.
 const char *ibv_get_sysfs_path(void);
 
 // `struct ibv_context *ibv_import_device(int cmd_fd)`
@@ -2751,8 +2744,10 @@ int ibv_init_ah_from_wc(struct ibv_context *context,
 
 // `enum ibv_fork_status ibv_is_fork_initialized(void)`
 //
-// UNNEEDED when the kernel copies pinned
-// pages on fork, else ENABLED after a successful `ibv_fork_init`, else DISABLED.
+// UNNEEDED when the kernel copies pinned pages on fork, else ENABLED after a successful
+// `ibv_fork_init`, else DISABLED.
+//
+// `Raw`: a plain value, no failure.
 enum ibv_fork_status ibv_is_fork_initialized(void);
 
 // `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
@@ -2886,7 +2881,8 @@ int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 //
 // Reads `<dir>/<file>` into `buf` (one read of at most `size` bytes, a trailing newline replaced
 // by the NUL). The length, or -1 with errno (EFAULT for a buffer the kernel cannot write, such
-// as a `size` past the address space). Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
+// as a `size` past the address space); -1 with errno untouched when the value fills the buffer.
+// Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
 
 // `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
@@ -2991,6 +2987,8 @@ int ibv_resize_cq(struct ibv_cq *cq, int cqe);
 // EDESTADDRREQ after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL
 // with errno EINVAL (rdma-core crashes); a NETLINK_ROUTE socket that cannot be opened gives the
 // negated errno of socket(2) (rdma-core: a libnl error code).
+//
+// `Raw`: the C value mixes -1 (errno set) and negated errnos; the core computes it.
 int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
                                 struct ibv_ah_attr *attr,
                                 uint8_t eth_mac[ETHERNET_LL_SIZE],

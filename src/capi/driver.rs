@@ -12,7 +12,7 @@ use crate::abi::driver::verbs_device_ops;
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::ib_uverbs_attr;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
-use crate::capi::export::{export, export_byte, export_c};
+use crate::capi::export::{export, export_byte};
 use crate::cret::CRet;
 
 /// `void verbs_register_driver_{ABI}(const struct verbs_device_ops *ops)`
@@ -231,18 +231,3 @@ pub(crate) unsafe fn final_num_attrs(num_attrs: c_uint, link: *mut ibv_command_b
     }
     total
 }
-
-/// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`
-///
-/// The provider ABI's logging entry (`verbs_log` and friends): formats the message and writes it
-/// to the verbs log when `level` is enabled (VERBS_LOG_LEVEL, VERBS_LOG_FILE). A C variadic,
-/// defined in src/shim/verbs_log.c; `ctx` is not read, so every provider ABI's context will do.
-#[export_c(PRIVATE 34..)]
-fn __verbs_log();
-
-/// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
-///
-/// Reads the file `fnfmt` (a printf format) of the device's sysfs directory into `buf`: the
-/// number of bytes read, or -1 with errno. A C variadic, defined in src/shim/verbs_log.c.
-#[export_c(PRIVATE 34..)]
-fn ibv_read_ibdev_sysfs_file();

@@ -113,6 +113,42 @@ impl FromC for Ctx {
     }
 }
 
+/// A context the verb needs only on some paths (`ibv_init_ah_from_wc`: only for a GRH): None
+/// for NULL, which the body refuses where it needs one.
+impl FromC for Option<Ctx> {
+    type C = *mut ibv_context;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut ibv_context) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or an open context.
+        Ok(unsafe { Ctx::from_raw(c) }.ok())
+    }
+}
+
+/// A C string (`const char *`), NUL-terminated and live for the call. Divergence: NULL is
+/// EINVAL (rdma-core would crash).
+impl FromC for &'static core::ffi::CStr {
+    type C = *const core::ffi::c_char;
+    #[inline(always)]
+    unsafe fn from_c(c: *const core::ffi::c_char) -> Result<Self> {
+        if c.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: the caller's contract: a NUL-terminated string, live for the call.
+        Ok(unsafe { core::ffi::CStr::from_ptr(c) })
+    }
+}
+
+/// A provider's chain of command buffers (`struct ibv_command_buffer *driver` or `*link`; NULL
+/// for none), read and written back by the body.
+impl FromC for crate::verbs::cmdbuf::Chain {
+    type C = *mut crate::abi::kern_abi::ibv_command_buffer;
+    #[inline(always)]
+    unsafe fn from_c(c: Self::C) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or a chain of live command buffers.
+        Ok(unsafe { Self::from_raw(c) })
+    }
+}
+
 /// Two adjacent C parameters converted into one value: a provider's buffer and its size (a
 /// declaration writes the pair as one tuple-pattern parameter, `(cmd, cmd_size): Bytes`).
 pub trait FromCPair: Sized {
@@ -167,5 +203,51 @@ impl<T> FromCPair for Buf<T> {
             unsafe { crate::verbs::buf::provider_buf(a, b) },
             PhantomData,
         ))
+    }
+}
+
+/// A caller's array of `T` and its count (`(ptr, n)`, a 32-bit count), for the call: NULL with
+/// a count of 0 is the empty array. Divergence: NULL with a nonzero count is EINVAL (rdma-core
+/// would crash), as is an array past `isize::MAX` bytes.
+pub struct Array<T: 'static>(&'static mut [T]);
+
+impl<T: 'static> Array<T> {
+    /// Its elements.
+    #[inline(always)]
+    pub(crate) fn slice(self) -> &'static mut [T] {
+        self.0
+    }
+}
+
+impl<T: 'static> FromCPair for Array<T> {
+    type A = *mut T;
+    type B = u32;
+    #[inline(always)]
+    unsafe fn from_c(a: *mut T, b: u32) -> Result<Self> {
+        let n = b as usize;
+        if n == 0 {
+            return Ok(Array(&mut []));
+        }
+        if a.is_null()
+            || n.checked_mul(size_of::<T>())
+                .is_none_or(|s| s > isize::MAX as usize)
+        {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: the caller's contract: `n` elements at `a` for the call (checked above: not
+        // NULL, within isize::MAX bytes).
+        Ok(Array(unsafe { core::slice::from_raw_parts_mut(a, n) }))
+    }
+}
+
+/// A caller's buffer for one read(2), `(buf, size)` passed to the kernel as they are (it checks
+/// the range: NULL is EFAULT, as under rdma-core).
+impl FromCPair for crate::verbs::sysfs::ReadBuf {
+    type A = *mut core::ffi::c_char;
+    type B = usize;
+    #[inline(always)]
+    unsafe fn from_c(a: Self::A, b: usize) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or `b` bytes at `a`, writable for the call.
+        Ok(unsafe { Self::from_raw(a, b) })
     }
 }

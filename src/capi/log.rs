@@ -1,5 +1,17 @@
-//! Hidden entry points for the `__verbs_log` C shim (src/shim/verbs_log.c); not in symbols.map.
+//! The provider ABI's log (rdma-core: init.c `__verbs_log`): the declaration of the C variadic
+//! `__verbs_log` (src/shim/verbs_log.c, which only formats) and its two hidden entry points
+//! (not in the version script), which filter and write through `crate::log`.
 use core::ffi::{c_char, c_int};
+
+use crate::capi::export::export_c;
+
+/// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`
+///
+/// The provider ABI's logging entry (`verbs_log` and friends): formats the message and writes it
+/// to the verbs log when `level` is enabled (VERBS_LOG_LEVEL, VERBS_LOG_FILE). A C variadic,
+/// defined in src/shim/verbs_log.c; `ctx` is not read, so every provider ABI's context will do.
+#[export_c(PRIVATE 34..)]
+fn __verbs_log();
 
 /// `int ibverbs_rs_log_enabled(uint32_t level)`: whether a message at `level` would be written.
 #[unsafe(no_mangle)]

@@ -9,10 +9,8 @@
 //! The version script is written from the declarations (`tools/symbols-map`).
 
 pub mod ah;
-pub mod cmd_ah;
 pub mod cmd_cq;
 pub mod cmd_device;
-pub mod cmd_flow;
 pub mod cmd_mr;
 pub mod cmd_post;
 pub mod cmd_qp;
@@ -26,6 +24,7 @@ pub mod dm;
 pub mod driver;
 pub mod events;
 pub mod export;
+pub mod flow;
 pub mod fork;
 pub mod log;
 pub mod marshall;

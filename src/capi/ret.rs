@@ -1,22 +1,8 @@
 //! Return conventions of the few exports that [`crate::cret::CRet`] does not cover.
 //!
-//! Named at each call site like `CRet`'s: a negated errno (`ibv_resolve_eth_l2_from_gid`,
-//! `_ibv_query_gid_table`), and a neutral value for functions with no error channel
-//! (`ibv_get_device_guid` answers 0).
-use core::ffi::c_int;
-
+//! Named at each call site like `CRet`'s: a negated errno (`_ibv_query_gid_table`), and a
+//! neutral value for functions with no error channel (`ibv_get_device_guid` answers 0).
 use crate::errno::Result;
-
-/// 0, or the negated errno (`errno` set to the positive value as well).
-pub(crate) fn ret_neg_errno(r: Result<()>) -> c_int {
-    match r {
-        Ok(()) => 0,
-        Err(e) => {
-            crate::sys::set_errno(e.0);
-            -e.0
-        }
-    }
-}
 
 /// A count, or the negated errno (`errno` set to the positive value as well).
 pub(crate) fn ret_neg_errno_count(r: Result<isize>) -> isize {

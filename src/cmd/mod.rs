@@ -9,8 +9,9 @@
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
 //! - [`mod@write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
-//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
-//!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
+//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR and MW
+//!   commands; [`ah`]: address handles; [`mcast`]: multicast; [`cq`]: CQ commands;
+//!   [`qp`]: QP commands;
 //!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory,
 //!   counters, DMA handles and dma-buf export; [`comp_cntr`]: completion counters;
 //!   [`post`]: work requests through the kernel;
@@ -42,6 +43,7 @@
 //!   objects (see each function).
 #![forbid(unsafe_code)]
 
+pub mod ah;
 pub mod attr;
 pub mod comp_cntr;
 pub mod compat;
@@ -51,6 +53,7 @@ pub mod dm;
 pub mod fallback;
 pub mod flow;
 pub mod ioctl;
+pub mod mcast;
 pub mod pd;
 pub mod post;
 pub mod qp;

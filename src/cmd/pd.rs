@@ -1,7 +1,6 @@
-//! PD, XRCD, MR, MW, AH and multicast commands (rdma-core: `libibverbs/cmd.c`: `ibv_cmd_alloc_pd`,
-//! `ibv_cmd_open_xrcd`, `ibv_cmd_reg_mr`, `ibv_cmd_rereg_mr`, `ibv_cmd_alloc_mw`,
-//! `ibv_cmd_create_ah`, `ibv_cmd_attach_mcast`, `ibv_cmd_detach_mcast`; `cmd_pd.c`,
-//! `cmd_xrcd.c`, `cmd_mr.c`, `cmd_mw.c`, `cmd_ah.c`: the destroys and the ioctl-only MR methods).
+//! PD, XRCD, MR and MW commands (rdma-core: `libibverbs/cmd.c`: `ibv_cmd_alloc_pd`,
+//! `ibv_cmd_open_xrcd`, `ibv_cmd_reg_mr`, `ibv_cmd_rereg_mr`, `ibv_cmd_alloc_mw`; `cmd_pd.c`,
+//! `cmd_xrcd.c`, `cmd_mr.c`, `cmd_mw.c`: the destroys and the ioctl-only MR methods).
 //!
 //! `req`/`resp` are the provider's whole request/response structs (`cmd`, `cmd_size`;
 //! `resp`, `resp_size`); the core fields are written into `req` as rdma-core does. Results are
@@ -18,11 +17,9 @@ use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
 use super::{CmdBuf, Ctx};
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
-use crate::abi::verbs::{
-    ibv_access_flags, ibv_ah_attr, ibv_gid, ibv_rereg_mr_flags, ibv_xrcd_init_attr_mask,
-};
+use crate::abi::verbs::{ibv_access_flags, ibv_rereg_mr_flags, ibv_xrcd_init_attr_mask};
 use crate::errno::{Errno, Result};
-use crate::sys::pod::{self, bytes_mut};
+use crate::sys::pod;
 
 const H: usize = CMD_HDR_SIZE;
 
@@ -35,7 +32,7 @@ pub fn alloc_pd(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
 /// A destroy by handle: the ioctl `method` of `object` with the handle in `attr_id`, falling
 /// back to write command `C` whose core request starts with the handle.
 #[allow(clippy::too_many_arguments)]
-fn destroy_handle<C: KernCmd>(
+pub(super) fn destroy_handle<C: KernCmd>(
     ctx: Ctx<'_>,
     bit: OpBit,
     object: u16,
@@ -113,20 +110,6 @@ pub fn dealloc_mw(ctx: Ctx<'_>, mw_handle: u32, allow_disassociate_destroy: bool
         UVERBS_METHOD_MW_DESTROY,
         UVERBS_ATTR_DESTROY_MW_HANDLE,
         mw_handle,
-        allow_disassociate_destroy,
-    )
-}
-
-/// `ibv_cmd_destroy_ah`: `UVERBS_METHOD_AH_DESTROY`, falling back to
-/// `IB_USER_VERBS_CMD_DESTROY_AH`.
-pub fn destroy_ah(ctx: Ctx<'_>, ah_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
-    destroy_handle::<ibv_destroy_ah>(
-        ctx,
-        op::DESTROY_AH,
-        UVERBS_OBJECT_AH,
-        UVERBS_METHOD_AH_DESTROY,
-        UVERBS_ATTR_DESTROY_AH_HANDLE,
-        ah_handle,
         allow_disassociate_destroy,
     )
 }
@@ -421,80 +404,4 @@ pub fn advise_mr(
     cmd.in_u32(UVERBS_ATTR_ADVISE_MR_FLAGS, flags);
     cmd.in_bytes(UVERBS_ATTR_ADVISE_MR_SGE_LIST, sg_list);
     execute_ioctl(ctx, &mut cmd)
-}
-
-/// The kernel's address vector from `ibv_ah_attr` (`ib_uverbs_ah_attr`, reserved fields 0).
-fn kern_ah_attr(a: &ibv_ah_attr) -> ib_uverbs_ah_attr {
-    let mut dgid = [0u8; 16];
-    dgid.copy_from_slice(pod::bytes::<ibv_gid>(&a.grh.dgid));
-    ib_uverbs_ah_attr {
-        grh: ib_uverbs_global_route {
-            dgid,
-            flow_label: a.grh.flow_label,
-            sgid_index: a.grh.sgid_index,
-            hop_limit: a.grh.hop_limit,
-            traffic_class: a.grh.traffic_class,
-            reserved: 0,
-        },
-        dlid: a.dlid,
-        sl: a.sl,
-        src_path_bits: a.src_path_bits,
-        static_rate: a.static_rate,
-        is_global: a.is_global,
-        port_num: a.port_num,
-        reserved: 0,
-    }
-}
-
-/// `ibv_cmd_create_ah`: `IB_USER_VERBS_CMD_CREATE_AH` with a request of our own (no driver
-/// data); `user_handle` is the `ibv_ah` address. Returns `ah->handle`.
-pub fn create_ah(
-    ctx: Ctx<'_>,
-    pd_handle: u32,
-    user_handle: u64,
-    attr: &ibv_ah_attr,
-    resp: &mut [u8],
-) -> Result<u32> {
-    let mut req = [0u8; size_of::<ibv_create_ah>()];
-    put_field!(&mut req, H; ib_uverbs_create_ah, user_handle, user_handle)?;
-    put_field!(&mut req, H; ib_uverbs_create_ah, pd_handle, pd_handle)?;
-    let mut av = kern_ah_attr(attr);
-    let at = H + core::mem::offset_of!(ib_uverbs_create_ah, attr);
-    req.get_mut(at..at + size_of::<ib_uverbs_ah_attr>())
-        .ok_or(Errno::EINVAL)?
-        .copy_from_slice(bytes_mut(&mut av));
-    execute_cmd_write::<ibv_create_ah>(ctx, &mut req, resp)?;
-    Ok(pod::read::<ib_uverbs_create_ah_resp>(resp).ah_handle)
-}
-
-fn mcast_req<C: KernCmd>(qp_handle: u32, gid: &ibv_gid, lid: u16) -> Result<Vec<u8>> {
-    let mut req = vec![0u8; size_of::<C>()];
-    let mut g = [0u8; 16];
-    g.copy_from_slice(pod::bytes(gid));
-    put_field!(&mut req, H; ib_uverbs_attach_mcast, gid, g)?;
-    put_field!(&mut req, H; ib_uverbs_attach_mcast, qp_handle, qp_handle)?;
-    put_field!(&mut req, H; ib_uverbs_attach_mcast, mlid, lid)?;
-    Ok(req)
-}
-
-/// `ibv_cmd_attach_mcast`: `IB_USER_VERBS_CMD_ATTACH_MCAST`.
-pub fn attach_mcast(ctx: Ctx<'_>, qp_handle: u32, gid: &ibv_gid, lid: u16) -> Result<()> {
-    let mut req = mcast_req::<ibv_attach_mcast>(qp_handle, gid, lid)?;
-    execute_cmd_write_req::<ibv_attach_mcast>(ctx, &mut req)
-}
-
-/// `ibv_cmd_detach_mcast`: `IB_USER_VERBS_CMD_DETACH_MCAST` (a destroy: see
-/// [`destroy_result`]).
-pub fn detach_mcast(
-    ctx: Ctx<'_>,
-    qp_handle: u32,
-    gid: &ibv_gid,
-    lid: u16,
-    allow_disassociate_destroy: bool,
-) -> Result<()> {
-    let mut req = mcast_req::<ibv_detach_mcast>(qp_handle, gid, lid)?;
-    destroy_result(
-        execute_cmd_write_req::<ibv_detach_mcast>(ctx, &mut req),
-        allow_disassociate_destroy,
-    )
 }

@@ -129,6 +129,35 @@ pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]
     }
 }
 
+/// A provider's chain of command buffers handed to an `ibv_cmd_*` export (NULL for none), for
+/// one call: read into [`CmdBuf`]s before the command ([`Chain::links`]) and written back after
+/// it ([`Chain::store`]), as rdma-core's commands link and update the provider's buffers.
+#[derive(Clone, Copy)]
+pub struct Chain(*mut ibv_command_buffer);
+
+impl Chain {
+    /// # Safety
+    /// `b` is NULL or heads a chain of live command buffers that stay live, and are the
+    /// caller's alone, for the call the value is made for.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(b: *mut ibv_command_buffer) -> Chain {
+        Chain(b)
+    }
+
+    /// Its buffers, in order (EINVAL for a malformed or looping chain: [`chain_from_c`]).
+    pub(crate) fn links(self) -> Result<Vec<CmdBuf>> {
+        // SAFETY: from_raw's contract: NULL or a chain of live buffers.
+        unsafe { chain_from_c(self.0) }
+    }
+
+    /// The attributes of `links` (from [`Chain::links`]), as the kernel left them, back into
+    /// its buffers.
+    pub(crate) fn store(self, links: &[CmdBuf]) {
+        // SAFETY: from_raw's contract; `links` came from this chain.
+        unsafe { chain_to_c(self.0, links) }
+    }
+}
+
 /// The provider-facing `execute_ioctl(context, cmd)`: run a C chain and leave the C buffers as
 /// rdma-core does (the head holds the linearised array and header; each link its own attributes).
 ///

@@ -6,6 +6,7 @@
 //! Never calls an export and never imports `crate::capi`.
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
+pub(crate) mod ah;
 pub(crate) mod buf;
 pub(crate) mod cmdbuf;
 pub(crate) mod context;
@@ -14,12 +15,16 @@ pub(crate) mod device;
 pub(crate) mod devlist;
 pub(crate) mod disassoc;
 pub mod explain;
+pub(crate) mod flow;
 pub(crate) mod gid;
 pub(crate) mod handed;
 pub mod handle;
+pub(crate) mod marshall;
+pub(crate) mod mcast;
 pub(crate) mod mr;
 pub(crate) mod objects;
 pub(crate) mod ops;
 pub(crate) mod pd;
 pub(crate) mod qpcommon;
 pub(crate) mod query;
+pub(crate) mod sysfs;

@@ -1,5 +1,5 @@
 //! The object verbs both an IBVERBS_1.1 export and its IBVERBS_1.0 twin (`capi::compat_1_0`)
-//! perform (rdma-core: verbs.c's `ibv_create_srq` … `ibv_detach_mcast`, device.c's
+//! perform (rdma-core: verbs.c's `ibv_create_srq` … `ibv_destroy_cq`, device.c's
 //! `ibv_get_device_name`/`_guid`, the sysfs P_Key read of `ibv_query_pkey`): the checks, the
 //! provider's op from the context's table, and the library's bookkeeping on the object.
 //!
@@ -14,10 +14,9 @@ use core::ffi::{c_char, c_int};
 
 use crate::abi::verbs::ibv_qp_attr_mask::IBV_QP_STATE;
 use crate::abi::verbs::{
-    ibv_ah, ibv_ah_attr, ibv_cq, ibv_device, ibv_gid, ibv_pd, ibv_qp, ibv_qp_attr,
-    ibv_qp_init_attr, ibv_srq, ibv_srq_attr, ibv_srq_init_attr,
+    ibv_cq, ibv_device, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, ibv_srq, ibv_srq_attr,
+    ibv_srq_init_attr,
 };
-use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 use crate::verbs::ctxpriv::ops_of;
 use crate::verbs::qpcommon::init_lock;
@@ -256,84 +255,4 @@ pub(crate) unsafe fn destroy_cq(cq: *mut ibv_cq) -> Result<c_int> {
         unsafe { libc::pthread_mutex_unlock(mutex) };
     }
     Ok(ret)
-}
-
-/// A new AH on `pd` from the provider's `create_ah`, its context and PD set (`ibv_create_ah`).
-///
-/// # Safety
-/// `pd` is NULL or a live PD of an open context; `attr` the caller's attributes.
-#[inline]
-pub(crate) unsafe fn create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
-    // SAFETY: the caller's PD (checked for NULL, as its context).
-    let ctx = unsafe { pd.as_ref() }.map_or(core::ptr::null_mut(), |p| p.context);
-    if ctx.is_null() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: an open context of this library.
-    let op = unsafe { ops_of(ctx) }.create_ah.ok_or(Errno::EOPNOTSUPP)?;
-    // SAFETY: the provider's op on the caller's PD and attributes.
-    let ah = unsafe { op(pd, attr) };
-    // SAFETY: the provider's new AH, not yet handed out.
-    if let Some(a) = unsafe { ah.as_mut() } {
-        a.context = ctx;
-        a.pd = pd;
-    }
-    Ok(ah)
-}
-
-/// The provider's `destroy_ah` (`ibv_destroy_ah`); a missing op answers EOPNOTSUPP as rdma-core's
-/// default op does, `errno` untouched.
-///
-/// # Safety
-/// `ah` is NULL or a live AH, not used again once this answers 0.
-#[inline]
-pub(crate) unsafe fn destroy_ah(ah: *mut ibv_ah) -> Result<c_int> {
-    // SAFETY: the caller's AH (checked for NULL, as its context).
-    let ctx = unsafe { ah.as_ref() }.map_or(core::ptr::null_mut(), |a| a.context);
-    if ctx.is_null() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: an open context of this library.
-    Ok(match unsafe { ops_of(ctx) }.destroy_ah {
-        // SAFETY: the provider's op on the caller's AH.
-        Some(op) => unsafe { op(ah) },
-        None => quiet(Errno::EOPNOTSUPP),
-    })
-}
-
-/// Which multicast op [`mcast`] runs.
-#[derive(Clone, Copy)]
-pub(crate) enum Mcast {
-    Attach,
-    Detach,
-}
-
-/// The provider's `attach_mcast` or `detach_mcast` for UD QP `qp` and group `gid`/`lid`
-/// (`ibv_attach_mcast`, `ibv_detach_mcast`); a missing op answers EOPNOTSUPP, `errno` untouched.
-///
-/// # Safety
-/// `qp` is NULL or a live QP; `gid` NULL or the caller's GID.
-#[inline]
-pub(crate) unsafe fn mcast(
-    which: Mcast,
-    qp: *mut ibv_qp,
-    gid: *const ibv_gid,
-    lid: u16,
-) -> Result<c_int> {
-    // SAFETY: the caller's QP (checked for NULL, as its context).
-    let ctx = unsafe { qp.as_ref() }.map_or(core::ptr::null_mut(), |q| q.context);
-    if ctx.is_null() || gid.is_null() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: an open context of this library.
-    let ops = unsafe { ops_of(ctx) };
-    let op = match which {
-        Mcast::Attach => ops.attach_mcast,
-        Mcast::Detach => ops.detach_mcast,
-    };
-    Ok(match op {
-        // SAFETY: the provider's op on the caller's QP and GID.
-        Some(op) => unsafe { op(qp, gid, lid) },
-        None => quiet(Errno::EOPNOTSUPP),
-    })
 }

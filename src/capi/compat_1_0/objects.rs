@@ -26,7 +26,7 @@ use crate::abi::verbs::{
 use crate::capi::{cq, events, mr, qp};
 use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
-use crate::verbs::objects::{self, Mcast};
+use crate::verbs::objects;
 
 /// Allocate a wrapper, create the real object with `make`, and let `fill` complete the wrapper.
 /// The wrapper is freed (and `make`'s errno kept) when `make` returns NULL.
@@ -403,7 +403,11 @@ fn ibv_create_ah_1_0(pd: *mut ibv_pd_1_0, attr: *mut ibv_ah_attr) -> Raw<*mut ib
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
-            || objects::create_ah(real(pd), attr).ret_null(),
+            || {
+                crate::verbs::handle::Pd::from_raw(real(pd))
+                    .and_then(|p| crate::verbs::ah::create(p, attr))
+                    .ret_null()
+            },
             |w: &mut ibv_ah_1_0, r| {
                 w.context = (*pd).context;
                 w.pd = pd;
@@ -420,7 +424,11 @@ fn ibv_create_ah_1_0(pd: *mut ibv_pd_1_0, attr: *mut ibv_ah_attr) -> Raw<*mut ib
 #[export("IBVERBS_1.0" as ibv_destroy_ah)]
 fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 AH or NULL.
-    unsafe { unwrap_destroy(ah, |r| ret_status(objects::destroy_ah(r))) }
+    unsafe {
+        unwrap_destroy(ah, |r| {
+            ret_status(crate::verbs::handle::Ah::from_raw(r).map(crate::verbs::ah::destroy))
+        })
+    }
 }
 
 /// `int ibv_attach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
@@ -428,8 +436,14 @@ fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> Raw<c_int> {
 /// `ibv_attach_mcast` on the real QP: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_attach_mcast)]
 fn ibv_attach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> Raw<c_int> {
-    // SAFETY: a 1.0 QP or NULL.
-    ret_status(unsafe { objects::mcast(Mcast::Attach, real(qp), gid, lid) })
+    // SAFETY: a 1.0 QP or NULL; the caller's GID or NULL.
+    let (q, g) = unsafe {
+        (
+            crate::verbs::handle::Qp::from_raw(real(qp)),
+            crate::verbs::handle::Ptr::from_raw(gid),
+        )
+    };
+    ret_status(q.and_then(|q| Ok(crate::verbs::mcast::attach(q, g?, lid))))
 }
 
 /// `int ibv_detach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
@@ -437,6 +451,12 @@ fn ibv_attach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> Raw
 /// `ibv_detach_mcast` on the real QP: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_detach_mcast)]
 fn ibv_detach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> Raw<c_int> {
-    // SAFETY: a 1.0 QP or NULL.
-    ret_status(unsafe { objects::mcast(Mcast::Detach, real(qp), gid, lid) })
+    // SAFETY: a 1.0 QP or NULL; the caller's GID or NULL.
+    let (q, g) = unsafe {
+        (
+            crate::verbs::handle::Qp::from_raw(real(qp)),
+            crate::verbs::handle::Ptr::from_raw(gid),
+        )
+    };
+    ret_status(q.and_then(|q| Ok(crate::verbs::mcast::detach(q, g?, lid))))
 }

@@ -1,0 +1,50 @@
+//! Multicast attach and detach (rdma-core: verbs.c `ibv_attach_mcast`, `ibv_detach_mcast`;
+//! cmd.c for the provider's commands).
+//!
+//! The public verbs hand the call to the context's op (the provider's, which sends the kernel
+//! command, or none: EOPNOTSUPP as rdma-core's default op answers, errno untouched) and pass its
+//! status on; the provider's commands go to `cmd::mcast`. Called by `capi::mcast` (and the 1.0
+//! twins).
+use core::ffi::c_int;
+
+use crate::abi::verbs::ibv_gid;
+use crate::verbs::handle::{Ptr, Qp};
+
+/// `ibv_attach_mcast`: the provider's `attach_mcast` for UD QP `qp` and group `gid`/`lid`: its
+/// status (0 or the positive errno, errno as it left it).
+#[inline]
+pub(crate) fn attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
+    match qp.ops().attach_mcast {
+        // SAFETY: the provider's op on its own QP and the caller's GID.
+        Some(op) => unsafe { op(qp.raw(), gid.as_ptr(), lid) },
+        None => libc::EOPNOTSUPP,
+    }
+}
+
+/// `ibv_detach_mcast`: the provider's `detach_mcast`, as [`attach`].
+#[inline]
+pub(crate) fn detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
+    match qp.ops().detach_mcast {
+        // SAFETY: the provider's op on its own QP and the caller's GID.
+        Some(op) => unsafe { op(qp.raw(), gid.as_ptr(), lid) },
+        None => libc::EOPNOTSUPP,
+    }
+}
+
+/// `ibv_cmd_attach_mcast`: ATTACH_MCAST for the QP's handle.
+pub(crate) fn cmd_attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::Result<()> {
+    // SAFETY: a live QP (the handle's contract).
+    let h = unsafe { (*qp.raw()).handle };
+    let c = qp.ctx().channel();
+    crate::cmd::mcast::attach_mcast(c.cmd(), h, &gid.read(), lid)
+}
+
+/// `ibv_cmd_detach_mcast`: DETACH_MCAST for the QP's handle; EIO counts as done on a
+/// disassociated device when allowed.
+pub(crate) fn cmd_detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::Result<()> {
+    // SAFETY: a live QP (the handle's contract).
+    let h = unsafe { (*qp.raw()).handle };
+    let c = qp.ctx().channel();
+    let allow = crate::verbs::disassoc::allow_disassociate();
+    crate::cmd::mcast::detach_mcast(c.cmd(), h, &gid.read(), lid, allow)
+}
