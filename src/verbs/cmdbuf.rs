@@ -178,3 +178,18 @@ pub(crate) unsafe fn execute_c(
     }
     r
 }
+
+/// `f` with a provider's chain as the command layer's buffers, whose attributes (as the kernel
+/// left them) are then copied back into the C chain, whatever `f` returned. EINVAL for a chain
+/// [`chain_from_c`] refuses, before `f` runs.
+pub(crate) fn with_chain<T>(
+    chain: crate::verbs::handle::Chain,
+    f: impl FnOnce(&mut Vec<CmdBuf>) -> Result<T>,
+) -> Result<T> {
+    // SAFETY: `Chain`'s contract: NULL or a live chain for the call.
+    let mut links = unsafe { chain_from_c(chain.raw()) }?;
+    let r = f(&mut links);
+    // SAFETY: as above; `links` came from this chain.
+    unsafe { chain_to_c(chain.raw(), &links) };
+    r
+}

@@ -148,9 +148,10 @@ pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     }
 }
 
-/// [`DETACHED`], out of the verbs' way.
+/// [`DETACHED`], out of the verbs' way. Inlinable, so that it folds to its address in every
+/// codegen unit: a call (across units) would keep a register of the caller's live across it.
 #[cold]
-#[inline(never)]
+#[inline]
 fn detached() -> &'static ContextPriv {
     &DETACHED
 }
