@@ -10,6 +10,7 @@ use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
 use ibverbs::cmd::cq::*;
+use ibverbs::cmd::mr::*;
 use ibverbs::cmd::pd::*;
 use ibverbs::cmd::qp::*;
 use ibverbs::cmd::srq::*;

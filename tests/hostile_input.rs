@@ -12,7 +12,7 @@ use ibverbs::abi::driver::{verbs_qp, verbs_sysfs_dev};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{cmd_cq, cmd_device, cmd_flow, cmd_mr, cmd_qp, cmd_srq_wq, pd};
+use ibverbs::capi::{cmd_cq, cmd_device, cmd_flow, cmd_qp, cmd_srq_wq, mr, pd};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;
@@ -242,7 +242,7 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
         let pd = g.at::<ibv_pd>();
         let odp = ibv_access_flags::IBV_ACCESS_ON_DEMAND as c_int;
         let (r, e) = with_errno(|| {
-            cmd_mr::ibv_cmd_reg_mr(
+            mr::ibv_cmd_reg_mr(
                 pd,
                 0x1000 as *mut _,
                 usize::MAX,

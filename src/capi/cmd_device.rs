@@ -186,8 +186,22 @@ fn ibv_cmd_query_port(
     }
 }
 
+/// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
+///
+/// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only, provider ABI 64 on): stores the port's speed in
+/// `*speed`. 0, or the positive errno (EOPNOTSUPP from a kernel without the method).
+/// Divergence: NULL `context` or `speed` gives EINVAL.
+#[export(PRIVATE 64..)]
+fn ibv_cmd_query_port_speed(
+    context: crate::verbs::handle::Ctx,
+    port_num: u32,
+    speed: crate::verbs::handle::Ptr<u64>,
+) -> Errno {
+    crate::verbs::query::cmd_port_speed(context, port_num).map(|v| speed.write(v))
+}
+
 pub(crate) use crate::verbs::disassoc::allow_disassociate;
 
 pub(crate) use crate::verbs::ctxpriv::with_cmd;
 
-pub(crate) use crate::verbs::buf::{provider_buf, provider_bufs};
+pub(crate) use crate::verbs::buf::provider_buf;

@@ -9,10 +9,10 @@
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
 //! - [`write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
-//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
-//!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;
+//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, AH and
+//!   multicast commands; [`mr`]: MR and MW commands; [`cq`]: CQ commands; [`qp`]: QP commands;
 //!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory,
-//!   counters, DMA handles and dma-buf export; [`comp_cntr`]: completion counters;
+//!   counters, DMA handles and dma-buf export; [`counters`]: completion counters;
 //!   [`post`]: work requests through the kernel;
 //!   [`flow`]: flow destroys.
 //!
@@ -43,14 +43,15 @@
 #![forbid(unsafe_code)]
 
 pub mod attr;
-pub mod comp_cntr;
 pub mod compat;
+pub mod counters;
 pub mod cq;
 pub mod device;
 pub mod dm;
 pub mod fallback;
 pub mod flow;
 pub mod ioctl;
+pub mod mr;
 pub mod pd;
 pub mod post;
 pub mod qp;

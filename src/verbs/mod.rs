@@ -9,9 +9,11 @@
 pub(crate) mod buf;
 pub(crate) mod cmdbuf;
 pub(crate) mod context;
+pub(crate) mod counters;
 pub(crate) mod ctxpriv;
 pub(crate) mod devlist;
 pub(crate) mod disassoc;
+pub(crate) mod dm;
 pub(crate) mod gid;
 pub(crate) mod handed;
 pub mod handle;
