@@ -424,7 +424,7 @@ fn zero_qp_attr() -> ibv_qp_attr {
 /// Create, use and destroy one of each object with rxe's request/response sizes.
 fn objects(ctx: Ctx<'_>, async_fd: i32) {
     use ibverbs::abi::kern_abi::*;
-    use ibverbs::cmd::{ah, cq, mcast, pd, qp, srq};
+    use ibverbs::cmd::{ah, cq, mcast, mr, pd, qp, srq};
     let show = |what: &str, r: &dyn std::fmt::Debug| println!("  {what}: {r:?}");
     println!("objects (rxe udata sizes):");
 
@@ -442,7 +442,7 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         [0u8; size_of::<ib_uverbs_reg_mr_resp>()],
     );
     let addr = buf.as_ptr() as u64;
-    let mr = pd::reg_mr(ctx, pd_h, addr, buf.len(), addr, 7, &mut req, &mut resp);
+    let mr = mr::reg_mr(ctx, pd_h, addr, buf.len(), addr, 7, &mut req, &mut resp);
     show("reg_mr (local write, remote write/read)", &mr);
 
     let a = cq::CqInit {
@@ -570,7 +570,7 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         show("destroy_ah", &ah::destroy_ah(ctx, a, false));
     }
     if let Ok(k) = mr {
-        show("dereg_mr", &pd::dereg_mr(ctx, k.handle, false));
+        show("dereg_mr", &mr::dereg_mr(ctx, k.handle, false));
     }
     show("dealloc_pd", &pd::dealloc_pd(ctx, pd_h, false));
 }

@@ -11,7 +11,7 @@ use ibverbs::abi::verbs::ibv_mr_init_attr_mask::*;
 use ibverbs::abi::verbs::ibv_rereg_mr_err_code::IBV_REREG_MR_ERR_INPUT;
 use ibverbs::abi::verbs::ibv_rereg_mr_flags::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{ah, cmd_mr, context, counters, dm, marshall, mcast, mr, pd};
+use ibverbs::capi::{ah, context, counters, dm, marshall, mcast, mr, pd};
 use ibverbs::sys;
 
 /// Run `f` with errno preset to a sentinel; return its result and the errno it left.
@@ -216,7 +216,7 @@ fn commands_reject_null() {
         );
         let mut vmr: verbs_mr = core::mem::zeroed();
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_reg_mr(
+            with_errno(|| mr::ibv_cmd_reg_mr(
                 null_mut(),
                 null_mut(),
                 0,
@@ -231,11 +231,11 @@ fn commands_reject_null() {
             e
         );
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_reg_dmabuf_mr(null_mut(), 0, 0, 0, -1, 0, &mut vmr)),
+            with_errno(|| mr::ibv_cmd_reg_dmabuf_mr(null_mut(), 0, 0, 0, -1, 0, &mut vmr)),
             e
         );
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_reg_dm_mr(
+            with_errno(|| dm::ibv_cmd_reg_dm_mr(
                 &mut pd1,
                 null_mut(),
                 0,
@@ -247,7 +247,7 @@ fn commands_reject_null() {
             e
         );
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_rereg_mr(
+            with_errno(|| mr::ibv_cmd_rereg_mr(
                 &mut vmr,
                 IBV_REREG_MR_CHANGE_PD as u32,
                 null_mut(),
@@ -262,22 +262,22 @@ fn commands_reject_null() {
             )),
             e
         );
-        assert_eq!(with_errno(|| cmd_mr::ibv_cmd_dereg_mr(null_mut())), e);
+        assert_eq!(with_errno(|| mr::ibv_cmd_dereg_mr(null_mut())), e);
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_dereg_mr(&mut vmr)),
+            with_errno(|| mr::ibv_cmd_dereg_mr(&mut vmr)),
             e,
             "an MR without a context"
         );
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_query_mr(null_mut(), &mut vmr, 1)),
+            with_errno(|| mr::ibv_cmd_query_mr(null_mut(), &mut vmr, 1)),
             e
         );
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_advise_mr(&mut pd1, 0, 0, null_mut(), 1)),
+            with_errno(|| mr::ibv_cmd_advise_mr(&mut pd1, 0, 0, null_mut(), 1)),
             e
         );
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_alloc_mw(
+            with_errno(|| mr::ibv_cmd_alloc_mw(
                 null_mut(),
                 1,
                 null_mut(),
@@ -288,12 +288,12 @@ fn commands_reject_null() {
             )),
             e
         );
-        assert_eq!(with_errno(|| cmd_mr::ibv_cmd_dealloc_mw(null_mut())), e);
+        assert_eq!(with_errno(|| mr::ibv_cmd_dealloc_mw(null_mut())), e);
         assert_eq!(
-            with_errno(|| cmd_mr::ibv_cmd_alloc_dm(null_mut(), null(), null_mut(), null_mut())),
+            with_errno(|| dm::ibv_cmd_alloc_dm(null_mut(), null(), null_mut(), null_mut())),
             e
         );
-        assert_eq!(with_errno(|| cmd_mr::ibv_cmd_free_dm(null_mut())), e);
+        assert_eq!(with_errno(|| dm::ibv_cmd_free_dm(null_mut())), e);
         assert_eq!(
             with_errno(|| mcast::ibv_cmd_attach_mcast(null_mut(), null_mut(), 0)),
             e

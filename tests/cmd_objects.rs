@@ -12,6 +12,7 @@ use ibverbs::abi::verbs::*;
 use ibverbs::cmd::ah::*;
 use ibverbs::cmd::cq::*;
 use ibverbs::cmd::mcast::*;
+use ibverbs::cmd::mr::*;
 use ibverbs::cmd::pd::*;
 use ibverbs::cmd::qp::*;
 use ibverbs::cmd::srq::*;

@@ -13,7 +13,7 @@ use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
 use ibverbs::capi::device as cmd_device;
-use ibverbs::capi::{cmd_cq, cmd_mr, cmd_qp, cmd_srq_wq, flow, pd};
+use ibverbs::capi::{cmd_cq, cmd_qp, cmd_srq_wq, flow, mr, pd};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;
@@ -243,7 +243,7 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
         let pd = g.at::<ibv_pd>();
         let odp = ibv_access_flags::IBV_ACCESS_ON_DEMAND as c_int;
         let (r, e) = with_errno(|| {
-            cmd_mr::ibv_cmd_reg_mr(
+            mr::ibv_cmd_reg_mr(
                 pd,
                 0x1000 as *mut _,
                 usize::MAX,

@@ -451,61 +451,65 @@ fn expand(spec: Spec, f: ItemFn) -> syn::Result<Tokens> {
         None => quote!(<#t as crate::capi::export::FromC>::from_c(#n)),
         Some(m) => quote!(<#t as crate::capi::export::FromCPair>::from_c(#n, #m)),
     };
-    let convert: Vec<Tokens> = params
-        .iter()
-        .map(|(n, pair, t)| {
-            let e = from_c(n, pair, t);
-            quote! {
-                // The C contract: each argument is what the prototype declares.
-                #[allow(clippy::undocumented_unsafe_blocks)]
-                let #n = unsafe { #e }?;
-            }
-        })
-        .collect();
-    let result = |t: Tokens| {
-        quote! {
-            (|| -> crate::errno::Result<#t> {
-                #(#convert)*
-                #body
-            })()
-        }
+    // The body's `Result` through the convention `ret` (an expression of `r`). A parameter that
+    // cannot be converted returns through the same convention at once, on a path of its own:
+    // joined with the body's result, its constant errno (and `Err`) would be loaded ahead of
+    // the checks, on every call (two instructions in `ibv_cmd_dereg_mr`).
+    let with = |t: Tokens, ret: Tokens| {
+        let early: Vec<Tokens> = params
+            .iter()
+            .map(|(n, pair, ty)| {
+                let e = from_c(n, pair, ty);
+                quote! {
+                    // The C contract: each argument is what the prototype declares.
+                    #[allow(clippy::undocumented_unsafe_blocks)]
+                    let #n = match unsafe { #e } {
+                        Ok(v) => v,
+                        Err(e) => {
+                            let r: crate::errno::Result<#t> = Err(e);
+                            return #ret;
+                        }
+                    };
+                }
+            })
+            .collect();
+        quote! {{
+            #(#early)*
+            let r = (|| -> crate::errno::Result<#t> #body)();
+            #ret
+        }}
     };
     let (c_ret, c_body) = match &conv {
         Conv::Raw(t) => (quote!(#t), quote!(#body)),
-        Conv::Errno => {
-            let r = result(quote!(()));
-            (
+        Conv::Errno => (
+            quote!(::core::ffi::c_int),
+            with(quote!(()), quote!(crate::cret::CRet::ret_errno(r))),
+        ),
+        Conv::Null(t) => (
+            quote!(#t),
+            with(quote!(#t), quote!(crate::cret::CRet::ret_null(r))),
+        ),
+        Conv::MinusOne(t) => (
+            quote!(#t),
+            with(quote!(#t), quote!(crate::cret::CRet::ret_minus_one(r))),
+        ),
+        Conv::Status => (
+            quote!(::core::ffi::c_int),
+            with(
                 quote!(::core::ffi::c_int),
-                quote!({ crate::cret::CRet::ret_errno(#r) }),
-            )
-        }
-        Conv::Null(t) => {
-            let r = result(quote!(#t));
-            (quote!(#t), quote!({ crate::cret::CRet::ret_null(#r) }))
-        }
-        Conv::MinusOne(t) => {
-            let r = result(quote!(#t));
-            (quote!(#t), quote!({ crate::cret::CRet::ret_minus_one(#r) }))
-        }
-        Conv::Status => {
-            let r = result(quote!(::core::ffi::c_int));
-            (
-                quote!(::core::ffi::c_int),
-                quote!({ crate::cret::ret_status(#r) }),
-            )
-        }
-        Conv::Quiet => {
-            let r = result(quote!(()));
-            (
-                quote!(::core::ffi::c_int),
-                quote!({
-                    match #r {
-                        Ok(()) => 0,
-                        Err(e) => crate::cret::quiet(e),
-                    }
+                quote!(crate::cret::ret_status(r)),
+            ),
+        ),
+        Conv::Quiet => (
+            quote!(::core::ffi::c_int),
+            with(
+                quote!(()),
+                quote!(match r {
+                    Ok(()) => 0,
+                    Err(e) => crate::cret::quiet(e),
                 }),
-            )
-        }
+            ),
+        ),
         Conv::Void => {
             let conv_void: Vec<Tokens> = params
                 .iter()

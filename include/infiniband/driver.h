@@ -640,8 +640,8 @@ int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
 
 // `int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)`
 //
-// ADVISE_MR (ioctl only): `advice` (e.g. prefetch) for the `num_sge` ranges of `sg_list`.
-// Divergence: a NULL `sg_list` with a non-zero `num_sge` gives EINVAL.
+// ADVISE_MR (ioctl only): `advice` (e.g. prefetch) for the `num_sge` ranges of `sg_list`. 0, or
+// the positive errno. Divergence: a NULL `sg_list` with a non-zero `num_sge` gives EINVAL.
 int ibv_cmd_advise_mr(struct ibv_pd *pd,
                       enum ibv_advise_mr_advice advice,
                       uint32_t flags,
@@ -652,7 +652,7 @@ int ibv_cmd_advise_mr(struct ibv_pd *pd,
 //
 // DM_ALLOC (ioctl only, with the provider's `link` chain) of `dm_attr->length` bytes at
 // alignment `2^log_align_req`. On success sets `dm->handle`, `dm->dm.handle`,
-// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`.
+// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`. 0, or the positive errno.
 int ibv_cmd_alloc_dm(struct ibv_context *ctx,
                      const struct ibv_alloc_dm_attr *dm_attr,
                      struct verbs_dm *dm,
@@ -672,8 +672,8 @@ int ibv_cmd_alloc_dmah(struct ibv_context *ctx,
 // `int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw, struct ibv_alloc_mw *cmd, size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)`
 //
 // ALLOC_MW (write command) of `type` with the provider's request and response. On success sets
-// the MW's context, pd, rkey, handle and type. Divergence: buffers shorter than the core
-// request/response give EINVAL.
+// the MW's context, pd, rkey, handle and type. 0, or the positive errno. Divergence: buffers
+// shorter than the core request/response give EINVAL.
 int ibv_cmd_alloc_mw(struct ibv_pd *pd,
                      enum ibv_mw_type type,
                      struct ibv_mw *mw,
@@ -1276,7 +1276,7 @@ int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp,
 // UVERBS_METHOD_QUERY_COMP_CNTR_CAPS (ioctl only) into `caps`: the maximum number of counters,
 // their maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. 0, or the positive
 // errno; a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is EINVAL with errno left
-// alone (as rdma-core).
+// alone (as rdma-core, before it looks at anything else).
 int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context,
                                  struct ibv_comp_cntr_caps *caps,
                                  size_t caps_size);
@@ -1304,7 +1304,7 @@ int ibv_cmd_query_device_any(struct ibv_context *context,
 //
 // QUERY_MR (ioctl only) of the MR with `mr_handle` (one imported from another process): stores
 // its lkey, rkey and length, and on success its handle, `pd`, `pd`'s context, `addr = NULL`
-// and `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`.
+// and `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`. 0, or the positive errno.
 int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle);
 
 // `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
@@ -1320,9 +1320,9 @@ int ibv_cmd_query_port(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION >= 64  /* ibv_cmd_query_port_speed, provider ABIs 64, 65 */
 // `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
 //
-// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only): stores the port's speed in `*speed`. 0, or the
-// positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context` or
-// `speed` gives EINVAL.
+// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only, provider ABI 64 on): stores the port's speed in
+// `*speed`. 0, or the positive errno (EOPNOTSUPP from a kernel without the method).
+// Divergence: NULL `context` or `speed` gives EINVAL.
 int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed);
 #endif
 
@@ -1380,7 +1380,7 @@ int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)
 // DM_MR_REG (ioctl only, with the provider's `link` chain): registers `length` bytes at `offset`
 // of device memory `dm`. `access` must include `IBV_ACCESS_ZERO_BASED` (else EINVAL, nothing
 // sent). On success sets the MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and
-// `vmr->mr_type = IBV_MR_TYPE_MR`.
+// `vmr->mr_type = IBV_MR_TYPE_MR`. 0, or the positive errno.
 int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
                       struct verbs_dm *dm,
                       uint64_t offset,
@@ -1394,7 +1394,7 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
 //
 // REG_DMABUF_MR (ioctl only): registers `length` bytes at `offset` of dma-buf `fd`. On success
 // sets the MR's handle, lkey, rkey, context and pd, `addr = offset`, `length`, and
-// `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`.
+// `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. 0, or the positive errno.
 //
 // Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
 // inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
@@ -1428,7 +1428,8 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
 // length `SIZE_MAX` is the implicit whole-address-space MR and must have a NULL `addr` (else
 // EINVAL, nothing sent). On success sets the MR's handle, lkey, rkey and context, and
 // `vmr->mr_type = IBV_MR_TYPE_MR`, `vmr->access = access` (the public verb sets pd, addr and
-// length). Divergence: buffers shorter than the core request/response give EINVAL.
+// length). 0, or the positive errno. Divergence: buffers shorter than the core
+// request/response give EINVAL.
 int ibv_cmd_reg_mr(struct ibv_pd *pd,
                    void *addr,
                    size_t length,
@@ -1443,7 +1444,7 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd,
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_reg_mr_ex, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_reg_mr_ex(struct ibv_pd *pd, struct verbs_mr *vmr, struct ibv_mr_init_attr *mr_init_attr)`
 //
-// UVERBS_METHOD_REG_MR (see `crate::cmd::pd::reg_mr_ex` for which `comp_mask` combinations are
+// UVERBS_METHOD_REG_MR (see `crate::cmd::mr::reg_mr_ex` for which `comp_mask` combinations are
 // accepted): on success sets the MR's handle, context, lkey and rkey, `vmr->mr_type`
 // (`IBV_MR_TYPE_DMABUF_MR` for a dma-buf, else `IBV_MR_TYPE_MR`) and `vmr->access`. A kernel
 // without the method gets the legacy REG_MR write for an address-based request (EOPNOTSUPP for a
@@ -1464,8 +1465,9 @@ int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 //
 // REREG_MR (write command) with the provider's request and response; `pd` is read only with
 // `IBV_REREG_MR_CHANGE_PD`. On success stores the new lkey and rkey, and with CHANGE_PD the new
-// PD's context (the public verb updates pd, addr and length). Divergence: CHANGE_PD with a NULL
-// `pd`, and buffers shorter than the core request/response, give EINVAL.
+// PD's context (the public verb updates pd, addr and length). 0, or the positive errno.
+// Divergence: CHANGE_PD with a NULL `pd`, and buffers shorter than the core request/response,
+// give EINVAL.
 int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
                      uint32_t flags,
                      void *addr,

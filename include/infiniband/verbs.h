@@ -2531,10 +2531,9 @@ int ibv_dealloc_pd(struct ibv_pd *pd);
 // `int ibv_dereg_mr(struct ibv_mr *mr)`
 //
 // The provider's `dereg_mr`: 0, or the positive errno it returns (errno as the provider left
-// it). After success an address-registered, non-ODP MR's range is released from fork
-// protection.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// it; a provider without the op: EOPNOTSUPP, errno untouched). After success an
+// address-registered, non-ODP MR's range is released from fork protection. The IBVERBS_1.0 twin
+// is in `compat_1_0`.
 int ibv_dereg_mr(struct ibv_mr *mr);
 
 // `int ibv_destroy_ah(struct ibv_ah *ah)`
@@ -2585,8 +2584,9 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 //
-// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), else -1 with
-// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
+// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), its answer as
+// it is, else -1 with errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives
+// -1 with EINVAL.
 int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 // `int ibv_dofork_range(void *base, size_t size)`
@@ -2909,9 +2909,8 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
 //
-// [`ibv_reg_mr_iova2`] with the I/O virtual address equal to `addr`.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// [`ibv_reg_mr_iova2`] with the I/O virtual address equal to `addr`. The IBVERBS_1.0 twin is in
+// `compat_1_0`.
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
 
 // `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
@@ -2921,10 +2920,9 @@ struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int acce
 // belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
 // in [`ibv_reg_mr_iova2`]. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
 // one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
-// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
-// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
-// dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
-// `buf`, gives EINVAL.
+// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On success sets the MR's context, pd, length,
+// and addr (the address, or `fd_offset` for a dma-buf). NULL with errno on failure.
+// Divergence: a NULL `mr_init_attr`, or BUF with a NULL `buf`, gives EINVAL.
 struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
 
 // `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`

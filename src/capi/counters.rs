@@ -1,45 +1,29 @@
-//! Completion counters, IBVERBS_1.18 (rdma-core: verbs.c).
+//! Completion counters, IBVERBS_1.18 and IBVERBS_PRIVATE_65 (rdma-core v65: verbs.c;
+//! cmd_comp_cntr.c, cmd_device.c): the public verbs and the provider's commands, each a
+//! declaration over `verbs::counters`.
 //!
-//! rdma-core hands every one of these to a context op that only provider ABI 65 has: an ABI-65
-//! provider's op (efa's, over `ibv_cmd_*_comp_cntr`) is called as is; without one (every ABI-34
-//! provider) each answers as rdma-core's default op does: EOPNOTSUPP (NULL with errno for
-//! `ibv_create_comp_cntr`; the positive value, errno untouched, for the others).
+//! rdma-core hands every public verb to a context op that only provider ABI 65 has: an ABI-65
+//! provider's op (efa's, over the `ibv_cmd_*_comp_cntr` commands) is called as is; without one
+//! (every ABI-34 provider) each answers as rdma-core's default op does: EOPNOTSUPP (NULL with
+//! errno for `ibv_create_comp_cntr`; the positive value, errno untouched, for the others). The
+//! commands are ioctl only (no write() fallback).
+//!
 //! Divergence throughout: a NULL object, or a NULL `context` inside one, gives EINVAL (errno
 //! set) where rdma-core would crash.
-// The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(clippy::missing_safety_doc)]
-
-use crate::capi::export::export;
-use core::ffi::c_int;
-
-use crate::abi::driver::verbs_context_ops as Ops;
-use crate::abi::verbs::{
-    ibv_comp_cntr, ibv_comp_cntr_caps, ibv_comp_cntr_init_attr, ibv_context, ibv_qp,
-    ibv_qp_attach_comp_cntr_attr,
+use crate::abi::uapi::ib_uverbs_comp_cntr_entry::{
+    IB_UVERBS_COMP_CNTR_ENTRY_COMP as COMP, IB_UVERBS_COMP_CNTR_ENTRY_ERR as ERR,
 };
-use crate::cret::CRet;
-use crate::cret::quiet;
+use crate::abi::uapi::ib_uverbs_comp_cntr_modify_op::{
+    IB_UVERBS_COMP_CNTR_MODIFY_OP_INC as INC, IB_UVERBS_COMP_CNTR_MODIFY_OP_SET as SET,
+};
+use crate::abi::verbs::{
+    ibv_comp_cntr, ibv_comp_cntr_caps, ibv_comp_cntr_init_attr, ibv_qp_attach_comp_cntr_attr,
+};
+use crate::capi::export::export;
 use crate::errno::Errno;
-
-/// The op `pick` chooses from the provider of a live counter (its context set), or the value to
-/// return instead: EOPNOTSUPP (errno untouched) when the provider has none (every ABI-34
-/// provider), EINVAL (errno set) for a NULL counter or context.
-///
-/// # Safety
-/// A non-NULL `c` is a live counter of a context of this library.
-unsafe fn cntr_op<F>(
-    c: *mut ibv_comp_cntr,
-    pick: impl FnOnce(&Ops) -> Option<F>,
-) -> Result<F, c_int> {
-    // SAFETY: the caller's contract.
-    match unsafe { c.as_ref() } {
-        Some(x) if !x.context.is_null() => {
-            // SAFETY: as above: the counter's open context.
-            pick(unsafe { crate::verbs::ctxpriv::ops_of(x.context) }).ok_or(libc::EOPNOTSUPP)
-        }
-        _ => Err(Errno::EINVAL.ret_errno()),
-    }
-}
+use crate::verbs::cmdbuf::Chain;
+use crate::verbs::counters;
+use crate::verbs::handle::{CompCntr, Ctx, Ptr, Qp, Region};
 
 /// `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 ///
@@ -48,25 +32,10 @@ unsafe fn cntr_op<F>(
 /// or a size past isize::MAX, gives EINVAL (rdma-core's memset crashes).
 #[export("IBVERBS_1.18")]
 fn _ibv_query_comp_cntr_caps(
-    context: *mut ibv_context,
-    caps: *mut ibv_comp_cntr_caps,
-    caps_size: usize,
-) -> Raw<c_int> {
-    // No object is longer than isize::MAX bytes: such a size is garbage.
-    if context.is_null() || (caps.is_null() && caps_size != 0) || caps_size > isize::MAX as usize {
-        return Errno::EINVAL.ret_errno();
-    }
-    if caps_size != 0 {
-        // SAFETY: the caller's buffer of caps_size bytes.
-        unsafe { core::ptr::write_bytes(caps.cast::<u8>(), 0, caps_size) };
-    }
-    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
-    unsafe {
-        match crate::verbs::ctxpriv::ops_of(context).query_comp_cntr_caps {
-            Some(f) => f(context, caps, caps_size),
-            None => quiet(Errno::EOPNOTSUPP),
-        }
-    }
+    context: Ctx,
+    (caps, caps_size): Region<ibv_comp_cntr_caps>,
+) -> Status {
+    Ok(counters::query_caps(context, caps))
 }
 
 /// `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
@@ -75,117 +44,66 @@ fn _ibv_query_comp_cntr_caps(
 /// `context` gives EINVAL.
 #[export("IBVERBS_1.18")]
 fn ibv_create_comp_cntr(
-    context: *mut ibv_context,
+    context: Ctx,
     cc_attr: *mut ibv_comp_cntr_init_attr,
-) -> Raw<*mut ibv_comp_cntr> {
-    if context.is_null() {
-        return Err(Errno::EINVAL).ret_null();
-    }
-    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
-    unsafe {
-        match crate::verbs::ctxpriv::ops_of(context).create_comp_cntr {
-            Some(f) => f(context, cc_attr),
-            None => Err(Errno::EOPNOTSUPP).ret_null(),
-        }
-    }
+) -> Null<*mut ibv_comp_cntr> {
+    counters::create(context, cc_attr)
 }
 
 /// `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 ///
 /// The provider's `destroy_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[export("IBVERBS_1.18")]
-fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.destroy_comp_cntr) {
-            Ok(f) => f(comp_cntr),
-            Err(r) => r,
-        }
-    }
+fn ibv_destroy_comp_cntr(comp_cntr: CompCntr) -> Status {
+    Ok(counters::destroy(comp_cntr))
 }
 
 /// `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// The provider's `set_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[export("IBVERBS_1.18")]
-fn ibv_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.set_comp_cntr) {
-            Ok(f) => f(comp_cntr, value),
-            Err(r) => r,
-        }
-    }
+fn ibv_set_comp_cntr(comp_cntr: CompCntr, value: u64) -> Status {
+    Ok(counters::set(comp_cntr, value))
 }
 
 /// `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// The provider's `set_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[export("IBVERBS_1.18")]
-fn ibv_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.set_err_comp_cntr) {
-            Ok(f) => f(comp_cntr, value),
-            Err(r) => r,
-        }
-    }
+fn ibv_set_err_comp_cntr(comp_cntr: CompCntr, value: u64) -> Status {
+    Ok(counters::set_err(comp_cntr, value))
 }
 
 /// `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// The provider's `inc_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[export("IBVERBS_1.18")]
-fn ibv_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.inc_comp_cntr) {
-            Ok(f) => f(comp_cntr, amount),
-            Err(r) => r,
-        }
-    }
+fn ibv_inc_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Status {
+    Ok(counters::inc(comp_cntr, amount))
 }
 
 /// `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// The provider's `inc_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
 #[export("IBVERBS_1.18")]
-fn ibv_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.inc_err_comp_cntr) {
-            Ok(f) => f(comp_cntr, amount),
-            Err(r) => r,
-        }
-    }
+fn ibv_inc_err_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Status {
+    Ok(counters::inc_err(comp_cntr, amount))
 }
 
 /// `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
 /// The provider's `read_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
 #[export("IBVERBS_1.18")]
-fn ibv_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.read_comp_cntr) {
-            Ok(f) => f(comp_cntr, value),
-            Err(r) => r,
-        }
-    }
+fn ibv_read_comp_cntr(comp_cntr: CompCntr, value: *mut u64) -> Status {
+    Ok(counters::read(comp_cntr, value))
 }
 
 /// `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
 /// The provider's `read_err_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
 #[export("IBVERBS_1.18")]
-fn ibv_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw<c_int> {
-    // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match cntr_op(comp_cntr, |o| o.read_err_comp_cntr) {
-            Ok(f) => f(comp_cntr, value),
-            Err(r) => r,
-        }
-    }
+fn ibv_read_err_comp_cntr(comp_cntr: CompCntr, value: *mut u64) -> Status {
+    Ok(counters::read_err(comp_cntr, value))
 }
 
 /// `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
@@ -194,20 +112,108 @@ fn ibv_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw
 /// context gives EINVAL.
 #[export("IBVERBS_1.18")]
 fn ibv_qp_attach_comp_cntr(
-    qp: *mut ibv_qp,
+    qp: Qp,
     comp_cntr: *mut ibv_comp_cntr,
     attr: *mut ibv_qp_attach_comp_cntr_attr,
-) -> Raw<c_int> {
-    // SAFETY: the caller's QP, or NULL; the provider's op takes what the caller gave.
-    unsafe {
-        match qp.as_ref() {
-            Some(q) if !q.context.is_null() => {
-                match crate::verbs::ctxpriv::ops_of(q.context).qp_attach_comp_cntr {
-                    Some(f) => f(qp, comp_cntr, attr),
-                    None => quiet(Errno::EOPNOTSUPP),
-                }
-            }
-            _ => Errno::EINVAL.ret_errno(),
-        }
-    }
+) -> Status {
+    Ok(counters::qp_attach(qp, comp_cntr, attr))
+}
+
+/// `int ibv_cmd_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr *comp_cntr, struct ibv_command_buffer *link)`
+///
+/// UVERBS_METHOD_COMP_CNTR_CREATE (ioctl only) with the provider's `link` chain: sets
+/// `comp_cntr->context` (first, as rdma-core, whatever the outcome) and, on success,
+/// `comp_cntr->handle`. 0, or the positive errno.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_create_comp_cntr(context: Ctx, comp_cntr: Ptr<ibv_comp_cntr>, link: Chain) -> Errno {
+    counters::cmd_create(context, comp_cntr, link)
+}
+
+/// `int ibv_cmd_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
+///
+/// UVERBS_METHOD_COMP_CNTR_DESTROY (ioctl only) by handle. 0, or the positive errno; EIO counts
+/// as success on a disassociated device when allowed.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_destroy_comp_cntr(comp_cntr: CompCntr) -> Errno {
+    counters::cmd_destroy(comp_cntr)
+}
+
+/// `int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
+///
+/// Sets the completion count (COMP_CNTR_MODIFY, entry COMP, op SET). 0, or the positive errno.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_set_comp_cntr(comp_cntr: CompCntr, value: u64) -> Errno {
+    counters::cmd_modify(comp_cntr, COMP as u32, SET as u32, value)
+}
+
+/// `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
+///
+/// Sets the error count (entry ERR, op SET). 0, or the positive errno.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_set_err_comp_cntr(comp_cntr: CompCntr, value: u64) -> Errno {
+    counters::cmd_modify(comp_cntr, ERR as u32, SET as u32, value)
+}
+
+/// `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
+///
+/// Adds to the completion count (entry COMP, op INC). 0, or the positive errno.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_inc_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Errno {
+    counters::cmd_modify(comp_cntr, COMP as u32, INC as u32, amount)
+}
+
+/// `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
+///
+/// Adds to the error count (entry ERR, op INC). 0, or the positive errno.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_inc_err_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Errno {
+    counters::cmd_modify(comp_cntr, ERR as u32, INC as u32, amount)
+}
+
+/// `int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
+///
+/// The completion count into `*value` (COMP_CNTR_READ, entry COMP). 0, or the positive errno.
+/// Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
+#[export(PRIVATE 65..)]
+fn ibv_cmd_read_comp_cntr(comp_cntr: CompCntr, value: Ptr<u64>) -> Errno {
+    counters::cmd_read(comp_cntr, COMP as u32, value)
+}
+
+/// `int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
+///
+/// The error count into `*value` (entry ERR). 0, or the positive errno. Divergence: a NULL
+/// `value` gives EINVAL.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_read_err_comp_cntr(comp_cntr: CompCntr, value: Ptr<u64>) -> Errno {
+    counters::cmd_read(comp_cntr, ERR as u32, value)
+}
+
+/// `int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
+///
+/// UVERBS_METHOD_QP_ATTACH_COMP_CNTR (ioctl only): count the QP's operations of
+/// `attr->op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the counter.
+/// 0, or the positive errno.
+#[export(PRIVATE 65..)]
+fn ibv_cmd_qp_attach_comp_cntr(
+    qp: Qp,
+    comp_cntr: Ptr<ibv_comp_cntr>,
+    attr: Ptr<ibv_qp_attach_comp_cntr_attr>,
+) -> Errno {
+    counters::cmd_qp_attach(qp, comp_cntr, attr)
+}
+
+/// `int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
+///
+/// UVERBS_METHOD_QUERY_COMP_CNTR_CAPS (ioctl only) into `caps`: the maximum number of counters,
+/// their maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. 0, or the positive
+/// errno; a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is EINVAL with errno left
+/// alone (as rdma-core, before it looks at anything else).
+#[export(PRIVATE 65..)]
+fn ibv_cmd_query_comp_cntr_caps(
+    context: Option<Ctx>,
+    caps: Option<Ptr<ibv_comp_cntr_caps>>,
+    caps_size: usize,
+) -> Errno {
+    counters::check_caps_size(caps_size).map_err(Errno::quiet)?;
+    counters::cmd_query_caps(context, caps)
 }

@@ -147,3 +147,13 @@ fn ibv_cmd_query_port(
 ) -> Errno {
     device::cmd_query_port(context, port_num, port_attr, cmd.bytes())
 }
+
+/// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
+///
+/// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only, provider ABI 64 on): stores the port's speed in
+/// `*speed`. 0, or the positive errno (EOPNOTSUPP from a kernel without the method).
+/// Divergence: NULL `context` or `speed` gives EINVAL.
+#[export(PRIVATE 64..)]
+fn ibv_cmd_query_port_speed(context: Ctx, port_num: u32, speed: Ptr<u64>) -> Errno {
+    crate::verbs::query::cmd_port_speed(context, port_num).map(|v| speed.write(v))
+}

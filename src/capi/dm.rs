@@ -1,21 +1,24 @@
-//! Device memory and DMA handles (rdma-core: verbs.c).
+//! Device memory, DMA handles and the dma-buf heap (rdma-core: verbs.c; cmd_dm.c, cmd_dmah.c,
+//! cmd_device.c; v65 dmabuf_heap.c): the public verbs, the provider's commands and the heap
+//! allocator of IBVERBS_PRIVATE_64, each a declaration over `verbs::dm`.
 //!
 //! `ibv_import_dm`/`ibv_unimport_dm` hand the call to the context's op. The others have an op
 //! only at provider ABI 65: an ABI-65 provider's (mlx5's) is called as is; without one (every
-//! ABI-34 provider) they answer as rdma-core's defaults do: EOPNOTSUPP. Divergence throughout:
-//! a NULL object, or a NULL `context` inside one, gives EINVAL (or is ignored where there is no
-//! return value) where rdma-core would crash.
-// The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(clippy::missing_safety_doc)]
-
-use crate::capi::export::export;
+//! ABI-34 provider) they answer as rdma-core's defaults do: EOPNOTSUPP. The commands later
+//! provider ABIs added (DMA handles: 59, the dma-buf export and the heap: 64) are bound from
+//! the ABI that added them on; none has a write() fallback.
+//!
+//! Divergence throughout: a NULL object, or a NULL `context` inside one, gives EINVAL (or is
+//! ignored where there is no return value) where rdma-core would crash.
 use core::ffi::c_int;
+use core::ffi::c_void;
 
-use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
-use crate::cret::CRet;
-use crate::cret::quiet;
-use crate::errno::Errno;
-use crate::verbs::ctxpriv::ops_of;
+use crate::abi::driver::{verbs_dm, verbs_dmah, verbs_mr};
+use crate::abi::verbs::{ibv_alloc_dm_attr, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
+use crate::capi::export::export;
+use crate::verbs::cmdbuf::Chain;
+use crate::verbs::dm::{self, ibv_dmabuf_heap};
+use crate::verbs::handle::{Ctx, Dm, Dmah, Pd, Ptr, VerbsDm, VerbsDmah};
 
 /// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 ///
@@ -23,17 +26,8 @@ use crate::verbs::ctxpriv::ops_of;
 /// provider's `import_dm`. NULL with errno on failure (EOPNOTSUPP when the provider cannot
 /// import).
 #[export("IBVERBS_1.13")]
-fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32) -> Raw<*mut ibv_dm> {
-    if context.is_null() {
-        return Err(Errno::EINVAL).ret_null();
-    }
-    // SAFETY: an open context of this library.
-    unsafe {
-        match ops_of(context).import_dm {
-            Some(op) => op(context, dm_handle),
-            None => Err(Errno::EOPNOTSUPP).ret_null(),
-        }
-    }
+fn ibv_import_dm(context: Ctx, dm_handle: u32) -> Null<*mut ibv_dm> {
+    dm::import(context, dm_handle)
 }
 
 /// `void ibv_unimport_dm(struct ibv_dm *dm)`
@@ -41,35 +35,18 @@ fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32) -> Raw<*mut ibv_dm> 
 /// Forgets imported device memory (the provider's `unimport_dm`) without freeing the kernel
 /// object.
 #[export("IBVERBS_1.13")]
-fn ibv_unimport_dm(dm: *mut ibv_dm) -> Raw<()> {
-    // SAFETY: the caller's DM (checked for NULL, as its context); an open context of ours.
-    unsafe {
-        if dm.is_null() || (*dm).context.is_null() {
-            return;
-        }
-        if let Some(op) = ops_of((*dm).context).unimport_dm {
-            op(dm);
-        }
-    }
+fn ibv_unimport_dm(dm: Dm) -> Void {
+    dm::unimport(dm)
 }
 
 /// `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 ///
-/// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), else -1 with
-/// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
+/// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), its answer as
+/// it is, else -1 with errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives
+/// -1 with EINVAL.
 #[export("IBVERBS_1.16")]
-fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> Raw<c_int> {
-    // SAFETY: the caller's DM, or NULL.
-    let Some(d) = (unsafe { dm.as_ref() }).filter(|d| !d.context.is_null()) else {
-        return Err(Errno::EINVAL).ret_minus_one();
-    };
-    // SAFETY: the DM's open context; the provider's op takes what the caller gave.
-    unsafe {
-        match ops_of(d.context).dm_export_dmabuf_fd {
-            Some(f) => f(dm),
-            None => Err(Errno::EOPNOTSUPP).ret_minus_one(),
-        }
-    }
+fn ibv_dm_export_dmabuf_fd(dm: Dm) -> MinusOne<c_int> {
+    dm::export_dmabuf_fd(dm)
 }
 
 /// `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
@@ -77,17 +54,8 @@ fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> Raw<c_int> {
 /// A DMA handle (TPH steering hints): the provider's `alloc_dmah` (ABI 65), else NULL with
 /// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
 #[export("IBVERBS_1.15")]
-fn ibv_alloc_dmah(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> Raw<*mut ibv_dmah> {
-    if context.is_null() {
-        return Err(Errno::EINVAL).ret_null();
-    }
-    // SAFETY: an open context of this library; the provider's op takes what the caller gave.
-    unsafe {
-        match ops_of(context).alloc_dmah {
-            Some(f) => f(context, attr),
-            None => Err(Errno::EOPNOTSUPP).ret_null(),
-        }
-    }
+fn ibv_alloc_dmah(context: Ctx, attr: *mut ibv_dmah_init_attr) -> Null<*mut ibv_dmah> {
+    dm::alloc_dmah(context, attr)
 }
 
 /// `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
@@ -95,16 +63,122 @@ fn ibv_alloc_dmah(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> R
 /// The provider's `dealloc_dmah` (ABI 65), else EOPNOTSUPP (positive, errno untouched), as
 /// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
 #[export("IBVERBS_1.15")]
-fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> Raw<c_int> {
-    // SAFETY: the caller's handle, or NULL.
-    let Some(d) = (unsafe { dmah.as_ref() }).filter(|d| !d.context.is_null()) else {
-        return Errno::EINVAL.ret_errno();
-    };
-    // SAFETY: the handle's open context; the provider's op takes what the caller gave.
-    unsafe {
-        match ops_of(d.context).dealloc_dmah {
-            Some(f) => f(dmah),
-            None => quiet(Errno::EOPNOTSUPP),
-        }
-    }
+fn ibv_dealloc_dmah(dmah: Dmah) -> Status {
+    Ok(dm::dealloc_dmah(dmah))
+}
+
+/// `int ibv_cmd_alloc_dm(struct ibv_context *ctx, const struct ibv_alloc_dm_attr *dm_attr, struct verbs_dm *dm, struct ibv_command_buffer *link)`
+///
+/// DM_ALLOC (ioctl only, with the provider's `link` chain) of `dm_attr->length` bytes at
+/// alignment `2^log_align_req`. On success sets `dm->handle`, `dm->dm.handle`,
+/// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`. 0, or the positive errno.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_alloc_dm(
+    ctx: Ctx,
+    dm_attr: &ibv_alloc_dm_attr,
+    dm: Ptr<verbs_dm>,
+    link: Chain,
+) -> Errno {
+    dm::cmd_alloc(ctx, dm_attr, dm, link)
+}
+
+/// `int ibv_cmd_free_dm(struct verbs_dm *dm)`
+///
+/// DM_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as success on a
+/// disassociated device when allowed.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_free_dm(dm: VerbsDm) -> Errno {
+    dm::cmd_free(dm)
+}
+
+/// `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
+///
+/// DM_MR_REG (ioctl only, with the provider's `link` chain): registers `length` bytes at `offset`
+/// of device memory `dm`. `access` must include `IBV_ACCESS_ZERO_BASED` (else EINVAL, nothing
+/// sent). On success sets the MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and
+/// `vmr->mr_type = IBV_MR_TYPE_MR`. 0, or the positive errno.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_reg_dm_mr(
+    pd: Pd,
+    dm: Ptr<verbs_dm>,
+    offset: u64,
+    length: usize,
+    access: u32,
+    vmr: Ptr<verbs_mr>,
+    link: Chain,
+) -> Errno {
+    dm::cmd_reg_mr(pd, dm, offset, length, access, vmr, link)
+}
+
+/// `int ibv_cmd_alloc_dmah(struct ibv_context *ctx, struct verbs_dmah *st, struct ibv_dmah_init_attr *attr)`
+///
+/// UVERBS_METHOD_DMAH_ALLOC (ioctl only) with the CPU id, TPH memory type and processing hint
+/// that `attr->comp_mask` names: sets `st->handle` and `st->dmah.context`. 0, or the positive
+/// errno (errno set too).
+#[export(PRIVATE 59..)]
+fn ibv_cmd_alloc_dmah(ctx: Ctx, st: Ptr<verbs_dmah>, attr: Ptr<ibv_dmah_init_attr>) -> Errno {
+    dm::cmd_alloc_dmah(ctx, st, attr.read())
+}
+
+/// `int ibv_cmd_free_dmah(struct verbs_dmah *dmah)`
+///
+/// UVERBS_METHOD_DMAH_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as
+/// success on a disassociated device when allowed.
+#[export(PRIVATE 59..)]
+fn ibv_cmd_free_dmah(dmah: VerbsDmah) -> Errno {
+    dm::cmd_free_dmah(dmah)
+}
+
+/// `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
+///
+/// UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
+/// page offset `pg_off` of the command fd. The fd, or -1 with errno.
+#[export(PRIVATE 64..)]
+fn ibv_cmd_export_dmabuf_fd(ctx: Ctx, pg_off: libc::off_t) -> MinusOne<c_int> {
+    dm::cmd_export_dmabuf_fd(ctx, pg_off)
+}
+
+/// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
+///
+/// Opens the confidential-computing shared heap `/dev/dma_heap/system_cc_shared`. The heap, or
+/// NULL with errno (open()'s: ENOENT on a kernel without that heap).
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_cc_shared_init() -> Null<*mut ibv_dmabuf_heap> {
+    dm::heap_cc_shared_init()
+}
+
+/// `void ibv_dmabuf_heap_destroy(struct ibv_dmabuf_heap *heap)`
+///
+/// Closes the heap and frees its handle (buffers already allocated stay valid until freed).
+/// NULL is ignored. Divergence: so is a heap this library did not hand out (rdma-core frees it:
+/// libc aborts the process).
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) -> Void {
+    dm::heap_destroy(heap)
+}
+
+/// `void *ibv_dmabuf_heap_alloc(struct ibv_dmabuf_heap *heap, size_t size, int *dmabuf_fd)`
+///
+/// `size` bytes from the heap, mapped read-write and shared; `*dmabuf_fd` receives the buffer's
+/// dma-buf fd (close-on-exec). The address, or NULL with errno (the ioctl's or mmap's), with
+/// nothing left open. Divergence: a NULL `dmabuf_fd` gives EINVAL.
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_alloc(
+    heap: Ptr<ibv_dmabuf_heap>,
+    size: usize,
+    dmabuf_fd: Ptr<c_int>,
+) -> Null<*mut c_void> {
+    dm::heap_alloc_buf(heap, size, dmabuf_fd)
+}
+
+/// `void ibv_dmabuf_heap_free(void *buf, size_t size, int dmabuf_fd)`
+///
+/// Unmaps a buffer from [`ibv_dmabuf_heap_alloc`] and closes its dma-buf fd. Divergence: an
+/// address this library did not map (or already unmapped) is not unmapped (logged at debug
+/// level), and a buffer is unmapped by the length it was mapped with (a different `size` is
+/// logged); rdma-core unmaps whatever range it is given (a wrong address or a huge size unmaps
+/// the process's own memory). The fd is closed either way, as rdma-core closes it.
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) -> Void {
+    dm::heap_free(buf, size, dmabuf_fd)
 }

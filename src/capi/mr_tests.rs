@@ -7,7 +7,19 @@ use core::ffi::{c_int, c_void};
 use core::ptr::null_mut;
 
 use super::*;
+use crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
+use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ON_DEMAND;
+use crate::abi::verbs::ibv_context;
+use crate::abi::verbs::ibv_mr_init_attr_mask as mask;
+use crate::abi::verbs::ibv_rereg_mr_err_code::IBV_REREG_MR_ERR_CMD;
+use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_TRANSLATION;
+
+const ODP: c_int = IBV_ACCESS_ON_DEMAND as c_int;
+const IOVA: u64 = mask::IBV_REG_MR_MASK_IOVA as u64;
+const ADDR: u64 = mask::IBV_REG_MR_MASK_ADDR as u64;
+const FD: u64 = mask::IBV_REG_MR_MASK_FD as u64;
+const FD_OFFSET: u64 = mask::IBV_REG_MR_MASK_FD_OFFSET as u64;
 use crate::abi::verbs::ibv_fork_status::IBV_FORK_ENABLED;
 use crate::verbs::ctxpriv::ContextPriv;
 

@@ -8,7 +8,7 @@
 
 use super::fallback::destroy_result;
 use super::ioctl::{IoctlCmd, execute_ioctl};
-use super::pd::MrKeys;
+use super::mr::MrKeys;
 use super::{CmdBuf, Ctx};
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED;

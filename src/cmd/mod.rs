@@ -9,11 +9,11 @@
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
 //! - [`mod@write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
-//! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR and MW
-//!   commands; [`ah`]: address handles; [`mcast`]: multicast; [`cq`]: CQ commands;
+//! - [`device`]: context, device, port and GID commands; [`pd`]: PD and XRCD commands; [`mr`]:
+//!   MR and MW commands; [`ah`]: address handles; [`mcast`]: multicast; [`cq`]: CQ commands;
 //!   [`qp`]: QP commands;
 //!   [`srq`]: SRQ commands; [`wq`]: WQ and indirection tables; [`dm`]: device memory,
-//!   counters, DMA handles and dma-buf export; [`comp_cntr`]: completion counters;
+//!   counters, DMA handles and dma-buf export; [`counters`]: completion counters;
 //!   [`post`]: work requests through the kernel;
 //!   [`flow`]: flow destroys.
 //!
@@ -45,8 +45,8 @@
 
 pub mod ah;
 pub mod attr;
-pub mod comp_cntr;
 pub mod compat;
+pub mod counters;
 pub mod cq;
 pub mod device;
 pub mod dm;
@@ -54,6 +54,7 @@ pub mod fallback;
 pub mod flow;
 pub mod ioctl;
 pub mod mcast;
+pub mod mr;
 pub mod pd;
 pub mod post;
 pub mod qp;

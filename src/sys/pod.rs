@@ -6,7 +6,7 @@
 
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
-use crate::abi::verbs::{ibv_gid, ibv_gid_entry};
+use crate::abi::verbs::{ibv_gid, ibv_gid_entry, ibv_sge};
 
 /// A `#[repr(C)]` record of integers (or arrays, structs and unions of them) that:
 /// - accepts every bit pattern, including all-zero, and
@@ -28,6 +28,13 @@ pub fn bytes<T: Pod>(t: &T) -> &[u8] {
     // SAFETY: T has no padding (Pod), so all size_of::<T>() bytes are initialised; the slice
     // borrows t.
     unsafe { core::slice::from_raw_parts((t as *const T).cast::<u8>(), size_of::<T>()) }
+}
+
+/// The bytes of the records of `t`.
+pub fn slice_bytes<T: Pod>(t: &[T]) -> &[u8] {
+    // SAFETY: as for `bytes`, for each of the records, which lie back to back (a slice); the
+    // slice borrows t.
+    unsafe { core::slice::from_raw_parts(t.as_ptr().cast::<u8>(), size_of_val(t)) }
 }
 
 /// The bytes of `t`, writable: any bytes written form a valid `T`.
@@ -70,6 +77,7 @@ macro_rules! pod {
 }
 
 pod!(
+    ibv_sge,
     ib_uverbs_cmd_hdr,
     ib_uverbs_ex_cmd_hdr,
     ex_hdr,

@@ -136,6 +136,15 @@ pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]
 pub struct Chain(*mut ibv_command_buffer);
 
 impl Chain {
+    /// No chain (a command form without driver attributes).
+    pub(crate) const NONE: Chain = Chain(core::ptr::null_mut());
+
+    /// Its head (NULL for none).
+    #[inline(always)]
+    pub(crate) fn raw(self) -> *mut ibv_command_buffer {
+        self.0
+    }
+
     /// # Safety
     /// `b` is NULL or heads a chain of live command buffers that stay live, and are the
     /// caller's alone, for the call the value is made for.
@@ -269,4 +278,19 @@ unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffe
         }
     }
     Ok(())
+}
+
+/// `f` with a provider's chain as the command layer's buffers, whose attributes (as the kernel
+/// left them) are then copied back into the C chain, whatever `f` returned. EINVAL for a chain
+/// [`chain_from_c`] refuses, before `f` runs.
+pub(crate) fn with_chain<T>(
+    chain: Chain,
+    f: impl FnOnce(&mut Vec<CmdBuf>) -> Result<T>,
+) -> Result<T> {
+    // SAFETY: `Chain`'s contract: NULL or a live chain for the call.
+    let mut links = unsafe { chain_from_c(chain.raw()) }?;
+    let r = f(&mut links);
+    // SAFETY: as above; `links` came from this chain.
+    unsafe { chain_to_c(chain.raw(), &links) };
+    r
 }

@@ -95,24 +95,6 @@ impl Context {
     }
 }
 
-/// `f` on the command channel of `ctx` (EINVAL for NULL): [`Context::from_raw`] and
-/// [`Context::cmd`] in one, for the many exports that need nothing else of the context.
-///
-/// Always inlined: as a call, the closure's captures travel by reference through memory and its
-/// result comes back through a stack slot (about 30 instructions in `ibv_cmd_reg_mr`).
-///
-/// # Safety
-/// As for [`Context::from_raw`].
-#[inline(always)]
-pub(crate) unsafe fn with_cmd<T>(
-    ctx: *mut ibv_context,
-    f: impl FnOnce(crate::cmd::Ctx<'_>) -> crate::errno::Result<T>,
-) -> crate::errno::Result<T> {
-    // SAFETY: the caller's contract.
-    let cx = unsafe { Context::from_raw(ctx) }?;
-    f(cx.cmd())
-}
-
 /// The common part (PABI-34 view) of the `verbs_context` that holds `ctx` (it is the context's last
 /// member): [`view34`] for every provider ABI, valid from `query_port` on, which is all the
 /// library touches but the public ops in front (`ops::set_ops` reaches those).
@@ -148,9 +130,10 @@ pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     }
 }
 
-/// [`DETACHED`], out of the verbs' way.
+/// [`DETACHED`], out of the verbs' way. Inlinable, so that it folds to its address in every
+/// codegen unit: a call (across units) would keep a register of the caller's live across it.
 #[cold]
-#[inline(never)]
+#[inline]
 fn detached() -> &'static ContextPriv {
     &DETACHED
 }

@@ -10,7 +10,7 @@
 //! Called by `capi` (the conversions) and by the rest of `verbs`.
 use core::ptr::NonNull;
 
-use crate::abi::driver::verbs_context_ops;
+use crate::abi::driver::{verbs_context_ops, verbs_dm, verbs_dmah, verbs_mr};
 use crate::abi::verbs::*;
 use crate::errno::{Errno, Result};
 
@@ -36,6 +36,21 @@ macro_rules! objects {
 }
 objects!(ibv_pd ibv_cq ibv_qp ibv_srq ibv_wq ibv_mr ibv_mw ibv_ah ibv_xrcd ibv_dm ibv_flow
     ibv_counters ibv_rwq_ind_table ibv_td ibv_flow_action ibv_comp_cntr ibv_dmah ibv_cq_ex);
+
+/// The provider-facing wrappers a provider's command hands over (`struct verbs_mr *`, ...): their
+/// context is their public object's.
+macro_rules! wrappers {
+    ($($w:ident . $obj:ident)*) => {$(
+        impl Object for $w {
+            #[inline(always)]
+            unsafe fn context_of(p: *mut Self) -> *mut ibv_context {
+                // SAFETY: the caller's contract: a live object.
+                unsafe { (*p).$obj.context }
+            }
+        }
+    )*};
+}
+wrappers!(verbs_mr.ibv_mr verbs_dm.dm verbs_dmah.dmah);
 
 /// A live object of type `T` of an open context of this library, for one call.
 pub struct Handle<T: Object> {
@@ -115,6 +130,9 @@ mod names {
     pub type FlowAction = Handle<ibv_flow_action>;
     pub type CompCntr = Handle<ibv_comp_cntr>;
     pub type Dmah = Handle<ibv_dmah>;
+    pub type VerbsMr = Handle<crate::abi::driver::verbs_mr>;
+    pub type VerbsDm = Handle<crate::abi::driver::verbs_dm>;
+    pub type VerbsDmah = Handle<crate::abi::driver::verbs_dmah>;
 }
 
 /// An open context of this library, for one call.
@@ -228,5 +246,48 @@ impl Dev {
     #[inline(always)]
     pub(crate) fn vdev(self) -> crate::verbs::devlist::VdevPtr {
         crate::verbs::devlist::vdev_of(self.raw())
+    }
+}
+
+/// A caller's buffer of `size` bytes for (the first `size` bytes of) a `T`, as rdma-core's
+/// extensible out-structs are passed (`T *p, size_t size`), for one call. Divergence: NULL with a
+/// size, or a size past `isize::MAX`, is EINVAL (rdma-core would write through it).
+pub struct Region<T> {
+    ptr: *mut T,
+    len: usize,
+}
+
+impl<T> Region<T> {
+    /// The region; EINVAL as above.
+    ///
+    /// # Safety
+    /// `p` is NULL or valid for writes of `size` bytes for the call.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(p: *mut T, size: usize) -> Result<Self> {
+        if size != 0 && (p.is_null() || size > isize::MAX as usize) {
+            return Err(Errno::EINVAL);
+        }
+        Ok(Region { ptr: p, len: size })
+    }
+
+    /// The caller's pointer (NULL possible when empty).
+    #[inline(always)]
+    pub(crate) fn ptr(&self) -> *mut T {
+        self.ptr
+    }
+
+    /// Its size in bytes.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Every byte of it set to 0.
+    #[inline(always)]
+    pub(crate) fn zero(&self) {
+        if self.len != 0 {
+            // SAFETY: from_raw's contract: `len` writable bytes at `ptr` (not NULL when len > 0).
+            unsafe { core::ptr::write_bytes(self.ptr.cast::<u8>(), 0, self.len) };
+        }
     }
 }

@@ -129,3 +129,11 @@ pub(crate) unsafe extern "C" fn lib_query_port(
     // SAFETY: the provider's op on its context, into the caller's full-sized attribute.
     unsafe { q(context, port_num, port_attr) }
 }
+
+/// `ibv_cmd_query_port_speed`: QUERY_PORT_SPEED (ioctl only): the port's speed.
+pub(crate) fn cmd_port_speed(
+    ctx: crate::verbs::handle::Ctx,
+    port_num: u32,
+) -> crate::errno::Result<u64> {
+    crate::cmd::device::query_port_speed(ctx.channel().cmd(), port_num)
+}

@@ -23,9 +23,10 @@ use crate::abi::verbs::{
     ibv_ah_attr, ibv_comp_channel, ibv_cq, ibv_gid, ibv_qp_attr, ibv_qp_init_attr, ibv_srq_attr,
     ibv_srq_init_attr,
 };
-use crate::capi::{cq, events, mr, qp};
+use crate::capi::{cq, events, qp};
 use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
+use crate::verbs::mr;
 use crate::verbs::objects;
 
 /// Allocate a wrapper, create the real object with `make`, and let `fill` complete the wrapper.
@@ -116,7 +117,11 @@ fn ibv_reg_mr_1_0(
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
-            || mr::reg_mr_edge(real(pd), addr, length, access),
+            || {
+                crate::verbs::handle::Pd::from_raw(real(pd))
+                    .and_then(|p| mr::reg(p, addr, length, addr as usize as u64, access as c_uint))
+                    .ret_null()
+            },
             |w: &mut ibv_mr_1_0, r| {
                 w.context = (*pd).context;
                 w.pd = pd;
@@ -135,7 +140,11 @@ fn ibv_reg_mr_1_0(
 #[export("IBVERBS_1.0" as ibv_dereg_mr)]
 fn ibv_dereg_mr_1_0(mr: *mut ibv_mr_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 MR or NULL.
-    unsafe { unwrap_destroy(mr, |r| mr::dereg_mr_edge(r)) }
+    unsafe {
+        unwrap_destroy(mr, |r| {
+            ret_status(crate::verbs::handle::Mr::from_raw(r).map(mr::dereg))
+        })
+    }
 }
 
 /// `struct ibv_cq_1_0 *ibv_create_cq(struct ibv_context_1_0 *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`

@@ -1,19 +1,18 @@
 //! The forms of the private functions whose C prototype a later provider ABI changed (rdma-core
-//! v57 cmd_device.c, v59 cmd_cq.c, v64 cmd_qp.c, cmd_mr.c): each is exported only as a non-default
-//! twin `name@IBVERBS_PRIVATE_<N>` for the ABIs that have its form, and calls the body the oldest
-//! form calls (never that export). The oldest forms are in the command files of `capi`.
+//! v57 cmd_device.c, v59 cmd_cq.c, v64 cmd_qp.c): each is exported only as a non-default twin
+//! `name@IBVERBS_PRIVATE_<N>` for the ABIs that have its form, and calls the body the oldest
+//! form calls (never that export). The oldest forms are in the command files of `capi`; the MR
+//! form (`ibv_cmd_reg_dmabuf_mr` with `driver`, 57 on) is beside its older one in `capi::mr`.
 use core::ffi::{c_int, c_void};
 
-use crate::abi::driver::{verbs_cq, verbs_mr, verbs_qp};
+use crate::abi::driver::{verbs_cq, verbs_qp};
 use crate::abi::kern_abi::{
     ibv_command_buffer, ibv_create_cq_ex, ibv_create_qp_ex, ibv_get_context,
 };
 use crate::abi::uapi::{
     ib_uverbs_ex_create_cq_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp,
 };
-use crate::abi::verbs::{
-    ibv_context, ibv_cq_init_attr_ex, ibv_fd_arr, ibv_pd, ibv_qp_init_attr_ex,
-};
+use crate::abi::verbs::{ibv_context, ibv_cq_init_attr_ex, ibv_fd_arr, ibv_qp_init_attr_ex};
 use crate::capi::export::{Buf, export};
 use crate::cret::CRet;
 use crate::errno::Errno;
@@ -187,24 +186,4 @@ fn create_qp_ex2_driver(
         )
     }
     .ret_errno()
-}
-
-/// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`
-///
-/// As the ABI-34 form, with the provider's `driver` attribute chain linked after the command's
-/// own attributes (and written back).
-#[export(PRIVATE 57.. as ibv_cmd_reg_dmabuf_mr)]
-fn reg_dmabuf_mr_driver(
-    pd: *mut ibv_pd,
-    offset: u64,
-    length: usize,
-    iova: u64,
-    fd: c_int,
-    access: c_int,
-    vmr: *mut verbs_mr,
-    driver: *mut ibv_command_buffer,
-) -> Raw<c_int> {
-    // SAFETY: the C contract, forwarded.
-    unsafe { crate::capi::cmd_mr::reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr, driver) }
-        .ret_errno()
 }

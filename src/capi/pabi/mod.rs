@@ -14,16 +14,18 @@
 //!   `verbs_register_driver_<N>` in `capi::driver`;
 //! - prototypes some releases changed (`forms`): `ibv_cmd_get_context` (ABI 57 added `fd_arr`),
 //!   `ibv_cmd_create_cq_ex`/`_ex2` (59 added `prov_attr`), `ibv_cmd_create_qp_ex2` (64 added
-//!   `driver`), `ibv_cmd_reg_dmabuf_mr` (`driver`, which ABI 34's v44 form lacks);
-//! - names later ABIs added (`added`, `heap`).
+//!   `driver`); `ibv_cmd_reg_dmabuf_mr`'s (`driver`, which ABI 34's v44 form lacks) is in
+//!   `capi::mr` beside the older form;
+//! - names later ABIs added: each in its family's file (`#[export(PRIVATE 59..)]` ...): DMA
+//!   handles, the dma-buf export and the dma-buf heap in `capi::dm`, `ibv_cmd_reg_mr_ex` in
+//!   `capi::mr`, the completion counters in `capi::counters`, the port speed in
+//!   `capi::cmd_device`.
 //!
 //! A context of any provider ABI is worked on through its common part
 //! (`verbs::ctxpriv::view34`), which covers `priv`, `sz` and every public slot but the ones in
 //! front.
 
-mod added;
 mod forms;
-pub mod heap;
 
 #[cfg(test)]
 mod tests;

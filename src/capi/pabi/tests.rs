@@ -8,13 +8,16 @@ use core::ptr::null_mut;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::added::*;
-use super::heap::*;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_dmah, verbs_mr};
 use crate::abi::verbs::*;
+use crate::capi::counters::*;
+use crate::capi::dm::*;
+use crate::capi::mr::ibv_cmd_reg_mr_ex;
 use crate::capi::{context, counters, dm, mr};
 use crate::sys;
+use crate::sys::heap::{DMA_HEAP_IOCTL_ALLOC, dma_heap_allocation_data};
 use crate::verbs::ctxpriv::ContextPriv;
+use crate::verbs::dm::{BUFFERS, HEAPS, heap_open, ibv_dmabuf_heap};
 
 /// Which fake provider ops ran (one bit each).
 static CALLED: AtomicU32 = AtomicU32::new(0);
@@ -533,7 +536,7 @@ fn dmabuf_heap_free_unmaps_only_its_own() {
         )
     };
     assert_ne!(p, libc::MAP_FAILED);
-    super::heap::BUFFERS.give_sized(p, 4096);
+    BUFFERS.give_sized(p, 4096);
     // SAFETY: p is the buffer handed out above; the size is wrong on purpose.
     unsafe { ibv_dmabuf_heap_free(p, 8192, -1) };
     let second = p.cast::<u8>().wrapping_add(4096);
@@ -571,7 +574,7 @@ fn dmabuf_heap_without_a_heap_device() {
         ibv_dmabuf_heap_destroy(null_mut());
         ibv_dmabuf_heap_free(null_mut(), 0, -1);
         // A "heap" that is not one: the allocation ioctl fails before any dma-buf exists.
-        let h = super::heap::HEAPS.give(Box::into_raw(heap_open("/dev", "null").unwrap()));
+        let h = HEAPS.give(Box::into_raw(heap_open("/dev", "null").unwrap()));
         assert_eq!(
             with_errno(|| ibv_dmabuf_heap_alloc(h, 4096, &mut fd)),
             (null_mut(), libc::ENOTTY)

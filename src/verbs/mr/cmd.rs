@@ -1,0 +1,281 @@
+//! The provider's MR and MW commands (rdma-core: cmd.c `ibv_cmd_reg_mr`, `ibv_cmd_rereg_mr`,
+//! `ibv_cmd_alloc_mw`; cmd_mr.c, cmd_mw.c): each goes to `crate::cmd::mr` on the context's
+//! command channel and stores what the kernel answered in the provider's objects ([`store`] for
+//! a `verbs_mr`). Called by `capi::mr` and `verbs::dm`.
+use core::ffi::{c_int, c_void};
+
+use super::{DMAH, ODP};
+use crate::abi::ctype::CEnum;
+use crate::abi::driver::ibv_mr_type::{
+    IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTED_MR, IBV_MR_TYPE_MR,
+};
+use crate::abi::driver::{verbs_dmah, verbs_mr};
+use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD;
+use crate::abi::verbs::{ibv_context, ibv_mr, ibv_mr_init_attr, ibv_mw, ibv_pd};
+use crate::cmd::mr::MrKeys;
+use crate::errno::{Errno, Result};
+use crate::verbs::cmdbuf::Chain;
+use crate::verbs::disassoc::allow_disassociate;
+use crate::verbs::handle::{Mw, Pd, Ptr, VerbsMr};
+
+/// What a successful registration command stores into a `verbs_mr`.
+pub(crate) struct MrStore {
+    /// The kernel's handle and keys.
+    pub keys: MrKeys,
+    pub context: *mut ibv_context,
+    /// The PD, where the command form sets it (the public verb sets it for the others).
+    pub pd: Option<*mut ibv_pd>,
+    /// `addr` and `length`, where the command form sets them.
+    pub range: Option<(*mut c_void, usize)>,
+    /// `vmr->access`, where the command form sets it.
+    pub access: Option<c_int>,
+    /// An `ibv_mr_type` value.
+    pub mr_type: u32,
+}
+
+/// Store `s` into the provider's `verbs_mr`.
+pub(crate) fn store(vmr: Ptr<verbs_mr>, s: MrStore) {
+    // SAFETY: the provider's writable verbs_mr (`Ptr`), not in use by another thread.
+    let v = unsafe { &mut *vmr.as_ptr() };
+    let m = &mut v.ibv_mr;
+    m.handle = s.keys.handle;
+    m.lkey = s.keys.lkey;
+    m.rkey = s.keys.rkey;
+    m.context = s.context;
+    if let Some(pd) = s.pd {
+        m.pd = pd;
+    }
+    if let Some((addr, length)) = s.range {
+        m.addr = addr;
+        m.length = length;
+    }
+    if let Some(access) = s.access {
+        v.access = access;
+    }
+    v.mr_type = CEnum::new(s.mr_type);
+}
+
+/// `ibv_cmd_reg_mr`: REG_MR with the provider's request and response (the implicit ODP MR with an
+/// address is EINVAL, nothing sent); stores the handle, keys, context, type MR and `access`.
+#[inline(always)] // the `ibv_reg_mr` rows of `make bench-vm` (rxe's reg_mr calls the export)
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn reg(
+    pd: Pd,
+    addr: *mut c_void,
+    length: usize,
+    hca_va: u64,
+    access: c_int,
+    vmr: Ptr<verbs_mr>,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<()> {
+    // rdma-core's one check, before it looks at the PD's context: an implicit ODP MR covers the
+    // whole address space, so it cannot have a start address.
+    if access & ODP != 0 && length == usize::MAX && !addr.is_null() {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: a live PD (the handle's contract).
+    let pdh = unsafe { (*pd.raw()).handle };
+    let c = pd.ctx().channel();
+    let start = addr as usize as u64;
+    let keys = crate::cmd::mr::reg_mr(c.cmd(), pdh, start, length, hca_va, access, req, resp)?;
+    let s = MrStore {
+        keys,
+        context: pd.context(),
+        pd: None,
+        range: None,
+        access: Some(access),
+        mr_type: IBV_MR_TYPE_MR as u32,
+    };
+    store(vmr, s);
+    Ok(())
+}
+
+/// `ibv_cmd_reg_dmabuf_mr` of every provider ABI: REG_DMABUF_MR with the provider's `driver`
+/// chain (none for the ABI-34 form); stores the handle, keys, context, pd, `addr = offset`,
+/// length and type DMABUF_MR.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn reg_dmabuf(
+    pd: Pd,
+    offset: u64,
+    length: usize,
+    iova: u64,
+    fd: c_int,
+    access: c_int,
+    vmr: Ptr<verbs_mr>,
+    driver: Chain,
+) -> Result<()> {
+    // SAFETY: a live PD (the handle's contract).
+    let pdh = unsafe { (*pd.raw()).handle };
+    // The chain is read before the context is looked at, as rdma-core builds the command first.
+    let keys = crate::verbs::cmdbuf::with_chain(driver, |links| {
+        let c = pd.ctx().channel();
+        crate::cmd::mr::reg_dmabuf_mr(c.cmd(), pdh, offset, length, iova, fd, access, links)
+    })?;
+    let s = MrStore {
+        keys,
+        context: pd.context(),
+        pd: Some(pd.raw()),
+        range: Some((offset as usize as *mut c_void, length)),
+        access: None,
+        mr_type: IBV_MR_TYPE_DMABUF_MR as u32,
+    };
+    store(vmr, s);
+    Ok(())
+}
+
+/// `ibv_cmd_rereg_mr`: REREG_MR with the provider's request and response (`pd` sent only with
+/// CHANGE_PD, which needs one: EINVAL); stores the new keys, and with CHANGE_PD the new PD's
+/// context.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn rereg(
+    vmr: VerbsMr,
+    flags: u32,
+    addr: *mut c_void,
+    length: usize,
+    hca_va: u64,
+    access: c_int,
+    pd: Option<Ptr<ibv_pd>>,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<()> {
+    let pd = match pd {
+        Some(p) if flags & IBV_REREG_MR_CHANGE_PD as u32 != 0 => Some(p.read()),
+        None if flags & IBV_REREG_MR_CHANGE_PD as u32 != 0 => return Err(Errno::EINVAL),
+        _ => None,
+    };
+    let m = vmr.raw().cast::<ibv_mr>();
+    // SAFETY: the provider's live MR (the handle's contract).
+    let mrh = unsafe { (*m).handle };
+    let c = vmr.ctx().channel();
+    let (start, pdh) = (addr as usize as u64, pd.map_or(0, |p| p.handle));
+    let (lkey, rkey) = crate::cmd::mr::rereg_mr(
+        c.cmd(),
+        mrh,
+        flags,
+        start,
+        length,
+        hca_va,
+        access,
+        pdh,
+        req,
+        resp,
+    )?;
+    // SAFETY: as above, nobody else's during the call.
+    let m = unsafe { &mut *m };
+    m.lkey = lkey;
+    m.rkey = rkey;
+    if let Some(p) = pd {
+        m.context = p.context;
+    }
+    Ok(())
+}
+
+/// `ibv_cmd_dereg_mr`: the MR destroyed by handle; EIO counts as done on a disassociated device
+/// when allowed.
+#[inline(always)] // the `ibv_dereg_mr` rows of `make bench-vm` (rxe's dereg_mr calls the export)
+pub(crate) fn dereg(vmr: VerbsMr) -> Result<()> {
+    let c = vmr.ctx().channel();
+    // SAFETY: the provider's live MR (the handle's contract).
+    let h = unsafe { (*vmr.raw()).ibv_mr.handle };
+    crate::cmd::mr::dereg_mr(c.cmd(), h, allow_disassociate())
+}
+
+/// `ibv_cmd_query_mr`: QUERY_MR of `handle` (an imported MR); stores its keys and length, and on
+/// success the handle, pd, context, `addr = NULL` and type IMPORTED_MR.
+pub(crate) fn query(pd: Pd, vmr: Ptr<verbs_mr>, handle: u32) -> Result<()> {
+    let c = pd.ctx().channel();
+    let (lkey, rkey, length) = crate::cmd::mr::query_mr(c.cmd(), handle)?;
+    let s = MrStore {
+        keys: MrKeys { handle, lkey, rkey },
+        context: pd.context(),
+        pd: Some(pd.raw()),
+        range: Some((core::ptr::null_mut(), length as usize)),
+        access: None,
+        mr_type: IBV_MR_TYPE_IMPORTED_MR as u32,
+    };
+    store(vmr, s);
+    Ok(())
+}
+
+/// `ibv_cmd_advise_mr`: ADVISE_MR for the ranges of `sges` (an `ibv_sge` array's bytes).
+pub(crate) fn advise(pd: Pd, advice: u32, flags: u32, sges: &[u8]) -> Result<()> {
+    // SAFETY: a live PD (the handle's contract).
+    let h = unsafe { (*pd.raw()).handle };
+    let c = pd.ctx().channel();
+    crate::cmd::mr::advise_mr(c.cmd(), h, advice, flags, sges)
+}
+
+/// `ibv_cmd_alloc_mw`: ALLOC_MW of `mw_type` with the provider's request and response; sets the
+/// MW's context, pd, rkey, handle and type.
+pub(crate) fn alloc_mw(
+    pd: Pd,
+    mw_type: u32,
+    mw: Ptr<ibv_mw>,
+    req: &mut [u8],
+    resp: &mut [u8],
+) -> Result<()> {
+    // SAFETY: a live PD (the handle's contract).
+    let pdh = unsafe { (*pd.raw()).handle };
+    let c = pd.ctx().channel();
+    let (handle, rkey) = crate::cmd::mr::alloc_mw(c.cmd(), pdh, mw_type, req, resp)?;
+    // SAFETY: the provider's MW (`Ptr`), nobody else's during the call.
+    let w = unsafe { &mut *mw.as_ptr() };
+    w.context = pd.context();
+    w.pd = pd.raw();
+    w.rkey = rkey;
+    w.handle = handle;
+    w.r#type = mw_type.into();
+    Ok(())
+}
+
+/// `ibv_cmd_dealloc_mw`: the MW destroyed by handle; EIO counts as done on a disassociated device
+/// when allowed.
+pub(crate) fn dealloc_mw(mw: Mw) -> Result<()> {
+    // SAFETY: a live MW (the handle's contract).
+    let h = unsafe { (*mw.raw()).handle };
+    let c = mw.ctx().channel();
+    crate::cmd::mr::dealloc_mw(c.cmd(), h, allow_disassociate())
+}
+
+/// `ibv_cmd_reg_mr_ex`: MR_REG (see `cmd::mr::reg_mr_ex`; DMAH with a NULL `dmah` is EINVAL);
+/// stores the handle, context, keys, type (DMABUF_MR for a dma-buf) and `access`.
+pub(crate) fn reg_ex(pd: Pd, vmr: Ptr<verbs_mr>, attr: ibv_mr_init_attr) -> Result<()> {
+    let dmah = if attr.comp_mask & DMAH != 0 {
+        if attr.dmah.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: a DMA handle of this library's providers: the `dmah` of a `verbs_dmah`.
+        unsafe { (*attr.dmah.cast::<verbs_dmah>()).handle }
+    } else {
+        0
+    };
+    let req = crate::cmd::mr::RegMrEx {
+        comp_mask: attr.comp_mask,
+        length: attr.length,
+        access: attr.access,
+        iova: attr.iova,
+        addr: attr.addr as usize as u64,
+        fd: attr.fd,
+        fd_offset: attr.fd_offset,
+        dmah,
+    };
+    // SAFETY: a live PD (the handle's contract).
+    let pdh = unsafe { (*pd.raw()).handle };
+    let c = pd.ctx().channel();
+    let (keys, dmabuf) = crate::cmd::mr::reg_mr_ex(c.cmd(), pdh, &req)?;
+    let mr_type = if dmabuf {
+        IBV_MR_TYPE_DMABUF_MR
+    } else {
+        IBV_MR_TYPE_MR
+    };
+    // SAFETY: the provider's verbs_mr (`Ptr`), nobody else's during the call.
+    let v = unsafe { &mut *vmr.as_ptr() };
+    v.ibv_mr.handle = keys.handle;
+    v.ibv_mr.context = pd.context();
+    v.ibv_mr.lkey = keys.lkey;
+    v.ibv_mr.rkey = keys.rkey;
+    v.mr_type = CEnum::new(mr_type as u32);
+    v.access = attr.access;
+    Ok(())
+}
