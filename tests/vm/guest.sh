@@ -5,7 +5,7 @@
 # IBVERBS_RS_TRIXIE is Debian 13's provider folder (staged by tests/vm/run); checks.txt points our
 # library at it with IBVERBS_RS_PROVIDER_DIR, which the system library does not read.
 set -u
-# IBVERBS_RS_VM_ONLY=checks|headers|pairs|pyverbs|valgrind runs one section, or a comma list of them (for development; unset: all).
+# IBVERBS_RS_VM_ONLY=checks|headers|pairs|pyverbs|releases|valgrind runs one section, or a comma list of them (for development; unset: all).
 only=${IBVERBS_RS_VM_ONLY:-}
 want() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 lib=${IBVERBS_RS_LIB:?}
@@ -15,6 +15,8 @@ built=${IBVERBS_RS_BUILT:?}  # rdma-core v44's rxe built against our driver.h (t
 query65=${IBVERBS_RS_QUERY65:?}  # tests/provider-build/query_provider.c built for provider ABI 65
 pass=0; fail=0
 out=${IBVERBS_RS_VM_OUT:-$(mktemp -d)}; mkdir -p "$out"
+here=$(dirname "$0")
+. "$here/pyverbs.sh"
 
 run_mode() { # mode, command...
   local mode=$1; shift
@@ -22,6 +24,9 @@ run_mode() { # mode, command...
     system)  "$@" ;;
     libpath) LD_LIBRARY_PATH=$lib "$@" ;;
     preload) LD_PRELOAD=$lib/libibverbs.so.1 "$@" ;;
+    # section releases (tests/vm/releases.sh): release $rel under its own library, and under ours
+    own)     LD_LIBRARY_PATH=$rel/lib "$@" ;;
+    ours)    LD_LIBRARY_PATH=$lib IBVERBS_RS_PROVIDER_DIR=$rel/lib IBVERBS_RS_CONFIG_DIR=$rel_cfg "$@" ;;
   esac
 }
 
@@ -331,46 +336,20 @@ done < "$(dirname "$0")/pairs.txt"
 want pairs && echo "# pairs: ${SECONDS}s so far"
 
 # rdma-core's pyverbs test suite (python3-pyverbs; tests unpacked by tests/vm/run into
-# $IBVERBS_RS_PYTESTS): every test that passes under the system library must pass under ours.
+# $IBVERBS_RS_PYTESTS): every test that passes under the system library must pass under ours
+# (LD_LIBRARY_PATH). Not run again by LD_PRELOAD, nor with sid's ABI-65 rxe: how the loader picks
+# our library under LD_PRELOAD is checked by every line of checks.txt and pairs.txt and by the
+# maps guards above, and an ABI-65 rxe under a whole pyverbs suite by section releases (65.0's
+# own suite, a superset of this one, under ours with 65.0's librxe-rdmav65.so).
 if want pyverbs && [ -n "${IBVERBS_RS_PYTESTS:-}" ]; then
-  # mode "sid": ours by LD_LIBRARY_PATH with Debian sid's provider ABI 65 rxe.
-  for mode in system libpath preload sid; do
-    m=$mode; [ $mode = sid ] && m=libpath
-    ( cd "$IBVERBS_RS_PYTESTS" || exit 1
-      if [ $mode = sid ]; then export IBVERBS_RS_PROVIDER_DIR=$sid; fi
-      run_mode "$m" timeout 300 /usr/bin/python3 run_tests.py --dev rxe0 -v ) \
-      > "$out/pyverbs.$mode.log" 2>&1
-    # "test_name (tests.module.Class.test_name) ... ok" -> "tests.module.Class.test_name ok"
-    # (a test with a docstring prints "test_name (id)" alone, then "Docstring ... ok")
-    awk 'match($0, /^test[^ ]* \(([^)]*)\)/) { id = substr($1 " " $2, length($1) + 3); sub(/\)$/, "", id) }
-         match($0, / \.\.\. (ok|skipped|ERROR|FAIL|expected failure)/) {
-           r = substr($0, RSTART + 5, RLENGTH - 5); gsub(/ /, "_", r); print id, r }' \
-      "$out/pyverbs.$mode.log" | sort > "$out/pyverbs.$mode.res"
+  for mode in system libpath; do
+    pyverbs_run "$mode" "$IBVERBS_RS_PYTESTS" run_mode "$mode" timeout 300 /usr/bin/python3 run_tests.py --dev rxe0 -v
   done
-  sys_ok=$(grep -c ' ok$' "$out/pyverbs.system.res")
-  # The system run's full counts, and which tests are not ok under it (those are not ours to
-  # pass: a test that errors under rdma-core too is shown, not counted against us).
-  sys_counts=$(awk '{print $2}' "$out/pyverbs.system.res" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')
-  echo "# pyverbs under the system library: ${sys_counts%, }"
-  grep -v ' ok$\| skipped$' "$out/pyverbs.system.res" | head -20 | sed 's/^/#   not ok under the system library too: /'
-  for mode in libpath preload sid; do
-    # (no process substitution: the guest has no /dev/fd)
-    grep ' ok$' "$out/pyverbs.system.res" | cut -d' ' -f1 > "$out/pyverbs.system.ok"
-    grep -v ' ok$' "$out/pyverbs.$mode.res" > "$out/pyverbs.$mode.notok"
-    cut -d' ' -f1 "$out/pyverbs.$mode.res" > "$out/pyverbs.$mode.ran"
-    lost=$(join "$out/pyverbs.system.ok" "$out/pyverbs.$mode.notok")
-    missing=$(comm -23 "$out/pyverbs.system.ok" "$out/pyverbs.$mode.ran")
-    counts=$(awk '{print $2}' "$out/pyverbs.$mode.res" | sort | uniq -c | awk '{printf "%s %s, ", $1, $2}')
-    if [ -z "$lost$missing" ] && [ "$sys_ok" -gt 0 ]; then
-      echo "ok - vm: pyverbs suite ($mode: ${counts%, }; system: ${sys_counts%, })"; pass=$((pass+1))
-    else
-      echo "not ok - vm: pyverbs suite ($mode: ${counts%, }; system: ${sys_counts%, }; passes under the system library but not under ours:)"
-      { echo "$lost"; echo "$missing" | sed 's/$/ (did not run)/'; } | grep -v '^ *$' | head -40 | sed 's/^/#   /'
-      grep -A12 '^\(ERROR\|FAIL\):' "$out/pyverbs.$mode.log" | head -60 | sed 's/^/#   /'
-      fail=$((fail+1))
-    fi
-  done
+  pyverbs_reference system "the system library"
+  pyverbs_compare system libpath "vm: pyverbs suite (libpath)"
 fi
+
+. "$here/releases.sh"
 
 # valgrind's memcheck over programs under our library (LD_LIBRARY_PATH): no error reported in any
 # object (our library, the rxe provider, the program). memcheck cannot see what the kernel writes
