@@ -20,9 +20,14 @@ release_result() { # ok|not-ok, label, detail lines on stdin
   sed 's/^/#   /'
 }
 
-# The files the dynamic loader opened for a process traced with LD_DEBUG=files (LD_DEBUG_OUTPUT=$1:
-# one file per process, $1.PID).
-opened() { cat "$1".* 2>/dev/null | grep -o 'file=[^ ]*' | sed 's/^file=//' | sort -u; }
+# The objects the dynamic loader loaded, by path, for processes traced with LD_DEBUG=files
+# (LD_DEBUG_OUTPUT=$1: one file per process, $1.PID): a dlopen by path ("file=/..."), an object
+# that needs another ("needed by /..."), an object's constructors ("calling init: /..."; a
+# DT_NEEDED library is named by its SONAME alone in the file= lines).
+opened() {
+  cat "$1".* 2>/dev/null | grep -oE 'file=/[^ ]*|needed by /[^ ]*|calling init: /[^ ]*' |
+    sed -E 's/^(file=|needed by |calling init: )//' | sort -u
+}
 
 # One release: $1 version, $2 build directory (or -).
 release_run() {
@@ -50,6 +55,7 @@ release_run() {
 
   # 1. ibv_devinfo -v, and which libraries each run maps.
   name=rel.$v.devinfo
+  rm -f "$out/$name".*.ld.*
   run "$name" own env LD_DEBUG=files LD_DEBUG_OUTPUT="$out/$name.own.ld" "$b/bin/ibv_devinfo" -v
   run "$name" ours env LD_DEBUG=files LD_DEBUG_OUTPUT="$out/$name.ours.ld" "$b/bin/ibv_devinfo" -v
   bad=""
