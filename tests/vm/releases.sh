@@ -85,9 +85,9 @@ release_run() {
   name=rel.$v.rc_pingpong
   rm -f "$out/$name".*.ld.*
   for mode in own ours; do
-    srv="LD_DEBUG=files LD_DEBUG_OUTPUT=$out/$name.$mode.srv.ld $b/bin/ibv_rc_pingpong -d rxe0 -g 0 -n 100"
-    cli="LD_DEBUG=files LD_DEBUG_OUTPUT=$out/$name.$mode.cli.ld $b/bin/ibv_rc_pingpong -d rxe0 -g 0 -n 100 10.99.0.1"
-    run_pair "$name" "$mode" "$srv" "$cli" 18515
+    srv="LD_DEBUG=files LD_DEBUG_OUTPUT=$out/$name.$mode.srv.ld $b/bin/ibv_rc_pingpong -d $rel_dev -g 0 -n 100 -p $rel_port"
+    cli="LD_DEBUG=files LD_DEBUG_OUTPUT=$out/$name.$mode.cli.ld $b/bin/ibv_rc_pingpong -d $rel_dev -g 0 -n 100 -p $rel_port $rel_addr"
+    run_pair "$name" "$mode" "$srv" "$cli" "$rel_port"
   done
   bad=""
   [ "$(cat "$out/$name.ours.prc")" = "server 0 client 0" ] || bad="$bad exit:[$(cat "$out/$name.ours.prc")]"
@@ -111,7 +111,7 @@ release_run() {
   # 3. its pyverbs suite, from its build directory.
   if [ -x "$b/bin/run_tests.py" ]; then
     for mode in own ours; do
-      pyverbs_run "rel.$v.$mode" "$b" run_mode "$mode" timeout "${IBVERBS_RS_VM_PYVERBS_TIMEOUT:-900}" "$b/bin/run_tests.py" --dev rxe0 -v
+      pyverbs_run "rel.$v.$mode" "$b" run_mode "$mode" timeout "${IBVERBS_RS_VM_PYVERBS_TIMEOUT:-900}" "$b/bin/run_tests.py" --dev "$rel_dev" -v
     done
     pyverbs_reference "rel.$v.own" "its own libibverbs"
     pyverbs_compare "rel.$v.own" "rel.$v.ours" "vm release $rel_name: its pyverbs suite under ours"
@@ -121,11 +121,46 @@ release_run() {
   echo "# release $v: $((SECONDS - t0))s"
 }
 
+# Two lanes: the releases are taken in turn by two workers, one on rxe0 and one on a second device,
+# rxe1 on dummy1 (10.99.1.1), created for this section and removed after it, each with its own
+# pingpong port; a release's runs under both libraries stay on one device, one after the other.
+# The guest's two CPUs are then both busy (a pyverbs suite keeps one busy; the section is
+# two-thirds pyverbs). Results are printed per release in list order once both lanes are done.
+# IBVERBS_RS_VM_LANES=1: one lane, on rxe0.
+release_lane() { # lane number, device, address, port
+  local lane=$1 v b
+  rel_dev=$2; rel_addr=$3; rel_port=$4
+  while read -r v b; do
+    mkdir "$rel_claims/$v" 2> /dev/null || continue  # another lane has it
+    echo "# release $v: lane $lane ($rel_dev)" > "$out/rel.$v.tap"
+    release_run "$v" "$b" < /dev/null >> "$out/rel.$v.tap" 2>&1
+  done < "$IBVERBS_RS_RELEASES_LIST"
+}
+
 if want releases; then
   if [ -z "${IBVERBS_RS_RELEASES_LIST:-}" ] || [ ! -s "$IBVERBS_RS_RELEASES_LIST" ]; then
     echo "not ok - vm releases: no release builds listed (tools/rdma-core-builds)"; fail=$((fail+1))
   else
-    while read -r v b; do release_run "$v" "$b" < /dev/null; done < "$IBVERBS_RS_RELEASES_LIST"
+    lanes=${IBVERBS_RS_VM_LANES:-2}
+    rel_claims=$(mktemp -d)
+    if [ "$lanes" -gt 1 ]; then
+      if ip link add dummy1 type dummy && ip link set dummy1 up && ip addr add 10.99.1.1/24 dev dummy1 &&
+         rdma link add rxe1 type rxe netdev dummy1; then
+        for i in $(seq 100); do rdma link show rxe1/1 2>/dev/null | grep -q 'state ACTIVE' && break; sleep 0.2; done
+      else
+        echo "# releases: no second device (rxe1), one lane"; lanes=1
+      fi
+    fi
+    t_rel=$SECONDS
+    release_lane 1 rxe0 10.99.0.1 18515 &
+    [ "$lanes" -gt 1 ] && release_lane 2 rxe1 10.99.1.1 18516 &
+    wait
+    if [ "$lanes" -gt 1 ]; then rdma link delete rxe1; ip link delete dummy1; fi
+    while read -r v b; do
+      cat "$out/rel.$v.tap"
+      pass=$((pass + $(grep -c '^ok - ' "$out/rel.$v.tap"))); fail=$((fail + $(grep -c '^not ok - ' "$out/rel.$v.tap")))
+    done < "$IBVERBS_RS_RELEASES_LIST"
+    echo "# releases: $((SECONDS - t_rel))s in $lanes lane(s)"
   fi
   echo "# releases: ${SECONDS}s so far"
 fi
