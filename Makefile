@@ -4,6 +4,7 @@
 #   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
+#                        (with the rdma-core release matrix: tools/rdma-core-builds, cached in ~/.cache)
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
 #   make install         PREFIX=/usr/local (or LIBDIR=, INCLUDEDIR=, DESTDIR=) as rdma-core lays it out
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
