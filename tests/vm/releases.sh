@@ -43,7 +43,7 @@ release_run() {
 
   # Does ours start its programs at all? A release whose private node we lack (its ibv_devinfo
   # imports ibv_query_gid_type@IBVERBS_PRIVATE_<ABI>) is reported once per check, without the runs.
-  run "rel.$v.start" ours "$b/bin/ibv_devices"
+  run "rel.$v.start" ours "$b/bin/ibv_devinfo" -l
   nostart=$(grep -o "version .IBVERBS_PRIVATE_[0-9]*. not found" "$out/rel.$v.start.ours.err" | head -1)
   if [ -n "$nostart" ]; then
     for what in "ibv_devinfo -v" "ibv_rc_pingpong under ours" "pyverbs suite under ours"; do
