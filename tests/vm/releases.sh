@@ -31,7 +31,7 @@ opened() {
 
 # One release: $1 version, $2 build directory (or -).
 release_run() {
-  local v=$1 b=$2 t0=$SECONDS pabi cfg f nostart bad name srv cli side
+  local v=$1 b=$2 t0=$SECONDS pabi f n what nostart bad name srv cli side mode k
   if [ "$b" = - ] || [ ! -x "$b/bin/ibv_devinfo" ]; then
     rel_name=$v; release_result not-ok "not built (tools/rdma-core-builds failed on the host)" < /dev/null
     return
