@@ -12,6 +12,7 @@
 #
 # Why not a cdylib: rustc hands the linker its own anonymous version script for a cdylib, which
 # cannot be combined with named version nodes; a staticlib linked by cc takes ours unchanged.
+# The version script is generated: target/release/symbols.map (tools/symbols-map).
 
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
@@ -32,12 +33,17 @@ NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 all: lib
 lib: $(LIB)
 
+# The version script (and the bad-input sweep's prototype table) come from the #[export]
+# declarations' records in the archive (tools/symbols-map); the records are dropped from the
+# library itself.
 $(LIB): FORCE
 	$(CARGO) build --release --lib
+	python3 tools/symbols-map $(OUT)/libibverbs.a $(OUT)/symbols.map $(OUT)/exports.txt
 	$(CC) -shared -o $@.tmp -Wl,-soname,libibverbs.so.1 \
-	  -Wl,--version-script=symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
+	  -Wl,--version-script=$(OUT)/symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
 	  -Wl,--gc-sections -Wl,--strip-debug \
 	  -Wl,--whole-archive $(OUT)/libibverbs.a -Wl,--no-whole-archive $(NATIVE_LIBS)
+	objcopy --remove-section=.ibverbs.exports $@.tmp
 	mv -f $@.tmp $@
 	ln -sf libibverbs.so.1 $(OUT)/libibverbs.so
 

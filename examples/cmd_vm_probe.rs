@@ -95,7 +95,7 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
     // rxe's alloc_context: struct ibv_get_context and ib_uverbs_get_context_resp, no driver data.
     let mut req = [0u8; size_of::<ibverbs::abi::kern_abi::ibv_get_context>()];
     let mut resp = [0u8; size_of::<ib_uverbs_get_context_resp>()];
-    let gc = get_context(ctx, &mut req, &mut resp).expect("get_context");
+    let gc = get_context(ctx, &mut req, &mut resp, None).expect("get_context");
     let async_fd = match gc.async_fd {
         Some(fd) => fd,
         None => alloc_async_fd(ctx).expect("alloc_async_fd"),
@@ -452,6 +452,7 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         user_handle: 0x1111,
         async_fd,
         imported: false,
+        buffer: None,
     };
     let mut req = [0u8; size_of::<ibv_create_cq>()];
     let mut resp = [0u8; size_of::<ib_uverbs_create_cq_resp>() + 16];

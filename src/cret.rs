@@ -10,7 +10,9 @@
 //!   own refusal as [`CRet::ret_errno`] gives it (`ibv_destroy_srq`, `ibv_attach_mcast`);
 //! - [`quiet`]: the positive errno with `errno` untouched, where rdma-core returns a value it did not
 //!   get from a failing call (a missing op answering EOPNOTSUPP as rdma-core's default op does, an
-//!   early check such as `ibv_cmd_modify_qp`'s mask test, a 1.0 data-path wrapper's refusal).
+//!   early check such as `ibv_cmd_modify_qp`'s mask test, a 1.0 data-path wrapper's refusal); a
+//!   body that returns a `Result` says the same with `Err(e.quiet())`, which every convention
+//!   returns without touching `errno`.
 //!
 //! Used by `capi` and by the C-ABI slot functions of `verbs`; sets `errno` through `sys`.
 #![forbid(unsafe_code)]
@@ -65,7 +67,7 @@ impl<T> CRet<T> for Result<T> {
         T: NullPtr,
     {
         self.unwrap_or_else(|e| {
-            crate::sys::set_errno(e.0);
+            set(e);
             T::null()
         })
     }
@@ -77,8 +79,8 @@ impl<T> CRet<T> for Result<T> {
         match self {
             Ok(_) => 0,
             Err(e) => {
-                crate::sys::set_errno(e.0);
-                e.0
+                set(e);
+                e.value()
             }
         }
     }
@@ -88,9 +90,17 @@ impl<T> CRet<T> for Result<T> {
         T: MinusOne,
     {
         self.unwrap_or_else(|e| {
-            crate::sys::set_errno(e.0);
+            set(e);
             T::minus_one()
         })
+    }
+}
+
+/// `errno` set to a failure's value, unless the failure is quiet ([`crate::errno::Errno::quiet`]).
+#[inline(always)]
+fn set(e: crate::errno::Errno) {
+    if !e.is_quiet() {
+        crate::sys::set_errno(e.0);
     }
 }
 
@@ -106,7 +116,7 @@ pub fn ret_status(r: Result<c_int>) -> c_int {
 /// 0-or-positive-errno functions where rdma-core returns the value without touching `errno`: the
 /// positive errno, `errno` left as it was.
 pub fn quiet(e: crate::errno::Errno) -> c_int {
-    e.0
+    e.value()
 }
 
 impl crate::errno::Errno {

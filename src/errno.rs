@@ -29,4 +29,27 @@ impl Errno {
     pub const E2BIG: Errno = Errno(libc::E2BIG);
 }
 
+/// The mark of an error returned to C without touching `errno` ([`Errno::quiet`]); no errno value
+/// comes near it.
+const QUIET: c_int = 1 << 30;
+
+impl Errno {
+    /// This error, returned to C with `errno` left as it was: where rdma-core returns a value it
+    /// did not get from a failing call (an early check, a missing op). Made only at the edge, as
+    /// the last thing a body returns: nothing below compares a quiet error.
+    pub const fn quiet(self) -> Errno {
+        Errno(self.0 | QUIET)
+    }
+
+    /// Whether it is to leave `errno` alone.
+    pub const fn is_quiet(self) -> bool {
+        self.0 & QUIET != 0
+    }
+
+    /// The errno value.
+    pub const fn value(self) -> c_int {
+        self.0 & !QUIET
+    }
+}
+
 pub type Result<T> = core::result::Result<T, Errno>;

@@ -16,7 +16,7 @@
 //!   A failing DOFORK is retried page by page and never reported; a failing DONTFORK returns -1
 //!   with its errno after DOFORK on the runs this call already advised.
 //!
-//! Our own design: the counts live in [`runs::Runs`] under one `Mutex`: every page of the
+//! Our own design: the counts live in `runs::Runs` under one `Mutex`: every page of the
 //! address space in one run of equal count (gaps included), neighbouring runs different, the
 //! runs in a treap threaded by an address-ordered list, nodes in one arena. A call finds the run
 //! holding its first page with one descent, walks the list forward to advise, then walks it
@@ -445,7 +445,7 @@ pub fn fork_status() -> u32 {
 /// call is only remembered, so that a later `ibv_fork_init` fails with EINVAL as rdma-core's does.
 ///
 /// Inlined into its callers (`ibv_reg_mr`/`ibv_dereg_mr` among them) so that this common case
-/// costs no call; the tracked case is [`fork_range_tracked`].
+/// costs no call; the tracked case is `fork_range_tracked`.
 #[inline]
 pub fn fork_range(base: usize, size: usize, advice: ForkAdvice) -> Result<(), Errno> {
     if !tracking() {

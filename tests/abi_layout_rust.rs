@@ -48,14 +48,22 @@ struct RLayout {
     members: Vec<(&'static str, usize)>,
 }
 
-/// Rust field path -> C member path: drop `anon_N` hops and raw-identifier prefixes.
+/// Rust field path -> C member path: drop `anon_N` hops and raw-identifier prefixes; an anonymous
+/// member at the end of a named one's path is the TSV's `name.` (the unnamed union inside).
 fn c_path(rust: &str) -> String {
-    rust.split('.')
-        .map(str::trim)
-        .filter(|s| !(s.starts_with("anon_") && s[5..].chars().all(|c| c.is_ascii_digit())))
+    let is_anon = |s: &str| s.starts_with("anon_") && s[5..].chars().all(|c| c.is_ascii_digit());
+    let segs: Vec<&str> = rust.split('.').map(str::trim).collect();
+    let path = segs
+        .iter()
+        .filter(|s| !is_anon(s))
         .map(|s| s.trim_start_matches("r#"))
         .collect::<Vec<_>>()
-        .join(".")
+        .join(".");
+    if segs.len() > 1 && segs.last().is_some_and(|s| is_anon(s)) {
+        format!("{path}.")
+    } else {
+        path
+    }
 }
 
 macro_rules! c_name {
@@ -182,7 +190,7 @@ const VERBS_H_V65: &[&str] = &[
 const DRIVER_H_V44: &[&str] = &[
     "ibv_qp_ex", "verbs_context", "verbs_xrcd", "verbs_srq", "verbs_mr", "verbs_qp", "verbs_cq",
     "verbs_flow_action", "verbs_dm", "verbs_match_ent", "verbs_sysfs_dev", "verbs_device_ops",
-    "verbs_device", "verbs_counters", "verbs_context_ops",
+    "verbs_device", "verbs_counters",
 ];
 
 #[test]
@@ -394,32 +402,57 @@ fn driver_h_v44_pabi34_layouts() {
             uninit_device }
         verbs_device { device, ops, refcount, entry, sysfs, core_support }
         verbs_counters { counters, handle }
-        verbs_context_ops { advise_mr, alloc_dm, alloc_mw, alloc_null_mr, alloc_parent_domain,
-            alloc_pd, alloc_td, async_event, attach_counters_point_flow, attach_mcast, bind_mw,
-            close_xrcd, cq_event, create_ah, create_counters, create_cq, create_cq_ex,
-            create_flow, create_flow_action_esp, create_qp, create_qp_ex, create_rwq_ind_table,
-            create_srq, create_srq_ex, create_wq, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr,
-            destroy_ah, destroy_counters, destroy_cq, destroy_flow, destroy_flow_action,
-            destroy_qp, destroy_rwq_ind_table, destroy_srq, destroy_wq, detach_mcast,
-            free_context, free_dm, get_srq_num, import_dm, import_mr, import_pd, modify_cq,
-            modify_flow_action_esp, modify_qp, modify_qp_rate_limit, modify_srq, modify_wq,
-            open_qp, open_xrcd, poll_cq, post_recv, post_send, post_srq_ops, post_srq_recv,
-            query_device_ex, query_ece, query_port, query_qp, query_qp_data_in_order,
-            query_rt_values, query_srq, read_counters, reg_dm_mr, reg_dmabuf_mr, reg_mr,
-            req_notify_cq, rereg_mr, resize_cq, set_ece, unimport_dm, unimport_mr, unimport_pd }
     };
     check("layouts-v44.0-pabi34.tsv", DRIVER_H_V44, rust);
 }
 
-/// The v65 `driver.h` types whose provider ABI 65 layout is not ABI 34's (`pabi65`).
-const DRIVER_H_V65_ONLY: &[&str] = &["verbs_dmah", "verbs_context_ops"];
+/// The `driver.h` types of provider ABIs after 34: `verbs_context_ops` in the newest layout (each
+/// ABI's own table is derived from it by `pabi::OPS_ADDED`: src/verbs/ops/tests.rs checks those
+/// against v44's, v56's and v64's layouts) and the DMA handle wrapper.
+const DRIVER_H_V65_ONLY: &[&str] = &[
+    "verbs_dmah",
+    "verbs_context_ops",
+    "verbs_create_cq_prov_attr",
+];
 
 #[test]
 fn driver_h_v65_pabi65_layouts() {
-    use ibverbs::abi::driver::pabi65::*;
+    use ibverbs::abi::driver::*;
     let rust = layouts! {
         verbs_dmah { dmah, handle }
-        verbs_context_ops_pabi65 = "verbs_context_ops" { advise_mr, alloc_buf, alloc_dm, alloc_dmah, alloc_mw, alloc_null_mr, alloc_parent_domain, alloc_pd, alloc_td, async_event, attach_counters_point_flow, attach_mcast, bind_mw, close_xrcd, cq_event, create_ah, create_comp_cntr, create_counters, create_cq, create_cq_ex, create_flow, create_flow_action_esp, create_qp, create_qp_ex, create_rwq_ind_table, create_srq, create_srq_ex, create_wq, dealloc_dmah, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr, destroy_ah, destroy_comp_cntr, destroy_counters, destroy_cq, destroy_flow, destroy_flow_action, destroy_qp, destroy_rwq_ind_table, destroy_srq, destroy_wq, detach_mcast, dm_export_dmabuf_fd, free_buf, free_context, free_dm, get_srq_num, import_dm, import_mr, import_pd, inc_comp_cntr, inc_err_comp_cntr, modify_cq, modify_flow_action_esp, modify_qp, modify_qp_rate_limit, modify_srq, modify_wq, open_qp, open_xrcd, poll_cq, post_recv, post_send, post_srq_ops, post_srq_recv, qp_attach_comp_cntr, query_comp_cntr_caps, query_device_ex, query_ece, query_port, query_port_speed, query_qp, query_qp_data_in_order, query_rt_values, query_srq, read_comp_cntr, read_counters, read_err_comp_cntr, reg_dm_mr, reg_dmabuf_mr, reg_mr, reg_mr_ex, req_notify_cq, rereg_mr, resize_cq, set_comp_cntr, set_ece, set_err_comp_cntr, unimport_dm, unimport_mr, unimport_pd }
+        verbs_create_cq_prov_attr { buffer, buffer.length, buffer.anon_1, buffer.anon_1.ptr,
+            buffer.anon_1.dmabuf,
+            buffer.anon_1.dmabuf.offset, buffer.anon_1.dmabuf.fd }
+        verbs_context_ops { advise_mr, alloc_buf, alloc_dm, alloc_dmah, alloc_mw, alloc_null_mr, alloc_parent_domain, alloc_pd, alloc_td, async_event, attach_counters_point_flow, attach_mcast, bind_mw, close_xrcd, cq_event, create_ah, create_comp_cntr, create_counters, create_cq, create_cq_ex, create_flow, create_flow_action_esp, create_qp, create_qp_ex, create_rwq_ind_table, create_srq, create_srq_ex, create_wq, dealloc_dmah, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr, destroy_ah, destroy_comp_cntr, destroy_counters, destroy_cq, destroy_flow, destroy_flow_action, destroy_qp, destroy_rwq_ind_table, destroy_srq, destroy_wq, detach_mcast, dm_export_dmabuf_fd, free_buf, free_context, free_dm, get_srq_num, import_dm, import_mr, import_pd, inc_comp_cntr, inc_err_comp_cntr, modify_cq, modify_flow_action_esp, modify_qp, modify_qp_rate_limit, modify_srq, modify_wq, open_qp, open_xrcd, poll_cq, post_recv, post_send, post_srq_ops, post_srq_recv, qp_attach_comp_cntr, query_comp_cntr_caps, query_device_ex, query_ece, query_port, query_port_speed, query_qp, query_qp_data_in_order, query_rt_values, query_srq, read_comp_cntr, read_counters, read_err_comp_cntr, reg_dm_mr, reg_dmabuf_mr, reg_mr, reg_mr_ex, req_notify_cq, rereg_mr, resize_cq, set_comp_cntr, set_ece, set_err_comp_cntr, unimport_dm, unimport_mr, unimport_pd }
     };
+    // The ops each ABI added, as `pabi::OPS_ADDED` has them, are the members ops.rs marks
+    // `pabi: N` for the header generator.
+    let ops = rust.iter().find(|r| r.c == "verbs_context_ops").unwrap();
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/abi/driver/ops.rs"
+    ))
+    .unwrap();
+    let mut marked = BTreeSet::new();
+    let mut mark = None;
+    for line in src.lines().map(str::trim) {
+        if let Some(n) = line.strip_prefix("/// pabi: ") {
+            mark = n
+                .split_whitespace()
+                .next()
+                .map(|n| n.parse::<u32>().unwrap());
+        } else if let Some(field) = line.strip_prefix("pub ") {
+            let name = field.split(':').next().unwrap();
+            if let Some(n) = mark.take() {
+                let off = ops.members.iter().find(|(f, _)| *f == name).unwrap().1;
+                marked.insert((n, off));
+            }
+        }
+    }
+    let added: BTreeSet<(u32, usize)> = ibverbs::abi::driver::pabi::OPS_ADDED
+        .iter()
+        .flat_map(|(n, offs)| offs.iter().map(move |o| (*n, *o)))
+        .collect();
+    assert_eq!(marked, added, "ops.rs's `pabi: N` marks vs pabi::OPS_ADDED");
     check("layouts-v65.0-pabi65.tsv", DRIVER_H_V65_ONLY, rust);
 }

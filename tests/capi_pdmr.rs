@@ -11,9 +11,7 @@ use ibverbs::abi::verbs::ibv_mr_init_attr_mask::*;
 use ibverbs::abi::verbs::ibv_rereg_mr_err_code::IBV_REREG_MR_ERR_INPUT;
 use ibverbs::abi::verbs::ibv_rereg_mr_flags::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{
-    ah, cmd_ah, cmd_device, cmd_mr, context, counters, dm, marshall, mcast, mr, pd,
-};
+use ibverbs::capi::{ah, cmd_ah, cmd_mr, context, counters, dm, marshall, mcast, mr, pd};
 use ibverbs::sys;
 
 /// Run `f` with errno preset to a sentinel; return its result and the errno it left.
@@ -172,7 +170,7 @@ fn commands_reject_null() {
     unsafe {
         let e = (libc::EINVAL, libc::EINVAL);
         assert_eq!(
-            with_errno(|| cmd_device::ibv_cmd_alloc_pd(
+            with_errno(|| pd::ibv_cmd_alloc_pd(
                 null_mut(),
                 null_mut(),
                 null_mut(),
@@ -182,18 +180,15 @@ fn commands_reject_null() {
             )),
             e
         );
-        assert_eq!(with_errno(|| cmd_device::ibv_cmd_dealloc_pd(null_mut())), e);
+        assert_eq!(with_errno(|| pd::ibv_cmd_dealloc_pd(null_mut())), e);
         let mut orphan = ibv_pd {
             context: null_mut(),
             handle: 0,
         };
+        assert_eq!(with_errno(|| pd::ibv_cmd_dealloc_pd(&mut orphan)), e);
+        assert_eq!(with_errno(|| pd::ibv_cmd_close_xrcd(null_mut())), e);
         assert_eq!(
-            with_errno(|| cmd_device::ibv_cmd_dealloc_pd(&mut orphan)),
-            e
-        );
-        assert_eq!(with_errno(|| cmd_device::ibv_cmd_close_xrcd(null_mut())), e);
-        assert_eq!(
-            with_errno(|| cmd_device::ibv_cmd_open_xrcd(
+            with_errno(|| pd::ibv_cmd_open_xrcd(
                 null_mut(),
                 null_mut(),
                 0,
@@ -209,7 +204,7 @@ fn commands_reject_null() {
         let mut pd1 = fake_pd();
         let (mut req, mut resp) = ([0u8; 8], [0u8; 4]);
         assert_eq!(
-            with_errno(|| cmd_device::ibv_cmd_alloc_pd(
+            with_errno(|| pd::ibv_cmd_alloc_pd(
                 fake_ctx(),
                 &mut pd1,
                 req.as_mut_ptr().cast(),

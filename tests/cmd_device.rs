@@ -81,7 +81,7 @@ fn get_context_ioctl_with_driver_data() {
         (UVERBS_ATTR_UHW_OUT, Out::Bytes(vec![0xe2; 8])),
     ])]);
     let st = CmdState::new(RXE, true);
-    let r = get_context(Ctx::new(&fake, &st), &mut req, &mut resp).unwrap();
+    let r = get_context(Ctx::new(&fake, &st), &mut req, &mut resp, None).unwrap();
     assert_eq!(
         r,
         GetContext {
@@ -120,6 +120,34 @@ fn get_context_ioctl_with_driver_data() {
     assert_eq!(&req[..16], &[0; 16]);
 }
 
+/// Provider ABI 57 on: the provider's file descriptors go to the kernel as GET_CONTEXT's
+/// FD_ARR, an array of ints (inline up to 8 bytes, by address beyond); the write fallback has no
+/// room for them.
+#[test]
+fn get_context_hands_the_kernel_the_providers_fds() {
+    for fds in [vec![7i32], vec![7, 8], vec![7, 8, 9]] {
+        let bytes: Vec<u8> = fds.iter().flat_map(|f| f.to_ne_bytes()).collect();
+        let mut req = [0u8; 16];
+        let mut resp = [0u8; 8];
+        let fake = Fake::new([Reply::IoctlOk(vec![])]);
+        let st = CmdState::new(RXE, true);
+        get_context(Ctx::new(&fake, &st), &mut req, &mut resp, Some(&bytes)).unwrap();
+        let p = &fake.ioctls()[0];
+        let a = &p.attrs[2];
+        assert_eq!(
+            (a.id, a.len as usize),
+            (UVERBS_ATTR_GET_CONTEXT_FD_ARR, bytes.len())
+        );
+        if bytes.len() <= 8 {
+            let mut inline = [0u8; 8];
+            inline[..bytes.len()].copy_from_slice(&bytes);
+            assert_eq!(a.data, u64::from_ne_bytes(inline), "{fds:?} inline");
+        } else {
+            assert_eq!(a.data, bytes.as_ptr() as u64, "{fds:?} by address");
+        }
+    }
+}
+
 #[test]
 fn get_context_rxe_sizes_send_no_uhw() {
     // rxe: struct ibv_get_context (16) and ib_uverbs_get_context_resp (8), no driver data.
@@ -127,7 +155,7 @@ fn get_context_rxe_sizes_send_no_uhw() {
     let mut resp = [0u8; 8];
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
     let st = CmdState::new(RXE, true);
-    get_context(Ctx::new(&fake, &st), &mut req, &mut resp).unwrap();
+    get_context(Ctx::new(&fake, &st), &mut req, &mut resp, None).unwrap();
     assert_eq!(fake.ioctls()[0].num_attrs, 2);
 }
 
@@ -142,7 +170,7 @@ fn get_context_falls_back_to_write_on_enotty() {
     kresp.extend_from_slice(&[0xe2; 8]);
     let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY), Reply::WriteOk(kresp)]);
     let st = CmdState::new(RXE, false);
-    let r = get_context(Ctx::new(&fake, &st), &mut req, &mut resp).unwrap();
+    let r = get_context(Ctx::new(&fake, &st), &mut req, &mut resp, None).unwrap();
     assert_eq!(
         r,
         GetContext {
@@ -175,7 +203,7 @@ fn get_context_buffers_no_longer_than_their_core_carry_no_driver_data() {
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
     let st = CmdState::new(RXE, false);
     let (mut req, mut resp) = ([0x55u8; 8], [0x66u8; 8]);
-    get_context(Ctx::new(&fake, &st), &mut req, &mut resp).unwrap();
+    get_context(Ctx::new(&fake, &st), &mut req, &mut resp, None).unwrap();
     let ids: Vec<u16> = fake.ioctls()[0].attrs.iter().map(|a| a.id).collect();
     assert!(
         !ids.contains(&UVERBS_ATTR_UHW_IN) && !ids.contains(&UVERBS_ATTR_UHW_OUT),

@@ -24,8 +24,8 @@ fn cmd_with_links(links: Vec<CmdBuf>) -> IoctlCmd<'static> {
 #[test]
 fn op_bits_are_verbs_context_ops_slots() {
     assert_eq!(VERBS_OPS_NUM, size_of::<verbs_context_ops>() / 8);
-    assert_eq!(VERBS_OPS_NUM, 76);
-    // Alphabetical slots of the provider ABI 34 table.
+    assert_eq!(VERBS_OPS_NUM, 93);
+    // Alphabetical slots of the newest table (rdma-core v65's bits).
     assert_eq!(
         op::ASYNC_EVENT,
         OpBit(core::mem::offset_of!(verbs_context_ops, async_event) / 8)
@@ -37,6 +37,10 @@ fn op_bits_are_verbs_context_ops_slots() {
     assert_eq!(
         op::FREE_CONTEXT,
         OpBit(core::mem::offset_of!(verbs_context_ops, free_context) / 8)
+    );
+    assert_eq!(
+        op::REG_MR_EX,
+        OpBit(core::mem::offset_of!(verbs_context_ops, reg_mr_ex) / 8)
     );
 }
 

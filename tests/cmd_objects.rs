@@ -253,6 +253,7 @@ fn cq_init() -> CqInit {
         user_handle: 0x5000,
         async_fd: 12,
         imported: false,
+        buffer: None,
     }
 }
 
@@ -429,6 +430,89 @@ fn create_cq_ex_flags_choose_the_extended_write() {
     assert_eq!(w.len(), legacy + 8);
     assert_eq!(w.as_slice(), &req[core - legacy..]);
     assert_eq!(u32_at(w, 0), IB_USER_VERBS_CMD_CREATE_CQ);
+}
+
+/// Provider ABI 59 on: a CQ ring the provider allocated goes to the kernel as the BUFFER
+/// attributes (a virtual address, or a dma-buf and offset, and the length), and only over ioctl:
+/// a kernel without the method fails the command (no write fallback), as in rdma-core.
+#[test]
+fn create_cq_ex_with_the_providers_ring() {
+    let core = size_of::<ibv_create_cq_ex>();
+    for (buffer, want) in [
+        (
+            CqBuffer::Va {
+                addr: 0x7000_0000,
+                length: 0x4000,
+            },
+            vec![
+                (UVERBS_ATTR_CREATE_CQ_BUFFER_VA, 0x7000_0000u64),
+                (UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, 0x4000),
+            ],
+        ),
+        (
+            CqBuffer::Dmabuf {
+                fd: 33,
+                offset: 0x100,
+                length: 0x2000,
+            },
+            vec![
+                (UVERBS_ATTR_CREATE_CQ_BUFFER_FD, 33),
+                (UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET, 0x100),
+                (UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, 0x2000),
+            ],
+        ),
+    ] {
+        let a = CqInit {
+            buffer: Some(buffer),
+            ..cq_init()
+        };
+        let st = CmdState::new(RXE, false);
+        let fake = Fake::new([Reply::IoctlOk(vec![(
+            UVERBS_ATTR_CREATE_CQ_HANDLE,
+            Out::Data(5),
+        )])]);
+        let (mut req, mut resp) = (vec![0u8; core], vec![0u8; 32]);
+        let c = create_cq_ex(
+            Ctx::new(&fake, &st),
+            &a,
+            0,
+            0,
+            0,
+            0,
+            &mut req,
+            &mut resp,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(c.handle, 5);
+        let p = &fake.ioctls()[0];
+        let got: Vec<(u16, u64)> = p
+            .attrs
+            .iter()
+            .filter(|a| {
+                (UVERBS_ATTR_CREATE_CQ_BUFFER_VA..=UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET)
+                    .contains(&a.id)
+            })
+            .map(|a| (a.id, a.data))
+            .collect();
+        assert_eq!(got, want, "{buffer:?}");
+        // No ioctl interface: the command fails, nothing is written.
+        let st = CmdState::new(RXE, false);
+        let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY)]);
+        let r = create_cq_ex(
+            Ctx::new(&fake, &st),
+            &a,
+            0,
+            0,
+            0,
+            0,
+            &mut req,
+            &mut resp,
+            &mut Vec::new(),
+        );
+        assert!(r.is_err(), "{buffer:?}: {r:?}");
+        assert!(fake.writes().is_empty(), "{buffer:?}: no write fallback");
+    }
 }
 
 fn create_cq_cmd_flags_ts() -> u32 {

@@ -247,6 +247,7 @@ fn create_cq_without_a_request_buffer() {
         user_handle: 0x77,
         async_fd: 5,
         imported: false,
+        buffer: None,
     };
     let st = CmdState::new(14, true);
     let fake = Fake::new([Reply::IoctlOk(vec![])]);

@@ -102,26 +102,6 @@ fn scan(file: &Path, items: &mut Items) {
     }
 }
 
-/// Provider-private symbols that rdma-core nevertheless declares in the public verbs.h.
-const PRIVATE_IN_VERBS_H: &[&str] = &["ibv_wr_opcode_str"];
-
-/// C variadics defined in Rust with their fixed parameters only (stable Rust cannot define a C
-/// variadic; see the export's doc): their declarations get back the `...`.
-const VARIADIC: &[&str] = &[];
-
-/// Functions the C shim (src/shim/verbs_log.c) defines, with their rdma-core prototypes: the C
-/// variadics of the provider ABI. Declared in driver.h.
-const C_SHIM_PROTOTYPES: &[&str] = &[
-    "void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...);",
-    "int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...);",
-];
-
-fn public_name(f: &str) -> &str {
-    f.strip_prefix("__")
-        .and_then(|s| s.strip_suffix("_1_1"))
-        .unwrap_or(f)
-}
-
 /// Which exported functions a header declares.
 #[derive(Clone, Copy, PartialEq)]
 enum Fns {
@@ -214,30 +194,12 @@ const HEADERS: [Header; 3] = [
 /// (`IBVERBS_PABI_VERSION`, see include/fragments/driver-prelude.h): C has one name for each,
 /// Rust one type per ABI. (Rust type, C name, emitted): an emitted type is written under its C
 /// name; one not emitted is only renamed where used, its C definition being another (verbs.h's
-/// `verbs_context` and `ibv_qp_ex`, driver.h's `verbs_context_ops`, whose `pabi: 65` members a
-/// provider ABI 34 build leaves out: `pabi_members`).
+/// `verbs_context` and `ibv_qp_ex`, whose `pabi: N` members an older provider ABI's build leaves
+/// out: `pabi_members`; driver.h's `verbs_context_ops` is emitted the same way).
 const PABI_TYPES: &[(&str, &str, bool)] = &[
-    ("verbs_context_ops_pabi65", "verbs_context_ops", true),
-    ("verbs_context_ops", "verbs_context_ops", false),
     ("verbs_context_pabi34", "verbs_context", false),
-    ("verbs_context_pabi65", "verbs_context", false),
     ("ibv_qp_ex_pabi34", "ibv_qp_ex", false),
 ];
-
-/// Provider ABI 65 in driver.h (see driver-prelude.h): the functions whose v65 prototype differs
-/// from the ABI-34 one. Their ABI-34 declarations are made under `#if IBVERBS_PABI_VERSION == 34`;
-/// under `#else`, the prototype the doc of `<name>_65` in src/capi/pabi65/adapt.rs opens with.
-const PABI65_CHANGED: &[&str] = &[
-    "ibv_cmd_get_context",
-    "ibv_cmd_create_cq_ex",
-    "ibv_cmd_create_cq_ex2",
-    "ibv_cmd_create_qp_ex2",
-    "ibv_cmd_reg_dmabuf_mr",
-];
-
-/// IBVERBS_PRIVATE_65 functions that rdma-core does not declare in driver.h (its providers get
-/// them from the internal dmabuf_heap.h): never emitted.
-const PABI65_NOT_IN_DRIVER_H: &str = "ibv_dmabuf_heap_";
 
 /// Constants a prelude defines instead (driver.h's `IBVERBS_PABI_VERSION` is the provider's
 /// choice, 34 unless it says otherwise).
@@ -253,8 +215,13 @@ const GUARDED_DEFINITIONS: &[(&str, &str)] = &[("list_node", "CCAN_LIST_H")];
 const C_SPELLINGS: &[&str] = &["CEnum", "Be16", "Be32", "Be64", "CAtomicInt"];
 
 /// Rust files whose items the generator leaves out: spelled by a hand-written header
-/// (verbs_api.rs), or declared but not defined in C (opaque.rs: only forward-declared).
-const NOT_EMITTED: &[&str] = &["src/abi/verbs/verbs_api.rs", "src/abi/verbs/opaque.rs"];
+/// (verbs_api.rs) or fragment (fragment.rs), or declared but not defined in C (opaque.rs: only
+/// forward-declared).
+const NOT_EMITTED: &[&str] = &[
+    "src/abi/verbs/verbs_api.rs",
+    "src/abi/verbs/opaque.rs",
+    "src/abi/driver/fragment.rs",
+];
 
 /// The installed headers written by hand, each with the reason in its own opening comment: they
 /// are spellings of kernel names, wire formats the library never touches, or obsolete remnants,
@@ -371,9 +338,11 @@ fn order_definitions(text: &str) -> String {
     } else {
         first
     };
+    // Up to the extern "C" block, or the include guard's #endif (the exports are declared after).
     let end = lines
         .iter()
         .position(|l| *l == "#ifdef __cplusplus")
+        .or_else(|| lines.iter().rposition(|l| l.starts_with("#endif")))
         .unwrap_or(lines.len());
     // Chunks: leading comment lines + one definition block or one #define line.
     struct Chunk {
@@ -512,29 +481,7 @@ fn expand_bitfields(text: &str) -> String {
     s
 }
 
-fn rename_twins(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        // The identifier just before the first `(`: a declared function's name.
-        let renamed = line.find('(').and_then(|paren| {
-            let head = &line[..paren];
-            let start = head
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .map_or(0, |i| i + 1);
-            let base = head[start..].strip_prefix("__")?.strip_suffix("_1_1")?;
-            Some(format!("{}{}{}", &line[..start], base, &line[paren..]))
-        });
-        out.push_str(renamed.as_deref().unwrap_or(line));
-    }
-    out
-}
-
-fn generate(
-    root: &Path,
-    h: &Header,
-    target: &BTreeMap<String, bool>,
-    pabi65: &BTreeSet<String>,
-) -> String {
+fn generate(root: &Path, h: &Header, decls: &[Decl]) -> String {
     let abi_root = root.join("src/abi");
     let mut abi_files = Vec::new();
     rust_files(&abi_root, &mut abi_files);
@@ -550,29 +497,6 @@ fn generate(
             scan(f, &mut own);
         }
     }
-    // Functions belong to the header of their symbol's node; helpers exported for the C shim
-    // (not in the target list) belong to neither.
-    for f in &all.fns {
-        let name = public_name(f);
-        let private = target
-            .get(name)
-            .map(|p| *p && !PRIVATE_IN_VERBS_H.contains(&name));
-        let wanted = match h.fns {
-            Fns::Public => Some(false),
-            Fns::Private => Some(true),
-            Fns::None => None,
-        };
-        if wanted.is_some() && private == wanted {
-            own.fns.insert(f.clone());
-        }
-        // Provider ABI 65's own private functions: driver.h, for a provider ABI 65 build.
-        let only65 =
-            private.is_none() && pabi65.contains(name) && !name.starts_with(PABI65_NOT_IN_DRIVER_H);
-        if h.fns == Fns::Private && only65 {
-            own.fns.insert(f.clone());
-        }
-    }
-
     for (rust, _, emitted) in PABI_TYPES {
         if !emitted {
             own.types.remove(*rust);
@@ -595,34 +519,22 @@ fn generate(
         .filter(|n| !own.types.contains(*n) && !own.consts.contains(*n) && !own.fns.contains(*n))
         .cloned()
         .collect();
-    // cbindgen writes an excluded (foreign) type by its bare name; give it its C tag. Names that
-    // are also exported functions (kern-abi.h's `struct ibv_alloc_pd`) are not renamed (the
-    // rename would hit the function too): `tag_clashing_types` tags their type uses afterwards.
-    let exported: BTreeSet<&str> = all.fns.iter().map(|f| public_name(f)).collect();
-    let mut clashing = BTreeSet::new();
+    // cbindgen writes an excluded (foreign) type by its bare name; give it its C tag. (The
+    // exports are declarations cbindgen does not see: no rename can hit a function.)
     for (name, tag) in &all.tags {
         if own.types.contains(name) || C_SPELLINGS.contains(&name.as_str()) {
             continue;
         }
-        if exported.contains(name.as_str()) {
-            clashing.insert(name.clone());
-        } else {
-            config
-                .export
-                .rename
-                .insert(name.clone(), format!("{tag} {name}"));
-        }
+        config
+            .export
+            .rename
+            .insert(name.clone(), format!("{tag} {name}"));
     }
     config
         .export
         .rename
         .insert("timespec".to_string(), "struct timespec".to_string());
-    let foreign_fns: BTreeSet<String> = all
-        .fns
-        .iter()
-        .filter(|f| !own.fns.contains(*f))
-        .map(|f| public_name(f).to_string())
-        .collect();
+    let foreign_fns: BTreeSet<String> = all.fns.iter().cloned().collect();
 
     let mut buf = Vec::new();
     cbindgen::Builder::new()
@@ -637,18 +549,11 @@ fn generate(
         .fold(text, |t, (rust, c, _)| rename_ident(&t, rust, c));
     let text = order_definitions(&inline_anonymous(&text));
     let text = spell_c_types(&text);
-    let text = drop_fn_declarations(&rename_twins(&expand_bitfields(&text)), &foreign_fns);
-    let text = tag_clashing_types(&text, &clashing);
-    let text = restore_variadics(&text);
-    let text = if h.fns == Fns::Private {
-        add_shim_prototypes(&text)
-    } else {
-        text
-    };
-    let text = if h.fns == Fns::Private {
-        pabi_prototypes(root, &text, target, pabi65)
-    } else {
-        text
+    let text = drop_fn_declarations(&expand_bitfields(&text), &foreign_fns);
+    let text = match h.fns {
+        Fns::Public => declare_exports(&text, &public_declarations(decls)),
+        Fns::Private => declare_exports(&text, &private_declarations(decls)),
+        Fns::None => text,
     };
     let text = squeeze_blank_lines(&forward_declare_tags(&text));
     let text = if h.gnu_layouts {
@@ -665,6 +570,7 @@ fn generate(
     };
     let text = guard_definitions(&spell_atomic_int(&pabi_members(&text)));
     let text = insert_prelude(&text, &root.join(h.prelude));
+    let text = abi_facts(&text);
     append_fragment(&text, &root.join(h.fragment), &generated, h.guard)
 }
 
@@ -719,39 +625,6 @@ fn spell_c_types(text: &str) -> String {
             rest = &tail[1..];
         }
         l.push_str(rest);
-        out.push_str(&l);
-    }
-    out
-}
-
-/// A foreign struct named like an exported function (`struct ibv_create_cq`, the command, and
-/// `ibv_create_cq()`) is written bare by cbindgen; where it is used as a type (`ibv_create_cq *`),
-/// give it its `struct` tag.
-fn tag_clashing_types(text: &str, names: &BTreeSet<String>) -> String {
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        if line.trim_start().starts_with("//") {
-            out.push_str(line);
-            continue;
-        }
-        let mut l = line.to_string();
-        for n in names {
-            let mut from = 0;
-            while let Some(pos) = l[from..].find(n.as_str()).map(|p| p + from) {
-                let end = pos + n.len();
-                let before_ok =
-                    pos == 0 || !l[..pos].ends_with(|c: char| c.is_alphanumeric() || c == '_');
-                let after = &l[end..];
-                let type_use = after.starts_with(" *") || after.starts_with('*');
-                let tagged = l[..pos].ends_with("struct ");
-                if before_ok && type_use && !tagged {
-                    l.insert_str(pos, "struct ");
-                    from = end + "struct ".len();
-                } else {
-                    from = end;
-                }
-            }
-        }
         out.push_str(&l);
     }
     out
@@ -825,36 +698,47 @@ fn rename_ident(text: &str, from: &str, to: &str) -> String {
     out
 }
 
-/// A member documented `pabi: 65` exists in the provider ABI 65 layout only: it is wrapped in
-/// `#if IBV_PABI_LAYOUT >= 65`, which verbs-prelude.h defines (65, unless a provider ABI 34 build
+/// A member documented `pabi: N` exists in the layouts of provider ABI N and later only: it is
+/// wrapped in `#if IBV_PABI_LAYOUT >= N`, which verbs-prelude.h defines (the newest ABI, unless a
+/// provider build
 /// asked for rdma-core v44's layouts); consecutive ones share one `#if`, which replaces the marker.
 fn pabi_members(text: &str) -> String {
-    const OPEN: &str = "#if IBV_PABI_LAYOUT >= 65  /* not in the provider ABI 34 layout */";
     let lines: Vec<&str> = text.lines().collect();
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut open: Option<u32> = None;
     let mut i = 0;
     while i < lines.len() {
         let t = lines[i].trim_start();
-        if t.starts_with("// pabi: 65") {
+        if let Some(n) = pabi_mark(t) {
             let end = (i + 1..lines.len())
                 .find(|&j| lines[j].trim_end().ends_with(';'))
                 .expect("member");
-            if out.last().is_some_and(|l| l == "#endif") {
+            if open == Some(n) && out.last().is_some_and(|l| l == "#endif") {
                 out.pop();
             } else {
-                out.push(OPEN.to_string());
+                out.push(format!(
+                    "#if IBV_PABI_LAYOUT >= {n}  /* provider ABI {n} on */"
+                ));
             }
             out.extend(lines[i + 1..=end].iter().map(|l| l.to_string()));
             out.push("#endif".to_string());
+            open = Some(n);
             i = end + 1;
         } else {
             out.push(lines[i].to_string());
+            open = None;
             i += 1;
         }
     }
     let mut s = out.join("\n");
     s.push('\n');
     s
+}
+
+/// The provider ABI of a `pabi: N` mark (a member later provider ABIs have), if `line` is one.
+fn pabi_mark(line: &str) -> Option<u32> {
+    let n = line.strip_prefix("// pabi: ")?;
+    n.split_whitespace().next()?.parse().ok()
 }
 
 /// `CAtomicInt` (src/abi/ctype.rs) is C's `atomic_int` (driver-prelude.h includes
@@ -1010,19 +894,20 @@ fn forwarders(header: &str) -> String {
     for (ty, obj, name_of) in FORWARDED {
         let (start, end, _) =
             find_block(&lines, ty).unwrap_or_else(|| panic!("struct {ty} is defined"));
-        // Members of the provider ABI 65 layout only (`pabi_members`): so are their verbs.
-        let mut pabi65 = BTreeSet::new();
+        // Members of later provider ABIs' layouts only (`pabi_members`): so are their verbs.
+        let mut pabi_of = BTreeMap::new();
         for (i, l) in lines[start + 1..end].iter().enumerate() {
-            if l.trim_start().starts_with("// pabi: 65") {
+            if let Some(n) = pabi_mark(l.trim_start()) {
                 let next = lines[start + 2 + i..end]
                     .iter()
                     .find(|m| !m.trim_start().starts_with("//"));
                 let name = next
                     .and_then(|m| m.split("(*").nth(1))
                     .and_then(|m| m.split(')').next());
-                pabi65.insert(
-                    name.expect("a function-pointer member after `pabi: 65`")
+                pabi_of.insert(
+                    name.expect("a function-pointer member after `pabi: N`")
                         .to_string(),
+                    n,
                 );
             }
         }
@@ -1089,187 +974,16 @@ fn forwarders(header: &str) -> String {
                     decl.join(&format!(",\n{}", " ".repeat(head.len())))
                 )
             };
-            let (open, close) = if pabi65.contains(field) {
-                (
-                    "#if IBV_PABI_LAYOUT >= 65  /* its member is not in the provider ABI 34 layout */\n",
+            let (open, close) = match pabi_of.get(field) {
+                Some(n) => (
+                    format!("#if IBV_PABI_LAYOUT >= {n}  /* its member: provider ABI {n} on */\n"),
                     "#endif\n",
-                )
-            } else {
-                ("", "")
+                ),
+                None => (String::new(), ""),
             };
             out.push_str(&format!("\n{open}{params}\n{{\n\t{stmt}\n}}\n{close}"));
         }
     }
-    out
-}
-
-/// driver.h's provider-ABI-dependent declarations, gathered at the end of its `extern "C"`
-/// block: the ABI-34 prototypes of [`PABI65_CHANGED`] under `#if IBVERBS_PABI_VERSION == 34`;
-/// under `#else` their ABI-65 prototypes, the functions only provider ABI 65 has, and a `.symver`
-/// for every name of IBVERBS_PRIVATE_65, so that a provider ABI 65 build binds its calls into the
-/// library to that node (rdma-core v65's, and ours, where the same names' default versions are
-/// IBVERBS_PRIVATE_34) and runs under either library.
-fn pabi_prototypes(
-    root: &Path,
-    text: &str,
-    target: &BTreeMap<String, bool>,
-    pabi65: &BTreeSet<String>,
-) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let declared_name = |l: &str| -> Option<String> {
-        if l.starts_with([' ', '/', '#', '}']) || l.contains('=') {
-            return None;
-        }
-        let head = &l[..l.find('(')?];
-        Some(head.rsplit([' ', '*']).next().unwrap_or(head).to_string())
-    };
-    // Cut the declarations (with their doc comments) of the two groups out of the text.
-    let mut keep = vec![true; lines.len()];
-    let (mut abi34, mut only65) = (Vec::new(), Vec::new());
-    let mut i = 0;
-    while i < lines.len() {
-        let Some(name) = declared_name(lines[i]) else {
-            i += 1;
-            continue;
-        };
-        let changed = PABI65_CHANGED.contains(&name.as_str());
-        let new65 = !target.contains_key(&name) && pabi65.contains(&name);
-        let end = (i..lines.len())
-            .find(|&j| lines[j].trim_end().ends_with(");"))
-            .unwrap_or(i);
-        if changed || new65 {
-            let mut first = i;
-            while first > 0 && lines[first - 1].starts_with("//") {
-                first -= 1;
-            }
-            let block: Vec<String> = lines[first..=end].iter().map(|l| l.to_string()).collect();
-            keep[first..=end].iter_mut().for_each(|k| *k = false);
-            if changed {
-                abi34.push(block)
-            } else {
-                only65.push(block)
-            }
-        }
-        i = end + 1;
-    }
-    assert_eq!(
-        abi34.len(),
-        PABI65_CHANGED.len(),
-        "every PABI65_CHANGED function is declared"
-    );
-    // The ABI-65 prototypes, from the adapters' docs.
-    let adapt = std::fs::read_to_string(root.join("src/capi/pabi65/adapt.rs")).expect("adapt.rs");
-    let adapt_lines: Vec<&str> = adapt.lines().collect();
-    let mut changed65 = Vec::new();
-    for name in PABI65_CHANGED {
-        let at = adapt_lines
-            .iter()
-            .position(|l| l.contains(&format!("extern \"C\" fn {name}_65(")))
-            .unwrap_or_else(|| panic!("src/capi/pabi65/adapt.rs has no {name}_65"));
-        let mut first = at;
-        while first > 0 && adapt_lines[first - 1].starts_with("///") {
-            first -= 1;
-        }
-        let doc: Vec<&str> = adapt_lines[first..at]
-            .iter()
-            .map(|l| l.trim_start_matches("///").trim())
-            .collect();
-        let proto = doc
-            .first()
-            .and_then(|l| l.strip_prefix('`'))
-            .and_then(|l| l.split_once('`'))
-            .map(|(p, _)| p.to_string())
-            .unwrap_or_else(|| panic!("{name}_65's doc opens with its C prototype in backticks"));
-        let mut block = vec![format!("// `{proto}` (provider ABI 65)")];
-        block.extend(
-            doc[1..]
-                .iter()
-                .map(|l| format!("// {l}").trim_end().to_string()),
-        );
-        // One parameter a line under the first, as cbindgen writes long prototypes.
-        let (head, params) = proto.split_once('(').expect("prototype");
-        let params: Vec<&str> = params.trim_end_matches(')').split(", ").collect();
-        let pad = " ".repeat(head.len() + 1);
-        block.push(format!("{head}({});", params.join(&format!(",\n{pad}"))));
-        changed65.push(block);
-    }
-    let mut add: Vec<String> = vec![
-        "// Provider ABI 34 and 65 differ in these (see driver-prelude.h).".to_string(),
-        "#if IBVERBS_PABI_VERSION == 34".to_string(),
-    ];
-    let push_blocks = |add: &mut Vec<String>, blocks: &[Vec<String>]| {
-        for b in blocks {
-            add.push(String::new());
-            add.extend(b.iter().cloned());
-        }
-    };
-    push_blocks(&mut add, &abi34);
-    add.push(String::new());
-    add.push("#else  // provider ABI 65".to_string());
-    push_blocks(&mut add, &changed65);
-    push_blocks(&mut add, &only65);
-    add.push(String::new());
-    add.push(
-        "// A provider ABI 65 build calls into the library's IBVERBS_PRIVATE_65 node.".to_string(),
-    );
-    for n in pabi65 {
-        add.push(format!("__asm__(\".symver {n}, {n}@IBVERBS_PRIVATE_65\");"));
-    }
-    add.push(String::new());
-    add.push("#endif  // IBVERBS_PABI_VERSION".to_string());
-    add.push(String::new());
-    let mut out: Vec<String> = lines
-        .iter()
-        .zip(&keep)
-        .filter(|(_, k)| **k)
-        .map(|(l, _)| l.to_string())
-        .collect();
-    let at = out
-        .iter()
-        .rposition(|l| l == "#ifdef __cplusplus")
-        .unwrap_or(out.len());
-    out.splice(at..at, add);
-    let mut s = out.join("\n");
-    s.push('\n');
-    s
-}
-
-/// Declare the C shim's functions inside the header's `extern "C"` block.
-fn add_shim_prototypes(text: &str) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    // The last `#ifdef __cplusplus` opens the closing brace of the extern "C" block.
-    let at = lines
-        .iter()
-        .rposition(|l| l == "#ifdef __cplusplus")
-        .unwrap_or(lines.len());
-    let mut add = vec!["// Defined in C (variadic): src/shim/verbs_log.c.".to_string()];
-    add.extend(C_SHIM_PROTOTYPES.iter().map(|p| p.to_string()));
-    add.push(String::new());
-    lines.splice(at..at, add);
-    let mut out = lines.join("\n");
-    out.push('\n');
-    out
-}
-
-/// Append `...` to the parameter list of each [`VARIADIC`] declaration.
-fn restore_variadics(text: &str) -> String {
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for name in VARIADIC {
-        let decl = format!("{name}(");
-        let Some(start) = lines
-            .iter()
-            .position(|l| !l.starts_with("//") && l.contains(&decl))
-        else {
-            continue;
-        };
-        if let Some(end) = (start..lines.len()).find(|&j| lines[j].trim_end().ends_with(");")) {
-            let l = &mut lines[end];
-            let cut = l.rfind(");").expect("end of declaration");
-            l.replace_range(cut.., ", ...);");
-        }
-    }
-    let mut out = lines.join("\n");
-    out.push('\n');
     out
 }
 
@@ -1386,30 +1100,289 @@ fn squeeze_blank_lines(text: &str) -> String {
     out
 }
 
+/// One `#[export]` declaration of the C edge (src/capi; `#[export_c]` and `export_byte!` too): the
+/// facts the headers declare a function (or data symbol) from. The declarations are the one source
+/// of the exports' C prototypes and symbol versions (tools/symbols-map writes the version script
+/// from the same ones).
+#[derive(Clone, Debug)]
+struct Decl {
+    /// The C name: the function's own, or the one it is a twin of (`as NAME`).
+    symbol: String,
+    /// The function's own name is its C name (not a twin of another declaration's).
+    own: bool,
+    /// A public node (`"IBVERBS_1.x"`), or None for the provider-private nodes.
+    public: Option<String>,
+    /// The private nodes' provider ABIs: from, and up to (not including).
+    from: u32,
+    until: Option<u32>,
+    /// One name per provider ABI (`"verbs_register_driver_{ABI}"`).
+    per_abi: bool,
+    /// The C prototype (or data declaration), without a trailing `;`.
+    proto: String,
+    /// The doc comment, each line without its `///`.
+    doc: Vec<String>,
+}
+
+/// Every declaration under src/capi, read off the source: doc comment, `#[export(...)]`, then the
+/// item's name.
+fn declarations(root: &Path) -> Vec<Decl> {
+    let mut files = Vec::new();
+    rust_files(&root.join("src/capi"), &mut files);
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).expect("read source");
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim();
+            let Some(spec) = t
+                .strip_prefix("#[export(")
+                .or_else(|| t.strip_prefix("#[export_c("))
+                .and_then(|r| r.strip_suffix(")]"))
+            else {
+                continue;
+            };
+            let mut first = i;
+            while first > 0 && lines[first - 1].trim_start().starts_with("///") {
+                first -= 1;
+            }
+            let doc: Vec<String> = lines[first..i]
+                .iter()
+                .map(|d| {
+                    let d = d.trim_start().trim_start_matches("///");
+                    d.strip_prefix(' ').unwrap_or(d).to_string()
+                })
+                .collect();
+            let proto = doc
+                .first()
+                .and_then(|d| d.strip_prefix('`'))
+                .and_then(|d| d.strip_suffix('`'))
+                .unwrap_or_else(|| panic!("{}:{}: no C prototype in the doc", f.display(), i + 1))
+                .trim_end_matches(';')
+                .to_string();
+            let item = lines[i + 1..]
+                .iter()
+                .map(|x| x.trim())
+                .find(|x| !x.starts_with("#["))
+                .expect("the declared item");
+            let name = item.trim_start_matches("fn ");
+            let name: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let (nodes, alias) = match spec.split_once(" as ") {
+                Some((n, a)) => (n.trim(), Some(a.trim())),
+                None => (spec.trim(), None),
+            };
+            let (public, from, until) = if let Some(p) = nodes.strip_prefix("PRIVATE ") {
+                let (a, b) = p.split_once("..").expect("PRIVATE A..");
+                (None, a.trim().parse().unwrap(), b.trim().parse().ok())
+            } else {
+                (Some(nodes.trim_matches('"').to_string()), 0, None)
+            };
+            let per_abi = alias.is_some_and(|a| a.starts_with('"'));
+            let symbol = match alias {
+                Some(a) => a.trim_matches('"').to_string(),
+                None => name.clone(),
+            };
+            out.push(Decl {
+                symbol,
+                own: alias.is_none(),
+                public,
+                from,
+                until,
+                per_abi,
+                proto,
+                doc,
+            });
+        }
+    }
+    out
+}
+
+/// The provider-private functions rdma-core nevertheless declares in the public verbs.h.
+const PRIVATE_IN_VERBS_H: &[&str] = &["ibv_wr_opcode_str"];
+
+/// Private functions rdma-core does not declare in driver.h (its providers get them from the
+/// internal dmabuf_heap.h): never declared here.
+const NOT_IN_DRIVER_H: &str = "ibv_dmabuf_heap_";
+
+/// verbs.h's: the default version of every public name, and [`PRIVATE_IN_VERBS_H`].
+fn public_declarations(decls: &[Decl]) -> Vec<String> {
+    let mut chosen: Vec<&Decl> = decls
+        .iter()
+        .filter(|d| {
+            d.own && (d.public.is_some() || PRIVATE_IN_VERBS_H.contains(&d.symbol.as_str()))
+        })
+        .collect();
+    chosen.sort_by(|a, b| a.symbol.cmp(&b.symbol));
+    let mut out = Vec::new();
+    for d in chosen {
+        out.extend(declaration(d));
+        out.push(String::new());
+    }
+    out
+}
+
+/// driver.h's: every private name, each prototype under the provider ABIs it is for
+/// (`IBVERBS_PABI_VERSION`, which driver-prelude.h settles), and for a provider build of a later
+/// ABI than the oldest a `.symver` binding each name it calls to its ABI's node, so that the
+/// provider runs under rdma-core's library of that ABI as under ours.
+fn private_declarations(decls: &[Decl]) -> Vec<String> {
+    use ibverbs::abi::driver::pabi::{OLDEST, PROVIDER_ABIS};
+    let mut by_name: BTreeMap<&str, Vec<&Decl>> = BTreeMap::new();
+    for d in decls.iter().filter(|d| d.public.is_none() && !d.per_abi) {
+        by_name.entry(d.symbol.as_str()).or_default().push(d);
+    }
+    let range = |d: &Decl| -> String {
+        match (d.from > OLDEST, d.until) {
+            (false, None) => String::new(),
+            (false, Some(u)) => format!("IBVERBS_PABI_VERSION < {u}"),
+            (true, None) => format!("IBVERBS_PABI_VERSION >= {}", d.from),
+            (true, Some(u)) => {
+                format!(
+                    "IBVERBS_PABI_VERSION >= {} && IBVERBS_PABI_VERSION < {u}",
+                    d.from
+                )
+            }
+        }
+    };
+    let mut out = Vec::new();
+    let mut symvers: Vec<(u32, &str)> = Vec::new();
+    for (name, mut forms) in by_name {
+        forms.sort_by_key(|d| d.from);
+        symvers.push((forms[0].from, name));
+        if PRIVATE_IN_VERBS_H.contains(&name) || name.starts_with(NOT_IN_DRIVER_H) {
+            continue;
+        }
+        let conds: Vec<String> = forms.iter().map(|d| range(d)).collect();
+        if conds.len() == 1 && conds[0].is_empty() {
+            out.extend(declaration(forms[0]));
+        } else {
+            for (i, (d, c)) in forms.iter().zip(&conds).enumerate() {
+                let kw = if i == 0 { "#if" } else { "#elif" };
+                let abis: Vec<String> = PROVIDER_ABIS
+                    .iter()
+                    .filter(|&&n| n >= d.from && d.until.is_none_or(|u| n < u))
+                    .map(u32::to_string)
+                    .collect();
+                let s = if abis.len() == 1 { "" } else { "s" };
+                out.push(format!(
+                    "{kw} {c}  /* {name}, provider ABI{s} {} */",
+                    abis.join(", ")
+                ));
+                out.extend(declaration(d));
+            }
+            out.push("#endif".to_string());
+        }
+        out.push(String::new());
+    }
+    let newest = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1];
+    out.push(format!(
+        "/* A provider built for a provider ABI after {OLDEST} binds its calls into the library to that\n * ABI's node, IBVERBS_PRIVATE_<IBVERBS_PABI_VERSION> ({OLDEST}'s names are that node's defaults). */"
+    ));
+    out.push(format!("#if IBVERBS_PABI_VERSION != {OLDEST}"));
+    out.push("#define IBV_PABI_STR2_(x) #x".to_string());
+    out.push("#define IBV_PABI_STR_(x) IBV_PABI_STR2_(x)".to_string());
+    out.push(
+        "#define IBV_PRIVATE_SYMVER_(name) \\\n\t__asm__(\".symver \" #name \", \" #name \"@IBVERBS_PRIVATE_\" IBV_PABI_STR_(IBVERBS_PABI_VERSION))"
+            .to_string(),
+    );
+    symvers.sort();
+    let mut open: Option<u32> = None;
+    for (from, name) in symvers {
+        if open != Some(from) {
+            if open.is_some_and(|o| o > OLDEST) {
+                out.push("#endif".to_string());
+            }
+            if from > OLDEST {
+                out.push(format!("#if IBVERBS_PABI_VERSION >= {from}"));
+            }
+            open = Some(from);
+        }
+        out.push(format!("IBV_PRIVATE_SYMVER_({name});"));
+    }
+    if open.is_some_and(|o| o > OLDEST) {
+        out.push("#endif".to_string());
+    }
+    out.push(format!(
+        "#endif  /* IBVERBS_PABI_VERSION != {OLDEST} (up to {newest}) */"
+    ));
+    out.push(String::new());
+    out
+}
+
+/// A declaration's doc comment and prototype, as cbindgen writes an export's: `//` lines, then
+/// the prototype on one line, or one parameter a line under the first when longer than 100
+/// columns.
+fn declaration(d: &Decl) -> Vec<String> {
+    let mut out: Vec<String> = d
+        .doc
+        .iter()
+        .map(|l| format!("// {l}").trim_end().to_string())
+        .collect();
+    let proto = &d.proto;
+    let Some((head, params)) = proto.split_once('(').filter(|_| proto.len() > 100) else {
+        out.push(format!("{proto};"));
+        return out;
+    };
+    let params: Vec<&str> = params.trim_end_matches(')').split(", ").collect();
+    let pad = " ".repeat(head.len() + 1);
+    out.push(format!("{head}({});", params.join(&format!(",\n{pad}"))));
+    out
+}
+
+/// Insert declarations in an `extern "C"` block before the header's include guard closes (cbindgen
+/// writes none: it sees no exported function, the exports being declarations of their own).
+fn declare_exports(text: &str, decls: &[String]) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.starts_with("#endif"))
+        .expect("the include guard's #endif");
+    let mut block = vec![
+        "#ifdef __cplusplus".to_string(),
+        "extern \"C\" {".to_string(),
+        "#endif  // __cplusplus".to_string(),
+        String::new(),
+    ];
+    block.extend(decls.iter().cloned());
+    block.extend([
+        "#ifdef __cplusplus".to_string(),
+        "}  // extern \"C\"".to_string(),
+        "#endif  // __cplusplus".to_string(),
+        String::new(),
+    ]);
+    lines.splice(at..at, block);
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// The preludes' placeholders for the provider ABIs (`abi::driver::pabi::PROVIDER_ABIS`, the
+/// library's one list): `@IBVERBS_NEWEST_PABI@`, and `@IBVERBS_PABI_NOT_KNOWN@`, a condition true
+/// for any other value of `IBVERBS_PABI_VERSION`; `@IBVERBS_PABI_LIST@`, the list in words.
+fn abi_facts(text: &str) -> String {
+    use ibverbs::abi::driver::pabi::PROVIDER_ABIS;
+    let newest = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1].to_string();
+    let unknown: Vec<String> = PROVIDER_ABIS
+        .iter()
+        .map(|n| format!("IBVERBS_PABI_VERSION != {n}"))
+        .collect();
+    let list: Vec<String> = PROVIDER_ABIS.iter().map(u32::to_string).collect();
+    text.replace("@IBVERBS_NEWEST_PABI@", &newest)
+        .replace("@IBVERBS_PABI_NOT_KNOWN@", &unknown.join(" && "))
+        .replace("@IBVERBS_PABI_LIST@", &list.join(", "))
+}
+
 #[test]
 fn headers_are_up_to_date() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target_list = std::fs::read_to_string(root.join("../shared/abi/symbols-target.txt"))
-        .expect("../shared/abi/symbols-target.txt");
-    // symbol name -> is it provider-private?
-    let target: BTreeMap<String, bool> = target_list
-        .lines()
-        .filter_map(|l| l.split_once('@'))
-        .map(|(n, v)| (n.to_string(), v.contains("PRIVATE")))
-        .collect();
-    // The names of provider ABI 65's private node (rdma-core v65's IBVERBS_PRIVATE_65).
-    let v65_list = std::fs::read_to_string(root.join("../shared/abi/symbols-v65.0.txt"))
-        .expect("../shared/abi/symbols-v65.0.txt");
-    let pabi65: BTreeSet<String> = v65_list
-        .lines()
-        .filter_map(|l| l.split_once('@'))
-        .filter(|(_, v)| v.contains("PRIVATE_65"))
-        .map(|(n, _)| n.to_string())
-        .collect();
+    let decls = declarations(root);
     let update = std::env::var_os("IBVERBS_UPDATE_HEADERS").is_some();
     let mut stale = Vec::new();
     for h in &HEADERS {
-        let fresh = generate(root, h, &target, &pabi65);
+        let fresh = generate(root, h, &decls);
         let path = root.join(h.file);
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         if committed != fresh {

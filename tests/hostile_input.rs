@@ -12,7 +12,8 @@ use ibverbs::abi::driver::{verbs_qp, verbs_sysfs_dev};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{cmd_cq, cmd_device, cmd_flow, cmd_mr, cmd_qp, cmd_srq_wq};
+use ibverbs::capi::device as cmd_device;
+use ibverbs::capi::{cmd_cq, cmd_flow, cmd_mr, cmd_qp, cmd_srq_wq, pd};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;
@@ -278,7 +279,7 @@ fn a_context_without_a_private_part_fails_its_commands() {
     let (mut pd, mut cmd, mut resp) = (Region::new(0), Region::new(0), Region::new(0));
     // SAFETY: zeroed objects and buffers large enough for the core command and response.
     let r = unsafe {
-        cmd_device::ibv_cmd_alloc_pd(
+        pd::ibv_cmd_alloc_pd(
             ctx,
             pd.at(),
             cmd.at(),

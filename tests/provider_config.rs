@@ -124,8 +124,8 @@ fn real_machine_config() {
         for n in &l.names {
             let c = loader::candidates(
                 &n.name,
-                Some(loader::DEFAULT_PROVIDER_DIR.as_ref()),
-                loader::PROVIDER_ABIS,
+                &[loader::DEFAULT_PROVIDER_DIR.into()],
+                &loader::PROVIDER_ABIS,
             );
             // Some provider ABI's file is there (Debian 12: -rdmav34.so; sid: -rdmav65.so).
             let in_dir: Vec<_> = c

@@ -1,7 +1,7 @@
 //! The dlopen wrapper and the real loader path, without real providers (their constructors need
 //! our `verbs_register_driver_34`, which the C glue adds later).
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use ibverbs::provider::config::{Origin, ProviderName};
@@ -100,39 +100,44 @@ fn load_name_failure_reports_like_rdma_core() {
         "not an ELF object, only text. ".repeat(4),
     )
     .unwrap();
+    // A build for a provider ABI this library lacks, beside it.
+    std::fs::write(d.join("libjunk-rdmav66.so"), "x").unwrap();
     let reg = Registry::new();
-    let out = loader::load_name(&reg, 0, &pname("junk"), Some(d.as_os_str()));
+    let dirs = [d.clone().into_os_string()];
+    let out = loader::load_name(&reg, 0, &pname("junk"), &dirs);
     assert!(out.loaded.is_none());
-    // Provider ABIs 65 then 34, in the provider dir then on the search path.
-    assert_eq!(out.failures.len(), 4);
+    // In the provider dir only the file its listing has (ABI 34); then every ABI (65, 64, 59,
+    // 57, 34) on the search path.
+    assert_eq!(out.failures.len(), 6);
     assert_eq!(out.failures[0].0.place, Place::ProviderDir);
-    assert_eq!(out.failures[0].0.abi, 65);
+    assert_eq!(out.failures[0].0.abi, 34);
     assert!(
-        out.failures[0].1.contains("No such file"),
+        out.failures[0].1.contains("invalid ELF header"),
         "{}",
         out.failures[0].1
     );
-    assert_eq!(out.failures[1].0.place, Place::ProviderDir);
-    assert!(
-        out.failures[1].1.contains("invalid ELF header"),
-        "{}",
-        out.failures[1].1
-    );
-    assert_eq!(out.failures[3].0.place, Place::SearchPath);
+    assert_eq!(out.failures[1].0.place, Place::SearchPath);
+    assert_eq!(out.failures[1].0.abi, 65);
+    assert_eq!(out.failures[5].0.place, Place::SearchPath);
     assert_eq!(
         out.warning().unwrap(),
         "Warning: couldn't load driver 'libjunk-rdmav34.so': libjunk-rdmav34.so: cannot open shared object file: No such file or directory"
     );
-    // An absolute name is tried once, with the suffix appended.
+    // And ours: the file of the unknown ABI, with the node it needs.
+    let w = out.foreign_warnings();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(w[0].contains("libjunk-rdmav66.so") && w[0].contains("IBVERBS_PRIVATE_66"));
+    // An absolute name is tried once per ABI, with the suffix appended.
     let abs = d.join("libjunk");
     let out = loader::load_name(
         &reg,
         0,
         &pname(abs.to_str().unwrap()),
-        Some(OsStr::new("/nonexistent")),
+        &[OsString::from("/nonexistent")],
     );
-    assert_eq!(out.failures.len(), 2);
-    assert_eq!(out.failures[1].0.place, Place::Absolute);
+    assert_eq!(out.failures.len(), 5);
+    assert_eq!(out.failures[4].0.place, Place::Absolute);
+    assert!(out.foreign_warnings().is_empty());
     assert!(out.warning().unwrap().starts_with(&format!(
         "Warning: couldn't load driver '{}-rdmav34.so': {}-rdmav34.so: invalid ELF header",
         abs.display(),
@@ -165,7 +170,7 @@ fn late_registration_is_adopted_by_the_name_that_opens_its_object() {
     assert_eq!(reg.register(cos, 34, pm("app-loaded")), Slot::Late);
     assert_eq!(reg.register(2, 34, pm("other-late")), Slot::Late);
 
-    let out = loader::load_name(&reg, 4, &pname("fakem"), Some(d.as_os_str()));
+    let out = loader::load_name(&reg, 4, &pname("fakem"), &[d.clone().into_os_string()]);
     let (cand, lib) = out.loaded.as_ref().unwrap();
     assert_eq!(cand.place, Place::ProviderDir);
     assert_eq!(lib.object_id(), target.object_id());

@@ -14,8 +14,9 @@ use ibverbs::abi::uapi::rdma_driver_id;
 use ibverbs::device::{self, nldev::NlTransport};
 use ibverbs::errno::Errno;
 use ibverbs::provider::config::{Origin, ProviderList, ProviderName};
-use ibverbs::provider::hints::{DirListing, StaticHints};
+use ibverbs::provider::hints::StaticHints;
 use ibverbs::provider::known::{self, KNOWN};
+use ibverbs::provider::loader::DirListing;
 use ibverbs::provider::matcher::{
     Device, Hooks, Loaded, MatchKind, MatchState, Provider, ProviderMatch, try_drivers,
 };

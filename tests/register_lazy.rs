@@ -8,8 +8,8 @@ fn registration_reads_nothing_behind_the_ops_pointer() {
     let garbage = [0xa5u8; 1024];
     // SAFETY: the export only records the pointers; nothing in this process matches devices.
     unsafe {
-        ibverbs::capi::driver::verbs_register_driver_34(garbage.as_ptr().cast());
+        ibverbs::capi::driver::verbs_register_driver::<34>(garbage.as_ptr().cast());
         // An address no mapping holds.
-        ibverbs::capi::driver::verbs_register_driver_34(16 as *const _);
+        ibverbs::capi::driver::verbs_register_driver::<34>(16 as *const _);
     }
 }

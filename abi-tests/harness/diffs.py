@@ -56,6 +56,10 @@ def environment(name, case, extra, out_dir, run):
                 settings.append(tuple(line.split("=", 1)))
     for k, v in settings + case[1]:
         env[k.strip()] = string.Template(v.strip()).safe_substitute(subst)
+    # OURS_PROVIDER_LAYOUT: the providers laid out so (fakedev.py) for our library's runs only.
+    layout = env.pop("OURS_PROVIDER_LAYOUT", None)
+    if layout and run != "system":
+        env[fakedev.LAYOUT_KEY] = layout
     env.update(extra)
     return env
 

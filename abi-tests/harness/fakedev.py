@@ -20,6 +20,11 @@ stays in the program's environment, so a program may check that it runs in such 
 FAKE_CONFIG=<dir> also binds <dir> over /etc/libibverbs.d, the configuration directory both
 libraries have compiled in, so a case can vary which providers are configured and in what order.
 
+FAKE_PROVIDER_LAYOUT=rhel lays the providers out as Fedora, RHEL and SUSE do: the multiarch
+provider directory (Debian's, compiled into both libraries) is covered by an empty tmpfs, and
+/usr/lib64 becomes an overlay whose libibverbs/ holds copies of its files. A case sets it for our
+runs only with OURS_PROVIDER_LAYOUT (diffs.py): the system library then runs with Debian's layout.
+
 The trees only stand for the machine when RDMA netlink is unavailable (both libraries ask
 netlink first and would list the real kernel's devices), and the namespace needs root: if
 either does not hold, or the setup fails, the case is skipped with the reason, never passed.
@@ -34,21 +39,30 @@ from pathlib import Path
 KEY = "FAKE_TREE"
 CHAR_KEY = "FAKE_DEV_CHAR"
 CONFIG_KEY = "FAKE_CONFIG"  # a directory that stands for /etc/libibverbs.d (both libraries' default)
+LAYOUT_KEY = "FAKE_PROVIDER_LAYOUT"  # "rhel": the providers in /usr/lib64/libibverbs only
 NETLINK_RDMA = 20
 SETUP_FAILED = 125  # exit status of the wrapper when the namespace could not be set up
 MARK = "abi-tests fakedev:"
 
 # $1: scratch mount point; $2: "links" or "none" for /dev/char; $3: a directory to bind over
-# /etc/libibverbs.d, or "none"; then NAME=MAJOR:MINOR (char device) or NAME= (empty file) ...; --;
-# then the program's environment and argv for env -i.
+# /etc/libibverbs.d, or "none"; $4: the multiarch provider directory to move to /usr/lib64, or
+# "none"; then NAME=MAJOR:MINOR (char device) or NAME= (empty file) ...; --; then the program's
+# environment and argv for env -i.
 SCRIPT = r"""
 fail() { echo "%(mark)s $*" >&2; exit %(code)d; }
-scratch=$1; links=$2; config=$3; shift 3
+scratch=$1; links=$2; config=$3; layout=$4; shift 4
+mount -t tmpfs abi-tests "$scratch" || fail "cannot mount a tmpfs on $scratch"
 if [ "$config" != none ]; then
     mount --bind "$config" /etc/libibverbs.d || fail "cannot bind $config over /etc/libibverbs.d"
 fi
+if [ "$layout" != none ]; then
+    mkdir -p "$scratch/lib64-upper/libibverbs" "$scratch/lib64-work" || fail "mkdir in $scratch"
+    cp -RL "$layout"/. "$scratch/lib64-upper/libibverbs/" || fail "cannot copy $layout"
+    mount -t overlay -o "lowerdir=/usr/lib64,upperdir=$scratch/lib64-upper,workdir=$scratch/lib64-work" \
+        abi-tests /usr/lib64 || fail "cannot mount an overlay on /usr/lib64"
+    mount -t tmpfs -o mode=755 abi-tests "$layout" || fail "cannot cover $layout"
+fi
 if [ ! -d /dev/infiniband ] || { [ "$links" = links ] && [ ! -d /dev/char ]; }; then
-    mount -t tmpfs abi-tests "$scratch" || fail "cannot mount a tmpfs on $scratch"
     mkdir "$scratch/upper" "$scratch/work" || fail "mkdir in $scratch"
     mount -t overlay -o "lowerdir=/dev,upperdir=$scratch/upper,workdir=$scratch/work" abi-tests /dev \
         || fail "cannot mount an overlay on /dev"
@@ -106,8 +120,16 @@ def _argv(node_list, argv, env):
     if links not in ("", "links"):
         raise Unavailable(f"{CHAR_KEY}={links!r}: only 'links' is known")
     config = env.get(CONFIG_KEY, "") or "none"
+    layout = env.get(LAYOUT_KEY, "")
+    if layout not in ("", "rhel"):
+        raise Unavailable(f"{LAYOUT_KEY}={layout!r}: only 'rhel' is known")
+    if layout:
+        dirs = [d for d in Path("/usr/lib").glob("*-linux-gnu*/libibverbs") if d.is_dir()]
+        if not dirs or not Path("/usr/lib64").is_dir():
+            raise Unavailable("no multiarch provider directory or no /usr/lib64 to lay out as RHEL's")
+        layout = str(dirs[0])
     return (["unshare", "--mount", "--propagation", "private", "sh", "-c", SCRIPT, "fakedev", str(_scratch),
-             links or "none", config]
+             links or "none", config, layout or "none"]
             + [f"{n}={num}" for n, num in node_list] + ["--"]
             + [f"{k}={v}" for k, v in env.items()] + [str(a) for a in argv])
 

@@ -2,11 +2,13 @@
 garbage-filled and out-of-range arguments, one forked child per call, under the system
 libibverbs and under ours. Checks:
 
-- sweep/exports: abi-tests/sweep/exports.txt lists exactly our library's exported functions.
+- sweep/exports: the prototype table tools/symbols-map wrote beside our library from the export
+  declarations (exports.txt) lists exactly its exported functions.
 - sweep/aborts: no call aborts under ours (SIGABRT, a Rust panic or allocation-failure message).
 - sweep/crashes: no call crashes under ours where the reference returns (or hangs). The
-  reference is the system library's same symbol, or for a `name@IBVERBS_PRIVATE_65` twin with the
-  same prototype as `name@@IBVERBS_PRIVATE_34`, the system library's PRIVATE_34 symbol. A call
+  reference is the system library's same symbol, or for a `name@IBVERBS_PRIVATE_<N>` twin (a later
+  provider ABI's) with the same prototype as `name@@IBVERBS_PRIVATE_34`, the system library's
+  PRIVATE_34 symbol. A call
   without a reference (an export rdma-core 44 lacks) must not crash unless one of its pointers
   points at garbage (0xa5 or 0xff bytes), which no library can tell from a real object.
 - sweep/hangs: no call hangs under ours where the reference returns.
@@ -22,16 +24,15 @@ from pathlib import Path
 from . import diffs
 
 SWEEP_DIR = Path(__file__).resolve().parent.parent / "sweep"
-EXPORTS = SWEEP_DIR / "exports.txt"
 ALLOW = SWEEP_DIR / "allow.txt"
 BAD = ("crash", "abort", "signal")
 ABORT_MARKS = ("panicked at", "memory allocation of", "capacity overflow")
 
 
-def prototypes():
-    """{versioned symbol: (return, [param:kind ...])} from exports.txt."""
+def prototypes(exports):
+    """{versioned symbol: (return, [param:kind ...])} from the prototype table."""
     out = {}
-    for line in EXPORTS.read_text().splitlines():
+    for line in exports.read_text().splitlines():
         if line.strip() and not line.startswith("#"):
             sym, ret, *params = line.split()
             out[sym] = (ret, params)
@@ -64,8 +65,8 @@ def environment(home, extra):
     return env
 
 
-def execute(exe, env, jobs, timeout):
-    r = subprocess.run([str(exe), str(EXPORTS), "--jobs", str(jobs), "--timeout", str(timeout)],
+def execute(exe, exports, env, jobs, timeout):
+    r = subprocess.run([str(exe), str(exports), "--jobs", str(jobs), "--timeout", str(timeout)],
                        env=env, capture_output=True, text=True, errors="replace", timeout=900)
     if r.returncode != 0:
         return None, r.stderr.splitlines()[-12:] or [f"exit status {r.returncode}"]
@@ -92,7 +93,7 @@ def reference_of(sym, protos, system):
     if any(k[0] == sym and v[0] != "absent" for k, v in system.items()):
         return sym
     name, _, ver = sym.partition("@")
-    if ver == "IBVERBS_PRIVATE_65":
+    if ver.startswith("IBVERBS_PRIVATE_") and ver != "IBVERBS_PRIVATE_34":
         twin = f"{name}@@IBVERBS_PRIVATE_34"
         if protos.get(twin) == protos.get(sym) and any(k[0] == twin and v[0] != "absent" for k, v in system.items()):
             return twin
@@ -123,7 +124,11 @@ def run(rep, lib_dir, out_dir, jobs=16, timeout=3.0):
     if not ours.exists():
         rep.fail("sweep", f"library missing: {ours}")
         return
-    protos = prototypes()
+    exports = lib_dir / "exports.txt"
+    if not exports.exists():
+        rep.fail("sweep", f"no prototype table beside the library: {exports} (make writes it)")
+        return
+    protos = prototypes(exports)
     have = exported(ours)
     rep.check("sweep/exports (exports.txt vs our dynamic symbols)",
               [f"missing from exports.txt: {s}" for s in sorted(have - set(protos))]
@@ -139,11 +144,11 @@ def run(rep, lib_dir, out_dir, jobs=16, timeout=3.0):
         if loaded != {str(ours)}:
             rep.fail("sweep", f"our library is not the one loaded: {sorted(loaded)}")
             return
-        system, err = execute(exe, sys_env, jobs, timeout)
+        system, err = execute(exe, exports, sys_env, jobs, timeout)
         if system is None:
             rep.fail("sweep (system library)", "sweep failed", err)
             return
-        mine, err = execute(exe, our_env, jobs, timeout)
+        mine, err = execute(exe, exports, our_env, jobs, timeout)
         if mine is None:
             rep.fail("sweep (ours)", "sweep failed", err)
             return
@@ -185,7 +190,7 @@ def table(rep, protos, system, mine):
             else:
                 rows[(group, "crash only under ours")] += 1
                 crashes.append(f"{line} (no reference; no garbage memory)")
-    labels = {"both": "in both libraries", "twin": "PRIVATE_65 twins (vs rdma-core's PRIVATE_34)",
+    labels = {"both": "in both libraries", "twin": "later ABIs' twins (vs rdma-core's PRIVATE_34)",
               "ours-only": "ours only (rdma-core 44 lacks them)"}
     print("# sweep: calls, and outcomes under ours and under rdma-core 44 (the reference)")
     print(f"# {'':46} {'calls':>6} {'ours crash':>10} {'ref crash':>9} {'ours abort':>10} {'ref abort':>9}"

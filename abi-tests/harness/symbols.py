@@ -60,24 +60,35 @@ def chain_note(nodes):
             + ", ".join(private) + " standalone")
 
 
-PABI65_FILE = "symbols-v65.0.txt"
+# Each later provider ABI's private node, from the release that defines it: (ABI, symbol list).
+LATER_PABIS = [(57, "symbols-v57.0.txt"), (59, "symbols-v61.0.txt"), (64, "symbols-v64.0.txt"),
+               (65, "symbols-v65.0.txt")]
 
 
-def private_65(v65_file, target):
-    """The provider-ABI-65 node the library serves next to the target's IBVERBS_PRIVATE_34: every
-    IBVERBS_PRIVATE_65 name of rdma-core v65. A name the target also has in PRIVATE_34 keeps that
-    as its default version, so its PRIVATE_65 twin is expected as non-default (name@VERSION);
-    see src/capi/pabi65/mod.rs. Nothing is added when the v65 list is absent."""
-    if not v65_file.exists():
-        return set()
-    p34 = {s.split("@")[0] for s in target if s.endswith("@IBVERBS_PRIVATE_34")}
+def later_private_nodes(shared, target):
+    """The provider-private nodes the library serves next to the target's IBVERBS_PRIVATE_34: every
+    name of each later release's IBVERBS_PRIVATE_<N> (rdma-core 57.0, 61.0, 64.0, 65.0). A name's
+    default version is the oldest node that has it (IBVERBS_PRIVATE_34 for the target's), so in
+    later nodes it is a non-default twin (name@VERSION); a name per ABI
+    (`verbs_register_driver_<N>`) is its node's default. See src/capi/pabi/mod.rs. A missing
+    release list adds nothing."""
+    first = {s.split("@")[0]: 34 for s in target if s.endswith("@IBVERBS_PRIVATE_34")}
     out = set()
-    for l in open(v65_file):
-        l = l.strip()
-        if not l.endswith("IBVERBS_PRIVATE_65"):
+    for abi, f in LATER_PABIS:
+        path = shared / f
+        if not path.exists():
             continue
-        name = l.split("@")[0]
-        out.add(f"{name}@IBVERBS_PRIVATE_65" if name in p34 else f"{name}@@IBVERBS_PRIVATE_65")
+        node = f"IBVERBS_PRIVATE_{abi}"
+        for l in open(path):
+            l = l.strip()
+            if not l.endswith(node):
+                continue
+            name = l.split("@")[0]
+            if name.startswith("verbs_register_driver_"):
+                out.add(f"{name}@@{node}")
+                continue
+            first.setdefault(name, abi)
+            out.add(f"{name}@@{node}" if first[name] == abi else f"{name}@{node}")
     return out
 
 
@@ -96,7 +107,7 @@ def run(rep, lib_dir, expect_file):
             rep.fail(f"symbols/{n}", f"library missing: {lib}")
         return
     want = {l.strip() for l in open(expect_file) if l.strip() and not l.startswith("#")}
-    want |= private_65(Path(expect_file).parent / PABI65_FILE, want)
+    want |= later_private_nodes(Path(expect_file).parent, want)
     have = exported(lib)
     problems = [f"missing:    {s}" for s in sorted(want - have)]
     problems += [f"unexpected: {s}" for s in sorted(have - want)]

@@ -2,7 +2,7 @@
  * The provider side of driver.h: the macros and static inline helpers a provider is written with
  * (registration, match tables, context allocation, logging, the container helpers). Hand-written in
  * this project's own words from rdma-core's documented behaviour; tests/headers.rs appends it to
- * the generated driver.h. The provider ABI (IBVERBS_PABI_VERSION, 34 or 65) is the one the opening
+ * the generated driver.h. The provider ABI (IBVERBS_PABI_VERSION) is the one the opening
  * comment of this header describes.
  */
 
@@ -153,8 +153,8 @@ static inline void ibv_initialize_parent_domain(struct ibv_pd *parent_domain, st
 	parent_domain->handle = contained_pd->handle;
 }
 
-#if IBVERBS_PABI_VERSION == 65
-/* Provider ABI 65 only. */
+#if IBVERBS_PABI_VERSION >= 64
+/* Provider ABI 64 on. */
 
 /* A buffer a provider hands out through its alloc_buf op (ibv_alloc_buf): `size` bytes at `addr`
  * for `pd`, in the dma-buf `dmabuf_fd` (-1: ordinary memory). */
@@ -179,6 +179,10 @@ static inline void ibv_buf_init_dmabuf(struct ibv_buf *buf, struct ibv_pd *pd, v
 	ibv_buf_init(buf, pd, addr, size);
 	buf->dmabuf_fd = fd;
 }
+#endif
+
+#if IBVERBS_PABI_VERSION >= 59
+/* Provider ABI 59 on. */
 
 /* What a provider adds to ibv_cmd_create_cq_ex(2): the CQ ring it allocated itself (`length` 0:
  * none), at a virtual address or in a dma-buf (CREATE_CQ_CMD_FLAGS_WITH_MEM_VA / _DMABUF). */

@@ -1,24 +1,34 @@
 /*
- * driver.h is what a provider (lib<name>-rdmav<ABI>.so) compiles against. It serves two provider
- * ABIs, chosen at compile time by IBVERBS_PABI_VERSION, as rdma-core's own build does through its
- * config.h:
+ * driver.h is what a provider (lib<name>-rdmav<ABI>.so) compiles against. It serves every provider
+ * ABI since 34 (@IBVERBS_PABI_LIST@), chosen at compile time by IBVERBS_PABI_VERSION, as rdma-core's own
+ * build does through its config.h:
  *   34  rdma-core v34 to v56 (Debian 12 and 13, Ubuntu 24.04, RHEL 9): lib<name>-rdmav34.so, the
  *       default when nothing says otherwise;
- *   65  rdma-core v65 (Debian sid): lib<name>-rdmav65.so.
+ *   57  rdma-core v57 and v58 (UBI 9): GET_CONTEXT takes file descriptors;
+ *   59  rdma-core v59 to v63 (Ubuntu 26.04): DMA handles, reg_mr_ex, provider-allocated CQ rings;
+ *   64  rdma-core v64 (Ubuntu 26.10): buffers, dma-buf export, port speed;
+ *   65  rdma-core v65 (Debian sid): completion counters.
  * Define it before the first infiniband/ header (in the provider's config.h, or
- * -DIBVERBS_PABI_VERSION=65). It picks the layouts of struct verbs_context, struct ibv_qp_ex and
- * struct ibv_port_attr (verbs.h: IBV_PABI_LAYOUT) and of struct verbs_context_ops, the name
- * verbs_register_driver stands for, and the private symbol version (IBVERBS_PRIVATE_34 or _65)
- * the provider's calls into the library bind to. A provider that includes verbs.h before this
- * header must define it first: PROVIDER_DRIVER refuses to compile when verbs.h's layouts are not
- * this ABI's. A program that only uses driver.h's helpers (ibv_devinfo reads sysfs files through
- * it) may include it in any order.
+ * -DIBVERBS_PABI_VERSION=59); in rdma-core's own tree (ccan/ on the include path) its config.h is
+ * read first, as rdma-core's driver.h reads it. It picks the layouts of struct verbs_context,
+ * struct ibv_qp_ex and struct ibv_port_attr (verbs.h: IBV_PABI_LAYOUT) and of struct
+ * verbs_context_ops, the prototypes the ABIs changed, the name verbs_register_driver stands for,
+ * and the private symbol version (IBVERBS_PRIVATE_<ABI>) the provider's calls into the library
+ * bind to. A provider that includes verbs.h before this header must define it first:
+ * PROVIDER_DRIVER refuses to compile when verbs.h's layouts are not this ABI's. A program that
+ * only uses driver.h's helpers (ibv_devinfo reads sysfs files through it) may include it in any
+ * order.
  */
+#if !defined(IBVERBS_PABI_VERSION) && defined(__has_include)
+#if __has_include(<ccan/list.h>) && __has_include(<config.h>)
+#include <config.h>
+#endif
+#endif
 #ifndef IBVERBS_PABI_VERSION
 #define IBVERBS_PABI_VERSION 34
 #endif
-#if IBVERBS_PABI_VERSION != 34 && IBVERBS_PABI_VERSION != 65
-#error "infiniband/driver.h: IBVERBS_PABI_VERSION must be 34 or 65 (the provider ABIs this header serves)"
+#if @IBVERBS_PABI_NOT_KNOWN@
+#error "infiniband/driver.h: IBVERBS_PABI_VERSION must be one of the provider ABIs this header serves: @IBVERBS_PABI_LIST@"
 #endif
 
 /* verbs_device.refcount is an atomic_int, which C++ before C++23 cannot name (it sees an int). */

@@ -1,13 +1,20 @@
 /*
- * Which layouts this header declares. Programs get rdma-core v65's. A provider built for provider
- * ABI 34 (IBVERBS_PABI_VERSION 34, infiniband/driver.h's default; see driver.h's opening comment)
- * gets rdma-core v44's for the three structs that ABI fixes and that v65 grew: struct verbs_context
- * without the six ops v65 put in front of it, struct ibv_qp_ex without wr_flush (and no
- * ibv_wr_flush), struct ibv_port_attr without active_speed_ex. The members concerned are the ones
- * under `#if IBV_PABI_LAYOUT >= 65`.
+ * Which layouts this header declares. Programs get the newest provider ABI's (rdma-core v65's). A
+ * provider built for an older provider ABI (IBVERBS_PABI_VERSION, see infiniband/driver.h's
+ * opening comment) gets that ABI's for the structs the provider ABIs changed and v65 grew: struct
+ * verbs_context with only the public ops its ABI put in front of it (none at 34 and 57, three at
+ * 59, six at 64), and at 34 rdma-core v44's struct ibv_qp_ex without wr_flush (and no
+ * ibv_wr_flush) and struct ibv_port_attr without active_speed_ex. The members concerned are under
+ * `#if IBV_PABI_LAYOUT >= N`. In rdma-core's own tree (ccan/ on the include path) its config.h
+ * says which ABI the tree builds, as rdma-core's headers read it.
  */
-#if defined(IBVERBS_PABI_VERSION) && IBVERBS_PABI_VERSION == 34
-#define IBV_PABI_LAYOUT 34
+#if !defined(IBVERBS_PABI_VERSION) && defined(__has_include)
+#if __has_include(<ccan/list.h>) && __has_include(<config.h>)
+#include <config.h>
+#endif
+#endif
+#if defined(IBVERBS_PABI_VERSION)
+#define IBV_PABI_LAYOUT IBVERBS_PABI_VERSION
 #else
-#define IBV_PABI_LAYOUT 65
+#define IBV_PABI_LAYOUT @IBVERBS_NEWEST_PABI@
 #endif

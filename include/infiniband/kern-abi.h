@@ -1112,14 +1112,6 @@ struct ibv_resize_cq {
         };
 };
 
-#ifdef __cplusplus
-extern "C" {
-#endif // __cplusplus
-
-#ifdef __cplusplus
-}  // extern "C"
-#endif  // __cplusplus
-
 #pragma GCC diagnostic pop
 /*
  * The macros a provider declares its own write commands with. Hand-written in this project's own

@@ -8,6 +8,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_uint};
 
 use super::ret::ret_neg_errno;
@@ -31,24 +32,22 @@ use crate::errno::Errno;
 /// failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_create_ah_1_1")]
-pub unsafe extern "C" fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> *mut ibv_ah {
+#[export("IBVERBS_1.1")]
+fn ibv_create_ah(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> Raw<*mut ibv_ah> {
     // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
     unsafe { crate::verbs::objects::create_ah(pd, attr) }.ret_null()
 }
-super::symver_direct!(ibv_create_ah, "@@IBVERBS_1.1", ibv_create_ah);
 
 /// `int ibv_destroy_ah(struct ibv_ah *ah)`
 ///
 /// The provider's `destroy_ah`: 0, or the positive errno it returns (errno as it left it).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_destroy_ah_1_1")]
-pub unsafe extern "C" fn ibv_destroy_ah(ah: *mut ibv_ah) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_destroy_ah(ah: *mut ibv_ah) -> Raw<c_int> {
     // SAFETY: the caller's AH, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::destroy_ah(ah) })
 }
-super::symver_direct!(ibv_destroy_ah, "@@IBVERBS_1.1", ibv_destroy_ah);
 
 /// Byte offset of the IPv4 header inside the 40-byte GRH buffer of a RoCE v2 IPv4 packet.
 const IP4_AT: usize = 20;
@@ -109,7 +108,7 @@ unsafe fn find_gid_index(ctx: *mut ibv_context, port: u8, gid: &[u8; 16], gid_ty
         let mut sgid: ibv_gid = unsafe { core::mem::zeroed() };
         let mut sgid_type = crate::abi::ctype::CEnum::new(0);
         // SAFETY: the caller's context; our buffers.
-        let mut ret = unsafe { super::context::query_gid_edge(ctx, port, i, &mut sgid) };
+        let mut ret = unsafe { crate::verbs::gid::query_gid_raw(ctx, port, i, &mut sgid) };
         if ret == 0 {
             // SAFETY: as above.
             ret = unsafe {
@@ -134,14 +133,14 @@ unsafe fn find_gid_index(ctx: *mut ibv_context, port: u8, gid: &[u8; 16], gid_ty
 /// destination, EPROTONOSUPPORT for an unknown header, or the failing GID query's errno when no
 /// local GID matches. Divergence: NULL `wc`, `grh` or `ah_attr`, or a NULL `context` with a GRH,
 /// give -1 with EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_init_ah_from_wc(
+#[export("IBVERBS_1.1")]
+fn ibv_init_ah_from_wc(
     context: *mut ibv_context,
     port_num: u8,
     wc: *mut ibv_wc,
     grh: *mut ibv_grh,
     ah_attr: *mut ibv_ah_attr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
     unsafe { init_ah_from_wc(context, port_num, wc, grh, ah_attr) }
 }
@@ -225,13 +224,13 @@ pub(crate) unsafe fn init_ah_from_wc(
 ///
 /// [`ibv_init_ah_from_wc`] on `pd`'s context, then [`ibv_create_ah`]. NULL with errno on
 /// failure.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_create_ah_from_wc(
+#[export("IBVERBS_1.1")]
+fn ibv_create_ah_from_wc(
     pd: *mut ibv_pd,
     wc: *mut ibv_wc,
     grh: *mut ibv_grh,
     port_num: u8,
-) -> *mut ibv_ah {
+) -> Raw<*mut ibv_ah> {
     // SAFETY: the caller's PD (checked for NULL); the rest is the callee's contract.
     unsafe {
         if pd.is_null() || (*pd).context.is_null() {
@@ -258,13 +257,13 @@ pub unsafe extern "C" fn ibv_create_ah_from_wc(
 /// EDESTADDRREQ after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL
 /// with errno EINVAL (rdma-core crashes); a NETLINK_ROUTE socket that cannot be opened gives the
 /// negated errno of socket(2) (rdma-core: a libnl error code).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_resolve_eth_l2_from_gid(
+#[export("IBVERBS_1.1")]
+fn ibv_resolve_eth_l2_from_gid(
     context: *mut ibv_context,
     attr: *mut ibv_ah_attr,
     eth_mac: *mut u8,
     vid: *mut u16,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || attr.is_null() || eth_mac.is_null() {
         return ret_neg_errno(Err(Errno::EINVAL));
     }

@@ -6,6 +6,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use super::cmd_device::{allow_disassociate, with_cmd};
@@ -17,12 +18,8 @@ use crate::errno::Errno;
 /// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
 /// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_attach_mcast(
-    qp: *mut ibv_qp,
-    gid: *const ibv_gid,
-    lid: u16,
-) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Raw<c_int> {
     if qp.is_null() || gid.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -40,12 +37,8 @@ pub unsafe extern "C" fn ibv_cmd_attach_mcast(
 ///
 /// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. EIO counts as success
 /// on a disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_detach_mcast(
-    qp: *mut ibv_qp,
-    gid: *const ibv_gid,
-    lid: u16,
-) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Raw<c_int> {
     if qp.is_null() || gid.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -65,14 +58,14 @@ pub unsafe extern "C" fn ibv_cmd_detach_mcast(
 /// handle) with the provider's response buffer. On success sets `ah->handle` and
 /// `ah->context` (the public verb sets `pd`). Divergence: a NULL `resp`, or `resp_size` below
 /// the core response, gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_ah(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_ah(
     pd: *mut ibv_pd,
     ah: *mut ibv_ah,
     attr: *mut ibv_ah_attr,
     resp: *mut ib_uverbs_create_ah_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null()
         || ah.is_null()
         || attr.is_null()
@@ -101,8 +94,8 @@ pub unsafe extern "C" fn ibv_cmd_create_ah(
 ///
 /// Destroys the AH by handle (AH_DESTROY ioctl, else the DESTROY_AH write command). 0, or the
 /// positive errno; EIO counts as success on a disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_ah(ah: *mut ibv_ah) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_ah(ah: *mut ibv_ah) -> Raw<c_int> {
     if ah.is_null() {
         return Errno::EINVAL.ret_errno();
     }

@@ -5,6 +5,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
@@ -45,6 +46,7 @@ unsafe fn cq_init(
             user_handle: cq as usize as u64,
             async_fd: (*context).async_fd,
             imported: priv_of(context).imported,
+            buffer: None,
         }
     }
 }
@@ -72,8 +74,8 @@ unsafe fn store_created(cq: *mut ibv_cq, r: Result<CqCreated>) -> c_int {
 /// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
 /// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: a NULL
 /// context or CQ gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_cq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_cq(
     context: *mut ibv_context,
     cqe: c_int,
     channel: *mut ibv_comp_channel,
@@ -83,7 +85,7 @@ pub unsafe extern "C" fn ibv_cmd_create_cq(
     cmd_size: usize,
     resp: *mut ib_uverbs_create_cq_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || cq.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -114,6 +116,7 @@ pub(crate) unsafe fn create_cq_ex(
     resp_size: usize,
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
+    buffer: Option<crate::cmd::cq::CqBuffer>,
 ) -> c_int {
     if context.is_null() || cq_attr.is_null() || cq.is_null() {
         return Errno::EINVAL.ret_errno();
@@ -128,13 +131,16 @@ pub(crate) unsafe fn create_cq_ex(
             return quiet(e);
         }
         (*ibcq).context = context;
-        let a = cq_init(
-            context,
-            ibcq,
-            at.cqe as c_int,
-            at.channel,
-            at.comp_vector as c_int,
-        );
+        let a = crate::cmd::cq::CqInit {
+            buffer,
+            ..cq_init(
+                context,
+                ibcq,
+                at.cqe as c_int,
+                at.channel,
+                at.comp_vector as c_int,
+            )
+        };
         let mut links = match crate::verbs::cmdbuf::chain_from_c(driver) {
             Ok(l) => l,
             Err(e) => return e.ret_errno(),
@@ -169,8 +175,8 @@ pub(crate) unsafe fn create_cq_ex(
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 /// verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
+#[export(PRIVATE 34..59)]
+fn ibv_cmd_create_cq_ex(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
@@ -179,7 +185,7 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
     resp: *mut ib_uverbs_ex_create_cq_resp,
     resp_size: usize,
     cmd_flags: u32,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
     unsafe {
         create_cq_ex(
@@ -192,6 +198,7 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
             resp_size,
             cmd_flags,
             core::ptr::null_mut(),
+            None,
         )
     }
 }
@@ -203,8 +210,8 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex(
 ///
 /// Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
 /// `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
+#[export(PRIVATE 34..59)]
+fn ibv_cmd_create_cq_ex2(
     context: *mut ibv_context,
     cq_attr: *const ibv_cq_init_attr_ex,
     cq: *mut verbs_cq,
@@ -214,11 +221,11 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
     resp_size: usize,
     cmd_flags: u32,
     driver: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
     unsafe {
         create_cq_ex(
-            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver, None,
         )
     }
 }
@@ -228,8 +235,8 @@ pub unsafe extern "C" fn ibv_cmd_create_cq_ex2(
 /// Polls up to `ne` completions through the kernel (POLL_CQ write command) into `wc`. The number
 /// of completions, or -1 with errno. Divergence: a NULL CQ, or a NULL `wc` with `ne` > 0, or a
 /// negative `ne`, gives -1 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ibv_wc) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ibv_wc) -> Raw<c_int> {
     if cq.is_null() || ne < 0 || (wc.is_null() && ne > 0) {
         return Err(Errno::EINVAL).ret_minus_one();
     }
@@ -261,8 +268,8 @@ pub unsafe extern "C" fn ibv_cmd_poll_cq(cq: *mut ibv_cq, ne: c_int, wc: *mut ib
 ///
 /// Arms the CQ (REQ_NOTIFY_CQ write command): its next completion (or next solicited one) sends
 /// a completion event to its channel. 0, or the positive errno. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: c_int) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: c_int) -> Raw<c_int> {
     if cq.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -280,15 +287,15 @@ pub unsafe extern "C" fn ibv_cmd_req_notify_cq(cq: *mut ibv_cq, solicited_only: 
 ///
 /// RESIZE_CQ write command with the provider's buffers; on success `cq->cqe` is the new size.
 /// 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_resize_cq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_resize_cq(
     cq: *mut ibv_cq,
     cqe: c_int,
     cmd: *mut ibv_resize_cq,
     cmd_size: usize,
     resp: *mut ib_uverbs_resize_cq_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if cq.is_null() || cmd.is_null() || resp.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -310,13 +317,13 @@ pub unsafe extern "C" fn ibv_cmd_resize_cq(
 /// Changes the CQ's moderation (extended MODIFY_CQ write command). 0, or the positive errno
 /// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`). Divergence: NULL or a short
 /// buffer gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_modify_cq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_cq(
     cq: *mut ibv_cq,
     attr: *mut ibv_modify_cq_attr,
     cmd: *mut ibv_modify_cq,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if cq.is_null() || attr.is_null() || cmd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -351,8 +358,8 @@ pub unsafe extern "C" fn ibv_cmd_modify_cq(
 /// asynchronous events as the kernel says it reported for this CQ. 0, or the positive errno (no
 /// wait then). EIO from a disassociated device counts as success, without the wait, when
 /// `verbs_allow_disassociate_destroy` is set. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_cq(cq: *mut ibv_cq) -> Raw<c_int> {
     if cq.is_null() {
         return Errno::EINVAL.ret_errno();
     }

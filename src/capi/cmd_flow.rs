@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_void};
 
@@ -49,14 +50,14 @@ unsafe fn bytes<'a>(p: *const c_void, n: usize) -> &'a [u8] {
 /// context and handle. 0, or the positive errno: an unknown spec type or a too-short filter is
 /// EINVAL, mask bits the kernel cannot take EOPNOTSUPP. Divergence: NULL arguments (or a NULL
 /// object in an action spec) give EINVAL; a NULL `ucmd` counts as empty whatever `ucmd_size`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_flow(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_flow(
     qp: *mut ibv_qp,
     flow_id: *mut ibv_flow,
     flow_attr: *mut ibv_flow_attr,
     ucmd: *mut c_void,
     ucmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's objects per the prototype.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || flow_id.is_null() || flow_attr.is_null() {
@@ -175,8 +176,8 @@ unsafe fn create_flow_run(
 ///
 /// FLOW_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a forgiven
 /// EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_flow(flow_id: *mut ibv_flow) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_flow(flow_id: *mut ibv_flow) -> Raw<c_int> {
     // SAFETY: the provider's flow.
     unsafe {
         if flow_id.is_null() || (*flow_id).context.is_null() {
@@ -221,13 +222,13 @@ unsafe fn esp_attrs<'a>(a: *const ibv_flow_action_esp_attr) -> EspAttrs<'a> {
 /// UVERBS_METHOD_FLOW_ACTION_ESP_CREATE (ioctl only) with the present ESP attributes and the
 /// provider's `driver` chain: sets the action's context, type ESP and handle. 0, or the
 /// positive errno. Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_flow_action_esp(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_flow_action_esp(
     ctx: *mut ibv_context,
     attr: *mut ibv_flow_action_esp_attr,
     flow_action: *mut verbs_flow_action,
     driver: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     if ctx.is_null() || attr.is_null() || flow_action.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -257,12 +258,12 @@ pub unsafe extern "C" fn ibv_cmd_create_flow_action_esp(
 /// UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY (ioctl only) of the action, with the present ESP
 /// attributes and the provider's `driver` chain. 0, or the positive errno. Divergence: NULL
 /// arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_modify_flow_action_esp(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_flow_action_esp(
     flow_action: *mut verbs_flow_action,
     attr: *mut ibv_flow_action_esp_attr,
     driver: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's objects and chain per the prototype.
     unsafe {
         if flow_action.is_null() || (*flow_action).action.context.is_null() || attr.is_null() {
@@ -292,8 +293,8 @@ pub unsafe extern "C" fn ibv_cmd_modify_flow_action_esp(
 ///
 /// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
 /// (disassociated device) is success. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_flow_action(action: *mut verbs_flow_action) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_flow_action(action: *mut verbs_flow_action) -> Raw<c_int> {
     // SAFETY: the provider's action.
     unsafe {
         if action.is_null() || (*action).action.context.is_null() {
@@ -313,13 +314,13 @@ pub unsafe extern "C" fn ibv_cmd_destroy_flow_action(action: *mut verbs_flow_act
 /// UVERBS_METHOD_COUNTERS_CREATE (ioctl only) with the provider's `link` chain: sets the
 /// counters' context and handle. 0, or the positive errno; any `comp_mask` bit is EOPNOTSUPP
 /// (errno left alone, as rdma-core). Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_counters(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_counters(
     context: *mut ibv_context,
     init_attr: *mut ibv_counters_init_attr,
     vcounters: *mut verbs_counters,
     link: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || init_attr.is_null() || vcounters.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -350,8 +351,8 @@ pub unsafe extern "C" fn ibv_cmd_create_counters(
 ///
 /// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). 0, or the positive errno; a forgiven EIO
 /// (disassociated device) is success. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_counters(vcounters: *mut verbs_counters) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_counters(vcounters: *mut verbs_counters) -> Raw<c_int> {
     // SAFETY: the provider's counters.
     unsafe {
         if vcounters.is_null() || (*vcounters).counters.context.is_null() {
@@ -371,14 +372,14 @@ pub unsafe extern "C" fn ibv_cmd_destroy_counters(vcounters: *mut verbs_counters
 /// UVERBS_METHOD_COUNTERS_READ (ioctl only) into `ncounters` values at `counters_value`, with
 /// `flags` and the provider's `link` chain. 0, or the positive errno. Divergence: a NULL
 /// `vcounters`, or a NULL `counters_value` with a nonzero count, gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_read_counters(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_read_counters(
     vcounters: *mut verbs_counters,
     counters_value: *mut u64,
     ncounters: u32,
     flags: u32,
     link: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's counters, array and chain per the prototype.
     unsafe {
         if vcounters.is_null()

@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_uint, c_void};
 
 use super::cmd_device::{allow_disassociate, provider_bufs, with_cmd};
@@ -50,8 +51,8 @@ unsafe fn with_chain<T>(
 /// EINVAL, nothing sent). On success sets the MR's handle, lkey, rkey and context, and
 /// `vmr->mr_type = IBV_MR_TYPE_MR`, `vmr->access = access` (the public verb sets pd, addr and
 /// length). Divergence: buffers shorter than the core request/response give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_reg_mr(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_reg_mr(
     pd: *mut ibv_pd,
     addr: *mut c_void,
     length: usize,
@@ -62,7 +63,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
     cmd_size: usize,
     resp: *mut ib_uverbs_reg_mr_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null() || vmr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -109,8 +110,8 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr(
 /// inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
 /// definition (the extra argument is ignored, so its driver attributes are not sent), while the
 /// 8-argument form would read a stale stack slot as `driver` when a v44 provider calls.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
+#[export(PRIVATE 34..57)]
+fn ibv_cmd_reg_dmabuf_mr(
     pd: *mut ibv_pd,
     offset: u64,
     length: usize,
@@ -118,16 +119,29 @@ pub unsafe extern "C" fn ibv_cmd_reg_dmabuf_mr(
     fd: c_int,
     access: c_int,
     vmr: *mut verbs_mr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
-    unsafe { reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr) }.ret_errno()
+    unsafe {
+        reg_dmabuf_mr(
+            pd,
+            offset,
+            length,
+            iova,
+            fd,
+            access,
+            vmr,
+            core::ptr::null_mut(),
+        )
+    }
+    .ret_errno()
 }
 
-/// The body of `ibv_cmd_reg_dmabuf_mr` for both provider ABIs (ABI 65's adapter refuses a
-/// `driver` chain carrying attributes first).
+/// The body of `ibv_cmd_reg_dmabuf_mr` for every provider ABI: `driver` (NULL for the ABI-34
+/// form) is the provider's attribute chain, linked after the command's own and written back.
 ///
 /// # Safety
 /// As for the export.
+#[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn reg_dmabuf_mr(
     pd: *mut ibv_pd,
     offset: u64,
@@ -136,18 +150,20 @@ pub(crate) unsafe fn reg_dmabuf_mr(
     fd: c_int,
     access: c_int,
     vmr: *mut verbs_mr,
+    driver: *mut ibv_command_buffer,
 ) -> Result<()> {
     if pd.is_null() || vmr.is_null() {
         return Err(Errno::EINVAL);
     }
-    // SAFETY: the provider's PD and MR.
+    // SAFETY: the provider's PD and MR, and its (possibly NULL) driver chain.
     unsafe {
         let (ctx, pdh) = ((*pd).context, (*pd).handle);
-        let mut driver = Vec::new();
-        with_cmd(ctx, |c| {
-            crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut driver)
-        })
-        .map(|keys| {
+        let mut links = crate::verbs::cmdbuf::chain_from_c(driver)?;
+        let r = with_cmd(ctx, |c| {
+            crate::cmd::pd::reg_dmabuf_mr(c, pdh, offset, length, iova, fd, access, &mut links)
+        });
+        crate::verbs::cmdbuf::chain_to_c(driver, &links);
+        r.map(|keys| {
             mr::store(
                 vmr,
                 MrStore {
@@ -169,8 +185,8 @@ pub(crate) unsafe fn reg_dmabuf_mr(
 /// of device memory `dm`. `access` must include `IBV_ACCESS_ZERO_BASED` (else EINVAL, nothing
 /// sent). On success sets the MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and
 /// `vmr->mr_type = IBV_MR_TYPE_MR`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_reg_dm_mr(
     pd: *mut ibv_pd,
     dm: *mut verbs_dm,
     offset: u64,
@@ -178,7 +194,7 @@ pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
     access: c_uint,
     vmr: *mut verbs_mr,
     link: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null() || dm.is_null() || vmr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -213,8 +229,8 @@ pub unsafe extern "C" fn ibv_cmd_reg_dm_mr(
 /// `IBV_REREG_MR_CHANGE_PD`. On success stores the new lkey and rkey, and with CHANGE_PD the new
 /// PD's context (the public verb updates pd, addr and length). Divergence: CHANGE_PD with a NULL
 /// `pd`, and buffers shorter than the core request/response, give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_rereg_mr(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_rereg_mr(
     vmr: *mut verbs_mr,
     flags: u32,
     addr: *mut c_void,
@@ -226,7 +242,7 @@ pub unsafe extern "C" fn ibv_cmd_rereg_mr(
     cmd_sz: usize,
     resp: *mut ib_uverbs_rereg_mr_resp,
     resp_sz: usize,
-) -> c_int {
+) -> Raw<c_int> {
     let change_pd = flags & IBV_REREG_MR_CHANGE_PD as u32 != 0;
     if vmr.is_null() || (change_pd && pd.is_null()) {
         return Errno::EINVAL.ret_errno();
@@ -260,8 +276,8 @@ pub unsafe extern "C" fn ibv_cmd_rereg_mr(
 /// Destroys the MR by handle (MR_DESTROY ioctl, else the DEREG_MR write command). 0, or the
 /// positive errno (EBUSY while a memory window is bound to it); EIO counts as success on a
 /// disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_dereg_mr(vmr: *mut verbs_mr) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_dereg_mr(vmr: *mut verbs_mr) -> Raw<c_int> {
     if vmr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -281,12 +297,8 @@ pub unsafe extern "C" fn ibv_cmd_dereg_mr(vmr: *mut verbs_mr) -> c_int {
 /// QUERY_MR (ioctl only) of the MR with `mr_handle` (one imported from another process): stores
 /// its lkey, rkey and length, and on success its handle, `pd`, `pd`'s context, `addr = NULL`
 /// and `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_mr(
-    pd: *mut ibv_pd,
-    vmr: *mut verbs_mr,
-    mr_handle: u32,
-) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_mr(pd: *mut ibv_pd, vmr: *mut verbs_mr, mr_handle: u32) -> Raw<c_int> {
     if pd.is_null() || vmr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -319,14 +331,14 @@ pub unsafe extern "C" fn ibv_cmd_query_mr(
 ///
 /// ADVISE_MR (ioctl only): `advice` (e.g. prefetch) for the `num_sge` ranges of `sg_list`.
 /// Divergence: a NULL `sg_list` with a non-zero `num_sge` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_advise_mr(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_advise_mr(
     pd: *mut ibv_pd,
     advice: u32,
     flags: u32,
     sg_list: *mut ibv_sge,
     num_sge: u32,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null() || (sg_list.is_null() && num_sge != 0) {
         return Errno::EINVAL.ret_errno();
     }
@@ -352,8 +364,8 @@ pub unsafe extern "C" fn ibv_cmd_advise_mr(
 /// ALLOC_MW (write command) of `type` with the provider's request and response. On success sets
 /// the MW's context, pd, rkey, handle and type. Divergence: buffers shorter than the core
 /// request/response give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_alloc_mw(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_alloc_mw(
     pd: *mut ibv_pd,
     r#type: u32,
     mw: *mut ibv_mw,
@@ -361,7 +373,7 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
     cmd_size: usize,
     resp: *mut ib_uverbs_alloc_mw_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null() || mw.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -389,8 +401,8 @@ pub unsafe extern "C" fn ibv_cmd_alloc_mw(
 ///
 /// Destroys the MW by handle (MW_DESTROY ioctl, else the DEALLOC_MW write command). 0, or the
 /// positive errno; EIO counts as success on a disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_dealloc_mw(mw: *mut ibv_mw) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_dealloc_mw(mw: *mut ibv_mw) -> Raw<c_int> {
     if mw.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -409,13 +421,13 @@ pub unsafe extern "C" fn ibv_cmd_dealloc_mw(mw: *mut ibv_mw) -> c_int {
 /// DM_ALLOC (ioctl only, with the provider's `link` chain) of `dm_attr->length` bytes at
 /// alignment `2^log_align_req`. On success sets `dm->handle`, `dm->dm.handle`,
 /// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_alloc_dm(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_alloc_dm(
     ctx: *mut ibv_context,
     dm_attr: *const ibv_alloc_dm_attr,
     dm: *mut verbs_dm,
     link: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     if ctx.is_null() || dm_attr.is_null() || dm.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -439,8 +451,8 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dm(
 ///
 /// DM_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as success on a
 /// disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_free_dm(dm: *mut verbs_dm) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_free_dm(dm: *mut verbs_dm) -> Raw<c_int> {
     if dm.is_null() {
         return Errno::EINVAL.ret_errno();
     }

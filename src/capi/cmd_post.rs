@@ -8,6 +8,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
@@ -25,12 +26,12 @@ use crate::verbs::qpcommon::{recv_list, set_bad_wr, sges, with_room, wr_count};
 /// named (the first one when it named none). Divergence: NULL `ibqp` gives EINVAL; a WR with a
 /// negative SGE count, a NULL SGE list or (UD) a NULL AH fails EINVAL before anything is sent,
 /// naming that WR; a NULL `bad_wr` is not written.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_post_send(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_post_send(
     ibqp: *mut ibv_qp,
     wr: *mut ibv_send_wr,
     bad_wr: *mut *mut ibv_send_wr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's QP and the caller's list.
     unsafe {
         if ibqp.is_null() || (*ibqp).context.is_null() {
@@ -135,12 +136,12 @@ pub unsafe fn post_send_with(
 ///
 /// Posts the receive work request list through the kernel (write command POST_RECV). 0, or the
 /// positive errno with `*bad_wr` as for [`ibv_cmd_post_send`]. Divergence: as there.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_post_recv(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_post_recv(
     ibqp: *mut ibv_qp,
     wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's QP and the caller's list.
     unsafe {
         if ibqp.is_null() || (*ibqp).context.is_null() {

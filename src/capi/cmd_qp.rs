@@ -8,6 +8,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 use core::mem::offset_of;
@@ -234,8 +235,8 @@ unsafe fn icmd_create_qp(
 /// state RESET and event lock, and stores the granted capabilities into `attr->cap`. 0, or the
 /// positive errno. Divergence: NULL arguments, a NULL CQ where the type needs one, or buffers
 /// shorter than their core structs give EINVAL (rdma-core crashes or overruns).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_qp(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_qp(
     pd: *mut ibv_pd,
     qp: *mut ibv_qp,
     attr: *mut ibv_qp_init_attr,
@@ -243,7 +244,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp(
     cmd_size: usize,
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if pd.is_null()
@@ -317,8 +318,8 @@ pub unsafe fn create_qp_with(
 /// SEND_OPS_FLAGS only, else EINVAL; XRC receive QPs on their XRCD), also setting the
 /// `verbs_qp` XRCD fields; the granted capabilities go into `attr_ex->cap`. 0, or the positive
 /// errno. Divergence: as for [`ibv_cmd_create_qp`].
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_qp_ex(
     context: *mut ibv_context,
     qp: *mut verbs_qp,
     attr_ex: *mut ibv_qp_init_attr_ex,
@@ -326,7 +327,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
     cmd_size: usize,
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
     unsafe {
         create_qp_ext(
@@ -350,8 +351,8 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex(
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
 /// *driver`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
+#[export(PRIVATE 34..64)]
+fn ibv_cmd_create_qp_ex2(
     context: *mut ibv_context,
     qp: *mut verbs_qp,
     qp_attr: *mut ibv_qp_init_attr_ex,
@@ -359,7 +360,7 @@ pub unsafe extern "C" fn ibv_cmd_create_qp_ex2(
     cmd_size: usize,
     resp: *mut ib_uverbs_ex_create_qp_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the C contract, forwarded.
     unsafe {
         create_qp_ext(
@@ -441,8 +442,8 @@ pub unsafe fn create_qp_ex2_with(
 /// from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
 /// EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
 /// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_open_qp(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_open_qp(
     context: *mut ibv_context,
     qp: *mut verbs_qp,
     vqp_sz: c_int,
@@ -451,7 +452,7 @@ pub unsafe extern "C" fn ibv_cmd_open_qp(
     cmd_size: usize,
     resp: *mut ib_uverbs_create_qp_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || qp.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -545,15 +546,15 @@ pub unsafe fn open_qp_with(
 /// capabilities and sq_sig_all from the kernel and the user context, CQs, SRQ and type from
 /// `qp`. 0, or the positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left
 /// alone, as rdma-core). Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_qp(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_qp(
     qp: *mut ibv_qp,
     qp_attr: *mut ibv_qp_attr,
     attr_mask: c_int,
     qp_init_attr: *mut ibv_qp_init_attr,
     cmd: *mut ibv_query_qp,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if qp.is_null()
@@ -614,14 +615,14 @@ pub unsafe fn query_qp_with(
 /// positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left alone, as
 /// rdma-core). `qp->state` is the caller's (`ibv_modify_qp`) to update. Divergence: NULL
 /// arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_modify_qp(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_qp(
     qp: *mut ibv_qp,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
     cmd: *mut ibv_modify_qp,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || attr.is_null() || cmd.is_null() {
@@ -674,8 +675,8 @@ pub unsafe fn modify_qp_with(
 /// Extended write command MODIFY_QP (any mask, `rate_limit` included when the request has room
 /// for it, else EINVAL with errno left alone, as rdma-core). 0, or the positive errno.
 /// Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_qp_ex(
     qp: *mut ibv_qp,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
@@ -683,7 +684,7 @@ pub unsafe extern "C" fn ibv_cmd_modify_qp_ex(
     cmd_size: usize,
     resp: *mut ib_uverbs_ex_modify_qp_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the provider's objects and buffers per the prototype.
     unsafe {
         if qp.is_null()
@@ -741,8 +742,8 @@ pub unsafe fn modify_qp_ex_with(
 /// (`events_completed` reaching the kernel's `events_reported`). 0, or the positive errno; EIO
 /// on a disassociated device counts as success when RDMAV_ALLOW_DISASSOC_DESTROY is set (then
 /// without the wait). Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_qp(qp: *mut ibv_qp) -> Raw<c_int> {
     // SAFETY: the provider's QP.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() {

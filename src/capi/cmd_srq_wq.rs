@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
@@ -113,8 +114,8 @@ unsafe fn icmd_create_srq(
 /// write command of the kernel's ABI): sets `srq`'s PD, context, event lock and handle, and
 /// stores the granted `max_wr`/`max_sge` into `attr->attr`. 0, or the positive errno.
 /// Divergence: NULL arguments or buffers shorter than their core structs give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_srq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_srq(
     pd: *mut ibv_pd,
     srq: *mut ibv_srq,
     attr: *mut ibv_srq_init_attr,
@@ -122,7 +123,7 @@ pub unsafe extern "C" fn ibv_cmd_create_srq(
     cmd_size: usize,
     resp: *mut ib_uverbs_create_srq_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null() || srq.is_null() || attr.is_null() || cmd.is_null() || resp.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -182,8 +183,8 @@ pub unsafe fn create_srq_with(
 /// positive errno. Divergence: NULL arguments (or a NULL object the type needs) give EINVAL;
 /// the `verbs_srq` fields are set on the write fallback for a basic SRQ too (rdma-core sets them
 /// only on its other paths).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_srq_ex(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_srq_ex(
     context: *mut ibv_context,
     srq: *mut verbs_srq,
     attr_ex: *mut ibv_srq_init_attr_ex,
@@ -191,7 +192,7 @@ pub unsafe extern "C" fn ibv_cmd_create_srq_ex(
     cmd_size: usize,
     resp: *mut ib_uverbs_create_srq_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || srq.is_null() || attr_ex.is_null() || cmd.is_null() || resp.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -253,14 +254,14 @@ pub unsafe fn create_srq_ex_with(
 /// Write command MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's request;
 /// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno. Divergence: NULL
 /// arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_modify_srq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_srq(
     srq: *mut ibv_srq,
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
     cmd: *mut ibv_modify_srq,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if srq.is_null() || srq_attr.is_null() || cmd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -287,13 +288,13 @@ pub unsafe extern "C" fn ibv_cmd_modify_srq(
 ///
 /// Write command QUERY_SRQ: fills `srq_attr` (`max_wr`, `max_sge`, `srq_limit`). 0, or the
 /// positive errno. Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_srq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_srq(
     srq: *mut ibv_srq,
     srq_attr: *mut ibv_srq_attr,
     cmd: *mut ibv_query_srq,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if srq.is_null() || srq_attr.is_null() || cmd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -335,8 +336,8 @@ pub unsafe fn query_srq_with(
 /// until `srq->events_completed` reaches the kernel's `events_reported` (every async event of
 /// the SRQ acknowledged). 0, or the positive errno; a forgiven EIO (disassociated device,
 /// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_srq(srq: *mut ibv_srq) -> Raw<c_int> {
     if srq.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -371,12 +372,12 @@ pub unsafe fn destroy_srq_with(c: Ctx<'_>, srq: *mut ibv_srq) -> c_int {
 /// one when it named none). Divergence: NULL `srq` gives EINVAL; a WR with a negative SGE count
 /// or a NULL SGE list fails EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is
 /// not written.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_post_srq_recv(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_post_srq_recv(
     srq: *mut ibv_srq,
     wr: *mut ibv_recv_wr,
     bad_wr: *mut *mut ibv_recv_wr,
-) -> c_int {
+) -> Raw<c_int> {
     if srq.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -397,8 +398,8 @@ pub unsafe extern "C" fn ibv_cmd_post_srq_recv(
 /// `max_wr`/`max_sge` into `wq_init_attr`. 0, or the positive errno: comp_mask bits from
 /// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL, unknown create flags EOPNOTSUPP. Divergence: NULL
 /// arguments (PD and CQ included) or short buffers give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_wq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_wq(
     context: *mut ibv_context,
     wq_init_attr: *mut ibv_wq_init_attr,
     wq: *mut ibv_wq,
@@ -406,7 +407,7 @@ pub unsafe extern "C" fn ibv_cmd_create_wq(
     cmd_size: usize,
     resp: *mut ib_uverbs_ex_create_wq_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if wq_init_attr.is_null() || wq.is_null() || cmd.is_null() || resp.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -486,13 +487,13 @@ pub unsafe fn create_wq_with(
 /// success with IBV_WQ_ATTR_STATE sets `wq->state`. 0, or the positive errno: attr_mask bits
 /// from IBV_WQ_ATTR_RESERVED up EINVAL, unknown flags EOPNOTSUPP (both with errno left alone,
 /// as rdma-core). Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_modify_wq(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_wq(
     wq: *mut ibv_wq,
     attr: *mut ibv_wq_attr,
     cmd: *mut ibv_modify_wq,
     cmd_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if wq.is_null() || attr.is_null() || cmd.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -565,8 +566,8 @@ pub unsafe fn modify_wq_with(
 /// `wq->mutex`/`wq->cond`, until `wq->events_completed` reaches the kernel's `events_reported`.
 /// 0, or the positive errno; a forgiven EIO (disassociated device) is success without the
 /// wait. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_wq(wq: *mut ibv_wq) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_wq(wq: *mut ibv_wq) -> Raw<c_int> {
     if wq.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -603,14 +604,14 @@ pub unsafe fn destroy_wq_with(c: Ctx<'_>, wq: *mut ibv_wq) -> c_int {
 /// shorter than the core one EINVAL. Divergence: NULL arguments or WQs give EINVAL; so does a
 /// log size above the kernel's maximum (13) without reading the table (rdma-core reads it, then
 /// the kernel refuses the size).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_rwq_ind_table(
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_rwq_ind_table(
     context: *mut ibv_context,
     init_attr: *mut ibv_rwq_ind_table_init_attr,
     rwq_ind_table: *mut ibv_rwq_ind_table,
     resp: *mut ib_uverbs_ex_create_rwq_ind_table_resp,
     resp_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if init_attr.is_null() || rwq_ind_table.is_null() || resp.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -671,10 +672,8 @@ pub unsafe fn create_rwq_ind_table_with(
 ///
 /// RWQ_IND_TBL_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a
 /// forgiven EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_rwq_ind_table(
-    rwq_ind_table: *mut ibv_rwq_ind_table,
-) -> c_int {
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_rwq_ind_table(rwq_ind_table: *mut ibv_rwq_ind_table) -> Raw<c_int> {
     if rwq_ind_table.is_null() {
         return Errno::EINVAL.ret_errno();
     }

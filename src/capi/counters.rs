@@ -9,9 +9,10 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
-use crate::abi::driver::pabi65::verbs_context_ops_pabi65 as Ops65;
+use crate::abi::driver::verbs_context_ops as Ops;
 use crate::abi::verbs::{
     ibv_comp_cntr, ibv_comp_cntr_caps, ibv_comp_cntr_init_attr, ibv_context, ibv_qp,
     ibv_qp_attach_comp_cntr_attr,
@@ -19,7 +20,6 @@ use crate::abi::verbs::{
 use crate::cret::CRet;
 use crate::cret::quiet;
 use crate::errno::Errno;
-use crate::verbs::ctxpriv::op65;
 
 /// The op `pick` chooses from the provider of a live counter (its context set), or the value to
 /// return instead: EOPNOTSUPP (errno untouched) when the provider has none (every ABI-34
@@ -29,12 +29,14 @@ use crate::verbs::ctxpriv::op65;
 /// A non-NULL `c` is a live counter of a context of this library.
 unsafe fn cntr_op<F>(
     c: *mut ibv_comp_cntr,
-    pick: impl FnOnce(&Ops65) -> Option<F>,
+    pick: impl FnOnce(&Ops) -> Option<F>,
 ) -> Result<F, c_int> {
     // SAFETY: the caller's contract.
     match unsafe { c.as_ref() } {
-        // SAFETY: as above.
-        Some(x) if !x.context.is_null() => unsafe { op65(x.context, pick) }.ok_or(libc::EOPNOTSUPP),
+        Some(x) if !x.context.is_null() => {
+            // SAFETY: as above: the counter's open context.
+            pick(unsafe { crate::verbs::ctxpriv::ops_of(x.context) }).ok_or(libc::EOPNOTSUPP)
+        }
         _ => Err(Errno::EINVAL.ret_errno()),
     }
 }
@@ -44,12 +46,12 @@ unsafe fn cntr_op<F>(
 /// Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
 /// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, a NULL `caps` with a non-zero size,
 /// or a size past isize::MAX, gives EINVAL (rdma-core's memset crashes).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
+#[export("IBVERBS_1.18")]
+fn _ibv_query_comp_cntr_caps(
     context: *mut ibv_context,
     caps: *mut ibv_comp_cntr_caps,
     caps_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     // No object is longer than isize::MAX bytes: such a size is garbage.
     if context.is_null() || (caps.is_null() && caps_size != 0) || caps_size > isize::MAX as usize {
         return Errno::EINVAL.ret_errno();
@@ -60,7 +62,7 @@ pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
     }
     // SAFETY: an open context of this library; the provider's op takes what the caller gave.
     unsafe {
-        match op65(context, |o| o.query_comp_cntr_caps) {
+        match crate::verbs::ctxpriv::ops_of(context).query_comp_cntr_caps {
             Some(f) => f(context, caps, caps_size),
             None => quiet(Errno::EOPNOTSUPP),
         }
@@ -71,17 +73,17 @@ pub unsafe extern "C" fn _ibv_query_comp_cntr_caps(
 ///
 /// The provider's `create_comp_cntr` (ABI 65), else NULL with errno EOPNOTSUPP. Divergence: a NULL
 /// `context` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_create_comp_cntr(
+#[export("IBVERBS_1.18")]
+fn ibv_create_comp_cntr(
     context: *mut ibv_context,
     cc_attr: *mut ibv_comp_cntr_init_attr,
-) -> *mut ibv_comp_cntr {
+) -> Raw<*mut ibv_comp_cntr> {
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
     // SAFETY: an open context of this library; the provider's op takes what the caller gave.
     unsafe {
-        match op65(context, |o| o.create_comp_cntr) {
+        match crate::verbs::ctxpriv::ops_of(context).create_comp_cntr {
             Some(f) => f(context, cc_attr),
             None => Err(Errno::EOPNOTSUPP).ret_null(),
         }
@@ -91,8 +93,8 @@ pub unsafe extern "C" fn ibv_create_comp_cntr(
 /// `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 ///
 /// The provider's `destroy_comp_cntr` (ABI 65), else EOPNOTSUPP.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.destroy_comp_cntr) {
@@ -105,8 +107,8 @@ pub unsafe extern "C" fn ibv_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) ->
 /// `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// The provider's `set_comp_cntr` (ABI 65), else EOPNOTSUPP.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.set_comp_cntr) {
@@ -119,8 +121,8 @@ pub unsafe extern "C" fn ibv_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value:
 /// `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// The provider's `set_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.set_err_comp_cntr) {
@@ -133,8 +135,8 @@ pub unsafe extern "C" fn ibv_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, va
 /// `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// The provider's `inc_comp_cntr` (ABI 65), else EOPNOTSUPP.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.inc_comp_cntr) {
@@ -147,11 +149,8 @@ pub unsafe extern "C" fn ibv_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount
 /// `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// The provider's `inc_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_inc_err_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    amount: u64,
-) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.inc_err_comp_cntr) {
@@ -164,11 +163,8 @@ pub unsafe extern "C" fn ibv_inc_err_comp_cntr(
 /// `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
 /// The provider's `read_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_read_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    value: *mut u64,
-) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.read_comp_cntr) {
@@ -181,11 +177,8 @@ pub unsafe extern "C" fn ibv_read_comp_cntr(
 /// `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
 /// The provider's `read_err_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_read_err_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    value: *mut u64,
-) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw<c_int> {
     // SAFETY: the caller's counter, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match cntr_op(comp_cntr, |o| o.read_err_comp_cntr) {
@@ -199,19 +192,21 @@ pub unsafe extern "C" fn ibv_read_err_comp_cntr(
 ///
 /// The provider's `qp_attach_comp_cntr` (ABI 65), else EOPNOTSUPP. Divergence: a NULL `qp` or QP
 /// context gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_qp_attach_comp_cntr(
+#[export("IBVERBS_1.18")]
+fn ibv_qp_attach_comp_cntr(
     qp: *mut ibv_qp,
     comp_cntr: *mut ibv_comp_cntr,
     attr: *mut ibv_qp_attach_comp_cntr_attr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the caller's QP, or NULL; the provider's op takes what the caller gave.
     unsafe {
         match qp.as_ref() {
-            Some(q) if !q.context.is_null() => match op65(q.context, |o| o.qp_attach_comp_cntr) {
-                Some(f) => f(qp, comp_cntr, attr),
-                None => quiet(Errno::EOPNOTSUPP),
-            },
+            Some(q) if !q.context.is_null() => {
+                match crate::verbs::ctxpriv::ops_of(q.context).qp_attach_comp_cntr {
+                    Some(f) => f(qp, comp_cntr, attr),
+                    None => quiet(Errno::EOPNOTSUPP),
+                }
+            }
             _ => Errno::EINVAL.ret_errno(),
         }
     }

@@ -6,6 +6,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_void};
 
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq};
@@ -51,18 +52,17 @@ pub(crate) unsafe fn create_cq_edge(
 /// `max_cqe` on rxe). Divergence: a NULL context gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_create_cq_1_1")]
-pub unsafe extern "C" fn ibv_create_cq(
+#[export("IBVERBS_1.1")]
+fn ibv_create_cq(
     context: *mut ibv_context,
     cqe: c_int,
     cq_context: *mut c_void,
     channel: *mut ibv_comp_channel,
     comp_vector: c_int,
-) -> *mut ibv_cq {
+) -> Raw<*mut ibv_cq> {
     // SAFETY: the export's C contract is the body's.
     unsafe { create_cq_edge(context, cqe, cq_context, channel, comp_vector) }
 }
-super::symver_direct!(ibv_create_cq, "@@IBVERBS_1.1", ibv_create_cq);
 
 /// `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 ///
@@ -70,12 +70,11 @@ super::symver_direct!(ibv_create_cq, "@@IBVERBS_1.1", ibv_create_cq);
 /// new size). 0, or the positive errno. Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_resize_cq_1_1")]
-pub unsafe extern "C" fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_resize_cq(cq: *mut ibv_cq, cqe: c_int) -> Raw<c_int> {
     // SAFETY: a live CQ of an open context, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::resize_cq(cq, cqe) })
 }
-super::symver_direct!(ibv_resize_cq, "@@IBVERBS_1.1", ibv_resize_cq);
 
 /// `int ibv_destroy_cq(struct ibv_cq *cq)`
 ///
@@ -84,9 +83,8 @@ super::symver_direct!(ibv_resize_cq, "@@IBVERBS_1.1", ibv_resize_cq);
 /// count goes down. 0, or the positive errno (the CQ then stays). Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_destroy_cq_1_1")]
-pub unsafe extern "C" fn ibv_destroy_cq(cq: *mut ibv_cq) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_destroy_cq(cq: *mut ibv_cq) -> Raw<c_int> {
     // SAFETY: a live CQ of an open context, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::destroy_cq(cq) })
 }
-super::symver_direct!(ibv_destroy_cq, "@@IBVERBS_1.1", ibv_destroy_cq);

@@ -1,203 +1,149 @@
-//! Device list, identity, open and close (rdma-core: device.c).
-// The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(clippy::missing_safety_doc)]
-
+//! Device list, identity, open and close (rdma-core: device.c), as declarations over
+//! `verbs::device`.
+//!
+//! Divergence throughout: a NULL device or context gives EINVAL (errno set; NULL, 0 or -1 as the
+//! function returns) where rdma-core would crash.
 use core::ffi::{c_char, c_int};
 
-use super::ret::ret_or;
 use crate::abi::ctype::Be64;
-use crate::abi::verbs::{ibv_context, ibv_device};
-use crate::cret::CRet;
-use crate::verbs::devlist;
+use crate::abi::driver::verbs_context_pabi34 as verbs_context;
+use crate::abi::kern_abi::{ibv_command_buffer, ibv_get_context, ibv_query_port};
+use crate::abi::uapi::{ib_uverbs_ex_query_device_resp, ib_uverbs_get_context_resp};
+use crate::abi::verbs::{
+    ibv_context, ibv_device, ibv_device_attr_ex, ibv_port_attr, ibv_query_device_ex_input,
+};
+use crate::capi::export::{Buf, export};
+use crate::verbs::device;
+use crate::verbs::handle::{Ctx, Dev, Ptr};
 
 /// `struct ibv_device **ibv_get_device_list(int *num_devices)`
 ///
 /// A NULL-terminated array from libc's allocator, every device in it held once (released by
 /// `ibv_free_device_list`). On error: NULL with errno (ENOSYS without uverbs support, ENOMEM),
 /// `*num_devices` left 0.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_device_list_1_1")]
-pub unsafe extern "C" fn ibv_get_device_list(num_devices: *mut c_int) -> *mut *mut ibv_device {
-    if !num_devices.is_null() {
-        // SAFETY: the caller passes a writable int or NULL.
-        unsafe { *num_devices = 0 };
-    }
-    let list = |devs: Vec<*mut ibv_device>| -> crate::errno::Result<*mut *mut ibv_device> {
-        // SAFETY: calloc of n+1 pointers; the zeroed last one terminates the list.
-        let arr = unsafe { libc::calloc(devs.len() + 1, size_of::<*mut ibv_device>()) }
-            .cast::<*mut ibv_device>();
-        if arr.is_null() {
-            for d in devs {
-                devlist::device_put(devlist::vdev_of(d));
-            }
-            return Err(crate::errno::Errno::ENOMEM);
-        }
-        for (i, d) in devs.iter().enumerate() {
-            // SAFETY: i < n, inside the allocation.
-            unsafe { *arr.add(i) = *d };
-        }
-        if !num_devices.is_null() {
-            // SAFETY: as above.
-            unsafe { *num_devices = devs.len() as c_int };
-        }
-        Ok(LISTS.give(arr))
-    };
-    devlist::get_device_list().and_then(list).ret_null()
+#[export("IBVERBS_1.1")]
+fn ibv_get_device_list(num_devices: Option<Ptr<c_int>>) -> Null<*mut *mut ibv_device> {
+    device::get_list(num_devices)
 }
-super::symver_direct!(ibv_get_device_list, "@@IBVERBS_1.1", ibv_get_device_list);
-
-/// The lists `ibv_get_device_list` handed out and `ibv_free_device_list` has not freed.
-pub(crate) static LISTS: crate::verbs::handed::Handed =
-    crate::verbs::handed::Handed::new("device list");
 
 /// `void ibv_free_device_list(struct ibv_device **list)`
 ///
 /// Releases each device once and frees the array. Divergence: NULL, or an array that is not a
 /// live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_free_device_list_1_1")]
-pub unsafe extern "C" fn ibv_free_device_list(list: *mut *mut ibv_device) {
-    if list.is_null() || !LISTS.take(list) {
-        return;
-    }
-    let mut i = 0;
-    loop {
-        // SAFETY: the list came from ibv_get_device_list: NULL-terminated.
-        let d = unsafe { *list.add(i) };
-        if d.is_null() {
-            break;
-        }
-        devlist::device_put(devlist::vdev_of(d));
-        i += 1;
-    }
-    // SAFETY: allocated with calloc by ibv_get_device_list.
-    unsafe { libc::free(list.cast()) };
+#[export("IBVERBS_1.1")]
+fn ibv_free_device_list(list: *mut *mut ibv_device) -> Void {
+    device::free_list(list)
 }
-super::symver_direct!(ibv_free_device_list, "@@IBVERBS_1.1", ibv_free_device_list);
 
 /// `const char *ibv_get_device_name(struct ibv_device *device)`
 ///
-/// `device->name`. Divergence: NULL device gives NULL with errno EINVAL (rdma-core crashes).
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_device_name_1_1")]
-pub unsafe extern "C" fn ibv_get_device_name(device: *mut ibv_device) -> *const c_char {
-    // SAFETY: a device from ibv_get_device_list, alive while the caller holds it, or NULL.
-    unsafe { crate::verbs::objects::device_name(device) }.ret_null()
+/// `device->name`.
+#[export("IBVERBS_1.1")]
+fn ibv_get_device_name(device: Dev) -> Null<*const c_char> {
+    Ok(device::name(device))
 }
-super::symver_direct!(ibv_get_device_name, "@@IBVERBS_1.1", ibv_get_device_name);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device *device)`
 ///
 /// The node GUID in network order: the value discovery read, else `node_guid` read from sysfs
-/// now (and kept); 0 when it cannot be read. Divergence: NULL device gives 0 with errno EINVAL.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_device_guid_1_1")]
-pub unsafe extern "C" fn ibv_get_device_guid(device: *mut ibv_device) -> Be64 {
-    Be64(ret_or(
-        crate::verbs::objects::device_guid(device).map(u64::to_be),
-        0,
-    ))
+/// now (and kept); 0 when it cannot be read (and for NULL, errno EINVAL: no error channel).
+#[export("IBVERBS_1.1")]
+fn ibv_get_device_guid(device: *mut ibv_device) -> Raw<Be64> {
+    // Raw: the error value is 0, which no convention names.
+    // SAFETY: the C contract: NULL or a held device.
+    let d = unsafe { Dev::from_raw(device) };
+    Be64(super::ret::ret_or(d.map(|d| device::guid(d).to_be()), 0))
 }
-super::symver_direct!(ibv_get_device_guid, "@@IBVERBS_1.1", ibv_get_device_guid);
 
 /// `int ibv_get_device_index(struct ibv_device *device)`
 ///
 /// The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
-/// rdma-core. Divergence: NULL device gives -1 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_get_device_index(device: *mut ibv_device) -> c_int {
-    if device.is_null() {
-        return Err(crate::errno::Errno::EINVAL).ret_minus_one();
-    }
-    let v = devlist::vdev_of(device);
-    // SAFETY: a listed device: its sysfs record lives as long as the device.
-    unsafe {
-        let s = (*v.0).sysfs;
-        if s.is_null() { -1 } else { (*s).ibdev_idx }
-    }
+/// rdma-core.
+#[export("IBVERBS_1.9")]
+fn ibv_get_device_index(device: Dev) -> MinusOne<c_int> {
+    Ok(device::index(device))
 }
 
 /// `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 ///
 /// `verbs_open_device(device, NULL)`. NULL with errno on failure.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_open_device_1_1")]
-pub unsafe extern "C" fn ibv_open_device(device: *mut ibv_device) -> *mut ibv_context {
-    // SAFETY: a device from ibv_get_device_list (or NULL, rejected).
-    unsafe { crate::verbs::context::open_device(device, core::ptr::null_mut()) }.ret_null()
+#[export("IBVERBS_1.1")]
+fn ibv_open_device(device: Dev) -> Null<*mut ibv_context> {
+    device::open(device)
 }
-super::symver_direct!(ibv_open_device, "@@IBVERBS_1.1", ibv_open_device);
 
 /// `int ibv_close_device(struct ibv_context *context)`
 ///
-/// The provider's free_context. 0, as rdma-core always returns. Divergence: NULL gives -1 with
-/// errno EINVAL.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_close_device_1_1")]
-pub unsafe extern "C" fn ibv_close_device(context: *mut ibv_context) -> c_int {
-    if context.is_null() {
-        return Err(crate::errno::Errno::EINVAL).ret_minus_one();
-    }
-    // SAFETY: an open context of this library.
-    unsafe { crate::verbs::context::close_context(context) };
-    0
+/// The provider's free_context. 0, as rdma-core always returns.
+#[export("IBVERBS_1.1")]
+fn ibv_close_device(context: Ctx) -> MinusOne<c_int> {
+    device::close(context);
+    Ok(0)
 }
-super::symver_direct!(ibv_close_device, "@@IBVERBS_1.1", ibv_close_device);
 
 /// `struct ibv_context *ibv_import_device(int cmd_fd)`
 ///
 /// A context for a uverbs fd shared by another process: the listed device whose character device
 /// is the fd's, rebuilt by its provider's `import_context`. NULL with errno: EINVAL (not a char
 /// device), ENODEV (no such device), EOPNOTSUPP (the provider cannot import), or the provider's.
-#[unsafe(no_mangle)]
-pub extern "C" fn ibv_import_device(cmd_fd: c_int) -> *mut ibv_context {
-    let Some(rdev) = crate::sys::cdev::char_rdev(cmd_fd) else {
-        return Err(crate::errno::Errno::EINVAL).ret_null();
-    };
-    let Ok(devs) = devlist::get_device_list() else {
-        return Err(crate::errno::Errno::ENODEV).ret_null();
-    };
-    // SAFETY: listed devices, each held once by get_device_list until released below.
-    let r = unsafe { import(&devs, rdev, cmd_fd) };
-    for d in devs {
-        devlist::device_put(devlist::vdev_of(d));
-    }
-    r.ret_null()
+#[export("IBVERBS_1.10")]
+fn ibv_import_device(cmd_fd: c_int) -> Null<*mut ibv_context> {
+    device::import(cmd_fd)
 }
 
-/// The body of `ibv_import_device`.
+/// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
-/// # Safety
-/// `devs` are held, listed devices.
-unsafe fn import(
-    devs: &[*mut ibv_device],
-    rdev: u64,
-    cmd_fd: c_int,
-) -> crate::errno::Result<*mut ibv_context> {
-    // SAFETY: the caller's contract; a listed device's sysfs record lives with it.
-    unsafe {
-        let found = devs.iter().map(|d| devlist::vdev_of(*d).0).find(|v| {
-            let s = (**v).sysfs;
-            !s.is_null() && (*s).sysfs_cdev == rdev
-        });
-        let Some(v) = found else {
-            return Err(crate::errno::Errno::ENODEV);
-        };
-        let Some(imp) = (*v).ops.as_ref().and_then(|o| o.import_context) else {
-            return Err(crate::errno::Errno::EOPNOTSUPP);
-        };
-        let vctx = imp(&raw mut (*v).device, cmd_fd);
-        if vctx.is_null() {
-            return Err(crate::errno::Errno(crate::sys::errno()));
-        }
-        let vctx =
-            crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi((*v).ops));
-        crate::verbs::context::finish_open(vctx, true)
-    }
+/// GET_CONTEXT with the provider's driver data (ioctl, else write): sets the context's
+/// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
+/// path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
+///
+/// Provider ABI 34 signature (v44-v56); provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
+/// before `resp`.
+#[export(PRIVATE 34..57)]
+fn ibv_cmd_get_context(
+    context: Ptr<verbs_context>,
+    (cmd, cmd_size): Buf<ibv_get_context>,
+    (resp, resp_size): Buf<ib_uverbs_get_context_resp>,
+) -> Errno {
+    device::cmd_get_context(context, cmd.bytes(), resp.bytes(), None)
+}
+
+/// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
+///
+/// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
+/// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Errno {
+    device::cmd_query_context(ctx, driver)
+}
+
+/// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
+///
+/// The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
+/// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`, with
+/// errno untouched as in rdma-core).
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_device_any(
+    context: Ctx,
+    input: *const ibv_query_device_ex_input,
+    attr: Ptr<ibv_device_attr_ex>,
+    attr_size: usize,
+    resp: *mut ib_uverbs_ex_query_device_resp,
+    resp_size: Option<Ptr<usize>>,
+) -> Errno {
+    device::cmd_query_device_any(context, input, attr, attr_size, resp, resp_size)
+}
+
+/// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
+///
+/// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
+/// the positive errno. Divergence: NULL or short buffers give EINVAL.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_port(
+    context: Ctx,
+    port_num: u8,
+    port_attr: Ptr<ibv_port_attr>,
+    (cmd, cmd_size): Buf<ibv_query_port>,
+) -> Errno {
+    device::cmd_query_port(context, port_num, port_attr, cmd.bytes())
 }

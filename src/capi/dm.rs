@@ -8,21 +8,22 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_context, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
 use crate::cret::CRet;
 use crate::cret::quiet;
 use crate::errno::Errno;
-use crate::verbs::ctxpriv::{op65, ops_of};
+use crate::verbs::ctxpriv::ops_of;
 
 /// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 ///
 /// The device memory with `dm_handle` of another process sharing the command fd, from the
 /// provider's `import_dm`. NULL with errno on failure (EOPNOTSUPP when the provider cannot
 /// import).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32) -> *mut ibv_dm {
+#[export("IBVERBS_1.13")]
+fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32) -> Raw<*mut ibv_dm> {
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
@@ -39,8 +40,8 @@ pub unsafe extern "C" fn ibv_import_dm(context: *mut ibv_context, dm_handle: u32
 ///
 /// Forgets imported device memory (the provider's `unimport_dm`) without freeing the kernel
 /// object.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_unimport_dm(dm: *mut ibv_dm) {
+#[export("IBVERBS_1.13")]
+fn ibv_unimport_dm(dm: *mut ibv_dm) -> Raw<()> {
     // SAFETY: the caller's DM (checked for NULL, as its context); an open context of ours.
     unsafe {
         if dm.is_null() || (*dm).context.is_null() {
@@ -56,15 +57,15 @@ pub unsafe extern "C" fn ibv_unimport_dm(dm: *mut ibv_dm) {
 ///
 /// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), else -1 with
 /// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives -1 with EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> c_int {
+#[export("IBVERBS_1.16")]
+fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> Raw<c_int> {
     // SAFETY: the caller's DM, or NULL.
     let Some(d) = (unsafe { dm.as_ref() }).filter(|d| !d.context.is_null()) else {
         return Err(Errno::EINVAL).ret_minus_one();
     };
     // SAFETY: the DM's open context; the provider's op takes what the caller gave.
     unsafe {
-        match op65(d.context, |o| o.dm_export_dmabuf_fd) {
+        match ops_of(d.context).dm_export_dmabuf_fd {
             Some(f) => f(dm),
             None => Err(Errno::EOPNOTSUPP).ret_minus_one(),
         }
@@ -75,17 +76,14 @@ pub unsafe extern "C" fn ibv_dm_export_dmabuf_fd(dm: *mut ibv_dm) -> c_int {
 ///
 /// A DMA handle (TPH steering hints): the provider's `alloc_dmah` (ABI 65), else NULL with
 /// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_alloc_dmah(
-    context: *mut ibv_context,
-    attr: *mut ibv_dmah_init_attr,
-) -> *mut ibv_dmah {
+#[export("IBVERBS_1.15")]
+fn ibv_alloc_dmah(context: *mut ibv_context, attr: *mut ibv_dmah_init_attr) -> Raw<*mut ibv_dmah> {
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
     // SAFETY: an open context of this library; the provider's op takes what the caller gave.
     unsafe {
-        match op65(context, |o| o.alloc_dmah) {
+        match ops_of(context).alloc_dmah {
             Some(f) => f(context, attr),
             None => Err(Errno::EOPNOTSUPP).ret_null(),
         }
@@ -96,15 +94,15 @@ pub unsafe extern "C" fn ibv_alloc_dmah(
 ///
 /// The provider's `dealloc_dmah` (ABI 65), else EOPNOTSUPP (positive, errno untouched), as
 /// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> c_int {
+#[export("IBVERBS_1.15")]
+fn ibv_dealloc_dmah(dmah: *mut ibv_dmah) -> Raw<c_int> {
     // SAFETY: the caller's handle, or NULL.
     let Some(d) = (unsafe { dmah.as_ref() }).filter(|d| !d.context.is_null()) else {
         return Errno::EINVAL.ret_errno();
     };
     // SAFETY: the handle's open context; the provider's op takes what the caller gave.
     unsafe {
-        match op65(d.context, |o| o.dealloc_dmah) {
+        match ops_of(d.context).dealloc_dmah {
             Some(f) => f(dmah),
             None => quiet(Errno::EOPNOTSUPP),
         }

@@ -8,78 +8,68 @@ use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_uint, c_void};
 
 use crate::abi::ctype::CEnum;
-use crate::abi::driver::{
-    verbs_context_ops, verbs_context_pabi34 as verbs_context, verbs_device_ops,
-};
+use crate::abi::driver::verbs_device_ops;
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::ib_uverbs_attr;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
+use crate::capi::export::{export, export_byte, export_c};
 use crate::cret::CRet;
 
-/// `void verbs_register_driver_34(const struct verbs_device_ops *ops)`
+/// `void verbs_register_driver_{ABI}(const struct verbs_device_ops *ops)`
 ///
 /// Called by a provider's ELF constructor, from inside our dlopen (or at program start for a
-/// provider linked into the program): records the provider for device matching. NULL is ignored.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_register_driver_34(ops: *const verbs_device_ops) {
+/// provider linked into the program): records the provider, and the provider ABI it was built
+/// for (the entry point it calls: `verbs_register_driver_34`, `_57`, ...), for device matching.
+/// NULL is ignored.
+#[export(PRIVATE 34.. as "verbs_register_driver_{ABI}")]
+fn verbs_register_driver<const ABI: u32>(ops: *const verbs_device_ops) -> Raw<()> {
     // SAFETY: a provider passes its static ops table.
-    unsafe { crate::verbs::devlist::register_driver(ops, 34) };
+    unsafe { crate::verbs::devlist::register_driver(ops, ABI) };
 }
 
 /// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
 ///
-/// Installs the provider's ops: each non-NULL op goes into the context's private table and, per
-/// rdma-core's rules, into its public slot. NULL arguments are ignored.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_set_ops(vctx: *mut verbs_context, ops: *const verbs_context_ops) {
+/// Installs the provider's ops (its provider ABI's table): each non-NULL op goes into the
+/// context's private table and, per rdma-core's rules, into its public slot. NULL arguments are
+/// ignored.
+#[export(PRIVATE 34..)]
+fn verbs_set_ops<const ABI: u32>(vctx: *mut c_void, ops: *const c_void) -> Raw<()> {
     if vctx.is_null() || ops.is_null() {
         return;
     }
-    // SAFETY: a context initialised by _verbs_init_and_alloc_context (its priv is ours) and the
-    // provider's op table.
-    unsafe { crate::verbs::ops::set_ops(vctx, ops) };
+    // SAFETY: the provider's op table of its ABI.
+    let table = unsafe { crate::verbs::ops::provider_table(ABI, ops) };
+    let view = crate::verbs::ctxpriv::view34(vctx, ABI);
+    // SAFETY: a context of this ABI initialised by _verbs_init_and_alloc_context (its priv is
+    // ours).
+    unsafe { crate::verbs::ops::set_ops(view, ABI, &table) };
 }
 
 /// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`
 ///
 /// Allocates the provider's context wrapper (`alloc_size` zeroed bytes from libc, so the provider
-/// may free it) and initialises the `verbs_context` at byte offset `context_offset` inside it.
-/// Owns `cmd_fd` from here: closed on failure. NULL with errno on failure (ENOMEM; EINVAL for a
-/// NULL device or an offset that does not fit — Divergence: rdma-core would write out of bounds).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn _verbs_init_and_alloc_context(
+/// may free it) and initialises the `verbs_context` of the provider's ABI at byte offset
+/// `context_offset` inside it. Owns `cmd_fd` from here: closed on failure. NULL with errno on
+/// failure (ENOMEM; EINVAL for a NULL device or an offset that does not fit — Divergence:
+/// rdma-core would write out of bounds).
+#[export(PRIVATE 34..)]
+fn _verbs_init_and_alloc_context<const ABI: u32>(
     device: *mut ibv_device,
     cmd_fd: c_int,
     alloc_size: usize,
-    context_offset: *mut verbs_context,
+    context_offset: *mut c_void,
     driver_id: u32,
-) -> *mut c_void {
-    let offset = context_offset as usize;
-    let fits = offset
-        .checked_add(size_of::<verbs_context>())
-        .is_some_and(|end| end <= alloc_size);
-    if device.is_null() || !fits {
-        crate::sys::cdev::close(cmd_fd);
-        return Err(crate::errno::Errno::EINVAL).ret_null();
-    }
-    // SAFETY: calloc of the provider's wrapper; a zeroed verbs_context is a valid start.
-    let drv = unsafe { libc::calloc(1, alloc_size) };
-    if drv.is_null() {
-        crate::sys::cdev::close(cmd_fd);
-        return Err(crate::errno::Errno::ENOMEM).ret_null();
-    }
-    let vctx = drv
-        .cast::<u8>()
-        .wrapping_add(offset)
-        .cast::<verbs_context>();
-    // SAFETY: vctx lies inside the fresh allocation (checked above).
-    match unsafe { crate::verbs::context::init_context(vctx, device, cmd_fd, driver_id) } {
-        Ok(()) => drv,
-        Err(e) => {
-            // SAFETY: ours, not handed out.
-            unsafe { libc::free(drv) };
-            Err(e).ret_null()
-        }
+) -> Null<*mut c_void> {
+    // SAFETY: the C contract: a listed device or NULL; cmd_fd is ours to close on failure.
+    unsafe {
+        crate::verbs::context::alloc_context(
+            ABI,
+            device,
+            cmd_fd,
+            alloc_size,
+            context_offset as usize,
+            driver_id,
+        )
     }
 }
 
@@ -87,13 +77,13 @@ pub unsafe extern "C" fn _verbs_init_and_alloc_context(
 ///
 /// The core fields of a CQ a provider made: owner, channel (its use count raised under the
 /// context mutex), user context, event counters, and the mutex/condvar the acks use.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_init_cq(
+#[export(PRIVATE 34..)]
+fn verbs_init_cq(
     cq: *mut ibv_cq,
     context: *mut ibv_context,
     channel: *mut ibv_comp_channel,
     cq_context: *mut c_void,
-) {
+) -> Raw<()> {
     // SAFETY: the C contract: NULL or a provider's freshly created CQ of this context.
     unsafe { crate::verbs::context::init_cq(cq, context, channel, cq_context) }
 }
@@ -102,11 +92,14 @@ pub unsafe extern "C" fn verbs_init_cq(
 ///
 /// The core half of a provider's free_context: drops the private part, closes the command and
 /// async fds, releases the device. The provider frees its wrapper afterwards.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_uninit_context(context: *mut verbs_context) {
-    // SAFETY: the C contract: NULL or a context of this library, its provider's free_context
-    // calling.
-    unsafe { crate::verbs::context::uninit_context(context) }
+#[export(PRIVATE 34..)]
+fn verbs_uninit_context<const ABI: u32>(context: *mut c_void) -> Raw<()> {
+    if context.is_null() {
+        return;
+    }
+    let view = crate::verbs::ctxpriv::view34(context, ABI);
+    // SAFETY: the C contract: a context of this library, its provider's free_context calling.
+    unsafe { crate::verbs::context::uninit_context(view) }
 }
 
 /// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`
@@ -114,11 +107,8 @@ pub unsafe extern "C" fn verbs_uninit_context(context: *mut verbs_context) {
 /// Opens the device's uverbs node, lets the provider build its context, installs the library's
 /// own entry points, and gets the async event fd if the provider did not. NULL with errno on
 /// failure (the open's errno, e.g. EACCES; the provider's; EINVAL for NULL — Divergence).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_open_device(
-    device: *mut ibv_device,
-    private_data: *mut c_void,
-) -> *mut ibv_context {
+#[export(PRIVATE 34..)]
+fn verbs_open_device(device: *mut ibv_device, private_data: *mut c_void) -> Raw<*mut ibv_context> {
     // SAFETY: a device from ibv_get_device_list.
     unsafe { crate::verbs::context::open_device(device, private_data) }.ret_null()
 }
@@ -168,13 +158,13 @@ pub(crate) unsafe fn query_gid_type_edge(
 ///
 /// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
 /// failure. Divergence: NULL arguments give -1 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_gid_type(
+#[export(PRIVATE 34..)]
+fn ibv_query_gid_type(
     context: *mut ibv_context,
     port_num: u8,
     index: c_uint,
     r#type: *mut CEnum<crate::abi::driver::ibv_gid_type_sysfs>,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { query_gid_type_edge(context, port_num, index, r#type) }
 }
@@ -184,11 +174,8 @@ pub unsafe extern "C" fn ibv_query_gid_type(
 /// Sends a provider-built ioctl command chain (links linearised into the head, driver id in the
 /// header) and copies the kernel's answers back into each buffer. 0, or the positive errno
 /// (EINVAL for a buffer error or a chain longer than the head's room; the ioctl's errno).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn execute_ioctl(
-    context: *mut ibv_context,
-    cmd: *mut ibv_command_buffer,
-) -> c_int {
+#[export(PRIVATE 34..)]
+fn execute_ioctl(context: *mut ibv_context, cmd: *mut ibv_command_buffer) -> Raw<c_int> {
     if context.is_null() || cmd.is_null() {
         return crate::errno::Errno::EINVAL.ret_errno();
     }
@@ -201,27 +188,25 @@ pub unsafe extern "C" fn execute_ioctl(
     }
 }
 
-/// `extern bool verbs_allow_disassociate_destroy;`
-///
-/// Not a stub, and not a function: a data symbol (one byte in `.bss`) that providers read to take
-/// EIO from a destroy command for success once the device is disassociated (cmd_write.h,
-/// `verbs_is_destroy_err`). rdma-core sets it at library init when `RDMAV_ALLOW_DISASSOC_DESTROY`
-/// is in the environment ([`set_allow_disassociate_destroy`]); the library reads it through
-/// [`allow_disassociate`].
-// (Both are in `verbs::disassoc`, which reaches this byte by its link name.)
-#[unsafe(no_mangle)]
-pub static mut verbs_allow_disassociate_destroy: bool = false;
+export_byte! {
+    /// `extern bool verbs_allow_disassociate_destroy;`
+    ///
+    /// Not a stub, and not a function: a data symbol (one byte in `.bss`, every version naming
+    /// the same byte) that providers read to take EIO from a destroy command for success once the
+    /// device is disassociated (cmd_write.h, `verbs_is_destroy_err`). rdma-core sets it at library
+    /// init when `RDMAV_ALLOW_DISASSOC_DESTROY` is in the environment; `verbs::disassoc` writes
+    /// and reads it by its link name.
+    #[export(PRIVATE 34..)]
+    verbs_allow_disassociate_destroy
+}
 
 /// `unsigned int __ioctl_final_num_attrs(unsigned int num_attrs, struct ibv_command_buffer *link)`
 ///
 /// Not a stub: the provider macro `DECLARE_COMMAND_BUFFER_LINK` sizes its on-stack attribute array
 /// with it, so there is no neutral answer, only the right one: `num_attrs` plus the attributes
 /// filled so far in every buffer of the `link` chain (no error channel).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn __ioctl_final_num_attrs(
-    num_attrs: c_uint,
-    link: *mut ibv_command_buffer,
-) -> c_uint {
+#[export(PRIVATE 34..)]
+fn __ioctl_final_num_attrs(num_attrs: c_uint, link: *mut ibv_command_buffer) -> Raw<c_uint> {
     // SAFETY: the C contract, forwarded.
     unsafe { final_num_attrs(num_attrs, link) }
 }
@@ -246,3 +231,18 @@ pub(crate) unsafe fn final_num_attrs(num_attrs: c_uint, link: *mut ibv_command_b
     }
     total
 }
+
+/// `void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...)`
+///
+/// The provider ABI's logging entry (`verbs_log` and friends): formats the message and writes it
+/// to the verbs log when `level` is enabled (VERBS_LOG_LEVEL, VERBS_LOG_FILE). A C variadic,
+/// defined in src/shim/verbs_log.c; `ctx` is not read, so every provider ABI's context will do.
+#[export_c(PRIVATE 34..)]
+fn __verbs_log();
+
+/// `int ibv_read_ibdev_sysfs_file(char *buf, size_t size, struct verbs_sysfs_dev *sysfs_dev, const char *fnfmt, ...)`
+///
+/// Reads the file `fnfmt` (a printf format) of the device's sysfs directory into `buf`: the
+/// number of bytes read, or -1 with errno. A C variadic, defined in src/shim/verbs_log.c.
+#[export_c(PRIVATE 34..)]
+fn ibv_read_ibdev_sysfs_file();

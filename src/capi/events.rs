@@ -8,6 +8,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::{c_int, c_uint, c_void};
 
@@ -117,15 +118,11 @@ pub(crate) unsafe fn get_async_event_edge(
 /// queued). Divergence: NULL arguments give -1 with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_async_event_1_1")]
-pub unsafe extern "C" fn ibv_get_async_event(
-    context: *mut ibv_context,
-    event: *mut ibv_async_event,
-) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_get_async_event(context: *mut ibv_context, event: *mut ibv_async_event) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { get_async_event_edge(context, event) }
 }
-super::symver_direct!(ibv_get_async_event, "@@IBVERBS_1.1", ibv_get_async_event);
 
 /// Count `n` events on the object whose mutex is at `mutex`: the counter `COUNTER` bytes past
 /// the mutex `+= n` under it, then wake one waiter on the condition variable `COND` bytes past
@@ -219,22 +216,19 @@ static COUNT_BY_TYPE: [Option<(usize, Count)>; 32] = {
 /// nothing. No return value. Divergence: a NULL event, or a NULL object in it, is ignored.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_ack_async_event_1_1")]
-pub unsafe extern "C" fn ibv_ack_async_event(event: *mut ibv_async_event) {
+#[export("IBVERBS_1.1")]
+fn ibv_ack_async_event(event: *mut ibv_async_event) -> Raw<()> {
     // SAFETY: the export's C contract is the body's.
     unsafe { ack_async_event_edge(event) }
 }
-super::symver_direct!(ibv_ack_async_event, "@@IBVERBS_1.1", ibv_ack_async_event);
 
 /// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 ///
 /// A new completion channel: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
 /// it yet. NULL with errno on failure (the command's, e.g. EMFILE). Divergence: a NULL context
 /// gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_create_comp_channel(
-    context: *mut ibv_context,
-) -> *mut ibv_comp_channel {
+#[export("IBVERBS_1.0")]
+fn ibv_create_comp_channel(context: *mut ibv_context) -> Raw<*mut ibv_comp_channel> {
     if context.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
@@ -259,8 +253,8 @@ pub unsafe extern "C" fn ibv_create_comp_channel(
 ///
 /// Closes and frees a channel that no CQ uses (checked under the context's mutex). 0, or EBUSY
 /// while a CQ still uses it. Divergence: NULL gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel) -> c_int {
+#[export("IBVERBS_1.0")]
+fn ibv_destroy_comp_channel(channel: *mut ibv_comp_channel) -> Raw<c_int> {
     if channel.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -328,16 +322,15 @@ pub(crate) unsafe fn get_cq_event_edge(
 /// EINVAL, before anything is read.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_get_cq_event_1_1")]
-pub unsafe extern "C" fn ibv_get_cq_event(
+#[export("IBVERBS_1.1")]
+fn ibv_get_cq_event(
     channel: *mut ibv_comp_channel,
     cq: *mut *mut ibv_cq,
     cq_context: *mut *mut c_void,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { get_cq_event_edge(channel, cq, cq_context) }
 }
-super::symver_direct!(ibv_get_cq_event, "@@IBVERBS_1.1", ibv_get_cq_event);
 
 /// The body of [`ibv_ack_cq_events`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -361,12 +354,11 @@ pub(crate) unsafe fn ack_cq_events_edge(cq: *mut ibv_cq, nevents: c_uint) {
 /// Divergence: a NULL CQ is ignored.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_ack_cq_events_1_1")]
-pub unsafe extern "C" fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) {
+#[export("IBVERBS_1.1")]
+fn ibv_ack_cq_events(cq: *mut ibv_cq, nevents: c_uint) -> Raw<()> {
     // SAFETY: the export's C contract is the body's.
     unsafe { ack_cq_events_edge(cq, nevents) }
 }
-super::symver_direct!(ibv_ack_cq_events, "@@IBVERBS_1.1", ibv_ack_cq_events);
 
 #[cfg(test)]
 mod tests {

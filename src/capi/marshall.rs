@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_void};
 
 use crate::abi::uapi::{ib_uverbs_ah_attr, ib_uverbs_qp_attr};
@@ -90,11 +91,8 @@ fn copy_ah(d: &mut ibv_ah_attr, s: &ib_uverbs_ah_attr) {
 /// `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
 ///
 /// The kernel's address vector into the verbs one (every field but the reserved bytes).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_copy_ah_attr_from_kern(
-    dst: *mut ibv_ah_attr,
-    src: *mut ib_uverbs_ah_attr,
-) {
+#[export("IBVERBS_1.1")]
+fn ibv_copy_ah_attr_from_kern(dst: *mut ibv_ah_attr, src: *mut ib_uverbs_ah_attr) -> Raw<()> {
     // SAFETY: the caller's structs, or NULL.
     if let (Some(d), Some(s)) = unsafe { (dst.as_mut(), src.as_ref()) } {
         copy_ah(d, s);
@@ -106,11 +104,8 @@ pub unsafe extern "C" fn ibv_copy_ah_attr_from_kern(
 /// The kernel's QP attributes into the verbs ones: everything the two share except `qp_state`
 /// (as rdma-core: only `cur_qp_state` is copied); `cap` from the five `max_*` fields, both
 /// address vectors as [`ibv_copy_ah_attr_from_kern`]. `rate_limit` is left alone.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_copy_qp_attr_from_kern(
-    dst: *mut ibv_qp_attr,
-    src: *mut ib_uverbs_qp_attr,
-) {
+#[export("IBVERBS_1.0")]
+fn ibv_copy_qp_attr_from_kern(dst: *mut ibv_qp_attr, src: *mut ib_uverbs_qp_attr) -> Raw<()> {
     // SAFETY: the caller's structs, or NULL.
     let (Some(d), Some(s)) = (unsafe { (dst.as_mut(), src.as_ref()) }) else {
         return;
@@ -173,8 +168,8 @@ macro_rules! same_path_fields {
 ///
 /// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
 /// the generated headers: `void *` here.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_copy_path_rec_from_kern(dst: *mut c_void, src: *mut c_void) {
+#[export("IBVERBS_1.0")]
+fn ibv_copy_path_rec_from_kern(dst: *mut c_void, src: *mut c_void) -> Raw<()> {
     // SAFETY: the caller's records (64 bytes each), or NULL.
     let (Some(d), Some(s)) = (unsafe {
         (
@@ -198,8 +193,8 @@ pub unsafe extern "C" fn ibv_copy_path_rec_from_kern(dst: *mut c_void, src: *mut
 ///
 /// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
 /// the generated headers: `void *` here.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_copy_path_rec_to_kern(dst: *mut c_void, src: *mut c_void) {
+#[export("IBVERBS_1.0")]
+fn ibv_copy_path_rec_to_kern(dst: *mut c_void, src: *mut c_void) -> Raw<()> {
     // SAFETY: the caller's records (64 bytes each), or NULL.
     let (Some(d), Some(s)) = (unsafe {
         (

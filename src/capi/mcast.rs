@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_gid, ibv_qp};
@@ -18,21 +19,19 @@ use crate::verbs::objects::Mcast;
 /// Joins UD QP `qp` to the multicast group `gid`/`lid` (the provider's `attach_mcast`).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_attach_mcast_1_1")]
-pub unsafe extern "C" fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_attach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Raw<c_int> {
     // SAFETY: the caller's QP and GID, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::mcast(Mcast::Attach, qp, gid, lid) })
 }
-super::symver_direct!(ibv_attach_mcast, "@@IBVERBS_1.1", ibv_attach_mcast);
 
 /// `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
 /// Removes `qp` from the multicast group `gid`/`lid` (the provider's `detach_mcast`).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_detach_mcast_1_1")]
-pub unsafe extern "C" fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_detach_mcast(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> Raw<c_int> {
     // SAFETY: as above.
     ret_status(unsafe { crate::verbs::objects::mcast(Mcast::Detach, qp, gid, lid) })
 }
-super::symver_direct!(ibv_detach_mcast, "@@IBVERBS_1.1", ibv_detach_mcast);

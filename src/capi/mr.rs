@@ -13,6 +13,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_uint, c_void};
 
 use crate::abi::driver::ibv_mr_type::IBV_MR_TYPE_MR;
@@ -29,7 +30,7 @@ use crate::cret::CRet;
 use crate::cret::quiet;
 use crate::errno::{Errno, Result};
 use crate::fork::{ForkAdvice, fork_range};
-use crate::verbs::ctxpriv::{op65, ops_of};
+use crate::verbs::ctxpriv::ops_of;
 
 const ODP: c_int = IBV_ACCESS_ON_DEMAND as c_int;
 const IOVA: u64 = mask::IBV_REG_MR_MASK_IOVA as u64;
@@ -148,29 +149,28 @@ pub(crate) unsafe fn reg_mr_edge(
 /// [`ibv_reg_mr_iova2`] with the I/O virtual address equal to `addr`.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_reg_mr_1_1")]
-pub unsafe extern "C" fn ibv_reg_mr(
+#[export("IBVERBS_1.1")]
+fn ibv_reg_mr(
     pd: *mut ibv_pd,
     addr: *mut c_void,
     length: usize,
     access: c_int,
-) -> *mut ibv_mr {
+) -> Raw<*mut ibv_mr> {
     // SAFETY: the export's C contract is the body's.
     unsafe { reg_mr_edge(pd, addr, length, access) }
 }
-super::symver_direct!(ibv_reg_mr, "@@IBVERBS_1.1", ibv_reg_mr);
 
 /// `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
 ///
 /// [`ibv_reg_mr_iova2`] with a signed `access`.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_mr_iova(
+#[export("IBVERBS_1.7")]
+fn ibv_reg_mr_iova(
     pd: *mut ibv_pd,
     addr: *mut c_void,
     length: usize,
     iova: u64,
     access: c_int,
-) -> *mut ibv_mr {
+) -> Raw<*mut ibv_mr> {
     // SAFETY: the caller's contract.
     unsafe { reg_mr_iova2_edge(pd, addr, length, iova, access as c_uint) }
 }
@@ -219,14 +219,14 @@ pub(crate) unsafe fn reg_mr_iova2_edge(
 /// is on-demand, its pages are first marked don't-fork (failure: NULL with that errno) and
 /// released again if the provider fails. On success the MR's context, pd, addr and length are
 /// set. NULL with errno on failure.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_mr_iova2(
+#[export("IBVERBS_1.8")]
+fn ibv_reg_mr_iova2(
     pd: *mut ibv_pd,
     addr: *mut c_void,
     length: usize,
     iova: u64,
     access: c_uint,
-) -> *mut ibv_mr {
+) -> Raw<*mut ibv_mr> {
     // SAFETY: the export's C contract is the body's.
     unsafe { reg_mr_iova2_edge(pd, addr, length, iova, access) }
 }
@@ -236,15 +236,15 @@ pub unsafe extern "C" fn ibv_reg_mr_iova2(
 /// Registers `length` bytes at `offset` of dma-buf `fd` through the provider's `reg_dmabuf_mr`
 /// (no fork protection: nothing in this process is pinned). On success the MR's context, pd,
 /// `addr = offset` and length are set. NULL with errno on failure.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_dmabuf_mr(
+#[export("IBVERBS_1.12")]
+fn ibv_reg_dmabuf_mr(
     pd: *mut ibv_pd,
     offset: u64,
     length: usize,
     iova: u64,
     fd: c_int,
     access: c_int,
-) -> *mut ibv_mr {
+) -> Raw<*mut ibv_mr> {
     // SAFETY: the caller's PD (checked); an open context of this library.
     unsafe {
         let ctx = match pd_ctx(pd) {
@@ -402,7 +402,7 @@ pub(crate) unsafe fn reg_mr_ex_edge(
             return Err(e).ret_null();
         }
         a.access = device_access(ctx, a.access);
-        let mr = match op65(ctx, |o| o.reg_mr_ex) {
+        let mr = match ops_of(ctx).reg_mr_ex {
             Some(f) => f(pd, &mut a),
             None => default_reg_mr_ex(pd, ctx, &a),
         };
@@ -431,11 +431,8 @@ pub(crate) unsafe fn reg_mr_ex_edge(
 /// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a
 /// dma-buf). NULL with errno on failure. Divergence: a NULL `mr_init_attr`, or BUF with a NULL
 /// `buf`, gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_mr_ex(
-    pd: *mut ibv_pd,
-    mr_init_attr: *mut ibv_mr_init_attr,
-) -> *mut ibv_mr {
+#[export("IBVERBS_1.15")]
+fn ibv_reg_mr_ex(pd: *mut ibv_pd, mr_init_attr: *mut ibv_mr_init_attr) -> Raw<*mut ibv_mr> {
     // SAFETY: the export's C contract is the body's.
     unsafe { reg_mr_ex_edge(pd, mr_init_attr) }
 }
@@ -451,15 +448,15 @@ pub unsafe extern "C" fn ibv_reg_mr_ex(
 /// range's mark could not be undone then; `_DO_FORK_OLD` (-3) when the old range's mark cannot be
 /// released after success. On success updates `pd` and, with a new translation, `addr` and
 /// `length`. Divergence: a NULL `mr`, or CHANGE_PD with a NULL `pd`, gives -1 with EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_rereg_mr(
+#[export("IBVERBS_1.1")]
+fn ibv_rereg_mr(
     mr: *mut ibv_mr,
     flags: c_int,
     pd: *mut ibv_pd,
     addr: *mut c_void,
     length: usize,
     access: c_int,
-) -> c_int {
+) -> Raw<c_int> {
     let input = || Err::<c_int, _>(Errno::EINVAL).ret_minus_one();
     // SAFETY: the caller's MR (checked for NULL); its context is an open one of this library.
     unsafe {
@@ -543,19 +540,18 @@ pub(crate) unsafe fn dereg_mr_edge(mr: *mut ibv_mr) -> c_int {
 /// protection.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_dereg_mr_1_1")]
-pub unsafe extern "C" fn ibv_dereg_mr(mr: *mut ibv_mr) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_dereg_mr(mr: *mut ibv_mr) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { dereg_mr_edge(mr) }
 }
-super::symver_direct!(ibv_dereg_mr, "@@IBVERBS_1.1", ibv_dereg_mr);
 
 /// `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
 ///
 /// The MR with `mr_handle` of another process sharing the command fd, from the provider's
 /// `import_mr`. NULL with errno on failure (EOPNOTSUPP when the provider cannot import).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_import_mr(pd: *mut ibv_pd, mr_handle: u32) -> *mut ibv_mr {
+#[export("IBVERBS_1.10")]
+fn ibv_import_mr(pd: *mut ibv_pd, mr_handle: u32) -> Raw<*mut ibv_mr> {
     // SAFETY: the caller's PD (checked); an open context of this library.
     unsafe {
         let ctx = match pd_ctx(pd) {
@@ -572,8 +568,8 @@ pub unsafe extern "C" fn ibv_import_mr(pd: *mut ibv_pd, mr_handle: u32) -> *mut 
 /// `void ibv_unimport_mr(struct ibv_mr *mr)`
 ///
 /// Forgets an imported MR (the provider's `unimport_mr`) without destroying the kernel object.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_unimport_mr(mr: *mut ibv_mr) {
+#[export("IBVERBS_1.10")]
+fn ibv_unimport_mr(mr: *mut ibv_mr) -> Raw<()> {
     // SAFETY: the caller's MR (checked); an open context of this library.
     unsafe {
         if let Ok(ctx) = mr_ctx(mr)
@@ -590,19 +586,15 @@ pub unsafe extern "C" fn ibv_unimport_mr(mr: *mut ibv_mr) {
 /// (every ABI-34 provider), rdma-core's default: `size` bytes of page-aligned memory for
 /// registering on `pd`. `*buf` receives the handle for [`ibv_reg_buf_mr`] and [`ibv_free_buf`].
 /// The memory, or NULL with errno (ENOMEM). Divergence: a NULL `pd` or `buf` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_alloc_buf(
-    pd: *mut ibv_pd,
-    size: usize,
-    buf: *mut *mut ibv_buf,
-) -> *mut c_void {
+#[export("IBVERBS_1.17")]
+fn ibv_alloc_buf(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> Raw<*mut c_void> {
     // SAFETY: the caller's PD (checked).
     let ctx = match unsafe { pd_ctx(pd) } {
         Ok(c) if !buf.is_null() => c,
         _ => return Err(Errno::EINVAL).ret_null(),
     };
     // SAFETY: an open context; the provider's op takes what the caller gave.
-    if let Some(f) = unsafe { op65(ctx, |o| o.alloc_buf) } {
+    if let Some(f) = unsafe { ops_of(ctx).alloc_buf } {
         // SAFETY: as above; on success the provider stored its handle into `*buf`.
         let p = unsafe { f(pd, size, buf) };
         if !p.is_null() {
@@ -644,8 +636,8 @@ static BUFS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("i
 /// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first), by the
 /// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored. Divergence: so
 /// is a handle [`ibv_alloc_buf`] did not hand out (rdma-core frees it: libc aborts the process).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_free_buf(buf: *mut ibv_buf) {
+#[export("IBVERBS_1.17")]
+fn ibv_free_buf(buf: *mut ibv_buf) -> Raw<()> {
     if buf.is_null() || !BUFS.take(buf) {
         return;
     }
@@ -655,7 +647,7 @@ pub unsafe extern "C" fn ibv_free_buf(buf: *mut ibv_buf) {
         let pd = (*buf.cast::<Buf>()).pd;
         if !pd.is_null()
             && !(*pd).context.is_null()
-            && let Some(f) = op65((*pd).context, |o| o.free_buf)
+            && let Some(f) = ops_of((*pd).context).free_buf
         {
             return f(buf);
         }
@@ -671,14 +663,14 @@ pub unsafe extern "C" fn ibv_free_buf(buf: *mut ibv_buf) {
 ///
 /// [`ibv_reg_mr_ex`] of `length` bytes at `addr` inside `buf` (BUF and ADDR given): NULL with
 /// EINVAL unless `buf` belongs to `pd` and holds the whole range.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_reg_buf_mr(
+#[export("IBVERBS_1.17")]
+fn ibv_reg_buf_mr(
     pd: *mut ibv_pd,
     buf: *mut ibv_buf,
     addr: *mut c_void,
     length: usize,
     access: c_int,
-) -> *mut ibv_mr {
+) -> Raw<*mut ibv_mr> {
     // SAFETY: zeroed plain data (NULL pointers).
     let mut a: ibv_mr_init_attr = unsafe { core::mem::zeroed() };
     a.length = length;
@@ -695,8 +687,8 @@ pub unsafe extern "C" fn ibv_reg_buf_mr(
 /// A new close-on-exec duplicate of a dma-buf backed buffer's fd, or -1 with errno: ENODATA for
 /// plain memory (every buffer at provider ABI 34), else fcntl's. Divergence: NULL gives -1 with
 /// EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_export_buf_dmabuf_fd(buf: *mut ibv_buf) -> c_int {
+#[export("IBVERBS_1.18")]
+fn ibv_export_buf_dmabuf_fd(buf: *mut ibv_buf) -> Raw<c_int> {
     // SAFETY: a handle from ibv_alloc_buf, or NULL.
     let Some(b) = (unsafe { buf.cast::<Buf>().as_ref() }) else {
         return Err(Errno::EINVAL).ret_minus_one();

@@ -1,118 +1,106 @@
-//! Protection domains (rdma-core: verbs.c).
+//! Protection domains and XRC domains (rdma-core: verbs.c; cmd_pd.c, cmd_xrcd.c): the public
+//! verbs and the provider's commands, each a declaration over `verbs::pd`.
 //!
-//! Each verb hands the call to the context's op (the provider's, or the default, which fails with
-//! EOPNOTSUPP) and fills in what rdma-core's verb fills in. Divergence throughout: a NULL object,
-//! or a NULL `context` inside one, gives EINVAL (or is ignored where there is no return value)
-//! where rdma-core would crash.
-// The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(clippy::missing_safety_doc)]
-
+//! Divergence throughout: a NULL object, or a NULL `context` inside one, gives EINVAL (or is
+//! ignored where there is no return value) where rdma-core would crash.
 use core::ffi::c_int;
 
-use crate::abi::verbs::{ibv_context, ibv_pd};
-use crate::cret::CRet;
-use crate::cret::quiet;
+use crate::abi::driver::verbs_xrcd;
+use crate::abi::kern_abi::{ibv_alloc_pd, ibv_open_xrcd};
+use crate::abi::uapi::{ib_uverbs_alloc_pd_resp, ib_uverbs_open_xrcd_resp};
+use crate::abi::verbs::{ibv_pd, ibv_xrcd_init_attr};
+use crate::capi::export::{Buf, export};
 use crate::errno::Errno;
-use crate::verbs::ctxpriv::ops_of;
-
-/// The body of [`ibv_alloc_pd`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
-/// calls another.
-///
-/// # Safety
-/// The C contract of [`ibv_alloc_pd`].
-#[inline(always)]
-pub(crate) unsafe fn alloc_pd_edge(context: *mut ibv_context) -> *mut ibv_pd {
-    if context.is_null() {
-        return Err(Errno::EINVAL).ret_null();
-    }
-    // SAFETY: an open context of this library.
-    unsafe {
-        let Some(op) = ops_of(context).alloc_pd else {
-            return Err(Errno::EOPNOTSUPP).ret_null();
-        };
-        let pd = op(context);
-        if !pd.is_null() {
-            (*pd).context = context;
-        }
-        pd
-    }
-}
+use crate::verbs::handle::{Ctx, Pd, Ptr, Xrcd};
+use crate::verbs::pd;
 
 /// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 ///
 /// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_alloc_pd_1_1")]
-pub unsafe extern "C" fn ibv_alloc_pd(context: *mut ibv_context) -> *mut ibv_pd {
-    // SAFETY: the export's C contract is the body's.
-    unsafe { alloc_pd_edge(context) }
-}
-super::symver_direct!(ibv_alloc_pd, "@@IBVERBS_1.1", ibv_alloc_pd);
-
-/// The body of [`ibv_dealloc_pd`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
-/// calls another.
-///
-/// # Safety
-/// The C contract of [`ibv_dealloc_pd`].
-#[inline(always)]
-pub(crate) unsafe fn dealloc_pd_edge(pd: *mut ibv_pd) -> c_int {
-    // SAFETY: the caller's PD (checked for NULL, as its context).
-    unsafe {
-        if pd.is_null() || (*pd).context.is_null() {
-            return Errno::EINVAL.ret_errno();
-        }
-        match ops_of((*pd).context).dealloc_pd {
-            Some(op) => op(pd),
-            None => quiet(Errno::EOPNOTSUPP),
-        }
-    }
+#[export("IBVERBS_1.1")]
+fn ibv_alloc_pd(context: Ctx) -> Null<*mut ibv_pd> {
+    pd::alloc(context)
 }
 
 /// `int ibv_dealloc_pd(struct ibv_pd *pd)`
 ///
 /// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
 /// use the PD); errno is what the provider left.
-///
-/// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_dealloc_pd_1_1")]
-pub unsafe extern "C" fn ibv_dealloc_pd(pd: *mut ibv_pd) -> c_int {
-    // SAFETY: the export's C contract is the body's.
-    unsafe { dealloc_pd_edge(pd) }
+#[export("IBVERBS_1.1")]
+fn ibv_dealloc_pd(pd: Pd) -> Status {
+    Ok(pd::dealloc(pd))
 }
-super::symver_direct!(ibv_dealloc_pd, "@@IBVERBS_1.1", ibv_dealloc_pd);
 
 /// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 ///
 /// The PD with `pd_handle` of another process sharing this context's command fd (see
 /// `ibv_import_device`), from the provider's `import_pd`. NULL with errno on failure (EOPNOTSUPP
 /// when the provider cannot import).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_import_pd(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd {
-    if context.is_null() {
-        return Err(Errno::EINVAL).ret_null();
-    }
-    // SAFETY: an open context of this library.
-    unsafe {
-        match ops_of(context).import_pd {
-            Some(op) => op(context, pd_handle),
-            None => Err(Errno::EOPNOTSUPP).ret_null(),
-        }
-    }
+#[export("IBVERBS_1.10")]
+fn ibv_import_pd(context: Ctx, pd_handle: u32) -> Null<*mut ibv_pd> {
+    pd::import(context, pd_handle)
 }
 
 /// `void ibv_unimport_pd(struct ibv_pd *pd)`
 ///
 /// Forgets an imported PD (the provider's `unimport_pd`) without destroying the kernel object.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_unimport_pd(pd: *mut ibv_pd) {
-    // SAFETY: the caller's PD (checked for NULL, as its context).
-    unsafe {
-        if pd.is_null() || (*pd).context.is_null() {
-            return;
-        }
-        if let Some(op) = ops_of((*pd).context).unimport_pd {
-            op(pd);
-        }
-    }
+#[export("IBVERBS_1.10")]
+fn ibv_unimport_pd(pd: Pd) -> Void {
+    pd::unimport(pd)
+}
+
+/// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
+///
+/// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
+/// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
+/// buffers shorter than the core request/response, give EINVAL.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_alloc_pd(
+    context: Ctx,
+    pd: Ptr<ibv_pd>,
+    (cmd, cmd_size): Buf<ibv_alloc_pd>,
+    (resp, resp_size): Buf<ib_uverbs_alloc_pd_resp>,
+) -> Errno {
+    pd::cmd_alloc(context, pd, cmd.bytes(), resp.bytes())
+}
+
+/// `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
+///
+/// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
+/// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
+/// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_dealloc_pd(pd: Pd) -> Errno {
+    pd::cmd_dealloc(pd)
+}
+
+/// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
+///
+/// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
+/// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
+/// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
+/// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
+/// arguments, or buffers shorter than the core request/response, give EINVAL.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_open_xrcd(
+    context: Ctx,
+    xrcd: Ptr<verbs_xrcd>,
+    vxrcd_size: c_int,
+    attr: Ptr<ibv_xrcd_init_attr>,
+    (cmd, cmd_size): Buf<ibv_open_xrcd>,
+    (resp, resp_size): Buf<ib_uverbs_open_xrcd_resp>,
+) -> Errno {
+    let a = attr.read();
+    // rdma-core returns these two without setting errno.
+    crate::cmd::pd::check_xrcd_mask(a.comp_mask).map_err(Errno::quiet)?;
+    pd::cmd_open_xrcd(context, xrcd, vxrcd_size, a, cmd.bytes(), resp.bytes())
+}
+
+/// `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
+///
+/// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
+/// the positive errno; EIO counts as success on a disassociated device when allowed.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_close_xrcd(xrcd: Xrcd) -> Errno {
+    pd::cmd_close_xrcd(xrcd)
 }

@@ -7,6 +7,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use super::ret::ret_or;
@@ -53,15 +54,11 @@ pub(crate) unsafe fn create_qp_edge(
 /// errno EINVAL (rdma-core crashes).
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_create_qp_1_1")]
-pub unsafe extern "C" fn ibv_create_qp(
-    pd: *mut ibv_pd,
-    qp_init_attr: *mut ibv_qp_init_attr,
-) -> *mut ibv_qp {
+#[export("IBVERBS_1.1")]
+fn ibv_create_qp(pd: *mut ibv_pd, qp_init_attr: *mut ibv_qp_init_attr) -> Raw<*mut ibv_qp> {
     // SAFETY: the export's C contract is the body's.
     unsafe { create_qp_edge(pd, qp_init_attr) }
 }
-super::symver_direct!(ibv_create_qp, "@@IBVERBS_1.1", ibv_create_qp);
 
 /// `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
 ///
@@ -69,17 +66,16 @@ super::symver_direct!(ibv_create_qp, "@@IBVERBS_1.1", ibv_create_qp);
 /// reported state. 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_qp_1_1")]
-pub unsafe extern "C" fn ibv_query_qp(
+#[export("IBVERBS_1.1")]
+fn ibv_query_qp(
     qp: *mut ibv_qp,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
     init_attr: *mut ibv_qp_init_attr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the caller's QP and buffers, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::query_qp(qp, attr, attr_mask, init_attr) })
 }
-super::symver_direct!(ibv_query_qp, "@@IBVERBS_1.1", ibv_query_qp);
 
 /// The body of [`ibv_modify_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -115,16 +111,11 @@ pub(crate) unsafe fn modify_qp_edge(
 /// EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_modify_qp_1_1")]
-pub unsafe extern "C" fn ibv_modify_qp(
-    qp: *mut ibv_qp,
-    attr: *mut ibv_qp_attr,
-    attr_mask: c_int,
-) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_modify_qp(qp: *mut ibv_qp, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { modify_qp_edge(qp, attr, attr_mask) }
 }
-super::symver_direct!(ibv_modify_qp, "@@IBVERBS_1.1", ibv_modify_qp);
 
 /// The body of [`ibv_destroy_qp`], which its IBVERBS_1.0 twin (or a sibling export) shares: no export
 /// calls another.
@@ -151,12 +142,11 @@ pub(crate) unsafe fn destroy_qp_edge(qp: *mut ibv_qp) -> c_int {
 /// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_destroy_qp_1_1")]
-pub unsafe extern "C" fn ibv_destroy_qp(qp: *mut ibv_qp) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_destroy_qp(qp: *mut ibv_qp) -> Raw<c_int> {
     // SAFETY: the export's C contract is the body's.
     unsafe { destroy_qp_edge(qp) }
 }
-super::symver_direct!(ibv_destroy_qp, "@@IBVERBS_1.1", ibv_destroy_qp);
 
 /// `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
 ///
@@ -165,8 +155,8 @@ super::symver_direct!(ibv_destroy_qp, "@@IBVERBS_1.1", ibv_destroy_qp);
 /// Divergence: NULL gives NULL with errno EINVAL.
 ///
 /// Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]); both are understood.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> *mut ibv_qp_ex {
+#[export("IBVERBS_1.6")]
+fn ibv_qp_to_qp_ex(qp: *mut ibv_qp) -> Raw<*mut ibv_qp_ex> {
     if qp.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
@@ -208,12 +198,8 @@ fn vqp_is_ex(at_352: u32, at_360: u32) -> bool {
 /// whole-message guarantee implies the 128-byte one — returned as capability bits with
 /// RETURN_CAPS, else as 1 (whole message in order) or 0. Providers without the op answer 0.
 /// Divergence: NULL gives 0 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_qp_data_in_order(
-    qp: *mut ibv_qp,
-    op: CEnum<ibv_wr_opcode>,
-    flags: u32,
-) -> c_int {
+#[export("IBVERBS_1.14")]
+fn ibv_query_qp_data_in_order(qp: *mut ibv_qp, op: CEnum<ibv_wr_opcode>, flags: u32) -> Raw<c_int> {
     // SAFETY: the caller's QP.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() {
@@ -243,8 +229,8 @@ pub unsafe extern "C" fn ibv_query_qp_data_in_order(
 ///
 /// The provider's `set_ece`; a zero `vendor_id` is EOPNOTSUPP (errno set) without asking it.
 /// 0, or the positive errno. Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_set_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int {
+#[export("IBVERBS_1.10")]
+fn ibv_set_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> Raw<c_int> {
     // SAFETY: the caller's QP and ECE record.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || ece.is_null() {
@@ -264,8 +250,8 @@ pub unsafe extern "C" fn ibv_set_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_in
 ///
 /// The provider's `query_ece`. 0, or the positive errno (EOPNOTSUPP, errno untouched, from a
 /// provider without ECE). Divergence: NULL arguments give EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_query_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int {
+#[export("IBVERBS_1.10")]
+fn ibv_query_ece(qp: *mut ibv_qp, ece: *mut ibv_ece) -> Raw<c_int> {
     // SAFETY: the caller's QP and ECE record.
     unsafe {
         if qp.is_null() || (*qp).context.is_null() || ece.is_null() {

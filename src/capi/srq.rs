@@ -5,6 +5,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
@@ -18,15 +19,11 @@ use crate::cret::ret_status;
 /// errno on failure. Divergence: NULL arguments give NULL with errno EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_create_srq_1_1")]
-pub unsafe extern "C" fn ibv_create_srq(
-    pd: *mut ibv_pd,
-    srq_init_attr: *mut ibv_srq_init_attr,
-) -> *mut ibv_srq {
+#[export("IBVERBS_1.1")]
+fn ibv_create_srq(pd: *mut ibv_pd, srq_init_attr: *mut ibv_srq_init_attr) -> Raw<*mut ibv_srq> {
     // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
     unsafe { crate::verbs::objects::create_srq(pd, srq_init_attr) }.ret_null()
 }
-super::symver_direct!(ibv_create_srq, "@@IBVERBS_1.1", ibv_create_srq);
 
 /// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
@@ -34,16 +31,15 @@ super::symver_direct!(ibv_create_srq, "@@IBVERBS_1.1", ibv_create_srq);
 /// 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_modify_srq_1_1")]
-pub unsafe extern "C" fn ibv_modify_srq(
+#[export("IBVERBS_1.1")]
+fn ibv_modify_srq(
     srq: *mut ibv_srq,
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: the caller's SRQ and attributes, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::modify_srq(srq, srq_attr, srq_attr_mask) })
 }
-super::symver_direct!(ibv_modify_srq, "@@IBVERBS_1.1", ibv_modify_srq);
 
 /// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 ///
@@ -51,12 +47,11 @@ super::symver_direct!(ibv_modify_srq, "@@IBVERBS_1.1", ibv_modify_srq);
 /// give EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_query_srq_1_1")]
-pub unsafe extern "C" fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> Raw<c_int> {
     // SAFETY: the caller's SRQ and buffer, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::query_srq(srq, srq_attr) })
 }
-super::symver_direct!(ibv_query_srq, "@@IBVERBS_1.1", ibv_query_srq);
 
 /// `int ibv_destroy_srq(struct ibv_srq *srq)`
 ///
@@ -64,9 +59,8 @@ super::symver_direct!(ibv_query_srq, "@@IBVERBS_1.1", ibv_query_srq);
 /// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
-#[unsafe(export_name = "__ibv_destroy_srq_1_1")]
-pub unsafe extern "C" fn ibv_destroy_srq(srq: *mut ibv_srq) -> c_int {
+#[export("IBVERBS_1.1")]
+fn ibv_destroy_srq(srq: *mut ibv_srq) -> Raw<c_int> {
     // SAFETY: the caller's SRQ, or NULL (refused).
     ret_status(unsafe { crate::verbs::objects::destroy_srq(srq) })
 }
-super::symver_direct!(ibv_destroy_srq, "@@IBVERBS_1.1", ibv_destroy_srq);

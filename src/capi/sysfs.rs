@@ -3,6 +3,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{CStr, c_char, c_int};
 use std::ffi::CString;
 use std::sync::OnceLock;
@@ -15,8 +16,8 @@ use crate::errno::Errno;
 ///
 /// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
 /// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
-#[unsafe(no_mangle)]
-pub extern "C" fn ibv_get_sysfs_path() -> *const c_char {
+#[export("IBVERBS_1.0")]
+fn ibv_get_sysfs_path() -> Raw<*const c_char> {
     static PATH: OnceLock<CString> = OnceLock::new();
     PATH.get_or_init(|| {
         let p = crate::device::sysfs::sysfs_path()
@@ -82,13 +83,13 @@ fn join(dir: &CStr, file: &CStr) -> Result<CString, Errno> {
 /// Reads `<dir>/<file>` into `buf` (one read of at most `size` bytes, a trailing newline replaced
 /// by the NUL). The length, or -1 with errno (EFAULT for a buffer the kernel cannot write, such
 /// as a `size` past the address space). Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_read_sysfs_file(
+#[export("IBVERBS_1.0")]
+fn ibv_read_sysfs_file(
     dir: *const c_char,
     file: *const c_char,
     buf: *mut c_char,
     size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if dir.is_null() || file.is_null() {
         return Err(Errno::EINVAL).ret_minus_one();
     }

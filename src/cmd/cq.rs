@@ -41,6 +41,19 @@ pub struct CqInit {
     pub async_fd: i32,
     /// The context was imported (`priv->imported`): no write fallback.
     pub imported: bool,
+    /// The CQ ring the provider allocated itself (provider ABI 59 on), if any.
+    pub buffer: Option<CqBuffer>,
+}
+
+/// A CQ ring the provider allocated (`verbs_create_cq_prov_attr` with
+/// `CREATE_CQ_CMD_FLAGS_WITH_MEM_VA` or `_DMABUF`): the kernel uses it instead of its own, and
+/// only the ioctl interface can say so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CqBuffer {
+    /// At a virtual address of this process.
+    Va { addr: u64, length: u64 },
+    /// In a dma-buf, at an offset.
+    Dmabuf { fd: i32, offset: u64, length: u64 },
 }
 
 /// A created CQ: `cq->handle` and `cq->cqe`.
@@ -89,12 +102,26 @@ fn icmd_create_cq(
                 }
                 $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
             }
+            match a.buffer {
+                Some(CqBuffer::Va { addr, length }) => {
+                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_VA, addr);
+                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, length);
+                    $ioctl_only = true;
+                }
+                Some(CqBuffer::Dmabuf { fd, offset, length }) => {
+                    $cmd.in_fd(UVERBS_ATTR_CREATE_CQ_BUFFER_FD, fd);
+                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET, offset);
+                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, length);
+                    $ioctl_only = true;
+                }
+                None => {}
+            }
             h
         }};
     }
     let (via, handle) = if driver.is_empty() {
-        // At most 8 attributes of its own and the two of the compat link.
-        let mut wire = AttrWire::<10>::default();
+        // At most 11 attributes of its own and the two of the compat link.
+        let mut wire = AttrWire::<13>::default();
         let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
         let h = build!(cmd, cmd.fallback_ioctl_only, cmd.fallback_require_ex);
         compat.link_small(&mut cmd);

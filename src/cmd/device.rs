@@ -39,11 +39,18 @@ pub struct GetContext {
     pub core_support: Option<u64>,
 }
 
-/// `ibv_cmd_get_context` (provider ABI 34): `UVERBS_METHOD_GET_CONTEXT` with the provider's
-/// driver data as UHW attributes, falling back to `IB_USER_VERBS_CMD_GET_CONTEXT`.
-/// `req` is the provider's `struct ibv_get_context` plus driver data (`cmd_size` bytes), `resp`
-/// its `struct ib_uverbs_get_context_resp` plus driver data (`resp_size` bytes).
-pub fn get_context(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<GetContext> {
+/// `ibv_cmd_get_context`: `UVERBS_METHOD_GET_CONTEXT` with the provider's driver data as UHW
+/// attributes, falling back to `IB_USER_VERBS_CMD_GET_CONTEXT`. `req` is the provider's
+/// `struct ibv_get_context` plus driver data (`cmd_size` bytes), `resp` its
+/// `struct ib_uverbs_get_context_resp` plus driver data (`resp_size` bytes). `fds` (provider ABI
+/// 57 on: the bytes of an `ibv_fd_arr`'s `int` array, when the provider gave one) goes to the
+/// kernel as `UVERBS_ATTR_GET_CONTEXT_FD_ARR`; the write command has no room for it.
+pub fn get_context(
+    ctx: Ctx<'_>,
+    req: &mut [u8],
+    resp: &mut [u8],
+    fds: Option<&[u8]>,
+) -> Result<GetContext> {
     let mut c = Compat::new(
         req,
         size_of::<ibv_get_context>(),
@@ -59,6 +66,9 @@ pub fn get_context(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<GetC
             &mut num_comp_vectors,
         );
         cmd.out_pod(UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, &mut core_support);
+        if let Some(fds) = fds {
+            cmd.in_bytes(UVERBS_ATTR_GET_CONTEXT_FD_ARR, fds);
+        }
         c.link(&mut cmd);
         // rdma-core files this under the free_context bit: alloc_context has no ops slot.
         execute_ioctl_fallback(ctx, op::FREE_CONTEXT, &mut cmd)?

@@ -18,12 +18,11 @@ use crate::abi::uapi::{
 use crate::errno::{Errno, Result};
 use crate::sys::uverbs::Uverbs;
 
-/// Number of operation slots in the provider ABI 34 `verbs_context_ops` (`VERBS_OPS_NUM`).
+/// Number of operation slots in the newest `verbs_context_ops` (`VERBS_OPS_NUM`).
 pub const VERBS_OPS_NUM: usize = size_of::<verbs_context_ops>() / size_of::<usize>();
 
-/// Bits of the unsupported-ioctl bitmap: one per ABI-34 `verbs_context_ops` slot, then
-/// [`op::REG_MR_EX`] (a v65 operation the ABI-34 table lacks).
-pub const OP_BITS: usize = VERBS_OPS_NUM + 1;
+/// Bits of the unsupported-ioctl bitmap: one per `verbs_context_ops` slot.
+pub const OP_BITS: usize = VERBS_OPS_NUM;
 
 /// The per-command bit of the unsupported-ioctl bitmap: the index of the `verbs_context_ops`
 /// slot the command implements (`_CMD_BIT`).
@@ -36,9 +35,6 @@ macro_rules! op_bits {
         pub mod op {
             use super::*;
             $(pub const $name: OpBit = OpBit(offset_of!(verbs_context_ops, $field) / size_of::<usize>());)*
-            /// `ibv_cmd_reg_mr_ex` (rdma-core v65 uses its `reg_mr_ex` slot; ours is past the
-            /// ABI-34 slots).
-            pub const REG_MR_EX: OpBit = OpBit(VERBS_OPS_NUM);
         }
     };
 }
@@ -60,6 +56,7 @@ op_bits! {
     DESTROY_WQ = destroy_wq;
     FREE_CONTEXT = free_context;
     QUERY_PORT = query_port;
+    REG_MR_EX = reg_mr_ex;
 }
 
 /// What the command layer keeps per context (rdma-core's `verbs_ex_private` minus the ops).

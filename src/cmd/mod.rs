@@ -7,7 +7,7 @@
 //! - [`attr`]: one ioctl attribute, the ioctl header, one command-buffer segment;
 //! - [`ioctl`]: [`IoctlCmd`] and [`execute_ioctl`];
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
-//! - [`write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
+//! - [`mod@write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
 //! - [`device`]: context, device, port and GID commands; [`pd`]: PD, XRCD, MR, MW, AH and
 //!   multicast commands; [`cq`]: CQ commands; [`qp`]: QP commands;

@@ -88,7 +88,7 @@ enum At {
 
 /// One config line at a time, fed bytes in any chunks, as rdma-core's `getline` + `strspn` +
 /// `strsep` see it (a NUL ends the line's text; see the module rules). Holds at most
-/// [`MAX_WORD`] bytes of a word and [`QUOTE`] bytes of the line, whatever the line's length.
+/// `MAX_WORD` bytes of a word and `QUOTE` bytes of the line, whatever the line's length.
 #[derive(Debug)]
 pub struct LineScanner {
     at: At,

@@ -2,7 +2,8 @@
 //! provider directory. Ours, not rdma-core's (it loads every name; see `matcher` for why the
 //! result is the same).
 //!
-//! "In the provider directory" is what keeps stderr equal: a name whose file is missing gets
+//! "In a provider directory" (the built-in one or a standard one, see `loader`) is what keeps
+//! stderr equal: a name whose file is missing gets
 //! rdma-core's "couldn't load driver" warning, so it must really be loaded, and at rdma-core's
 //! load moment (`session` loads every name that does not [`NameHints::loads_quietly`] then). The
 //! directory is listed once per process (one `getdents` pass, no file opened); a
@@ -16,91 +17,31 @@
 //! Nothing is written anywhere: the only state is this process's memory.
 #![forbid(unsafe_code)]
 
-use std::ffi::{OsStr, OsString};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::sync::{Arc, Mutex};
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStrExt;
+use std::sync::Arc;
 
 use super::config::ProviderName;
 use super::known::{self, Contradiction, KnownProvider};
-use super::loader::PROVIDER_ABIS;
+use super::loader::{DirListing, listing};
 use super::matcher::ProviderMatch;
 use super::session::{Known, NameHints, PLAN};
 
-/// A provider directory's entries, sorted by name; each is known to be a regular file (`true`)
-/// or needs a `stat` to tell (`false`: a symlink, or a file system without `d_type`).
-#[derive(Debug, Default)]
-pub struct DirListing {
-    dir: OsString,
-    entries: Vec<(OsString, bool)>,
-}
-
-impl DirListing {
-    /// List `dir` (an unreadable directory lists as empty: every name is then loaded in order).
-    pub fn read(dir: &OsStr) -> DirListing {
-        let mut entries: Vec<(OsString, bool)> = std::fs::read_dir(dir)
-            .map(|rd| {
-                rd.map_while(Result::ok)
-                    .filter(|e| e.file_name().as_bytes().starts_with(b"lib"))
-                    .map(|e| (e.file_name(), e.file_type().is_ok_and(|t| t.is_file())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        entries.sort_unstable();
-        DirListing {
-            dir: dir.to_owned(),
-            entries,
-        }
-    }
-
-    /// Whether `lib<name><suffix>` is a regular file here (through symlinks) for some provider ABI
-    /// we load.
-    pub fn has_provider(&self, name: &[u8]) -> bool {
-        PROVIDER_ABIS.iter().any(|abi| {
-            let file = OsString::from_vec([b"lib", name, abi.suffix.as_bytes()].concat());
-            match self
-                .entries
-                .binary_search_by(|(n, _)| n.as_os_str().cmp(&file))
-            {
-                Ok(i) if self.entries[i].1 => true,
-                Ok(_) => {
-                    let path = [self.dir.as_bytes(), b"/", file.as_bytes()].concat();
-                    std::fs::metadata(OsStr::from_bytes(&path)).is_ok_and(|m| m.is_file())
-                }
-                Err(_) => false,
-            }
-        })
-    }
-}
-
-/// This process's listing of `dir`, read on first use (read again only if `dir` changes).
-pub fn listing(dir: &OsStr) -> Arc<DirListing> {
-    static LAST: Mutex<Option<Arc<DirListing>>> = Mutex::new(None);
-    let mut g = LAST.lock().unwrap_or_else(|e| e.into_inner());
-    match &*g {
-        Some(l) if l.dir == dir => l.clone(),
-        _ => {
-            let l = Arc::new(DirListing::read(dir));
-            *g = Some(l.clone());
-            l
-        }
-    }
-}
-
-/// [`known`] for the names whose file is in the provider directory.
+/// [`known`] for the names whose file is in a provider directory.
 pub struct StaticHints<'a> {
-    dir: Option<&'a OsStr>,
-    listing: Option<Arc<DirListing>>,
+    dirs: &'a [OsString],
+    listings: Option<Vec<Arc<DirListing>>>,
     /// Per configured position: the answer, once asked.
     memo: Vec<Option<Option<&'static KnownProvider>>>,
 }
 
 impl<'a> StaticHints<'a> {
-    /// For the provider directory `dir` (None: no directory, nothing is known). The directory is
-    /// listed when a walk first asks about a known name.
-    pub fn new(dir: Option<&'a OsStr>) -> StaticHints<'a> {
+    /// For the provider directories `dirs` (none: nothing is known). The directories are listed
+    /// when a walk first asks about a known name.
+    pub fn new(dirs: &'a [OsString]) -> StaticHints<'a> {
         StaticHints {
-            dir,
-            listing: None,
+            dirs,
+            listings: None,
             memo: Vec::new(),
         }
     }
@@ -108,22 +49,22 @@ impl<'a> StaticHints<'a> {
     /// With a listing made elsewhere (tests).
     pub fn with_listing(listing: Arc<DirListing>) -> StaticHints<'static> {
         StaticHints {
-            dir: None,
-            listing: Some(listing),
+            dirs: &[],
+            listings: Some(vec![listing]),
             memo: Vec::new(),
         }
     }
 
-    /// Whether `name` has a file in the provider directory (a plain name only).
+    /// Whether `name` has a file in a provider directory (a plain name only).
     fn present(&mut self, name: &[u8]) -> bool {
         if name.is_empty() || name.contains(&b'/') {
             return false;
         }
-        if self.listing.is_none() {
-            let Some(dir) = self.dir else { return false };
-            self.listing = Some(listing(dir));
-        }
-        self.listing.as_ref().is_some_and(|l| l.has_provider(name))
+        let dirs = self.dirs;
+        let l = self
+            .listings
+            .get_or_insert_with(|| dirs.iter().map(|d| listing(d)).collect());
+        l.iter().any(|l| l.has_provider(name))
     }
 
     fn lookup(&mut self, name: &ProviderName) -> Option<&'static KnownProvider> {

@@ -8,46 +8,70 @@
 //!   `libN` + S through the dynamic loader's search (LD_LIBRARY_PATH, ld.so.cache, system dirs).
 //!   A name with a '/' that is not absolute yields a relative path, which dlopen resolves against
 //!   the working directory.
-//! - Only the final failure is reported: "couldn't load driver '<last path>': <dlerror>"; an
+//! - Only the final failure is reported: `couldn't load driver '<last path>': <dlerror>`; an
 //!   earlier failure in the provider directory is silent.
 //!
-//! The provider directory is compiled in; rdma-core reads no variable for it. Ours defaults to
-//! Debian's multiarch directory, can be set at build time with `IBVERBS_PROVIDER_DIR`, and at run
-//! time (not in secure execution, empty = none) with [`crate::env::IBVERBS_RS_PROVIDER_DIR`].
+//! The provider directory is compiled in; rdma-core reads no variable for it. Ours: the built-in
+//! one (Debian's multiarch directory, or the build-time `IBVERBS_PROVIDER_DIR`), then the other
+//! distributions' standard ones ([`STANDARD_DIRS`]: `/usr/lib/<multiarch>/libibverbs`,
+//! `/usr/lib64/libibverbs` of Fedora, RHEL and SUSE, `/usr/lib/libibverbs`), so one binary finds
+//! the providers of any layout; at run time (not in secure execution) the one directory
+//! [`crate::env::IBVERBS_RS_PROVIDER_DIR`] replaces them all (empty: none).
 //!
-//! Several provider ABIs: [`PROVIDER_ABIS`] lists (ABI, suffix) pairs newest first; for each place
-//! (directory, then search path) every ABI is tried before moving to the next place, so a newer
-//! provider in the provider directory beats an older one, and the directory still beats the search
-//! path as in rdma-core. Supported: ABI 65 (rdma-core v65, `verbs_register_driver_65`), then 34
-//! (v34-v56): newest first, so where both builds of a provider are installed the newer one is
-//! used; which file opened (and its ABI) is logged at debug level (VERBS_LOG_LEVEL=4).
+//! Several provider ABIs: [`PROVIDER_ABIS`] lists every ABI this library speaks, newest first; for
+//! each place (each directory, then the search path) every ABI is tried before moving to the next
+//! place, so a newer provider beats an older one in the same place, and the directories still
+//! beat the search path as in rdma-core. In a directory, only the files its listing shows are
+//! tried (no failed `open` for the ABIs a provider was not built for); a directory that cannot be
+//! listed is tried blindly. Which file opened (and its ABI) is logged at debug level
+//! (VERBS_LOG_LEVEL=4). A file `lib<name>-rdmav<N>.so` of an ABI this library lacks is named in a
+//! warning with the node it needs (`IBVERBS_PRIVATE_<N>`) when the name loads nothing.
 #![forbid(unsafe_code)]
 
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::sync::{Arc, Mutex};
 
 use super::config::ProviderName;
 use super::registry::{Registry, with_load_context};
 use crate::sys::dl::{self, Library};
 
-/// A provider ABI we can load and the file suffix its providers use.
+/// A provider ABI we can load (its providers' files are `lib<name>-rdmav<version>.so`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProviderAbi {
     pub version: u32,
-    pub suffix: &'static str,
 }
 
-/// Supported provider ABIs, newest first.
-pub const PROVIDER_ABIS: &[ProviderAbi] = &[
-    ProviderAbi {
-        version: 65,
-        suffix: "-rdmav65.so",
-    },
-    ProviderAbi {
-        version: 34,
-        suffix: "-rdmav34.so",
-    },
-];
+impl ProviderAbi {
+    /// The file suffix of this ABI's providers: `-rdmav<version>.so`.
+    pub fn suffix(&self) -> String {
+        format!("-rdmav{}.so", self.version)
+    }
+}
+
+/// Every provider ABI this library loads (`abi::driver::pabi::PROVIDER_ABIS`), newest first.
+pub const PROVIDER_ABIS: [ProviderAbi; crate::abi::driver::pabi::PROVIDER_ABIS.len()] = {
+    let all = crate::abi::driver::pabi::PROVIDER_ABIS;
+    let mut out = [ProviderAbi { version: 0 }; crate::abi::driver::pabi::PROVIDER_ABIS.len()];
+    let mut i = 0;
+    while i < all.len() {
+        out[i] = ProviderAbi {
+            version: all[all.len() - 1 - i],
+        };
+        i += 1;
+    }
+    out
+};
+
+/// The provider ABI of a file name `lib<name>-rdmav<N>.so` whose name is `name`, whatever N.
+pub fn file_abi(file: &[u8], name: &[u8]) -> Option<u32> {
+    let rest = file.strip_prefix(b"lib")?.strip_prefix(name)?;
+    let n = rest.strip_prefix(b"-rdmav")?.strip_suffix(b".so")?;
+    if n.is_empty() || n.len() > 9 || !n.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    core::str::from_utf8(n).ok()?.parse().ok()
+}
 
 #[cfg(all(target_arch = "x86_64", target_env = "gnu"))]
 const MULTIARCH_DIR: &str = "/usr/lib/x86_64-linux-gnu/libibverbs";
@@ -82,11 +106,27 @@ pub const DEFAULT_PROVIDER_DIR: &str = match option_env!("IBVERBS_PROVIDER_DIR")
     None => MULTIARCH_DIR,
 };
 
-/// The provider directory to use, or None for "search path only".
-pub fn provider_dir(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Option<OsString> {
-    let d = crate::env::provider_dir_override(get, trusted)
-        .unwrap_or_else(|| OsString::from(DEFAULT_PROVIDER_DIR));
-    if d.is_empty() { None } else { Some(d) }
+/// The distributions' provider directories, searched after the built-in one: Debian's and
+/// Ubuntu's multiarch directory, Fedora's, RHEL's and SUSE's `lib64`, and plain `lib`.
+pub const STANDARD_DIRS: [&str; 3] = [
+    MULTIARCH_DIR,
+    "/usr/lib64/libibverbs",
+    "/usr/lib/libibverbs",
+];
+
+/// The provider directories to search, in order: the run-time override alone (none if it is
+/// empty), else the built-in one and the standard ones (each once).
+pub fn provider_dirs(get: impl Fn(&str) -> Option<OsString>, trusted: bool) -> Vec<OsString> {
+    if let Some(d) = crate::env::provider_dir_override(get, trusted) {
+        return if d.is_empty() { Vec::new() } else { vec![d] };
+    }
+    let mut v: Vec<OsString> = Vec::with_capacity(1 + STANDARD_DIRS.len());
+    for d in core::iter::once(DEFAULT_PROVIDER_DIR).chain(STANDARD_DIRS) {
+        if !d.is_empty() && !v.iter().any(|x| x == d) {
+            v.push(OsString::from(d));
+        }
+    }
+    v
 }
 
 /// Where a candidate path points.
@@ -106,40 +146,53 @@ pub struct Candidate {
     pub path: OsString,
     pub abi: u32,
     pub place: Place,
+    /// The file's name in its directory (`lib<name>-rdmav<N>.so`), and which directory (an
+    /// index into the list given to [`candidates`]) for [`Place::ProviderDir`].
+    pub file: OsString,
+    pub dir: usize,
 }
 
 fn cat(parts: &[&[u8]]) -> OsString {
     OsString::from_vec(parts.concat())
 }
 
-/// The files to try for `name`, in order.
-pub fn candidates(name: &OsStr, dir: Option<&OsStr>, abis: &[ProviderAbi]) -> Vec<Candidate> {
+/// The files to try for `name`, in order: in each directory every ABI (newest first), then every
+/// ABI through the dynamic loader's search path; an absolute name only as itself.
+pub fn candidates(name: &OsStr, dirs: &[OsString], abis: &[ProviderAbi]) -> Vec<Candidate> {
     let n = name.as_bytes();
     if n.first() == Some(&b'/') {
         return abis
             .iter()
             .map(|a| Candidate {
-                path: cat(&[n, a.suffix.as_bytes()]),
+                path: cat(&[n, a.suffix().as_bytes()]),
                 abi: a.version,
                 place: Place::Absolute,
+                file: OsString::new(),
+                dir: 0,
             })
             .collect();
     }
     let mut v = Vec::new();
-    if let Some(d) = dir {
+    for (i, d) in dirs.iter().enumerate() {
         for a in abis {
+            let file = cat(&[b"lib", n, a.suffix().as_bytes()]);
             v.push(Candidate {
-                path: cat(&[d.as_bytes(), b"/lib", n, a.suffix.as_bytes()]),
+                path: cat(&[d.as_bytes(), b"/", file.as_bytes()]),
                 abi: a.version,
                 place: Place::ProviderDir,
+                file,
+                dir: i,
             });
         }
     }
     for a in abis {
+        let file = cat(&[b"lib", n, a.suffix().as_bytes()]);
         v.push(Candidate {
-            path: cat(&[b"lib", n, a.suffix.as_bytes()]),
+            path: file.clone(),
             abi: a.version,
             place: Place::SearchPath,
+            file,
+            dir: 0,
         });
     }
     v
@@ -152,6 +205,8 @@ pub struct LoadOutcome<L> {
     pub loaded: Option<(Candidate, L)>,
     /// Every candidate that failed before (or instead of) that, with the loader's reason.
     pub failures: Vec<(Candidate, String)>,
+    /// Files of the name in the directories built for a provider ABI this library lacks.
+    pub foreign: Vec<(OsString, u32)>,
 }
 
 impl<L> LoadOutcome<L> {
@@ -168,6 +223,28 @@ impl<L> LoadOutcome<L> {
             )
         })
     }
+
+    /// Ours, beside it when nothing opened: each file of the name built for a provider ABI this
+    /// library lacks, and the version node it needs.
+    pub fn foreign_warnings(&self) -> Vec<String> {
+        if self.loaded.is_some() {
+            return Vec::new();
+        }
+        let have: Vec<String> = crate::abi::driver::pabi::PROVIDER_ABIS
+            .iter()
+            .map(u32::to_string)
+            .collect();
+        self.foreign
+            .iter()
+            .map(|(path, abi)| {
+                format!(
+                    "Warning: provider '{}' is built for provider ABI {abi} (it needs IBVERBS_PRIVATE_{abi}), which this libibverbs does not have (it has {})",
+                    path.to_string_lossy(),
+                    have.join(", ")
+                )
+            })
+            .collect()
+    }
 }
 
 /// Try candidates in order until one opens.
@@ -182,6 +259,7 @@ pub fn try_candidates<L>(
                 return LoadOutcome {
                     loaded: Some((c, l)),
                     failures,
+                    foreign: Vec::new(),
                 };
             }
             Err(e) => failures.push((c, e)),
@@ -190,6 +268,7 @@ pub fn try_candidates<L>(
     LoadOutcome {
         loaded: None,
         failures,
+        foreign: Vec::new(),
     }
 }
 
@@ -201,12 +280,23 @@ pub fn load_name(
     registry: &Registry,
     pos: usize,
     name: &ProviderName,
-    dir: Option<&OsStr>,
+    dirs: &[OsString],
 ) -> LoadOutcome<Library> {
-    let cands = candidates(&name.name, dir, PROVIDER_ABIS);
-    let out = try_candidates(cands, |c| {
+    let listings: Vec<_> = dirs.iter().map(|d| listing(d)).collect();
+    let n = name.name.as_bytes();
+    // In a listed directory, only the files it has (a symlink or unknown entry is tried).
+    let cands: Vec<Candidate> = candidates(&name.name, dirs, &PROVIDER_ABIS)
+        .into_iter()
+        .filter(|c| c.place != Place::ProviderDir || listings[c.dir].may_have(&c.file))
+        .collect();
+    let mut out = try_candidates(cands, |c| {
         with_load_context(pos, || Library::open(c.path.as_bytes()))
     });
+    if out.loaded.is_none() && !n.is_empty() && !n.contains(&b'/') {
+        for l in &listings {
+            out.foreign.extend(l.foreign_abis(n));
+        }
+    }
     if let Some((_, lib)) = &out.loaded {
         let late = registry.movable_tokens(pos);
         if !late.is_empty()
@@ -224,20 +314,110 @@ pub fn load_name(
     out
 }
 
+/// A provider directory's entries, sorted by name; each is known to be a regular file (`true`)
+/// or needs a `stat` to tell (`false`: a symlink, or a file system without `d_type`).
+#[derive(Debug, Default)]
+pub struct DirListing {
+    dir: OsString,
+    entries: Vec<(OsString, bool)>,
+    /// The directory could be listed (else nothing is known of it: its files are tried blindly).
+    listed: bool,
+}
+
+impl DirListing {
+    /// List `dir` (an unreadable directory lists as empty: every name is then loaded in order).
+    pub fn read(dir: &OsStr) -> DirListing {
+        let rd = std::fs::read_dir(dir);
+        let listed = rd.is_ok();
+        let mut entries: Vec<(OsString, bool)> = rd
+            .map(|rd| {
+                rd.map_while(Result::ok)
+                    .filter(|e| e.file_name().as_bytes().starts_with(b"lib"))
+                    .map(|e| (e.file_name(), e.file_type().is_ok_and(|t| t.is_file())))
+                    .collect()
+            })
+            .unwrap_or_default();
+        entries.sort_unstable();
+        DirListing {
+            dir: dir.to_owned(),
+            entries,
+            listed,
+        }
+    }
+
+    /// Whether the entry `file` is a regular file here (through symlinks).
+    fn is_file(&self, file: &OsStr) -> bool {
+        match self
+            .entries
+            .binary_search_by(|(n, _)| n.as_os_str().cmp(file))
+        {
+            Ok(i) if self.entries[i].1 => true,
+            Ok(_) => {
+                let path = [self.dir.as_bytes(), b"/", file.as_bytes()].concat();
+                std::fs::metadata(OsStr::from_bytes(&path)).is_ok_and(|m| m.is_file())
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Whether `lib<name><suffix>` is a regular file here (through symlinks) for some provider ABI
+    /// we load.
+    pub fn has_provider(&self, name: &[u8]) -> bool {
+        PROVIDER_ABIS.iter().any(|abi| {
+            let file = OsString::from_vec([b"lib", name, abi.suffix().as_bytes()].concat());
+            self.is_file(&file)
+        })
+    }
+
+    /// Whether the file `file` may be here: it is, or the directory could not be listed.
+    pub fn may_have(&self, file: &OsStr) -> bool {
+        !self.listed || self.is_file(file)
+    }
+
+    /// The files `lib<name>-rdmav<N>.so` here whose N is a provider ABI this library lacks, with
+    /// their paths.
+    pub fn foreign_abis(&self, name: &[u8]) -> Vec<(OsString, u32)> {
+        let prefix = [b"lib".as_slice(), name, b"-rdmav"].concat();
+        let start = self
+            .entries
+            .partition_point(|(n, _)| n.as_bytes() < prefix.as_slice());
+        self.entries[start..]
+            .iter()
+            .take_while(|(n, _)| n.as_bytes().starts_with(&prefix))
+            .filter_map(|(n, _)| {
+                let abi = file_abi(n.as_bytes(), name)?;
+                let ours = PROVIDER_ABIS.iter().any(|a| a.version == abi);
+                let path = [self.dir.as_bytes(), b"/", n.as_bytes()].concat();
+                (!ours).then(|| (OsString::from_vec(path), abi))
+            })
+            .collect()
+    }
+}
+
+/// This process's listing of `dir`, read on first use (each directory once; read again only if
+/// the set of directories changes).
+pub fn listing(dir: &OsStr) -> Arc<DirListing> {
+    static SEEN: Mutex<Vec<Arc<DirListing>>> = Mutex::new(Vec::new());
+    let mut g = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(l) = g.iter().find(|l| l.dir == dir) {
+        return l.clone();
+    }
+    let l = Arc::new(DirListing::read(dir));
+    // A handful of directories at most (the built-in and the standard ones, or one override).
+    if g.len() >= 8 {
+        g.clear();
+    }
+    if g.try_reserve(1).is_ok() {
+        g.push(l.clone());
+    }
+    l
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const TWO: &[ProviderAbi] = &[
-        ProviderAbi {
-            version: 65,
-            suffix: "-rdmav65.so",
-        },
-        ProviderAbi {
-            version: 34,
-            suffix: "-rdmav34.so",
-        },
-    ];
+    const TWO: &[ProviderAbi] = &[ProviderAbi { version: 65 }, ProviderAbi { version: 34 }];
 
     fn paths(v: &[Candidate]) -> Vec<String> {
         v.iter()
@@ -245,11 +425,27 @@ mod tests {
             .collect()
     }
 
+    fn dirs(d: &[&str]) -> Vec<OsString> {
+        d.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn every_abi_newest_first() {
+        let v: Vec<u32> = PROVIDER_ABIS.iter().map(|a| a.version).collect();
+        assert_eq!(v, [65, 64, 59, 57, 34]);
+        assert_eq!(PROVIDER_ABIS[2].suffix(), "-rdmav59.so");
+        assert_eq!(file_abi(b"libmlx5-rdmav66.so", b"mlx5"), Some(66));
+        assert_eq!(file_abi(b"libmlx5-rdmav34.so", b"mlx4"), None);
+        assert_eq!(file_abi(b"libmlx5-rdmav.so", b"mlx5"), None);
+        assert_eq!(file_abi(b"libmlx5-rdmav3x.so", b"mlx5"), None);
+        assert_eq!(file_abi(b"libmlx5-rdmav99999999999.so", b"mlx5"), None);
+    }
+
     #[test]
     fn order() {
-        let d = OsStr::new("/usr/lib/x86_64-linux-gnu/libibverbs");
+        let d = dirs(&["/usr/lib/x86_64-linux-gnu/libibverbs"]);
         assert_eq!(
-            paths(&candidates(OsStr::new("mlx5"), Some(d), PROVIDER_ABIS)),
+            paths(&candidates(OsStr::new("mlx5"), &d, TWO)),
             [
                 "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav65.so",
                 "/usr/lib/x86_64-linux-gnu/libibverbs/libmlx5-rdmav34.so",
@@ -258,23 +454,15 @@ mod tests {
             ]
         );
         assert_eq!(
-            paths(&candidates(OsStr::new("mlx5"), None, PROVIDER_ABIS)),
+            paths(&candidates(OsStr::new("mlx5"), &[], TWO)),
             ["libmlx5-rdmav65.so", "libmlx5-rdmav34.so"]
         );
         assert_eq!(
-            paths(&candidates(
-                OsStr::new("/opt/p/libfoo"),
-                Some(d),
-                PROVIDER_ABIS
-            )),
+            paths(&candidates(OsStr::new("/opt/p/libfoo"), &d, TWO)),
             ["/opt/p/libfoo-rdmav65.so", "/opt/p/libfoo-rdmav34.so"]
         );
         assert_eq!(
-            paths(&candidates(
-                OsStr::new("sub/x"),
-                Some(OsStr::new("/d")),
-                TWO
-            )),
+            paths(&candidates(OsStr::new("sub/x"), &dirs(&["/d"]), TWO)),
             [
                 "/d/libsub/x-rdmav65.so",
                 "/d/libsub/x-rdmav34.so",
@@ -283,41 +471,45 @@ mod tests {
             ]
         );
         assert_eq!(
-            paths(&candidates(
-                OsStr::new(""),
-                Some(OsStr::new("/d")),
-                &TWO[1..]
-            )),
+            paths(&candidates(OsStr::new(""), &dirs(&["/d"]), &TWO[1..])),
             ["/d/lib-rdmav34.so", "lib-rdmav34.so"]
         );
-        let c = candidates(OsStr::new("rxe"), Some(OsStr::new("/d")), TWO);
+        // Every directory (each ABI, newest first), then the search path.
+        let c = candidates(OsStr::new("rxe"), &dirs(&["/d", "/e"]), TWO);
         assert_eq!(
             paths(&c),
             [
                 "/d/librxe-rdmav65.so",
                 "/d/librxe-rdmav34.so",
+                "/e/librxe-rdmav65.so",
+                "/e/librxe-rdmav34.so",
                 "librxe-rdmav65.so",
                 "librxe-rdmav34.so"
             ]
         );
         assert_eq!(
-            c.iter().map(|c| c.abi).collect::<Vec<_>>(),
-            [65, 34, 65, 34]
+            c.iter().map(|c| (c.abi, c.dir)).collect::<Vec<_>>(),
+            [(65, 0), (34, 0), (65, 1), (34, 1), (65, 0), (34, 0)]
         );
+        assert_eq!(c[2].file, "librxe-rdmav65.so");
         assert_eq!(
-            paths(&candidates(OsStr::new("/a/b"), None, TWO)),
+            paths(&candidates(OsStr::new("/a/b"), &[], TWO)),
             ["/a/b-rdmav65.so", "/a/b-rdmav34.so"]
+        );
+        // All five ABIs.
+        assert_eq!(
+            candidates(OsStr::new("x"), &dirs(&["/d"]), &PROVIDER_ABIS).len(),
+            10
         );
     }
 
     #[test]
     fn outcome_reports_last_failure() {
-        let cands = candidates(OsStr::new("x"), Some(OsStr::new("/d")), PROVIDER_ABIS);
+        let cands = candidates(OsStr::new("x"), &dirs(&["/d"]), &PROVIDER_ABIS);
         let out = try_candidates(cands.clone(), |c| {
             Err::<(), _>(format!("no {}", c.path.to_string_lossy()))
         });
-        assert_eq!(out.failures.len(), 4);
-        assert_eq!(PROVIDER_ABIS, TWO);
+        assert_eq!(out.failures.len(), 10);
         assert_eq!(
             out.warning().unwrap(),
             "Warning: couldn't load driver 'libx-rdmav34.so': no libx-rdmav34.so"
@@ -334,17 +526,31 @@ mod tests {
     }
 
     #[test]
+    fn foreign_abi_warning_names_the_node() {
+        let mut out = try_candidates(Vec::new(), |_| Err::<(), _>("x".into()));
+        out.foreign
+            .push((OsString::from("/d/libfoo-rdmav66.so"), 66));
+        let w = out.foreign_warnings();
+        assert_eq!(w.len(), 1);
+        assert!(w[0].contains("'/d/libfoo-rdmav66.so'"), "{}", w[0]);
+        assert!(w[0].contains("IBVERBS_PRIVATE_66"), "{}", w[0]);
+        assert!(w[0].ends_with("(it has 34, 57, 59, 64, 65)"), "{}", w[0]);
+    }
+
+    #[test]
     fn dir_setting() {
         let none = |_: &str| None;
-        assert_eq!(
-            provider_dir(none, true),
-            Some(OsString::from(DEFAULT_PROVIDER_DIR))
-        );
+        let all = provider_dirs(none, true);
+        assert_eq!(all[0], DEFAULT_PROVIDER_DIR);
+        for d in STANDARD_DIRS {
+            assert_eq!(all.iter().filter(|x| *x == d).count(), 1, "{d}");
+        }
+        assert!(all.iter().any(|d| d == "/usr/lib64/libibverbs"));
         let empty = |k: &str| (k == crate::env::IBVERBS_RS_PROVIDER_DIR).then(OsString::new);
-        assert_eq!(provider_dir(empty, true), None);
-        assert_eq!(
-            provider_dir(empty, false),
-            Some(OsString::from(DEFAULT_PROVIDER_DIR))
-        );
+        assert!(provider_dirs(empty, true).is_empty());
+        assert_eq!(provider_dirs(empty, false), all);
+        let one =
+            |k: &str| (k == crate::env::IBVERBS_RS_PROVIDER_DIR).then(|| OsString::from("/x"));
+        assert_eq!(provider_dirs(one, true), [OsString::from("/x")]);
     }
 }

@@ -1,4 +1,4 @@
-//! The system calls of the dma-buf heap allocator (`capi::pabi65::heap`; rdma-core v65
+//! The system calls of the dma-buf heap allocator (`capi::pabi::heap`; rdma-core v65
 //! `libibverbs/dmabuf_heap.c`), of `ibv_alloc_buf`'s page-aligned allocation, and of the event
 //! fds' reads: open, the heap's allocation ioctl, shared mappings, `read`, `posix_memalign`.
 use core::ffi::{CStr, c_int, c_void};

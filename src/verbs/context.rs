@@ -3,7 +3,7 @@
 //!
 //! Opening a device's uverbs node, the core half of every context (the private part, the device's
 //! reference, the library's entry points in the public slots), and closing it through the
-//! provider. Called by the exports of `capi::driver`, `capi::device` and `capi::pabi65`; calls the
+//! provider. Called by the exports of `capi::driver`, `capi::device`; calls the
 //! registry (`devlist`), the private part (`ctxpriv`), the op tables (`ops`) and `cmd`.
 //!
 //! Invariant for the unsafe here: every `verbs_context` pointer handed in is inside memory the
@@ -15,13 +15,15 @@ use crate::abi::driver::verbs_context_pabi34 as verbs_context;
 use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
 use crate::cret::CRet;
 
-/// rdma-core's `verbs_init_context`: the core half of every context. Owns `cmd_fd` (closed on
-/// failure).
+/// rdma-core's `verbs_init_context`: the core half of every context, for a provider of ABI `abi`.
+/// Owns `cmd_fd` (closed on failure).
 ///
 /// # Safety
-/// `vctx` is a zeroed PABI-34 `verbs_context` in memory the provider owns; `device` is listed.
+/// `vctx` is the common part (PABI-34 view, `ctxpriv::view34`) of a zeroed `verbs_context` of
+/// provider ABI `abi` in memory the provider owns; `device` is listed.
 pub(crate) unsafe fn init_context(
     vctx: *mut verbs_context,
+    abi: u32,
     device: *mut ibv_device,
     cmd_fd: c_int,
     driver_id: u32,
@@ -44,12 +46,52 @@ pub(crate) unsafe fn init_context(
     unsafe { libc::pthread_mutex_init(&raw mut ctx.mutex, core::ptr::null()) };
     // __VERBS_ABI_IS_EXTENDED: the inline functions of verbs.h look for the verbs_context.
     ctx.abi_compat = usize::MAX as *mut c_void;
-    // The PABI-34 size: v65 inlines then see the six newer ops as absent.
-    v.sz = size_of::<verbs_context>();
+    // The size of the provider ABI's layout: newer inlines then see the ops in front that this
+    // ABI lacks as absent.
+    v.sz = crate::abi::driver::pabi::context_size(abi);
     v.r#priv = Box::into_raw(priv_).cast();
     // SAFETY: the caller's contract; priv was set just now.
-    unsafe { crate::verbs::ops::init_defaults(vctx) };
+    unsafe { crate::verbs::ops::init_defaults(vctx, abi) };
     Ok(())
+}
+
+/// `_verbs_init_and_alloc_context` for a provider of ABI `abi`: `alloc_size` zeroed bytes from
+/// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised. Owns
+/// `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit.
+///
+/// # Safety
+/// `device` is NULL or listed.
+pub(crate) unsafe fn alloc_context(
+    abi: u32,
+    device: *mut ibv_device,
+    cmd_fd: c_int,
+    alloc_size: usize,
+    offset: usize,
+    driver_id: u32,
+) -> crate::errno::Result<*mut c_void> {
+    let fits = offset
+        .checked_add(crate::abi::driver::pabi::context_size(abi))
+        .is_some_and(|end| end <= alloc_size);
+    if device.is_null() || !fits {
+        crate::sys::cdev::close(cmd_fd);
+        return Err(crate::errno::Errno::EINVAL);
+    }
+    // SAFETY: calloc of the provider's wrapper; a zeroed verbs_context is a valid start.
+    let drv = unsafe { libc::calloc(1, alloc_size) };
+    if drv.is_null() {
+        crate::sys::cdev::close(cmd_fd);
+        return Err(crate::errno::Errno::ENOMEM);
+    }
+    let vctx = crate::verbs::ctxpriv::view34(drv.cast::<u8>().wrapping_add(offset).cast(), abi);
+    // SAFETY: the context lies inside the fresh allocation (checked above).
+    match unsafe { init_context(vctx, abi, device, cmd_fd, driver_id) } {
+        Ok(()) => Ok(drv),
+        Err(e) => {
+            // SAFETY: ours, not handed out.
+            unsafe { libc::free(drv) };
+            Err(e)
+        }
+    }
 }
 
 /// The body of `verbs_open_device` / `ibv_open_device`.
@@ -84,8 +126,7 @@ pub(crate) unsafe fn open_device(
     if vctx.is_null() {
         return Err(crate::errno::Errno(crate::sys::errno()));
     }
-    // A provider ABI 65 provider returned its (larger) v65 verbs_context: work on its
-    // ABI-34 view from here on.
+    // A newer provider returned its (larger) verbs_context: work on its common part.
     let vctx = crate::verbs::ctxpriv::view34(vctx.cast(), crate::verbs::devlist::ops_abi(ops));
     if sysfs.is_null() {
         // SAFETY: the context the provider just returned.

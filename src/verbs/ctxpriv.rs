@@ -13,89 +13,32 @@ use crate::abi::verbs::ibv_context;
 
 /// `verbs_context.priv` of a context this library initialised.
 pub(crate) struct ContextPriv {
-    /// Every op: the provider's where it gave one (`verbs_set_ops`), the defaults otherwise.
+    /// Every op, in the newest provider ABI's layout: the provider's where it gave one
+    /// (`verbs_set_ops`), the defaults otherwise; the ops later provider ABIs added stay None
+    /// where the provider gave none (see `ops::init_defaults`).
     pub ops: verbs_context_ops,
     /// The command layer's state: the driver id for ioctl headers, whether write commands may
     /// travel over the ioctl interface, which ioctls the kernel refused.
     pub cmd: crate::cmd::CmdState,
     /// The context came from `ibv_import_device` (its commands never fall back to write()).
     pub imported: bool,
-    /// The provider ABI of the context's `verbs_context` (34 or 65).
-    pub abi: u32,
-    /// A provider ABI 65 context's v65 op table: the 76 ops both ABIs share (as in `ops`,
-    /// which the library's verbs use), and the 17 v65-only ones the provider gave (None where
-    /// it gave none: the public verbs then do what rdma-core's default op does). All None for
-    /// an ABI 34 context.
-    pub ops65: Ops65,
-}
-
-/// The v65 op table of a private part, allocated when first written (only an ABI 65 context
-/// writes it): without it an ABI 34 context's private part is small enough for malloc's
-/// per-thread cache, which makes `ibv_open_device`/`ibv_close_device` cheaper. Read before any
-/// write, it is all None.
-pub(crate) struct Ops65(Option<Box<crate::abi::driver::pabi65::verbs_context_ops_pabi65>>);
-
-/// What an [`Ops65`] that was never written reads as.
-// SAFETY: a table of Option<fn>: all-zero is all None.
-static NO_OPS65: crate::abi::driver::pabi65::verbs_context_ops_pabi65 =
-    unsafe { core::mem::zeroed() };
-
-impl core::ops::Deref for Ops65 {
-    type Target = crate::abi::driver::pabi65::verbs_context_ops_pabi65;
-    fn deref(&self) -> &Self::Target {
-        self.0.as_deref().unwrap_or(&NO_OPS65)
-    }
-}
-
-impl core::ops::DerefMut for Ops65 {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        // SAFETY: a table of Option<fn>: all-zero is all None.
-        self.0
-            .get_or_insert_with(|| Box::new(unsafe { core::mem::zeroed() }))
-    }
 }
 
 impl ContextPriv {
-    /// A provider ABI 34 private part with the given table.
+    /// A private part with the given table.
     pub(crate) fn new(ops: verbs_context_ops, cmd: crate::cmd::CmdState, imported: bool) -> Self {
-        ContextPriv {
-            ops,
-            cmd,
-            imported,
-            abi: 34,
-            ops65: Ops65(None),
-        }
+        ContextPriv { ops, cmd, imported }
     }
 }
 
-/// A v65-only op the provider of `ctx` gave (`pick` chooses it from the v65 table); None for a
-/// provider ABI 34 context, an op the provider left out, or a context without a private part.
-///
-/// # Safety
-/// `ctx` is the `context` member of a live `verbs_context` whose `priv` is NULL or ours.
-pub(crate) unsafe fn op65<F>(
-    ctx: *mut ibv_context,
-    pick: impl FnOnce(&crate::abi::driver::pabi65::verbs_context_ops_pabi65) -> Option<F>,
-) -> Option<F> {
-    // SAFETY: the caller's contract.
-    let p = unsafe { priv_ptr(ctx) };
-    // SAFETY: NULL or our private part, which lives as long as the context (a leaked Box).
-    let p = unsafe { p.as_ref() }?;
-    if p.abi == 65 { pick(&p.ops65) } else { None }
-}
-
-/// Bytes from the start of a PABI-65 `verbs_context` to the PABI-34 view of the same context
-/// (the six ops v65 added in front).
-pub(crate) const PABI65_FRONT: usize =
-    core::mem::offset_of!(crate::abi::verbs::verbs_context, context)
-        - core::mem::offset_of!(verbs_context_pabi34, context);
-
-/// The PABI-34 view of a `verbs_context` a provider of ABI `abi` handed us: the members from
-/// `query_port` to `context` (`priv`, `sz`, the public slots the library fills) sit at the
-/// same distance before `ibv_context` in both layouts, so the library works on this view.
+/// The common part (`verbs_context_pabi34` view) of a `verbs_context` a provider of ABI `abi`
+/// handed us: the members from `query_port` to `context` (`priv`, `sz`, the public slots the
+/// library fills) sit at the same distance before `ibv_context` in every ABI's layout, after the
+/// public ops that ABI put in front (`pabi::front_bytes`); the library works on this view.
 pub(crate) fn view34(vctx: *mut core::ffi::c_void, abi: u32) -> *mut verbs_context_pabi34 {
-    let front = if abi == 65 { PABI65_FRONT } else { 0 };
-    vctx.cast::<u8>().wrapping_add(front).cast()
+    vctx.cast::<u8>()
+        .wrapping_add(crate::abi::driver::pabi::front_bytes(abi))
+        .cast()
 }
 
 /// A checked handle on a library context for the length of one call: the one way from a
@@ -113,14 +56,25 @@ impl Context {
     /// A non-NULL `ctx` is a live context whose `priv` is NULL or ours (see [`priv_of`]), and
     /// stays live while the handle is used (the call that made it).
     pub(crate) unsafe fn from_raw(ctx: *mut ibv_context) -> crate::errno::Result<Context> {
-        if ctx.is_null() {
+        let Some(ctx) = core::ptr::NonNull::new(ctx) else {
             return Err(crate::errno::Errno::EINVAL);
-        }
+        };
+        // SAFETY: the caller's contract.
+        Ok(unsafe { Context::of(ctx) })
+    }
+
+    /// The handle of a context that is not NULL.
+    ///
+    /// # Safety
+    /// As for [`Context::from_raw`].
+    #[inline(always)]
+    pub(crate) unsafe fn of(ctx: core::ptr::NonNull<ibv_context>) -> Context {
+        let ctx = ctx.as_ptr();
         // SAFETY: the caller's contract: a live context.
         let fd = crate::cmd::CmdFd(unsafe { (*ctx).cmd_fd });
         // SAFETY: as above.
         let priv_: *const ContextPriv = unsafe { priv_of(ctx) };
-        Ok(Context { fd, priv_ })
+        Context { fd, priv_ }
     }
 
     /// The command channel, for `crate::cmd`.
@@ -159,9 +113,9 @@ pub(crate) unsafe fn with_cmd<T>(
     f(cx.cmd())
 }
 
-/// The PABI-34 view of the `verbs_context` that holds `ctx` (it is the context's last member).
-/// For a PABI-65 context this is [`view34`]: valid from `query_port` on, which is all the
-/// library touches except the six v65-only public slots (see `capi::pabi65`).
+/// The common part (PABI-34 view) of the `verbs_context` that holds `ctx` (it is the context's last
+/// member): [`view34`] for every provider ABI, valid from `query_port` on, which is all the
+/// library touches but the public ops in front (`ops::set_ops` reaches those).
 pub(crate) fn vctx_of(ctx: *mut ibv_context) -> *mut verbs_context_pabi34 {
     let off = core::mem::offset_of!(verbs_context_pabi34, context);
     ctx.cast::<u8>().wrapping_sub(off).cast()
@@ -176,8 +130,6 @@ static DETACHED: ContextPriv = ContextPriv {
     ops: unsafe { core::mem::zeroed() },
     cmd: crate::cmd::CmdState::new(0, false),
     imported: false,
-    abi: 34,
-    ops65: Ops65(None),
 };
 
 /// The private part of a context; [`DETACHED`] when it has none.

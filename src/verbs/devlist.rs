@@ -11,7 +11,7 @@
 //! anything). Two threads rescanning at once may both offer a new device to its provider; the
 //! second to splice finds the device already listed and releases its copy.
 //!
-//! Called by `capi::device` (the list exports), `capi::driver`/`capi::pabi65` (registration) and
+//! Called by `capi::device` (the list exports), `capi::driver` (registration) and
 //! `verbs::context`; calls `device`, `provider`, `fork` and `log`.
 use core::ffi::{CStr, c_char};
 use std::ffi::OsStr;
@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::abi::ctype::CEnum;
+use crate::abi::driver::pabi;
 use crate::abi::driver::{verbs_device, verbs_device_ops, verbs_match_ent, verbs_sysfs_dev};
 use crate::abi::verbs::ibv_device;
 use crate::device::records::Records;
@@ -194,11 +195,15 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         base: devices.as_ptr() as usize,
         sysfs: recs.iter().map(|_| None).collect(),
     };
-    let provider_dir = loader::provider_dir(crate::env::real, crate::env::trusted());
+    let provider_dirs = loader::provider_dirs(crate::env::real, crate::env::trusted());
     let mut open = |pos: usize, name: &ProviderName| {
-        let out = loader::load_name(&REGISTRY, pos, name, provider_dir.as_deref());
+        let out = loader::load_name(&REGISTRY, pos, name, &provider_dirs);
         if let Some(w) = out.warning() {
             eprintln!("{PFX}{w}");
+        }
+        for w in out.foreign_warnings() {
+            eprintln!("{PFX}{w}");
+            log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {w}"));
         }
         if let Some((c, _)) = &out.loaded {
             log::log(
@@ -223,7 +228,7 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         }
         names
     };
-    let mut hints = hints::StaticHints::new(provider_dir.as_deref());
+    let mut hints = hints::StaticHints::new(&provider_dirs);
     let results = session::match_devices_with(
         &devices,
         &mut states,
@@ -500,26 +505,29 @@ pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
     VdevPtr(dev.cast())
 }
 
-/// The `verbs_device_ops` tables registered through `verbs_register_driver_65`.
-static ABI65_DRIVERS: Mutex<Vec<usize>> = Mutex::new(Vec::new());
-/// Whether [`ABI65_DRIVERS`] holds any table (set under its lock after the push, never cleared).
-static ANY_ABI65: AtomicBool = AtomicBool::new(false);
+/// The `verbs_device_ops` tables registered through the entry point of a provider ABI other
+/// than the oldest, with that ABI.
+static NEWER_DRIVERS: Mutex<Vec<(usize, u32)>> = Mutex::new(Vec::new());
+/// Whether [`NEWER_DRIVERS`] holds any table (set under its lock after the push, never cleared).
+static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
-/// The provider ABI of the driver whose ops table is `ops` (65 if it registered through
-/// `verbs_register_driver_65`, else 34): it decides the layout of the `verbs_context` its
-/// `alloc_context`/`import_context` return.
+/// The provider ABI of the driver whose ops table is `ops` (the ABI of the
+/// `verbs_register_driver_<N>` it registered through): it decides the layout of the
+/// `verbs_context` its `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
-    // Without ABI 65 providers (the usual case) there is nothing to look up: no lock per open.
-    if !ANY_ABI65.load(Ordering::Acquire) {
-        return 34;
+    // Without newer providers (the usual case) there is nothing to look up: no lock per open.
+    if !ANY_NEWER.load(Ordering::Acquire) {
+        return pabi::OLDEST;
     }
-    let l = ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
-    if l.contains(&(ops as usize)) { 65 } else { 34 }
+    let l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
+    l.iter()
+        .find(|(o, _)| *o == ops as usize)
+        .map_or(pabi::OLDEST, |&(_, abi)| abi)
 }
 
-/// `verbs_register_driver_34`: record a provider's ops. Only the pointer is kept now (it is the
-/// provider's identity from here on); the table is read by [`read_match`] when a device is first
-/// matched, as rdma-core reads it only then.
+/// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
+/// pointer is kept now (it is the provider's identity from here on); the table is read by
+/// [`read_match`] when a device is first matched, as rdma-core reads it only then.
 ///
 /// # Safety
 /// `ops` points to a provider's static `verbs_device_ops` (it lives as long as the process).
@@ -533,10 +541,12 @@ pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi:
             "libibverbs: provider ops at {ops:p} registered (provider ABI {provider_abi})"
         ),
     );
-    if provider_abi == 65 {
-        let mut l = ABI65_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
-        l.push(ops as usize);
-        ANY_ABI65.store(true, Ordering::Release);
+    if provider_abi != pabi::OLDEST {
+        let mut l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
+        if l.try_reserve(1).is_ok() {
+            l.push((ops as usize, provider_abi));
+            ANY_NEWER.store(true, Ordering::Release);
+        }
     }
     REGISTRY.register_lazy(ops as usize, provider_abi, read_match);
 }

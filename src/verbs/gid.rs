@@ -7,13 +7,15 @@
 //!
 //! Called by the GID exports of `capi::context` and `capi::driver`.
 use crate::verbs::ctxpriv::Context;
+use crate::verbs::handle::{Ctx, Ptr};
+use core::ffi::c_int;
 use std::path::PathBuf;
 
 use crate::abi::driver::verbs_query_gid_attr_mask::{
     VERBS_QUERY_GID_ATTR_GID, VERBS_QUERY_GID_ATTR_NDEV_IFINDEX, VERBS_QUERY_GID_ATTR_TYPE,
 };
 use crate::abi::verbs::{
-    IBV_LINK_LAYER_ETHERNET, IBV_LINK_LAYER_INFINIBAND, ibv_context, ibv_device_attr,
+    IBV_LINK_LAYER_ETHERNET, IBV_LINK_LAYER_INFINIBAND, ibv_context, ibv_device_attr, ibv_gid,
     ibv_gid_entry, ibv_port_attr,
 };
 use crate::device::query::{self, GidTypeSysfs};
@@ -206,4 +208,137 @@ pub(crate) unsafe fn query_gid_table(
         }
     }
     Ok(n)
+}
+
+/// `ibv_query_gid`: one GID; an empty table slot reads as the zero GID with success, errno left at
+/// ENODATA as rdma-core's failed kernel query leaves it.
+pub(crate) fn gid(ctx: Ctx, port_num: u8, index: c_int, gid: Ptr<ibv_gid>) -> Result<()> {
+    // SAFETY: zeroed plain data.
+    let mut entry: ibv_gid_entry = unsafe { core::mem::zeroed() };
+    let attr_gid = VERBS_QUERY_GID_ATTR_GID as u32;
+    // SAFETY: an open context (Ctx's contract); entry is ours.
+    let r = unsafe {
+        query_gid_entry(
+            ctx.raw(),
+            port_num.into(),
+            index as u32,
+            &mut entry,
+            size_of::<ibv_gid_entry>(),
+            0,
+            attr_gid,
+        )
+    };
+    match r {
+        Ok(()) => gid.write(entry.gid),
+        Err(e) if e.0 == libc::ENODATA => {
+            // SAFETY: zeroed plain data.
+            gid.write(unsafe { core::mem::zeroed() });
+            crate::sys::set_errno(libc::ENODATA);
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(())
+}
+
+/// `_ibv_query_gid_ex`: one GID table entry (GID, type, net device) into `entry_size` bytes at
+/// `entry` (at least an `ibv_gid_entry`, else EINVAL): the kernel's answer, or sysfs's.
+pub(crate) fn gid_ex(
+    ctx: Ctx,
+    port_num: u32,
+    gid_index: u32,
+    entry: Ptr<ibv_gid_entry>,
+    flags: u32,
+    entry_size: usize,
+) -> Result<()> {
+    if entry_size < size_of::<ibv_gid_entry>() {
+        return Err(Errno::EINVAL);
+    }
+    let all = VERBS_QUERY_GID_ATTR_GID as u32
+        | VERBS_QUERY_GID_ATTR_TYPE as u32
+        | VERBS_QUERY_GID_ATTR_NDEV_IFINDEX as u32;
+    // SAFETY: an open context; the caller's entry of `entry_size` bytes (Ptr's contract).
+    unsafe {
+        query_gid_entry(
+            ctx.raw(),
+            port_num,
+            gid_index,
+            entry.as_ptr(),
+            entry_size,
+            flags,
+            all,
+        )
+    }
+}
+
+/// `_ibv_query_gid_table`: every non-empty GID of every port, as entries `entry_size` bytes apart
+/// in `entries` (NULL only with `max_entries` 0, else EINVAL); the count.
+pub(crate) fn gid_table(
+    ctx: Ctx,
+    entries: *mut ibv_gid_entry,
+    max_entries: usize,
+    flags: u32,
+    entry_size: usize,
+) -> Result<usize> {
+    if entries.is_null() && max_entries > 0 {
+        return Err(Errno::EINVAL);
+    }
+    // SAFETY: an open context; the caller's array holds max_entries entries of entry_size bytes.
+    unsafe { query_gid_table(ctx.raw(), entries, max_entries, flags, entry_size) }
+}
+
+/// `ibv_query_pkey`: `ports/<port>/pkeys/<index>` from sysfs into `*pkey`, network order: `Ok(0)`,
+/// or `Ok(-1)` when sysfs has no such entry (errno as the failed read left it, as rdma-core).
+/// EINVAL for a context without a sysfs record.
+pub(crate) fn pkey(ctx: Ctx, port_num: u8, index: c_int, pkey: Ptr<u16>) -> Result<c_int> {
+    // SAFETY: an open context (Ctx's contract).
+    let dir = unsafe { ibdev_path(ctx.raw()) }.ok_or(Errno::EINVAL)?;
+    Ok(
+        match crate::device::query::pkey(&dir, port_num.into(), index) {
+            Some(v) => {
+                pkey.write(v.to_be());
+                0
+            }
+            None => -1,
+        },
+    )
+}
+
+/// `ibv_get_pkey_index`: the first table index holding `pkey` (network order), or -1 when the
+/// table ends first.
+pub(crate) fn pkey_index(ctx: Ctx, port_num: u8, pkey_be: u16) -> Result<c_int> {
+    let mut v = 0u16;
+    // SAFETY: our own u16, for the loop.
+    let out = unsafe { Ptr::from_raw(&mut v) }?;
+    let mut i: c_int = 0;
+    loop {
+        if pkey(ctx, port_num, i, out)? < 0 {
+            return Ok(-1);
+        }
+        if out.read() == pkey_be {
+            return Ok(i);
+        }
+        i = match i.checked_add(1) {
+            Some(n) => n,
+            None => return Ok(-1),
+        };
+    }
+}
+
+/// [`gid`] on raw arguments, for the callers not converted to typed handles yet (the 1.0 twin,
+/// `ibv_create_ah_from_wc`): 0, or -1 with errno.
+///
+/// # Safety
+/// `ctx` is NULL or an open context; `out` is NULL or a writable `ibv_gid`.
+pub(crate) unsafe fn query_gid_raw(
+    ctx: *mut ibv_context,
+    port: u8,
+    index: c_int,
+    out: *mut ibv_gid,
+) -> c_int {
+    // SAFETY: the caller's contract.
+    let r = unsafe { Ctx::from_raw(ctx) }.and_then(|c| {
+        // SAFETY: as above.
+        gid(c, port, index, unsafe { Ptr::from_raw(out) }?)
+    });
+    crate::cret::CRet::ret_minus_one(r.map(|()| 0))
 }

@@ -1,10 +1,14 @@
 //! The default op table and how a provider's ops are installed into a context
-//! (rdma-core v44.0 `libibverbs/dummy_ops.c`: `verbs_dummy_ops` and `verbs_set_ops`).
+//! (rdma-core `libibverbs/dummy_ops.c`: `verbs_dummy_ops` and `verbs_set_ops`, v44 to v65).
 //!
-//! Every context starts with [`DEFAULT_OPS`] in the 76 slots of its private table, except the
-//! two event notifications whose defaults do nothing (`cq_event`, `async_event`: left empty, so
-//! the event verbs skip the call), and in the public slots that mirror them; a provider then
-//! overwrites the ops it implements with [`set_ops`], possibly several times.
+//! Every context keeps its ops in the newest provider ABI's layout (`verbs_context_ops`),
+//! whatever its provider's ABI: [`provider_table`] reads a provider's own table (the ops of its
+//! ABI, `abi::driver::pabi`) into that layout. A context starts with [`DEFAULT_OPS`] in the slots
+//! of its private table that the oldest ABI has, except the two event notifications whose
+//! defaults do nothing (`cq_event`, `async_event`: left empty, so the event verbs skip the call),
+//! and in the public slots that mirror them; the slots later ABIs added stay empty until a
+//! provider fills them (the public verbs then do what rdma-core's default op does). A provider
+//! then overwrites the ops it implements with [`set_ops`], possibly several times.
 //!
 //! The defaults never touch their arguments. What they report:
 //! - ops returning a pointer: NULL with errno EOPNOTSUPP;
@@ -15,13 +19,14 @@
 //! - `async_event`, `cq_event`, `free_context`, `unimport_dm`, `unimport_mr`, `unimport_pd`:
 //!   return nothing and do nothing.
 //!
-//! Called by `capi::driver` (`verbs_set_ops`), `capi::pabi65` and `verbs::context`.
+//! Called by `capi::driver` (`verbs_set_ops`) and `verbs::context`.
 
+use crate::abi::driver::pabi::{self, OP_SINCE, OPS};
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};
 use crate::verbs::ctxpriv::ContextPriv;
 
 /// Default ops returning `int`: EOPNOTSUPP (positive), errno untouched. One `unsafe extern "C"`
-/// function per line, visible to the invoking module's parent (also used by `capi::pabi65`).
+/// function per line, visible to the invoking module's parent.
 macro_rules! int_unsupported {
     ($($name:ident($($t:ty),*);)*) => {
         $(pub(super) unsafe extern "C" fn $name($(_: $t),*) -> core::ffi::c_int { libc::EOPNOTSUPP })*
@@ -36,7 +41,6 @@ macro_rules! null_unsupported {
         })*
     };
 }
-pub(crate) use {int_unsupported, null_unsupported};
 
 /// The defaults themselves; only reachable through [`DEFAULT_OPS`].
 mod dflt {
@@ -133,7 +137,31 @@ mod dflt {
         reg_mr(*mut ibv_pd, *mut c_void, usize, u64, c_int) -> ibv_mr;
     }
 
+    // The ops later provider ABIs added (what rdma-core's dummy ops put in the public slots in
+    // front of a context; the private table keeps these slots empty for a provider without them).
+    int_unsupported! {
+        dealloc_dmah(*mut ibv_dmah);
+        destroy_comp_cntr(*mut ibv_comp_cntr);
+        dm_export_dmabuf_fd(*mut ibv_dm);
+        inc_comp_cntr(*mut ibv_comp_cntr, u64);
+        inc_err_comp_cntr(*mut ibv_comp_cntr, u64);
+        qp_attach_comp_cntr(*mut ibv_qp, *mut ibv_comp_cntr, *mut ibv_qp_attach_comp_cntr_attr);
+        query_comp_cntr_caps(*mut ibv_context, *mut ibv_comp_cntr_caps, usize);
+        query_port_speed(*mut ibv_context, u32, *mut u64);
+        read_comp_cntr(*mut ibv_comp_cntr, *mut u64);
+        read_err_comp_cntr(*mut ibv_comp_cntr, *mut u64);
+        set_comp_cntr(*mut ibv_comp_cntr, u64);
+        set_err_comp_cntr(*mut ibv_comp_cntr, u64);
+    }
+    null_unsupported! {
+        alloc_buf(*mut ibv_pd, usize, *mut *mut ibv_buf) -> c_void;
+        alloc_dmah(*mut ibv_context, *mut ibv_dmah_init_attr) -> ibv_dmah;
+        create_comp_cntr(*mut ibv_context, *mut ibv_comp_cntr_init_attr) -> ibv_comp_cntr;
+        reg_mr_ex(*mut ibv_pd, *mut ibv_mr_init_attr) -> ibv_mr;
+    }
+
     no_op! {
+        free_buf(*mut ibv_buf);
         async_event(*mut ibv_context, *mut ibv_async_event);
         cq_event(*mut ibv_cq);
         free_context(*mut ibv_context);
@@ -168,7 +196,9 @@ mod dflt {
 /// The op every slot holds until a provider supplies its own (`verbs_dummy_ops`).
 pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
     advise_mr: Some(dflt::advise_mr),
+    alloc_buf: Some(dflt::alloc_buf),
     alloc_dm: Some(dflt::alloc_dm),
+    alloc_dmah: Some(dflt::alloc_dmah),
     alloc_mw: Some(dflt::alloc_mw),
     alloc_null_mr: Some(dflt::alloc_null_mr),
     alloc_parent_domain: Some(dflt::alloc_parent_domain),
@@ -181,6 +211,7 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
     close_xrcd: Some(dflt::close_xrcd),
     cq_event: Some(dflt::cq_event),
     create_ah: Some(dflt::create_ah),
+    create_comp_cntr: Some(dflt::create_comp_cntr),
     create_counters: Some(dflt::create_counters),
     create_cq: Some(dflt::create_cq),
     create_cq_ex: Some(dflt::create_cq_ex),
@@ -192,11 +223,13 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
     create_srq: Some(dflt::create_srq),
     create_srq_ex: Some(dflt::create_srq_ex),
     create_wq: Some(dflt::create_wq),
+    dealloc_dmah: Some(dflt::dealloc_dmah),
     dealloc_mw: Some(dflt::dealloc_mw),
     dealloc_pd: Some(dflt::dealloc_pd),
     dealloc_td: Some(dflt::dealloc_td),
     dereg_mr: Some(dflt::dereg_mr),
     destroy_ah: Some(dflt::destroy_ah),
+    destroy_comp_cntr: Some(dflt::destroy_comp_cntr),
     destroy_counters: Some(dflt::destroy_counters),
     destroy_cq: Some(dflt::destroy_cq),
     destroy_flow: Some(dflt::destroy_flow),
@@ -206,12 +239,16 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
     destroy_srq: Some(dflt::destroy_srq),
     destroy_wq: Some(dflt::destroy_wq),
     detach_mcast: Some(dflt::detach_mcast),
+    dm_export_dmabuf_fd: Some(dflt::dm_export_dmabuf_fd),
+    free_buf: Some(dflt::free_buf),
     free_context: Some(dflt::free_context),
     free_dm: Some(dflt::free_dm),
     get_srq_num: Some(dflt::get_srq_num),
     import_dm: Some(dflt::import_dm),
     import_mr: Some(dflt::import_mr),
     import_pd: Some(dflt::import_pd),
+    inc_comp_cntr: Some(dflt::inc_comp_cntr),
+    inc_err_comp_cntr: Some(dflt::inc_err_comp_cntr),
     modify_cq: Some(dflt::modify_cq),
     modify_flow_action_esp: Some(dflt::modify_flow_action_esp),
     modify_qp: Some(dflt::modify_qp),
@@ -225,50 +262,83 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
     post_send: Some(dflt::post_send),
     post_srq_ops: Some(dflt::post_srq_ops),
     post_srq_recv: Some(dflt::post_srq_recv),
+    qp_attach_comp_cntr: Some(dflt::qp_attach_comp_cntr),
+    query_comp_cntr_caps: Some(dflt::query_comp_cntr_caps),
     query_device_ex: Some(dflt::query_device_ex),
     query_ece: Some(dflt::query_ece),
     query_port: Some(dflt::query_port),
+    query_port_speed: Some(dflt::query_port_speed),
     query_qp: Some(dflt::query_qp),
     query_qp_data_in_order: Some(dflt::query_qp_data_in_order),
     query_rt_values: Some(dflt::query_rt_values),
     query_srq: Some(dflt::query_srq),
+    read_comp_cntr: Some(dflt::read_comp_cntr),
     read_counters: Some(dflt::read_counters),
+    read_err_comp_cntr: Some(dflt::read_err_comp_cntr),
     reg_dm_mr: Some(dflt::reg_dm_mr),
     reg_dmabuf_mr: Some(dflt::reg_dmabuf_mr),
     reg_mr: Some(dflt::reg_mr),
+    reg_mr_ex: Some(dflt::reg_mr_ex),
     req_notify_cq: Some(dflt::req_notify_cq),
     rereg_mr: Some(dflt::rereg_mr),
     resize_cq: Some(dflt::resize_cq),
+    set_comp_cntr: Some(dflt::set_comp_cntr),
     set_ece: Some(dflt::set_ece),
+    set_err_comp_cntr: Some(dflt::set_err_comp_cntr),
     unimport_dm: Some(dflt::unimport_dm),
     unimport_mr: Some(dflt::unimport_mr),
     unimport_pd: Some(dflt::unimport_pd),
 };
 
-/// Install every non-NULL op of `ops` (`verbs_set_ops`): always into the private table, and
-/// for most ops also into the public slot that exposes it.
+/// A provider's op table of provider ABI `abi` (the ops of that ABI, in order) in the newest
+/// layout: the slots its ABI lacks are empty.
 ///
-/// Public destinations, as rdma-core v44 assigns them (76 ops):
+/// # Safety
+/// `ops` points to a readable `verbs_context_ops` of provider ABI `abi` (`pabi::op_count(abi)`
+/// function pointers, each NULL or an op of the provider).
+pub(crate) unsafe fn provider_table(abi: u32, ops: *const core::ffi::c_void) -> verbs_context_ops {
+    let src = ops.cast::<usize>();
+    let mut slots = [0usize; OPS];
+    let mut j = 0;
+    for (slot, &since) in slots.iter_mut().zip(OP_SINCE.iter()) {
+        if since <= abi {
+            let at = src.wrapping_add(j);
+            // SAFETY: the caller's contract: slot j of the provider's table exists.
+            *slot = unsafe { at.read_unaligned() };
+            j += 1;
+        }
+    }
+    // SAFETY: `verbs_context_ops` is OPS `Option<fn>` slots with the layout of [usize; OPS]; each
+    // value is 0 (None) or the address of one of the provider's ops.
+    unsafe { core::mem::transmute::<[usize; OPS], verbs_context_ops>(slots) }
+}
+
+/// Install every non-NULL op of `ops` (`verbs_set_ops`) into a context of provider ABI `abi`:
+/// always into the private table, and for most ops also into the public slot that exposes it.
+///
+/// Public destinations, as rdma-core assigns them:
 /// - 39 ops go to the same-named slot of `verbs_context` or `context.ops`;
 /// - 2 go to a differently named `verbs_context` slot (`create_flow` → `ibv_create_flow`,
 ///   `destroy_flow` → `ibv_destroy_flow`);
 /// - 22 go, untyped, to `context.ops._compat_<op>` (kept only for old binaries);
-/// - 13 stay private: `create_cq_ex`, `free_context`, `import_dm`, `import_mr`, `import_pd`,
-///   `query_ece`, `query_port`, `query_qp_data_in_order`, `reg_dmabuf_mr`, `set_ece`,
-///   `unimport_dm`, `unimport_mr`, `unimport_pd` (`create_cq_ex` and `query_port` have public
-///   slots of their own, which the library fills with its wrappers instead).
+/// - 6 of the ops later ABIs added go to their slots in front of the context (`pabi::FRONT_OPS`)
+///   when the context's ABI has them;
+/// - the others stay private: `create_cq_ex`, `free_context`, `import_dm`, `import_mr`,
+///   `import_pd`, `query_ece`, `query_port`, `query_qp_data_in_order`, `reg_dmabuf_mr`,
+///   `set_ece`, `unimport_dm`, `unimport_mr`, `unimport_pd` (`create_cq_ex` and `query_port`
+///   have public slots of their own, which the library fills with its wrappers instead), the
+///   completion-counter ops and `query_port_speed`.
 ///
 /// # Safety
-/// `vctx` points to a writable PABI-34 `verbs_context` whose `priv` is a live `ContextPriv`
-/// not otherwise borrowed; `ops` points to a readable `verbs_context_ops`.
-pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_context_ops) {
+/// `vctx` points to the common part (`verbs_context_pabi34` view) of a writable `verbs_context`
+/// of provider ABI `abi`, whose `priv` is a live `ContextPriv` not otherwise borrowed.
+pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, abi: u32, ops: &verbs_context_ops) {
     // SAFETY: the caller's contract: a writable verbs_context.
     let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
     // SAFETY: the caller's contract: `priv` is a live ContextPriv nobody else borrows; it is a
     // separate allocation, so this borrow does not overlap the writes through `vctx` below.
     let table = unsafe { &mut (*p).ops };
-    // SAFETY: the caller's contract: a readable op table.
-    let ops = unsafe { &*ops };
+    let front = pabi::front_bytes(abi);
 
     macro_rules! install {
         // Same-named public slot of the verbs_context.
@@ -313,6 +383,26 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_
         (private $op:ident) => {
             if let Some(f) = ops.$op {
                 table.$op = Some(f);
+            }
+        };
+        // A public slot in front of the common part, where the context's ABI has it.
+        (front $op:ident) => {
+            if let Some(f) = ops.$op {
+                table.$op = Some(f);
+                let back = pabi::front_distance(core::mem::offset_of!(
+                    crate::abi::verbs::verbs_context,
+                    $op
+                ));
+                if back <= front {
+                    // SAFETY: the context's ABI has this slot `back` bytes before the common part
+                    // (pabi::FRONT_OPS), inside the provider's writable verbs_context.
+                    unsafe {
+                        vctx.cast::<u8>()
+                            .sub(back)
+                            .cast::<Option<_>>()
+                            .write_unaligned(Some(f))
+                    };
+                }
             }
         };
     }
@@ -393,28 +483,54 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, ops: *const verbs_
     install!(private unimport_dm);
     install!(private unimport_mr);
     install!(private unimport_pd);
+    install!(front alloc_buf);
+    install!(front alloc_dmah);
+    install!(front dealloc_dmah);
+    install!(front dm_export_dmabuf_fd);
+    install!(front free_buf);
+    install!(front reg_mr_ex);
+    install!(private create_comp_cntr);
+    install!(private destroy_comp_cntr);
+    install!(private inc_comp_cntr);
+    install!(private inc_err_comp_cntr);
+    install!(private qp_attach_comp_cntr);
+    install!(private query_comp_cntr_caps);
+    install!(private query_port_speed);
+    install!(private read_comp_cntr);
+    install!(private read_err_comp_cntr);
+    install!(private set_comp_cntr);
+    install!(private set_err_comp_cntr);
 }
 
-/// Fill the private table and the public slots with the defaults, as a fresh context gets them
-/// before its provider installs its own (`verbs_set_ops(ctx, &verbs_dummy_ops)` in
-/// `verbs_init_context`).
+/// Fill the private table and the public slots with the defaults, as a fresh context of provider
+/// ABI `abi` gets them before its provider installs its own (`verbs_set_ops(ctx,
+/// &verbs_dummy_ops)` in `verbs_init_context`).
 ///
 /// # Safety
 /// As for [`set_ops`].
 ///
-/// One difference from the defaults: the private table's `cq_event` and `async_event` stay
-/// empty (None) until a provider installs its own. Their defaults do nothing, so the event
-/// verbs, which test the slot, skip the call (the public `_compat_*` slots still hold the
-/// defaults, as rdma-core's do).
-pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34) {
-    // SAFETY: the caller's contract; DEFAULT_OPS is a readable table.
-    unsafe { set_ops(vctx, &DEFAULT_OPS) };
+/// Two differences from the defaults, in the private table only: `cq_event` and `async_event`
+/// stay empty (None) until a provider installs its own (their defaults do nothing, so the event
+/// verbs, which test the slot, skip the call; the public `_compat_*` slots still hold the
+/// defaults, as rdma-core's do), and so do the ops later ABIs added (the public verbs do what
+/// rdma-core's default op does when the provider gave none).
+pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34, abi: u32) {
+    // SAFETY: the caller's contract.
+    unsafe { set_ops(vctx, abi, &DEFAULT_OPS) };
     // SAFETY: the caller's contract: a writable verbs_context.
     let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
     // SAFETY: the caller's contract: `priv` is a live ContextPriv nobody else borrows.
     let table = unsafe { &mut (*p).ops };
     table.cq_event = None;
     table.async_event = None;
+    let slots = (table as *mut verbs_context_ops).cast::<usize>();
+    for (i, &since) in OP_SINCE.iter().enumerate() {
+        if since > pabi::OLDEST {
+            let at = slots.wrapping_add(i);
+            // SAFETY: slot i of the table (OPS slots of usize layout); 0 is None.
+            unsafe { at.write(0) };
+        }
+    }
 }
 
 #[cfg(test)]

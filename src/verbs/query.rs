@@ -8,14 +8,49 @@
 //! errno set. Called by `capi`, `verbs::context` (the slots) and `verbs::gid`.
 use core::ffi::c_int;
 
+use crate::errno::Result;
+
 use crate::abi::verbs::{
     _compat_ibv_port_attr, ibv_context, ibv_device_attr, ibv_device_attr_ex, ibv_port_attr,
 };
 use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
+use crate::verbs::handle::{Ctx, Ptr};
 
-/// `ibv_query_device`: the provider's `query_device_ex` with the legacy attribute size.
-/// 0, or the positive errno. Divergence: NULL arguments give EINVAL (rdma-core crashes).
+/// `ibv_query_device` on typed arguments: the provider's `query_device_ex` with the legacy
+/// attribute size; 0, or the positive errno (the provider's, errno as it left it).
+#[inline]
+pub(crate) fn device(ctx: Ctx, attr: Ptr<ibv_device_attr>) -> Result<c_int> {
+    let q = ctx.ops().query_device_ex.ok_or(Errno::EOPNOTSUPP)?;
+    // SAFETY: the provider's op on its context; `orig_attr` is the first member of
+    // ibv_device_attr_ex, so the legacy struct is the head of one, and the size tells the
+    // provider to fill only that.
+    Ok(unsafe {
+        q(
+            ctx.raw(),
+            core::ptr::null(),
+            attr.as_ptr().cast::<ibv_device_attr_ex>(),
+            size_of::<ibv_device_attr>(),
+        )
+    })
+}
+
+/// `ibv_query_port` (the exported, compat-layout one) on typed arguments.
+#[inline]
+pub(crate) fn port_compat(ctx: Ctx, port_num: u8, attr: Ptr<_compat_ibv_port_attr>) -> c_int {
+    // SAFETY: an open context and the caller's compat-sized attribute (the handles' contract).
+    unsafe {
+        lib_query_port(
+            ctx.raw(),
+            port_num,
+            attr.as_ptr().cast(),
+            COMPAT_PORT_ATTR_SIZE,
+        )
+    }
+}
+
+/// `ibv_query_device` as the context's `_compat_query_device` slot (old binaries call it
+/// directly): [`device`]. Divergence: NULL arguments give EINVAL (rdma-core crashes).
 ///
 /// # Safety
 /// `context` is NULL or open; `device_attr` is NULL or a writable `ibv_device_attr`.
@@ -23,28 +58,15 @@ pub(crate) unsafe extern "C" fn query_device(
     context: *mut ibv_context,
     device_attr: *mut ibv_device_attr,
 ) -> c_int {
-    if context.is_null() || device_attr.is_null() {
-        return Errno::EINVAL.ret_errno();
-    }
-    // SAFETY: an open context (the caller's contract).
-    let Some(q) = unsafe { ops_of(context) }.query_device_ex else {
-        return Errno::EOPNOTSUPP.ret_errno();
-    };
-    let attr = device_attr.cast::<ibv_device_attr_ex>();
-    // SAFETY: the provider's op on its context; `orig_attr` is the first member of
-    // ibv_device_attr_ex, so the legacy struct is the head of one, and the size tells the
-    // provider to fill only that.
-    unsafe {
-        q(
-            context,
-            core::ptr::null(),
-            attr,
-            size_of::<ibv_device_attr>(),
-        )
-    }
+    // SAFETY: the caller's contract.
+    let c = unsafe { Ctx::from_raw(context) };
+    // SAFETY: as above.
+    let a = unsafe { Ptr::from_raw(device_attr) };
+    crate::cret::ret_status(c.and_then(|c| device(c, a?)))
 }
 
-/// `ibv_query_port` (the compat layout): fills the pre-`port_cap_flags2` attribute layout.
+/// `ibv_query_port` (the compat layout) as the context's `_compat_query_port` slot: fills the
+/// pre-`port_cap_flags2` attribute layout.
 ///
 /// # Safety
 /// `context` is NULL or open; `port_attr` is NULL or a writable `_compat_ibv_port_attr`.

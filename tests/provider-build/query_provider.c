@@ -1,10 +1,11 @@
 /*
  * A small provider of our own for soft-RoCE (rxe) devices that can open a context and answer the
- * device and port queries, nothing else: enough for `ibv_devinfo -v`. One source for both provider
- * ABIs; tests/provider-build/run builds it against our installed driver.h as
- * librxe-rdmav34.so (default) and librxe-rdmav65.so (-DIBVERBS_PABI_VERSION=65), and tests/vm
- * runs the ABI-65 one under our library, where `ibv_devinfo -v` must print what Debian's rxe
- * prints under the system library. The queries go to the kernel through the library's
+ * device and port queries, nothing else: enough for `ibv_devinfo -v`. One source for every provider
+ * ABI; tests/provider-build/run builds it against our installed driver.h as librxe-rdmav34.so
+ * (default) and librxe-rdmav<N>.so (-DIBVERBS_PABI_VERSION=N: 57, 59, 64, 65), and tests/vm runs
+ * each under our library, where `ibv_devinfo -v` must print what Debian's rxe prints under the
+ * system library (the ops' slots in the provider's table, and the context's layout, are its
+ * ABI's: a slot read at another ABI's place would lose the queries). The queries go to the kernel through the library's
  * ibv_cmd_* helpers, and the firmware version is formatted as the rxe provider formats it.
  */
 #include <infiniband/driver.h>
@@ -68,7 +69,7 @@ static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd
 	ctx = verbs_init_and_alloc_context(device, cmd_fd, ctx, vctx, RDMA_DRIVER_RXE);
 	if (ctx == NULL)
 		return NULL;
-#if IBVERBS_PABI_VERSION == 65
+#if IBVERBS_PABI_VERSION >= 57
 	ret = ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), NULL, &resp, sizeof(resp));
 #else
 	ret = ibv_cmd_get_context(&ctx->vctx, &cmd, sizeof(cmd), &resp, sizeof(resp));

@@ -1,18 +1,27 @@
-//! Provider-facing mirrors of rdma-core's `libibverbs/driver.h`, one submodule per provider ABI.
+//! Provider-facing mirrors of rdma-core's `libibverbs/driver.h`.
 //!
-//! - `pabi34`: rdma-core v34–v56 providers (`lib<name>-rdmav34.so`), layouts of v44.0. Its items
-//!   are re-exported here, so `driver::verbs_context_ops` means the PABI 34 table.
-//! - The enums and constants (unchanged across provider ABIs) and `list_node` live at this level.
+//! - `common`: the enums and constants (unchanged across provider ABIs) and `list_node`;
+//! - `objects`: the `verbs_*` wrappers, device records and match table (unchanged since ABI 34);
+//! - `context`: v44's `verbs_context` and `ibv_qp_ex` (provider ABI 34): `verbs_context_pabi34`
+//!   is the library's view of every provider ABI's context (the members every ABI has, at the same
+//!   distance before `ibv_context`);
+//! - `ops`: `verbs_context_ops` as the newest provider ABI lays it out;
+//! - `fragment`: types driver.h's hand-written part spells (the provider's CQ ring);
+//! - `pabi`: what each provider ABI changed, as data: which ops its table holds, how many public
+//!   ops sit in front of its `verbs_context`.
 //!
-//! - `pabi65`: rdma-core v65 providers (`lib<name>-rdmav65.so`): only what differs (the larger
-//!   `verbs_context_ops_pabi65`; its `verbs_context` is the public v65 one); not glob-exported.
-//!
-//! Note that `driver::verbs_context_pabi34` and `verbs::verbs_context` are different
-//! layouts under the same C name; do not glob-import both.
+//! Note that `driver::verbs_context_pabi34` and `verbs::verbs_context` are different layouts under
+//! the same C name; do not glob-import both.
 
 mod common;
-pub mod pabi34;
-pub mod pabi65;
+mod context;
+mod fragment;
+mod objects;
+mod ops;
+pub mod pabi;
 
 pub use common::*;
-pub use pabi34::*;
+pub use context::*;
+pub use fragment::*;
+pub use objects::*;
+pub use ops::*;

@@ -317,25 +317,26 @@ pub struct ibv_values_ex {
 /// The extended context in rdma-core v65's public layout (696 bytes); `context` is last.
 ///
 /// A provider of ABI 34 builds rdma-core v44's shorter layout instead (648 bytes, without the
-/// first six ops of this one, marked `pabi: 65`; the Rust side's is in `abi::driver::pabi34`).
+/// first six ops of this one, marked `pabi: N` with the provider ABI that added each; the Rust
+/// side's common part is `abi::driver::verbs_context_pabi34`, see `abi::driver::pabi`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct verbs_context {
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 64 (the public ops provider ABI 64 put in front)
     pub free_buf: Option<unsafe extern "C" fn(buf: *mut ibv_buf)>,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 64 (the public ops provider ABI 64 put in front)
     pub alloc_buf: Option<
         unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void,
     >,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 64 (the public ops provider ABI 64 put in front)
     pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 59 (the public ops provider ABI 59 put in front)
     pub reg_mr_ex: Option<
         unsafe extern "C" fn(pd: *mut ibv_pd, mr_init_attr: *mut ibv_mr_init_attr) -> *mut ibv_mr,
     >,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 59 (the public ops provider ABI 59 put in front)
     pub dealloc_dmah: Option<unsafe extern "C" fn(dmah: *mut ibv_dmah) -> c_int>,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 59 (the public ops provider ABI 59 put in front)
     pub alloc_dmah: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,

@@ -476,7 +476,7 @@ pub struct ibv_port_attr {
     pub link_layer: u8,
     pub flags: u8,
     pub port_cap_flags2: u16,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 57 (not in the provider ABI 34 layout, rdma-core v44's; every later ABI has it)
     pub active_speed_ex: u32,
 }
 

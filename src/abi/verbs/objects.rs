@@ -131,7 +131,7 @@ pub struct ibv_qp_ex {
             atomic_wr: *const c_void,
         ),
     >,
-    /// pabi: 65 (not in the provider ABI 34 layout, rdma-core v44's)
+    /// pabi: 57 (not in the provider ABI 34 layout, rdma-core v44's; every later ABI has it)
     pub wr_flush: Option<
         unsafe extern "C" fn(
             qp: *mut ibv_qp_ex,

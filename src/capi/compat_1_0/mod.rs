@@ -25,10 +25,11 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_char, c_int};
 use core::ptr::null_mut;
 
-use super::{context as ctx11, events as ev11};
+use super::events as ev11;
 use crate::abi::verbs::{
     ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
 };
@@ -143,7 +144,8 @@ pub(crate) fn real_context_of(
 /// The devices `ibv_get_device_list` would list, each wrapped (each wrapper holds a reference on
 /// its device, given back by `ibv_free_device_list@IBVERBS_1.0`). NULL with errno on failure,
 /// `*num` then untouched.
-unsafe extern "C" fn ibv_get_device_list_1_0(num: *mut c_int) -> *mut *mut ibv_device_1_0 {
+#[export("IBVERBS_1.0" as ibv_get_device_list)]
+fn ibv_get_device_list_1_0(num: *mut c_int) -> Raw<*mut *mut ibv_device_1_0> {
     let list = || -> Result<*mut *mut ibv_device_1_0> {
         let devs = crate::verbs::devlist::get_device_list()?;
         let n = devs.len();
@@ -203,19 +205,14 @@ unsafe fn free_list(l: *mut *mut ibv_device_1_0, devs: &[*mut ibv_device]) {
 /// The lists `ibv_get_device_list@IBVERBS_1.0` handed out and its free has not freed.
 static LISTS_1_0: crate::verbs::handed::Handed =
     crate::verbs::handed::Handed::new("IBVERBS_1.0 device list");
-super::symver!(
-    ibv_get_device_list,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_get_device_list_1_0
-);
 
 /// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
 ///
 /// Frees the wrappers and the array, giving back each device's reference.
 /// Divergence: NULL, or an array that is not a live 1.0 list, is ignored (rdma-core crashes, or
 /// libc aborts the process).
-unsafe extern "C" fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) {
+#[export("IBVERBS_1.0" as ibv_free_device_list)]
+fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) -> Raw<()> {
     if list.is_null() || !LISTS_1_0.take(list) {
         return;
     }
@@ -234,32 +231,22 @@ unsafe extern "C" fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) {
     // SAFETY: as above.
     unsafe { free_list(list, &devs) };
 }
-super::symver!(
-    ibv_free_device_list,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_free_device_list_1_0
-);
 
 /// `const char *ibv_get_device_name(struct ibv_device_1_0 *device)`
 ///
 /// The real device's name (`ibv_get_device_name`). Divergence: NULL gives NULL with errno EINVAL.
-unsafe extern "C" fn ibv_get_device_name_1_0(device: *mut ibv_device_1_0) -> *const c_char {
+#[export("IBVERBS_1.0" as ibv_get_device_name)]
+fn ibv_get_device_name_1_0(device: *mut ibv_device_1_0) -> Raw<*const c_char> {
     // SAFETY: a listed 1.0 device or NULL.
     unsafe { crate::verbs::objects::device_name(real(device)) }.ret_null()
 }
-super::symver!(
-    ibv_get_device_name,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_get_device_name_1_0
-);
 
 /// `__be64 ibv_get_device_guid(struct ibv_device_1_0 *device)`
 ///
 /// The real device's node GUID (`ibv_get_device_guid`), network order.
 /// Divergence: NULL gives 0 with errno EINVAL.
-unsafe extern "C" fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> u64 {
+#[export("IBVERBS_1.0" as ibv_get_device_guid)]
+fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> Raw<u64> {
     // SAFETY: as above.
     let device = unsafe { real(device) };
     ret_or(
@@ -267,12 +254,6 @@ unsafe extern "C" fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> u64
         0,
     )
 }
-super::symver!(
-    ibv_get_device_guid,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_get_device_guid_1_0
-);
 
 /// `struct ibv_context_1_0 *ibv_open_device(struct ibv_device_1_0 *device)`
 ///
@@ -280,7 +261,8 @@ super::symver!(
 /// and work requests. NULL with errno on failure (ENOMEM, or `ibv_open_device`'s).
 /// Divergence: NULL gives NULL with errno EINVAL; `cmd_fd`, `async_fd` and `num_comp_vectors`
 /// are the real context's, and the other table slots NULL (rdma-core leaves them unset).
-unsafe extern "C" fn ibv_open_device_1_0(device: *mut ibv_device_1_0) -> *mut ibv_context_1_0 {
+#[export("IBVERBS_1.0" as ibv_open_device)]
+fn ibv_open_device_1_0(device: *mut ibv_device_1_0) -> Raw<*mut ibv_context_1_0> {
     let open = || -> Result<*mut ibv_context_1_0> {
         let ctx = alloc_zeroed::<ibv_context_1_0>()?;
         // SAFETY: a listed 1.0 device or NULL (rejected by ibv_open_device); ctx is ours.
@@ -309,13 +291,13 @@ unsafe extern "C" fn ibv_open_device_1_0(device: *mut ibv_device_1_0) -> *mut ib
     };
     open().ret_null()
 }
-super::symver!(ibv_open_device, v1_0, "@IBVERBS_1.0", ibv_open_device_1_0);
 
 /// `int ibv_close_device(struct ibv_context_1_0 *context)`
 ///
 /// Closes the real context, then frees the wrapper. 0, or `ibv_close_device`'s failure (the
 /// wrapper is then kept). Divergence: NULL gives -1 with errno EINVAL.
-unsafe extern "C" fn ibv_close_device_1_0(context: *mut ibv_context_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_close_device)]
+fn ibv_close_device_1_0(context: *mut ibv_context_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 context of this library or NULL.
     let rc = unsafe { real(context) };
     if rc.is_null() {
@@ -328,7 +310,6 @@ unsafe extern "C" fn ibv_close_device_1_0(context: *mut ibv_context_1_0) -> c_in
     unsafe { free(context) };
     0
 }
-super::symver!(ibv_close_device, v1_0, "@IBVERBS_1.0", ibv_close_device_1_0);
 
 /// Whether an event of this type names a CQ, a QP or an SRQ (`'c'`, `'q'`, `'s'`).
 fn event_object(event_type: u32) -> Option<u8> {
@@ -361,10 +342,11 @@ fn event_object(event_type: u32) -> Option<u8> {
 ///
 /// `ibv_get_async_event` on the real context; a CQ, QP or SRQ in the event is replaced by its 1.0
 /// wrapper. 0, or -1 with errno. Divergence: NULL context gives -1 with errno EINVAL.
-pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
+#[export("IBVERBS_1.0" as ibv_get_async_event)]
+fn ibv_get_async_event_1_0(
     context: *mut ibv_context_1_0,
     event: *mut ibv_async_event,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: a 1.0 context or NULL; on success the event names a live real object whose
     // back-pointer is its wrapper (set when the wrapper was made).
     unsafe {
@@ -382,18 +364,13 @@ pub(crate) unsafe extern "C" fn ibv_get_async_event_1_0(
         ret
     }
 }
-super::symver!(
-    ibv_get_async_event,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_get_async_event_1_0
-);
 
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
 ///
 /// `ibv_ack_async_event` on a copy of the event whose 1.0 wrapper is replaced by the real object.
 /// Divergence: a NULL event is passed on as is (rdma-core crashes).
-unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
+#[export("IBVERBS_1.0" as ibv_ack_async_event)]
+fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) -> Raw<()> {
     if event.is_null() {
         // SAFETY: NULL is handled by the 1.1 export.
         return unsafe { ev11::ack_async_event_edge(event) };
@@ -411,35 +388,30 @@ unsafe extern "C" fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) {
         ev11::ack_async_event_edge(&mut ev);
     }
 }
-super::symver!(
-    ibv_ack_async_event,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_ack_async_event_1_0
-);
 
 /// `int ibv_query_device(struct ibv_context_1_0 *context, struct ibv_device_attr *device_attr)`
 ///
 /// `ibv_query_device` on the real context: 0, or the positive errno.
-unsafe extern "C" fn ibv_query_device_1_0(
+#[export("IBVERBS_1.0" as ibv_query_device)]
+fn ibv_query_device_1_0(
     context: *mut ibv_context_1_0,
     device_attr: *mut ibv_device_attr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe { crate::verbs::query::query_device(real(context), device_attr) }
 }
-super::symver!(ibv_query_device, v1_0, "@IBVERBS_1.0", ibv_query_device_1_0);
 
 /// `int ibv_query_port(struct ibv_context_1_0 *context, uint8_t port_num, struct ibv_port_attr *port_attr)`
 ///
 /// verbs.h's inline `ibv_query_port` on the real context, as rdma-core builds this symbol: the
 /// context's `query_port` slot fills a whole `struct ibv_port_attr` of this library's headers
 /// (56 bytes; rdma-core 44's was 52). 0, or the positive errno.
-unsafe extern "C" fn ibv_query_port_1_0(
+#[export("IBVERBS_1.0" as ibv_query_port)]
+fn ibv_query_port_1_0(
     context: *mut ibv_context_1_0,
     port_num: u8,
     port_attr: *mut ibv_port_attr,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: a 1.0 context or NULL (rejected by lib_query_port); the caller's attribute buffer.
     unsafe {
         crate::verbs::query::lib_query_port(
@@ -450,53 +422,48 @@ unsafe extern "C" fn ibv_query_port_1_0(
         )
     }
 }
-super::symver!(ibv_query_port, v1_0, "@IBVERBS_1.0", ibv_query_port_1_0);
 
 /// `int ibv_query_gid(struct ibv_context_1_0 *context, uint8_t port_num, int index, union ibv_gid *gid)`
 ///
 /// `ibv_query_gid` on the real context: 0, or -1 with errno.
-unsafe extern "C" fn ibv_query_gid_1_0(
+#[export("IBVERBS_1.0" as ibv_query_gid)]
+fn ibv_query_gid_1_0(
     context: *mut ibv_context_1_0,
     port_num: u8,
     index: c_int,
     gid: *mut ibv_gid,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: as above.
-    unsafe { ctx11::query_gid_edge(real(context), port_num, index, gid) }
+    unsafe { crate::verbs::gid::query_gid_raw(real(context), port_num, index, gid) }
 }
-super::symver!(ibv_query_gid, v1_0, "@IBVERBS_1.0", ibv_query_gid_1_0);
 
 /// `int ibv_query_pkey(struct ibv_context_1_0 *context, uint8_t port_num, int index, __be16 *pkey)`
 ///
 /// `ibv_query_pkey` on the real context: 0, or -1 with errno.
-unsafe extern "C" fn ibv_query_pkey_1_0(
+#[export("IBVERBS_1.0" as ibv_query_pkey)]
+fn ibv_query_pkey_1_0(
     context: *mut ibv_context_1_0,
     port_num: u8,
     index: c_int,
     pkey: *mut u16,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: as above.
     unsafe { crate::verbs::objects::query_pkey(real(context), port_num, index, pkey) }
         .ret_minus_one()
 }
-super::symver!(ibv_query_pkey, v1_0, "@IBVERBS_1.0", ibv_query_pkey_1_0);
 
-/// `void ibv_register_driver(const char *name, ibv_driver_init_func_1_1 init_func)`, where
+/// `void ibv_register_driver(const char *name, ibv_driver_init_func_1_1 init_func)`
+///
 /// `ibv_driver_init_func_1_1` is `struct ibv_device *(*)(const char *uverbs_sys_path, int abi_version)`.
 ///
 /// Not a stub: rdma-core keeps this IBVERBS_1.1-only name (no default version) as an empty function
 /// so that old providers calling it still link; the driver interface has been private since
 /// rdma-core 13 and the call has no effect.
-unsafe extern "C" fn ibv_register_driver_1_1(
+#[export("IBVERBS_1.1" as ibv_register_driver)]
+fn ibv_register_driver_1_1(
     _name: *const c_char,
     _init_func: Option<
         unsafe extern "C" fn(uverbs_sys_path: *const c_char, abi_version: c_int) -> *mut ibv_device,
     >,
-) {
+) -> Raw<()> {
 }
-super::symver!(
-    ibv_register_driver,
-    v1_1,
-    "@IBVERBS_1.1",
-    ibv_register_driver_1_1
-);

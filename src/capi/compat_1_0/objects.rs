@@ -10,6 +10,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_uint, c_void};
 use core::ptr::null_mut;
 
@@ -22,7 +23,7 @@ use crate::abi::verbs::{
     ibv_ah_attr, ibv_comp_channel, ibv_cq, ibv_gid, ibv_qp_attr, ibv_qp_init_attr, ibv_srq_attr,
     ibv_srq_init_attr,
 };
-use crate::capi::{cq, events, mr, pd, qp};
+use crate::capi::{cq, events, mr, qp};
 use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
 use crate::verbs::objects::{self, Mcast};
@@ -70,11 +71,16 @@ unsafe fn unwrap_destroy<W: super::Wrapper>(
 /// `struct ibv_pd_1_0 *ibv_alloc_pd(struct ibv_context_1_0 *context)`
 ///
 /// `ibv_alloc_pd` on the real context, wrapped. NULL with errno on failure.
-pub(super) unsafe extern "C" fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) -> *mut ibv_pd_1_0 {
+#[export("IBVERBS_1.0" as ibv_alloc_pd)]
+fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) -> Raw<*mut ibv_pd_1_0> {
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
-            || pd::alloc_pd_edge(real(context)),
+            || {
+                crate::verbs::handle::Ctx::from_raw(real(context))
+                    .and_then(crate::verbs::pd::alloc)
+                    .ret_null()
+            },
             |w: &mut ibv_pd_1_0, r| {
                 w.context = context;
                 w.handle = (*r).handle;
@@ -83,26 +89,30 @@ pub(super) unsafe extern "C" fn ibv_alloc_pd_1_0(context: *mut ibv_context_1_0) 
         )
     }
 }
-crate::capi::symver!(ibv_alloc_pd, v1_0, "@IBVERBS_1.0", ibv_alloc_pd_1_0);
 
 /// `int ibv_dealloc_pd(struct ibv_pd_1_0 *pd)`
 ///
 /// `ibv_dealloc_pd` on the real PD, then frees the wrapper: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_dealloc_pd_1_0(pd: *mut ibv_pd_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_dealloc_pd)]
+fn ibv_dealloc_pd_1_0(pd: *mut ibv_pd_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 PD or NULL.
-    unsafe { unwrap_destroy(pd, |r| pd::dealloc_pd_edge(r)) }
+    unsafe {
+        unwrap_destroy(pd, |r| {
+            ret_status(crate::verbs::handle::Pd::from_raw(r).map(crate::verbs::pd::dealloc))
+        })
+    }
 }
-crate::capi::symver!(ibv_dealloc_pd, v1_0, "@IBVERBS_1.0", ibv_dealloc_pd_1_0);
 
 /// `struct ibv_mr_1_0 *ibv_reg_mr(struct ibv_pd_1_0 *pd, void *addr, size_t length, int access)`
 ///
 /// `ibv_reg_mr` on the real PD, wrapped with its keys. NULL with errno on failure.
-pub(super) unsafe extern "C" fn ibv_reg_mr_1_0(
+#[export("IBVERBS_1.0" as ibv_reg_mr)]
+fn ibv_reg_mr_1_0(
     pd: *mut ibv_pd_1_0,
     addr: *mut c_void,
     length: usize,
     access: c_int,
-) -> *mut ibv_mr_1_0 {
+) -> Raw<*mut ibv_mr_1_0> {
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
@@ -118,28 +128,28 @@ pub(super) unsafe extern "C" fn ibv_reg_mr_1_0(
         )
     }
 }
-crate::capi::symver!(ibv_reg_mr, v1_0, "@IBVERBS_1.0", ibv_reg_mr_1_0);
 
 /// `int ibv_dereg_mr(struct ibv_mr_1_0 *mr)`
 ///
 /// `ibv_dereg_mr` on the real MR, then frees the wrapper: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_dereg_mr_1_0(mr: *mut ibv_mr_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_dereg_mr)]
+fn ibv_dereg_mr_1_0(mr: *mut ibv_mr_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 MR or NULL.
     unsafe { unwrap_destroy(mr, |r| mr::dereg_mr_edge(r)) }
 }
-crate::capi::symver!(ibv_dereg_mr, v1_0, "@IBVERBS_1.0", ibv_dereg_mr_1_0);
 
 /// `struct ibv_cq_1_0 *ibv_create_cq(struct ibv_context_1_0 *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 ///
 /// `ibv_create_cq` on the real context, wrapped; the wrapper keeps `cq_context` and the `cqe`
 /// asked for (as rdma-core), the real CQ's `cq_context` becomes the wrapper. NULL with errno.
-pub(super) unsafe extern "C" fn ibv_create_cq_1_0(
+#[export("IBVERBS_1.0" as ibv_create_cq)]
+fn ibv_create_cq_1_0(
     context: *mut ibv_context_1_0,
     cqe: c_int,
     cq_context: *mut c_void,
     channel: *mut ibv_comp_channel,
     comp_vector: c_int,
-) -> *mut ibv_cq_1_0 {
+) -> Raw<*mut ibv_cq_1_0> {
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
@@ -155,37 +165,37 @@ pub(super) unsafe extern "C" fn ibv_create_cq_1_0(
         )
     }
 }
-crate::capi::symver!(ibv_create_cq, v1_0, "@IBVERBS_1.0", ibv_create_cq_1_0);
 
 /// `int ibv_resize_cq(struct ibv_cq_1_0 *cq, int cqe)`
 ///
 /// `ibv_resize_cq` on the real CQ: 0, or the positive errno. The wrapper's `cqe` is left alone
 /// (as rdma-core).
-pub(super) unsafe extern "C" fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> c_int {
+#[export("IBVERBS_1.0" as ibv_resize_cq)]
+fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> Raw<c_int> {
     // SAFETY: a 1.0 CQ or NULL.
     ret_status(unsafe { objects::resize_cq(real(cq), cqe) })
 }
-crate::capi::symver!(ibv_resize_cq, v1_0, "@IBVERBS_1.0", ibv_resize_cq_1_0);
 
 /// `int ibv_destroy_cq(struct ibv_cq_1_0 *cq)`
 ///
 /// `ibv_destroy_cq` on the real CQ, then frees the wrapper: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_destroy_cq_1_0(cq: *mut ibv_cq_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_destroy_cq)]
+fn ibv_destroy_cq_1_0(cq: *mut ibv_cq_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 CQ or NULL.
     unsafe { unwrap_destroy(cq, |r| ret_status(objects::destroy_cq(r))) }
 }
-crate::capi::symver!(ibv_destroy_cq, v1_0, "@IBVERBS_1.0", ibv_destroy_cq_1_0);
 
 /// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq_1_0 **cq, void **cq_context)`
 ///
 /// `ibv_get_cq_event`; the CQ handed back is the real CQ's wrapper and `*cq_context` the
 /// wrapper's. 0, or -1 with errno. Divergence: NULL `cq` or `cq_context` gives -1 with errno
 /// EINVAL before anything is read (rdma-core crashes after consuming the event).
-pub(super) unsafe extern "C" fn ibv_get_cq_event_1_0(
+#[export("IBVERBS_1.0" as ibv_get_cq_event)]
+fn ibv_get_cq_event_1_0(
     channel: *mut ibv_comp_channel,
     cq: *mut *mut ibv_cq_1_0,
     cq_context: *mut *mut c_void,
-) -> c_int {
+) -> Raw<c_int> {
     if cq.is_null() || cq_context.is_null() {
         return Err(Errno::EINVAL).ret_minus_one();
     }
@@ -202,30 +212,25 @@ pub(super) unsafe extern "C" fn ibv_get_cq_event_1_0(
     }
     0
 }
-crate::capi::symver!(ibv_get_cq_event, v1_0, "@IBVERBS_1.0", ibv_get_cq_event_1_0);
 
 /// `void ibv_ack_cq_events(struct ibv_cq_1_0 *cq, unsigned int nevents)`
 ///
 /// `ibv_ack_cq_events` on the real CQ.
-pub(super) unsafe extern "C" fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, nevents: c_uint) {
+#[export("IBVERBS_1.0" as ibv_ack_cq_events)]
+fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, nevents: c_uint) -> Raw<()> {
     // SAFETY: a 1.0 CQ or NULL (handled by the 1.1 export).
     unsafe { events::ack_cq_events_edge(real(cq), nevents) }
 }
-crate::capi::symver!(
-    ibv_ack_cq_events,
-    v1_0,
-    "@IBVERBS_1.0",
-    ibv_ack_cq_events_1_0
-);
 
 /// `struct ibv_srq_1_0 *ibv_create_srq(struct ibv_pd_1_0 *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
 /// `ibv_create_srq` on the real PD, wrapped; the real SRQ's `srq_context` becomes the wrapper.
 /// NULL with errno on failure.
-pub(super) unsafe extern "C" fn ibv_create_srq_1_0(
+#[export("IBVERBS_1.0" as ibv_create_srq)]
+fn ibv_create_srq_1_0(
     pd: *mut ibv_pd_1_0,
     srq_init_attr: *mut ibv_srq_init_attr,
-) -> *mut ibv_srq_1_0 {
+) -> Raw<*mut ibv_srq_1_0> {
     // SAFETY: a 1.0 PD or NULL, and the caller's attributes (checked by the 1.1 export); on
     // success neither is NULL.
     unsafe {
@@ -242,41 +247,37 @@ pub(super) unsafe extern "C" fn ibv_create_srq_1_0(
         )
     }
 }
-crate::capi::symver!(ibv_create_srq, v1_0, "@IBVERBS_1.0", ibv_create_srq_1_0);
 
 /// `int ibv_modify_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
 /// `ibv_modify_srq` on the real SRQ: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_modify_srq_1_0(
+#[export("IBVERBS_1.0" as ibv_modify_srq)]
+fn ibv_modify_srq_1_0(
     srq: *mut ibv_srq_1_0,
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
-) -> c_int {
+) -> Raw<c_int> {
     // SAFETY: a 1.0 SRQ or NULL.
     ret_status(unsafe { objects::modify_srq(real(srq), srq_attr, srq_attr_mask) })
 }
-crate::capi::symver!(ibv_modify_srq, v1_0, "@IBVERBS_1.0", ibv_modify_srq_1_0);
 
 /// `int ibv_query_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr)`
 ///
 /// `ibv_query_srq` on the real SRQ: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_query_srq_1_0(
-    srq: *mut ibv_srq_1_0,
-    srq_attr: *mut ibv_srq_attr,
-) -> c_int {
+#[export("IBVERBS_1.0" as ibv_query_srq)]
+fn ibv_query_srq_1_0(srq: *mut ibv_srq_1_0, srq_attr: *mut ibv_srq_attr) -> Raw<c_int> {
     // SAFETY: a 1.0 SRQ or NULL.
     ret_status(unsafe { objects::query_srq(real(srq), srq_attr) })
 }
-crate::capi::symver!(ibv_query_srq, v1_0, "@IBVERBS_1.0", ibv_query_srq_1_0);
 
 /// `int ibv_destroy_srq(struct ibv_srq_1_0 *srq)`
 ///
 /// `ibv_destroy_srq` on the real SRQ, then frees the wrapper: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_destroy_srq_1_0(srq: *mut ibv_srq_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_destroy_srq)]
+fn ibv_destroy_srq_1_0(srq: *mut ibv_srq_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 SRQ or NULL.
     unsafe { unwrap_destroy(srq, |r| ret_status(objects::destroy_srq(r))) }
 }
-crate::capi::symver!(ibv_destroy_srq, v1_0, "@IBVERBS_1.0", ibv_destroy_srq_1_0);
 
 /// `struct ibv_qp_1_0 *ibv_create_qp(struct ibv_pd_1_0 *pd, struct ibv_qp_init_attr_1_0 *qp_init_attr)`
 ///
@@ -284,10 +285,11 @@ crate::capi::symver!(ibv_destroy_srq, v1_0, "@IBVERBS_1.0", ibv_destroy_srq_1_0)
 /// written back to `qp_init_attr->cap` and the real QP's `qp_context` becomes the wrapper. NULL
 /// with errno on failure. Divergence: NULL `qp_init_attr` gives NULL with errno EINVAL; a NULL
 /// CQ is passed on as NULL (the 1.1 export decides; rdma-core crashes).
-pub(super) unsafe extern "C" fn ibv_create_qp_1_0(
+#[export("IBVERBS_1.0" as ibv_create_qp)]
+fn ibv_create_qp_1_0(
     pd: *mut ibv_pd_1_0,
     qp_init_attr: *mut ibv_qp_init_attr_1_0,
-) -> *mut ibv_qp_1_0 {
+) -> Raw<*mut ibv_qp_1_0> {
     if qp_init_attr.is_null() {
         return Err(Errno::EINVAL).ret_null();
     }
@@ -325,19 +327,19 @@ pub(super) unsafe extern "C" fn ibv_create_qp_1_0(
         )
     }
 }
-crate::capi::symver!(ibv_create_qp, v1_0, "@IBVERBS_1.0", ibv_create_qp_1_0);
 
 /// `int ibv_query_qp(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr_1_0 *init_attr)`
 ///
 /// `ibv_query_qp` on the real QP; `init_attr` gets the 1.0 wrappers of its CQs and SRQ.
 /// 0, or the positive errno. Divergence: a QP without an SRQ reports `srq` NULL (rdma-core
 /// crashes on it); NULL `init_attr` gives EINVAL; the wrapper's `state` follows the real QP's.
-pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
+#[export("IBVERBS_1.0" as ibv_query_qp)]
+fn ibv_query_qp_1_0(
     qp: *mut ibv_qp_1_0,
     attr: *mut ibv_qp_attr,
     attr_mask: c_int,
     init_attr: *mut ibv_qp_init_attr_1_0,
-) -> c_int {
+) -> Raw<c_int> {
     if init_attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -367,17 +369,13 @@ pub(super) unsafe extern "C" fn ibv_query_qp_1_0(
         0
     }
 }
-crate::capi::symver!(ibv_query_qp, v1_0, "@IBVERBS_1.0", ibv_query_qp_1_0);
 
 /// `int ibv_modify_qp(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr, int attr_mask)`
 ///
 /// `ibv_modify_qp` on the real QP: 0, or the positive errno. Divergence: the wrapper's `state`
 /// follows the real QP's (rdma-core never sets it).
-pub(super) unsafe extern "C" fn ibv_modify_qp_1_0(
-    qp: *mut ibv_qp_1_0,
-    attr: *mut ibv_qp_attr,
-    attr_mask: c_int,
-) -> c_int {
+#[export("IBVERBS_1.0" as ibv_modify_qp)]
+fn ibv_modify_qp_1_0(qp: *mut ibv_qp_1_0, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL (rejected by the 1.1 export).
     unsafe {
         let ret = qp::modify_qp_edge(real(qp), attr, attr_mask);
@@ -387,24 +385,21 @@ pub(super) unsafe extern "C" fn ibv_modify_qp_1_0(
         ret
     }
 }
-crate::capi::symver!(ibv_modify_qp, v1_0, "@IBVERBS_1.0", ibv_modify_qp_1_0);
 
 /// `int ibv_destroy_qp(struct ibv_qp_1_0 *qp)`
 ///
 /// `ibv_destroy_qp` on the real QP, then frees the wrapper: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_destroy_qp)]
+fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL.
     unsafe { unwrap_destroy(qp, |r| qp::destroy_qp_edge(r)) }
 }
-crate::capi::symver!(ibv_destroy_qp, v1_0, "@IBVERBS_1.0", ibv_destroy_qp_1_0);
 
 /// `struct ibv_ah_1_0 *ibv_create_ah(struct ibv_pd_1_0 *pd, struct ibv_ah_attr *attr)`
 ///
 /// `ibv_create_ah` on the real PD, wrapped. NULL with errno on failure.
-pub(super) unsafe extern "C" fn ibv_create_ah_1_0(
-    pd: *mut ibv_pd_1_0,
-    attr: *mut ibv_ah_attr,
-) -> *mut ibv_ah_1_0 {
+#[export("IBVERBS_1.0" as ibv_create_ah)]
+fn ibv_create_ah_1_0(pd: *mut ibv_pd_1_0, attr: *mut ibv_ah_attr) -> Raw<*mut ibv_ah_1_0> {
     // SAFETY: a 1.0 PD or NULL (rejected by the 1.1 export); on success pd is not NULL.
     unsafe {
         wrap(
@@ -418,39 +413,30 @@ pub(super) unsafe extern "C" fn ibv_create_ah_1_0(
         )
     }
 }
-crate::capi::symver!(ibv_create_ah, v1_0, "@IBVERBS_1.0", ibv_create_ah_1_0);
 
 /// `int ibv_destroy_ah(struct ibv_ah_1_0 *ah)`
 ///
 /// `ibv_destroy_ah` on the real AH, then frees the wrapper: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> c_int {
+#[export("IBVERBS_1.0" as ibv_destroy_ah)]
+fn ibv_destroy_ah_1_0(ah: *mut ibv_ah_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 AH or NULL.
     unsafe { unwrap_destroy(ah, |r| ret_status(objects::destroy_ah(r))) }
 }
-crate::capi::symver!(ibv_destroy_ah, v1_0, "@IBVERBS_1.0", ibv_destroy_ah_1_0);
 
 /// `int ibv_attach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
 /// `ibv_attach_mcast` on the real QP: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_attach_mcast_1_0(
-    qp: *mut ibv_qp_1_0,
-    gid: *mut ibv_gid,
-    lid: u16,
-) -> c_int {
+#[export("IBVERBS_1.0" as ibv_attach_mcast)]
+fn ibv_attach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL.
     ret_status(unsafe { objects::mcast(Mcast::Attach, real(qp), gid, lid) })
 }
-crate::capi::symver!(ibv_attach_mcast, v1_0, "@IBVERBS_1.0", ibv_attach_mcast_1_0);
 
 /// `int ibv_detach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
 /// `ibv_detach_mcast` on the real QP: 0, or the positive errno.
-pub(super) unsafe extern "C" fn ibv_detach_mcast_1_0(
-    qp: *mut ibv_qp_1_0,
-    gid: *mut ibv_gid,
-    lid: u16,
-) -> c_int {
+#[export("IBVERBS_1.0" as ibv_detach_mcast)]
+fn ibv_detach_mcast_1_0(qp: *mut ibv_qp_1_0, gid: *mut ibv_gid, lid: u16) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL.
     ret_status(unsafe { objects::mcast(Mcast::Detach, real(qp), gid, lid) })
 }
-crate::capi::symver!(ibv_detach_mcast, v1_0, "@IBVERBS_1.0", ibv_detach_mcast_1_0);

@@ -9,29 +9,36 @@ use core::ffi::c_int;
 use core::mem::{offset_of, size_of};
 use core::ptr::null_mut;
 
-/// Number of ops in the PABI-34 table (608 bytes of function pointers).
-const NOPS: usize = 76;
+/// Number of ops in the newest table.
+const NOPS: usize = pabi::OPS;
 
-/// A zeroed PABI-34 verbs_context (calloc'd like a provider's) whose priv is a fresh ContextPriv
-/// with the given table; freed on drop.
+/// Bytes of guard before and after a test context, which no op installation may touch.
+const GUARD: usize = 64;
+
+/// A zeroed `verbs_context` of provider ABI `abi` (calloc'd like a provider's, with guard bytes
+/// on both sides) whose priv is a fresh ContextPriv with the given table; freed on drop. `vctx`
+/// is its common part, as the library sees it.
 struct Ctx {
+    abi: u32,
+    base: *mut u8,
     vctx: *mut verbs_context_pabi34,
 }
 
 impl Ctx {
-    fn new(ops: verbs_context_ops) -> Self {
+    fn new(abi: u32, ops: verbs_context_ops) -> Self {
+        let len = GUARD + pabi::context_size(abi) + GUARD;
         // SAFETY: plain calloc; the result is checked.
-        let vctx = unsafe { libc::calloc(1, size_of::<verbs_context_pabi34>()) }
-            .cast::<verbs_context_pabi34>();
-        assert!(!vctx.is_null());
+        let base = unsafe { libc::calloc(1, len) }.cast::<u8>();
+        assert!(!base.is_null());
+        let vctx = crate::verbs::ctxpriv::view34(base.wrapping_add(GUARD).cast(), abi);
         let p = Box::new(ContextPriv::new(
             ops,
             crate::cmd::CmdState::new(0, false),
             false,
         ));
-        // SAFETY: vctx is a live zeroed allocation.
+        // SAFETY: vctx is inside the live zeroed allocation.
         unsafe { (*vctx).r#priv = Box::into_raw(p).cast() };
-        Ctx { vctx }
+        Ctx { abi, base, vctx }
     }
     fn table(&self) -> &verbs_context_ops {
         // SAFETY: priv is the ContextPriv set in new().
@@ -41,11 +48,29 @@ impl Ctx {
         // SAFETY: live allocation, only written through set_ops while no borrow is held.
         unsafe { &*self.vctx }
     }
-    /// The verbs_context as pointer-sized words.
+    /// The common part of the verbs_context as pointer-sized words.
     fn words(&self) -> Vec<usize> {
         let n = size_of::<verbs_context_pabi34>() / size_of::<usize>();
-        // SAFETY: the allocation is n words long and usize-aligned.
+        // SAFETY: the common part is n words long and usize-aligned.
         unsafe { core::slice::from_raw_parts(self.vctx.cast::<usize>(), n) }.to_vec()
+    }
+    /// The public op slots in front of the common part, newest first (as `pabi::FRONT_OPS`).
+    fn front(&self) -> Vec<usize> {
+        let n = pabi::front_bytes(self.abi) / size_of::<usize>();
+        // SAFETY: the front slots precede the common part inside the allocation.
+        unsafe { core::slice::from_raw_parts(self.base.add(GUARD).cast::<usize>(), n) }.to_vec()
+    }
+    /// The guard bytes, which must stay zero.
+    fn guards_clean(&self) -> bool {
+        let end = GUARD + pabi::context_size(self.abi);
+        // SAFETY: both guards lie inside the allocation.
+        let (a, b) = unsafe {
+            (
+                core::slice::from_raw_parts(self.base, GUARD),
+                core::slice::from_raw_parts(self.base.add(end), GUARD),
+            )
+        };
+        a.iter().chain(b).all(|&x| x == 0)
     }
 }
 
@@ -54,7 +79,7 @@ impl Drop for Ctx {
         // SAFETY: both were allocated in new() and are not used afterwards.
         unsafe {
             drop(Box::from_raw((*self.vctx).r#priv.cast::<ContextPriv>()));
-            libc::free(self.vctx.cast());
+            libc::free(self.base.cast());
         }
     }
 }
@@ -77,74 +102,125 @@ fn empty() -> verbs_context_ops {
 }
 
 #[test]
-fn table_has_76_pointer_slots() {
+fn table_has_a_pointer_slot_per_op_of_each_abi() {
     assert_eq!(size_of::<verbs_context_ops>(), NOPS * size_of::<usize>());
-    assert_eq!(size_of::<verbs_context_ops>(), 608);
+    assert_eq!(size_of::<verbs_context_ops>(), 744);
+    let counts: Vec<usize> = pabi::PROVIDER_ABIS
+        .iter()
+        .map(|&a| pabi::op_count(a))
+        .collect();
+    // rdma-core's verbs_context_ops: 608 bytes at ABI 34 and 57, then 3, 4 and 10 ops more.
+    assert_eq!(counts, [76, 76, 79, 83, 93]);
+    let fronts: Vec<usize> = pabi::PROVIDER_ABIS
+        .iter()
+        .map(|&a| pabi::front_bytes(a))
+        .collect();
+    assert_eq!(fronts, [0, 0, 24, 48, 48]);
 }
 
 /// What a fresh context's private table holds: the defaults, except the two event
-/// notifications whose defaults do nothing, which stay empty (see `init_defaults`).
+/// notifications whose defaults do nothing and the ops later ABIs added, which stay empty (see
+/// `init_defaults`).
 fn fresh_private() -> verbs_context_ops {
     let mut t = DEFAULT_OPS;
     t.cq_event = None;
     t.async_event = None;
-    t
+    let mut out = slots(&t);
+    for (slot, since) in out.iter_mut().zip(pabi::OP_SINCE.iter()) {
+        if *since > pabi::OLDEST {
+            *slot = 0;
+        }
+    }
+    // SAFETY: each slot is 0 or one of DEFAULT_OPS's function addresses.
+    unsafe { core::mem::transmute::<[usize; NOPS], verbs_context_ops>(out) }
 }
 
 #[test]
 fn init_defaults_fills_every_private_slot() {
-    let c = Ctx::new(empty());
-    assert!(slots(c.table()).iter().all(|&s| s == 0));
-    // SAFETY: c.vctx is a zeroed verbs_context with a ContextPriv.
-    unsafe { init_defaults(c.vctx) };
-    let got = slots(c.table());
-    assert_eq!(
-        got.iter().filter(|&&s| s == 0).count(),
-        2,
-        "a slot set_ops does not handle"
-    );
-    assert!(slots(&DEFAULT_OPS).iter().all(|&s| s != 0));
-    assert_eq!(got, slots(&fresh_private()));
-    assert!(c.table().cq_event.is_none() && c.table().async_event.is_none());
+    for &abi in &pabi::PROVIDER_ABIS {
+        let c = Ctx::new(abi, empty());
+        assert!(slots(c.table()).iter().all(|&s| s == 0));
+        // SAFETY: c.vctx is a zeroed verbs_context of `abi` with a ContextPriv.
+        unsafe { init_defaults(c.vctx, abi) };
+        let got = slots(c.table());
+        assert_eq!(
+            got.iter().filter(|&&s| s == 0).count(),
+            2 + NOPS - pabi::op_count(pabi::OLDEST),
+            "a slot set_ops does not handle"
+        );
+        assert!(slots(&DEFAULT_OPS).iter().all(|&s| s != 0));
+        assert_eq!(got, slots(&fresh_private()));
+        assert!(c.table().cq_event.is_none() && c.table().async_event.is_none());
+        assert!(c.guards_clean());
+    }
 }
 
 #[test]
 fn init_defaults_fills_exactly_the_public_slots() {
-    let c = Ctx::new(empty());
-    // SAFETY: as above.
-    unsafe { init_defaults(c.vctx) };
-    let w = c.words();
-    let word = size_of::<usize>();
-    let ctx_start = offset_of!(verbs_context_pabi34, context) / word;
-    let ops_start =
-        (offset_of!(verbs_context_pabi34, context) + offset_of!(ibv_context, ops)) / word;
-    let ops_end = ops_start + size_of::<ibv_context_ops>() / word;
-    let priv_at = offset_of!(verbs_context_pabi34, r#priv) / word;
-    // 39 same-name + 2 renamed + 22 compat = 63 public slots: 33 in verbs_context, 30 in ops.
-    let vctx_set = (0..ctx_start)
-        .filter(|&i| i != priv_at && w[i] != 0)
-        .count();
-    let ops_set = (ops_start..ops_end).filter(|&i| w[i] != 0).count();
-    assert_eq!((vctx_set, ops_set), (33, 30));
-    // Nothing else in ibv_context is touched.
-    assert!(
-        (ctx_start..ops_start)
-            .chain(ops_end..w.len())
-            .all(|i| w[i] == 0)
-    );
-    let v = c.v();
-    assert!(v.query_port.is_none() && v.create_cq_ex.is_none());
-    assert!(v.ABI_placeholder1.is_none() && v.ABI_placeholder2.is_none());
-    assert!(v.context.ops._compat_query_device.is_none());
-    assert!(v.context.ops._compat_query_port.is_none());
-    assert_eq!(addr(v.context.ops.post_send), addr(DEFAULT_OPS.post_send));
-    assert_eq!(
-        addr(v.context.ops._compat_alloc_pd),
-        addr(DEFAULT_OPS.alloc_pd)
-    );
-    assert_eq!(addr(v.ibv_create_flow), addr(DEFAULT_OPS.create_flow));
-    assert_eq!(addr(v.ibv_destroy_flow), addr(DEFAULT_OPS.destroy_flow));
-    assert_eq!(addr(v.query_device_ex), addr(DEFAULT_OPS.query_device_ex));
+    for &abi in &pabi::PROVIDER_ABIS {
+        let c = Ctx::new(abi, empty());
+        // SAFETY: as above.
+        unsafe { init_defaults(c.vctx, abi) };
+        let w = c.words();
+        let word = size_of::<usize>();
+        let ctx_start = offset_of!(verbs_context_pabi34, context) / word;
+        let ops_start =
+            (offset_of!(verbs_context_pabi34, context) + offset_of!(ibv_context, ops)) / word;
+        let ops_end = ops_start + size_of::<ibv_context_ops>() / word;
+        let priv_at = offset_of!(verbs_context_pabi34, r#priv) / word;
+        // 39 same-name + 2 renamed + 22 compat = 63 public slots: 33 in verbs_context, 30 in ops.
+        let vctx_set = (0..ctx_start)
+            .filter(|&i| i != priv_at && w[i] != 0)
+            .count();
+        let ops_set = (ops_start..ops_end).filter(|&i| w[i] != 0).count();
+        assert_eq!((vctx_set, ops_set), (33, 30));
+        // Nothing else in ibv_context is touched, nor anything around the context.
+        assert!(
+            (ctx_start..ops_start)
+                .chain(ops_end..w.len())
+                .all(|i| w[i] == 0)
+        );
+        assert!(c.guards_clean());
+        // The front slots this ABI has hold the defaults, newest first.
+        let want: Vec<usize> = pabi::FRONT_OPS
+            .iter()
+            .filter(|(since, _)| *since <= abi)
+            .map(|&(_, off)| {
+                let newest = offset_of!(crate::abi::verbs::verbs_context, context)
+                    - offset_of!(verbs_context_pabi34, context);
+                // The default op of the same name sits in DEFAULT_OPS; find it by the slot.
+                front_default(newest - off)
+            })
+            .collect();
+        assert_eq!(c.front(), want, "provider ABI {abi}");
+        let v = c.v();
+        assert!(v.query_port.is_none() && v.create_cq_ex.is_none());
+        assert!(v.ABI_placeholder1.is_none() && v.ABI_placeholder2.is_none());
+        assert!(v.context.ops._compat_query_device.is_none());
+        assert!(v.context.ops._compat_query_port.is_none());
+        assert_eq!(addr(v.context.ops.post_send), addr(DEFAULT_OPS.post_send));
+        assert_eq!(
+            addr(v.context.ops._compat_alloc_pd),
+            addr(DEFAULT_OPS.alloc_pd)
+        );
+        assert_eq!(addr(v.ibv_create_flow), addr(DEFAULT_OPS.create_flow));
+        assert_eq!(addr(v.ibv_destroy_flow), addr(DEFAULT_OPS.destroy_flow));
+        assert_eq!(addr(v.query_device_ex), addr(DEFAULT_OPS.query_device_ex));
+    }
+}
+
+/// The default of the front op whose slot lies `back` bytes before the common part.
+fn front_default(back: usize) -> usize {
+    let d = &DEFAULT_OPS;
+    match back {
+        48 => addr(d.free_buf),
+        40 => addr(d.alloc_buf),
+        32 => addr(d.dm_export_dmabuf_fd),
+        24 => addr(d.reg_mr_ex),
+        16 => addr(d.dealloc_dmah),
+        8 => addr(d.alloc_dmah),
+        _ => panic!("no front op {back} bytes before the common part"),
+    }
 }
 
 unsafe extern "C" fn p_post_send(
@@ -181,9 +257,9 @@ unsafe extern "C" fn p_post_send2(
 
 #[test]
 fn provider_ops_land_in_private_and_public_slots() {
-    let c = Ctx::new(empty());
+    let c = Ctx::new(34, empty());
     // SAFETY: as above.
-    unsafe { init_defaults(c.vctx) };
+    unsafe { init_defaults(c.vctx, 34) };
     let before = c.words();
     let mut p = empty();
     p.post_send = Some(p_post_send);
@@ -192,7 +268,7 @@ fn provider_ops_land_in_private_and_public_slots() {
     p.create_flow = Some(p_create_flow);
     p.query_ece = Some(p_query_ece);
     // SAFETY: as above; p is a readable table.
-    unsafe { set_ops(c.vctx, &p) };
+    unsafe { set_ops(c.vctx, 34, &p) };
 
     let t = c.table();
     assert_eq!(addr(t.post_send), p_post_send as *const () as usize);
@@ -251,7 +327,7 @@ fn provider_ops_land_in_private_and_public_slots() {
 
 #[test]
 fn later_set_ops_override_only_given_slots() {
-    let c = Ctx::new(empty());
+    let c = Ctx::new(34, empty());
     let mut p = empty();
     p.post_send = Some(p_post_send);
     p.alloc_pd = Some(p_alloc_pd);
@@ -259,9 +335,9 @@ fn later_set_ops_override_only_given_slots() {
     q.post_send = Some(p_post_send2);
     // SAFETY: as above.
     unsafe {
-        init_defaults(c.vctx);
-        set_ops(c.vctx, &p);
-        set_ops(c.vctx, &q);
+        init_defaults(c.vctx, 34);
+        set_ops(c.vctx, 34, &p);
+        set_ops(c.vctx, 34, &q);
     }
     assert_eq!(
         addr(c.table().post_send),
@@ -346,5 +422,119 @@ fn defaults_report_unsupported() {
         d.unimport_mr.unwrap()(null_mut());
         d.unimport_dm.unwrap()(null_mut());
         assert_eq!(errno(), 0);
+    }
+}
+
+unsafe extern "C" fn p_reg_mr_ex(_: *mut ibv_pd, _: *mut ibv_mr_init_attr) -> *mut ibv_mr {
+    0x3000 as *mut ibv_mr
+}
+unsafe extern "C" fn p_free_buf(_: *mut ibv_buf) {}
+unsafe extern "C" fn p_read_comp_cntr(_: *mut ibv_comp_cntr, _: *mut u64) -> c_int {
+    55
+}
+
+/// The ops later ABIs added go to the private table, and to the public slots in front of the
+/// context where the context's ABI has them; never outside the context.
+#[test]
+fn newer_ops_land_in_front_slots_the_abi_has() {
+    for &abi in &pabi::PROVIDER_ABIS {
+        let c = Ctx::new(abi, empty());
+        let mut p = empty();
+        p.reg_mr_ex = Some(p_reg_mr_ex);
+        p.free_buf = Some(p_free_buf);
+        p.read_comp_cntr = Some(p_read_comp_cntr);
+        // SAFETY: as above.
+        unsafe {
+            init_defaults(c.vctx, abi);
+            set_ops(c.vctx, abi, &p);
+        }
+        assert_eq!(addr(c.table().reg_mr_ex), p_reg_mr_ex as *const () as usize);
+        assert_eq!(addr(c.table().free_buf), p_free_buf as *const () as usize);
+        assert_eq!(
+            addr(c.table().read_comp_cntr),
+            p_read_comp_cntr as *const () as usize
+        );
+        let f = c.front();
+        let has = |back: usize| f.len() * size_of::<usize>() >= back;
+        // reg_mr_ex 24 bytes before the common part (ABI 59 on), free_buf 48 (ABI 64 on).
+        if has(24) {
+            assert_eq!(
+                f[f.len() - 3],
+                p_reg_mr_ex as *const () as usize,
+                "ABI {abi}"
+            );
+        }
+        if has(48) {
+            assert_eq!(f[0], p_free_buf as *const () as usize, "ABI {abi}");
+        }
+        assert_eq!(has(24), abi >= 59);
+        assert_eq!(has(48), abi >= 64);
+        assert!(c.guards_clean(), "ABI {abi}: wrote outside the context");
+    }
+}
+
+/// A provider's table of each ABI (its ops in order, `pabi::op_count` of them) is read into
+/// the newest layout slot by slot; the ops its ABI lacks stay empty, and nothing past its end
+/// is read (the table is followed by a poison word).
+#[test]
+fn provider_tables_of_each_abi_read_into_the_newest_layout() {
+    for &abi in &pabi::PROVIDER_ABIS {
+        let n = pabi::op_count(abi);
+        let mut table: Vec<usize> = (0..n).map(|j| 0x1000 + j).collect();
+        table.push(usize::MAX);
+        // SAFETY: a table of n readable slots (values never called).
+        let full = unsafe { provider_table(abi, table.as_ptr().cast()) };
+        let got = slots(&full);
+        let mut j = 0;
+        for (i, &since) in pabi::OP_SINCE.iter().enumerate() {
+            if since <= abi {
+                assert_eq!(got[i], 0x1000 + j, "ABI {abi} slot {i}");
+                j += 1;
+            } else {
+                assert_eq!(got[i], 0, "ABI {abi} slot {i} is not in its table");
+            }
+        }
+        assert_eq!(j, n);
+        assert!(!got.contains(&usize::MAX));
+    }
+}
+
+/// The slot layout of each provider ABI's table, against rdma-core's own (the layout files of
+/// v44 for ABI 34, v64 and v65): the op at each of its offsets lands in the newest slot of the
+/// same name.
+#[test]
+fn provider_tables_match_rdma_core_layouts() {
+    let load = |f: &str| -> Vec<(String, usize)> {
+        let path = format!("{}/../shared/abi/{f}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines()
+            .filter_map(|l| {
+                let c: Vec<&str> = l.split('\t').collect();
+                (c.len() == 5 && c[0] == "struct verbs_context_ops" && !c[1].is_empty())
+                    .then(|| (c[1].to_string(), c[2].parse().unwrap()))
+            })
+            .collect()
+    };
+    let newest: std::collections::BTreeMap<String, usize> =
+        load("layouts-v65.0-pabi65.tsv").into_iter().collect();
+    assert_eq!(newest.len(), NOPS);
+    for (abi, file) in [
+        (34, "layouts-v44.0-pabi34.tsv"),
+        (34, "layouts-v56.0-pabi34.tsv"),
+        (64, "layouts-v64.0-pabi64.tsv"),
+        (65, "layouts-v65.0-pabi65.tsv"),
+    ] {
+        let rows = load(file);
+        assert_eq!(rows.len(), pabi::op_count(abi), "{file}");
+        let mut table = vec![0usize; rows.len()];
+        for (name, off) in &rows {
+            table[off / size_of::<usize>()] = 1 + newest[name];
+        }
+        // SAFETY: a table of the ABI's size (values never called).
+        let got = slots(&unsafe { provider_table(abi, table.as_ptr().cast()) });
+        for (name, _) in &rows {
+            let at = newest[name] / size_of::<usize>();
+            assert_eq!(got[at], 1 + newest[name], "{file}: {name}");
+        }
     }
 }

@@ -1,22 +1,18 @@
-//! rdma-core v44.0 `libibverbs/driver.h`: `struct verbs_context_ops`, the provider ABI 34
-//! dispatch table (608 bytes).
+//! rdma-core `libibverbs/driver.h`: `struct verbs_context_ops`, the provider's dispatch table, as
+//! the newest provider ABI lays it out (v65: 744 bytes, 93 ops sorted by name).
+//!
+//! Each provider ABI's table holds, in the same (alphabetical) order, the ops that existed at that
+//! ABI: the 76 of provider ABI 34 (v44, unchanged signatures since), then those marked `pabi: N`,
+//! which ABI N added (`super::pabi` derives every ABI's layout from these marks' numbers, kept
+//! in `super::pabi::OPS_ADDED`; tests/abi_layout_rust.rs checks both against each other and
+//! against rdma-core's layouts). The header generator turns a mark into `#if IBVERBS_PABI_VERSION >= N`.
 
-use super::verbs_mr;
-use crate::abi::verbs::{
-    ibv_ah, ibv_ah_attr, ibv_alloc_dm_attr, ibv_async_event, ibv_comp_channel, ibv_context,
-    ibv_counter_attach_attr, ibv_counters, ibv_counters_init_attr, ibv_cq, ibv_cq_ex,
-    ibv_cq_init_attr_ex, ibv_device_attr_ex, ibv_dm, ibv_ece, ibv_flow, ibv_flow_action,
-    ibv_flow_action_esp_attr, ibv_flow_attr, ibv_gid, ibv_modify_cq_attr, ibv_mr, ibv_mw,
-    ibv_mw_bind, ibv_ops_wr, ibv_parent_domain_init_attr, ibv_pd, ibv_port_attr, ibv_qp,
-    ibv_qp_attr, ibv_qp_init_attr, ibv_qp_init_attr_ex, ibv_qp_open_attr, ibv_qp_rate_limit_attr,
-    ibv_query_device_ex_input, ibv_recv_wr, ibv_rwq_ind_table, ibv_rwq_ind_table_init_attr,
-    ibv_send_wr, ibv_sge, ibv_srq, ibv_srq_attr, ibv_srq_init_attr, ibv_srq_init_attr_ex, ibv_td,
-    ibv_td_init_attr, ibv_values_ex, ibv_wc, ibv_wq, ibv_wq_attr, ibv_wq_init_attr, ibv_xrcd,
-    ibv_xrcd_init_attr,
-};
+use crate::abi::driver::verbs_mr;
+use crate::abi::verbs::*;
 use core::ffi::{c_int, c_uint, c_void};
 
-/// The full provider dispatch table (one slot per op, sorted by name).
+/// The dispatch table of the newest provider ABI (one slot per op, sorted by name); the library
+/// keeps every context's ops in this layout, whatever its provider's ABI.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct verbs_context_ops {
@@ -29,11 +25,22 @@ pub struct verbs_context_ops {
             num_sges: u32,
         ) -> c_int,
     >,
+    /// pabi: 64 (added by provider ABI 64)
+    pub alloc_buf: Option<
+        unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void,
+    >,
     pub alloc_dm: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
             attr: *mut ibv_alloc_dm_attr,
         ) -> *mut ibv_dm,
+    >,
+    /// pabi: 59 (added by provider ABI 59)
+    pub alloc_dmah: Option<
+        unsafe extern "C" fn(
+            context: *mut ibv_context,
+            attr: *mut ibv_dmah_init_attr,
+        ) -> *mut ibv_dmah,
     >,
     pub alloc_mw: Option<unsafe extern "C" fn(pd: *mut ibv_pd, r#type: u32) -> *mut ibv_mw>,
     pub alloc_null_mr: Option<unsafe extern "C" fn(pd: *mut ibv_pd) -> *mut ibv_mr>,
@@ -68,6 +75,13 @@ pub struct verbs_context_ops {
     pub cq_event: Option<unsafe extern "C" fn(cq: *mut ibv_cq)>,
     pub create_ah:
         Option<unsafe extern "C" fn(pd: *mut ibv_pd, attr: *mut ibv_ah_attr) -> *mut ibv_ah>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub create_comp_cntr: Option<
+        unsafe extern "C" fn(
+            context: *mut ibv_context,
+            attr: *mut ibv_comp_cntr_init_attr,
+        ) -> *mut ibv_comp_cntr,
+    >,
     pub create_counters: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
@@ -129,11 +143,15 @@ pub struct verbs_context_ops {
             wq_init_attr: *mut ibv_wq_init_attr,
         ) -> *mut ibv_wq,
     >,
+    /// pabi: 59 (added by provider ABI 59)
+    pub dealloc_dmah: Option<unsafe extern "C" fn(dmah: *mut ibv_dmah) -> c_int>,
     pub dealloc_mw: Option<unsafe extern "C" fn(mw: *mut ibv_mw) -> c_int>,
     pub dealloc_pd: Option<unsafe extern "C" fn(pd: *mut ibv_pd) -> c_int>,
     pub dealloc_td: Option<unsafe extern "C" fn(td: *mut ibv_td) -> c_int>,
     pub dereg_mr: Option<unsafe extern "C" fn(vmr: *mut verbs_mr) -> c_int>,
     pub destroy_ah: Option<unsafe extern "C" fn(ah: *mut ibv_ah) -> c_int>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub destroy_comp_cntr: Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr) -> c_int>,
     pub destroy_counters: Option<unsafe extern "C" fn(counters: *mut ibv_counters) -> c_int>,
     pub destroy_cq: Option<unsafe extern "C" fn(cq: *mut ibv_cq) -> c_int>,
     pub destroy_flow: Option<unsafe extern "C" fn(flow: *mut ibv_flow) -> c_int>,
@@ -145,6 +163,10 @@ pub struct verbs_context_ops {
     pub destroy_wq: Option<unsafe extern "C" fn(wq: *mut ibv_wq) -> c_int>,
     pub detach_mcast:
         Option<unsafe extern "C" fn(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int>,
+    /// pabi: 64 (added by provider ABI 64)
+    pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
+    /// pabi: 64 (added by provider ABI 64)
+    pub free_buf: Option<unsafe extern "C" fn(buf: *mut ibv_buf)>,
     pub free_context: Option<unsafe extern "C" fn(context: *mut ibv_context)>,
     pub free_dm: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
     pub get_srq_num: Option<unsafe extern "C" fn(srq: *mut ibv_srq, srq_num: *mut u32) -> c_int>,
@@ -153,6 +175,12 @@ pub struct verbs_context_ops {
     pub import_mr: Option<unsafe extern "C" fn(pd: *mut ibv_pd, mr_handle: u32) -> *mut ibv_mr>,
     pub import_pd:
         Option<unsafe extern "C" fn(context: *mut ibv_context, pd_handle: u32) -> *mut ibv_pd>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub inc_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub inc_err_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> c_int>,
     pub modify_cq:
         Option<unsafe extern "C" fn(cq: *mut ibv_cq, attr: *mut ibv_modify_cq_attr) -> c_int>,
     pub modify_flow_action_esp: Option<
@@ -214,6 +242,22 @@ pub struct verbs_context_ops {
             bad_recv_wr: *mut *mut ibv_recv_wr,
         ) -> c_int,
     >,
+    /// pabi: 65 (added by provider ABI 65)
+    pub qp_attach_comp_cntr: Option<
+        unsafe extern "C" fn(
+            qp: *mut ibv_qp,
+            comp_cntr: *mut ibv_comp_cntr,
+            attr: *mut ibv_qp_attach_comp_cntr_attr,
+        ) -> c_int,
+    >,
+    /// pabi: 65 (added by provider ABI 65)
+    pub query_comp_cntr_caps: Option<
+        unsafe extern "C" fn(
+            context: *mut ibv_context,
+            caps: *mut ibv_comp_cntr_caps,
+            caps_size: usize,
+        ) -> c_int,
+    >,
     pub query_device_ex: Option<
         unsafe extern "C" fn(
             context: *mut ibv_context,
@@ -230,6 +274,10 @@ pub struct verbs_context_ops {
             port_attr: *mut ibv_port_attr,
         ) -> c_int,
     >,
+    /// pabi: 64 (added by provider ABI 64)
+    pub query_port_speed: Option<
+        unsafe extern "C" fn(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int,
+    >,
     pub query_qp: Option<
         unsafe extern "C" fn(
             qp: *mut ibv_qp,
@@ -245,6 +293,9 @@ pub struct verbs_context_ops {
     >,
     pub query_srq:
         Option<unsafe extern "C" fn(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> c_int>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub read_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int>,
     pub read_counters: Option<
         unsafe extern "C" fn(
             counters: *mut ibv_counters,
@@ -253,6 +304,9 @@ pub struct verbs_context_ops {
             flags: u32,
         ) -> c_int,
     >,
+    /// pabi: 65 (added by provider ABI 65)
+    pub read_err_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> c_int>,
     pub reg_dm_mr: Option<
         unsafe extern "C" fn(
             pd: *mut ibv_pd,
@@ -281,6 +335,10 @@ pub struct verbs_context_ops {
             access: c_int,
         ) -> *mut ibv_mr,
     >,
+    /// pabi: 59 (added by provider ABI 59)
+    pub reg_mr_ex: Option<
+        unsafe extern "C" fn(pd: *mut ibv_pd, mr_init_attr: *mut ibv_mr_init_attr) -> *mut ibv_mr,
+    >,
     pub req_notify_cq:
         Option<unsafe extern "C" fn(cq: *mut ibv_cq, solicited_only: c_int) -> c_int>,
     pub rereg_mr: Option<
@@ -294,7 +352,13 @@ pub struct verbs_context_ops {
         ) -> c_int,
     >,
     pub resize_cq: Option<unsafe extern "C" fn(cq: *mut ibv_cq, cqe: c_int) -> c_int>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub set_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
     pub set_ece: Option<unsafe extern "C" fn(qp: *mut ibv_qp, ece: *mut ibv_ece) -> c_int>,
+    /// pabi: 65 (added by provider ABI 65)
+    pub set_err_comp_cntr:
+        Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
     pub unimport_dm: Option<unsafe extern "C" fn(dm: *mut ibv_dm)>,
     pub unimport_mr: Option<unsafe extern "C" fn(mr: *mut ibv_mr)>,
     pub unimport_pd: Option<unsafe extern "C" fn(pd: *mut ibv_pd)>,

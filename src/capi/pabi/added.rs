@@ -1,8 +1,7 @@
-//! The names rdma-core v65 added to the private node (IBVERBS_PRIVATE_65 only, default version).
-//!
-//! `verbs_register_driver_65`, and the commands v65 providers use for what ABI 34 lacks: the
-//! port speed, completion counters (efa), DMA handles, `MR_REG_EX`, the dma-buf export of
-//! device memory and the dma-buf heap (mlx5). Each command goes through `crate::cmd` on the
+//! The names later provider ABIs added to the private node, each bound from the ABI that added it
+//! on (its first node the default version): the commands newer providers use for what ABI 34
+//! lacks: DMA handles and `MR_REG_EX` (ABI 59), the port speed, the dma-buf export of device
+//! memory and the dma-buf heap (64, mlx5), completion counters (65, efa). Each command goes through `crate::cmd` on the
 //! context's command channel; none has a write() fallback but `ibv_cmd_reg_mr_ex`.
 //!
 //! Divergence throughout: NULL objects (or a NULL context inside one) give EINVAL where
@@ -10,12 +9,12 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::c_int;
 
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::ibv_mr_type::{IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_MR};
-use crate::abi::driver::pabi34::verbs_device_ops;
-use crate::abi::driver::pabi65::verbs_dmah;
+use crate::abi::driver::verbs_dmah;
 use crate::abi::driver::verbs_mr;
 use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::uapi::ib_uverbs_comp_cntr_entry::{
@@ -39,27 +38,17 @@ use crate::errno::Errno;
 use crate::verbs::cmdbuf::{chain_from_c, chain_to_c};
 use crate::verbs::qpcommon::quiet;
 
-/// `void verbs_register_driver_65(const struct verbs_device_ops *ops)`
-///
-/// As `verbs_register_driver_34`, for a provider ABI 65 provider (`lib<name>-rdmav65.so`): the
-/// devices it claims are ABI-65 devices, whose contexts are v65 `verbs_context`s. NULL is ignored.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn verbs_register_driver_65(ops: *const verbs_device_ops) {
-    // SAFETY: a provider passes its static ops table (same layout at ABI 34 and 65).
-    unsafe { crate::verbs::devlist::register_driver(ops, 65) };
-}
-
 /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
 ///
 /// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only): stores the port's speed in `*speed`. 0, or the
 /// positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context` or
 /// `speed` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_port_speed(
+#[export(PRIVATE 64..)]
+fn ibv_cmd_query_port_speed(
     context: *mut ibv_context,
     port_num: u32,
     speed: *mut u64,
-) -> c_int {
+) -> Raw<c_int> {
     if speed.is_null() {
         return crate::errno::Errno::EINVAL.ret_errno();
     }
@@ -78,12 +67,12 @@ pub unsafe extern "C" fn ibv_cmd_query_port_speed(
 /// UVERBS_METHOD_DMAH_ALLOC (ioctl only) with the CPU id, TPH memory type and processing hint
 /// that `attr->comp_mask` names: sets `st->handle` and `st->dmah.context`. 0, or the positive
 /// errno (errno set too).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_alloc_dmah(
+#[export(PRIVATE 59..)]
+fn ibv_cmd_alloc_dmah(
     ctx: *mut ibv_context,
     st: *mut verbs_dmah,
     attr: *mut ibv_dmah_init_attr,
-) -> c_int {
+) -> Raw<c_int> {
     if ctx.is_null() || st.is_null() || attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -109,8 +98,8 @@ pub unsafe extern "C" fn ibv_cmd_alloc_dmah(
 ///
 /// UVERBS_METHOD_DMAH_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as
 /// success on a disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_free_dmah(dmah: *mut verbs_dmah) -> c_int {
+#[export(PRIVATE 59..)]
+fn ibv_cmd_free_dmah(dmah: *mut verbs_dmah) -> Raw<c_int> {
     if dmah.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -129,12 +118,12 @@ pub unsafe extern "C" fn ibv_cmd_free_dmah(dmah: *mut verbs_dmah) -> c_int {
 /// UVERBS_METHOD_COMP_CNTR_CREATE (ioctl only) with the provider's `link` chain: sets
 /// `comp_cntr->context` (first, as rdma-core, whatever the outcome) and, on success,
 /// `comp_cntr->handle`. 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_create_comp_cntr(
+#[export(PRIVATE 65..)]
+fn ibv_cmd_create_comp_cntr(
     context: *mut ibv_context,
     comp_cntr: *mut ibv_comp_cntr,
     link: *mut ibv_command_buffer,
-) -> c_int {
+) -> Raw<c_int> {
     if context.is_null() || comp_cntr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -157,8 +146,8 @@ pub unsafe extern "C" fn ibv_cmd_create_comp_cntr(
 ///
 /// UVERBS_METHOD_COMP_CNTR_DESTROY (ioctl only) by handle. 0, or the positive errno; EIO counts
 /// as success on a disassociated device when allowed.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_destroy_comp_cntr(comp_cntr: *mut ibv_comp_cntr) -> Raw<c_int> {
     if comp_cntr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -212,8 +201,8 @@ unsafe fn read(c: *mut ibv_comp_cntr, entry: u32, value: *mut u64) -> c_int {
 /// `int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// Sets the completion count (COMP_CNTR_MODIFY, entry COMP, op SET). 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> Raw<c_int> {
     // SAFETY: the C contract.
     unsafe {
         modify(
@@ -228,11 +217,8 @@ pub unsafe extern "C" fn ibv_cmd_set_comp_cntr(comp_cntr: *mut ibv_comp_cntr, va
 /// `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
 /// Sets the error count (entry ERR, op SET). 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_set_err_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    value: u64,
-) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_set_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: u64) -> Raw<c_int> {
     // SAFETY: the C contract.
     unsafe {
         modify(
@@ -247,11 +233,8 @@ pub unsafe extern "C" fn ibv_cmd_set_err_comp_cntr(
 /// `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// Adds to the completion count (entry COMP, op INC). 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_inc_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    amount: u64,
-) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_inc_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> Raw<c_int> {
     // SAFETY: the C contract.
     unsafe {
         modify(
@@ -266,11 +249,8 @@ pub unsafe extern "C" fn ibv_cmd_inc_comp_cntr(
 /// `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
 /// Adds to the error count (entry ERR, op INC). 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_inc_err_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    amount: u64,
-) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_inc_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, amount: u64) -> Raw<c_int> {
     // SAFETY: the C contract.
     unsafe {
         modify(
@@ -286,11 +266,8 @@ pub unsafe extern "C" fn ibv_cmd_inc_err_comp_cntr(
 ///
 /// The completion count into `*value` (COMP_CNTR_READ, entry COMP). 0, or the positive errno.
 /// Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_read_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    value: *mut u64,
-) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_read_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw<c_int> {
     // SAFETY: the C contract.
     unsafe { read(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_COMP as u32, value) }
 }
@@ -299,11 +276,8 @@ pub unsafe extern "C" fn ibv_cmd_read_comp_cntr(
 ///
 /// The error count into `*value` (entry ERR). 0, or the positive errno. Divergence: a NULL
 /// `value` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_read_err_comp_cntr(
-    comp_cntr: *mut ibv_comp_cntr,
-    value: *mut u64,
-) -> c_int {
+#[export(PRIVATE 65..)]
+fn ibv_cmd_read_err_comp_cntr(comp_cntr: *mut ibv_comp_cntr, value: *mut u64) -> Raw<c_int> {
     // SAFETY: the C contract.
     unsafe { read(comp_cntr, IB_UVERBS_COMP_CNTR_ENTRY_ERR as u32, value) }
 }
@@ -313,12 +287,12 @@ pub unsafe extern "C" fn ibv_cmd_read_err_comp_cntr(
 /// UVERBS_METHOD_QP_ATTACH_COMP_CNTR (ioctl only): count the QP's operations of
 /// `attr->op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the counter.
 /// 0, or the positive errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_qp_attach_comp_cntr(
+#[export(PRIVATE 65..)]
+fn ibv_cmd_qp_attach_comp_cntr(
     qp: *mut ibv_qp,
     comp_cntr: *mut ibv_comp_cntr,
     attr: *mut ibv_qp_attach_comp_cntr_attr,
-) -> c_int {
+) -> Raw<c_int> {
     if qp.is_null() || comp_cntr.is_null() || attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -338,12 +312,12 @@ pub unsafe extern "C" fn ibv_cmd_qp_attach_comp_cntr(
 /// their maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. 0, or the positive
 /// errno; a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is EINVAL with errno left
 /// alone (as rdma-core).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_query_comp_cntr_caps(
+#[export(PRIVATE 65..)]
+fn ibv_cmd_query_comp_cntr_caps(
     context: *mut ibv_context,
     caps: *mut ibv_comp_cntr_caps,
     caps_size: usize,
-) -> c_int {
+) -> Raw<c_int> {
     if caps_size < size_of::<ibv_comp_cntr_caps>() {
         return quiet(Errno::EINVAL);
     }
@@ -366,11 +340,8 @@ pub unsafe extern "C" fn ibv_cmd_query_comp_cntr_caps(
 ///
 /// UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
 /// page offset `pg_off` of the command fd. The fd, or -1 with errno.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_export_dmabuf_fd(
-    ctx: *mut ibv_context,
-    pg_off: libc::off_t,
-) -> c_int {
+#[export(PRIVATE 64..)]
+fn ibv_cmd_export_dmabuf_fd(ctx: *mut ibv_context, pg_off: libc::off_t) -> Raw<c_int> {
     // SAFETY: a NULL or live context.
     unsafe { with_cmd(ctx, |c| crate::cmd::dm::export_dmabuf_fd(c, pg_off as u64)).ret_minus_one() }
 }
@@ -383,12 +354,12 @@ pub unsafe extern "C" fn ibv_cmd_export_dmabuf_fd(
 /// without the method gets the legacy REG_MR write for an address-based request (EOPNOTSUPP for a
 /// dma-buf or DMA handle one). 0, or the positive errno (errno set too). Divergence: DMAH with a
 /// NULL `dmah` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(
+#[export(PRIVATE 59..)]
+fn ibv_cmd_reg_mr_ex(
     pd: *mut ibv_pd,
     vmr: *mut verbs_mr,
     mr_init_attr: *mut ibv_mr_init_attr,
-) -> c_int {
+) -> Raw<c_int> {
     if pd.is_null() || vmr.is_null() || mr_init_attr.is_null() {
         return Errno::EINVAL.ret_errno();
     }
@@ -432,8 +403,3 @@ pub unsafe extern "C" fn ibv_cmd_reg_mr_ex(
             .ret_errno()
     }
 }
-
-pub use super::heap::{
-    ibv_dmabuf_heap, ibv_dmabuf_heap_alloc, ibv_dmabuf_heap_cc_shared_init,
-    ibv_dmabuf_heap_destroy, ibv_dmabuf_heap_free,
-};

@@ -12,6 +12,7 @@
 // The safety contract of each export is its C prototype, quoted in its doc.
 #![allow(clippy::missing_safety_doc)]
 
+use crate::capi::export::export;
 use core::ffi::{c_int, c_void};
 use std::ffi::CString;
 
@@ -65,8 +66,8 @@ pub(crate) static BUFFERS: crate::verbs::handed::Handed =
 ///
 /// Opens the confidential-computing shared heap `/dev/dma_heap/system_cc_shared`. The heap, or
 /// NULL with errno (open()'s: ENOENT on a kernel without that heap).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_dmabuf_heap_cc_shared_init() -> *mut ibv_dmabuf_heap {
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_cc_shared_init() -> Raw<*mut ibv_dmabuf_heap> {
     heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP)
         .map(|h| HEAPS.give(Box::into_raw(h)))
         .ret_null()
@@ -77,8 +78,8 @@ pub unsafe extern "C" fn ibv_dmabuf_heap_cc_shared_init() -> *mut ibv_dmabuf_hea
 /// Closes the heap and frees its handle (buffers already allocated stay valid until freed).
 /// NULL is ignored. Divergence: so is a heap this library did not hand out (rdma-core frees it:
 /// libc aborts the process).
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) {
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) -> Raw<()> {
     if heap.is_null() || !HEAPS.take(heap) {
         return;
     }
@@ -92,12 +93,12 @@ pub unsafe extern "C" fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) {
 /// `size` bytes from the heap, mapped read-write and shared; `*dmabuf_fd` receives the buffer's
 /// dma-buf fd (close-on-exec). The address, or NULL with errno (the ioctl's or mmap's), with
 /// nothing left open. Divergence: a NULL `heap` or `dmabuf_fd` gives EINVAL.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_dmabuf_heap_alloc(
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_alloc(
     heap: *mut ibv_dmabuf_heap,
     size: usize,
     dmabuf_fd: *mut c_int,
-) -> *mut c_void {
+) -> Raw<*mut c_void> {
     // SAFETY: a handle from ibv_dmabuf_heap_cc_shared_init, or NULL.
     let Some(h) = (unsafe { heap.as_ref() }) else {
         return Err(Errno::EINVAL).ret_null();
@@ -121,8 +122,8 @@ pub unsafe extern "C" fn ibv_dmabuf_heap_alloc(
 /// address this library did not map (or already unmapped) is not unmapped (logged at debug
 /// level), and a buffer is unmapped by the length it was mapped with (a different `size` is
 /// logged); the fd is closed either way, as rdma-core closes it.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) {
+#[export(PRIVATE 64..)]
+fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) -> Raw<()> {
     // Only a mapping of ours, and only as long as it was mapped: a garbage address or size
     // must not unmap the process's own memory.
     let mapped = if buf.is_null() {

@@ -1,30 +1,18 @@
-//! rdma-core `libibverbs/driver.h` at v44.0 (provider ABI 34): the layouts a
-//! `lib<name>-rdmav34.so` provider shares with the core.
+//! rdma-core `libibverbs/driver.h`: the objects a provider shares with the core (the `verbs_*`
+//! wrappers around the public objects, the device records, the match table), whose layouts no
+//! provider ABI since 34 has changed (v44's, checked against v44, v64 and v65).
 //!
-//! Differences from the public v65 types that matter here:
-//! - `verbs_context` is the v44 layout (648 bytes, `context` at 320); see its doc comment.
-//! - `verbs_qp` embeds `ibv_qp_ex_pabi34` (352 bytes, no `wr_flush`), not the v65 `ibv_qp_ex`.
-//! - A provider's `query_port` fills the v44 `ibv_port_attr` (52 bytes, no `active_speed_ex`).
-//!
-//! Pure data except the version constant; the `..._anon_N` unions are inlined as anonymous
-//! members in C.
-
-mod context;
-mod ops;
-
-pub use context::*;
-pub use ops::*;
+//! Pure data; the `..._anon_N` unions are inlined as anonymous members in C.
 
 use crate::abi::ctype::{CAtomicInt, CEnum};
-use crate::abi::driver::{ibv_flow_action_type, ibv_mr_type, list_node};
+use crate::abi::driver::{
+    ibv_flow_action_type, ibv_mr_type, ibv_qp_ex_pabi34, list_node, verbs_context_pabi34,
+};
 use crate::abi::verbs::{
     IBV_SYSFS_NAME_MAX, IBV_SYSFS_PATH_MAX, ibv_counters, ibv_cq, ibv_cq_ex, ibv_device, ibv_dm,
     ibv_flow_action, ibv_mr, ibv_node_type, ibv_qp, ibv_srq, ibv_srq_type, ibv_xrcd,
 };
 use core::ffi::{c_char, c_int, c_uint, c_void};
-
-/// The provider ABI these layouts belong to (`verbs_register_driver_34`, `IBVERBS_PRIVATE_34`).
-pub const IBVERBS_PABI_VERSION: u32 = 34;
 
 /// The core's wrapper around an XRC domain.
 #[repr(C)]
@@ -188,5 +176,14 @@ pub struct verbs_device {
 #[derive(Clone, Copy)]
 pub struct verbs_counters {
     pub counters: ibv_counters,
+    pub handle: u32,
+}
+
+/// The core's wrapper around a DMA handle (provider ABI 59 on; `verbs_get_dmah` is its
+/// `container_of`: `dmah` is first).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct verbs_dmah {
+    pub dmah: crate::abi::verbs::ibv_dmah,
     pub handle: u32,
 }

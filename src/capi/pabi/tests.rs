@@ -8,10 +8,9 @@ use core::ptr::null_mut;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::added::*;
 use super::heap::*;
-use super::new::*;
-use crate::abi::driver::pabi65::{verbs_context_ops_pabi65, verbs_dmah};
-use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_mr};
+use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34, verbs_dmah, verbs_mr};
 use crate::abi::verbs::*;
 use crate::capi::{context, counters, dm, mr};
 use crate::sys;
@@ -161,8 +160,8 @@ mod fake {
     }
 }
 
-/// A context of provider ABI `abi` (its v65-only ops the fakes above when 65), whose command fd
-/// is `/dev/null`.
+/// A context of provider ABI `abi` (the ops later ABIs added the fakes above when 65), whose
+/// command fd is `/dev/null`.
 fn context(abi: u32) -> *mut ibv_context {
     // SAFETY: zeroed plain data: NULL pointers and absent ops.
     let ops: verbs_context_ops = unsafe { core::mem::zeroed() };
@@ -172,9 +171,7 @@ fn context(abi: u32) -> *mut ibv_context {
         false,
     ));
     if abi == 65 {
-        p.abi = 65;
-        // SAFETY: as above.
-        let mut t: verbs_context_ops_pabi65 = unsafe { core::mem::zeroed() };
+        let t = &mut p.ops;
         t.create_comp_cntr = Some(fake::create_comp_cntr);
         t.destroy_comp_cntr = Some(fake::destroy_comp_cntr);
         t.set_comp_cntr = Some(fake::set_comp_cntr);
@@ -192,7 +189,6 @@ fn context(abi: u32) -> *mut ibv_context {
         t.reg_mr_ex = Some(fake::reg_mr_ex);
         t.alloc_buf = Some(fake::alloc_buf);
         t.free_buf = Some(fake::free_buf);
-        *p.ops65 = t;
     }
     // SAFETY: as above.
     let v: *mut verbs_context_pabi34 = Box::into_raw(Box::new(unsafe { core::mem::zeroed() }));

@@ -1,5 +1,6 @@
-//! rdma-core v44.0 `libibverbs/verbs.h` types whose provider ABI 34 layout differs from v65:
-//! `struct verbs_context` and `struct ibv_qp_ex`.
+//! rdma-core v44.0 `libibverbs/verbs.h` types whose provider ABI 34 layout differs from the newest:
+//! `struct verbs_context` (the library's view of every provider ABI's context, see `super::pabi`)
+//! and `struct ibv_qp_ex`.
 
 use crate::abi::ctype::verbs_ex_private;
 use crate::abi::verbs::{

@@ -1,0 +1,210 @@
+//! The forms of the private functions whose C prototype a later provider ABI changed (rdma-core
+//! v57 cmd_device.c, v59 cmd_cq.c, v64 cmd_qp.c, cmd_mr.c): each is exported only as a non-default
+//! twin `name@IBVERBS_PRIVATE_<N>` for the ABIs that have its form, and calls the body the oldest
+//! form calls (never that export). The oldest forms are in the command files of `capi`.
+use core::ffi::{c_int, c_void};
+
+use crate::abi::driver::{verbs_cq, verbs_mr, verbs_qp};
+use crate::abi::kern_abi::{
+    ibv_command_buffer, ibv_create_cq_ex, ibv_create_qp_ex, ibv_get_context,
+};
+use crate::abi::uapi::{
+    ib_uverbs_ex_create_cq_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp,
+};
+use crate::abi::verbs::{
+    ibv_context, ibv_cq_init_attr_ex, ibv_fd_arr, ibv_pd, ibv_qp_init_attr_ex,
+};
+use crate::capi::export::{Buf, export};
+use crate::cret::CRet;
+use crate::errno::Errno;
+use crate::verbs::handle::Ptr;
+
+use crate::abi::driver::create_cq_cmd_flags::{
+    CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF, CREATE_CQ_CMD_FLAGS_WITH_MEM_VA,
+};
+use crate::abi::driver::verbs_create_cq_prov_attr;
+use crate::cmd::cq::CqBuffer;
+
+/// True when a provider's `driver` chain carries attributes (NULL or empty: false).
+unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
+    // SAFETY: the caller's contract: NULL or a command buffer chain.
+    !driver.is_null() && unsafe { crate::capi::driver::final_num_attrs(0, driver) } != 0
+}
+
+/// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
+///
+/// As the ABI-34 form, on the context of the provider's ABI, with the file descriptors `fd_arr`
+/// gives (if not NULL) handed to the kernel as GET_CONTEXT's `FD_ARR` attribute (the write
+/// fallback has no room for them, as in rdma-core). Divergence: a NULL `fd_arr->arr` with a
+/// `count` gives EINVAL.
+#[export(PRIVATE 57.. as ibv_cmd_get_context)]
+fn get_context_fd<const ABI: u32>(
+    context: *mut c_void,
+    (cmd, cmd_size): Buf<ibv_get_context>,
+    fd_arr: Option<Ptr<ibv_fd_arr>>,
+    (resp, resp_size): Buf<ib_uverbs_get_context_resp>,
+) -> Errno {
+    let fds = crate::verbs::device::fd_array(fd_arr)?;
+    // SAFETY: NULL or the provider's context of its ABI: its common part, in place.
+    let view = unsafe { Ptr::from_raw(crate::verbs::ctxpriv::view34(context, ABI)) }?;
+    crate::verbs::device::cmd_get_context(view, cmd.bytes(), resp.bytes(), fds.as_deref())
+}
+
+/// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
+///
+/// As the ABI-34 form; with `CREATE_CQ_CMD_FLAGS_WITH_MEM_VA` or `_DMABUF` in `cmd_flags` the CQ
+/// ring is the provider's, which `prov_attr` gives (EINVAL without it): its address, or its
+/// dma-buf and offset, and length go to the kernel (ioctl only).
+#[export(PRIVATE 59.. as ibv_cmd_create_cq_ex)]
+fn create_cq_ex_prov(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut ibv_create_cq_ex,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_ex_create_cq_resp,
+    resp_size: usize,
+    cmd_flags: u32,
+) -> Raw<c_int> {
+    // SAFETY: the C contract, forwarded.
+    unsafe {
+        create_cq_ex(
+            context,
+            cq_attr,
+            prov_attr,
+            cq,
+            cmd,
+            cmd_size,
+            resp,
+            resp_size,
+            cmd_flags,
+            core::ptr::null_mut(),
+        )
+    }
+}
+
+/// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
+///
+/// As the ABI-34 form; `prov_attr` as for `ibv_cmd_create_cq_ex` (provider ABI 59 on).
+#[export(PRIVATE 59.. as ibv_cmd_create_cq_ex2)]
+fn create_cq_ex2_prov(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut ibv_create_cq_ex,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_ex_create_cq_resp,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> Raw<c_int> {
+    // SAFETY: the C contract, forwarded.
+    unsafe {
+        create_cq_ex(
+            context, cq_attr, prov_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
+        )
+    }
+}
+
+/// The body of both provider-ABI-59 create-CQ commands: the CQ ring `cmd_flags` says the provider
+/// gives (`prov_attr`), then the ABI-34 body.
+///
+/// # Safety
+/// As for those exports.
+#[allow(clippy::too_many_arguments)]
+unsafe fn create_cq_ex(
+    context: *mut ibv_context,
+    cq_attr: *const ibv_cq_init_attr_ex,
+    prov_attr: *mut verbs_create_cq_prov_attr,
+    cq: *mut verbs_cq,
+    cmd: *mut ibv_create_cq_ex,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_ex_create_cq_resp,
+    resp_size: usize,
+    cmd_flags: u32,
+    driver: *mut ibv_command_buffer,
+) -> c_int {
+    let va = cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_VA as u32 != 0;
+    let dmabuf = cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF as u32 != 0;
+    // SAFETY: NULL or the provider's attributes.
+    let buffer = match (unsafe { prov_attr.as_ref() }, va, dmabuf) {
+        (None, true, _) | (None, _, true) => return Errno::EINVAL.ret_errno(),
+        (Some(p), true, _) => Some(CqBuffer::Va {
+            // SAFETY: WITH_MEM_VA: the union holds the pointer.
+            addr: unsafe { p.buffer.anon_1.ptr } as usize as u64,
+            length: p.buffer.length,
+        }),
+        (Some(p), false, true) => {
+            // SAFETY: WITH_MEM_DMABUF: the union holds the dma-buf.
+            let d = unsafe { p.buffer.anon_1.dmabuf };
+            Some(CqBuffer::Dmabuf {
+                fd: d.fd,
+                offset: d.offset,
+                length: p.buffer.length,
+            })
+        }
+        _ => None,
+    };
+    // SAFETY: the caller's contract.
+    unsafe {
+        crate::capi::cmd_cq::create_cq_ex(
+            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver, buffer,
+        )
+    }
+}
+
+/// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`
+///
+/// As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
+/// nothing sent (the ABI-34 form has no way to pass them on).
+#[export(PRIVATE 64.. as ibv_cmd_create_qp_ex2)]
+fn create_qp_ex2_driver(
+    context: *mut ibv_context,
+    qp: *mut verbs_qp,
+    qp_attr: *mut ibv_qp_init_attr_ex,
+    cmd: *mut ibv_create_qp_ex,
+    cmd_size: usize,
+    resp: *mut ib_uverbs_ex_create_qp_resp,
+    resp_size: usize,
+    driver: *mut ibv_command_buffer,
+) -> Raw<c_int> {
+    // SAFETY: NULL or the provider's chain.
+    if unsafe { has_driver_attrs(driver) } {
+        return Errno::EOPNOTSUPP.ret_errno();
+    }
+    // SAFETY: the C contract, forwarded.
+    unsafe {
+        crate::capi::cmd_qp::create_qp_ext(
+            context,
+            qp,
+            qp_attr,
+            (cmd, cmd_size),
+            (resp, resp_size),
+            crate::cmd::qp::CREATE_QP_EX2_MASK,
+            crate::cmd::qp::create_qp_ex2,
+        )
+    }
+    .ret_errno()
+}
+
+/// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`
+///
+/// As the ABI-34 form, with the provider's `driver` attribute chain linked after the command's
+/// own attributes (and written back).
+#[export(PRIVATE 57.. as ibv_cmd_reg_dmabuf_mr)]
+fn reg_dmabuf_mr_driver(
+    pd: *mut ibv_pd,
+    offset: u64,
+    length: usize,
+    iova: u64,
+    fd: c_int,
+    access: c_int,
+    vmr: *mut verbs_mr,
+    driver: *mut ibv_command_buffer,
+) -> Raw<c_int> {
+    // SAFETY: the C contract, forwarded.
+    unsafe { crate::capi::cmd_mr::reg_dmabuf_mr(pd, offset, length, iova, fd, access, vmr, driver) }
+        .ret_errno()
+}

@@ -1,0 +1,232 @@
+//! Typed handles on the objects the C edge is handed (rdma-core has none: its verbs dereference
+//! what they are given).
+//!
+//! Each export converts its pointer parameters once (`capi::export::FromC`): a NULL object, or an
+//! object whose `context` is NULL, is EINVAL there (Divergence: rdma-core crashes), and the body
+//! gets a handle that is not NULL and knows its context. A handle lives for one call: it is made
+//! from the C caller's contract (a live object of an open context of this library) and never
+//! stored, so its accessors may read the object without `unsafe` at every use.
+//!
+//! Called by `capi` (the conversions) and by the rest of `verbs`.
+use core::ptr::NonNull;
+
+use crate::abi::driver::verbs_context_ops;
+use crate::abi::verbs::*;
+use crate::errno::{Errno, Result};
+
+/// A library object the C edge is handed, which names its context.
+pub trait Object {
+    /// The object's `context` member.
+    ///
+    /// # Safety
+    /// `p` points to a live object.
+    unsafe fn context_of(p: *mut Self) -> *mut ibv_context;
+}
+
+macro_rules! objects {
+    ($($c:ident)*) => {$(
+        impl Object for $c {
+            #[inline(always)]
+            unsafe fn context_of(p: *mut Self) -> *mut ibv_context {
+                // SAFETY: the caller's contract: a live object.
+                unsafe { (*p).context }
+            }
+        }
+    )*};
+}
+objects!(ibv_pd ibv_cq ibv_qp ibv_srq ibv_wq ibv_mr ibv_mw ibv_ah ibv_xrcd ibv_dm ibv_flow
+    ibv_counters ibv_rwq_ind_table ibv_td ibv_flow_action ibv_comp_cntr ibv_dmah ibv_cq_ex);
+
+/// A live object of type `T` of an open context of this library, for one call.
+pub struct Handle<T: Object> {
+    raw: NonNull<T>,
+    ctx: NonNull<ibv_context>,
+}
+
+impl<T: Object> Clone for Handle<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: Object> Copy for Handle<T> {}
+
+impl<T: Object> Handle<T> {
+    /// The handle of `p`; EINVAL for NULL, or for an object whose `context` is NULL.
+    ///
+    /// # Safety
+    /// `p` is NULL or a live object of a context of this library (whose `priv` is NULL or ours),
+    /// and both stay live for the call the handle is made for.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(p: *mut T) -> Result<Self> {
+        let raw = NonNull::new(p).ok_or(Errno::EINVAL)?;
+        // SAFETY: the caller's contract: a live object.
+        let ctx = unsafe { T::context_of(p) };
+        let ctx = NonNull::new(ctx).ok_or(Errno::EINVAL)?;
+        Ok(Handle { raw, ctx })
+    }
+
+    /// The object.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> *mut T {
+        self.raw.as_ptr()
+    }
+
+    /// Its context.
+    #[inline(always)]
+    pub(crate) fn context(self) -> *mut ibv_context {
+        self.ctx.as_ptr()
+    }
+
+    /// Its context's op table (the provider's ops, or the defaults).
+    #[inline(always)]
+    pub(crate) fn ops(self) -> &'static verbs_context_ops {
+        // SAFETY: from_raw's contract: an open context of this library, live for the call.
+        unsafe { crate::verbs::ctxpriv::ops_of(self.context()) }
+    }
+
+    /// Its context, as a handle.
+    #[inline(always)]
+    pub(crate) fn ctx(self) -> Ctx {
+        Ctx { raw: self.ctx }
+    }
+}
+
+/// Handles by the object's name.
+pub use names::*;
+mod names {
+    // The families not converted to declarations yet do not use theirs.
+    #![allow(dead_code)]
+    use super::Handle;
+    use crate::abi::verbs::*;
+    pub type Pd = Handle<ibv_pd>;
+    pub type Cq = Handle<ibv_cq>;
+    pub type Qp = Handle<ibv_qp>;
+    pub type Srq = Handle<ibv_srq>;
+    pub type Wq = Handle<ibv_wq>;
+    pub type Mr = Handle<ibv_mr>;
+    pub type Mw = Handle<ibv_mw>;
+    pub type Ah = Handle<ibv_ah>;
+    pub type Xrcd = Handle<ibv_xrcd>;
+    pub type Dm = Handle<ibv_dm>;
+    pub type Flow = Handle<ibv_flow>;
+    pub type Counters = Handle<ibv_counters>;
+    pub type RwqIndTable = Handle<ibv_rwq_ind_table>;
+    pub type Td = Handle<ibv_td>;
+    pub type FlowAction = Handle<ibv_flow_action>;
+    pub type CompCntr = Handle<ibv_comp_cntr>;
+    pub type Dmah = Handle<ibv_dmah>;
+}
+
+/// An open context of this library, for one call.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    raw: NonNull<ibv_context>,
+}
+
+impl Ctx {
+    /// The handle of `ctx`; EINVAL for NULL.
+    ///
+    /// # Safety
+    /// `ctx` is NULL or an open context of this library (whose `priv` is NULL or ours), live for
+    /// the call the handle is made for.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(ctx: *mut ibv_context) -> Result<Ctx> {
+        NonNull::new(ctx)
+            .map(|raw| Ctx { raw })
+            .ok_or(Errno::EINVAL)
+    }
+
+    /// The context.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> *mut ibv_context {
+        self.raw.as_ptr()
+    }
+
+    /// Its op table (the provider's ops, or the defaults).
+    #[inline(always)]
+    pub(crate) fn ops(self) -> &'static verbs_context_ops {
+        // SAFETY: from_raw's contract: an open context of this library, live for the call.
+        unsafe { crate::verbs::ctxpriv::ops_of(self.raw()) }
+    }
+
+    /// Its command channel and private part.
+    #[inline(always)]
+    pub(crate) fn channel(self) -> crate::verbs::ctxpriv::Context {
+        // SAFETY: from_raw's contract.
+        unsafe { crate::verbs::ctxpriv::Context::of(self.raw) }
+    }
+}
+
+/// A pointer the C contract says is valid and that is not NULL (EINVAL for NULL): an object
+/// under construction (its `context` not set yet), an attribute record, an out parameter.
+pub struct Ptr<T>(NonNull<T>);
+
+impl<T> Clone for Ptr<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Ptr<T> {}
+
+impl<T> Ptr<T> {
+    /// EINVAL for NULL.
+    ///
+    /// # Safety
+    /// `p` is NULL or valid for reads and writes of a `T` for the call.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(p: *mut T) -> Result<Self> {
+        NonNull::new(p).map(Ptr).ok_or(Errno::EINVAL)
+    }
+
+    /// The pointer.
+    #[inline(always)]
+    pub(crate) fn as_ptr(self) -> *mut T {
+        self.0.as_ptr()
+    }
+
+    /// A copy of what it points to.
+    #[inline(always)]
+    pub(crate) fn read(self) -> T
+    where
+        T: Copy,
+    {
+        // SAFETY: from_raw's contract: valid for reads for the call.
+        unsafe { self.0.as_ptr().read() }
+    }
+
+    /// Store `v` there.
+    #[inline(always)]
+    #[allow(dead_code)] // for the families' out parameters
+    pub(crate) fn write(self, v: T) {
+        // SAFETY: from_raw's contract: valid for writes for the call.
+        unsafe { self.0.as_ptr().write(v) }
+    }
+}
+
+/// A device of a list this library handed out (`ibv_get_device_list`), held by the caller, for
+/// one call.
+#[derive(Clone, Copy)]
+pub struct Dev(NonNull<ibv_device>);
+
+impl Dev {
+    /// EINVAL for NULL.
+    ///
+    /// # Safety
+    /// `p` is NULL or a device of a list this library handed out, still held, for the call.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(p: *mut ibv_device) -> Result<Dev> {
+        NonNull::new(p).map(Dev).ok_or(Errno::EINVAL)
+    }
+
+    /// The device.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> *mut ibv_device {
+        self.0.as_ptr()
+    }
+
+    /// The library's record around it (`struct verbs_device`).
+    #[inline(always)]
+    pub(crate) fn vdev(self) -> crate::verbs::devlist::VdevPtr {
+        crate::verbs::devlist::vdev_of(self.raw())
+    }
+}
