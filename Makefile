@@ -5,6 +5,7 @@
 #   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
+#                        (with the rdma-core release matrix: tools/rdma-core-builds, cached in ~/.cache)
 #   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
 #   make install         what `make` built (never builds: `sudo make install` needs no cargo) into PREFIX=/usr/local
 #                        (or BINDIR=, LIBDIR=, INCLUDEDIR=, MANDIR=, DESTDIR=) as rdma-core lays it out
@@ -43,7 +44,7 @@ LIB        := $(OUT)/libibverbs.so.1
 DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib doctor man shared deps demo test lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
+.PHONY: all lib doctor man shared deps releases demo test lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
 
 all: lib doctor man
 lib: $(LIB)
@@ -91,7 +92,16 @@ demo: shared deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: shared deps lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test providers secure-test vm-test
+test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test providers secure-test vm-test
+
+# The rdma-core releases the VM's release matrix runs (tools/rdma-core-builds), built once per
+# machine into ~/.cache/ibverbs-rs and reused: started here in the background at low priority, so
+# a cold cache builds beside the host tests (about 2 minutes of both cores each); the VM suite's
+# own call waits for each release's lock and finds it built. Log: target/rdma-core-builds.log.
+releases:
+	tools/deps.sh releases
+	mkdir -p target
+	nohup nice -n 10 tools/rdma-core-builds > target/rdma-core-builds.txt 2> target/rdma-core-builds.log < /dev/null &
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
 # and clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules).

@@ -2,7 +2,9 @@
 # Install what the build and the tests need on a fresh Debian 12 machine (idempotent; quiet when done).
 #   tools/deps.sh          build + ABI/behaviour tests without a kernel
 #   tools/deps.sh vm       also the soft-RoCE VM (QEMU, busybox, kmod, cpio, iproute2, rdma programs,
-#                          libfabric's fi_info and UCX's ucx_info)
+#                          libfabric's fi_info and UCX's ucx_info) and what the release matrix needs
+#   tools/deps.sh releases what ../shared/rdma-core/build needs to build an rdma-core release in place
+#                          (tools/rdma-core-builds; the VM's release matrix)
 #   tools/deps.sh bench    what `make bench` needs: valgrind (callgrind, callgrind.h) and strace
 set -euo pipefail
 pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
@@ -12,8 +14,13 @@ pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
 pkgs+=(autoconf automake libtool libibumad-dev libpci-dev)
 # make deb and its test: dpkg-deb/dpkg-shlibdeps (dpkg-dev), lintian; the man pages' checks: groff, man-db
 pkgs+=(dpkg-dev lintian groff man-db)
-if [ "${1:-}" = vm ]; then
-  pkgs+=(qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
+# rdma-core releases built from ../shared/rdma-core (tools/rdma-core-builds): the list its build
+# script checks, installed here so that make test's builds never reach for apt themselves
+releases=(cmake ninja-build pkg-config libnl-3-dev libnl-route-3-dev libudev-dev cython3 python3-dev gcc)
+if [ "${1:-}" = releases ]; then
+  pkgs+=("${releases[@]}")
+elif [ "${1:-}" = vm ]; then
+  pkgs+=("${releases[@]}" qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)
 elif [ "${1:-}" = bench ]; then
   pkgs+=(valgrind strace)
