@@ -37,12 +37,10 @@ fn verbs_set_ops<const ABI: u32>(vctx: *mut c_void, ops: *const c_void) -> Raw<(
     if vctx.is_null() || ops.is_null() {
         return;
     }
-    // SAFETY: the provider's op table of its ABI.
-    let table = unsafe { crate::verbs::ops::provider_table(ABI, ops) };
     let view = crate::verbs::ctxpriv::view34(vctx, ABI);
     // SAFETY: a context of this ABI initialised by _verbs_init_and_alloc_context (its priv is
-    // ours).
-    unsafe { crate::verbs::ops::set_ops(view, ABI, &table) };
+    // ours); the provider's op table of its ABI.
+    unsafe { crate::verbs::ops::set_ops::<ABI, true>(view, ABI, ops.cast()) };
 }
 
 /// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`

@@ -227,8 +227,8 @@ pub fn cmd_write_ex(
         if resp.is_empty() { 0 } else { addr(resp) },
     )?;
     put(req, X_RSVD, 0u32)?;
-    // Callers expect the kernel to see (and leave) a zeroed response, as the ioctl path does.
-    resp.fill(0);
+    // The response as the caller left it, as rdma-core sends it: the kernel writes the core
+    // part (and clears what it does not fill), the driver its own part.
     send(ctx, req)?;
     crate::sys::valgrind::mark_buf_defined(resp);
     Ok(())

@@ -228,12 +228,14 @@ pub(crate) fn cmd_query_device_any(
     if mask != 0 || attr_size < size_of::<ibv_device_attr>() {
         return Err(Errno::EINVAL.quiet());
     }
-    // SAFETY: the caller's attribute of `attr_size` bytes (the C contract).
-    let a = unsafe { provider_buf(attr.as_ptr(), attr_size) };
+    let attr_size = attr_size.min(isize::MAX as usize);
+    // SAFETY: the caller's attribute of `attr_size` bytes (the C contract), not NULL (`Ptr`),
+    // within isize::MAX (as provider_buf bounds it).
+    let a = unsafe { core::slice::from_raw_parts_mut(attr.as_ptr().cast::<u8>(), attr_size) };
     // SAFETY: the provider's response of `*resp_size` bytes (the C contract).
     let r = rsize.map(|n| unsafe { provider_buf(resp, n.read()) });
-    let ports = || sysfs_ports(ctx);
-    let n = crate::cmd::device::query_device_any(ctx.channel().cmd(), mask, a, r, ports)?;
+    let n =
+        crate::cmd::device::query_device_any(ctx.channel().cmd(), mask, a, r, || sysfs_ports(ctx))?;
     if let Some(size) = rsize {
         size.write(n);
     }

@@ -194,7 +194,10 @@ mod dflt {
 }
 
 /// The op every slot holds until a provider supplies its own (`verbs_dummy_ops`).
-pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
+pub(crate) static DEFAULT_OPS: verbs_context_ops = DEFAULT_OPS_VALUE;
+
+/// [`DEFAULT_OPS`]' value, for constants built from it.
+const DEFAULT_OPS_VALUE: verbs_context_ops = verbs_context_ops {
     advise_mr: Some(dflt::advise_mr),
     alloc_buf: Some(dflt::alloc_buf),
     alloc_dm: Some(dflt::alloc_dm),
@@ -291,21 +294,19 @@ pub(crate) static DEFAULT_OPS: verbs_context_ops = verbs_context_ops {
 };
 
 /// A provider's op table of provider ABI `abi` (the ops of that ABI, in order) in the newest
-/// layout: the slots its ABI lacks are empty.
+/// layout: the slots its ABI lacks are empty (what [`set_ops`] reads op by op).
 ///
 /// # Safety
 /// `ops` points to a readable `verbs_context_ops` of provider ABI `abi` (`pabi::op_count(abi)`
 /// function pointers, each NULL or an op of the provider).
+#[cfg(test)]
 pub(crate) unsafe fn provider_table(abi: u32, ops: *const core::ffi::c_void) -> verbs_context_ops {
     let src = ops.cast::<usize>();
     let mut slots = [0usize; OPS];
-    let mut j = 0;
-    for (slot, &since) in slots.iter_mut().zip(OP_SINCE.iter()) {
-        if since <= abi {
-            let at = src.wrapping_add(j);
-            // SAFETY: the caller's contract: slot j of the provider's table exists.
-            *slot = unsafe { at.read_unaligned() };
-            j += 1;
+    for (i, slot) in slots.iter_mut().enumerate() {
+        if let Some(k) = pabi::slot_in(abi, i) {
+            // SAFETY: the caller's contract: slot k of the provider's table exists.
+            *slot = unsafe { src.wrapping_add(k).read_unaligned() };
         }
     }
     // SAFETY: `verbs_context_ops` is OPS `Option<fn>` slots with the layout of [usize; OPS]; each
@@ -313,8 +314,39 @@ pub(crate) unsafe fn provider_table(abi: u32, ops: *const core::ffi::c_void) -> 
     unsafe { core::mem::transmute::<[usize; OPS], verbs_context_ops>(slots) }
 }
 
-/// Install every non-NULL op of `ops` (`verbs_set_ops`) into a context of provider ABI `abi`:
-/// always into the private table, and for most ops also into the public slot that exposes it.
+/// Slot `k` of an op table at `src` as the op type `T` (`Option` of a function pointer), or
+/// None (`k` None: the table's ABI lacks the op).
+///
+/// # Safety
+/// `src` points to a table of at least `k + 1` slots, each NULL or a function of type `T`.
+#[inline(always)]
+unsafe fn slot<T: Copy>(src: *const usize, k: Option<usize>) -> Option<T> {
+    const { assert!(size_of::<Option<T>>() == size_of::<usize>()) };
+    let k = k?;
+    // SAFETY: the caller's contract: slot k exists and holds NULL (None) or a `T`.
+    unsafe { src.wrapping_add(k).cast::<Option<T>>().read_unaligned() }
+}
+
+/// [`set_ops`] from a whole table in the newest layout (the defaults, tests).
+///
+/// # Safety
+/// As for [`set_ops`].
+#[cfg(test)]
+pub(crate) unsafe fn set_ops_table(
+    vctx: *mut verbs_context_pabi34,
+    abi: u32,
+    ops: &verbs_context_ops,
+) {
+    // SAFETY: the caller's contract; a whole table is the newest ABI's layout.
+    unsafe {
+        set_ops::<{ pabi::NEWEST }, true>(vctx, abi, (ops as *const verbs_context_ops).cast())
+    }
+}
+
+/// Install every non-NULL op of the table at `src`, a provider table of provider ABI `SRC` (the
+/// ops of that ABI, in order: each read from its slot there, a constant), into a context of
+/// provider ABI `abi` (`verbs_set_ops`): into the private table (when `PRIVATE`), and for most
+/// ops also into the public slot that exposes it. Straight-line code, one test per op.
 ///
 /// Public destinations, as rdma-core assigns them:
 /// - 39 ops go to the same-named slot of `verbs_context` or `context.ops`;
@@ -331,8 +363,14 @@ pub(crate) unsafe fn provider_table(abi: u32, ops: *const core::ffi::c_void) -> 
 ///
 /// # Safety
 /// `vctx` points to the common part (`verbs_context_pabi34` view) of a writable `verbs_context`
-/// of provider ABI `abi`, whose `priv` is a live `ContextPriv` not otherwise borrowed.
-pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, abi: u32, ops: &verbs_context_ops) {
+/// of provider ABI `abi`, whose `priv` is a live `ContextPriv` not otherwise borrowed; `src`
+/// points to a readable op table of provider ABI `SRC` (`pabi::op_count(SRC)` slots).
+#[inline(always)]
+pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
+    vctx: *mut verbs_context_pabi34,
+    abi: u32,
+    src: *const usize,
+) {
     // SAFETY: the caller's contract: a writable verbs_context.
     let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
     // SAFETY: the caller's contract: `priv` is a live ContextPriv nobody else borrows; it is a
@@ -340,35 +378,60 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, abi: u32, ops: &ve
     let table = unsafe { &mut (*p).ops };
     let front = pabi::front_bytes(abi);
 
+    macro_rules! op {
+        ($op:ident) => {
+            // SAFETY: the caller's contract: a table of ABI SRC, whose slot for this op (a
+            // constant) exists when the ABI has the op.
+            unsafe {
+                slot(
+                    src,
+                    const {
+                        pabi::slot_in(
+                            SRC,
+                            core::mem::offset_of!(verbs_context_ops, $op) / size_of::<usize>(),
+                        )
+                    },
+                )
+            }
+        };
+    }
     macro_rules! install {
         // Same-named public slot of the verbs_context.
         (vctx $op:ident) => {
-            if let Some(f) = ops.$op {
-                table.$op = Some(f);
+            if let Some(f) = op!($op) {
+                if PRIVATE {
+                    table.$op = Some(f);
+                }
                 // SAFETY: writable verbs_context (caller's contract).
                 unsafe { (*vctx).$op = Some(f) };
             }
         };
         // Public slot of the verbs_context under another name.
         (vctx $op:ident => $slot:ident) => {
-            if let Some(f) = ops.$op {
-                table.$op = Some(f);
+            if let Some(f) = op!($op) {
+                if PRIVATE {
+                    table.$op = Some(f);
+                }
                 // SAFETY: as above.
                 unsafe { (*vctx).$slot = Some(f) };
             }
         };
         // Same-named public slot of ibv_context_ops.
         (ctx $op:ident) => {
-            if let Some(f) = ops.$op {
-                table.$op = Some(f);
+            if let Some(f) = op!($op) {
+                if PRIVATE {
+                    table.$op = Some(f);
+                }
                 // SAFETY: as above.
                 unsafe { (*vctx).context.ops.$op = Some(f) };
             }
         };
         // Untyped compatibility slot of ibv_context_ops.
         (compat $op:ident => $slot:ident) => {
-            if let Some(f) = ops.$op {
-                table.$op = Some(f);
+            if let Some(f) = op!($op) {
+                if PRIVATE {
+                    table.$op = Some(f);
+                }
                 // SAFETY: writable verbs_context; the slot is a bare code address that nobody
                 // calls through its declared type, and an Option of any function pointer has
                 // the slot's size and alignment, so the typed pointer is stored as is.
@@ -381,14 +444,16 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, abi: u32, ops: &ve
         };
         // Private table only.
         (private $op:ident) => {
-            if let Some(f) = ops.$op {
+            if PRIVATE && let Some(f) = op!($op) {
                 table.$op = Some(f);
             }
         };
         // A public slot in front of the common part, where the context's ABI has it.
         (front $op:ident) => {
-            if let Some(f) = ops.$op {
-                table.$op = Some(f);
+            if let Some(f) = op!($op) {
+                if PRIVATE {
+                    table.$op = Some(f);
+                }
                 let back = pabi::front_distance(core::mem::offset_of!(
                     crate::abi::verbs::verbs_context,
                     $op
@@ -515,23 +580,36 @@ pub(crate) unsafe fn set_ops(vctx: *mut verbs_context_pabi34, abi: u32, ops: &ve
 /// defaults, as rdma-core's do), and so do the ops later ABIs added (the public verbs do what
 /// rdma-core's default op does when the provider gave none).
 pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34, abi: u32) {
-    // SAFETY: the caller's contract.
-    unsafe { set_ops(vctx, abi, &DEFAULT_OPS) };
     // SAFETY: the caller's contract: a writable verbs_context.
     let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
     // SAFETY: the caller's contract: `priv` is a live ContextPriv nobody else borrows.
-    let table = unsafe { &mut (*p).ops };
-    table.cq_event = None;
-    table.async_event = None;
-    let slots = (table as *mut verbs_context_ops).cast::<usize>();
-    for (i, &since) in OP_SINCE.iter().enumerate() {
-        if since > pabi::OLDEST {
-            let at = slots.wrapping_add(i);
-            // SAFETY: slot i of the table (OPS slots of usize layout); 0 is None.
-            unsafe { at.write(0) };
-        }
-    }
+    unsafe { (*p).ops = DEFAULT_PRIVATE };
+    // SAFETY: the caller's contract; the defaults are a whole table (the newest ABI's layout),
+    // whose every slot is set, so each test below is decided when this is compiled.
+    unsafe {
+        set_ops::<{ pabi::NEWEST }, false>(vctx, abi, (&raw const DEFAULT_OPS).cast::<usize>())
+    };
 }
+
+/// The private table a context starts with: [`DEFAULT_OPS`] without the two event
+/// notifications and without the ops later ABIs added (see [`init_defaults`]).
+const DEFAULT_PRIVATE: verbs_context_ops = {
+    type Slot = Option<unsafe extern "C" fn()>;
+    // SAFETY: OPS slots of `Option` function pointers, each the size of a pointer: the table
+    // has the layout of [Slot; OPS], and each slot keeps its value (a function or None).
+    let mut t: [Slot; OPS] = unsafe { core::mem::transmute(DEFAULT_OPS_VALUE) };
+    let mut i = 0;
+    while i < OPS {
+        if OP_SINCE[i] > pabi::OLDEST {
+            t[i] = None;
+        }
+        i += 1;
+    }
+    t[core::mem::offset_of!(verbs_context_ops, cq_event) / size_of::<usize>()] = None;
+    t[core::mem::offset_of!(verbs_context_ops, async_event) / size_of::<usize>()] = None;
+    // SAFETY: as above, back.
+    unsafe { core::mem::transmute::<[Slot; OPS], verbs_context_ops>(t) }
+};
 
 #[cfg(test)]
 mod tests;

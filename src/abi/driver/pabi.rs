@@ -22,6 +22,9 @@ use crate::abi::verbs::verbs_context;
 /// The provider ABIs, oldest first (`IBVERBS_PRIVATE_<N>`, `lib<name>-rdmav<N>.so`).
 pub const PROVIDER_ABIS: [u32; 5] = ibverbs_edge::provider_abis!();
 
+/// The newest provider ABI, whose layout `verbs_context_ops` and the public `verbs_context` are.
+pub const NEWEST: u32 = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1];
+
 /// The oldest provider ABI, whose layouts `verbs_context_pabi34` and the objects are.
 pub const OLDEST: u32 = PROVIDER_ABIS[0];
 
@@ -109,6 +112,23 @@ pub const fn op_count(abi: u32) -> usize {
         i += 1;
     }
     n
+}
+
+/// Where op `i` of the newest table (its slot index there) sits in a provider table of ABI `abi`:
+/// None when that ABI lacks the op, else the number of the ABI's ops before it.
+pub const fn slot_in(abi: u32, i: usize) -> Option<usize> {
+    if i >= OPS || OP_SINCE[i] > abi {
+        return None;
+    }
+    let mut k = 0;
+    let mut j = 0;
+    while j < i {
+        if OP_SINCE[j] <= abi {
+            k += 1;
+        }
+        j += 1;
+    }
+    Some(k)
 }
 
 /// The public ops in front of the common part of `verbs_context`, in memory order (the newest

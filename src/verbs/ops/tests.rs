@@ -268,7 +268,7 @@ fn provider_ops_land_in_private_and_public_slots() {
     p.create_flow = Some(p_create_flow);
     p.query_ece = Some(p_query_ece);
     // SAFETY: as above; p is a readable table.
-    unsafe { set_ops(c.vctx, 34, &p) };
+    unsafe { set_ops_table(c.vctx, 34, &p) };
 
     let t = c.table();
     assert_eq!(addr(t.post_send), p_post_send as *const () as usize);
@@ -336,8 +336,8 @@ fn later_set_ops_override_only_given_slots() {
     // SAFETY: as above.
     unsafe {
         init_defaults(c.vctx, 34);
-        set_ops(c.vctx, 34, &p);
-        set_ops(c.vctx, 34, &q);
+        set_ops_table(c.vctx, 34, &p);
+        set_ops_table(c.vctx, 34, &q);
     }
     assert_eq!(
         addr(c.table().post_send),
@@ -446,7 +446,7 @@ fn newer_ops_land_in_front_slots_the_abi_has() {
         // SAFETY: as above.
         unsafe {
             init_defaults(c.vctx, abi);
-            set_ops(c.vctx, abi, &p);
+            set_ops_table(c.vctx, abi, &p);
         }
         assert_eq!(addr(c.table().reg_mr_ex), p_reg_mr_ex as *const () as usize);
         assert_eq!(addr(c.table().free_buf), p_free_buf as *const () as usize);
