@@ -59,9 +59,8 @@ pub(crate) unsafe fn init_context(
 /// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised. Owns
 /// `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit.
 ///
-/// # Safety
-/// `device` is NULL or listed.
-pub(crate) unsafe fn alloc_context(
+/// The C caller's contract: `device` is NULL or listed.
+pub(crate) fn alloc_context(
     abi: u32,
     device: *mut ibv_device,
     cmd_fd: c_int,
@@ -94,11 +93,9 @@ pub(crate) unsafe fn alloc_context(
     }
 }
 
-/// The body of `verbs_open_device` / `ibv_open_device`.
-///
-/// # Safety
-/// `device` is NULL or a listed device.
-pub(crate) unsafe fn open_device(
+/// The body of `verbs_open_device` / `ibv_open_device`. The C caller's contract: `device` is
+/// NULL or a listed device.
+pub(crate) fn open_device(
     device: *mut ibv_device,
     private_data: *mut c_void,
 ) -> crate::errno::Result<*mut ibv_context> {
@@ -238,8 +235,8 @@ unsafe extern "C" fn lib_create_cq_ex(
     };
     // SAFETY: the provider's op with the caller's arguments.
     let cq = unsafe { create(context, attr) };
-    // SAFETY: NULL or the CQ the provider just made for this context.
-    unsafe { init_cq(cq.cast(), context, channel, cq_context) };
+    // NULL or the CQ the provider just made for this context.
+    init_cq(cq.cast(), context, channel, cq_context);
     cq
 }
 
@@ -247,10 +244,9 @@ unsafe extern "C" fn lib_create_cq_ex(
 /// count raised under the context mutex), user context, event counters, and the mutex/condvar
 /// the acks use. A NULL `cq` is ignored.
 ///
-/// # Safety
-/// `cq` is NULL or a provider's freshly created CQ of `context` (NULL or open); `channel` is NULL
-/// or a completion channel of the same context.
-pub(crate) unsafe fn init_cq(
+/// The C caller's contract: `cq` is NULL or a provider's freshly created CQ of `context` (NULL or
+/// open); `channel` is NULL or a completion channel of the same context.
+pub(crate) fn init_cq(
     cq: *mut ibv_cq,
     context: *mut ibv_context,
     channel: *mut ibv_comp_channel,
@@ -280,6 +276,17 @@ pub(crate) unsafe fn init_cq(
     unsafe { libc::pthread_mutex_init(&raw mut c.mutex, core::ptr::null()) };
     // SAFETY: as above.
     unsafe { libc::pthread_cond_init(&raw mut c.cond, core::ptr::null()) };
+}
+
+/// `verbs_uninit_context` of a provider of ABI `abi` (`context`: the start of its
+/// `verbs_context`; NULL is ignored). The C caller's contract: as for [`uninit_context`].
+pub(crate) fn uninit(context: *mut c_void, abi: u32) {
+    if context.is_null() {
+        return;
+    }
+    // SAFETY: the C caller's contract: a context of this library of provider ABI `abi`, its
+    // provider's free_context calling.
+    unsafe { uninit_context(crate::verbs::ctxpriv::view34(context, abi)) }
 }
 
 /// rdma-core's `verbs_uninit_context`, the core half of a provider's free_context: drops the

@@ -27,7 +27,8 @@ use crate::cmd::cq::CqBuffer;
 /// True when a provider's `driver` chain carries attributes (NULL or empty: false).
 unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
     // SAFETY: the caller's contract: NULL or a command buffer chain.
-    !driver.is_null() && unsafe { crate::capi::driver::final_num_attrs(0, driver) } != 0
+    !driver.is_null()
+        && unsafe { crate::verbs::cmdbuf::Chain::from_raw(driver) }.final_num_attrs(0) != 0
 }
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
