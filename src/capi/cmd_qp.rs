@@ -435,7 +435,7 @@ pub(crate) unsafe fn create_qp_ext<Q, R>(
     }
 }
 
-/// What [`ibv_cmd_create_qp_ex2`] does after its checks ([`create_qp_ext`]), on a given command
+/// What [`ibv_cmd_create_qp_ex2`] does after its checks (`create_qp_ext`), on a given command
 /// channel.
 ///
 /// # Safety

@@ -1,7 +1,7 @@
 //! The IBVERBS_1.0 halves of the names exported twice, and `ibv_register_driver@IBVERBS_1.1`
 //! (rdma-core: compat-1_0.c).
 //!
-//! A binary linked against libibverbs 1.0 gets wrappers ([`types`]) instead of the real objects:
+//! A binary linked against libibverbs 1.0 gets wrappers (`types`) instead of the real objects:
 //! each holds the real object last, mirrors a few of its fields, and is what the 1.0 symbols take
 //! and return. Every 1.0 function unwraps its arguments and calls the core function the
 //! IBVERBS_1.1 export of the same name calls, naming the same C convention (so it has that
@@ -10,7 +10,7 @@
 //! still call that export: `tools/layers` lists them in EXPORT_CALLS_ALLOWED.) The real CQ, QP and
 //! SRQ point back at their wrapper through `cq_context`/`qp_context`/`srq_context`, which is how
 //! events are translated back ([`ibv_get_async_event_1_0`], `ibv_get_cq_event@IBVERBS_1.0`). A
-//! 1.0 context's dispatch table carries the data-path wrappers of [`datapath`].
+//! 1.0 context's dispatch table carries the data-path wrappers of `datapath`.
 //!
 //! Divergences from rdma-core, all where it would crash or leave memory uninitialized: a NULL
 //! wrapper is passed on as a NULL real object, so it is rejected with EINVAL in the 1.1 export's
@@ -18,7 +18,7 @@
 //! also mirror `handle` (all), `cmd_fd`/`async_fd`/`num_comp_vectors` (context) and `state` (QP,
 //! after modify/query), which rdma-core leaves as garbage; the table slots other than the data
 //! path are NULL rather than garbage. Like rdma-core, a 1.0 CQ's `cqe` is the size asked for.
-//! `ibv_create_comp_channel` has no 1.0 twin; [`real_context_of`] is there for it to unwrap a 1.0
+//! `ibv_create_comp_channel` has no 1.0 twin; `real_context_of` is there for it to unwrap a 1.0
 //! context (rdma-core reads the wrapper as a 1.1 context, past its end).
 //!
 //! Each IBVERBS_1.0 function is a plain Rust function bound to `name@IBVERBS_1.0` by `symver!`.
