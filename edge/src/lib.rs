@@ -451,55 +451,76 @@ fn expand(spec: Spec, f: ItemFn) -> syn::Result<Tokens> {
         None => quote!(<#t as crate::capi::export::FromC>::from_c(#n)),
         Some(m) => quote!(<#t as crate::capi::export::FromCPair>::from_c(#n, #m)),
     };
-    let convert: Vec<Tokens> = params
-        .iter()
-        .map(|(n, pair, t)| {
-            let e = from_c(n, pair, t);
-            quote! {
-                // The C contract: each argument is what the prototype declares.
-                #[allow(clippy::undocumented_unsafe_blocks)]
-                let #n = unsafe { #e }?;
-            }
-        })
-        .collect();
-    let result = |t: Tokens| {
+    // Each conversion that fails returns at once through the convention (`fail`, given the
+    // error `e`): a path of its own, not merged with the body's result.
+    let convert = |fail: Tokens| -> Vec<Tokens> {
+        params
+            .iter()
+            .map(|(n, pair, t)| {
+                let e = from_c(n, pair, t);
+                quote! {
+                    // The C contract: each argument is what the prototype declares.
+                    #[allow(clippy::undocumented_unsafe_blocks)]
+                    let #n = match unsafe { #e } {
+                        ::core::result::Result::Ok(v) => v,
+                        ::core::result::Result::Err(e) => return #fail,
+                    };
+                }
+            })
+            .collect()
+    };
+    let result = |t: Tokens, fail: Tokens| {
+        let convert = convert(fail);
         quote! {
-            (|| -> crate::errno::Result<#t> {
-                #(#convert)*
+            #(#convert)*
+            let __result = (|| -> crate::errno::Result<#t> {
                 #body
-            })()
+            })();
         }
     };
     let (c_ret, c_body) = match &conv {
         Conv::Raw(t) => (quote!(#t), quote!(#body)),
         Conv::Errno => {
-            let r = result(quote!(()));
+            let r = result(
+                quote!(()),
+                quote!(crate::cret::CRet::ret_errno(::core::result::Result::<(), _>::Err(e))),
+            );
             (
                 quote!(::core::ffi::c_int),
-                quote!({ crate::cret::CRet::ret_errno(#r) }),
+                quote!({ #r crate::cret::CRet::ret_errno(__result) }),
             )
         }
         Conv::Null(t) => {
-            let r = result(quote!(#t));
-            (quote!(#t), quote!({ crate::cret::CRet::ret_null(#r) }))
+            let r = result(
+                quote!(#t),
+                quote!(crate::cret::CRet::ret_null(::core::result::Result::<#t, _>::Err(e))),
+            );
+            (quote!(#t), quote!({ #r crate::cret::CRet::ret_null(__result) }))
         }
         Conv::MinusOne(t) => {
-            let r = result(quote!(#t));
-            (quote!(#t), quote!({ crate::cret::CRet::ret_minus_one(#r) }))
+            let r = result(
+                quote!(#t),
+                quote!(crate::cret::CRet::ret_minus_one(::core::result::Result::<#t, _>::Err(e))),
+            );
+            (quote!(#t), quote!({ #r crate::cret::CRet::ret_minus_one(__result) }))
         }
         Conv::Status => {
-            let r = result(quote!(::core::ffi::c_int));
+            let r = result(
+                quote!(::core::ffi::c_int),
+                quote!(crate::cret::ret_status(::core::result::Result::Err(e))),
+            );
             (
                 quote!(::core::ffi::c_int),
-                quote!({ crate::cret::ret_status(#r) }),
+                quote!({ #r crate::cret::ret_status(__result) }),
             )
         }
         Conv::Quiet => {
-            let r = result(quote!(()));
+            let r = result(quote!(()), quote!(crate::cret::quiet(e)));
             (
                 quote!(::core::ffi::c_int),
                 quote!({
-                    match #r {
+                    #r
+                    match __result {
                         Ok(()) => 0,
                         Err(e) => crate::cret::quiet(e),
                     }
