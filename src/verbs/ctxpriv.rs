@@ -132,6 +132,9 @@ static DETACHED: ContextPriv = ContextPriv {
     imported: false,
 };
 
+/// [`DETACHED`], for [`priv_of`]'s read.
+static DETACHED_REF: &ContextPriv = &DETACHED;
+
 /// The private part of a context; [`DETACHED`] when it has none.
 ///
 /// # Safety
@@ -143,16 +146,12 @@ pub(crate) unsafe fn priv_of<'a>(ctx: *mut ibv_context) -> &'a ContextPriv {
     // SAFETY: NULL or the leaked Box verbs_init_context set, which lives as long as the context.
     match unsafe { p.as_ref() } {
         Some(p) => p,
-        // A branch, not a select: every verb takes the other way.
-        None => detached(),
+        // A branch, not a select: every verb takes the other way. Not a call either (one into
+        // another codegen unit makes the command exports save registers): a volatile read,
+        // which the compiler does not speculate into a select.
+        // SAFETY: a static, read as the value it is.
+        None => unsafe { core::ptr::read_volatile(&raw const DETACHED_REF) },
     }
-}
-
-/// [`DETACHED`], out of the verbs' way.
-#[cold]
-#[inline(never)]
-fn detached() -> &'static ContextPriv {
-    &DETACHED
 }
 
 /// `verbs_context.priv` of the context holding `ctx`: NULL, or our [`ContextPriv`] (for a context
