@@ -12,7 +12,7 @@ use ibverbs::abi::driver::{verbs_qp, verbs_sysfs_dev};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{cmd_cq, cmd_device, cmd_flow, cmd_mr, cmd_qp, cmd_srq_wq, pd};
+use ibverbs::capi::{cmd_cq, cmd_device, cmd_flow, cmd_mr, cmd_srq_wq, pd, qp as cmd_qp};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;

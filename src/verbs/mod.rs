@@ -19,5 +19,7 @@ pub(crate) mod mr;
 pub(crate) mod objects;
 pub(crate) mod ops;
 pub(crate) mod pd;
+pub mod post;
+pub mod qp;
 pub(crate) mod qpcommon;
 pub(crate) mod query;
