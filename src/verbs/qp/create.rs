@@ -89,6 +89,19 @@ impl VqpLayout {
     }
 }
 
+// An `ibv_qp_init_attr_ex` begins with an `ibv_qp_init_attr` (the members, and the padding up to
+// `comp_mask`): `qp_init` and `set_qp` read that prefix as one.
+const _: () = {
+    use core::mem::offset_of as at;
+    type A = ibv_qp_init_attr;
+    type X = ibv_qp_init_attr_ex;
+    assert!(at!(A, qp_context) == at!(X, qp_context) && at!(A, send_cq) == at!(X, send_cq));
+    assert!(at!(A, recv_cq) == at!(X, recv_cq) && at!(A, srq) == at!(X, srq));
+    assert!(at!(A, cap) == at!(X, cap) && at!(A, qp_type) == at!(X, qp_type));
+    assert!(at!(A, sq_sig_all) == at!(X, sq_sig_all));
+    assert!(size_of::<A>() <= at!(X, pd));
+};
+
 /// A kernel handle of an optional object (None for NULL).
 ///
 /// # Safety
