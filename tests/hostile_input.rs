@@ -13,7 +13,7 @@ use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
 use ibverbs::capi::device as cmd_device;
-use ibverbs::capi::{cmd_cq, cmd_qp, cmd_srq_wq, flow, mr, pd};
+use ibverbs::capi::{cmd_cq, cmd_srq_wq, flow, mr, pd, qp as cmd_qp};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;

@@ -852,8 +852,8 @@ int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
 // Creates the QP on `pd` (QP_CREATE ioctl with the provider's driver data, else the legacy
 // write command of the kernel's ABI): sets `qp`'s context, handle, number, objects, type,
 // state RESET and event lock, and stores the granted capabilities into `attr->cap`. 0, or the
-// positive errno. Divergence: NULL arguments, a NULL CQ where the type needs one, or buffers
-// shorter than their core structs give EINVAL (rdma-core crashes or overruns).
+// positive errno. Divergence: a NULL CQ where the type needs one, or buffers shorter than
+// their core structs, give EINVAL (rdma-core crashes or overruns).
 int ibv_cmd_create_qp(struct ibv_pd *pd,
                       struct ibv_qp *qp,
                       struct ibv_qp_init_attr *attr,
@@ -883,8 +883,8 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context,
 // MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command. 0, or the
 // positive errno.
 //
-// Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
-// *driver`.
+// The form of the provider ABIs before 64, which appended `struct ibv_command_buffer *driver`
+// (`pabi::forms`).
 int ibv_cmd_create_qp_ex2(struct ibv_context *context,
                           struct verbs_qp *qp,
                           struct ibv_qp_init_attr_ex *qp_attr,
@@ -896,7 +896,8 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 // `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`
 //
 // As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
-// nothing sent (the ABI-34 form has no way to pass them on).
+// nothing sent (the ABI-34 form has no way to pass them on); NULL arguments (checked first) give
+// EINVAL.
 int ibv_cmd_create_qp_ex2(struct ibv_context *context,
                           struct verbs_qp *qp,
                           struct ibv_qp_init_attr_ex *qp_attr,
@@ -1034,7 +1035,7 @@ int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
 // the application has acknowledged every async event the kernel reported for the QP
 // (`events_completed` reaching the kernel's `events_reported`). 0, or the positive errno; EIO
 // on a disassociated device counts as success when RDMAV_ALLOW_DISASSOC_DESTROY is set (then
-// without the wait). Divergence: NULL gives EINVAL.
+// without the wait).
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
 
 // `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
@@ -1152,8 +1153,8 @@ int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
 //
 // Write command MODIFY_QP with the masked attributes in the provider's request. 0, or the
 // positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left alone, as
-// rdma-core). `qp->state` is the caller's (`ibv_modify_qp`) to update. Divergence: NULL
-// arguments give EINVAL.
+// rdma-core, before the QP's context is looked at). `qp->state` is the caller's
+// (`ibv_modify_qp`) to update.
 int ibv_cmd_modify_qp(struct ibv_qp *qp,
                       struct ibv_qp_attr *attr,
                       int attr_mask,
@@ -1164,7 +1165,6 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp,
 //
 // Extended write command MODIFY_QP (any mask, `rate_limit` included when the request has room
 // for it, else EINVAL with errno left alone, as rdma-core). 0, or the positive errno.
-// Divergence: NULL arguments give EINVAL.
 int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
                          struct ibv_qp_attr *attr,
                          int attr_mask,
@@ -1202,7 +1202,8 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq,
 // event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
 // from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
 // EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
-// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
+// Divergence: a NULL XRCD or a short response gives EINVAL; `comp_mask` is written only when
+// `vqp_sz` covers it.
 int ibv_cmd_open_qp(struct ibv_context *context,
                     struct verbs_qp *qp,
                     int vqp_sz,
@@ -1245,9 +1246,9 @@ int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_re
 //
 // Posts the send work request list through the kernel (write command POST_SEND, for providers
 // without a user-space send queue). 0, or the positive errno with `*bad_wr` the WR the kernel
-// named (the first one when it named none). Divergence: NULL `ibqp` gives EINVAL; a WR with a
-// negative SGE count, a NULL SGE list or (UD) a NULL AH fails EINVAL before anything is sent,
-// naming that WR; a NULL `bad_wr` is not written.
+// named (the first one when it named none). Divergence: a WR with a negative SGE count, a NULL
+// SGE list or (UD) a NULL AH fails EINVAL before anything is sent, naming that WR; a NULL
+// `bad_wr` is not written.
 int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
 
 // `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
@@ -1331,7 +1332,7 @@ int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uin
 // The QP's attributes (write command QUERY_QP): fills `qp_attr` and, in `qp_init_attr`, the
 // capabilities and sq_sig_all from the kernel and the user context, CQs, SRQ and type from
 // `qp`. 0, or the positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left
-// alone, as rdma-core). Divergence: NULL arguments give EINVAL.
+// alone, as rdma-core, which refuses them before it looks at the QP's context).
 int ibv_cmd_query_qp(struct ibv_qp *qp,
                      struct ibv_qp_attr *qp_attr,
                      int attr_mask,

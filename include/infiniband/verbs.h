@@ -2501,10 +2501,7 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context,
 // `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 //
 // The provider's `create_qp`: a QP in state RESET with the granted capabilities written back
-// into `qp_init_attr->cap`, or NULL with errno. Divergence: NULL arguments give NULL with
-// errno EINVAL (rdma-core crashes).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// into `qp_init_attr->cap`, or NULL with errno.
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
 
 // `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
@@ -2564,9 +2561,7 @@ int ibv_destroy_cq(struct ibv_cq *cq);
 // `int ibv_destroy_qp(struct ibv_qp *qp)`
 //
 // The provider's `destroy_qp` (which waits for the QP's async events to be acknowledged).
-// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// 0, or the provider's positive errno.
 int ibv_destroy_qp(struct ibv_qp *qp);
 
 // `int ibv_destroy_srq(struct ibv_srq *srq)`
@@ -2753,10 +2748,7 @@ enum ibv_fork_status ibv_is_fork_initialized(void);
 // `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
 //
 // The provider's `modify_qp`; on success with IBV_QP_STATE in the mask, `qp->state` becomes
-// `attr->qp_state`. 0, or the provider's positive errno. Divergence: NULL arguments give
-// EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// `attr->qp_state`. 0, or the provider's positive errno.
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
 
 // `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
@@ -2789,10 +2781,9 @@ int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
 // `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
 //
 // The extended view of a QP its provider created with the extended interface (its
-// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP.
-// Divergence: NULL gives NULL with errno EINVAL.
-//
-// Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]); both are understood.
+// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP
+// (its `context` is not looked at). Within provider ABI 34 `verbs_qp` has two layouts; both
+// are understood.
 struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 // `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
@@ -2803,7 +2794,7 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device
 // `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
 // The provider's `query_ece`. 0, or the positive errno (EOPNOTSUPP, errno untouched, from a
-// provider without ECE). Divergence: NULL arguments give EINVAL.
+// provider without ECE).
 int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
@@ -2836,9 +2827,7 @@ int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_
 // `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
 //
 // The provider's `query_qp`; on success with IBV_QP_STATE in the mask, `qp->state` takes the
-// reported state. 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// reported state. 0, or the provider's positive errno.
 int ibv_query_qp(struct ibv_qp *qp,
                  struct ibv_qp_attr *attr,
                  int attr_mask,
@@ -3000,7 +2989,7 @@ int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 // `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
 // The provider's `set_ece`; a zero `vendor_id` is EOPNOTSUPP (errno set) without asking it.
-// 0, or the positive errno. Divergence: NULL arguments give EINVAL.
+// 0, or the positive errno.
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`

@@ -11,7 +11,6 @@ use crate::capi::export::export;
 use crate::verbs::ctxpriv::Context;
 use core::ffi::c_int;
 
-use super::cmd_post::post_recv_with;
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::{verbs_srq, verbs_xrcd};
 use crate::abi::kern_abi::{
@@ -38,6 +37,7 @@ use crate::cmd::srq::{SrqCreated, SrqInit};
 use crate::cmd::wq::WqInit;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
+use crate::verbs::post::post_recv_with;
 use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait, init_lock, quiet};
 
 use super::cmd_device::provider_buf as buf;

@@ -11,8 +11,6 @@
 pub mod ah;
 pub mod cmd_cq;
 pub mod cmd_device;
-pub mod cmd_post;
-pub mod cmd_qp;
 pub mod cmd_srq_wq;
 pub mod compat_1_0;
 pub mod context;

@@ -27,6 +27,8 @@ pub(crate) mod mr;
 pub(crate) mod objects;
 pub(crate) mod ops;
 pub(crate) mod pd;
+pub mod post;
+pub mod qp;
 pub(crate) mod qpcommon;
 pub(crate) mod query;
 pub(crate) mod sysfs;

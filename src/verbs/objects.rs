@@ -12,11 +12,7 @@
 
 use core::ffi::{c_char, c_int};
 
-use crate::abi::verbs::ibv_qp_attr_mask::IBV_QP_STATE;
-use crate::abi::verbs::{
-    ibv_cq, ibv_device, ibv_pd, ibv_qp, ibv_qp_attr, ibv_qp_init_attr, ibv_srq, ibv_srq_attr,
-    ibv_srq_init_attr,
-};
+use crate::abi::verbs::{ibv_cq, ibv_device, ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
 use crate::errno::{Errno, Result};
 use crate::verbs::ctxpriv::ops_of;
 use crate::verbs::qpcommon::init_lock;
@@ -175,36 +171,6 @@ pub(crate) unsafe fn destroy_srq(srq: *mut ibv_srq) -> Result<c_int> {
         .ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on the caller's SRQ.
     Ok(unsafe { f(srq) })
-}
-
-/// The provider's `query_qp`; on success with `IBV_QP_STATE` asked, `qp->state` follows the
-/// answer (`ibv_query_qp`).
-///
-/// # Safety
-/// `qp` is NULL or a live QP; `attr` and `init_attr` NULL or the caller's buffers.
-#[inline]
-pub(crate) unsafe fn query_qp(
-    qp: *mut ibv_qp,
-    attr: *mut ibv_qp_attr,
-    attr_mask: c_int,
-    init_attr: *mut ibv_qp_init_attr,
-) -> Result<c_int> {
-    // SAFETY: the caller's QP (checked for NULL, as its context).
-    let ctx = unsafe { qp.as_ref() }.map_or(core::ptr::null_mut(), |q| q.context);
-    if ctx.is_null() || attr.is_null() || init_attr.is_null() {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: an open context of this library.
-    let f = unsafe { ops_of(ctx) }.query_qp.ok_or(Errno::EOPNOTSUPP)?;
-    // SAFETY: the provider's op on the caller's QP and buffers.
-    let ret = unsafe { f(qp, attr, attr_mask, init_attr) };
-    if ret == 0 && attr_mask & IBV_QP_STATE as c_int != 0 {
-        // SAFETY: the provider filled the caller's attributes.
-        let state = unsafe { (*attr).qp_state };
-        // SAFETY: the caller's live QP.
-        unsafe { (*qp).state = state };
-    }
-    Ok(ret)
 }
 
 /// The provider's `resize_cq` (`ibv_resize_cq`).

@@ -23,9 +23,10 @@ use crate::abi::verbs::{
     ibv_ah_attr, ibv_comp_channel, ibv_cq, ibv_gid, ibv_qp_attr, ibv_qp_init_attr, ibv_srq_attr,
     ibv_srq_init_attr,
 };
-use crate::capi::{cq, events, qp};
+use crate::capi::{cq, events};
 use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
+use crate::verbs::handle::{Ptr, Qp};
 use crate::verbs::mr;
 use crate::verbs::objects;
 
@@ -317,7 +318,11 @@ fn ibv_create_qp_1_0(
         };
         let ra_ptr = &raw mut ra;
         wrap(
-            || qp::create_qp_edge(real(pd), ra_ptr),
+            || {
+                crate::verbs::handle::Pd::from_raw(real(pd))
+                    .and_then(|pd| Ok(crate::verbs::qp::create(pd, Ptr::from_raw(ra_ptr)?)))
+                    .ret_null()
+            },
             |w: &mut ibv_qp_1_0, r| {
                 w.context = (*pd).context;
                 w.qp_context = a.qp_context;
@@ -356,7 +361,10 @@ fn ibv_query_qp_1_0(
     // answer are live, their context pointers are their wrappers.
     unsafe {
         let mut ra: ibv_qp_init_attr = core::mem::zeroed();
-        let ret = ret_status(objects::query_qp(real(qp), attr, attr_mask, &mut ra));
+        let ret = ret_status(Qp::from_raw(real(qp)).and_then(|q| {
+            let (a, ia) = (Ptr::from_raw(attr)?, Ptr::from_raw(&raw mut ra)?);
+            Ok(crate::verbs::qp::query(q, a, attr_mask, ia))
+        }));
         if ret != 0 {
             return ret;
         }
@@ -387,7 +395,10 @@ fn ibv_query_qp_1_0(
 fn ibv_modify_qp_1_0(qp: *mut ibv_qp_1_0, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL (rejected by the 1.1 export).
     unsafe {
-        let ret = qp::modify_qp_edge(real(qp), attr, attr_mask);
+        let ret = ret_status(
+            Qp::from_raw(real(qp))
+                .and_then(|q| Ok(crate::verbs::qp::modify(q, Ptr::from_raw(attr)?, attr_mask))),
+        );
         if ret == 0 {
             (*qp).state = (*(*qp).real_qp).state.raw();
         }
@@ -401,7 +412,11 @@ fn ibv_modify_qp_1_0(qp: *mut ibv_qp_1_0, attr: *mut ibv_qp_attr, attr_mask: c_i
 #[export("IBVERBS_1.0" as ibv_destroy_qp)]
 fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL.
-    unsafe { unwrap_destroy(qp, |r| qp::destroy_qp_edge(r)) }
+    unsafe {
+        unwrap_destroy(qp, |r| {
+            ret_status(Qp::from_raw(r).map(crate::verbs::qp::destroy))
+        })
+    }
 }
 
 /// `struct ibv_ah_1_0 *ibv_create_ah(struct ibv_pd_1_0 *pd, struct ibv_ah_attr *attr)`

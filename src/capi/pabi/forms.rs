@@ -13,10 +13,9 @@ use crate::abi::uapi::{
     ib_uverbs_ex_create_cq_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp,
 };
 use crate::abi::verbs::{ibv_context, ibv_cq_init_attr_ex, ibv_fd_arr, ibv_qp_init_attr_ex};
-use crate::capi::export::{Buf, export};
-use crate::cret::CRet;
+use crate::capi::export::{Buf, BufAny, export};
 use crate::errno::Errno;
-use crate::verbs::handle::Ptr;
+use crate::verbs::handle::{Ctx, Ptr};
 
 use crate::abi::driver::create_cq_cmd_flags::{
     CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF, CREATE_CQ_CMD_FLAGS_WITH_MEM_VA,
@@ -158,33 +157,33 @@ unsafe fn create_cq_ex(
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`
 ///
 /// As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
-/// nothing sent (the ABI-34 form has no way to pass them on).
+/// nothing sent (the ABI-34 form has no way to pass them on); NULL arguments (checked first) give
+/// EINVAL.
 #[export(PRIVATE 64.. as ibv_cmd_create_qp_ex2)]
 fn create_qp_ex2_driver(
-    context: *mut ibv_context,
-    qp: *mut verbs_qp,
-    qp_attr: *mut ibv_qp_init_attr_ex,
-    cmd: *mut ibv_create_qp_ex,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_ex_create_qp_resp,
-    resp_size: usize,
+    context: Ctx,
+    qp: Ptr<verbs_qp>,
+    qp_attr: Ptr<ibv_qp_init_attr_ex>,
+    (cmd, cmd_size): BufAny<ibv_create_qp_ex>,
+    (resp, resp_size): BufAny<ib_uverbs_ex_create_qp_resp>,
     driver: *mut ibv_command_buffer,
-) -> Raw<c_int> {
-    // SAFETY: NULL or the provider's chain.
+) -> Errno {
+    // SAFETY: the C contract: NULL or the provider's chain.
     if unsafe { has_driver_attrs(driver) } {
-        return Errno::EOPNOTSUPP.ret_errno();
+        return Err(Errno::EOPNOTSUPP);
     }
-    // SAFETY: the C contract, forwarded.
-    unsafe {
-        crate::capi::cmd_qp::create_qp_ext(
-            context,
-            qp,
-            qp_attr,
-            (cmd, cmd_size),
-            (resp, resp_size),
-            crate::cmd::qp::CREATE_QP_EX2_MASK,
-            crate::cmd::qp::create_qp_ex2,
-        )
-    }
-    .ret_errno()
+    let (req, rsp, mask) = (
+        cmd.bytes(),
+        resp.bytes(),
+        crate::cmd::qp::CREATE_QP_EX2_MASK,
+    );
+    crate::verbs::qp::cmd_create_ex(
+        context,
+        qp,
+        qp_attr,
+        req,
+        rsp,
+        mask,
+        crate::cmd::qp::create_qp_ex2,
+    )
 }
