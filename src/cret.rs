@@ -66,10 +66,10 @@ impl<T> CRet<T> for Result<T> {
     where
         T: NullPtr,
     {
-        self.unwrap_or_else(|e| {
-            set(e);
-            T::null()
-        })
+        match self {
+            Ok(v) => v,
+            Err(e) => null_with(e),
+        }
     }
 
     fn ret_errno(self) -> c_int
@@ -89,11 +89,30 @@ impl<T> CRet<T> for Result<T> {
     where
         T: MinusOne,
     {
-        self.unwrap_or_else(|e| {
-            set(e);
-            T::minus_one()
-        })
+        match self {
+            Ok(v) => v,
+            Err(e) => minus_one_with(e),
+        }
     }
+}
+
+/// -1 with `errno` set to `e` (unless quiet): the failure return of [`CRet::ret_minus_one`], out
+/// of line, so that an export returns through it with a tail call and its success path keeps
+/// its own return (the event getters' bench rows).
+#[cold]
+#[inline(never)]
+fn minus_one_with<T: MinusOne>(e: crate::errno::Errno) -> T {
+    set(e);
+    T::minus_one()
+}
+
+/// NULL with `errno` set to `e` (unless quiet): the failure return of [`CRet::ret_null`], out of
+/// line as [`minus_one_with`] (bench row ibv_create_cq).
+#[cold]
+#[inline(never)]
+fn null_with<T: NullPtr>(e: crate::errno::Errno) -> T {
+    set(e);
+    T::null()
 }
 
 /// `errno` set to a failure's value, unless the failure is quiet ([`crate::errno::Errno::quiet`]).

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ibverbs::abi::uapi::IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{cmd_cq, cq, events};
+use ibverbs::capi::{cq, events};
 use ibverbs::cmd::cq::create_comp_channel;
 use ibverbs::cmd::{CmdState, Ctx};
 use ibverbs::errno::Errno;
@@ -192,21 +192,21 @@ fn null_arguments_give_einval() {
         assert_eq!(e, libc::EINVAL);
         assert_eq!(cq::ibv_resize_cq(null_mut(), 1), libc::EINVAL);
         assert_eq!(cq::ibv_destroy_cq(null_mut()), libc::EINVAL);
-        assert_eq!(cmd_cq::ibv_cmd_destroy_cq(null_mut()), libc::EINVAL);
-        assert_eq!(cmd_cq::ibv_cmd_req_notify_cq(null_mut(), 0), libc::EINVAL);
+        assert_eq!(cq::ibv_cmd_destroy_cq(null_mut()), libc::EINVAL);
+        assert_eq!(cq::ibv_cmd_req_notify_cq(null_mut(), 0), libc::EINVAL);
         assert_eq!(
-            with_errno(|| cmd_cq::ibv_cmd_poll_cq(null_mut(), 1, null_mut())),
+            with_errno(|| cq::ibv_cmd_poll_cq(null_mut(), 1, null_mut())),
             (-1, libc::EINVAL)
         );
         assert_eq!(
-            cmd_cq::ibv_cmd_resize_cq(null_mut(), 1, null_mut(), 0, null_mut(), 0),
+            cq::ibv_cmd_resize_cq(null_mut(), 1, null_mut(), 0, null_mut(), 0),
             libc::EINVAL
         );
         assert_eq!(
-            cmd_cq::ibv_cmd_modify_cq(null_mut(), null_mut(), null_mut(), 0),
+            cq::ibv_cmd_modify_cq(null_mut(), null_mut(), null_mut(), 0),
             libc::EINVAL
         );
-        let r = cmd_cq::ibv_cmd_create_cq(
+        let r = cq::ibv_cmd_create_cq(
             null_mut(),
             1,
             null_mut(),
@@ -218,9 +218,9 @@ fn null_arguments_give_einval() {
             0,
         );
         assert_eq!(r, libc::EINVAL);
-        let r = cmd_cq::ibv_cmd_create_cq_ex(
+        let r = cq::ibv_cmd_create_cq_ex(
             null_mut(),
-            core::ptr::null(),
+            null_mut(),
             null_mut(),
             null_mut(),
             0,

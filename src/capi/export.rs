@@ -85,6 +85,16 @@ impl<T> FromC for Ptr<T> {
     }
 }
 
+/// An optional pointer (a provider's command chain, an array that may be empty): NULL is None.
+impl<T> FromC for Option<Ptr<T>> {
+    type C = *mut T;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut T) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or valid for the call.
+        Ok(unsafe { Ptr::from_raw(c) }.ok())
+    }
+}
+
 impl FromC for Ctx {
     type C = *mut ibv_context;
     #[inline(always)]

@@ -10,13 +10,11 @@
 
 pub mod ah;
 pub mod cmd_ah;
-pub mod cmd_cq;
 pub mod cmd_device;
 pub mod cmd_flow;
 pub mod cmd_mr;
 pub mod cmd_post;
 pub mod cmd_qp;
-pub mod cmd_srq_wq;
 pub mod compat_1_0;
 pub mod context;
 pub mod counters;
@@ -38,3 +36,4 @@ pub mod ret;
 pub mod srq;
 pub mod strings;
 pub mod sysfs;
+pub mod wq;

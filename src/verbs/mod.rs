@@ -9,9 +9,11 @@
 pub(crate) mod buf;
 pub(crate) mod cmdbuf;
 pub(crate) mod context;
+pub(crate) mod cq;
 pub(crate) mod ctxpriv;
 pub(crate) mod devlist;
 pub(crate) mod disassoc;
+pub(crate) mod events;
 pub(crate) mod gid;
 pub(crate) mod handed;
 pub mod handle;
@@ -21,3 +23,5 @@ pub(crate) mod ops;
 pub(crate) mod pd;
 pub(crate) mod qpcommon;
 pub(crate) mod query;
+pub mod srq;
+pub mod wq;
