@@ -66,10 +66,10 @@ impl<T> CRet<T> for Result<T> {
     where
         T: NullPtr,
     {
-        match self {
-            Ok(v) => v,
-            Err(e) => null_with(e),
-        }
+        self.unwrap_or_else(|e| {
+            set(e);
+            T::null()
+        })
     }
 
     fn ret_errno(self) -> c_int
@@ -104,15 +104,6 @@ impl<T> CRet<T> for Result<T> {
 fn minus_one_with<T: MinusOne>(e: crate::errno::Errno) -> T {
     set(e);
     T::minus_one()
-}
-
-/// NULL with `errno` set to `e` (unless quiet): the failure return of [`CRet::ret_null`], out of
-/// line as [`minus_one_with`] (bench row ibv_create_cq).
-#[cold]
-#[inline(never)]
-fn null_with<T: NullPtr>(e: crate::errno::Errno) -> T {
-    set(e);
-    T::null()
 }
 
 /// `errno` set to a failure's value, unless the failure is quiet ([`crate::errno::Errno::quiet`]).

@@ -110,8 +110,11 @@ pub(crate) unsafe fn init_cq(
     c.cq_context = cq_context;
     c.comp_events_completed = 0;
     c.async_events_completed = 0;
-    // SAFETY: the CQ's own mutex and condition variable, not in use yet.
-    unsafe { crate::verbs::events::init_lock(&raw mut c.mutex, &raw mut c.cond) };
+    // SAFETY: the CQ's own mutex, not in use yet; default attributes. (Not `events::init_lock`:
+    // the cond's address is computed after this call, one register less: bench row ibv_create_cq.)
+    unsafe { libc::pthread_mutex_init(&raw mut c.mutex, core::ptr::null()) };
+    // SAFETY: as above, for its condition variable.
+    unsafe { libc::pthread_cond_init(&raw mut c.cond, core::ptr::null()) };
 }
 
 /// `__lib_ibv_create_cq_ex`, the library's `create_cq_ex` slot of every context: checks the
