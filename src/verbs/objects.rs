@@ -1,5 +1,5 @@
 //! The object verbs both an IBVERBS_1.1 export and its IBVERBS_1.0 twin (`capi::compat_1_0`)
-//! perform (rdma-core: verbs.c's `ibv_create_srq` … `ibv_detach_mcast`, device.c's
+//! perform (rdma-core: verbs.c's `ibv_query_qp` … `ibv_detach_mcast`, device.c's
 //! `ibv_get_device_name`/`_guid`, the sysfs P_Key read of `ibv_query_pkey`): the checks, the
 //! provider's op from the context's table, and the library's bookkeeping on the object.
 //!

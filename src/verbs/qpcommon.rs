@@ -1,5 +1,6 @@
-//! What the QP, SRQ, WQ and flow glue shares (rdma-core: the event waits that end the destroys
-//! of cmd_qp.c, cmd_srq.c and cmd_wq.c; the early-return conventions of cmd.c).
+//! What the QP, SRQ, WQ and flow glue shares (rdma-core: the work request walks of cmd.c's post
+//! commands; the early-return conventions of cmd.c; the event lock and the waits that end the
+//! destroys of cmd_qp.c, cmd_srq.c and cmd_wq.c, re-exported from `verbs::events`).
 //!
 //! Return conventions: rdma-core's provider commands return the positive errno, and most of
 //! them leave `errno` equal to it (the failing system call set it, or the code did). A few early
