@@ -25,8 +25,9 @@ use crate::abi::verbs::{ibv_ece, ibv_qp, ibv_qp_attr, ibv_qp_ex, ibv_qp_init_att
 use crate::cmd::Ctx as Channel;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
+use crate::verbs::disassoc::allow_disassociate;
+use crate::verbs::events::destroy_and_wait;
 use crate::verbs::handle::{Pd, Ptr, Qp};
-use crate::verbs::qpcommon::{allow_disassociate, destroy_and_wait};
 
 mod create;
 pub(crate) use create::{cmd_create, cmd_create_ex, cmd_open};

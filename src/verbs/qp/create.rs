@@ -23,8 +23,8 @@ use crate::cmd::Ctx as Channel;
 use crate::cmd::qp::{QpCreated, QpInit};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
+use crate::verbs::events::init_lock;
 use crate::verbs::handle::{Ctx, Pd, Ptr};
-use crate::verbs::qpcommon::init_lock;
 
 /// Where a provider's `verbs_qp` keeps `comp_mask` and `xrcd`. Within provider ABI 34 the
 /// struct grew: rdma-core v45 appended `wr_flush` to the `ibv_qp_ex` it starts with, so
