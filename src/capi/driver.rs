@@ -63,7 +63,9 @@ fn verbs_init_cq(
     channel: *mut ibv_comp_channel,
     cq_context: *mut c_void,
 ) -> Void {
-    context::init_cq(cq, context, channel, cq_context)
+    // SAFETY: the C caller's contract: `cq` is NULL or the provider's fresh CQ of `context`, and
+    // `channel` NULL or a channel of the same context.
+    unsafe { crate::verbs::cq::init_cq(cq, context, channel, cq_context) }
 }
 
 /// `void verbs_uninit_context(struct verbs_context *context)`

@@ -29,13 +29,14 @@ use crate::capi::export::export;
 use core::ffi::{c_char, c_int};
 use core::ptr::null_mut;
 
-use super::events as ev11;
 use crate::abi::verbs::{
     ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
 };
 use crate::capi::ret::ret_or;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
+use crate::verbs::events;
+use crate::verbs::handle::{Ctx, Ptr};
 
 mod datapath;
 mod objects;
@@ -351,7 +352,9 @@ fn ibv_get_async_event_1_0(
     // SAFETY: a 1.0 context or NULL; on success the event names a live real object whose
     // back-pointer is its wrapper (set when the wrapper was made).
     unsafe {
-        let ret = ev11::get_async_event_edge(real(context), event);
+        let ret = Ctx::from_raw(real(context))
+            .and_then(|c| events::get_async_event(c, Ptr::from_raw(event)?))
+            .ret_minus_one();
         if ret != 0 || event.is_null() {
             return ret;
         }
@@ -373,8 +376,7 @@ fn ibv_get_async_event_1_0(
 #[export("IBVERBS_1.0" as ibv_ack_async_event)]
 fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) -> Raw<()> {
     if event.is_null() {
-        // SAFETY: NULL is handled by the 1.1 export.
-        return unsafe { ev11::ack_async_event_edge(event) };
+        return;
     }
     // SAFETY: an event from ibv_get_async_event@IBVERBS_1.0: its object is a 1.0 wrapper or NULL.
     unsafe {
@@ -386,7 +388,7 @@ fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) -> Raw<()> {
             Some(b's') => el.srq = real(el.srq.cast::<ibv_srq_1_0>()),
             _ => {}
         }
-        ev11::ack_async_event_edge(&mut ev);
+        events::ack_async_event((&mut ev).into());
     }
 }
 
