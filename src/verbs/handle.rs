@@ -412,6 +412,13 @@ impl<W: Wrapper> Wrap<W> {
     pub(crate) fn real(self) -> W::Real {
         self.real
     }
+
+    /// The wrapper's fields, read for the call.
+    #[inline(always)]
+    pub(crate) fn get(&self) -> &W {
+        // SAFETY: from_raw's contract: a live wrapper for the call the handle is made for.
+        unsafe { self.raw.as_ref() }
+    }
 }
 
 /// The 1.0 wrappers' handles by the object's name.
