@@ -17,8 +17,7 @@
 //! The wrappers' other divergences (zeroed, mirrored fields) are in `verbs::compat_1_0`.
 use core::ffi::{c_char, c_int};
 
-use crate::abi::compat_1_0::ibv_context_1_0;
-use crate::abi::compat_1_0::ibv_device_1_0;
+use crate::abi::compat_1_0::{ibv_context_1_0, ibv_device_1_0};
 use crate::abi::verbs::{ibv_async_event, ibv_device, ibv_device_attr, ibv_gid, ibv_port_attr};
 use crate::capi::export::export;
 use crate::verbs::compat_1_0 as compat;
