@@ -8,6 +8,7 @@
 //! - `uapi`: the kernel's `rdma/ib_user_verbs.h`, `ib_user_ioctl_cmds.h`, `ib_user_ioctl_verbs.h`
 //!   and `rdma_user_ioctl_cmds.h` (what the command layer writes to /dev/infiniband/uverbsN). Not
 //!   emitted into our headers: they include the system's (linux-libc-dev).
+//! - `compat_1_0`: the IBVERBS_1.0 wrappers (compat-1_0.c's `struct ibv_*_1_0`), in no header.
 //! - `ctype`: C spellings (`CEnum<E>`, `Be16/32/64`, `__u64`) and opaque types the headers only name.
 //! - `kern_abi`: rdma-core's `kern-abi.h` write-command structs and the `cmd_ioctl.h` command
 //!   buffer at provider ABI 34 (providers embed these in their own commands).
@@ -25,6 +26,7 @@
 //!   `<parent>_anon_N`; the header generator inlines it as an anonymous member, so C sees rdma-core's
 //!   member names. A named member of an anonymous type (`ibv_send_wr.wr`) gets a type `<parent>_<member>`.
 //! - Bitfields are an integer field named `bitfield_N` with accessor functions.
+pub mod compat_1_0;
 pub mod ctype;
 pub mod driver;
 pub mod kern_abi;

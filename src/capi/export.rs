@@ -24,7 +24,7 @@ use core::marker::PhantomData;
 
 use crate::abi::verbs::{ibv_context, ibv_device};
 use crate::errno::{Errno, Result};
-use crate::verbs::handle::{Ctx, Dev, Handle, Object, Ptr, Region};
+use crate::verbs::handle::{Ctx, Dev, Handle, Object, Ptr, Region, Wrap, Wrapper};
 
 /// A parameter of an export, converted once from its C form before the body runs: a C value as
 /// it is, or a typed handle that checked it (EINVAL for NULL).
@@ -111,6 +111,18 @@ impl FromC for Ctx {
     unsafe fn from_c(c: *mut ibv_context) -> Result<Self> {
         // SAFETY: the caller's contract: NULL or an open context.
         unsafe { Ctx::from_raw(c) }
+    }
+}
+
+/// An IBVERBS_1.0 wrapper (`struct ibv_pd_1_0 *`, ...) with its real object's handle: EINVAL
+/// for NULL, or for a wrapper whose real object the 1.1 export would refuse, so that a 1.0
+/// function answers as its 1.1 twin does (Divergence: rdma-core dereferences it).
+impl<W: Wrapper> FromC for Wrap<W> {
+    type C = *mut W;
+    #[inline(always)]
+    unsafe fn from_c(c: *mut W) -> Result<Self> {
+        // SAFETY: the caller's contract: NULL or a live wrapper this library handed out.
+        unsafe { Wrap::from_raw(c) }
     }
 }
 

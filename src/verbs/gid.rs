@@ -324,25 +324,6 @@ pub(crate) fn pkey_index(ctx: Ctx, port_num: u8, pkey_be: u16) -> Result<c_int> 
     }
 }
 
-/// [`gid`] on raw arguments, for the callers not converted to typed handles yet (the 1.0 twin,
-/// `ibv_create_ah_from_wc`): 0, or -1 with errno.
-///
-/// # Safety
-/// `ctx` is NULL or an open context; `out` is NULL or a writable `ibv_gid`.
-pub(crate) unsafe fn query_gid_raw(
-    ctx: *mut ibv_context,
-    port: u8,
-    index: c_int,
-    out: *mut ibv_gid,
-) -> c_int {
-    // SAFETY: the caller's contract.
-    let r = unsafe { Ctx::from_raw(ctx) }.and_then(|c| {
-        // SAFETY: as above.
-        gid(c, port, index, unsafe { Ptr::from_raw(out) }?)
-    });
-    crate::cret::CRet::ret_minus_one(r.map(|()| 0))
-}
-
 /// `ibv_query_gid_type`: the sysfs-style type of GID `index` of `port` (0: IB/RoCE v1, 1: RoCE
 /// v2); an empty slot (ENODATA) reads as v1.
 pub(crate) fn gid_type(ctx: Ctx, port: u8, index: u32) -> Result<u32> {

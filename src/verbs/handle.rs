@@ -324,3 +324,109 @@ impl<T> Region<T> {
         }
     }
 }
+
+/// An IBVERBS_1.0 wrapper (compat-1_0.c's `struct ibv_*_1_0`, `crate::abi::compat_1_0`): the
+/// real object it holds (its last member) and that object's handle type.
+pub trait Wrapper: Sized {
+    /// The real object's C type.
+    type Obj;
+    /// The real object's handle (`Dev`, `Ctx`, `Pd`, ...).
+    type Real: Copy;
+    /// The real object (NULL in a wrapper not filled).
+    fn real_obj(&self) -> *mut Self::Obj;
+    /// The handle of a real object.
+    ///
+    /// # Safety
+    /// As the handle's own `from_raw`: `obj` is NULL or a live object of this library.
+    unsafe fn handle(obj: *mut Self::Obj) -> Result<Self::Real>;
+}
+
+macro_rules! compat_1_0 {
+    ($($w:ident . $field:ident : $obj:ident => $real:ty),* $(,)?) => {$(
+        impl Wrapper for crate::abi::compat_1_0::$w {
+            type Obj = $obj;
+            type Real = $real;
+            #[inline(always)]
+            fn real_obj(&self) -> *mut $obj {
+                self.$field
+            }
+            #[inline(always)]
+            unsafe fn handle(obj: *mut $obj) -> Result<$real> {
+                // SAFETY: the caller's contract.
+                unsafe { <$real>::from_raw(obj) }
+            }
+        }
+    )*};
+}
+compat_1_0! {
+    ibv_device_1_0.real_device: ibv_device => Dev,
+    ibv_context_1_0.real_context: ibv_context => Ctx,
+    ibv_pd_1_0.real_pd: ibv_pd => Pd,
+    ibv_mr_1_0.real_mr: ibv_mr => Mr,
+    ibv_cq_1_0.real_cq: ibv_cq => Cq,
+    ibv_srq_1_0.real_srq: ibv_srq => Srq,
+    ibv_qp_1_0.real_qp: ibv_qp => Qp,
+    ibv_ah_1_0.real_ah: ibv_ah => Ah,
+}
+
+/// A live IBVERBS_1.0 wrapper of this library and the handle of the real object it holds, for
+/// one call. EINVAL for a NULL wrapper, or one whose real object its handle refuses (NULL, or a
+/// NULL `context`): what the IBVERBS_1.1 export gives for that real object (Divergence: rdma-core
+/// dereferences both).
+pub struct Wrap<W: Wrapper> {
+    raw: NonNull<W>,
+    real: W::Real,
+}
+
+impl<W: Wrapper> Clone for Wrap<W> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<W: Wrapper> Copy for Wrap<W> {}
+
+impl<W: Wrapper> Wrap<W> {
+    /// The handle of `p`; EINVAL as above.
+    ///
+    /// # Safety
+    /// `p` is NULL or a live wrapper this library handed out, whose real object stays live for
+    /// the call the handle is made for.
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw(p: *mut W) -> Result<Self> {
+        let raw = NonNull::new(p).ok_or(Errno::EINVAL)?;
+        // SAFETY: the caller's contract: a live wrapper.
+        let obj = unsafe { raw.as_ref() }.real_obj();
+        // SAFETY: as above: its real object, live.
+        let real = unsafe { W::handle(obj) }?;
+        Ok(Wrap { raw, real })
+    }
+
+    /// The wrapper.
+    #[inline(always)]
+    pub(crate) fn raw(self) -> *mut W {
+        self.raw.as_ptr()
+    }
+
+    /// The real object's handle.
+    #[inline(always)]
+    pub(crate) fn real(self) -> W::Real {
+        self.real
+    }
+
+    /// The wrapper's fields, read for the call.
+    #[inline(always)]
+    pub(crate) fn get(&self) -> &W {
+        // SAFETY: from_raw's contract: a live wrapper for the call the handle is made for.
+        unsafe { self.raw.as_ref() }
+    }
+}
+
+/// The 1.0 wrappers' handles by the object's name.
+pub type Dev10 = Wrap<crate::abi::compat_1_0::ibv_device_1_0>;
+pub type Ctx10 = Wrap<crate::abi::compat_1_0::ibv_context_1_0>;
+pub type Pd10 = Wrap<crate::abi::compat_1_0::ibv_pd_1_0>;
+pub type Mr10 = Wrap<crate::abi::compat_1_0::ibv_mr_1_0>;
+pub type Cq10 = Wrap<crate::abi::compat_1_0::ibv_cq_1_0>;
+pub type Srq10 = Wrap<crate::abi::compat_1_0::ibv_srq_1_0>;
+pub type Qp10 = Wrap<crate::abi::compat_1_0::ibv_qp_1_0>;
+pub type Ah10 = Wrap<crate::abi::compat_1_0::ibv_ah_1_0>;

@@ -9,6 +9,7 @@
 pub(crate) mod ah;
 pub(crate) mod buf;
 pub(crate) mod cmdbuf;
+pub(crate) mod compat_1_0;
 pub(crate) mod context;
 pub(crate) mod counters;
 pub(crate) mod cq;
@@ -26,7 +27,6 @@ pub mod handle;
 pub(crate) mod marshall;
 pub(crate) mod mcast;
 pub(crate) mod mr;
-pub(crate) mod objects;
 pub(crate) mod ops;
 pub(crate) mod pd;
 pub mod post;

@@ -4,15 +4,16 @@ use core::ffi::c_int;
 use core::ptr::{NonNull, null_mut};
 use std::cell::RefCell;
 
-use super::datapath;
-use super::types::*;
+use super::objects;
 use super::*;
+use crate::abi::compat_1_0::*;
 use crate::abi::ctype::CEnum;
 use crate::abi::verbs::{
     ibv_ah, ibv_context, ibv_cq, ibv_qp, ibv_qp_type, ibv_recv_wr, ibv_send_wr, ibv_sge, ibv_srq,
     ibv_wc, ibv_wr_opcode,
 };
 use crate::sys;
+use crate::verbs::compat_1_0::datapath;
 
 fn with_errno<T>(f: impl FnOnce() -> T) -> (T, i32) {
     sys::set_errno(12345);
@@ -425,22 +426,4 @@ fn poll_and_notify_reach_the_real_cq() {
         // The fake context has no req_notify_cq op.
         assert_eq!(datapath::req_notify_cq(&mut *f.cq10, 0), libc::EINVAL);
     }
-}
-
-#[test]
-fn context_registry_unwraps_only_live_1_0_contexts() {
-    // SAFETY: plain C data: all-zero bytes are a valid value.
-    let mut real_ctx: ibv_context = unsafe { core::mem::zeroed() };
-    // SAFETY: plain C data: all-zero bytes are a valid value.
-    let mut other: ibv_context = unsafe { core::mem::zeroed() };
-    let w = alloc_zeroed::<ibv_context_1_0>().unwrap();
-    // SAFETY: ours.
-    unsafe { (*w).real_context = &mut real_ctx };
-    register_context(w);
-    assert_eq!(real_context_of(w.cast()), &raw mut real_ctx);
-    assert_eq!(real_context_of(&mut other), &raw mut other);
-    unregister_context(w);
-    assert_eq!(real_context_of(w.cast()), w.cast());
-    // SAFETY: ours.
-    unsafe { free(w) };
 }

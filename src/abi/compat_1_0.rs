@@ -2,11 +2,10 @@
 //!
 //! Binaries linked against libibverbs 1.0 see these structs, not verbs.h's: every object the old
 //! symbols hand out is one of these wrappers around the real object (`real_*`, the last member),
-//! and the old inline verbs call through [`ibv_context_ops_1_0`]. They are not in the public
-//! headers; the offsets are pinned by the tests at the end of this file.
-// Field names are the C member names; several exist only for layout and are never read here.
-#![allow(dead_code)]
-
+//! and the old inline verbs call through [`ibv_context_ops_1_0`]. No installed header declares them
+//! (rdma-core keeps them private to compat-1_0.c), so they sit beside `verbs`, not in it; the
+//! offsets are pinned by the tests at the end of this file. Used by `verbs::compat_1_0` and the
+//! declarations of `capi::compat_1_0`.
 use core::ffi::{c_int, c_void};
 
 use crate::abi::verbs::{
