@@ -29,8 +29,9 @@ static void sh(const char *cmd)
 		perror("system");
 }
 
-static void run(const char *name, uint8_t port, uint8_t sgid_index, const union ibv_gid *dgid,
-		int want_vid)
+/* One call; its result line (the comparison's) into line. Returns the call's return value. */
+static int attempt(char *line, size_t len, const char *name, uint8_t port, uint8_t sgid_index,
+		   const union ibv_gid *dgid, int want_vid)
 {
 	struct ibv_ah_attr attr;
 	uint8_t mac[6];
@@ -47,9 +48,20 @@ static void run(const char *name, uint8_t port, uint8_t sgid_index, const union 
 	errno = 0;
 	ret = ibv_resolve_eth_l2_from_gid(ctx, &attr, mac, want_vid ? &vid : NULL);
 	err = errno;
-	printf("%-22s ret %d errno %d (%s) mac %02x:%02x:%02x:%02x:%02x:%02x vid 0x%04x\n", name,
-	       ret, err, err ? strerrorname_np(err) : "0", mac[0], mac[1], mac[2], mac[3], mac[4],
-	       mac[5], vid);
+	snprintf(line, len,
+		 "%-22s ret %d errno %d (%s) mac %02x:%02x:%02x:%02x:%02x:%02x vid 0x%04x\n", name,
+		 ret, err, err ? strerrorname_np(err) : "0", mac[0], mac[1], mac[2], mac[3], mac[4],
+		 mac[5], vid);
+	return ret;
+}
+
+static void run(const char *name, uint8_t port, uint8_t sgid_index, const union ibv_gid *dgid,
+		int want_vid)
+{
+	char line[160];
+
+	attempt(line, sizeof(line), name, port, sgid_index, dgid, want_vid);
+	fputs(line, stdout);
 }
 
 static union ibv_gid gid_of(const char *text)
@@ -132,10 +144,21 @@ int main(void)
 	run("arp-timeout-from-gid0", 1, 0, &g, 1);
 	/* Answered while the call waits (or, under a slow emulator, before it looks): the same
 	 * result either way, as long as it comes within the 3 s; once the call has the answer, the
-	 * entry is in place and the clean-up below cannot race with it. */
-	sh("(sleep 0.2; ip neigh replace 10.99.0.80 lladdr 02:00:00:00:00:80 dev dummy0 nud reachable) &");
+	 * entry is in place and the clean-up below cannot race with it. A guest under load can take
+	 * longer than the 3 s just to start the answering shell: then the call times out, and the
+	 * case is tried again from no entry (at most 3 times, the last result printed, whatever the
+	 * library: one that never takes a late answer still shows as a timeout). */
 	g = gid_of("::ffff:10.99.0.80");
-	run("arp-late-answer", 1, 1, &g, 1);
+	for (i = 0; i < 3; i++) {
+		char line[160];
+
+		sh("ip neigh del 10.99.0.80 dev dummy0");
+		sh("(sleep 0.2; ip neigh replace 10.99.0.80 lladdr 02:00:00:00:00:80 dev dummy0 nud reachable) &");
+		if (!attempt(line, sizeof(line), "arp-late-answer", 1, 1, &g, 1) || i == 2) {
+			fputs(line, stdout);
+			break;
+		}
+	}
 	sh("printf '%s\\n' 'route del 2001:db8:1::/48' 'route del 2001:db8:2::/48'"
 	   " 'route del 2001:db8:3::/48' 'route del 192.0.2.0/24' 'route del 198.51.100.0/24'"
 	   " 'neigh flush dev dummy0 nud all' 'link set dummy0 arp off' | ip -force -batch -");
