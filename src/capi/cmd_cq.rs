@@ -141,10 +141,7 @@ pub(crate) unsafe fn create_cq_ex(
                 at.comp_vector as c_int,
             )
         };
-        let mut links = match crate::verbs::cmdbuf::chain_from_c(driver) {
-            Ok(l) => l,
-            Err(e) => return e.ret_errno(),
-        };
+        let mut chain = crate::verbs::cmdbuf::Chain::from_raw(driver);
         let (req, rsp) = (buf(cmd, cmd_size), buf(resp, resp_size));
         let Ok(cx) = Context::from_raw(context) else {
             return Errno::EINVAL.ret_errno();
@@ -158,9 +155,8 @@ pub(crate) unsafe fn create_cq_ex(
             cmd_flags,
             req,
             rsp,
-            &mut links,
+            (!driver.is_null()).then_some(&mut chain as &mut dyn crate::cmd::Driver),
         );
-        crate::verbs::cmdbuf::chain_to_c(driver, &links);
         store_created(ibcq, r)
     }
 }

@@ -19,13 +19,12 @@
 use core::mem::offset_of;
 
 use super::Ctx;
-use super::attr::{Attr, AttrWire, WireList};
-use super::ioctl::send_ioctl;
+use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
-    IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_UHW_IN,
-    UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
+    IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT,
+    UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
     ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr,
 };
 use crate::errno::{Errno, Result};
@@ -46,9 +45,6 @@ const X_RESPONSE: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, response);
 const X_PIN: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, provider_in_words);
 const X_POUT: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, provider_out_words);
 const X_RSVD: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, cmd_hdr_reserved);
-
-/// The longest data an attribute's 16-bit length can give.
-const MAX_ATTR_LEN: usize = u16::MAX as usize;
 
 /// Split `resp` at `core`, or fail if it is shorter.
 fn split_resp(resp: &mut [u8], core: usize) -> Result<(&mut [u8], &mut [u8])> {
@@ -72,69 +68,19 @@ pub fn ioctl_write(
     core_out: usize,
 ) -> Result<()> {
     let (req_core, req_drv) = payload.split_at_checked(core_in).ok_or(Errno::EINVAL)?;
-    let resp_len = resp.len();
     let (resp_core, resp_drv) = split_resp(resp, core_out)?;
-    // An attribute's length is 16 bits: a part longer fails (rdma-core's buffer_error). Two
-    // buffers that fit leave no part that can be too long, so one comparison decides the
-    // common case; otherwise each part is looked at.
-    if (payload.len() | resp_len) > MAX_ATTR_LEN
-        && [
-            req_core.len(),
-            req_drv.len(),
-            resp_core.len(),
-            resp_drv.len(),
-        ]
-        .iter()
-        .any(|&len| len > MAX_ATTR_LEN)
-    {
-        return Err(Errno::EINVAL);
-    }
-    // Built in place: at most five attributes, in this order; bit i of `outs` marks the
-    // attributes the kernel writes through.
-    let mut wire = AttrWire::<5>::default();
-    let mut list = WireList::new(&mut wire);
-    let mut outs = 0u32;
-    // (Each attribute's own too-long mark is the check above.)
-    let mut add = |(a, _): (Attr, bool), out: bool| {
-        if let Some(i) = list.push(a) {
-            outs |= u32::from(out) << i;
-        }
-    };
-    add(
-        Attr::sized(UVERBS_ATTR_WRITE_CMD, 8, u64::from(write_method)),
-        false,
-    );
+    // A part longer than an attribute's 16-bit length makes the command unencodable: EINVAL
+    // from execute_ioctl, nothing sent (rdma-core's buffer_error).
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(write_method));
     if !req_core.is_empty() {
-        add(
-            Attr::data_in(UVERBS_ATTR_CORE_IN, req_core, addr(req_core)),
-            false,
-        );
+        cmd.in_bytes(UVERBS_ATTR_CORE_IN, req_core);
     }
     if !resp_core.is_empty() {
-        add(
-            Attr::data_out(UVERBS_ATTR_CORE_OUT, addr(resp_core), resp_core.len()),
-            true,
-        );
+        cmd.out(UVERBS_ATTR_CORE_OUT, resp_core);
     }
-    if !req_drv.is_empty() {
-        add(
-            Attr::data_in(UVERBS_ATTR_UHW_IN, req_drv, addr(req_drv)),
-            false,
-        );
-    }
-    if !resp_drv.is_empty() {
-        add(
-            Attr::data_out(UVERBS_ATTR_UHW_OUT, addr(resp_drv), resp_drv.len()),
-            true,
-        );
-    }
-    send_ioctl(
-        ctx,
-        UVERBS_OBJECT_DEVICE,
-        UVERBS_METHOD_INVOKE_WRITE,
-        &mut list,
-        outs,
-    )
+    cmd.push_compat(req_drv, resp_drv);
+    execute_ioctl(ctx, &mut cmd)
 }
 
 /// Send a whole request with write(2); a short write is an error.
