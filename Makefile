@@ -104,11 +104,13 @@ releases:
 	nohup nice -n 10 tools/rdma-core-builds > target/rdma-core-builds.txt 2> target/rdma-core-builds.log < /dev/null &
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
-# and clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules).
+# clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules), and
+# the API docs without a warning (cargo doc).
 lint:
 	python3 tools/layers
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
 
 cargo-test:
 	$(call need-shared,abi/symbols-target.txt,the ABI facts the layout and header tests compare with)

@@ -89,11 +89,21 @@ impl<T> CRet<T> for Result<T> {
     where
         T: MinusOne,
     {
-        self.unwrap_or_else(|e| {
-            set(e);
-            T::minus_one()
-        })
+        match self {
+            Ok(v) => v,
+            Err(e) => minus_one_with(e),
+        }
     }
+}
+
+/// -1 with `errno` set to `e` (unless quiet): the failure return of [`CRet::ret_minus_one`], out
+/// of line, so that an export returns through it with a tail call and its success path keeps
+/// its own return (the event getters' bench rows).
+#[cold]
+#[inline(never)]
+fn minus_one_with<T: MinusOne>(e: crate::errno::Errno) -> T {
+    set(e);
+    T::minus_one()
 }
 
 /// `errno` set to a failure's value, unless the failure is quiet ([`crate::errno::Errno::quiet`]).

@@ -1,6 +1,6 @@
 //! The QP glue of the provider command layer through the fake seam: what the `ibv_cmd_*` QP and
 //! post exports read from the C objects, what they send, and what they store back into the
-//! provider's structs (`*_with` functions of `capi::cmd_qp` and `capi::cmd_post`).
+//! provider's structs (`*_with` functions of `verbs::qp` and `verbs::post`).
 
 mod common;
 
@@ -13,10 +13,10 @@ use ibverbs::abi::driver::{verbs_qp, verbs_xrcd};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::cmd_post::{post_recv_with, post_send_with};
-use ibverbs::capi::cmd_qp::*;
 use ibverbs::cmd::{CmdState, Ctx};
 use ibverbs::sys::{errno, pod, set_errno};
+use ibverbs::verbs::post::{post_recv_with, post_send_with};
+use ibverbs::verbs::qp::*;
 
 const RXE: u32 = 14;
 const SENTINEL: c_int = 12345;

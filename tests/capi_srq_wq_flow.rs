@@ -1,5 +1,5 @@
 //! The SRQ, WQ, indirection table and flow glue of the provider command layer through the fake
-//! seam (`*_with` functions of `capi::cmd_srq_wq` and `capi::flow`), and the flow spec
+//! seam (`*_with` functions of `verbs::srq`, `verbs::wq` and `capi::flow`), and the flow spec
 //! conversion of `cmd::flow`.
 
 mod common;
@@ -13,12 +13,13 @@ use ibverbs::abi::driver::{verbs_flow_action, verbs_srq, verbs_xrcd};
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::cmd_srq_wq::*;
 use ibverbs::capi::flow::create_flow_with;
 use ibverbs::cmd::flow::{SpecObj, ib_spec_read_len, kern_spec};
 use ibverbs::cmd::{CmdState, Ctx};
 use ibverbs::errno::Errno;
 use ibverbs::sys::{errno, pod, set_errno};
+use ibverbs::verbs::srq::*;
+use ibverbs::verbs::wq::*;
 
 const RXE: u32 = 14;
 const SENTINEL: c_int = 12345;

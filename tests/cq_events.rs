@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use ibverbs::abi::uapi::IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL;
 use ibverbs::abi::verbs::*;
-use ibverbs::capi::{cmd_cq, cq, events};
+use ibverbs::capi::{cq, events};
 use ibverbs::cmd::cq::create_comp_channel;
 use ibverbs::cmd::{CmdState, Ctx};
 use ibverbs::errno::Errno;
@@ -192,21 +192,21 @@ fn null_arguments_give_einval() {
         assert_eq!(e, libc::EINVAL);
         assert_eq!(cq::ibv_resize_cq(null_mut(), 1), libc::EINVAL);
         assert_eq!(cq::ibv_destroy_cq(null_mut()), libc::EINVAL);
-        assert_eq!(cmd_cq::ibv_cmd_destroy_cq(null_mut()), libc::EINVAL);
-        assert_eq!(cmd_cq::ibv_cmd_req_notify_cq(null_mut(), 0), libc::EINVAL);
+        assert_eq!(cq::ibv_cmd_destroy_cq(null_mut()), libc::EINVAL);
+        assert_eq!(cq::ibv_cmd_req_notify_cq(null_mut(), 0), libc::EINVAL);
         assert_eq!(
-            with_errno(|| cmd_cq::ibv_cmd_poll_cq(null_mut(), 1, null_mut())),
+            with_errno(|| cq::ibv_cmd_poll_cq(null_mut(), 1, null_mut())),
             (-1, libc::EINVAL)
         );
         assert_eq!(
-            cmd_cq::ibv_cmd_resize_cq(null_mut(), 1, null_mut(), 0, null_mut(), 0),
+            cq::ibv_cmd_resize_cq(null_mut(), 1, null_mut(), 0, null_mut(), 0),
             libc::EINVAL
         );
         assert_eq!(
-            cmd_cq::ibv_cmd_modify_cq(null_mut(), null_mut(), null_mut(), 0),
+            cq::ibv_cmd_modify_cq(null_mut(), null_mut(), null_mut(), 0),
             libc::EINVAL
         );
-        let r = cmd_cq::ibv_cmd_create_cq(
+        let r = cq::ibv_cmd_create_cq(
             null_mut(),
             1,
             null_mut(),
@@ -218,9 +218,9 @@ fn null_arguments_give_einval() {
             0,
         );
         assert_eq!(r, libc::EINVAL);
-        let r = cmd_cq::ibv_cmd_create_cq_ex(
+        let r = cq::ibv_cmd_create_cq_ex(
             null_mut(),
-            core::ptr::null(),
+            null_mut(),
             null_mut(),
             null_mut(),
             0,
@@ -274,4 +274,81 @@ fn create_cq_without_a_request_buffer() {
         (w.len(), u32_at(w, 0)),
         (size_of::<ibv_create_cq>(), IB_USER_VERBS_CMD_CREATE_CQ)
     );
+}
+
+#[test]
+fn objects_without_a_context_give_einval() {
+    // Zeroed objects: `context` NULL. rdma-core crashes on each (ibv_resize_cq and
+    // ibv_destroy_comp_channel dereference the context); ours answers EINVAL, errno set.
+    // SAFETY: zeroed plain data; each call refuses before it touches anything else.
+    unsafe {
+        let mut ch = ibv_comp_channel {
+            context: null_mut(),
+            fd: -1,
+            refcnt: 0,
+        };
+        assert_eq!(
+            with_errno(|| events::ibv_destroy_comp_channel(&mut ch)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+        let mut c = new_cq();
+        assert_eq!(
+            with_errno(|| cq::ibv_resize_cq(&mut *c, 1)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+        assert_eq!(
+            with_errno(|| cq::ibv_destroy_cq(&mut *c)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+        assert_eq!(
+            with_errno(|| cq::ibv_cmd_destroy_cq(&mut *c)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+        let mut srq: ibv_srq = core::mem::zeroed();
+        let mut a: ibv_srq_attr = core::mem::zeroed();
+        assert_eq!(
+            with_errno(|| ibverbs::capi::srq::ibv_query_srq(&mut srq, &mut a)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+    }
+}
+
+#[test]
+fn provider_buffers_shorter_than_the_core_give_einval() {
+    use ibverbs::abi::kern_abi::ibv_create_srq;
+    use ibverbs::abi::uapi::ib_uverbs_create_srq_resp;
+    // SAFETY: zeroed plain data; the buffers are refused before anything is read or sent.
+    unsafe {
+        let mut ctx: ibv_context = core::mem::zeroed();
+        let mut pd: ibv_pd = core::mem::zeroed();
+        pd.context = &mut ctx;
+        let mut srq: ibv_srq = core::mem::zeroed();
+        let mut a: ibv_srq_init_attr = core::mem::zeroed();
+        let mut cmd = [0u8; 64];
+        let mut resp = [0u8; 64];
+        let (core_cmd, core_resp) = (
+            size_of::<ibv_create_srq>(),
+            size_of::<ib_uverbs_create_srq_resp>(),
+        );
+        let mut create = |cmd_size, resp_size| {
+            ibverbs::capi::srq::ibv_cmd_create_srq(
+                &mut pd,
+                &mut srq,
+                &mut a,
+                cmd.as_mut_ptr().cast(),
+                cmd_size,
+                resp.as_mut_ptr().cast(),
+                resp_size,
+            )
+        };
+        assert_eq!(
+            with_errno(|| create(core_cmd - 1, core_resp)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+        assert_eq!(
+            with_errno(|| create(core_cmd, core_resp - 1)),
+            (libc::EINVAL, libc::EINVAL)
+        );
+        assert!(srq.context.is_null(), "refused before the SRQ is touched");
+    }
 }

@@ -13,7 +13,7 @@ use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::*;
 use ibverbs::capi::device as cmd_device;
-use ibverbs::capi::{cmd_cq, cmd_qp, cmd_srq_wq, flow, mr, pd};
+use ibverbs::capi::{cq, flow, mr, pd, qp as cmd_qp, wq};
 use ibverbs::sys::{errno, set_errno};
 
 const SENTINEL: c_int = 12345;
@@ -97,7 +97,7 @@ fn poll_cq_for_more_completions_than_memory_holds() {
     // Was: a 103 GB allocation that aborted the process. rdma-core's malloc fails: -1, ENOMEM.
     // (Should the allocator grant it lazily, the command then fails on fd -1: EBADF.)
     // SAFETY: the call fails before anything is written to `wc`.
-    let (r, e) = with_errno(|| unsafe { cmd_cq::ibv_cmd_poll_cq(&mut *cq, c_int::MAX, &mut wc) });
+    let (r, e) = with_errno(|| unsafe { cq::ibv_cmd_poll_cq(&mut *cq, c_int::MAX, &mut wc) });
     assert_eq!(r, -1);
     assert!(e == libc::ENOMEM || e == libc::EBADF, "errno {e}");
 }
@@ -189,18 +189,18 @@ fn modify_and_query_check_their_masks_before_the_object() {
     let mut ca: ibv_modify_cq_attr = unsafe { core::mem::zeroed() };
     ca.attr_mask = ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32;
     // SAFETY: as above, for the CQ.
-    let (r, e) = with_errno(|| unsafe { cmd_cq::ibv_cmd_modify_cq(cq, &mut ca, cmd.at(), 64) });
+    let (r, e) = with_errno(|| unsafe { cq::ibv_cmd_modify_cq(cq, &mut ca, cmd.at(), 64) });
     assert_eq!((r, e), (libc::EINVAL, SENTINEL));
     // SAFETY: as above.
     let mut wa: ibv_wq_attr = unsafe { core::mem::zeroed() };
     wa.attr_mask = ibv_wq_attr_mask::IBV_WQ_ATTR_RESERVED as u32;
     // SAFETY: as above, for the WQ.
-    let (r, e) = with_errno(|| unsafe { cmd_srq_wq::ibv_cmd_modify_wq(wq, &mut wa, cmd.at(), 64) });
+    let (r, e) = with_errno(|| unsafe { wq::ibv_cmd_modify_wq(wq, &mut wa, cmd.at(), 64) });
     assert_eq!((r, e), (libc::EINVAL, SENTINEL));
     wa.attr_mask = ibv_wq_attr_mask::IBV_WQ_ATTR_FLAGS as u32;
     wa.flags_mask = u32::MAX;
     // SAFETY: as above.
-    let (r, e) = with_errno(|| unsafe { cmd_srq_wq::ibv_cmd_modify_wq(wq, &mut wa, cmd.at(), 64) });
+    let (r, e) = with_errno(|| unsafe { wq::ibv_cmd_modify_wq(wq, &mut wa, cmd.at(), 64) });
     assert_eq!((r, e), (libc::EOPNOTSUPP, SENTINEL));
 }
 
@@ -214,9 +214,8 @@ fn create_wq_query_device_reg_mr_and_flows_check_before_the_context() {
         let mut wa: ibv_wq_init_attr = core::mem::zeroed();
         wa.comp_mask = u32::MAX;
         let mut wq: ibv_wq = core::mem::zeroed();
-        let (r, e) = with_errno(|| {
-            cmd_srq_wq::ibv_cmd_create_wq(ctx, &mut wa, &mut wq, a.at(), 64, b.at(), 64)
-        });
+        let (r, e) =
+            with_errno(|| wq::ibv_cmd_create_wq(ctx, &mut wa, &mut wq, a.at(), 64, b.at(), 64));
         assert_eq!((r, e), (libc::EINVAL, libc::EINVAL));
 
         let input = ibv_query_device_ex_input { comp_mask: 1 };
@@ -293,7 +292,7 @@ fn a_context_without_a_private_part_fails_its_commands() {
     cq.context = ctx;
     assert_eq!(
         // SAFETY: as above.
-        unsafe { cmd_cq::ibv_cmd_req_notify_cq(&mut *cq, 0) },
+        unsafe { cq::ibv_cmd_req_notify_cq(&mut *cq, 0) },
         libc::EBADF
     );
 }

@@ -743,8 +743,7 @@ int ibv_cmd_create_counters(struct ibv_context *context,
 //
 // CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
 // no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
-// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno. Divergence: a NULL
-// context or CQ gives EINVAL.
+// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno.
 int ibv_cmd_create_cq(struct ibv_context *context,
                       int cqe,
                       struct ibv_comp_channel *channel,
@@ -761,11 +760,11 @@ int ibv_cmd_create_cq(struct ibv_context *context,
 // CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
 // flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
 // success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
-// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
-// Divergence: a NULL context, attribute or CQ gives EINVAL.
+// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for
+// `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
 //
 // Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
-// verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
+// verbs_create_cq_prov_attr *prov_attr` after `cq_attr` (`capi::pabi::forms`).
 int ibv_cmd_create_cq_ex(struct ibv_context *context,
                          const struct ibv_cq_init_attr_ex *cq_attr,
                          struct verbs_cq *cq,
@@ -794,8 +793,8 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 59  /* ibv_cmd_create_cq_ex2, provider ABIs 34, 57 */
 // `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
 //
-// As `ibv_cmd_create_cq_ex`, with the provider's `driver` attribute chain linked after its
-// driver data (and written back). 0, or the positive errno.
+// As `ibv_cmd_create_cq_ex`, with the provider's `driver` attribute chain (NULL: none) linked
+// after its driver data (and written back). 0, or the positive errno.
 //
 // Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
 // `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -852,8 +851,8 @@ int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
 // Creates the QP on `pd` (QP_CREATE ioctl with the provider's driver data, else the legacy
 // write command of the kernel's ABI): sets `qp`'s context, handle, number, objects, type,
 // state RESET and event lock, and stores the granted capabilities into `attr->cap`. 0, or the
-// positive errno. Divergence: NULL arguments, a NULL CQ where the type needs one, or buffers
-// shorter than their core structs give EINVAL (rdma-core crashes or overruns).
+// positive errno. Divergence: a NULL CQ where the type needs one, or buffers shorter than
+// their core structs, give EINVAL (rdma-core crashes or overruns).
 int ibv_cmd_create_qp(struct ibv_pd *pd,
                       struct ibv_qp *qp,
                       struct ibv_qp_init_attr *attr,
@@ -883,8 +882,8 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context,
 // MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command. 0, or the
 // positive errno.
 //
-// Provider ABI 34 signature (v44-v56). Provider ABI 65 (v65) appended `struct ibv_command_buffer
-// *driver`.
+// The form of the provider ABIs before 64, which appended `struct ibv_command_buffer *driver`
+// (`pabi::forms`).
 int ibv_cmd_create_qp_ex2(struct ibv_context *context,
                           struct verbs_qp *qp,
                           struct ibv_qp_init_attr_ex *qp_attr,
@@ -896,7 +895,8 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 // `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`
 //
 // As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
-// nothing sent (the ABI-34 form has no way to pass them on).
+// nothing sent (the ABI-34 form has no way to pass them on); NULL arguments (checked first) give
+// EINVAL.
 int ibv_cmd_create_qp_ex2(struct ibv_context *context,
                           struct verbs_qp *qp,
                           struct ibv_qp_init_attr_ex *qp_attr,
@@ -913,9 +913,9 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 // `init_attr->ind_tbl` (extended write command CREATE_RWQ_IND_TBL): sets the table's handle,
 // number and context. 0, or the positive errno: comp_mask bits from
 // IBV_CREATE_IND_TABLE_RESERVED up EINVAL (errno left alone, as rdma-core), a response
-// shorter than the core one EINVAL. Divergence: NULL arguments or WQs give EINVAL; so does a
-// log size above the kernel's maximum (13) without reading the table (rdma-core reads it, then
-// the kernel refuses the size).
+// shorter than the core one EINVAL. Divergence: NULL WQs give EINVAL; so does a log size above
+// the kernel's maximum (13) without reading the table (rdma-core reads it, then the kernel
+// refuses the size).
 int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
                                  struct ibv_rwq_ind_table_init_attr *init_attr,
                                  struct ibv_rwq_ind_table *rwq_ind_table,
@@ -927,7 +927,7 @@ int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
 // Creates a basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data, else the
 // write command of the kernel's ABI): sets `srq`'s PD, context, event lock and handle, and
 // stores the granted `max_wr`/`max_sge` into `attr->attr`. 0, or the positive errno.
-// Divergence: NULL arguments or buffers shorter than their core structs give EINVAL.
+// Divergence: buffers shorter than their core structs give EINVAL.
 int ibv_cmd_create_srq(struct ibv_pd *pd,
                        struct ibv_srq *srq,
                        struct ibv_srq_init_attr *attr,
@@ -938,12 +938,12 @@ int ibv_cmd_create_srq(struct ibv_pd *pd,
 
 // `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 //
-// Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (unknown comp_mask
-// bits EOPNOTSUPP, no PD EINVAL; XRC needs XRCD and CQ, TM needs CQ, TM and tags): as
-// [`ibv_cmd_create_srq`], plus the `verbs_srq` type, XRC number and domain, and CQ. 0, or the
-// positive errno. Divergence: NULL arguments (or a NULL object the type needs) give EINVAL;
-// the `verbs_srq` fields are set on the write fallback for a basic SRQ too (rdma-core sets them
-// only on its other paths).
+// Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (and its context's
+// command channel, as rdma-core; unknown comp_mask bits EOPNOTSUPP, no PD EINVAL; XRC needs
+// XRCD and CQ, TM needs CQ, TM and tags): as [`ibv_cmd_create_srq`], plus the `verbs_srq` type,
+// XRC number and domain, and CQ. 0, or the positive errno. Divergence: a NULL object the type
+// needs, or a short buffer, gives EINVAL; the `verbs_srq` fields are set on the write fallback
+// for a basic SRQ too (rdma-core sets them only on its other paths).
 int ibv_cmd_create_srq_ex(struct ibv_context *context,
                           struct verbs_srq *srq,
                           struct ibv_srq_init_attr_ex *attr_ex,
@@ -957,8 +957,8 @@ int ibv_cmd_create_srq_ex(struct ibv_context *context,
 // Creates a work queue (WQ_CREATE ioctl with the provider's driver data, else the extended
 // write command): sets `wq`'s context, CQ, PD, type, handle and number, and stores the granted
 // `max_wr`/`max_sge` into `wq_init_attr`. 0, or the positive errno: comp_mask bits from
-// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL, unknown create flags EOPNOTSUPP. Divergence: NULL
-// arguments (PD and CQ included) or short buffers give EINVAL.
+// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL, unknown create flags EOPNOTSUPP. Divergence: a NULL
+// PD or CQ in the attributes gives EINVAL.
 int ibv_cmd_create_wq(struct ibv_context *context,
                       struct ibv_wq_init_attr *wq_init_attr,
                       struct ibv_wq *wq,
@@ -1013,7 +1013,7 @@ int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
 // `ibv_ack_cq_events` and `ibv_ack_async_event` have acknowledged as many completion and
 // asynchronous events as the kernel says it reported for this CQ. 0, or the positive errno (no
 // wait then). EIO from a disassociated device counts as success, without the wait, when
-// `verbs_allow_disassociate_destroy` is set. Divergence: NULL gives EINVAL.
+// `verbs_allow_disassociate_destroy` is set.
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
@@ -1034,13 +1034,13 @@ int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
 // the application has acknowledged every async event the kernel reported for the QP
 // (`events_completed` reaching the kernel's `events_reported`). 0, or the positive errno; EIO
 // on a disassociated device counts as success when RDMAV_ALLOW_DISASSOC_DESTROY is set (then
-// without the wait). Divergence: NULL gives EINVAL.
+// without the wait).
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
 
 // `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
 //
 // RWQ_IND_TBL_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a
-// forgiven EIO (disassociated device) is success. Divergence: NULL gives EINVAL.
+// forgiven EIO (disassociated device) is success.
 int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
 
 // `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
@@ -1048,7 +1048,7 @@ int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
 // SRQ_DESTROY (ioctl, else the write command), then waits, under `srq->mutex`/`srq->cond`,
 // until `srq->events_completed` reaches the kernel's `events_reported` (every async event of
 // the SRQ acknowledged). 0, or the positive errno; a forgiven EIO (disassociated device,
-// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait. Divergence: NULL gives EINVAL.
+// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait.
 int ibv_cmd_destroy_srq(struct ibv_srq *srq);
 
 // `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`
@@ -1056,7 +1056,7 @@ int ibv_cmd_destroy_srq(struct ibv_srq *srq);
 // WQ_DESTROY (ioctl, else the extended write command), then waits, under
 // `wq->mutex`/`wq->cond`, until `wq->events_completed` reaches the kernel's `events_reported`.
 // 0, or the positive errno; a forgiven EIO (disassociated device) is success without the
-// wait. Divergence: NULL gives EINVAL.
+// wait.
 int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 
 // `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
@@ -1133,8 +1133,8 @@ int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 // `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
 //
 // Changes the CQ's moderation (extended MODIFY_CQ write command). 0, or the positive errno
-// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`). Divergence: NULL or a short
-// buffer gives EINVAL.
+// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`, errno untouched as in
+// rdma-core). Divergence: NULL or a short buffer gives EINVAL.
 int ibv_cmd_modify_cq(struct ibv_cq *cq,
                       struct ibv_modify_cq_attr *attr,
                       struct ibv_modify_cq *cmd,
@@ -1152,8 +1152,8 @@ int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
 //
 // Write command MODIFY_QP with the masked attributes in the provider's request. 0, or the
 // positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left alone, as
-// rdma-core). `qp->state` is the caller's (`ibv_modify_qp`) to update. Divergence: NULL
-// arguments give EINVAL.
+// rdma-core, before the QP's context is looked at). `qp->state` is the caller's
+// (`ibv_modify_qp`) to update.
 int ibv_cmd_modify_qp(struct ibv_qp *qp,
                       struct ibv_qp_attr *attr,
                       int attr_mask,
@@ -1164,7 +1164,6 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp,
 //
 // Extended write command MODIFY_QP (any mask, `rate_limit` included when the request has room
 // for it, else EINVAL with errno left alone, as rdma-core). 0, or the positive errno.
-// Divergence: NULL arguments give EINVAL.
 int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
                          struct ibv_qp_attr *attr,
                          int attr_mask,
@@ -1176,8 +1175,7 @@ int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
 // `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
 //
 // Write command MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's request;
-// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno. Divergence: NULL
-// arguments give EINVAL.
+// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno.
 int ibv_cmd_modify_srq(struct ibv_srq *srq,
                        struct ibv_srq_attr *srq_attr,
                        int srq_attr_mask,
@@ -1189,7 +1187,7 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq,
 // Extended write command MODIFY_WQ (the provider's request, its core zeroed first); on
 // success with IBV_WQ_ATTR_STATE sets `wq->state`. 0, or the positive errno: attr_mask bits
 // from IBV_WQ_ATTR_RESERVED up EINVAL, unknown flags EOPNOTSUPP (both with errno left alone,
-// as rdma-core). Divergence: NULL arguments give EINVAL.
+// as rdma-core).
 int ibv_cmd_modify_wq(struct ibv_wq *wq,
                       struct ibv_wq_attr *attr,
                       struct ibv_modify_wq *cmd,
@@ -1202,7 +1200,8 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq,
 // event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
 // from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
 // EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
-// Divergence: NULL arguments give EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
+// Divergence: a NULL XRCD or a short response gives EINVAL; `comp_mask` is written only when
+// `vqp_sz` covers it.
 int ibv_cmd_open_qp(struct ibv_context *context,
                     struct verbs_qp *qp,
                     int vqp_sz,
@@ -1231,8 +1230,8 @@ int ibv_cmd_open_xrcd(struct ibv_context *context,
 // `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
 //
 // Polls up to `ne` completions through the kernel (POLL_CQ write command) into `wc`. The number
-// of completions, or -1 with errno. Divergence: a NULL CQ, or a NULL `wc` with `ne` > 0, or a
-// negative `ne`, gives -1 with errno EINVAL.
+// of completions, or -1 with errno. Divergence: a NULL `wc` with `ne` > 0, or a negative `ne`,
+// gives -1 with errno EINVAL.
 int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 
 // `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
@@ -1245,18 +1244,17 @@ int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_re
 //
 // Posts the send work request list through the kernel (write command POST_SEND, for providers
 // without a user-space send queue). 0, or the positive errno with `*bad_wr` the WR the kernel
-// named (the first one when it named none). Divergence: NULL `ibqp` gives EINVAL; a WR with a
-// negative SGE count, a NULL SGE list or (UD) a NULL AH fails EINVAL before anything is sent,
-// naming that WR; a NULL `bad_wr` is not written.
+// named (the first one when it named none). Divergence: a WR with a negative SGE count, a NULL
+// SGE list or (UD) a NULL AH fails EINVAL before anything is sent, naming that WR; a NULL
+// `bad_wr` is not written.
 int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
 
 // `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
 //
 // Posts the receive work request list to the SRQ through the kernel (write command
 // POST_SRQ_RECV). 0, or the positive errno with `*bad_wr` the WR the kernel named (the first
-// one when it named none). Divergence: NULL `srq` gives EINVAL; a WR with a negative SGE count
-// or a NULL SGE list fails EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is
-// not written.
+// one when it named none). Divergence: a WR with a negative SGE count or a NULL SGE list fails
+// EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is not written.
 int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_qp_attach_comp_cntr, provider ABI 65 */
@@ -1331,7 +1329,7 @@ int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uin
 // The QP's attributes (write command QUERY_QP): fills `qp_attr` and, in `qp_init_attr`, the
 // capabilities and sq_sig_all from the kernel and the user context, CQs, SRQ and type from
 // `qp`. 0, or the positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left
-// alone, as rdma-core). Divergence: NULL arguments give EINVAL.
+// alone, as rdma-core, which refuses them before it looks at the QP's context).
 int ibv_cmd_query_qp(struct ibv_qp *qp,
                      struct ibv_qp_attr *qp_attr,
                      int attr_mask,
@@ -1342,7 +1340,7 @@ int ibv_cmd_query_qp(struct ibv_qp *qp,
 // `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
 //
 // Write command QUERY_SRQ: fills `srq_attr` (`max_wr`, `max_sge`, `srq_limit`). 0, or the
-// positive errno. Divergence: NULL arguments give EINVAL.
+// positive errno.
 int ibv_cmd_query_srq(struct ibv_srq *srq,
                       struct ibv_srq_attr *srq_attr,
                       struct ibv_query_srq *cmd,
@@ -1458,7 +1456,7 @@ int ibv_cmd_reg_mr_ex(struct ibv_pd *pd,
 // `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
 //
 // Arms the CQ (REQ_NOTIFY_CQ write command): its next completion (or next solicited one) sends
-// a completion event to its channel. 0, or the positive errno. Divergence: NULL gives EINVAL.
+// a completion event to its channel. 0, or the positive errno.
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
 // `int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr, size_t length, uint64_t hca_va, int access, struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)`

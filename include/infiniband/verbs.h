@@ -2384,7 +2384,7 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context,
 //
 // Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
 // acknowledged event on that object (its destroy waits for these); port and device events need
-// nothing. No return value. Divergence: a NULL event, or a NULL object in it, is ignored.
+// nothing. No return value. Divergence: a NULL object in the event is ignored too.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_async_event(struct ibv_async_event *event);
@@ -2393,7 +2393,6 @@ void ibv_ack_async_event(struct ibv_async_event *event);
 //
 // Acknowledges `nevents` completion events of `cq` (from `ibv_get_cq_event`), under the CQ's
 // mutex; its destroy waits until all reported events are acknowledged. No return value.
-// Divergence: a NULL CQ is ignored.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
@@ -2473,8 +2472,7 @@ struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
 // `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 //
 // A new completion channel: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
-// it yet. NULL with errno on failure (the command's, e.g. EMFILE). Divergence: a NULL context
-// gives EINVAL.
+// it yet. NULL with errno on failure (the command's, e.g. EMFILE).
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context);
 
 // `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
@@ -2489,7 +2487,7 @@ struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
 // A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
 // to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
 // failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
-// `max_cqe` on rxe). Divergence: a NULL context gives EINVAL.
+// `max_cqe` on rxe; EOPNOTSUPP without the op).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_cq *ibv_create_cq(struct ibv_context *context,
@@ -2501,17 +2499,14 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context,
 // `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 //
 // The provider's `create_qp`: a QP in state RESET with the granted capabilities written back
-// into `qp_init_attr->cap`, or NULL with errno. Divergence: NULL arguments give NULL with
-// errno EINVAL (rdma-core crashes).
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// into `qp_init_attr->cap`, or NULL with errno.
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
 
 // `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 //
 // The provider's `create_srq`, then the SRQ's context, user context, PD, event count and
 // event lock set by the library; the granted sizes are in `srq_init_attr->attr`. NULL with
-// errno on failure. Divergence: NULL arguments give NULL with errno EINVAL.
+// errno on failure.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
@@ -2544,7 +2539,7 @@ int ibv_destroy_ah(struct ibv_ah *ah);
 // `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
 //
 // Closes and frees a channel that no CQ uses (checked under the context's mutex). 0, or EBUSY
-// while a CQ still uses it. Divergence: NULL gives EINVAL.
+// while a CQ still uses it. Divergence: a channel whose `context` is NULL gives EINVAL too.
 int ibv_destroy_comp_channel(struct ibv_comp_channel *channel);
 
 // `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
@@ -2556,7 +2551,7 @@ int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 //
 // Destroys a CQ through the provider's `destroy_cq` op (which waits until every completion and
 // asynchronous event the kernel reported for it was acknowledged); on success its channel's use
-// count goes down. 0, or the positive errno (the CQ then stays). Divergence: NULL gives EINVAL.
+// count goes down. 0, or the positive errno (the CQ then stays).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_cq(struct ibv_cq *cq);
@@ -2564,15 +2559,13 @@ int ibv_destroy_cq(struct ibv_cq *cq);
 // `int ibv_destroy_qp(struct ibv_qp *qp)`
 //
 // The provider's `destroy_qp` (which waits for the QP's async events to be acknowledged).
-// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// 0, or the provider's positive errno.
 int ibv_destroy_qp(struct ibv_qp *qp);
 
 // `int ibv_destroy_srq(struct ibv_srq *srq)`
 //
 // The provider's `destroy_srq` (which waits for the SRQ's async events to be acknowledged).
-// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
+// 0, or the provider's positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_srq(struct ibv_srq *srq);
@@ -2635,7 +2628,7 @@ void ibv_free_device_list(struct ibv_device **list);
 // made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
 // back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
 // errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
-// queued). Divergence: NULL arguments give -1 with errno EINVAL.
+// queued).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event);
@@ -2646,8 +2639,7 @@ int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *eve
 // non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
 // context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
 // with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
-// with nothing queued; the event stays queued). Divergence: NULL arguments give -1 with errno
-// EINVAL, before anything is read.
+// with nothing queued; the event stays queued).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
@@ -2753,16 +2745,13 @@ enum ibv_fork_status ibv_is_fork_initialized(void);
 // `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
 //
 // The provider's `modify_qp`; on success with IBV_QP_STATE in the mask, `qp->state` becomes
-// `attr->qp_state`. 0, or the provider's positive errno. Divergence: NULL arguments give
-// EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// `attr->qp_state`. 0, or the provider's positive errno.
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
 
 // `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 //
 // The provider's `modify_srq` (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
-// 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
+// 0, or the provider's positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask);
@@ -2789,10 +2778,9 @@ int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
 // `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
 //
 // The extended view of a QP its provider created with the extended interface (its
-// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP.
-// Divergence: NULL gives NULL with errno EINVAL.
-//
-// Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]); both are understood.
+// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP
+// (its `context` is not looked at). Within provider ABI 34 `verbs_qp` has two layouts; both
+// are understood.
 struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 // `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
@@ -2803,7 +2791,7 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device
 // `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
 // The provider's `query_ece`. 0, or the positive errno (EOPNOTSUPP, errno untouched, from a
-// provider without ECE). Divergence: NULL arguments give EINVAL.
+// provider without ECE).
 int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
@@ -2836,9 +2824,7 @@ int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_
 // `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
 //
 // The provider's `query_qp`; on success with IBV_QP_STATE in the mask, `qp->state` takes the
-// reported state. 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
-//
-// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
+// reported state. 0, or the provider's positive errno.
 int ibv_query_qp(struct ibv_qp *qp,
                  struct ibv_qp_attr *attr,
                  int attr_mask,
@@ -2855,8 +2841,7 @@ int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_
 
 // `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 //
-// The provider's `query_srq`. 0, or the provider's positive errno. Divergence: NULL arguments
-// give EINVAL.
+// The provider's `query_srq`. 0, or the provider's positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
@@ -2968,7 +2953,7 @@ int ibv_rereg_mr(struct ibv_mr *mr,
 // `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 //
 // Resizes a CQ to at least `cqe` entries (the provider's `resize_cq` op; `cq->cqe` becomes the
-// new size). 0, or the positive errno. Divergence: NULL gives EINVAL.
+// new size). 0, or the positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_resize_cq(struct ibv_cq *cq, int cqe);
@@ -3000,7 +2985,7 @@ int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 // `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
 // The provider's `set_ece`; a zero `vendor_id` is EOPNOTSUPP (errno set) without asking it.
-// 0, or the positive errno. Divergence: NULL arguments give EINVAL.
+// 0, or the positive errno.
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`

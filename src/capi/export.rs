@@ -85,7 +85,8 @@ impl<T> FromC for Ptr<T> {
     }
 }
 
-/// An optional pointer (an out parameter the caller may leave NULL): None for NULL.
+/// A pointer the C contract allows to be NULL (an optional out parameter, the head of a
+/// NULL-terminated list): None for NULL.
 impl<T> FromC for Option<Ptr<T>> {
     type C = *mut T;
     #[inline(always)]
@@ -295,5 +296,35 @@ impl<T> FromCPair for Region<T> {
     unsafe fn from_c(a: *mut T, size: usize) -> Result<Self> {
         // SAFETY: the caller's contract: NULL, or `size` bytes at `a` for the call.
         unsafe { Region::from_raw(a, size) }
+    }
+}
+
+/// A provider's request or response that must be given (NULL is EINVAL: Divergence, rdma-core
+/// would crash) but whose length the command checks itself, after the checks rdma-core makes
+/// before it touches the buffer (`ibv_cmd_modify_qp` refuses a mask first, whatever the size).
+/// A size past `isize::MAX` is taken as that bound, as [`Bytes`] takes it.
+pub struct BufAny<T>(&'static mut [u8], PhantomData<T>);
+
+impl<T> BufAny<T> {
+    /// Its bytes.
+    #[inline(always)]
+    pub(crate) fn bytes(self) -> &'static mut [u8] {
+        self.0
+    }
+}
+
+impl<T> FromCPair for BufAny<T> {
+    type A = *mut T;
+    type B = usize;
+    #[inline(always)]
+    unsafe fn from_c(a: *mut T, b: usize) -> Result<Self> {
+        if a.is_null() {
+            return Err(Errno::EINVAL);
+        }
+        // SAFETY: the caller's contract: `b` bytes at `a` for the call.
+        Ok(BufAny(
+            unsafe { crate::verbs::buf::provider_buf(a, b) },
+            PhantomData,
+        ))
     }
 }

@@ -9,11 +9,6 @@
 //! The version script is written from the declarations (`tools/symbols-map`).
 
 pub mod ah;
-pub mod cmd_cq;
-pub mod cmd_device;
-pub mod cmd_post;
-pub mod cmd_qp;
-pub mod cmd_srq_wq;
 pub mod compat_1_0;
 pub mod context;
 pub mod counters;
@@ -36,6 +31,7 @@ pub mod ret;
 pub mod srq;
 pub mod strings;
 pub mod sysfs;
+pub mod wq;
 
 /// The ENOMEM hints of `ibv_reg_mr` and `ibv_create_cq` (`crate::verbs::explain`), end to end.
 #[cfg(test)]

@@ -1,66 +1,152 @@
-//! Shared receive queues (rdma-core: verbs.c).
+//! Shared receive queues (rdma-core: verbs.c; cmd_srq.c, cmd.c for the provider's commands): the
+//! public verbs and the provider's commands, each a declaration over `verbs::srq`.
 //!
 //! The verbs go to the context's op table; a provider's return value (and its errno) passes
 //! through untouched. `ibv_create_srq` adds the core fields of the new SRQ.
-// The safety contract of each export is its C prototype, quoted in its doc.
-#![allow(clippy::missing_safety_doc)]
-
-use crate::capi::export::export;
+//!
+//! Divergence throughout: a NULL object, attribute record or buffer, or a NULL `context` inside
+//! an object, gives EINVAL where rdma-core would crash.
 use core::ffi::c_int;
 
-use crate::abi::verbs::{ibv_pd, ibv_srq, ibv_srq_attr, ibv_srq_init_attr};
-use crate::cret::CRet;
-use crate::cret::ret_status;
+use crate::abi::driver::verbs_srq;
+use crate::abi::kern_abi::{ibv_create_srq, ibv_create_xsrq, ibv_modify_srq, ibv_query_srq};
+use crate::abi::uapi::ib_uverbs_create_srq_resp;
+use crate::abi::verbs::{
+    ibv_recv_wr, ibv_srq, ibv_srq_attr, ibv_srq_init_attr, ibv_srq_init_attr_ex,
+};
+use crate::capi::export::{Buf, export};
+use crate::verbs::handle::{Ctx, Pd, Ptr, Srq};
+use crate::verbs::srq;
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
 /// The provider's `create_srq`, then the SRQ's context, user context, PD, event count and
 /// event lock set by the library; the granted sizes are in `srq_init_attr->attr`. NULL with
-/// errno on failure. Divergence: NULL arguments give NULL with errno EINVAL.
+/// errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
-fn ibv_create_srq(pd: *mut ibv_pd, srq_init_attr: *mut ibv_srq_init_attr) -> Raw<*mut ibv_srq> {
-    // SAFETY: the caller's PD (of an open context) and attributes, or NULL (refused).
-    unsafe { crate::verbs::objects::create_srq(pd, srq_init_attr) }.ret_null()
+fn ibv_create_srq(pd: Pd, srq_init_attr: Ptr<ibv_srq_init_attr>) -> Null<*mut ibv_srq> {
+    srq::create(pd, srq_init_attr)
 }
 
 /// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
 /// The provider's `modify_srq` (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
-/// 0, or the provider's positive errno. Divergence: NULL arguments give EINVAL.
+/// 0, or the provider's positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
-fn ibv_modify_srq(
-    srq: *mut ibv_srq,
-    srq_attr: *mut ibv_srq_attr,
-    srq_attr_mask: c_int,
-) -> Raw<c_int> {
-    // SAFETY: the caller's SRQ and attributes, or NULL (refused).
-    ret_status(unsafe { crate::verbs::objects::modify_srq(srq, srq_attr, srq_attr_mask) })
+fn ibv_modify_srq(srq: Srq, srq_attr: Ptr<ibv_srq_attr>, srq_attr_mask: c_int) -> Status {
+    srq::modify(srq, srq_attr, srq_attr_mask)
 }
 
 /// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 ///
-/// The provider's `query_srq`. 0, or the provider's positive errno. Divergence: NULL arguments
-/// give EINVAL.
+/// The provider's `query_srq`. 0, or the provider's positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
-fn ibv_query_srq(srq: *mut ibv_srq, srq_attr: *mut ibv_srq_attr) -> Raw<c_int> {
-    // SAFETY: the caller's SRQ and buffer, or NULL (refused).
-    ret_status(unsafe { crate::verbs::objects::query_srq(srq, srq_attr) })
+fn ibv_query_srq(srq: Srq, srq_attr: Ptr<ibv_srq_attr>) -> Status {
+    srq::query(srq, srq_attr)
 }
 
 /// `int ibv_destroy_srq(struct ibv_srq *srq)`
 ///
 /// The provider's `destroy_srq` (which waits for the SRQ's async events to be acknowledged).
-/// 0, or the provider's positive errno. Divergence: NULL gives EINVAL.
+/// 0, or the provider's positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
-fn ibv_destroy_srq(srq: *mut ibv_srq) -> Raw<c_int> {
-    // SAFETY: the caller's SRQ, or NULL (refused).
-    ret_status(unsafe { crate::verbs::objects::destroy_srq(srq) })
+fn ibv_destroy_srq(srq: Srq) -> Status {
+    srq::destroy(srq)
+}
+
+/// `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
+///
+/// Creates a basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data, else the
+/// write command of the kernel's ABI): sets `srq`'s PD, context, event lock and handle, and
+/// stores the granted `max_wr`/`max_sge` into `attr->attr`. 0, or the positive errno.
+/// Divergence: buffers shorter than their core structs give EINVAL.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_srq(
+    pd: Pd,
+    srq: Ptr<ibv_srq>,
+    attr: Ptr<ibv_srq_init_attr>,
+    (cmd, cmd_size): Buf<ibv_create_srq>,
+    (resp, resp_size): Buf<ib_uverbs_create_srq_resp>,
+) -> Errno {
+    srq::cmd_create(pd, srq, attr, cmd.bytes(), resp.bytes())
+}
+
+/// `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
+///
+/// Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (and its context's
+/// command channel, as rdma-core; unknown comp_mask bits EOPNOTSUPP, no PD EINVAL; XRC needs
+/// XRCD and CQ, TM needs CQ, TM and tags): as [`ibv_cmd_create_srq`], plus the `verbs_srq` type,
+/// XRC number and domain, and CQ. 0, or the positive errno. Divergence: a NULL object the type
+/// needs, or a short buffer, gives EINVAL; the `verbs_srq` fields are set on the write fallback
+/// for a basic SRQ too (rdma-core sets them only on its other paths).
+#[export(PRIVATE 34..)]
+fn ibv_cmd_create_srq_ex(
+    _context: Ctx,
+    srq: Ptr<verbs_srq>,
+    attr_ex: Ptr<ibv_srq_init_attr_ex>,
+    (cmd, cmd_size): Buf<ibv_create_xsrq>,
+    (resp, resp_size): Buf<ib_uverbs_create_srq_resp>,
+) -> Errno {
+    srq::cmd_create_ex(srq, attr_ex, cmd.bytes(), resp.bytes())
+}
+
+/// `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
+///
+/// Write command MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's request;
+/// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_modify_srq(
+    srq: Srq,
+    srq_attr: Ptr<ibv_srq_attr>,
+    srq_attr_mask: c_int,
+    (cmd, cmd_size): Buf<ibv_modify_srq>,
+) -> Errno {
+    srq::cmd_modify(srq, srq_attr, srq_attr_mask, cmd.bytes())
+}
+
+/// `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
+///
+/// Write command QUERY_SRQ: fills `srq_attr` (`max_wr`, `max_sge`, `srq_limit`). 0, or the
+/// positive errno.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_query_srq(
+    srq: Srq,
+    srq_attr: Ptr<ibv_srq_attr>,
+    (cmd, cmd_size): Buf<ibv_query_srq>,
+) -> Errno {
+    srq::cmd_query(srq, srq_attr, cmd.bytes())
+}
+
+/// `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
+///
+/// SRQ_DESTROY (ioctl, else the write command), then waits, under `srq->mutex`/`srq->cond`,
+/// until `srq->events_completed` reaches the kernel's `events_reported` (every async event of
+/// the SRQ acknowledged). 0, or the positive errno; a forgiven EIO (disassociated device,
+/// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_destroy_srq(srq: Srq) -> Errno {
+    srq::cmd_destroy(srq)
+}
+
+/// `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
+///
+/// Posts the receive work request list to the SRQ through the kernel (write command
+/// POST_SRQ_RECV). 0, or the positive errno with `*bad_wr` the WR the kernel named (the first
+/// one when it named none). Divergence: a WR with a negative SGE count or a NULL SGE list fails
+/// EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is not written.
+#[export(PRIVATE 34..)]
+fn ibv_cmd_post_srq_recv(
+    srq: Srq,
+    wr: Option<Ptr<ibv_recv_wr>>,
+    bad_wr: Option<Ptr<*mut ibv_recv_wr>>,
+) -> Errno {
+    srq::cmd_post_recv(srq, wr, bad_wr)
 }

@@ -725,9 +725,10 @@ fn copy_modify_qp_fields(
 }
 
 /// `ibv_cmd_modify_qp`: `IB_USER_VERBS_CMD_MODIFY_QP` with the provider's request; masks from
-/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP. Inlined into its callers (the export repeats the mask
-/// check, which then folds away; no second frame).
-#[inline]
+/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP.
+// Inlined into its callers (bench row `modify_qp_rts`: the export repeats the mask check, which
+// then folds away; no second frame). Always: from `verbs::qp`, a plain hint was not taken.
+#[inline(always)]
 pub fn modify_qp(
     ctx: Ctx<'_>,
     qp_handle: u32,

@@ -3,8 +3,8 @@
 //!
 //! rdma-core has no counterpart: its loader just `dlopen`s `lib<name>-rdmav<ABI>.so` and, when the
 //! provider was built for another library, the dynamic loader refuses with "version
-//! `IBVERBS_PRIVATE_<N>' not found". A provider built by rdma-core vN binds every private symbol
-//! to `IBVERBS_PRIVATE_<its ABI>`, so the node names the provider ABI it needs. `ibverbs-doctor`
+//! \`IBVERBS_PRIVATE_N' not found". A provider built by rdma-core vN binds every private symbol
+//! to `IBVERBS_PRIVATE_<N>` of its ABI, so the node names the provider ABI it needs. `ibverbs-doctor`
 //! and the library's "no provider" explanation (`super::explain`) use this to name the node a
 //! file needs before, or instead of, loading it.
 //!

@@ -7,7 +7,7 @@
 //! the std API the library uses and announce each acquisition and release with helgrind's client
 //! requests (`sys::valgrind`: a few register rotations on a real CPU, nothing else). Atomics
 //! stay std's; where one orders other memory, its user says so with
-//! [`happens_before`](crate::sys::valgrind::happens_before)/`happens_after`.
+//! [`crate::sys::valgrind::happens_before`]/`happens_after`.
 //!
 //! clippy.toml refuses the std types everywhere else.
 #![allow(clippy::disallowed_types)]

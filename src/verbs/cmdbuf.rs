@@ -80,6 +80,26 @@ impl Chain {
     /// No chain (a command form without driver attributes).
     pub(crate) const NONE: Chain = Chain(core::ptr::null_mut());
 
+    /// `__ioctl_final_num_attrs`: `num_attrs` plus the attributes filled so far in every buffer
+    /// of the chain (wrapping, as rdma-core's unsigned sum; no error channel).
+    pub(crate) fn final_num_attrs(self, num_attrs: u32) -> u32 {
+        let mut total = num_attrs;
+        let mut b = self.0;
+        while !b.is_null() {
+            let first = attrs_base(b);
+            // SAFETY: from_raw's contract: a live buffer set up by DECLARE_COMMAND_BUFFER*,
+            // whose `next_attr` points into its own `hdr.attrs` array.
+            let next = unsafe { (*b).next_attr };
+            total = total.wrapping_add(
+                (next as usize).wrapping_sub(first as usize) as u32
+                    / size_of::<ib_uverbs_attr>() as u32,
+            );
+            // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
+            b = unsafe { (*b).next };
+        }
+        total
+    }
+
     /// # Safety
     /// `b` is NULL or heads a chain of live command buffers that stay live, and are the
     /// caller's alone, for the call the value is made for.
@@ -135,6 +155,16 @@ impl Driver for Chain {
             b = unsafe { (*b).next };
         }
     }
+}
+
+/// `execute_ioctl(context, cmd)` of a provider: [`execute_c`] on the context's command channel.
+/// The C caller's contract: `cmd` heads a live chain.
+pub(crate) fn execute(
+    ctx: crate::verbs::handle::Ctx,
+    cmd: crate::verbs::handle::Ptr<ibv_command_buffer>,
+) -> Result<()> {
+    // SAFETY: the C caller's contract: `cmd` heads a live chain; an open context (Ctx).
+    unsafe { execute_c(ctx.channel().cmd(), cmd.as_ptr()) }
 }
 
 /// The provider-facing `execute_ioctl(context, cmd)`: run a C chain and leave the C buffers as

@@ -12,8 +12,7 @@
 use core::ffi::{c_int, c_void};
 
 use crate::abi::driver::verbs_context_pabi34 as verbs_context;
-use crate::abi::verbs::{ibv_comp_channel, ibv_context, ibv_cq, ibv_device};
-use crate::cret::CRet;
+use crate::abi::verbs::{ibv_context, ibv_device};
 
 /// rdma-core's `verbs_init_context`: the core half of every context, for a provider of ABI `abi`.
 /// Owns `cmd_fd` (closed on failure).
@@ -59,9 +58,8 @@ pub(crate) unsafe fn init_context(
 /// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised. Owns
 /// `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit.
 ///
-/// # Safety
-/// `device` is NULL or listed.
-pub(crate) unsafe fn alloc_context(
+/// The C caller's contract: `device` is NULL or listed.
+pub(crate) fn alloc_context(
     abi: u32,
     device: *mut ibv_device,
     cmd_fd: c_int,
@@ -94,11 +92,9 @@ pub(crate) unsafe fn alloc_context(
     }
 }
 
-/// The body of `verbs_open_device` / `ibv_open_device`.
-///
-/// # Safety
-/// `device` is NULL or a listed device.
-pub(crate) unsafe fn open_device(
+/// The body of `verbs_open_device` / `ibv_open_device`. The C caller's contract: `device` is
+/// NULL or a listed device.
+pub(crate) fn open_device(
     device: *mut ibv_device,
     private_data: *mut c_void,
 ) -> crate::errno::Result<*mut ibv_context> {
@@ -199,7 +195,7 @@ pub(crate) unsafe fn close_context(ctx: *mut ibv_context) {
 unsafe fn set_lib_ops(vctx: *mut verbs_context) {
     // SAFETY: the caller's contract: a writable context no provider op is running on.
     let v = unsafe { &mut *vctx };
-    v.create_cq_ex = Some(lib_create_cq_ex);
+    v.create_cq_ex = Some(super::cq::lib_create_cq_ex);
     v.query_port = Some(super::query::lib_query_port);
     // Old binaries call these slots directly; they behave as the exported symbols.
     v.context.ops._compat_query_port = Some(super::query::query_port_compat);
@@ -217,69 +213,15 @@ unsafe fn set_lib_ops(vctx: *mut verbs_context) {
     });
 }
 
-/// `__lib_ibv_create_cq_ex`: checks the completion fields asked for, then the provider's op,
-/// then the core fields of the CQ.
-unsafe extern "C" fn lib_create_cq_ex(
-    context: *mut ibv_context,
-    attr: *mut crate::abi::verbs::ibv_cq_init_attr_ex,
-) -> *mut crate::abi::verbs::ibv_cq_ex {
-    if context.is_null() || attr.is_null() {
-        return Err(crate::errno::Errno::EINVAL).ret_null();
-    }
-    // SAFETY: the inline ibv_create_cq_ex passes its context and the caller's attributes.
-    let a = unsafe { &*attr };
-    let (wc_flags, channel, cq_context) = (a.wc_flags, a.channel, a.cq_context);
-    if wc_flags & !(crate::abi::verbs::IBV_CREATE_CQ_SUP_WC_FLAGS as u64) != 0 {
-        return Err(crate::errno::Errno::EOPNOTSUPP).ret_null();
-    }
-    // SAFETY: an open context of this library.
-    let Some(create) = unsafe { crate::verbs::ctxpriv::ops_of(context) }.create_cq_ex else {
-        return Err(crate::errno::Errno::EOPNOTSUPP).ret_null();
-    };
-    // SAFETY: the provider's op with the caller's arguments.
-    let cq = unsafe { create(context, attr) };
-    // SAFETY: NULL or the CQ the provider just made for this context.
-    unsafe { init_cq(cq.cast(), context, channel, cq_context) };
-    cq
-}
-
-/// rdma-core's `verbs_init_cq`: the core fields of a CQ a provider made: owner, channel (its use
-/// count raised under the context mutex), user context, event counters, and the mutex/condvar
-/// the acks use. A NULL `cq` is ignored.
-///
-/// # Safety
-/// `cq` is NULL or a provider's freshly created CQ of `context` (NULL or open); `channel` is NULL
-/// or a completion channel of the same context.
-pub(crate) unsafe fn init_cq(
-    cq: *mut ibv_cq,
-    context: *mut ibv_context,
-    channel: *mut ibv_comp_channel,
-    cq_context: *mut c_void,
-) {
-    if cq.is_null() {
+/// `verbs_uninit_context` of a provider of ABI `abi` (`context`: the start of its
+/// `verbs_context`; NULL is ignored). The C caller's contract: as for [`uninit_context`].
+pub(crate) fn uninit(context: *mut c_void, abi: u32) {
+    if context.is_null() {
         return;
     }
-    // SAFETY: the caller's contract: a fresh CQ nobody else uses yet.
-    let c = unsafe { &mut *cq };
-    c.context = context;
-    c.channel = channel;
-    if !channel.is_null() && !context.is_null() {
-        // SAFETY: the caller's contract: an open context; its mutex guards channel use counts.
-        let mutex = unsafe { &raw mut (*context).mutex };
-        // SAFETY: as above.
-        unsafe { libc::pthread_mutex_lock(mutex) };
-        // SAFETY: a live channel of this context, its count under the mutex.
-        unsafe { (*channel).refcnt += 1 };
-        // SAFETY: locked just now.
-        unsafe { libc::pthread_mutex_unlock(mutex) };
-    }
-    c.cq_context = cq_context;
-    c.comp_events_completed = 0;
-    c.async_events_completed = 0;
-    // SAFETY: the CQ's own mutex and condition variable, not in use yet.
-    unsafe { libc::pthread_mutex_init(&raw mut c.mutex, core::ptr::null()) };
-    // SAFETY: as above.
-    unsafe { libc::pthread_cond_init(&raw mut c.cond, core::ptr::null()) };
+    // SAFETY: the C caller's contract: a context of this library of provider ABI `abi`, its
+    // provider's free_context calling.
+    unsafe { uninit_context(crate::verbs::ctxpriv::view34(context, abi)) }
 }
 
 /// rdma-core's `verbs_uninit_context`, the core half of a provider's free_context: drops the

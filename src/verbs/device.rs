@@ -101,8 +101,8 @@ pub(crate) fn index(device: Dev) -> c_int {
 
 /// `ibv_open_device`: `verbs_open_device(device, NULL)`.
 pub(crate) fn open(device: Dev) -> Result<*mut ibv_context> {
-    // SAFETY: a held device (Dev's contract).
-    unsafe { crate::verbs::context::open_device(device.raw(), core::ptr::null_mut()) }
+    // A held device (Dev's contract).
+    crate::verbs::context::open_device(device.raw(), core::ptr::null_mut())
 }
 
 /// `ibv_close_device`: the provider's free_context.

@@ -536,9 +536,9 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
 /// pointer is kept now (it is the provider's identity from here on); the table is read by
 /// [`read_match`] when a device is first matched, as rdma-core reads it only then.
 ///
-/// # Safety
-/// `ops` points to a provider's static `verbs_device_ops` (it lives as long as the process).
-pub(crate) unsafe fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
+/// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
+/// (it lives as long as the process).
+pub(crate) fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
     if ops.is_null() {
         return;
     }

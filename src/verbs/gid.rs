@@ -342,3 +342,18 @@ pub(crate) unsafe fn query_gid_raw(
     });
     crate::cret::CRet::ret_minus_one(r.map(|()| 0))
 }
+
+/// `ibv_query_gid_type`: the sysfs-style type of GID `index` of `port` (0: IB/RoCE v1, 1: RoCE
+/// v2); an empty slot (ENODATA) reads as v1.
+pub(crate) fn gid_type(ctx: Ctx, port: u8, index: u32) -> Result<u32> {
+    let mut entry = crate::sys::pod::zeroed::<ibv_gid_entry>();
+    let size = size_of::<ibv_gid_entry>();
+    let mask = crate::abi::driver::verbs_query_gid_attr_mask::VERBS_QUERY_GID_ATTR_TYPE as u32;
+    // SAFETY: an open context (Ctx's contract); `entry` is ours, `size` bytes.
+    match unsafe { query_gid_entry(ctx.raw(), port.into(), index, &mut entry, size, 0, mask) } {
+        Err(e) if e.0 == libc::ENODATA => Ok(0),
+        Err(e) => Err(e),
+        // IBV_GID_TYPE_IB and _ROCE_V1 are sysfs's "IB/RoCE v1" (0); _ROCE_V2 is 1.
+        Ok(()) => Ok(u32::from(entry.gid_type >= 2)),
+    }
+}

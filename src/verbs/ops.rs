@@ -567,6 +567,23 @@ pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
     install!(private set_err_comp_cntr);
 }
 
+/// `verbs_set_ops` of a provider of ABI `ABI`: its table `ops` into the context whose
+/// `verbs_context` starts at `vctx` (NULL arguments are ignored). The C caller's contract: `vctx`
+/// is a context `_verbs_init_and_alloc_context` of this ABI made; `ops` the provider's table of
+/// its ABI.
+pub(crate) fn verbs_set_ops<const ABI: u32>(
+    vctx: *mut core::ffi::c_void,
+    ops: *const core::ffi::c_void,
+) {
+    if vctx.is_null() || ops.is_null() {
+        return;
+    }
+    let view = crate::verbs::ctxpriv::view34(vctx, ABI);
+    // SAFETY: the C caller's contract: a context of this ABI whose priv is ours; the provider's
+    // op table of its ABI.
+    unsafe { set_ops::<ABI, true>(view, ABI, ops.cast()) };
+}
+
 /// Fill the private table and the public slots with the defaults, as a fresh context of provider
 /// ABI `abi` gets them before its provider installs its own (`verbs_set_ops(ctx,
 /// &verbs_dummy_ops)` in `verbs_init_context`).

@@ -1,7 +1,7 @@
 //! The IBVERBS_1.0 halves of the names exported twice, and `ibv_register_driver@IBVERBS_1.1`
 //! (rdma-core: compat-1_0.c).
 //!
-//! A binary linked against libibverbs 1.0 gets wrappers ([`types`]) instead of the real objects:
+//! A binary linked against libibverbs 1.0 gets wrappers (`types`) instead of the real objects:
 //! each holds the real object last, mirrors a few of its fields, and is what the 1.0 symbols take
 //! and return. Every 1.0 function unwraps its arguments and calls the core function the
 //! IBVERBS_1.1 export of the same name calls, naming the same C convention (so it has that
@@ -10,7 +10,7 @@
 //! still call that export: `tools/layers` lists them in EXPORT_CALLS_ALLOWED.) The real CQ, QP and
 //! SRQ point back at their wrapper through `cq_context`/`qp_context`/`srq_context`, which is how
 //! events are translated back ([`ibv_get_async_event_1_0`], `ibv_get_cq_event@IBVERBS_1.0`). A
-//! 1.0 context's dispatch table carries the data-path wrappers of [`datapath`].
+//! 1.0 context's dispatch table carries the data-path wrappers of `datapath`.
 //!
 //! Divergences from rdma-core, all where it would crash or leave memory uninitialized: a NULL
 //! wrapper is passed on as a NULL real object, so it is rejected with EINVAL in the 1.1 export's
@@ -18,7 +18,7 @@
 //! also mirror `handle` (all), `cmd_fd`/`async_fd`/`num_comp_vectors` (context) and `state` (QP,
 //! after modify/query), which rdma-core leaves as garbage; the table slots other than the data
 //! path are NULL rather than garbage. Like rdma-core, a 1.0 CQ's `cqe` is the size asked for.
-//! `ibv_create_comp_channel` has no 1.0 twin; [`real_context_of`] is there for it to unwrap a 1.0
+//! `ibv_create_comp_channel` has no 1.0 twin; `real_context_of` is there for it to unwrap a 1.0
 //! context (rdma-core reads the wrapper as a 1.1 context, past its end).
 //!
 //! Each IBVERBS_1.0 function is a plain Rust function bound to `name@IBVERBS_1.0` by `symver!`.
@@ -29,13 +29,14 @@ use crate::capi::export::export;
 use core::ffi::{c_char, c_int};
 use core::ptr::null_mut;
 
-use super::events as ev11;
 use crate::abi::verbs::{
     ibv_async_event, ibv_device, ibv_device_attr, ibv_event_type, ibv_gid, ibv_port_attr,
 };
 use crate::capi::ret::ret_or;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
+use crate::verbs::events;
+use crate::verbs::handle::{Ctx, Ptr};
 
 mod datapath;
 mod objects;
@@ -351,7 +352,9 @@ fn ibv_get_async_event_1_0(
     // SAFETY: a 1.0 context or NULL; on success the event names a live real object whose
     // back-pointer is its wrapper (set when the wrapper was made).
     unsafe {
-        let ret = ev11::get_async_event_edge(real(context), event);
+        let ret = Ctx::from_raw(real(context))
+            .and_then(|c| events::get_async_event(c, Ptr::from_raw(event)?))
+            .ret_minus_one();
         if ret != 0 || event.is_null() {
             return ret;
         }
@@ -373,8 +376,7 @@ fn ibv_get_async_event_1_0(
 #[export("IBVERBS_1.0" as ibv_ack_async_event)]
 fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) -> Raw<()> {
     if event.is_null() {
-        // SAFETY: NULL is handled by the 1.1 export.
-        return unsafe { ev11::ack_async_event_edge(event) };
+        return;
     }
     // SAFETY: an event from ibv_get_async_event@IBVERBS_1.0: its object is a 1.0 wrapper or NULL.
     unsafe {
@@ -386,7 +388,7 @@ fn ibv_ack_async_event_1_0(event: *mut ibv_async_event) -> Raw<()> {
             Some(b's') => el.srq = real(el.srq.cast::<ibv_srq_1_0>()),
             _ => {}
         }
-        ev11::ack_async_event_edge(&mut ev);
+        events::ack_async_event((&mut ev).into());
     }
 }
 

@@ -23,11 +23,10 @@ use crate::abi::verbs::{
     ibv_ah_attr, ibv_comp_channel, ibv_cq, ibv_gid, ibv_qp_attr, ibv_qp_init_attr, ibv_srq_attr,
     ibv_srq_init_attr,
 };
-use crate::capi::{cq, events, qp};
 use crate::cret::{CRet, ret_status};
 use crate::errno::{Errno, Result};
-use crate::verbs::mr;
-use crate::verbs::objects;
+use crate::verbs::handle::{Cq, Ctx, Pd, Ptr, Qp, Srq};
+use crate::verbs::{cq, events, mr, srq};
 
 /// Allocate a wrapper, create the real object with `make`, and let `fill` complete the wrapper.
 /// The wrapper is freed (and `make`'s errno kept) when `make` returns NULL.
@@ -162,7 +161,11 @@ fn ibv_create_cq_1_0(
     // SAFETY: a 1.0 context or NULL (rejected by the 1.1 export).
     unsafe {
         wrap(
-            || cq::create_cq_edge(real(context), cqe, cq_context, channel, comp_vector),
+            || {
+                Ctx::from_raw(real(context))
+                    .and_then(|c| cq::create(c, cqe, cq_context, channel, comp_vector))
+                    .ret_null()
+            },
             |w: &mut ibv_cq_1_0, r: *mut ibv_cq| {
                 w.context = context;
                 w.cq_context = cq_context;
@@ -182,7 +185,7 @@ fn ibv_create_cq_1_0(
 #[export("IBVERBS_1.0" as ibv_resize_cq)]
 fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> Raw<c_int> {
     // SAFETY: a 1.0 CQ or NULL.
-    ret_status(unsafe { objects::resize_cq(real(cq), cqe) })
+    ret_status(unsafe { Cq::from_raw(real(cq)) }.and_then(|c| cq::resize(c, cqe)))
 }
 
 /// `int ibv_destroy_cq(struct ibv_cq_1_0 *cq)`
@@ -191,7 +194,7 @@ fn ibv_resize_cq_1_0(cq: *mut ibv_cq_1_0, cqe: c_int) -> Raw<c_int> {
 #[export("IBVERBS_1.0" as ibv_destroy_cq)]
 fn ibv_destroy_cq_1_0(cq: *mut ibv_cq_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 CQ or NULL.
-    unsafe { unwrap_destroy(cq, |r| ret_status(objects::destroy_cq(r))) }
+    unsafe { unwrap_destroy(cq, |r| ret_status(Cq::from_raw(r).and_then(cq::destroy))) }
 }
 
 /// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq_1_0 **cq, void **cq_context)`
@@ -211,7 +214,9 @@ fn ibv_get_cq_event_1_0(
     let (mut real_cq, mut ptr): (*mut ibv_cq, *mut c_void) = (null_mut(), null_mut());
     // SAFETY: our out-parameters; on success ptr is the real CQ's cq_context, its wrapper.
     unsafe {
-        let ret = events::get_cq_event_edge(channel, &mut real_cq, &mut ptr);
+        let ret = Ptr::from_raw(channel)
+            .and_then(|ch| events::get_cq_event(ch, (&mut real_cq).into(), (&mut ptr).into()))
+            .ret_minus_one();
         if ret != 0 {
             return ret;
         }
@@ -227,8 +232,10 @@ fn ibv_get_cq_event_1_0(
 /// `ibv_ack_cq_events` on the real CQ.
 #[export("IBVERBS_1.0" as ibv_ack_cq_events)]
 fn ibv_ack_cq_events_1_0(cq: *mut ibv_cq_1_0, nevents: c_uint) -> Raw<()> {
-    // SAFETY: a 1.0 CQ or NULL (handled by the 1.1 export).
-    unsafe { events::ack_cq_events_edge(real(cq), nevents) }
+    // SAFETY: a 1.0 CQ or NULL (ignored, as by the 1.1 export).
+    if let Ok(c) = unsafe { Ptr::from_raw(real(cq)) } {
+        events::ack_cq_events(c, nevents)
+    }
 }
 
 /// `struct ibv_srq_1_0 *ibv_create_srq(struct ibv_pd_1_0 *pd, struct ibv_srq_init_attr *srq_init_attr)`
@@ -244,7 +251,11 @@ fn ibv_create_srq_1_0(
     // success neither is NULL.
     unsafe {
         wrap(
-            || objects::create_srq(real(pd), srq_init_attr).ret_null(),
+            || {
+                Pd::from_raw(real(pd))
+                    .and_then(|p| srq::create(p, Ptr::from_raw(srq_init_attr)?))
+                    .ret_null()
+            },
             |w: &mut ibv_srq_1_0, r| {
                 w.context = (*pd).context;
                 w.srq_context = (*srq_init_attr).srq_context;
@@ -266,8 +277,9 @@ fn ibv_modify_srq_1_0(
     srq_attr: *mut ibv_srq_attr,
     srq_attr_mask: c_int,
 ) -> Raw<c_int> {
-    // SAFETY: a 1.0 SRQ or NULL.
-    ret_status(unsafe { objects::modify_srq(real(srq), srq_attr, srq_attr_mask) })
+    // SAFETY: a 1.0 SRQ or NULL, and the caller's attributes or NULL.
+    let (s, a) = unsafe { (Srq::from_raw(real(srq)), Ptr::from_raw(srq_attr)) };
+    ret_status(s.and_then(|s| srq::modify(s, a?, srq_attr_mask)))
 }
 
 /// `int ibv_query_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr)`
@@ -275,8 +287,9 @@ fn ibv_modify_srq_1_0(
 /// `ibv_query_srq` on the real SRQ: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_query_srq)]
 fn ibv_query_srq_1_0(srq: *mut ibv_srq_1_0, srq_attr: *mut ibv_srq_attr) -> Raw<c_int> {
-    // SAFETY: a 1.0 SRQ or NULL.
-    ret_status(unsafe { objects::query_srq(real(srq), srq_attr) })
+    // SAFETY: a 1.0 SRQ or NULL, and the caller's buffer or NULL.
+    let (s, a) = unsafe { (Srq::from_raw(real(srq)), Ptr::from_raw(srq_attr)) };
+    ret_status(s.and_then(|s| srq::query(s, a?)))
 }
 
 /// `int ibv_destroy_srq(struct ibv_srq_1_0 *srq)`
@@ -285,7 +298,7 @@ fn ibv_query_srq_1_0(srq: *mut ibv_srq_1_0, srq_attr: *mut ibv_srq_attr) -> Raw<
 #[export("IBVERBS_1.0" as ibv_destroy_srq)]
 fn ibv_destroy_srq_1_0(srq: *mut ibv_srq_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 SRQ or NULL.
-    unsafe { unwrap_destroy(srq, |r| ret_status(objects::destroy_srq(r))) }
+    unsafe { unwrap_destroy(srq, |r| ret_status(Srq::from_raw(r).and_then(srq::destroy))) }
 }
 
 /// `struct ibv_qp_1_0 *ibv_create_qp(struct ibv_pd_1_0 *pd, struct ibv_qp_init_attr_1_0 *qp_init_attr)`
@@ -317,7 +330,11 @@ fn ibv_create_qp_1_0(
         };
         let ra_ptr = &raw mut ra;
         wrap(
-            || qp::create_qp_edge(real(pd), ra_ptr),
+            || {
+                crate::verbs::handle::Pd::from_raw(real(pd))
+                    .and_then(|pd| Ok(crate::verbs::qp::create(pd, Ptr::from_raw(ra_ptr)?)))
+                    .ret_null()
+            },
             |w: &mut ibv_qp_1_0, r| {
                 w.context = (*pd).context;
                 w.qp_context = a.qp_context;
@@ -356,7 +373,10 @@ fn ibv_query_qp_1_0(
     // answer are live, their context pointers are their wrappers.
     unsafe {
         let mut ra: ibv_qp_init_attr = core::mem::zeroed();
-        let ret = ret_status(objects::query_qp(real(qp), attr, attr_mask, &mut ra));
+        let ret = ret_status(Qp::from_raw(real(qp)).and_then(|q| {
+            let (a, ia) = (Ptr::from_raw(attr)?, Ptr::from_raw(&raw mut ra)?);
+            Ok(crate::verbs::qp::query(q, a, attr_mask, ia))
+        }));
         if ret != 0 {
             return ret;
         }
@@ -387,7 +407,10 @@ fn ibv_query_qp_1_0(
 fn ibv_modify_qp_1_0(qp: *mut ibv_qp_1_0, attr: *mut ibv_qp_attr, attr_mask: c_int) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL (rejected by the 1.1 export).
     unsafe {
-        let ret = qp::modify_qp_edge(real(qp), attr, attr_mask);
+        let ret = ret_status(
+            Qp::from_raw(real(qp))
+                .and_then(|q| Ok(crate::verbs::qp::modify(q, Ptr::from_raw(attr)?, attr_mask))),
+        );
         if ret == 0 {
             (*qp).state = (*(*qp).real_qp).state.raw();
         }
@@ -401,7 +424,11 @@ fn ibv_modify_qp_1_0(qp: *mut ibv_qp_1_0, attr: *mut ibv_qp_attr, attr_mask: c_i
 #[export("IBVERBS_1.0" as ibv_destroy_qp)]
 fn ibv_destroy_qp_1_0(qp: *mut ibv_qp_1_0) -> Raw<c_int> {
     // SAFETY: a 1.0 QP or NULL.
-    unsafe { unwrap_destroy(qp, |r| qp::destroy_qp_edge(r)) }
+    unsafe {
+        unwrap_destroy(qp, |r| {
+            ret_status(Qp::from_raw(r).map(crate::verbs::qp::destroy))
+        })
+    }
 }
 
 /// `struct ibv_ah_1_0 *ibv_create_ah(struct ibv_pd_1_0 *pd, struct ibv_ah_attr *attr)`

@@ -3,31 +3,22 @@
 //! `name@IBVERBS_PRIVATE_<N>` for the ABIs that have its form, and calls the body the oldest
 //! form calls (never that export). The oldest forms are in the command files of `capi`; the MR
 //! form (`ibv_cmd_reg_dmabuf_mr` with `driver`, 57 on) is beside its older one in `capi::mr`.
-use core::ffi::{c_int, c_void};
+use core::ffi::c_void;
 
-use crate::abi::driver::{verbs_cq, verbs_qp};
-use crate::abi::kern_abi::{
-    ibv_command_buffer, ibv_create_cq_ex, ibv_create_qp_ex, ibv_get_context,
-};
-use crate::abi::uapi::{
-    ib_uverbs_ex_create_cq_resp, ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp,
-};
-use crate::abi::verbs::{ibv_context, ibv_cq_init_attr_ex, ibv_fd_arr, ibv_qp_init_attr_ex};
-use crate::capi::export::{Buf, export};
-use crate::cret::CRet;
+use crate::abi::driver::{verbs_cq, verbs_create_cq_prov_attr, verbs_qp};
+use crate::abi::kern_abi::{ibv_command_buffer, ibv_create_qp_ex, ibv_get_context};
+use crate::abi::uapi::{ib_uverbs_ex_create_qp_resp, ib_uverbs_get_context_resp};
+use crate::abi::verbs::{ibv_cq_init_attr_ex, ibv_fd_arr, ibv_qp_init_attr_ex};
+use crate::capi::export::{Buf, BufAny, Bytes, export};
 use crate::errno::Errno;
-use crate::verbs::handle::Ptr;
-
-use crate::abi::driver::create_cq_cmd_flags::{
-    CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF, CREATE_CQ_CMD_FLAGS_WITH_MEM_VA,
-};
-use crate::abi::driver::verbs_create_cq_prov_attr;
-use crate::cmd::cq::CqBuffer;
+use crate::verbs::cq;
+use crate::verbs::handle::{Ctx, Ptr};
 
 /// True when a provider's `driver` chain carries attributes (NULL or empty: false).
 unsafe fn has_driver_attrs(driver: *mut ibv_command_buffer) -> bool {
     // SAFETY: the caller's contract: NULL or a command buffer chain.
-    !driver.is_null() && unsafe { crate::capi::driver::final_num_attrs(0, driver) } != 0
+    !driver.is_null()
+        && unsafe { crate::verbs::cmdbuf::Chain::from_raw(driver) }.final_num_attrs(0) != 0
 }
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ibv_fd_arr *fd_arr, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
@@ -56,31 +47,16 @@ fn get_context_fd<const ABI: u32>(
 /// dma-buf and offset, and length go to the kernel (ioctl only).
 #[export(PRIVATE 59.. as ibv_cmd_create_cq_ex)]
 fn create_cq_ex_prov(
-    context: *mut ibv_context,
-    cq_attr: *const ibv_cq_init_attr_ex,
-    prov_attr: *mut verbs_create_cq_prov_attr,
-    cq: *mut verbs_cq,
-    cmd: *mut ibv_create_cq_ex,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_ex_create_cq_resp,
-    resp_size: usize,
+    context: Ctx,
+    cq_attr: Ptr<ibv_cq_init_attr_ex>,
+    prov_attr: Option<Ptr<verbs_create_cq_prov_attr>>,
+    cq: Ptr<verbs_cq>,
+    (cmd, cmd_size): Bytes,
+    (resp, resp_size): Bytes,
     cmd_flags: u32,
-) -> Raw<c_int> {
-    // SAFETY: the C contract, forwarded.
-    unsafe {
-        create_cq_ex(
-            context,
-            cq_attr,
-            prov_attr,
-            cq,
-            cmd,
-            cmd_size,
-            resp,
-            resp_size,
-            cmd_flags,
-            core::ptr::null_mut(),
-        )
-    }
+) -> Errno {
+    let ring = cq::prov_buffer(prov_attr, cmd_flags)?;
+    cq::cmd_create_ex(context, cq_attr, cq, cmd, resp, cmd_flags, None, ring)
 }
 
 /// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_create_cq_prov_attr *prov_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
@@ -88,102 +64,49 @@ fn create_cq_ex_prov(
 /// As the ABI-34 form; `prov_attr` as for `ibv_cmd_create_cq_ex` (provider ABI 59 on).
 #[export(PRIVATE 59.. as ibv_cmd_create_cq_ex2)]
 fn create_cq_ex2_prov(
-    context: *mut ibv_context,
-    cq_attr: *const ibv_cq_init_attr_ex,
-    prov_attr: *mut verbs_create_cq_prov_attr,
-    cq: *mut verbs_cq,
-    cmd: *mut ibv_create_cq_ex,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_ex_create_cq_resp,
-    resp_size: usize,
+    context: Ctx,
+    cq_attr: Ptr<ibv_cq_init_attr_ex>,
+    prov_attr: Option<Ptr<verbs_create_cq_prov_attr>>,
+    cq: Ptr<verbs_cq>,
+    (cmd, cmd_size): Bytes,
+    (resp, resp_size): Bytes,
     cmd_flags: u32,
-    driver: *mut ibv_command_buffer,
-) -> Raw<c_int> {
-    // SAFETY: the C contract, forwarded.
-    unsafe {
-        create_cq_ex(
-            context, cq_attr, prov_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver,
-        )
-    }
-}
-
-/// The body of both provider-ABI-59 create-CQ commands: the CQ ring `cmd_flags` says the provider
-/// gives (`prov_attr`), then the ABI-34 body.
-///
-/// # Safety
-/// As for those exports.
-#[allow(clippy::too_many_arguments)]
-unsafe fn create_cq_ex(
-    context: *mut ibv_context,
-    cq_attr: *const ibv_cq_init_attr_ex,
-    prov_attr: *mut verbs_create_cq_prov_attr,
-    cq: *mut verbs_cq,
-    cmd: *mut ibv_create_cq_ex,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_ex_create_cq_resp,
-    resp_size: usize,
-    cmd_flags: u32,
-    driver: *mut ibv_command_buffer,
-) -> c_int {
-    let va = cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_VA as u32 != 0;
-    let dmabuf = cmd_flags & CREATE_CQ_CMD_FLAGS_WITH_MEM_DMABUF as u32 != 0;
-    // SAFETY: NULL or the provider's attributes.
-    let buffer = match (unsafe { prov_attr.as_ref() }, va, dmabuf) {
-        (None, true, _) | (None, _, true) => return Errno::EINVAL.ret_errno(),
-        (Some(p), true, _) => Some(CqBuffer::Va {
-            // SAFETY: WITH_MEM_VA: the union holds the pointer.
-            addr: unsafe { p.buffer.anon_1.ptr } as usize as u64,
-            length: p.buffer.length,
-        }),
-        (Some(p), false, true) => {
-            // SAFETY: WITH_MEM_DMABUF: the union holds the dma-buf.
-            let d = unsafe { p.buffer.anon_1.dmabuf };
-            Some(CqBuffer::Dmabuf {
-                fd: d.fd,
-                offset: d.offset,
-                length: p.buffer.length,
-            })
-        }
-        _ => None,
-    };
-    // SAFETY: the caller's contract.
-    unsafe {
-        crate::capi::cmd_cq::create_cq_ex(
-            context, cq_attr, cq, cmd, cmd_size, resp, resp_size, cmd_flags, driver, buffer,
-        )
-    }
+    driver: Option<Ptr<ibv_command_buffer>>,
+) -> Errno {
+    let ring = cq::prov_buffer(prov_attr, cmd_flags)?;
+    cq::cmd_create_ex(context, cq_attr, cq, cmd, resp, cmd_flags, driver, ring)
 }
 
 /// `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size, struct ibv_command_buffer *driver)`
 ///
 /// As the ABI-34 form. Divergence: a `driver` chain carrying attributes gives EOPNOTSUPP,
-/// nothing sent (the ABI-34 form has no way to pass them on).
+/// nothing sent (the ABI-34 form has no way to pass them on); NULL arguments (checked first) give
+/// EINVAL.
 #[export(PRIVATE 64.. as ibv_cmd_create_qp_ex2)]
 fn create_qp_ex2_driver(
-    context: *mut ibv_context,
-    qp: *mut verbs_qp,
-    qp_attr: *mut ibv_qp_init_attr_ex,
-    cmd: *mut ibv_create_qp_ex,
-    cmd_size: usize,
-    resp: *mut ib_uverbs_ex_create_qp_resp,
-    resp_size: usize,
+    context: Ctx,
+    qp: Ptr<verbs_qp>,
+    qp_attr: Ptr<ibv_qp_init_attr_ex>,
+    (cmd, cmd_size): BufAny<ibv_create_qp_ex>,
+    (resp, resp_size): BufAny<ib_uverbs_ex_create_qp_resp>,
     driver: *mut ibv_command_buffer,
-) -> Raw<c_int> {
-    // SAFETY: NULL or the provider's chain.
+) -> Errno {
+    // SAFETY: the C contract: NULL or the provider's chain.
     if unsafe { has_driver_attrs(driver) } {
-        return Errno::EOPNOTSUPP.ret_errno();
+        return Err(Errno::EOPNOTSUPP);
     }
-    // SAFETY: the C contract, forwarded.
-    unsafe {
-        crate::capi::cmd_qp::create_qp_ext(
-            context,
-            qp,
-            qp_attr,
-            (cmd, cmd_size),
-            (resp, resp_size),
-            crate::cmd::qp::CREATE_QP_EX2_MASK,
-            crate::cmd::qp::create_qp_ex2,
-        )
-    }
-    .ret_errno()
+    let (req, rsp, mask) = (
+        cmd.bytes(),
+        resp.bytes(),
+        crate::cmd::qp::CREATE_QP_EX2_MASK,
+    );
+    crate::verbs::qp::cmd_create_ex(
+        context,
+        qp,
+        qp_attr,
+        req,
+        rsp,
+        mask,
+        crate::cmd::qp::create_qp_ex2,
+    )
 }

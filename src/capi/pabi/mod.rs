@@ -19,7 +19,7 @@
 //! - names later ABIs added: each in its family's file (`#[export(PRIVATE 59..)]` ...): DMA
 //!   handles, the dma-buf export and the dma-buf heap in `capi::dm`, `ibv_cmd_reg_mr_ex` in
 //!   `capi::mr`, the completion counters in `capi::counters`, the port speed in
-//!   `capi::cmd_device`.
+//!   `capi::device`.
 //!
 //! A context of any provider ABI is worked on through its common part
 //! (`verbs::ctxpriv::view34`), which covers `priv`, `sz` and every public slot but the ones in

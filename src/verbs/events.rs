@@ -1,0 +1,328 @@
+//! Completion channels, completion and asynchronous events, and the event lock of every CQ, QP,
+//! SRQ and WQ (rdma-core: verbs.c `ibv_create_comp_channel`, `ibv_destroy_comp_channel`,
+//! `ibv_get_cq_event`, `ibv_ack_cq_events`; device.c `ibv_get_async_event`,
+//! `ibv_ack_async_event`; the waits that end the destroys of cmd_cq.c, cmd_qp.c, cmd_srq.c and
+//! cmd_wq.c).
+//!
+//! An event is one fixed-size record read from a kernel fd: the context's `async_fd` for
+//! asynchronous events, a channel's fd for completion events. A read that cannot return a whole
+//! record (a non-blocking fd with nothing queued: EAGAIN) consumes nothing, so no event is lost.
+//! Acknowledging bumps the affiliated object's counter under its mutex and wakes its destroy,
+//! which waits ([`destroy_and_wait`]) until the counters reach what the kernel reported.
+//!
+//! Called by `capi::events` (and the 1.0 twins), and by the destroys of `verbs::cq`, `srq`, `wq`
+//! and the QP's.
+use core::ffi::{c_int, c_void};
+
+use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};
+use crate::abi::verbs::ibv_event_type::*;
+use crate::abi::verbs::{ibv_async_event, ibv_comp_channel, ibv_cq, ibv_qp, ibv_srq, ibv_wq};
+use crate::errno::{Errno, Result};
+use crate::verbs::handle::{Channel, Ctx, Ptr};
+
+/// One whole record of `T` from `fd` (not zeroed first: the kernel writes all of it), or the
+/// read's errno. Divergence: rdma-core returns -1 with errno left as it was on a short read; the
+/// kernel never reads short, so we call it EIO.
+#[inline(always)]
+fn read_record<T: crate::sys::pod::Pod>(fd: c_int) -> Result<T> {
+    crate::sys::heap::read_pod(fd)
+}
+
+/// The kinds of object an asynchronous event can name.
+enum Affiliation {
+    Cq,
+    Qp,
+    Srq,
+    Wq,
+    /// A port number, or nothing (device events).
+    Port,
+}
+
+/// What `element` of an event of this type holds (rdma-core's grouping). One `match` on
+/// constants: a table lookup, not a chain of comparisons.
+const fn affiliation(event_type: u32) -> Affiliation {
+    const CQ_ERR: u32 = IBV_EVENT_CQ_ERR as u32;
+    const QP_FATAL: u32 = IBV_EVENT_QP_FATAL as u32;
+    const QP_REQ_ERR: u32 = IBV_EVENT_QP_REQ_ERR as u32;
+    const QP_ACCESS_ERR: u32 = IBV_EVENT_QP_ACCESS_ERR as u32;
+    const COMM_EST: u32 = IBV_EVENT_COMM_EST as u32;
+    const SQ_DRAINED: u32 = IBV_EVENT_SQ_DRAINED as u32;
+    const PATH_MIG: u32 = IBV_EVENT_PATH_MIG as u32;
+    const PATH_MIG_ERR: u32 = IBV_EVENT_PATH_MIG_ERR as u32;
+    const LAST_WQE: u32 = IBV_EVENT_QP_LAST_WQE_REACHED as u32;
+    const SRQ_ERR: u32 = IBV_EVENT_SRQ_ERR as u32;
+    const SRQ_LIMIT: u32 = IBV_EVENT_SRQ_LIMIT_REACHED as u32;
+    const WQ_FATAL: u32 = IBV_EVENT_WQ_FATAL as u32;
+    match event_type {
+        CQ_ERR => Affiliation::Cq,
+        QP_FATAL | QP_REQ_ERR | QP_ACCESS_ERR | COMM_EST | SQ_DRAINED | PATH_MIG | PATH_MIG_ERR
+        | LAST_WQE => Affiliation::Qp,
+        SRQ_ERR | SRQ_LIMIT => Affiliation::Srq,
+        WQ_FATAL => Affiliation::Wq,
+        _ => Affiliation::Port,
+    }
+}
+
+/// `ibv_get_async_event`: the next record of the context's `async_fd` into `event` (the
+/// affiliated CQ, QP, SRQ or WQ the kernel echoes back, else the port number), then the
+/// provider's `async_event` op sees it. `Ok(0)`, or the read's errno (the event stays queued).
+// Always inlined into both versions of the export: bench row ibv_get_async_event+ibv_ack_async_event.
+#[inline(always)]
+pub(crate) fn get_async_event(ctx: Ctx, event: Ptr<ibv_async_event>) -> Result<c_int> {
+    // SAFETY: an open context (the handle's contract).
+    let fd = unsafe { (*ctx.raw()).async_fd };
+    let ev: ib_uverbs_async_event_desc = read_record(fd)?;
+    let e = event.as_ptr();
+    // SAFETY: the caller's event (`Ptr`), here and below.
+    unsafe { (*e).event_type = ev.event_type.into() };
+    // SAFETY: as above: the place of its `element` union.
+    let el = unsafe { &raw mut (*e).element };
+    let v = ev.element;
+    // Each arm writes the union member rdma-core writes (all of them at the union's start).
+    match affiliation(ev.event_type) {
+        // SAFETY: as above.
+        Affiliation::Cq => unsafe { el.cast::<*mut ibv_cq>().write(v as usize as *mut _) },
+        // SAFETY: as above.
+        Affiliation::Qp => unsafe { el.cast::<*mut ibv_qp>().write(v as usize as *mut _) },
+        // SAFETY: as above.
+        Affiliation::Srq => unsafe { el.cast::<*mut ibv_srq>().write(v as usize as *mut _) },
+        // SAFETY: as above.
+        Affiliation::Wq => unsafe { el.cast::<*mut ibv_wq>().write(v as usize as *mut _) },
+        // SAFETY: as above.
+        Affiliation::Port => unsafe { el.cast::<c_int>().write(v as c_int) },
+    }
+    // Empty while the provider has none: the default does nothing.
+    if let Some(f) = ctx.ops().async_event {
+        // SAFETY: the provider's op on its own context and the event it is handed.
+        unsafe { f(ctx.raw(), e) };
+    }
+    Ok(0)
+}
+
+/// Count `n` events on the object whose mutex is at `mutex`: the counter `COUNTER` bytes past
+/// the mutex `+= n` under it, then wake one waiter on the condition variable `COND` bytes past
+/// it. Addressed from the mutex, so one pointer (and `n`) is all that lives across the calls.
+/// One copy per kind of object (the offsets are constants in it), not inlined, so that the
+/// acks stay free of the registers it keeps across the lock: they return without a frame when
+/// there is nothing to count (bench rows ibv_get_cq_event+ibv_ack_cq_events and
+/// ibv_get_async_event+ibv_ack_async_event).
+///
+/// # Safety
+/// `mutex` is the mutex of a live, initialised object with those fields at those distances.
+#[inline(never)]
+unsafe fn count_events<const COND: usize, const COUNTER: usize>(mutex: *mut u8, n: u32) {
+    // SAFETY: the caller's contract: the object's mutex.
+    unsafe { libc::pthread_mutex_lock(mutex.cast()) };
+    let counter = mutex.wrapping_add(COUNTER).cast::<u32>();
+    // SAFETY: the object's counter, under its mutex.
+    let v = unsafe { counter.read() };
+    // SAFETY: as above.
+    unsafe { counter.write(v.wrapping_add(n)) };
+    // SAFETY: the object's condition variable.
+    unsafe { libc::pthread_cond_signal(mutex.wrapping_add(COND).cast()) };
+    // SAFETY: locked above.
+    unsafe { libc::pthread_mutex_unlock(mutex.cast()) };
+}
+
+/// How an object of type `$t` counts events on its counter `$counter`: the mutex's offset in
+/// the object and the [`count_events`] for that object type (the cond and the counter follow
+/// the mutex in every such type; a type where they did not would not compile).
+macro_rules! count_events_of {
+    ($t:ty, $counter:ident) => {
+        (
+            core::mem::offset_of!($t, mutex),
+            count_events::<
+                { core::mem::offset_of!($t, cond) - core::mem::offset_of!($t, mutex) },
+                { core::mem::offset_of!($t, $counter) - core::mem::offset_of!($t, mutex) },
+            > as Count,
+        )
+    };
+}
+
+/// How acknowledged events are counted on an object, given its mutex ([`count_events`]).
+type Count = unsafe fn(*mut u8, u32);
+
+/// How the object each event type names counts it ([`count_events_of`]), indexed by type; None
+/// for port and device events (and the types past the table, which [`affiliation`] also calls
+/// port events).
+static COUNT_BY_TYPE: [Option<(usize, Count)>; 32] = {
+    let mut table: [Option<(usize, Count)>; 32] = [None; 32];
+    let mut t = 0;
+    while t < table.len() {
+        table[t] = match affiliation(t as u32) {
+            Affiliation::Cq => Some(count_events_of!(ibv_cq, async_events_completed)),
+            Affiliation::Qp => Some(count_events_of!(ibv_qp, events_completed)),
+            Affiliation::Srq => Some(count_events_of!(ibv_srq, events_completed)),
+            Affiliation::Wq => Some(count_events_of!(ibv_wq, events_completed)),
+            Affiliation::Port => None,
+        };
+        t += 1;
+    }
+    table
+};
+
+/// `ibv_ack_async_event`: for a CQ, QP, SRQ or WQ event, one more acknowledged event on that
+/// object (its destroy waits for these); port and device events, and a NULL object, need
+/// nothing.
+// Always inlined into both versions of the export: bench row ibv_get_async_event+ibv_ack_async_event.
+#[inline(always)]
+pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
+    let e = event.as_ptr();
+    // SAFETY: an event filled by ibv_get_async_event (`Ptr`).
+    let t = unsafe { (*e).event_type.raw() };
+    // One table load decides: port and device events (and unknown types) count nothing.
+    let Some(&Some((mutex, count))) = COUNT_BY_TYPE.get(t as usize) else {
+        return;
+    };
+    // SAFETY: as above: the place of its `element` union.
+    let el = unsafe { &raw const (*e).element };
+    // SAFETY: the event type says the element holds an object pointer; the union's four
+    // pointer members share its start, so reading a pointer there reads whichever it is.
+    let obj = unsafe { el.cast::<*mut u8>().read() };
+    if !obj.is_null() {
+        // SAFETY: the event's object is still alive (the caller may not destroy it before
+        // acknowledging), of the type its event says, and `mutex`/`count` are that type's.
+        unsafe { count(obj.wrapping_add(mutex), 1) };
+    }
+}
+
+/// `ibv_create_comp_channel`: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
+/// it yet.
+pub(crate) fn create_comp_channel(ctx: Ctx) -> Result<*mut ibv_comp_channel> {
+    let fd = crate::cmd::cq::create_comp_channel(ctx.channel().cmd())?;
+    Ok(Box::into_raw(Box::new(ibv_comp_channel {
+        context: ctx.raw(),
+        fd,
+        refcnt: 0,
+    })))
+}
+
+/// `ibv_destroy_comp_channel`: closes and frees a channel no CQ uses (checked under its
+/// context's mutex); EBUSY while a CQ still uses it.
+pub(crate) fn destroy_comp_channel(channel: Channel) -> Result<()> {
+    let ch = channel.raw();
+    // SAFETY: the channel's open context (the handle's contract).
+    let mutex = unsafe { &raw mut (*channel.context()).mutex };
+    // SAFETY: the context's mutex, initialised when it was opened.
+    unsafe { libc::pthread_mutex_lock(mutex) };
+    // SAFETY: a channel from ibv_create_comp_channel; its use count, under the mutex.
+    let r = if unsafe { (*ch).refcnt } != 0 {
+        Err(Errno::EBUSY)
+    } else {
+        // SAFETY: as above: its fd.
+        crate::sys::cdev::close(unsafe { (*ch).fd });
+        // SAFETY: a Box of ibv_create_comp_channel's, which no CQ uses any more.
+        drop(unsafe { Box::from_raw(ch) });
+        Ok(())
+    };
+    // SAFETY: locked above by this thread.
+    unsafe { libc::pthread_mutex_unlock(mutex) };
+    r
+}
+
+/// `ibv_get_cq_event`: the next record of the channel's fd: `*cq` is the CQ the kernel echoes
+/// (the address given at its creation), `*cq_context` its user context; then the provider's
+/// `cq_event` op sees it. `Ok(0)`, or the read's errno (the event stays queued).
+// Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
+#[inline(always)]
+pub(crate) fn get_cq_event(
+    channel: Ptr<ibv_comp_channel>,
+    cq: Ptr<*mut ibv_cq>,
+    cq_context: Ptr<*mut c_void>,
+) -> Result<c_int> {
+    // SAFETY: a live channel (`Ptr`).
+    let fd = unsafe { (*channel.as_ptr()).fd };
+    let ev: ib_uverbs_comp_event_desc = read_record(fd)?;
+    let c = ev.cq_handle as usize as *mut ibv_cq;
+    cq.write(c);
+    if c.is_null() {
+        // Divergence: rdma-core would crash on a CQ address of 0; the kernel never sends one.
+        return Err(Errno::EIO);
+    }
+    // SAFETY: the kernel echoes the CQ address given at creation: a live CQ, which cannot be
+    // destroyed while this event is unacknowledged.
+    cq_context.write(unsafe { (*c).cq_context });
+    // SAFETY: as above.
+    let ctx = unsafe { (*c).context };
+    // The CQ was created on a context of this library with ops, so its private part is there
+    // (no test for a missing one); the slot is empty while the provider has no cq_event op (the
+    // default does nothing).
+    // SAFETY: that context, live while its CQ is.
+    if let Some(f) = unsafe { crate::verbs::ctxpriv::live_ops_of(ctx) }.cq_event {
+        // SAFETY: the provider's op on its own CQ.
+        unsafe { f(c) };
+    }
+    Ok(0)
+}
+
+/// `ibv_ack_cq_events`: `n` more acknowledged completion events on `cq`, under its mutex (its
+/// destroy waits for them).
+// Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
+#[inline(always)]
+pub(crate) fn ack_cq_events(cq: Ptr<ibv_cq>, n: u32) {
+    let (mutex, count) = count_events_of!(ibv_cq, comp_events_completed);
+    // SAFETY: a CQ initialised by verbs_init_cq (`Ptr`): its mutex, cond and counter.
+    unsafe { count(cq.as_ptr().cast::<u8>().wrapping_add(mutex), n) };
+}
+
+/// Initialise an object's event lock (`pthread_mutex_init` / `pthread_cond_init` with default
+/// attributes, which cannot fail).
+///
+/// # Safety
+/// Both point to writable storage not in use by another thread.
+pub(crate) unsafe fn init_lock(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
+    // SAFETY: the caller's contract: writable storage nobody uses; default attributes.
+    unsafe { libc::pthread_mutex_init(mutex, core::ptr::null()) };
+    // SAFETY: as above, for the condition variable.
+    unsafe { libc::pthread_cond_init(cond, core::ptr::null()) };
+}
+
+/// The end of every destroy that waits for acknowledged events (rdma-core: cmd_qp.c, cmd_srq.c,
+/// cmd_wq.c, cmd_cq.c): after a destroy command that answered with the kernel's event counts
+/// (`Some`), block on the object's condition variable until `reached` says every reported event
+/// was acknowledged; a forgiven EIO (`None`) and errors return at once.
+///
+/// # Safety
+/// `mutex` and `cond` are the object's initialised event lock; `reached` reads only what the
+/// ack verbs write under that mutex.
+pub(crate) unsafe fn destroy_and_wait<R>(
+    destroyed: Result<Option<R>>,
+    mutex: *mut libc::pthread_mutex_t,
+    cond: *mut libc::pthread_cond_t,
+    reached: impl Fn(&R) -> bool,
+) -> Result<()> {
+    let Some(reported) = destroyed? else {
+        return Ok(());
+    };
+    // SAFETY: the caller's contract: an initialised mutex.
+    unsafe { libc::pthread_mutex_lock(mutex) };
+    while !reached(&reported) {
+        // SAFETY: the caller's contract; this thread holds `mutex`.
+        unsafe { libc::pthread_cond_wait(cond, mutex) };
+    }
+    // SAFETY: this thread holds `mutex`.
+    unsafe { libc::pthread_mutex_unlock(mutex) };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Affiliation, affiliation};
+
+    /// rdma-core's grouping, written out per event type (IBV_EVENT_* 0..=20, then beyond).
+    #[test]
+    fn affiliation_of_every_event_type() {
+        let kind = |t| match affiliation(t) {
+            Affiliation::Cq => 'c',
+            Affiliation::Qp => 'q',
+            Affiliation::Srq => 's',
+            Affiliation::Wq => 'w',
+            Affiliation::Port => 'p',
+        };
+        let got: String = (0..=22).map(kind).collect();
+        // CQ_ERR; QP_FATAL..PATH_MIG_ERR; DEVICE_FATAL, PORT_ACTIVE, PORT_ERR, LID, PKEY, SM;
+        // SRQ_ERR, SRQ_LIMIT; QP_LAST_WQE; CLIENT_REREG, GID_CHANGE; WQ_FATAL; SPEED; beyond.
+        assert_eq!(got, "cqqqqqqqppppppssqppwppp");
+        assert!(matches!(affiliation(u32::MAX), Affiliation::Port));
+    }
+}
