@@ -148,7 +148,9 @@ fn past_the_inline_room_the_array_spills_and_is_sent_the_same() {
     let mut cmd = IoctlCmd::new(1, 2);
     cmd.in_u64(1, 1);
     cmd.try_reserve(40).unwrap();
-    let mut links = Links(vec![Link::of((0..40).map(|i| attr(0x200 + i, 8, i.into())))]);
+    let mut links = Links(vec![Link::of(
+        (0..40).map(|i| attr(0x200 + i, 8, i.into())),
+    )]);
     execute_linked(Ctx::new(&fake, &st), &mut cmd, &mut links).unwrap();
     let p = &fake.ioctls()[0];
     assert_eq!(p.num_attrs, 41);

@@ -206,21 +206,10 @@ fn dm_and_counters() {
     let mut link = Links(vec![Link::of([attr(0x1010, 8, 1)])]);
     assert_eq!(alloc_dm(ctx, 4096, 6, &mut link), Ok(4));
     assert_eq!(link.0.len(), 1);
-    assert_eq!(
-        reg_dm_mr(ctx, 1, 4, 0, 64, 0, &mut ()),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(reg_dm_mr(ctx, 1, 4, 0, 64, 0, &mut ()), Err(Errno::EINVAL));
     let zb = ibverbs::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED as u32;
-    assert_eq!(
-        reg_dm_mr(ctx, 1, 4, 0, 64, zb, &mut ())
-            .unwrap()
-            .handle,
-        5
-    );
-    assert_eq!(
-        create_counters(ctx, 1, &mut ()),
-        Err(Errno::EOPNOTSUPP)
-    );
+    assert_eq!(reg_dm_mr(ctx, 1, 4, 0, 64, zb, &mut ()).unwrap().handle, 5);
+    assert_eq!(create_counters(ctx, 1, &mut ()), Err(Errno::EOPNOTSUPP));
     assert_eq!(create_counters(ctx, 0, &mut ()), Ok(6));
     let mut vals = [0u8; 16];
     read_counters(ctx, 6, &mut vals, 0, &mut ()).unwrap();

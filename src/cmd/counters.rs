@@ -6,10 +6,10 @@
 //! set/inc/read exports are [`modify_comp_cntr`] and [`read_comp_cntr`] on one of them.
 #![forbid(unsafe_code)]
 
-use super::fallback::destroy_result;
-use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::Ctx;
+use super::fallback::destroy_result;
 use super::ioctl::Driver;
+use super::ioctl::{IoctlCmd, execute_ioctl};
 use crate::abi::uapi::*;
 use crate::errno::Result;
 

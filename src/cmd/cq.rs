@@ -4,6 +4,7 @@
 //! `ibv_cmd_modify_cq`; verbs.c: `ibv_create_comp_channel`'s command).
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlCmd};
@@ -12,7 +13,6 @@ use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req,
     execute_cmd_write_no_uhw, execute_cmd_write_req,
 };
-use super::Ctx;
 use crate::abi::ctype::Be32;
 use crate::abi::driver::create_cq_cmd_flags::CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
 use crate::abi::kern_abi::*;

@@ -7,12 +7,12 @@
 //! (`cmd`/`cmd_size`, `resp`/`resp_size`): the core part the kernel defines, then driver data.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::wire::{end_of, get, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
-use super::Ctx;
 use crate::abi::ctype::Be64;
 use crate::abi::kern_abi::{
     ibv_get_context, ibv_query_device, ibv_query_device_ex, ibv_query_port,

@@ -6,10 +6,10 @@
 //! kernel's answers back.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::fallback::destroy_result;
 use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::mr::MrKeys;
-use super::Ctx;
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED;
 use crate::errno::{Errno, Result};

@@ -5,11 +5,11 @@
 
 use core::mem::offset_of;
 
+use super::Ctx;
 use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::wire::{end_of, get, put, put_field, size_of_field};
 use super::write::{EX_HDR_SIZE, execute_cmd_write_ex_full, execute_cmd_write_ex_req};
-use super::Ctx;
 use crate::abi::kern_abi::{ibv_create_flow, ibv_destroy_flow, ibv_kern_spec_ipv4};
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_flow_spec_type::{self, *};

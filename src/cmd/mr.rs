@@ -7,12 +7,12 @@
 //! returned for the caller to store into the provider's objects.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::pd::destroy_handle;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write};
-use super::Ctx;
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
 use crate::abi::verbs::{ibv_access_flags, ibv_rereg_mr_flags};

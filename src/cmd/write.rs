@@ -19,12 +19,13 @@
 use core::mem::offset_of;
 
 use super::Ctx;
+use super::attr::Attr;
 use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
-    IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT,
-    UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
+    IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_UHW_IN,
+    UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
     ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr,
 };
 use crate::errno::{Errno, Result};
@@ -45,6 +46,9 @@ const X_RESPONSE: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, response);
 const X_PIN: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, provider_in_words);
 const X_POUT: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, provider_out_words);
 const X_RSVD: usize = X + offset_of!(ib_uverbs_ex_cmd_hdr, cmd_hdr_reserved);
+
+/// The longest data an attribute's 16-bit length can give.
+const MAX_ATTR_LEN: usize = u16::MAX as usize;
 
 /// Split `resp` at `core`, or fail if it is shorter.
 fn split_resp(resp: &mut [u8], core: usize) -> Result<(&mut [u8], &mut [u8])> {
@@ -68,18 +72,42 @@ pub fn ioctl_write(
     core_out: usize,
 ) -> Result<()> {
     let (req_core, req_drv) = payload.split_at_checked(core_in).ok_or(Errno::EINVAL)?;
+    let resp_len = resp.len();
     let (resp_core, resp_drv) = split_resp(resp, core_out)?;
-    // A part longer than an attribute's 16-bit length makes the command unencodable: EINVAL
-    // from execute_ioctl, nothing sent (rdma-core's buffer_error).
+    // An attribute's length is 16 bits: a longer part makes the command unencodable (EINVAL,
+    // nothing sent: rdma-core's buffer_error). Two buffers that fit leave no part that can be
+    // too long, so one comparison decides the common case; otherwise each part is looked at.
+    // Every attribute below is then known to fit: pushed as made, without a mark of its own.
+    let parts = || {
+        [
+            req_core.len(),
+            req_drv.len(),
+            resp_core.len(),
+            resp_drv.len(),
+        ]
+    };
+    if (payload.len() | resp_len) > MAX_ATTR_LEN && parts().iter().any(|&l| l > MAX_ATTR_LEN) {
+        return Err(Errno::EINVAL);
+    }
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
-    cmd.in_u64(UVERBS_ATTR_WRITE_CMD, u64::from(write_method));
+    let data_in = |id, part: &[u8]| Attr::data_in(id, part, addr(part)).0;
+    let data_out = |id, part: &mut [u8]| Attr::data_out(id, addr(part), part.len()).0;
+    cmd.push(
+        Attr::sized(UVERBS_ATTR_WRITE_CMD, 8, u64::from(write_method)).0,
+        false,
+    );
     if !req_core.is_empty() {
-        cmd.in_bytes(UVERBS_ATTR_CORE_IN, req_core);
+        cmd.push(data_in(UVERBS_ATTR_CORE_IN, req_core), false);
     }
     if !resp_core.is_empty() {
-        cmd.out(UVERBS_ATTR_CORE_OUT, resp_core);
+        cmd.push(data_out(UVERBS_ATTR_CORE_OUT, resp_core), true);
     }
-    cmd.push_compat(req_drv, resp_drv);
+    if !req_drv.is_empty() {
+        cmd.push(data_in(UVERBS_ATTR_UHW_IN, req_drv), false);
+    }
+    if !resp_drv.is_empty() {
+        cmd.push(data_out(UVERBS_ATTR_UHW_OUT, resp_drv), true);
+    }
     execute_ioctl(ctx, &mut cmd)
 }
 

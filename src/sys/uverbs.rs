@@ -40,7 +40,8 @@ pub struct IoctlHdr {
 }
 
 // The two are records of integers without padding (checked here), so they are plain data.
-const _: () = assert!(size_of::<Attr>() == 16 && size_of::<IoctlHdr>() == 24 && align_of::<Attr>() == 8);
+const _: () =
+    assert!(size_of::<Attr>() == 16 && size_of::<IoctlHdr>() == 24 && align_of::<Attr>() == 8);
 // SAFETY: repr(C), integer fields only, no padding (sizes asserted above: the fields fill them).
 unsafe impl super::pod::Pod for Attr {}
 // SAFETY: as above.
