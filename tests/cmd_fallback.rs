@@ -73,8 +73,10 @@ fn check_legacy_rules() {
         check_legacy(&cmd_with_links(vec![Link::default(), ex.clone()])),
         Ok(Fallback::TryWriteEx)
     );
-    let mut io = Link::default();
-    io.fallback_ioctl_only = true;
+    let io = Link {
+        fallback_ioctl_only: true,
+        ..Link::default()
+    };
     assert_eq!(
         check_legacy(&cmd_with_links(vec![ex.clone(), io])),
         Err(Errno::EOPNOTSUPP)
