@@ -210,6 +210,9 @@ pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize
 /// (ENOTTY: no ioctl interface; EPROTONOSUPPORT: unknown method or mandatory attribute). On
 /// success memcheck learns what the kernel wrote (`finalize_attrs`); the attributes hold what
 /// the kernel left in them.
+// Always inlined, as are `IoctlCmd::send`, `mark_outs` and `mark_out`: bench rows mlx5
+// (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq (the four as plain hints: 640 -> 654,
+// 624 -> 638, 3,387 -> 3,417 instructions).
 #[inline(always)]
 pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
     if cmd.buffer_error {
@@ -249,6 +252,7 @@ pub fn execute_linked(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, driver: &mut dyn Dri
 /// Tell memcheck what the kernel wrote through the attributes of bit mask `outs` (those that
 /// may be written through; the kernel marks the pointer-out attributes it copied to with
 /// `UVERBS_ATTR_F_VALID_OUTPUT`).
+// Always inlined: see execute_ioctl.
 #[inline(always)]
 fn mark_outs(attrs: &[Attr], mut outs: u32) {
     while outs != 0 {
@@ -261,6 +265,7 @@ fn mark_outs(attrs: &[Attr], mut outs: u32) {
 }
 
 /// Tell memcheck what the kernel wrote through `a`, if it says it did (`finalize_attr`).
+// Always inlined: see execute_ioctl.
 #[inline(always)]
 fn mark_out(a: &Attr) {
     if a.flags & UVERBS_ATTR_F_VALID_OUTPUT != 0 {
