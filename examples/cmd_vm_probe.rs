@@ -112,7 +112,7 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         gc.core_support
     );
     if !force_write {
-        match query_context(ctx, &mut Vec::new()) {
+        match query_context(ctx, &mut ()) {
             Ok(qc) => println!(
                 "query_context: num_comp_vectors={} core_support={:#x}",
                 qc.num_comp_vectors, qc.core_support
@@ -460,7 +460,7 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
     show("create_cq (cqe 16)", &c);
     let mut req = [0u8; size_of::<ibv_create_cq_ex>()];
     let mut resp = [0u8; size_of::<ib_uverbs_ex_create_cq_resp>() + 16];
-    let c2 = cq::create_cq_ex(ctx, &a, 0, 0, 0, 0, &mut req, &mut resp, &mut Vec::new());
+    let c2 = cq::create_cq_ex(ctx, &a, 0, 0, 0, 0, &mut req, &mut resp, None);
     show("create_cq_ex (cqe 16)", &c2);
     show(
         "req_notify_cq",

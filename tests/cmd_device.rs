@@ -3,13 +3,13 @@
 
 mod common;
 
-use common::{Fake, Out, Reply, u16_at, u32_at, u64_at};
+use common::{Fake, Link, Links, Out, Reply, attr, u16_at, u32_at, u64_at};
 use core::mem::offset_of;
 use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::uapi::*;
 use ibverbs::abi::verbs::{ibv_device_attr, ibv_device_attr_ex, ibv_port_attr};
 use ibverbs::cmd::device::*;
-use ibverbs::cmd::{CmdBuf, CmdState, Ctx, op};
+use ibverbs::cmd::{CmdState, Ctx, op};
 use ibverbs::errno::Errno;
 use ibverbs::sys::pod;
 
@@ -214,8 +214,7 @@ fn get_context_buffers_no_longer_than_their_core_carry_no_driver_data() {
 
 #[test]
 fn query_context_links_the_driver_chain() {
-    let mut driver = vec![CmdBuf::default()];
-    driver[0].out_obj(0x1000);
+    let mut driver = Links(vec![Link::of([attr(0x1000, 0, 0)])]);
     let fake = Fake::new([Reply::IoctlOk(vec![
         (
             UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
@@ -236,7 +235,7 @@ fn query_context_links_the_driver_chain() {
             core_support: 1
         }
     );
-    assert_eq!(driver[0].attrs[0].data, 99);
+    assert_eq!(driver.0[0].attrs[0].data, 99);
     let p = &fake.ioctls()[0];
     assert_eq!(
         (p.object_id, p.method_id, p.num_attrs),
@@ -248,7 +247,7 @@ fn query_context_links_the_driver_chain() {
         query_context(Ctx::new(&fake, &st), &mut driver),
         Err(Errno::EPROTONOSUPPORT)
     );
-    assert_eq!(driver.len(), 1);
+    assert_eq!(driver.0.len(), 1);
 }
 
 #[test]

@@ -3,22 +3,19 @@
 
 mod common;
 
-use common::{Fake, Reply};
+use common::{Fake, Link, Links, Reply, attr};
 use ibverbs::abi::driver::verbs_context_ops;
 use ibverbs::abi::uapi::*;
 use ibverbs::cmd::fallback::{
     OP_BITS, VERBS_OPS_NUM, check_legacy, execute_ioctl_fallback, has_ioctl_write,
 };
-use ibverbs::cmd::{CmdBuf, CmdState, Ctx, Fallback, IoctlCmd, OpBit, op};
+use ibverbs::cmd::{CmdState, Ctx, Driver, Fallback, IoctlCmd, OpBit, op};
 use ibverbs::errno::Errno;
 
-fn cmd_with_links(links: Vec<CmdBuf>) -> IoctlCmd<'static> {
-    IoctlCmd::from_chain(
-        UVERBS_OBJECT_DEVICE,
-        UVERBS_METHOD_QUERY_PORT,
-        CmdBuf::default(),
-        links,
-    )
+fn cmd_with_links(links: Vec<Link>) -> IoctlCmd<'static> {
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+    Links(links).link(&mut cmd).unwrap();
+    cmd
 }
 
 #[test]
@@ -56,16 +53,15 @@ fn check_legacy_rules() {
     c.in_u64(5, 1);
     assert_eq!(check_legacy(&c), Ok(Fallback::TryWrite));
     // A mandatory driver attribute cannot travel by write...
-    let mut l = CmdBuf::default();
-    l.in_u64(0x1010, 1);
+    let mut l = Link::of([attr(0x1010, 8, 1)]);
     assert_eq!(
         check_legacy(&cmd_with_links(vec![l.clone()])),
         Err(Errno::EOPNOTSUPP)
     );
     // ...an optional one is dropped, and UHW_IN/UHW_OUT become the write's driver data.
-    l.optional(0);
-    l.in_u64(UVERBS_ATTR_UHW_IN, 1);
-    l.out_addr(UVERBS_ATTR_UHW_OUT, 0x1000, 8);
+    l.attrs[0].flags &= !UVERBS_ATTR_F_MANDATORY;
+    l.attrs.push(attr(UVERBS_ATTR_UHW_IN, 8, 1));
+    l.attrs.push(attr(UVERBS_ATTR_UHW_OUT, 8, 0x1000));
     assert_eq!(
         check_legacy(&cmd_with_links(vec![l.clone()])),
         Ok(Fallback::TryWrite)
@@ -74,14 +70,22 @@ fn check_legacy_rules() {
     let mut ex = l.clone();
     ex.fallback_require_ex = true;
     assert_eq!(
-        check_legacy(&cmd_with_links(vec![CmdBuf::default(), ex.clone()])),
+        check_legacy(&cmd_with_links(vec![Link::default(), ex.clone()])),
         Ok(Fallback::TryWriteEx)
     );
+    let io = Link {
+        fallback_ioctl_only: true,
+        ..Link::default()
+    };
+    assert_eq!(
+        check_legacy(&cmd_with_links(vec![ex.clone(), io])),
+        Err(Errno::EOPNOTSUPP)
+    );
     let mut c = cmd_with_links(vec![ex]);
-    c.head.fallback_ioctl_only = true;
+    c.fallback_ioctl_only = true;
     assert_eq!(check_legacy(&c), Err(Errno::EOPNOTSUPP));
     let mut c = cmd_with_links(vec![]);
-    c.head.fallback_require_ex = true;
+    c.fallback_require_ex = true;
     assert_eq!(check_legacy(&c), Ok(Fallback::TryWriteEx));
 }
 
@@ -106,8 +110,7 @@ fn enotty_marks_every_command() {
     );
     assert_eq!(fake.calls().len(), 1);
     // ...but still refuse what write() cannot carry.
-    let mut l = CmdBuf::default();
-    l.in_u64(0x1010, 1);
+    let l = Link::of([attr(0x1010, 8, 1)]);
     assert_eq!(
         execute_ioctl_fallback(ctx, op::FREE_CONTEXT, &mut cmd_with_links(vec![l])),
         Err(Errno::EOPNOTSUPP)

@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::{Call, Fake, Out, Reply};
+use common::{Call, Fake, Link, Links, Out, Reply, attr};
 use ibverbs::abi::uapi::*;
-use ibverbs::cmd::attr::{Attr, IoctlHdr, decode_attrs, encode};
-use ibverbs::cmd::{CmdBuf, CmdState, Ctx, IoctlCmd, execute_ioctl, final_num_attrs};
+use ibverbs::cmd::attr::{Attr, INLINE_ATTRS, IoctlHdr, decode_attrs, encode};
+use ibverbs::cmd::{CmdState, Ctx, IoctlCmd, execute_ioctl, execute_linked, final_num_attrs};
 
 const RXE: u32 = 14;
 
@@ -68,9 +68,9 @@ fn buffer_error_is_einval_without_a_call() {
     let fake = Fake::new([]);
     let st = CmdState::new(RXE, false);
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
-    cmd.head.out_addr(1, 0x1000, 70_000);
-    assert!(cmd.head.buffer_error);
-    assert_eq!(cmd.head.attrs[0].len, 70_000u32 as u16);
+    cmd.out_addr(1, 0x1000, 70_000);
+    assert!(cmd.buffer_error);
+    assert_eq!(cmd.attrs()[0].len, 70_000u32 as u16);
     assert_eq!(
         execute_ioctl(Ctx::new(&fake, &st), &mut cmd),
         Err(ibverbs::errno::Errno::EINVAL)
@@ -85,22 +85,15 @@ fn links_are_linearised_and_copied_back() {
         (0x30, Out::Data(5)),
     ])]);
     let st = CmdState::new(3, false);
-    let mut l1 = CmdBuf::default();
-    l1.in_u64(0x20, 1);
-    l1.out_fd(0x21);
-    let mut l2 = CmdBuf::default();
-    l2.in_u32(UVERBS_ATTR_UHW_IN, 0x55);
+    let l1 = Link::of([attr(0x20, 8, 1), attr(0x21, 0, 0)]);
+    let mut l2 = Link::of([attr(UVERBS_ATTR_UHW_IN, 4, 0x55)]);
     l2.uhw_in_idx = Some(0);
-    let mut cmd = IoctlCmd::from_chain(
-        UVERBS_OBJECT_QP,
-        UVERBS_METHOD_QP_CREATE,
-        CmdBuf::default(),
-        vec![l1, l2],
-    );
+    let mut links = Links(vec![l1, l2]);
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
     cmd.out_obj(0x30);
     cmd.in_u64(0x31, 2);
-    assert_eq!(cmd.num_attrs(), 5);
-    execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
+    execute_linked(Ctx::new(&fake, &st), &mut cmd, &mut links).unwrap();
+    assert_eq!(cmd.len(), 5);
 
     let p = &fake.ioctls()[0];
     assert_eq!(p.num_attrs, 5);
@@ -109,27 +102,65 @@ fn links_are_linearised_and_copied_back() {
     let ids: Vec<u16> = p.attrs.iter().map(|a| a.id).collect();
     assert_eq!(ids, [0x30, 0x31, 0x20, 0x21, UVERBS_ATTR_UHW_IN]);
     // The link's UHW_IN index lands after the head's two and link 1's two attributes.
-    assert_eq!(cmd.head.uhw_in_idx, Some(4));
-    // Kernel results are copied back into the head and into the link that owns them.
-    assert_eq!(cmd.head.attrs[0].data, 5);
-    assert_eq!(cmd.links[0].attrs[1].data, 9);
-    assert_eq!(cmd.linear().count(), 5);
-    assert_eq!(cmd.hdr.num_attrs, 5);
+    assert_eq!(cmd.uhw_in_idx, Some(4));
+    // Kernel results are in the command and copied back into the link that owns them.
+    assert_eq!(cmd.attrs()[0].data, 5);
+    assert_eq!(links.0[0].attrs[1].data, 9);
+    assert_eq!(cmd.header(3).num_attrs, 5);
 }
 
 #[test]
 fn errno_passes_through_and_links_stay_untouched() {
     let fake = Fake::new([Reply::IoctlErr(libc::EINVAL)]);
     let st = CmdState::new(RXE, false);
-    let mut l = CmdBuf::default();
-    l.out_fd(0x21);
-    let before = l.clone();
-    let mut cmd = IoctlCmd::from_chain(1, 2, CmdBuf::default(), vec![l]);
+    let mut links = Links(vec![Link::of([attr(0x21, 0, 0)])]);
+    let before = links.clone();
+    let mut cmd = IoctlCmd::new(1, 2);
     assert_eq!(
-        execute_ioctl(Ctx::new(&fake, &st), &mut cmd),
+        execute_linked(Ctx::new(&fake, &st), &mut cmd, &mut links),
         Err(ibverbs::errno::Errno::EINVAL)
     );
-    assert_eq!(cmd.links[0], before);
+    assert_eq!(links, before);
+}
+
+#[test]
+fn past_the_inline_room_the_array_spills_and_is_sent_the_same() {
+    // One command of INLINE_ATTRS + 5 attributes: sent from the heap, header right before
+    // them, answers found where they were.
+    let n = INLINE_ATTRS + 5;
+    let fake = Fake::new([Reply::IoctlOk(vec![(0x100 + n as u16 - 1, Out::Data(77))])]);
+    let st = CmdState::new(RXE, false);
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+    for i in 0..n {
+        assert_eq!(cmd.in_u64(0x100 + i as u16, i as u64), i);
+    }
+    execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
+    let p = &fake.ioctls()[0];
+    assert_eq!((p.num_attrs as usize, p.length as usize), (n, 24 + 16 * n));
+    assert_eq!(p.object_id, UVERBS_OBJECT_DEVICE);
+    assert_eq!(p.method_id, UVERBS_METHOD_QUERY_PORT);
+    for (i, a) in p.attrs.iter().enumerate() {
+        assert_eq!((a.id, a.len, a.data), (0x100 + i as u16, 8, i as u64));
+    }
+    assert_eq!(cmd.attr(n - 1).unwrap().data, 77);
+    // The same with the room reserved first, and a driver chain spilling it.
+    let fake = Fake::new([Reply::IoctlOk(vec![])]);
+    let mut cmd = IoctlCmd::new(1, 2);
+    cmd.in_u64(1, 1);
+    cmd.try_reserve(40).unwrap();
+    let mut links = Links(vec![Link::of(
+        (0..40).map(|i| attr(0x200 + i, 8, i.into())),
+    )]);
+    execute_linked(Ctx::new(&fake, &st), &mut cmd, &mut links).unwrap();
+    let p = &fake.ioctls()[0];
+    assert_eq!(p.num_attrs, 41);
+    assert_eq!(p.attrs[40].id, 0x200 + 39);
+    // A reservation that cannot be had is ENOMEM, never an abort.
+    let mut cmd = IoctlCmd::new(1, 2);
+    assert_eq!(
+        cmd.try_reserve(usize::MAX / 2),
+        Err(ibverbs::errno::Errno::ENOMEM)
+    );
 }
 
 #[test]
@@ -184,16 +215,21 @@ fn attr_and_header_encoding() {
 }
 
 #[test]
-fn prepared_means_the_header_was_filled() {
+fn header_is_what_was_sent_and_an_unencodable_command_sends_nothing() {
     let st = CmdState::new(RXE, false);
     let fake = Fake::new([Reply::IoctlErr(libc::EINVAL)]);
     let mut cmd = IoctlCmd::new(1, 2);
-    assert!(!cmd.was_prepared());
     cmd.in_u64(3, 4);
     let _ = execute_ioctl(Ctx::new(&fake, &st), &mut cmd);
-    assert!(cmd.was_prepared(), "even when the kernel refused");
+    let Call::Ioctl(b) = &fake.calls()[0] else {
+        panic!()
+    };
+    assert_eq!(&b[..24], &cmd.header(RXE).to_bytes());
     let mut bad = IoctlCmd::new(1, 2);
-    bad.head.buffer_error = true;
-    let _ = execute_ioctl(Ctx::new(&fake, &st), &mut bad);
-    assert!(!bad.was_prepared());
+    bad.buffer_error = true;
+    assert_eq!(
+        execute_ioctl(Ctx::new(&fake, &st), &mut bad),
+        Err(ibverbs::errno::Errno::EINVAL)
+    );
+    assert_eq!(fake.calls().len(), 1);
 }

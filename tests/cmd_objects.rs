@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Fake, Out, Reply, u16_at, u32_at, u64_at};
+use common::{Fake, Link, Links, Out, Reply, attr, u16_at, u32_at, u64_at};
 use core::mem::offset_of;
 use ibverbs::abi::ctype::CEnum;
 use ibverbs::abi::kern_abi::*;
@@ -16,7 +16,7 @@ use ibverbs::cmd::mr::*;
 use ibverbs::cmd::pd::*;
 use ibverbs::cmd::qp::*;
 use ibverbs::cmd::srq::*;
-use ibverbs::cmd::{CmdBuf, CmdState, Ctx, op};
+use ibverbs::cmd::{CmdState, Ctx, op};
 use ibverbs::errno::Errno;
 use ibverbs::sys::pod;
 
@@ -383,7 +383,7 @@ fn create_cq_ex_flags_choose_the_extended_write() {
         0,
         &mut req,
         &mut resp,
-        &mut Vec::new(),
+        None,
     )
     .unwrap();
     assert_eq!(
@@ -425,7 +425,7 @@ fn create_cq_ex_flags_choose_the_extended_write() {
         ts_ignored,
         &mut req,
         &mut resp,
-        &mut Vec::new(),
+        None,
     )
     .unwrap();
     let w = &fake.writes()[0];
@@ -484,7 +484,7 @@ fn create_cq_ex_with_the_providers_ring() {
             0,
             &mut req,
             &mut resp,
-            &mut Vec::new(),
+            None,
         )
         .unwrap();
         assert_eq!(c.handle, 5);
@@ -511,7 +511,7 @@ fn create_cq_ex_with_the_providers_ring() {
             0,
             &mut req,
             &mut resp,
-            &mut Vec::new(),
+            None,
         );
         assert!(r.is_err(), "{buffer:?}: {r:?}");
         assert!(fake.writes().is_empty(), "{buffer:?}: no write fallback");
@@ -526,8 +526,7 @@ fn create_cq_cmd_flags_ts() -> u32 {
 fn create_cq_ex2_links_the_driver_chain_after_compat() {
     let st = CmdState::new(RXE, true);
     let fake = Fake::new([Reply::IoctlOk(vec![(0x1010, Out::Data(42))])]);
-    let mut drv = vec![CmdBuf::default()];
-    drv[0].out_obj(0x1010);
+    let mut drv = Links(vec![Link::of([attr(0x1010, 0, 0)])]);
     let mut req = vec![0u8; size_of::<ibv_create_cq_ex>() + 8];
     let mut resp = vec![0u8; size_of::<ib_uverbs_ex_create_cq_resp>()];
     create_cq_ex(
@@ -539,13 +538,13 @@ fn create_cq_ex2_links_the_driver_chain_after_compat() {
         0,
         &mut req,
         &mut resp,
-        &mut drv,
+        Some(&mut drv),
     )
     .unwrap();
     let p = &fake.ioctls()[0];
     let n = ids(p).len();
     assert_eq!(&ids(p)[n - 2..], &[UVERBS_ATTR_UHW_IN, 0x1010]);
-    assert_eq!(drv[0].attrs[0].data, 42);
+    assert_eq!(drv.0[0].attrs[0].data, 42);
     // An imported context never falls back.
     let fake = Fake::new([Reply::IoctlErr(libc::ENOTTY)]);
     let a = CqInit {

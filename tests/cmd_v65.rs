@@ -5,7 +5,7 @@
 //! objects, so the bytes are checked here (the VM checks what the real kernel answers).
 mod common;
 
-use common::{A, Fake, Out, Reply, u32_at, u64_at};
+use common::{A, Fake, Link, Links, Out, Reply, attr, u32_at, u64_at};
 use core::mem::offset_of;
 use ibverbs::abi::kern_abi::ibv_reg_mr;
 use ibverbs::abi::uapi::*;
@@ -14,7 +14,7 @@ use ibverbs::abi::verbs::ibv_mr_init_attr_mask::*;
 use ibverbs::cmd::counters::*;
 use ibverbs::cmd::dm::{DmahInit, alloc_dmah, export_dmabuf_fd, free_dmah};
 use ibverbs::cmd::mr::{MrKeys, RegMrEx, reg_mr_ex};
-use ibverbs::cmd::{CmdBuf, CmdState, Ctx, op};
+use ibverbs::cmd::{CmdState, Ctx, op};
 use ibverbs::errno::Errno;
 use ibverbs::sys::pod;
 
@@ -35,11 +35,9 @@ fn comp_cntr_create_destroy() {
         Reply::IoctlErr(libc::EIO),
     ]);
     // The provider's link chain goes after the head's one attribute and comes back.
-    let mut link = CmdBuf::default();
-    link.in_u32(UVERBS_ID_DRIVER_NS | 3, 7);
-    let mut links = vec![link];
+    let mut links = Links(vec![Link::of([attr(UVERBS_ID_DRIVER_NS | 3, 4, 7)])]);
     assert_eq!(create_comp_cntr(Ctx::new(&fake, &st), &mut links), Ok(42));
-    assert_eq!(links.len(), 1);
+    assert_eq!(links.0.len(), 1);
     let p = &fake.ioctls()[0];
     assert_eq!(
         (p.object_id, p.method_id, p.num_attrs, p.driver_id),

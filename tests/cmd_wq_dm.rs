@@ -2,13 +2,13 @@
 
 mod common;
 
-use common::{Fake, Out, Reply, u16_at, u32_at};
+use common::{Fake, Link, Links, Out, Reply, attr, u16_at, u32_at};
 use core::mem::offset_of;
 use ibverbs::abi::kern_abi::*;
 use ibverbs::abi::uapi::*;
 use ibverbs::cmd::dm::*;
 use ibverbs::cmd::wq::*;
-use ibverbs::cmd::{CmdBuf, CmdState, Ctx, op};
+use ibverbs::cmd::{CmdState, Ctx, op};
 use ibverbs::errno::Errno;
 use ibverbs::sys::pod;
 
@@ -203,28 +203,16 @@ fn dm_and_counters() {
         Reply::IoctlErr(libc::EIO),
     ]);
     let ctx = Ctx::new(&fake, &st);
-    let mut link = vec![CmdBuf::default()];
-    link[0].in_u64(0x1010, 1);
+    let mut link = Links(vec![Link::of([attr(0x1010, 8, 1)])]);
     assert_eq!(alloc_dm(ctx, 4096, 6, &mut link), Ok(4));
-    assert_eq!(link.len(), 1);
-    assert_eq!(
-        reg_dm_mr(ctx, 1, 4, 0, 64, 0, &mut Vec::new()),
-        Err(Errno::EINVAL)
-    );
+    assert_eq!(link.0.len(), 1);
+    assert_eq!(reg_dm_mr(ctx, 1, 4, 0, 64, 0, &mut ()), Err(Errno::EINVAL));
     let zb = ibverbs::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED as u32;
-    assert_eq!(
-        reg_dm_mr(ctx, 1, 4, 0, 64, zb, &mut Vec::new())
-            .unwrap()
-            .handle,
-        5
-    );
-    assert_eq!(
-        create_counters(ctx, 1, &mut Vec::new()),
-        Err(Errno::EOPNOTSUPP)
-    );
-    assert_eq!(create_counters(ctx, 0, &mut Vec::new()), Ok(6));
+    assert_eq!(reg_dm_mr(ctx, 1, 4, 0, 64, zb, &mut ()).unwrap().handle, 5);
+    assert_eq!(create_counters(ctx, 1, &mut ()), Err(Errno::EOPNOTSUPP));
+    assert_eq!(create_counters(ctx, 0, &mut ()), Ok(6));
     let mut vals = [0u8; 16];
-    read_counters(ctx, 6, &mut vals, 0, &mut Vec::new()).unwrap();
+    read_counters(ctx, 6, &mut vals, 0, &mut ()).unwrap();
     assert_eq!(vals, [1; 16]);
     assert_eq!(free_dm(ctx, 4, true), Ok(()));
     assert_eq!(destroy_counters(ctx, 6, false), Err(Errno::EIO));

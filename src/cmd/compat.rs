@@ -11,7 +11,7 @@
 #![forbid(unsafe_code)]
 
 use super::Ctx;
-use super::ioctl::{IoctlCmd, SmallCmd};
+use super::ioctl::IoctlCmd;
 use super::write::{CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
 use crate::abi::kern_abi::KernCmd;
 use crate::errno::{Errno, Result};
@@ -63,14 +63,10 @@ impl<'a> Compat<'a> {
 
     /// The compat link (`_write_set_uhw`) appended to `cmd`: UHW_IN for the driver request
     /// data, UHW_OUT for the driver response space, each only if present.
+    // Always inlined: bench rows mlx5 (emulated) ibv_create_cq and ibv_create_qp (RC) (as a
+    // plain hint: 3,387 -> 3,402 and 11,329 -> 11,340 instructions).
+    #[inline(always)]
     pub fn link<'b>(&'b mut self, cmd: &mut IoctlCmd<'b>) {
-        let req_drv = self.req.get(self.req_core..).unwrap_or_default();
-        let resp_drv = self.resp.get_mut(self.resp_core..).unwrap_or_default();
-        cmd.push_compat(req_drv, self.req_core, resp_drv, self.resp_core);
-    }
-
-    /// [`Self::link`] for a [`SmallCmd`]: the same attributes, pushed after the command's own.
-    pub fn link_small<'b, const N: usize>(&'b mut self, cmd: &mut SmallCmd<'b, N>) {
         let req_drv = self.req.get(self.req_core..).unwrap_or_default();
         let resp_drv = self.resp.get_mut(self.resp_core..).unwrap_or_default();
         cmd.push_compat(req_drv, resp_drv);

@@ -6,9 +6,10 @@
 //! set/inc/read exports are [`modify_comp_cntr`] and [`read_comp_cntr`] on one of them.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::fallback::destroy_result;
+use super::ioctl::Driver;
 use super::ioctl::{IoctlCmd, execute_ioctl};
-use super::{CmdBuf, Ctx};
 use crate::abi::uapi::*;
 use crate::errno::Result;
 
@@ -18,11 +19,11 @@ use crate::errno::Result;
 pub const QP_ATTACH_OPS: u32 = 0x3f;
 
 /// `ibv_cmd_create_comp_cntr`: `UVERBS_METHOD_COMP_CNTR_CREATE` with the provider's `link`
-/// chain (handed back updated). Returns the new counter's handle.
-pub fn create_comp_cntr(ctx: Ctx<'_>, link: &mut Vec<CmdBuf>) -> Result<u32> {
+/// chain (given the kernel's answers). Returns the new counter's handle.
+pub fn create_comp_cntr(ctx: Ctx<'_>, link: &mut dyn Driver) -> Result<u32> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_CREATE);
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE);
-    super::dm::run_linked(ctx, cmd, link, h)
+    super::dm::run_linked(ctx, &mut cmd, link, h)
 }
 
 /// `ibv_cmd_destroy_comp_cntr`: `UVERBS_METHOD_COMP_CNTR_DESTROY` (a destroy).

@@ -4,18 +4,15 @@
 //! `ibv_cmd_modify_cq`; verbs.c: `ibv_create_comp_channel`'s command).
 #![forbid(unsafe_code)]
 
-use super::attr::AttrWire;
+use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{
-    Fallback, destroy_counted, execute_ioctl_fallback, execute_small_fallback, op,
-};
-use super::ioctl::{IoctlCmd, SmallCmd};
+use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
+use super::ioctl::{Driver, IoctlCmd};
 use super::wire::put_field;
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req,
     execute_cmd_write_no_uhw, execute_cmd_write_req,
 };
-use super::{CmdBuf, Ctx};
 use crate::abi::ctype::Be32;
 use crate::abi::driver::create_cq_cmd_flags::CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX;
 use crate::abi::kern_abi::*;
@@ -64,7 +61,7 @@ pub struct CqCreated {
 }
 
 /// `ibv_icmd_create_cq`: `UVERBS_METHOD_CQ_CREATE`; the compat link carries the provider's
-/// driver data, `driver` (updated in place) follows it. Falls back to
+/// driver data, `driver` (given the kernel's answers on success) follows it. Falls back to
 /// `IB_USER_VERBS_CMD_CREATE_CQ`, or `IB_USER_VERBS_EX_CMD_CREATE_CQ` when flags need it.
 fn icmd_create_cq(
     ctx: Ctx<'_>,
@@ -72,74 +69,62 @@ fn icmd_create_cq(
     flags: u32,
     cmd_flags: u32,
     compat: &mut Compat<'_>,
-    driver: &mut Vec<CmdBuf>,
+    driver: Option<&mut dyn Driver>,
 ) -> Result<CqCreated> {
     let mut resp_cqe: u32 = 0;
-    // The same attributes into either kind of command; `$ioctl_only` and `$require_ex` name its
-    // fallback flags.
-    macro_rules! build {
-        ($cmd:ident, $ioctl_only:expr, $require_ex:expr) => {{
-            let h = $cmd.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
-            $cmd.out_pod(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &mut resp_cqe);
-            $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe as u32);
-            $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a.user_handle);
-            if let Some(fd) = a.channel_fd {
-                $cmd.in_fd(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd);
-            }
-            $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a.comp_vector as u32);
-            let async_fd = $cmd.in_fd(UVERBS_ATTR_CREATE_CQ_EVENT_FD, a.async_fd);
-            if a.imported {
-                $ioctl_only = true;
-            } else if let Some(i) = async_fd {
-                // Old kernels lack the attribute; write() cannot carry it anyway.
-                $cmd.optional(i);
-            }
-            if flags != 0 {
-                if flags & !(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32) != 0
-                    || cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX as u32 == 0
-                {
-                    $require_ex = true;
-                }
-                $cmd.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
-            }
-            match a.buffer {
-                Some(CqBuffer::Va { addr, length }) => {
-                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_VA, addr);
-                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, length);
-                    $ioctl_only = true;
-                }
-                Some(CqBuffer::Dmabuf { fd, offset, length }) => {
-                    $cmd.in_fd(UVERBS_ATTR_CREATE_CQ_BUFFER_FD, fd);
-                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET, offset);
-                    $cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, length);
-                    $ioctl_only = true;
-                }
-                None => {}
-            }
-            h
-        }};
-    }
-    let (via, handle) = if driver.is_empty() {
-        // At most 11 attributes of its own and the two of the compat link.
-        let mut wire = AttrWire::<13>::default();
-        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
-        let h = build!(cmd, cmd.fallback_ioctl_only, cmd.fallback_require_ex);
-        compat.link_small(&mut cmd);
-        let via = execute_small_fallback(ctx, op::CREATE_CQ, &mut cmd);
-        (via?, cmd.attr(h).map_or(0, |a| a.data as u32))
-    } else {
+    let (via, handle) = {
         let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
-        let h = build!(
-            cmd,
-            cmd.head.fallback_ioctl_only,
-            cmd.head.fallback_require_ex
-        );
+        let h = cmd.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
+        cmd.out_pod(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &mut resp_cqe);
+        cmd.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe as u32);
+        cmd.in_u64(UVERBS_ATTR_CREATE_CQ_USER_HANDLE, a.user_handle);
+        if let Some(fd) = a.channel_fd {
+            cmd.in_fd(UVERBS_ATTR_CREATE_CQ_COMP_CHANNEL, fd);
+        }
+        cmd.in_u32(UVERBS_ATTR_CREATE_CQ_COMP_VECTOR, a.comp_vector as u32);
+        let async_fd = cmd.in_fd(UVERBS_ATTR_CREATE_CQ_EVENT_FD, a.async_fd);
+        if a.imported {
+            cmd.fallback_ioctl_only = true;
+        } else if let Some(i) = async_fd {
+            // Old kernels lack the attribute; write() cannot carry it anyway.
+            cmd.optional(i);
+        }
+        if flags != 0 {
+            if flags & !(IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION as u32) != 0
+                || cmd_flags & CREATE_CQ_CMD_FLAGS_TS_IGNORED_EX as u32 == 0
+            {
+                cmd.fallback_require_ex = true;
+            }
+            cmd.in_u32(UVERBS_ATTR_CREATE_CQ_FLAGS, flags);
+        }
+        match a.buffer {
+            Some(CqBuffer::Va { addr, length }) => {
+                cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_VA, addr);
+                cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, length);
+                cmd.fallback_ioctl_only = true;
+            }
+            Some(CqBuffer::Dmabuf { fd, offset, length }) => {
+                cmd.in_fd(UVERBS_ATTR_CREATE_CQ_BUFFER_FD, fd);
+                cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_OFFSET, offset);
+                cmd.in_u64(UVERBS_ATTR_CREATE_CQ_BUFFER_LENGTH, length);
+                cmd.fallback_ioctl_only = true;
+            }
+            None => {}
+        }
         compat.link(&mut cmd);
-        cmd.links.append(driver);
-        let via = execute_ioctl_fallback(ctx, op::CREATE_CQ, &mut cmd);
-        let handle = cmd.attr(h).map_or(0, |a| a.data as u32);
-        *driver = cmd.take_links(0);
-        (via?, handle)
+        let via = match driver {
+            None => execute_ioctl_fallback(ctx, op::CREATE_CQ, &mut cmd),
+            Some(d) => {
+                let at = cmd.len();
+                d.link(&mut cmd)?;
+                let via = execute_ioctl_fallback(ctx, op::CREATE_CQ, &mut cmd);
+                if via == Ok(Fallback::Success) {
+                    d.store(cmd.attrs().get(at..).unwrap_or_default());
+                }
+                via
+            }
+        };
+        (via?, cmd.attr(h).map_or(0, |a| a.data as u32))
     };
     let channel = a.channel_fd.unwrap_or(-1);
     match via {
@@ -184,7 +169,7 @@ pub fn create_cq(ctx: Ctx<'_>, a: &CqInit, req: &mut [u8], resp: &mut [u8]) -> R
         resp,
         size_of::<ib_uverbs_create_cq_resp>(),
     )?;
-    icmd_create_cq(ctx, a, 0, 0, &mut c, &mut Vec::new())
+    icmd_create_cq(ctx, a, 0, 0, &mut c, None)
 }
 
 /// The kernel CQ flags of an `ibv_cq_init_attr_ex` (`ibv_icmd_create_cq_ex`): EOPNOTSUPP for
@@ -211,7 +196,7 @@ pub fn cq_ex_flags(comp_mask: u32, wc_flags: u64, cq_flags: u32) -> Result<u32> 
     Ok(flags)
 }
 
-/// `ibv_cmd_create_cq_ex` (empty `driver`) and `ibv_cmd_create_cq_ex2`: `req` is the provider's
+/// `ibv_cmd_create_cq_ex` (no `driver`) and `ibv_cmd_create_cq_ex2`: `req` is the provider's
 /// `struct ibv_create_cq_ex` plus driver data, `resp` its `struct ib_uverbs_ex_create_cq_resp`
 /// plus driver data; `comp_mask`, `wc_flags` and `cq_flags` come from `ibv_cq_init_attr_ex`
 /// (see [`cq_ex_flags`]); `cmd_flags` is `CREATE_CQ_CMD_FLAGS_*`.
@@ -225,7 +210,7 @@ pub fn create_cq_ex(
     cmd_flags: u32,
     req: &mut [u8],
     resp: &mut [u8],
-    driver: &mut Vec<CmdBuf>,
+    driver: Option<&mut dyn Driver>,
 ) -> Result<CqCreated> {
     let mut c = Compat::new(
         req,
@@ -248,11 +233,10 @@ pub fn destroy_cq(
 ) -> Result<Option<(u32, u32)>> {
     let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
     let r = {
-        let mut wire = AttrWire::<2>::default();
-        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_CQ_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
-        execute_small_fallback(ctx, op::DESTROY_CQ, &mut cmd)
+        execute_ioctl_fallback(ctx, op::DESTROY_CQ, &mut cmd)
     };
     let write = || {
         let mut req = [0u8; size_of::<ibv_destroy_cq>()];

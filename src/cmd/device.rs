@@ -7,13 +7,12 @@
 //! (`cmd`/`cmd_size`, `resp`/`resp_size`): the core part the kernel defines, then driver data.
 #![forbid(unsafe_code)]
 
-use super::attr::AttrWire;
+use super::Ctx;
 use super::compat::Compat;
-use super::fallback::{Fallback, execute_ioctl_fallback, execute_small_fallback, op};
-use super::ioctl::{IoctlCmd, SmallCmd, execute_ioctl};
+use super::fallback::{Fallback, execute_ioctl_fallback, op};
+use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::wire::{end_of, get, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
-use super::{CmdBuf, Ctx};
 use crate::abi::ctype::Be64;
 use crate::abi::kern_abi::{
     ibv_get_context, ibv_query_device, ibv_query_device_ex, ibv_query_port,
@@ -101,25 +100,18 @@ pub struct QueryContext {
 }
 
 /// `ibv_cmd_query_context`: `UVERBS_METHOD_QUERY_CONTEXT`, ioctl only, with the provider's
-/// `driver` chain linked after our two attributes (updated in place on success).
-pub fn query_context(ctx: Ctx<'_>, driver: &mut Vec<CmdBuf>) -> Result<QueryContext> {
+/// `driver` chain linked after our two attributes (given the kernel's answers on success).
+pub fn query_context(ctx: Ctx<'_>, driver: &mut dyn Driver) -> Result<QueryContext> {
     let mut num_comp_vectors: u32 = 0;
     let mut core_support: u64 = 0;
     {
-        let mut cmd = IoctlCmd::from_chain(
-            UVERBS_OBJECT_DEVICE,
-            UVERBS_METHOD_QUERY_CONTEXT,
-            CmdBuf::default(),
-            core::mem::take(driver),
-        );
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
         cmd.out_pod(
             UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
             &mut num_comp_vectors,
         );
         cmd.out_pod(UVERBS_ATTR_QUERY_CONTEXT_CORE_SUPPORT, &mut core_support);
-        let ret = execute_ioctl(ctx, &mut cmd);
-        *driver = cmd.take_links(0);
-        ret?;
+        execute_linked(ctx, &mut cmd, driver)?;
     }
     Ok(QueryContext {
         num_comp_vectors,
@@ -189,11 +181,10 @@ pub fn query_port(
 ) -> Result<()> {
     let mut resp_ex: ib_uverbs_query_port_resp_ex = pod::zeroed();
     let via = {
-        let mut wire = AttrWire::<2>::default();
-        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
         cmd.in_u64(UVERBS_ATTR_QUERY_PORT_PORT_NUM, port_num.into());
         cmd.out_pod(UVERBS_ATTR_QUERY_PORT_RESP, &mut resp_ex);
-        execute_small_fallback(ctx, op::QUERY_PORT, &mut cmd)?
+        execute_ioctl_fallback(ctx, op::QUERY_PORT, &mut cmd)?
     };
     match via {
         Fallback::Success => {
@@ -463,18 +454,13 @@ pub fn query_gid_entry(
     flags: u32,
     entry: &mut [u8],
 ) -> Result<GidVia> {
-    let mut wire = AttrWire::<4>::default();
-    let mut cmd = SmallCmd::new(
-        &mut wire,
-        UVERBS_OBJECT_DEVICE,
-        UVERBS_METHOD_QUERY_GID_ENTRY,
-    );
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_ENTRY);
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port_num.into());
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, gid_index.into());
     cmd.in_u32(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, flags);
     cmd.out(UVERBS_ATTR_QUERY_GID_ENTRY_RESP_ENTRY, entry);
     // rdma-core files both GID queries under the async_event bit (no ops slot of their own).
-    match execute_small_fallback(ctx, op::ASYNC_EVENT, &mut cmd)? {
+    match execute_ioctl_fallback(ctx, op::ASYNC_EVENT, &mut cmd)? {
         Fallback::Success => Ok(GidVia::Kernel),
         Fallback::TryWrite if flags != 0 => Err(Errno::EOPNOTSUPP),
         Fallback::TryWrite => Ok(GidVia::Sysfs),
@@ -498,9 +484,7 @@ pub fn query_gid_table(
         cmd.in_u32(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, flags);
         match entries {
             Some(e) => cmd.out(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, e),
-            None => cmd
-                .head
-                .out_addr(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 0, usize::MAX),
+            None => cmd.out_addr(UVERBS_ATTR_QUERY_GID_TABLE_RESP_ENTRIES, 0, usize::MAX),
         };
         cmd.out_pod(
             UVERBS_ATTR_QUERY_GID_TABLE_RESP_NUM_ENTRIES,

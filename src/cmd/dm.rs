@@ -2,30 +2,27 @@
 //! `ibv_cmd_alloc_dm`, `ibv_cmd_free_dm`, `ibv_cmd_reg_dm_mr`; `cmd_counters.c`:
 //! `ibv_cmd_create_counters`, `ibv_cmd_destroy_counters`, `ibv_cmd_read_counters`).
 //!
-//! Each takes the provider's `driver` (or `link`) chain where rdma-core does, and hands it back
-//! updated.
+//! Each takes the provider's `driver` (or `link`) chain where rdma-core does, which gets the
+//! kernel's answers back.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::fallback::destroy_result;
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::mr::MrKeys;
-use super::{CmdBuf, Ctx};
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED;
 use crate::errno::{Errno, Result};
 
-/// Run `cmd` with `link` appended, give the link back, and return the value of head attribute
-/// `h` (a new object's handle) on success.
+/// Run `cmd` with `link` appended and return the value of attribute `h` (a new object's
+/// handle) on success.
 pub(super) fn run_linked(
     ctx: Ctx<'_>,
-    mut cmd: IoctlCmd<'_>,
-    link: &mut Vec<CmdBuf>,
+    cmd: &mut IoctlCmd<'_>,
+    link: &mut dyn Driver,
     h: usize,
 ) -> Result<u32> {
-    cmd.links.append(link);
-    let r = execute_ioctl(ctx, &mut cmd);
-    *link = cmd.take_links(0);
-    r?;
+    execute_linked(ctx, cmd, link)?;
     Ok(cmd.attr(h).map_or(0, |a| a.data as u32))
 }
 
@@ -35,13 +32,13 @@ pub fn alloc_dm(
     ctx: Ctx<'_>,
     length: u64,
     log_align_req: u32,
-    link: &mut Vec<CmdBuf>,
+    link: &mut dyn Driver,
 ) -> Result<u32> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
     let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DM_HANDLE);
     cmd.in_u64(UVERBS_ATTR_ALLOC_DM_LENGTH, length);
     cmd.in_u32(UVERBS_ATTR_ALLOC_DM_ALIGNMENT, log_align_req);
-    run_linked(ctx, cmd, link, h)
+    run_linked(ctx, &mut cmd, link, h)
 }
 
 /// `ibv_cmd_free_dm`: `UVERBS_METHOD_DM_FREE` (a destroy).
@@ -62,7 +59,7 @@ pub fn reg_dm_mr(
     offset: u64,
     length: usize,
     access: u32,
-    link: &mut Vec<CmdBuf>,
+    link: &mut dyn Driver,
 ) -> Result<MrKeys> {
     if access & IBV_ACCESS_ZERO_BASED as u32 == 0 {
         return Err(Errno::EINVAL);
@@ -78,20 +75,20 @@ pub fn reg_dm_mr(
         cmd.in_u64(UVERBS_ATTR_REG_DM_MR_OFFSET, offset);
         cmd.in_u64(UVERBS_ATTR_REG_DM_MR_LENGTH, length as u64);
         cmd.in_u32(UVERBS_ATTR_REG_DM_MR_ACCESS_FLAGS, access);
-        run_linked(ctx, cmd, link, h)?
+        run_linked(ctx, &mut cmd, link, h)?
     };
     Ok(MrKeys { handle, lkey, rkey })
 }
 
 /// `ibv_cmd_create_counters`: `UVERBS_METHOD_COUNTERS_CREATE`; any `comp_mask` bit is
 /// EOPNOTSUPP. Returns the counters handle.
-pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut Vec<CmdBuf>) -> Result<u32> {
+pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut dyn Driver) -> Result<u32> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
     if comp_mask != 0 {
         return Err(Errno::EOPNOTSUPP);
     }
-    run_linked(ctx, cmd, link, h)
+    run_linked(ctx, &mut cmd, link, h)
 }
 
 /// `ibv_cmd_destroy_counters`: `UVERBS_METHOD_COUNTERS_DESTROY` (a destroy).
@@ -108,13 +105,13 @@ pub fn read_counters(
     handle: u32,
     values: &mut [u8],
     flags: u32,
-    link: &mut Vec<CmdBuf>,
+    link: &mut dyn Driver,
 ) -> Result<()> {
     let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
     cmd.in_obj(UVERBS_ATTR_READ_COUNTERS_HANDLE, handle);
     cmd.out(UVERBS_ATTR_READ_COUNTERS_BUFF, values);
     cmd.in_u32(UVERBS_ATTR_READ_COUNTERS_FLAGS, flags);
-    run_linked(ctx, cmd, link, 0).map(|_| ())
+    run_linked(ctx, &mut cmd, link, 0).map(|_| ())
 }
 
 /// What `ibv_dmah_init_attr` asks of a new DMA handle: each field is sent only when its
@@ -138,8 +135,7 @@ pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
         cmd.in_u32(UVERBS_ATTR_ALLOC_DMAH_CPU_ID, cpu);
     }
     if let Some(t) = init.tph_mem_type {
-        cmd.head
-            .in_enum(UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE, t, &[], 0);
+        cmd.in_enum(UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE, t, &[]);
     }
     if let Some(p) = &ph {
         cmd.in_bytes(UVERBS_ATTR_ALLOC_DMAH_PH, p);

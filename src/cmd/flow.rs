@@ -5,11 +5,11 @@
 
 use core::mem::offset_of;
 
+use super::Ctx;
 use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::{IoctlCmd, execute_ioctl};
-use super::wire::{addr, end_of, get, put, put_field, size_of_field};
+use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
+use super::wire::{end_of, get, put, put_field, size_of_field};
 use super::write::{EX_HDR_SIZE, execute_cmd_write_ex_full, execute_cmd_write_ex_req};
-use super::{CmdBuf, Ctx};
 use crate::abi::kern_abi::{ibv_create_flow, ibv_destroy_flow, ibv_kern_spec_ipv4};
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_flow_spec_type::{self, *};
@@ -362,34 +362,22 @@ pub struct EspAttrs<'a> {
 }
 
 /// rdma-core's `copy_flow_action_esp`.
-fn fill_esp(cmd: &mut IoctlCmd<'_>, e: &EspAttrs<'_>) {
+fn fill_esp<'a>(cmd: &mut IoctlCmd<'a>, e: &EspAttrs<'a>) {
     if let Some(esn) = e.esn {
         cmd.in_u32(UVERBS_ATTR_FLOW_ACTION_ESP_ESN, esn);
     }
     if let Some((proto, k)) = e.keymat {
-        cmd.head
-            .in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, proto, k, addr(k));
+        cmd.in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_KEYMAT, proto, k);
     }
     if let Some((proto, r)) = e.replay {
-        cmd.head
-            .in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, proto, r, addr(r));
+        cmd.in_enum(UVERBS_ATTR_FLOW_ACTION_ESP_REPLAY, proto, r);
     }
     if let Some(b) = e.encap {
-        cmd.head
-            .in_data(UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, b, addr(b));
+        cmd.in_bytes(UVERBS_ATTR_FLOW_ACTION_ESP_ENCAP, b);
     }
     if let Some(b) = e.attrs {
-        cmd.head
-            .in_data(UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, b, addr(b));
+        cmd.in_bytes(UVERBS_ATTR_FLOW_ACTION_ESP_ATTRS, b);
     }
-}
-
-/// Run `cmd` with the caller's `driver` chain linked after it, and give the chain back.
-fn run_driver(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, driver: &mut Vec<CmdBuf>) -> Result<()> {
-    cmd.links.append(driver);
-    let r = execute_ioctl(ctx, cmd);
-    *driver = cmd.take_links(0);
-    r
 }
 
 /// `ibv_cmd_create_flow_action_esp`: `UVERBS_METHOD_FLOW_ACTION_ESP_CREATE` (ioctl only) with
@@ -397,7 +385,7 @@ fn run_driver(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>, driver: &mut Vec<CmdBuf>) ->
 pub fn create_flow_action_esp(
     ctx: Ctx<'_>,
     e: &EspAttrs<'_>,
-    driver: &mut Vec<CmdBuf>,
+    driver: &mut dyn Driver,
 ) -> Result<u32> {
     let mut cmd = IoctlCmd::new(
         UVERBS_OBJECT_FLOW_ACTION,
@@ -405,7 +393,7 @@ pub fn create_flow_action_esp(
     );
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
     fill_esp(&mut cmd, e);
-    run_driver(ctx, &mut cmd, driver)?;
+    execute_linked(ctx, &mut cmd, driver)?;
     Ok(cmd.attr(h).map_or(0, |a| a.data as u32))
 }
 
@@ -414,7 +402,7 @@ pub fn modify_flow_action_esp(
     ctx: Ctx<'_>,
     handle: u32,
     e: &EspAttrs<'_>,
-    driver: &mut Vec<CmdBuf>,
+    driver: &mut dyn Driver,
 ) -> Result<()> {
     let mut cmd = IoctlCmd::new(
         UVERBS_OBJECT_FLOW_ACTION,
@@ -422,7 +410,7 @@ pub fn modify_flow_action_esp(
     );
     cmd.in_obj(UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, handle);
     fill_esp(&mut cmd, e);
-    run_driver(ctx, &mut cmd, driver)
+    execute_linked(ctx, &mut cmd, driver)
 }
 
 const _: () = {

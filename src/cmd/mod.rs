@@ -4,8 +4,9 @@
 //!
 //! Everything here works on Rust values, byte slices and user addresses, and talks to the kernel
 //! through the [`Uverbs`] seam, so tests check the exact bytes without a device:
-//! - [`attr`]: one ioctl attribute, the ioctl header, one command-buffer segment;
-//! - [`ioctl`]: [`IoctlCmd`] and [`execute_ioctl`];
+//! - [`attr`]: one ioctl attribute and the ioctl header;
+//! - [`ioctl`]: [`IoctlCmd`], the one command builder (inline attributes, heap past
+//!   [`attr::INLINE_ATTRS`]), [`Driver`] (a provider's linked buffers) and [`execute_ioctl`];
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
 //! - [`mod@write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
@@ -19,28 +20,25 @@
 //!
 //! Addresses: an attribute or write request may carry a user address the kernel writes to. The
 //! command layer's own are taken from buffers borrowed by the command ([`IoctlCmd`]'s lifetime)
-//! or passed along with the call; addresses converted from C command buffers are the C caller's
-//! (the capi glue's contract).
+//! or passed along with the call; addresses taken over from C command buffers are the C
+//! caller's (the glue's contract).
 //!
 //! How the C exports use it:
 //! - context init (`verbs_init_context`): `CmdState::init(&CmdFd(cmd_fd), driver_id)` (probes
 //!   `use_ioctl_write`), kept with the context; each call builds `Ctx::on_fd(CmdFd(cmd_fd),
 //!   &state)` (the real descriptor, called directly; `Ctx::new(&fake, &state)` takes any
 //!   [`Uverbs`]).
-//! - commands built here without a chain of links (the queries, the destroys, create CQ/QP,
-//!   write-over-ioctl) are [`SmallCmd`]s: built in place on the stack and sent from there;
-//!   [`IoctlCmd`] serves the C chains and the commands that carry links.
-//! - `execute_ioctl(ctx, cmdb)`: turn the chain into an [`IoctlCmd`] (`from_chain`: each
-//!   buffer's attributes `hdr.attrs..next_attr` via [`Attr::from_bytes`], 0xff indices as None,
-//!   the three flag bits), refuse (EINVAL) a chain longer than the head's room
-//!   (`last_attr - hdr.attrs` < `num_attrs()`), call [`execute_ioctl`], then, if
-//!   [`IoctlCmd::was_prepared`], store `hdr` and `linear()` into the head buffer (and its
-//!   `uhw_in_idx`), and each link's attributes back into that link.
+//! - every ioctl is an [`IoctlCmd`] built on the stack and sent from there: the command's own
+//!   attributes, the write-compat link of a legacy entry point, then a provider's chain
+//!   ([`Driver`]: `verbs::cmdbuf::Chain`, whose buffers get the kernel's answers back).
+//! - `execute_ioctl(ctx, cmdb)` (the provider's own C command): a buffer without links is sent
+//!   in place (`verbs::cmdbuf`); a chain becomes an [`IoctlCmd`] (the head's attributes and
+//!   flags, then each link), refused (EINVAL) when longer than the head's room; after
+//!   [`execute_ioctl`] the head holds the header and the whole array, each link its own answers.
 //! - `__ioctl_final_num_attrs`: [`final_num_attrs`].
 //! - `ibv_cmd_X(…, cmd, cmd_size, resp, resp_size)`: the provider's buffers as byte slices of
-//!   exactly those sizes; a `driver` chain as `Vec<CmdBuf>` (written back afterwards); object
-//!   pointers as their handles; results come back as values to store into the provider's
-//!   objects (see each function).
+//!   exactly those sizes; a `driver` chain as a [`Driver`]; object pointers as their handles;
+//!   results come back as values to store into the provider's objects (see each function).
 #![forbid(unsafe_code)]
 
 pub mod ah;
@@ -65,9 +63,9 @@ pub mod write;
 
 use crate::errno;
 pub use crate::sys::uverbs::{CmdFd, Uverbs};
-pub use attr::{Attr, CmdBuf, IoctlHdr};
+pub use attr::{Attr, IoctlHdr};
 pub use fallback::{CmdState, Fallback, OpBit, op};
-pub use ioctl::{IoctlCmd, SmallCmd, execute_ioctl, final_num_attrs};
+pub use ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked, final_num_attrs};
 
 /// What a command needs of its context: the command channel and the per-context state.
 #[derive(Clone, Copy)]

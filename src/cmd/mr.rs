@@ -7,12 +7,12 @@
 //! returned for the caller to store into the provider's objects.
 #![forbid(unsafe_code)]
 
+use super::Ctx;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
 use super::pd::destroy_handle;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write};
-use super::{CmdBuf, Ctx};
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::*;
 use crate::abi::verbs::{ibv_access_flags, ibv_rereg_mr_flags};
@@ -169,16 +169,11 @@ pub fn reg_dmabuf_mr(
     iova: u64,
     fd: i32,
     access: i32,
-    driver: &mut Vec<CmdBuf>,
+    driver: &mut dyn Driver,
 ) -> Result<MrKeys> {
     let (mut lkey, mut rkey) = (0u32, 0u32);
     let handle = {
-        let mut cmd = IoctlCmd::from_chain(
-            UVERBS_OBJECT_MR,
-            UVERBS_METHOD_REG_DMABUF_MR,
-            CmdBuf::default(),
-            core::mem::take(driver),
-        );
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
         let h = cmd.out_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
         cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &mut rkey);
@@ -188,11 +183,8 @@ pub fn reg_dmabuf_mr(
         cmd.in_u64(UVERBS_ATTR_REG_DMABUF_MR_IOVA, iova);
         cmd.in_u32(UVERBS_ATTR_REG_DMABUF_MR_FD, fd as u32);
         cmd.in_u32(UVERBS_ATTR_REG_DMABUF_MR_ACCESS_FLAGS, access as u32);
-        let r = execute_ioctl(ctx, &mut cmd);
-        let h = cmd.attr(h).map_or(0, |a| a.data as u32);
-        *driver = cmd.take_links(0);
-        r?;
-        h
+        execute_linked(ctx, &mut cmd, driver)?;
+        cmd.attr(h).map_or(0, |a| a.data as u32)
     };
     Ok(MrKeys { handle, lkey, rkey })
 }

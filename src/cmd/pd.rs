@@ -8,9 +8,8 @@
 #![forbid(unsafe_code)]
 
 use super::Ctx;
-use super::attr::AttrWire;
-use super::fallback::{Fallback, OpBit, destroy_result, execute_small_fallback, op};
-use super::ioctl::SmallCmd;
+use super::fallback::{Fallback, OpBit, destroy_result, execute_ioctl_fallback, op};
+use super::ioctl::IoctlCmd;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
 use crate::abi::kern_abi::*;
@@ -43,10 +42,9 @@ pub(super) fn destroy_handle<C: KernCmd>(
     handle: u32,
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
-    let mut wire = AttrWire::<1>::default();
-    let mut cmd = SmallCmd::new(&mut wire, object, method);
+    let mut cmd = IoctlCmd::new(object, method);
     cmd.in_obj(attr_id, handle);
-    let r = match execute_small_fallback(ctx, bit, &mut cmd) {
+    let r = match execute_ioctl_fallback(ctx, bit, &mut cmd) {
         Ok(Fallback::TryWrite) => {
             // Every destroy-by-handle request is the header and a handle with padding.
             let mut buf = [0u8; 32];

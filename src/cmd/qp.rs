@@ -10,10 +10,9 @@
 use core::mem::offset_of;
 
 use super::Ctx;
-use super::attr::AttrWire;
 use super::compat::Compat;
-use super::fallback::{Fallback, destroy_counted, execute_small_fallback, op};
-use super::ioctl::SmallCmd;
+use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
+use super::ioctl::IoctlCmd;
 use super::wire::{put, put_field};
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
@@ -280,9 +279,7 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     let mut cap_out = kern_cap(&a.cap);
     let mut qp_num: u32 = 0;
     let (via, handle) = {
-        // At most 15 attributes of its own and the two of the compat link.
-        let mut wire = AttrWire::<17>::default();
-        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
         if let Some(x) = o.xrcd {
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
         }
@@ -323,8 +320,8 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
         }
         cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_CAP, &mut cap_out);
         cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &mut qp_num);
-        compat.link_small(&mut cmd);
-        let via = execute_small_fallback(ctx, op::CREATE_QP, &mut cmd);
+        compat.link(&mut cmd);
+        let via = execute_ioctl_fallback(ctx, op::CREATE_QP, &mut cmd);
         (via?, cmd.attr(h).map_or(0, |x| x.data as u32))
     };
 
@@ -487,11 +484,10 @@ pub fn destroy_qp(
 ) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
-        let mut wire = AttrWire::<2>::default();
-        let mut cmd = SmallCmd::new(&mut wire, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
-        execute_small_fallback(ctx, op::DESTROY_QP, &mut cmd)
+        execute_ioctl_fallback(ctx, op::DESTROY_QP, &mut cmd)
     };
     let write = || {
         let mut req = [0u8; size_of::<ibv_destroy_qp>()];

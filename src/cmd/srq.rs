@@ -95,7 +95,7 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
         cmd.out_pod(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_WR, &mut max_wr);
         cmd.out_pod(UVERBS_ATTR_CREATE_SRQ_RESP_MAX_SGE, &mut max_sge);
         if a.imported {
-            cmd.head.fallback_ioctl_only = true;
+            cmd.fallback_ioctl_only = true;
         }
         compat.link(&mut cmd);
         let via = execute_ioctl_fallback(ctx, op::CREATE_SRQ, &mut cmd);

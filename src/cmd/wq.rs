@@ -82,9 +82,9 @@ pub fn create_wq(ctx: Ctx<'_>, a: &WqInit, req: &mut [u8], resp: &mut [u8]) -> R
         cmd.out_pod(UVERBS_ATTR_CREATE_WQ_RESP_MAX_SGE, &mut max_sge);
         cmd.out_pod(UVERBS_ATTR_CREATE_WQ_RESP_WQ_NUM, &mut wq_num);
         if a.imported {
-            cmd.head.fallback_ioctl_only = true;
+            cmd.fallback_ioctl_only = true;
         }
-        cmd.head.fallback_require_ex = true;
+        cmd.fallback_require_ex = true;
         c.link(&mut cmd);
         let via = execute_ioctl_fallback(ctx, op::CREATE_WQ, &mut cmd);
         (via?, cmd.attr(h).map_or(0, |x| x.data as u32))

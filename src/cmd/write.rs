@@ -19,8 +19,8 @@
 use core::mem::offset_of;
 
 use super::Ctx;
-use super::attr::{Attr, AttrWire, WireList};
-use super::ioctl::send_ioctl;
+use super::attr::Attr;
+use super::ioctl::{IoctlCmd, execute_ioctl};
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
@@ -74,67 +74,41 @@ pub fn ioctl_write(
     let (req_core, req_drv) = payload.split_at_checked(core_in).ok_or(Errno::EINVAL)?;
     let resp_len = resp.len();
     let (resp_core, resp_drv) = split_resp(resp, core_out)?;
-    // An attribute's length is 16 bits: a part longer fails (rdma-core's buffer_error). Two
-    // buffers that fit leave no part that can be too long, so one comparison decides the
-    // common case; otherwise each part is looked at.
-    if (payload.len() | resp_len) > MAX_ATTR_LEN
-        && [
+    // An attribute's length is 16 bits: a longer part makes the command unencodable (EINVAL,
+    // nothing sent: rdma-core's buffer_error). Two buffers that fit leave no part that can be
+    // too long, so one comparison decides the common case; otherwise each part is looked at.
+    // Every attribute below is then known to fit: pushed as made, without a mark of its own.
+    let parts = || {
+        [
             req_core.len(),
             req_drv.len(),
             resp_core.len(),
             resp_drv.len(),
         ]
-        .iter()
-        .any(|&len| len > MAX_ATTR_LEN)
-    {
+    };
+    if (payload.len() | resp_len) > MAX_ATTR_LEN && parts().iter().any(|&l| l > MAX_ATTR_LEN) {
         return Err(Errno::EINVAL);
     }
-    // Built in place: at most five attributes, in this order; bit i of `outs` marks the
-    // attributes the kernel writes through.
-    let mut wire = AttrWire::<5>::default();
-    let mut list = WireList::new(&mut wire);
-    let mut outs = 0u32;
-    // (Each attribute's own too-long mark is the check above.)
-    let mut add = |(a, _): (Attr, bool), out: bool| {
-        if let Some(i) = list.push(a) {
-            outs |= u32::from(out) << i;
-        }
-    };
-    add(
-        Attr::sized(UVERBS_ATTR_WRITE_CMD, 8, u64::from(write_method)),
+    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    let data_in = |id, part: &[u8]| Attr::data_in(id, part, addr(part)).0;
+    let data_out = |id, part: &mut [u8]| Attr::data_out(id, addr(part), part.len()).0;
+    cmd.push(
+        Attr::sized(UVERBS_ATTR_WRITE_CMD, 8, u64::from(write_method)).0,
         false,
     );
     if !req_core.is_empty() {
-        add(
-            Attr::data_in(UVERBS_ATTR_CORE_IN, req_core, addr(req_core)),
-            false,
-        );
+        cmd.push(data_in(UVERBS_ATTR_CORE_IN, req_core), false);
     }
     if !resp_core.is_empty() {
-        add(
-            Attr::data_out(UVERBS_ATTR_CORE_OUT, addr(resp_core), resp_core.len()),
-            true,
-        );
+        cmd.push(data_out(UVERBS_ATTR_CORE_OUT, resp_core), true);
     }
     if !req_drv.is_empty() {
-        add(
-            Attr::data_in(UVERBS_ATTR_UHW_IN, req_drv, addr(req_drv)),
-            false,
-        );
+        cmd.push(data_in(UVERBS_ATTR_UHW_IN, req_drv), false);
     }
     if !resp_drv.is_empty() {
-        add(
-            Attr::data_out(UVERBS_ATTR_UHW_OUT, addr(resp_drv), resp_drv.len()),
-            true,
-        );
+        cmd.push(data_out(UVERBS_ATTR_UHW_OUT, resp_drv), true);
     }
-    send_ioctl(
-        ctx,
-        UVERBS_OBJECT_DEVICE,
-        UVERBS_METHOD_INVOKE_WRITE,
-        &mut list,
-        outs,
-    )
+    execute_ioctl(ctx, &mut cmd)
 }
 
 /// Send a whole request with write(2); a short write is an error.

@@ -5,8 +5,8 @@
 //! [`Uverbs`] is the seam the command layer (`crate::cmd`) talks through; [`CmdFd`] is the real
 //! one. Tests substitute a fake that records the bytes and plays the kernel.
 
-use core::borrow::BorrowMut;
 use core::ffi::c_int;
+use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 use crate::abi::uapi::RDMA_VERBS_IOCTL;
@@ -39,202 +39,277 @@ pub struct IoctlHdr {
     pub reserved2: u32,
 }
 
-/// An ioctl buffer with room for `N` attributes (the first `num_attrs` are sent).
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-pub struct IoctlBuf<const N: usize> {
-    pub hdr: IoctlHdr,
-    pub attrs: [Attr; N],
-}
-
-// The three are records of integers without padding (checked here), so they are plain data.
-const _: () = assert!(
-    size_of::<Attr>() == 16
-        && size_of::<IoctlHdr>() == 24
-        && size_of::<IoctlBuf<3>>() == 24 + 48
-        && align_of::<Attr>() == 8
-        && core::mem::offset_of!(AttrWire<3>, attrs) == 24
-);
+// The two are records of integers without padding (checked here), so they are plain data.
+const _: () =
+    assert!(size_of::<Attr>() == 16 && size_of::<IoctlHdr>() == 24 && align_of::<Attr>() == 8);
 // SAFETY: repr(C), integer fields only, no padding (sizes asserted above: the fields fill them).
 unsafe impl super::pod::Pod for Attr {}
 // SAFETY: as above.
 unsafe impl super::pod::Pod for IoctlHdr {}
-// SAFETY: as above: a header of 24 bytes (a multiple of the 8-byte alignment) then the array.
-unsafe impl<const N: usize> super::pod::Pod for IoctlBuf<N> {}
 
-/// Room for an ioctl header and `N` attributes, nothing written yet: where a command is built
-/// and sent from, as a C `ibv_command_buffer` holds it (nothing is zeroed: building a command
-/// costs only what it writes). [`WireList`] and [`AttrBuf`] fill it.
+/// Attributes a command holds in place before it moves them to the heap: more than any command
+/// of the library sends (rdma-core's largest, create-QP, has 15 of its own, then the two of the
+/// write-compat link); a provider's long driver chain spills.
+pub const INLINE_ATTRS: usize = 18;
+
+/// Slots of header room at the front of a spilled command's heap array: the 24-byte header sits
+/// in their last 24 bytes, right before the first attribute.
+const HEAP_ROOM: usize = 2;
+const _: () = assert!(HEAP_ROOM * size_of::<Attr>() >= size_of::<IoctlHdr>());
+
+/// One `RDMA_VERBS_IOCTL` command (rdma-core: a `struct ibv_command_buffer` with its links):
+/// object and method, the attribute array in wire order, and the flags rdma-core keeps per
+/// buffer. The command layer's `fill_attr_*` builders and its execution are methods of this type
+/// too, in the command layer (`cmd::ioctl`); here is what touches the memory.
+///
+/// The attributes sit where they are sent from, the header directly before them, as in a C
+/// `ibv_command_buffer`: up to [`INLINE_ATTRS`] in the command itself (nothing zeroed: building
+/// costs only what it writes), past that in one heap array with the header room at its front
+/// (reserved fallibly: a failure is remembered and reported as ENOMEM when the command is sent).
+///
+/// `'a` is the lifetime of the Rust buffers whose addresses the command's attributes carry: they
+/// stay borrowed until the command is dropped, so the kernel writes into live memory only.
 #[repr(C)]
-#[derive(Clone, Copy)]
-pub struct AttrWire<const N: usize> {
-    hdr: MaybeUninit<IoctlHdr>,
-    attrs: [MaybeUninit<Attr>; N],
-}
-
-impl<const N: usize> Default for AttrWire<N> {
-    #[inline]
-    fn default() -> Self {
-        AttrWire {
-            hdr: MaybeUninit::uninit(),
-            attrs: [const { MaybeUninit::uninit() }; N],
-        }
-    }
-}
-
-impl<const N: usize> AttrWire<N> {
-    /// Store `a` in slot `i`; None (nothing written) past the room.
-    #[inline]
-    fn put(&mut self, i: usize, a: Attr) -> Option<()> {
-        self.attrs.get_mut(i)?.write(a);
-        Some(())
-    }
-
-    /// The first `n` slots (at most `N`).
-    ///
-    /// # Safety
-    /// The first `n` slots were written ([`Self::put`]).
-    #[inline]
-    unsafe fn prefix(&self, n: usize) -> &[Attr] {
-        // SAFETY: the caller's promise; MaybeUninit<Attr> has Attr's layout.
-        unsafe { core::slice::from_raw_parts(self.attrs.as_ptr().cast::<Attr>(), n.min(N)) }
-    }
-
-    /// [`Self::prefix`], writable.
-    ///
-    /// # Safety
-    /// As for [`Self::prefix`].
-    #[inline]
-    unsafe fn prefix_mut(&mut self, n: usize) -> &mut [Attr] {
-        // SAFETY: as for `prefix`; the borrow is exclusive.
-        unsafe { core::slice::from_raw_parts_mut(self.attrs.as_mut_ptr().cast::<Attr>(), n.min(N)) }
-    }
-
-    /// Header `hdr` in place, then run `send` on the bytes of the header and the first `n`
-    /// slots (which `send` may update in place).
-    ///
-    /// # Safety
-    /// As for [`Self::prefix`].
-    #[inline]
-    unsafe fn send<R>(&mut self, hdr: IoctlHdr, n: usize, send: impl FnOnce(&mut [u8]) -> R) -> R {
-        self.hdr.write(hdr);
-        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * n.min(N);
-        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment), just
-        // written, is directly followed by the slot array, whose first `n` slots the caller
-        // promises written, so the first `bytes` bytes of `self` are initialised; the slice
-        // borrows `self` exclusively, and any bytes written into it leave valid header and
-        // attribute values.
-        let wire =
-            unsafe { core::slice::from_raw_parts_mut((self as *mut Self).cast::<u8>(), bytes) };
-        send(wire)
-    }
-}
-
-/// Attributes being built in an [`AttrWire`], and how many: the wire held as `W`, either
-/// borrowed ([`WireList`]) or owned ([`AttrBuf`]). Only the first `len` slots are initialised.
-#[derive(Clone, Copy)]
-pub struct AttrList<W, const N: usize> {
-    wire: W,
-    /// The first `len` slots of `wire` are written.
+pub struct IoctlCmd<'a> {
+    /// Attributes held: the first `len` slots of `inline` while `len` ≤ [`INLINE_ATTRS`], else
+    /// the heap array's from `HEAP_ROOM` on (then it is `HEAP_ROOM + len` long).
     len: usize,
+    /// The heap array, once there is one (reserved, or holding a spilled command).
+    heap: Option<Vec<Attr>>,
+    /// Bit `i`: attribute `i` may be written through by the kernel (an output, or one taken
+    /// over from C); after the ioctl only these are looked at, or all once the array spilled.
+    outs: u32,
+    /// The command cannot be sent: an attribute could not be encoded (a length over 16 bits:
+    /// EINVAL, rdma-core's `buffer_error`) or, with [`Self::no_memory`], a heap array could not
+    /// be had (ENOMEM).
+    pub buffer_error: bool,
+    /// See [`Self::buffer_error`].
+    pub no_memory: bool,
+    /// If the kernel lacks the ioctl, the write fallback must be the extended command.
+    pub fallback_require_ex: bool,
+    /// If the kernel lacks the ioctl, there is no write fallback (EOPNOTSUPP).
+    pub fallback_ioctl_only: bool,
+    /// A linked buffer holds a mandatory attribute other than UHW_IN/UHW_OUT: no write
+    /// fallback (rdma-core's `_check_legacy`).
+    pub link_mandatory: bool,
+    /// Index of the `UVERBS_ATTR_UHW_IN` attribute in the array (C: 0xff = none).
+    pub uhw_in_idx: Option<u8>,
+    borrows: PhantomData<&'a mut [u8]>,
+    // The ioctl argument, last. Its header's object and method are written when the command is
+    // made, the rest when it is sent.
+    hdr: MaybeUninit<IoctlHdr>,
+    inline: [MaybeUninit<Attr>; INLINE_ATTRS],
 }
 
-/// The attributes of one command being built in an [`AttrWire`] the caller owns. The count
-/// lives in the list, apart from the bytes that are sent, so that a compiler keeps it in a
-/// register while the attributes are stored (with the count beside the slots, each store
-/// through a computed index makes it reload the count).
-pub type WireList<'w, const N: usize> = AttrList<&'w mut AttrWire<N>, N>;
+/// Where the ioctl argument starts in an [`IoctlCmd`]: its header, right before the slots.
+const WIRE_AT: usize = core::mem::offset_of!(IoctlCmd<'static>, hdr);
+const _: () = assert!(
+    core::mem::offset_of!(IoctlCmd<'static>, inline) == WIRE_AT + size_of::<IoctlHdr>()
+        && WIRE_AT % align_of::<IoctlHdr>() == 0
+);
 
-/// Attributes built where they will be sent from, the count beside them: a list that owns its
-/// room, for lists kept in a longer-lived record.
-pub type AttrBuf<const N: usize> = AttrList<AttrWire<N>, N>;
-
-impl<'w, const N: usize> WireList<'w, N> {
-    /// An empty list in `wire`.
+impl IoctlCmd<'_> {
+    /// An empty command for `method_id` of `object_id` (`DECLARE_COMMAND_BUFFER`).
     #[inline]
-    pub fn new(wire: &'w mut AttrWire<N>) -> Self {
-        AttrList { wire, len: 0 }
-    }
-}
-
-impl<const N: usize> Default for AttrBuf<N> {
-    #[inline]
-    fn default() -> Self {
-        AttrList {
-            wire: AttrWire::default(),
+    pub fn new(object_id: u16, method_id: u16) -> Self {
+        let mut cmd = IoctlCmd {
             len: 0,
-        }
+            heap: None,
+            outs: 0,
+            buffer_error: false,
+            no_memory: false,
+            fallback_require_ex: false,
+            fallback_ioctl_only: false,
+            link_mandatory: false,
+            uhw_in_idx: None,
+            borrows: PhantomData,
+            hdr: MaybeUninit::uninit(),
+            inline: [const { MaybeUninit::uninit() }; INLINE_ATTRS],
+        };
+        let h = cmd.hdr.as_mut_ptr();
+        // SAFETY: a field of the header being made, written in place (nothing read).
+        unsafe { (&raw mut (*h).object_id).write(object_id) };
+        // SAFETY: as above.
+        unsafe { (&raw mut (*h).method_id).write(method_id) };
+        cmd
     }
-}
 
-impl<W: BorrowMut<AttrWire<N>>, const N: usize> AttrList<W, N> {
+    /// The object the command is addressed to.
+    #[inline]
+    pub fn object_id(&self) -> u16 {
+        // SAFETY: written by `new` (and only rewritten, with the same value, by nobody).
+        unsafe { (*self.hdr.as_ptr()).object_id }
+    }
+
+    /// The method of [`Self::object_id`] it runs.
+    #[inline]
+    pub fn method_id(&self) -> u16 {
+        // SAFETY: as for `object_id`.
+        unsafe { (*self.hdr.as_ptr()).method_id }
+    }
+
     /// Attributes held.
     #[inline]
     pub fn len(&self) -> usize {
         self.len
     }
 
-    /// True when none is held.
+    /// True when it holds none.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// Append `a`; None (and nothing changed) when the room is full. Returns its index.
+    /// Append `a`, an attribute the kernel may write through when `out`; returns its index.
+    /// Past the inline room the array moves to the heap; if that fails nothing is added and the
+    /// command cannot be sent ([`Self::no_memory`]).
     #[inline]
-    pub fn push(&mut self, a: Attr) -> Option<usize> {
+    pub fn push(&mut self, a: Attr, out: bool) -> usize {
         let i = self.len;
-        self.wire.borrow_mut().put(i, a)?;
-        self.len = i + 1;
-        Some(i)
+        if let Some(slot) = self.inline.get_mut(i) {
+            slot.write(a);
+            self.len = i + 1;
+            self.outs |= u32::from(out) << i;
+            return i;
+        }
+        self.push_heap(a)
     }
 
-    /// The attributes held.
-    #[inline]
-    pub fn as_slice(&self) -> &[Attr] {
-        // SAFETY: `push` (the only way `len` grows) wrote the first `len` slots.
-        unsafe { self.wire.borrow().prefix(self.len) }
+    /// [`Self::push`] past the inline room (every attribute there is looked at after the ioctl).
+    #[cold]
+    #[inline(never)]
+    fn push_heap(&mut self, a: Attr) -> usize {
+        if self.try_reserve(1).is_err() {
+            self.buffer_error = true;
+            self.no_memory = true;
+            return self.len;
+        }
+        let len = self.len;
+        let heap = self.heap.get_or_insert_with(Vec::new);
+        if len == INLINE_ATTRS {
+            // SAFETY: `push` wrote every inline slot (`len` is the room); MaybeUninit<Attr> has
+            // Attr's layout. Borrows only the inline slots.
+            let held = unsafe {
+                core::slice::from_raw_parts(self.inline.as_ptr().cast::<Attr>(), INLINE_ATTRS)
+            };
+            heap.clear();
+            heap.resize(HEAP_ROOM, Attr::default());
+            heap.extend_from_slice(held);
+        }
+        heap.push(a);
+        self.len = len + 1;
+        len
     }
 
-    /// The attributes held, writable.
-    #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Attr] {
-        // SAFETY: as for `as_slice`.
-        unsafe { self.wire.borrow_mut().prefix_mut(self.len) }
+    /// Make room for `more` attributes without aborting on a failed allocation (ENOMEM): that
+    /// many pushes cannot fail afterwards.
+    pub fn try_reserve(&mut self, more: usize) -> Result<(), Errno> {
+        let total = self.len.checked_add(more).ok_or(Errno::ENOMEM)?;
+        if total <= INLINE_ATTRS {
+            return Ok(());
+        }
+        // The heap array's length once it holds them all, header room included.
+        let want = total.checked_add(HEAP_ROOM).ok_or(Errno::ENOMEM)?;
+        let heap = self.heap.get_or_insert_with(Vec::new);
+        let more = want.saturating_sub(heap.len());
+        heap.try_reserve_exact(more).map_err(|_| Errno::ENOMEM)
     }
 
-    /// Run `send` on the ioctl buffer this makes: header `hdr`, then the attributes held (which
-    /// `send` may update in place).
+    /// The attributes, in wire order (after sending: as the kernel left them).
     #[inline]
-    pub fn send<R>(&mut self, hdr: IoctlHdr, send: impl FnOnce(&mut [u8]) -> R) -> R {
-        // SAFETY: as for `as_slice`.
-        unsafe { self.wire.borrow_mut().send(hdr, self.len, send) }
+    pub fn attrs(&self) -> &[Attr] {
+        if self.len <= INLINE_ATTRS {
+            // SAFETY: `push` wrote the first `len` inline slots (the only way `len` grows while
+            // it is at most INLINE_ATTRS); MaybeUninit<Attr> has Attr's layout.
+            unsafe { core::slice::from_raw_parts(self.inline.as_ptr().cast::<Attr>(), self.len) }
+        } else {
+            let heap = self.heap.as_deref().unwrap_or_default();
+            heap.get(HEAP_ROOM..).unwrap_or_default()
+        }
     }
 
-    /// Run `send` on the ioctl buffer this makes: header `hdr`, the attributes held, then
-    /// `extra` (the rest of a chain) behind them; afterwards `extra` holds what was left in its
-    /// slots (the attributes held are updated in place). None, and nothing sent, when `extra`
-    /// does not fit. The attributes held stay as many as before.
+    /// The attributes, writable.
     #[inline]
-    pub fn send_in_place<R>(
+    pub fn attrs_mut(&mut self) -> &mut [Attr] {
+        if self.len <= INLINE_ATTRS {
+            // SAFETY: as for `attrs`; the borrow is exclusive.
+            unsafe {
+                core::slice::from_raw_parts_mut(self.inline.as_mut_ptr().cast::<Attr>(), self.len)
+            }
+        } else {
+            let heap = self.heap.as_deref_mut().unwrap_or_default();
+            heap.get_mut(HEAP_ROOM..).unwrap_or_default()
+        }
+    }
+
+    /// Run `send` on the ioctl argument: the header (object and method as made, then `length`,
+    /// `num_attrs`, `driver_id` and zeroed reserved fields) written right before the
+    /// attributes, then the bytes of both (the attributes may be updated in place). Beside its
+    /// result: the attributes as sent (as `send` left them), and the bit mask of those the
+    /// kernel may have written through (see `push`), None once the array spilled to the heap
+    /// (then any may have been). Both are what they were before the call, known without reading
+    /// the command again (whose bytes the call may have changed, as far as a compiler knows).
+    // Always inlined: bench rows mlx5 (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq
+    // (with `cmd::execute_ioctl`, which says by how much).
+    #[inline(always)]
+    pub fn send<R>(
         &mut self,
-        hdr: IoctlHdr,
-        extra: &mut [Attr],
+        driver_id: u32,
         send: impl FnOnce(&mut [u8]) -> R,
-    ) -> Option<R> {
-        let total = self.len.checked_add(extra.len()).filter(|&t| t <= N)?;
-        let wire = self.wire.borrow_mut();
-        for (i, e) in (self.len..total).zip(extra.iter()) {
-            wire.put(i, *e)?;
+    ) -> (R, &mut [Attr], Option<u32>) {
+        let len = self.len;
+        let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * len;
+        let outs = self.outs;
+        if len > INLINE_ATTRS {
+            let hdr = IoctlHdr {
+                length: bytes as u16,
+                object_id: self.object_id(),
+                method_id: self.method_id(),
+                num_attrs: len as u16,
+                reserved1: 0,
+                driver_id,
+                reserved2: 0,
+            };
+            let heap = self.heap.as_deref_mut().unwrap_or_default();
+            if heap.len() < HEAP_ROOM + len {
+                // Not reached: a spilled command's array holds them all.
+                return (send(&mut []), &mut [], None);
+            }
+            let room = HEAP_ROOM * size_of::<Attr>() - size_of::<IoctlHdr>();
+            let base = heap.as_mut_ptr().cast::<u8>().wrapping_add(room);
+            // SAFETY: the heap array holds HEAP_ROOM + len initialised attributes (checked);
+            // `base` is inside its header room, 8-aligned (Attr's alignment, plus 8), and the
+            // header's 24 bytes end where the first attribute starts.
+            unsafe { base.cast::<IoctlHdr>().write(hdr) };
+            // SAFETY: from `base`: the header just written, then the `len` attributes, all
+            // inside the array, which the slice borrows exclusively (through `self`) for the
+            // call; any bytes written leave valid attribute values.
+            let r = send(unsafe { core::slice::from_raw_parts_mut(base, bytes) });
+            return (r, heap.get_mut(HEAP_ROOM..).unwrap_or_default(), None);
         }
-        // SAFETY: `push` wrote the first `len` slots, the loop above the rest up to `total`.
-        let r = unsafe { wire.send(hdr, total, send) };
-        // SAFETY: as above (the kernel writes only whole attributes into them).
-        let sent = unsafe { wire.prefix(total) };
-        for (e, slot) in extra.iter_mut().zip(sent.get(self.len..)?) {
-            *e = *slot;
-        }
-        Some(r)
+        let h = self.hdr.as_mut_ptr();
+        // SAFETY: the fields of the header `new` began (object and method), written in place.
+        unsafe { (&raw mut (*h).length).write(bytes as u16) };
+        // SAFETY: as above.
+        unsafe { (&raw mut (*h).num_attrs).write(len as u16) };
+        // SAFETY: as above.
+        unsafe { (&raw mut (*h).reserved1).write(0) };
+        // SAFETY: as above.
+        unsafe { (&raw mut (*h).driver_id).write(driver_id) };
+        // SAFETY: as above.
+        unsafe { (&raw mut (*h).reserved2).write(0) };
+        let base = (self as *mut Self).cast::<u8>().wrapping_add(WIRE_AT);
+        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment),
+        // every field now written, is directly followed by the inline slots, of which `push`
+        // wrote the first `len`: the `bytes` bytes from the header on are initialised. The
+        // slice borrows `self` exclusively for the call; any bytes written into it leave valid
+        // header and attribute values (integers only).
+        let r = send(unsafe { core::slice::from_raw_parts_mut(base, bytes) });
+        let first = base.wrapping_add(size_of::<IoctlHdr>()).cast::<Attr>();
+        // SAFETY: the first `len` inline slots, still written (as above), borrowed exclusively
+        // through `self` for the returned lifetime.
+        let sent = unsafe { core::slice::from_raw_parts_mut(first, len) };
+        (r, sent, Some(outs))
     }
 }
 

@@ -1,12 +1,12 @@
-//! Between C `struct ibv_command_buffer` chains (built by providers with rdma-core's
-//! cmd_ioctl.h macros) and the command layer's [`CmdBuf`]s (rdma-core: cmd_ioctl.c
-//! `prepare_attrs`/`finalize_attrs`).
-//!
-//! Called by the `ibv_cmd_*` exports that take a provider's command chain.
+//! C `struct ibv_command_buffer` chains (built by providers with rdma-core's cmd_ioctl.h macros)
+//! and the command layer's [`IoctlCmd`] (rdma-core: cmd_ioctl.c `execute_ioctl`,
+//! `prepare_attrs`/`finalize_attrs`): a provider's chain linked after a command's own
+//! attributes ([`Chain`], a [`Driver`]), and the provider-facing `execute_ioctl` of a whole C
+//! command ([`execute_c`]).
 use crate::abi::kern_abi::{_UHW_NO_INDEX, ibv_command_buffer};
 use crate::abi::uapi::{ib_uverbs_attr, ib_uverbs_ioctl_hdr};
-use crate::cmd::attr::{ATTR_SIZE, Attrs};
-use crate::cmd::{Attr, CmdBuf, IoctlCmd};
+use crate::cmd::attr::ATTR_SIZE;
+use crate::cmd::{Attr, Driver, IoctlCmd};
 use crate::errno::{Errno, Result};
 
 /// The first attribute slot of a buffer (`hdr.attrs`).
@@ -40,110 +40,45 @@ unsafe fn counts(b: *mut ibv_command_buffer) -> Result<(usize, usize)> {
     }
 }
 
-/// One C buffer as a [`CmdBuf`].
+/// The attributes the C buffer `b` holds (its first `filled`), read one by one.
 ///
 /// # Safety
-/// As for [`counts`].
-pub(crate) unsafe fn from_c(b: *mut ibv_command_buffer) -> Result<CmdBuf> {
-    // SAFETY: the caller's contract.
-    let (filled, _) = unsafe { counts(b) }?;
+/// `b` is a live command buffer with at least `filled` attributes written ([`counts`]).
+unsafe fn read_attrs(b: *mut ibv_command_buffer, filled: usize) -> impl Iterator<Item = Attr> {
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
-    let mut attrs = Attrs::new();
-    attrs.try_reserve(filled)?;
-    for i in 0..filled {
-        let slot = base.wrapping_add(i);
-        // SAFETY: `filled` attributes are initialised in the buffer's array, `slot` among them.
-        attrs.push(Attr::from_bytes(unsafe { &*slot }));
-    }
-    let idx = |v: u8| (v != _UHW_NO_INDEX).then_some(v);
-    // SAFETY: the caller's contract.
-    let c = unsafe { &*b };
-    Ok(CmdBuf {
-        attrs,
-        uhw_in_idx: idx(c.uhw_in_idx),
-        uhw_out_idx: idx(c.uhw_out_idx),
-        uhw_in_headroom_dwords: c.uhw_in_headroom_dwords,
-        uhw_out_headroom_dwords: c.uhw_out_headroom_dwords,
-        buffer_error: c.buffer_error(),
-        fallback_require_ex: c.fallback_require_ex(),
-        fallback_ioctl_only: c.fallback_ioctl_only(),
+    (0..filled).map(move |i| {
+        // SAFETY: the caller's contract: attribute `i` < `filled` is written in the array.
+        Attr::from_bytes(unsafe { &*base.wrapping_add(i) })
     })
 }
 
-/// Every buffer of a `next` chain starting at `b` (may be NULL), in order. EINVAL when the
-/// chain holds more than [`MAX_ATTRS`] attributes, or more buffers than that (a chain that loops
-/// back on itself: rdma-core would walk it forever).
-///
-/// # Safety
-/// As for [`counts`], for every buffer of the chain.
-pub(crate) unsafe fn chain_from_c(mut b: *mut ibv_command_buffer) -> Result<Vec<CmdBuf>> {
-    let mut v: Vec<CmdBuf> = Vec::new();
-    let mut total = 0usize;
-    while !b.is_null() {
-        // SAFETY: the caller's contract: every buffer of the chain is live.
-        let c = unsafe { from_c(b) }?;
-        total += c.attrs.len();
-        if total > MAX_ATTRS || v.len() >= MAX_ATTRS {
-            return Err(Errno::EINVAL);
-        }
-        v.try_reserve(1).map_err(|_| Errno::ENOMEM)?;
-        v.push(c);
-        // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
-        b = unsafe { (*b).next };
-    }
-    Ok(v)
+/// The `uhw_in_idx` of a C buffer (0xff: none).
+fn uhw_idx(v: u8) -> Option<u8> {
+    (v != _UHW_NO_INDEX).then_some(v)
 }
 
-/// Write attributes back into a C buffer's array (at most its filled count).
+/// Write attributes back into a C buffer's array (at most `max`).
 ///
 /// # Safety
-/// As for [`counts`].
-unsafe fn store_attrs<'a>(
-    b: *mut ibv_command_buffer,
-    attrs: impl IntoIterator<Item = &'a Attr>,
-    max: usize,
-) {
+/// As for [`counts`]; `max` is at most the array's room.
+unsafe fn store_attrs(b: *mut ibv_command_buffer, attrs: &[Attr], max: usize) {
     let base = attrs_base(b).cast::<[u8; ATTR_SIZE]>();
-    for (i, a) in attrs.into_iter().take(max).enumerate() {
+    for (i, a) in attrs.iter().take(max).enumerate() {
         let slot = base.wrapping_add(i);
         // SAFETY: i < max ≤ the array's room: `slot` is inside the live buffer.
         unsafe { slot.write(a.to_bytes()) };
     }
 }
 
-/// Copy each link's attributes, as the kernel left them, back into the C chain at `b`.
-///
-/// # Safety
-/// As for [`chain_from_c`]; `links` came from that chain.
-pub(crate) unsafe fn chain_to_c(mut b: *mut ibv_command_buffer, links: &[CmdBuf]) {
-    for l in links {
-        if b.is_null() {
-            return;
-        }
-        // SAFETY: the caller's contract: every buffer of the chain is live.
-        let (filled, _) = unsafe { counts(b) }.unwrap_or((0, 0));
-        // SAFETY: as above; at most the buffer's filled count is written.
-        unsafe { store_attrs(b, l.attrs.iter(), filled) };
-        // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
-        b = unsafe { (*b).next };
-    }
-}
-
 /// A provider's chain of command buffers handed to an `ibv_cmd_*` export (NULL for none), for
-/// one call: read into [`CmdBuf`]s before the command ([`Chain::links`]) and written back after
-/// it ([`Chain::store`]), as rdma-core's commands link and update the provider's buffers.
+/// one call: a [`Driver`] whose buffers are linked after the command's own attributes and get
+/// the kernel's answers back, as rdma-core's commands link and update the provider's buffers.
 #[derive(Clone, Copy)]
 pub struct Chain(*mut ibv_command_buffer);
 
 impl Chain {
     /// No chain (a command form without driver attributes).
     pub(crate) const NONE: Chain = Chain(core::ptr::null_mut());
-
-    /// Its head (NULL for none).
-    #[inline(always)]
-    pub(crate) fn raw(self) -> *mut ibv_command_buffer {
-        self.0
-    }
 
     /// `__ioctl_final_num_attrs`: `num_attrs` plus the attributes filled so far in every buffer
     /// of the chain (wrapping, as rdma-core's unsigned sum; no error channel).
@@ -168,22 +103,57 @@ impl Chain {
     /// # Safety
     /// `b` is NULL or heads a chain of live command buffers that stay live, and are the
     /// caller's alone, for the call the value is made for.
-    #[inline(always)]
+    #[inline]
     pub(crate) unsafe fn from_raw(b: *mut ibv_command_buffer) -> Chain {
         Chain(b)
     }
+}
 
-    /// Its buffers, in order (EINVAL for a malformed or looping chain: [`chain_from_c`]).
-    pub(crate) fn links(self) -> Result<Vec<CmdBuf>> {
-        // SAFETY: from_raw's contract: NULL or a chain of live buffers.
-        unsafe { chain_from_c(self.0) }
+impl Driver for Chain {
+    /// Every buffer of the chain, in order. EINVAL when a buffer's counts are not whole
+    /// attributes of its array ([`counts`]), when the chain holds more than [`MAX_ATTRS`]
+    /// attributes, or more buffers than that (a chain that loops back on itself: rdma-core
+    /// would walk it forever); ENOMEM when the attributes do not fit in memory.
+    fn link(&mut self, cmd: &mut IoctlCmd<'_>) -> Result<()> {
+        let (mut b, mut total, mut buffers) = (self.0, 0usize, 0usize);
+        while !b.is_null() {
+            // SAFETY: from_raw's contract: every buffer of the chain is live.
+            let (filled, _) = unsafe { counts(b) }?;
+            total += filled;
+            buffers += 1;
+            if total > MAX_ATTRS || buffers > MAX_ATTRS {
+                return Err(Errno::EINVAL);
+            }
+            cmd.try_reserve(filled)?;
+            // SAFETY: as above.
+            let c = unsafe { &*b };
+            // SAFETY: as above; `filled` attributes are written ([`counts`]).
+            let attrs = unsafe { read_attrs(b, filled) };
+            cmd.push_link(
+                attrs,
+                uhw_idx(c.uhw_in_idx),
+                c.fallback_require_ex(),
+                c.fallback_ioctl_only(),
+            );
+            b = c.next;
+        }
+        Ok(())
     }
 
-    /// The attributes of `links` (from [`Chain::links`]), as the kernel left them, back into
-    /// its buffers.
-    pub(crate) fn store(self, links: &[CmdBuf]) {
-        // SAFETY: from_raw's contract; `links` came from this chain.
-        unsafe { chain_to_c(self.0, links) }
+    /// Each buffer's attributes, as the kernel left them, back into it (at most its filled
+    /// count each).
+    fn store(&mut self, attrs: &[Attr]) {
+        let (mut b, mut rest) = (self.0, attrs);
+        while !b.is_null() && !rest.is_empty() {
+            // SAFETY: from_raw's contract: every buffer of the chain is live.
+            let (filled, _) = unsafe { counts(b) }.unwrap_or((0, 0));
+            let (mine, tail) = rest.split_at(filled.min(rest.len()));
+            // SAFETY: as above; at most the buffer's filled count is written.
+            unsafe { store_attrs(b, mine, filled) };
+            rest = tail;
+            // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
+            b = unsafe { (*b).next };
+        }
     }
 }
 
@@ -198,7 +168,8 @@ pub(crate) fn execute(
 }
 
 /// The provider-facing `execute_ioctl(context, cmd)`: run a C chain and leave the C buffers as
-/// rdma-core does (the head holds the linearised array and header; each link its own attributes).
+/// rdma-core does (the head holds the header and the whole linear array; each link its own
+/// attributes, on success).
 ///
 /// # Safety
 /// `cmd` heads a live chain; `ctx` is a context of this library.
@@ -207,28 +178,33 @@ pub(crate) unsafe fn execute_c(
     cmd: *mut ibv_command_buffer,
 ) -> Result<()> {
     // SAFETY: the caller's contract: `cmd` heads a live chain.
-    if unsafe { (*cmd).next }.is_null() {
+    let head = unsafe { &*cmd };
+    if head.next.is_null() {
         // SAFETY: as above.
         return unsafe { execute_in_place(ctx, cmd) };
     }
-    // SAFETY: the caller's contract: `cmd` heads a live chain.
-    let head = unsafe { from_c(cmd) }?;
-    // SAFETY: as above: `cmd` is live; its `next` starts the rest of the live chain.
-    let next = unsafe { (*cmd).next };
     // SAFETY: as above.
-    let links = unsafe { chain_from_c(next) }?;
-    // SAFETY: as above.
-    let (_, room) = unsafe { counts(cmd) }?;
-    // SAFETY: as above: `cmd` is live and its header initialised (by the provider's macros).
-    let h = unsafe { &(*cmd).hdr };
-    let (object_id, method_id) = (h.object_id, h.method_id);
-    let mut ic = IoctlCmd::from_chain(object_id, method_id, head, links);
-    if ic.num_attrs() > room {
+    let (filled, room) = unsafe { counts(cmd) }?;
+    let mut ic = IoctlCmd::new(head.hdr.object_id, head.hdr.method_id);
+    ic.try_reserve(filled)?;
+    // SAFETY: as above; `filled` attributes are written ([`counts`]).
+    for a in unsafe { read_attrs(cmd, filled) } {
+        ic.push(a, true);
+    }
+    ic.buffer_error = head.buffer_error();
+    ic.fallback_require_ex = head.fallback_require_ex();
+    ic.fallback_ioctl_only = head.fallback_ioctl_only();
+    ic.uhw_in_idx = uhw_idx(head.uhw_in_idx);
+    // SAFETY: as above: the rest of the chain is live and the caller's for the call.
+    let mut links = unsafe { Chain::from_raw(head.next) };
+    links.link(&mut ic)?;
+    if ic.len() > room {
         return Err(Errno::EINVAL);
     }
     let r = crate::cmd::execute_ioctl(ctx, &mut ic);
-    if ic.was_prepared() {
-        let h = &ic.hdr;
+    // Past its checks (whatever the kernel answered), the head holds what was sent.
+    if !ic.buffer_error {
+        let h = ic.header(ctx.state.driver_id());
         let hdr = ib_uverbs_ioctl_hdr {
             length: h.length,
             object_id: h.object_id,
@@ -243,11 +219,12 @@ pub(crate) unsafe fn execute_c(
         // header is a plain field of it.
         unsafe { (*cmd).hdr = hdr };
         // SAFETY: as above; at most `room` attributes, the head's array size, are written.
-        unsafe { store_attrs(cmd, ic.linear(), room) };
+        unsafe { store_attrs(cmd, ic.attrs(), room) };
         // SAFETY: as above: a plain field of the live head.
-        unsafe { (*cmd).uhw_in_idx = ic.head.uhw_in_idx.unwrap_or(_UHW_NO_INDEX) };
-        // SAFETY: as above: the links came from this chain (`chain_from_c` of `next`).
-        unsafe { chain_to_c(next, &ic.links) };
+        unsafe { (*cmd).uhw_in_idx = ic.uhw_in_idx.unwrap_or(_UHW_NO_INDEX) };
+        if r.is_ok() {
+            links.store(ic.attrs().get(filled..).unwrap_or_default());
+        }
     }
     r
 }
@@ -308,19 +285,4 @@ unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffe
         }
     }
     Ok(())
-}
-
-/// `f` with a provider's chain as the command layer's buffers, whose attributes (as the kernel
-/// left them) are then copied back into the C chain, whatever `f` returned. EINVAL for a chain
-/// [`chain_from_c`] refuses, before `f` runs.
-pub(crate) fn with_chain<T>(
-    chain: Chain,
-    f: impl FnOnce(&mut Vec<CmdBuf>) -> Result<T>,
-) -> Result<T> {
-    // SAFETY: `Chain`'s contract: NULL or a live chain for the call.
-    let mut links = unsafe { chain_from_c(chain.raw()) }?;
-    let r = f(&mut links);
-    // SAFETY: as above; `links` came from this chain.
-    unsafe { chain_to_c(chain.raw(), &links) };
-    r
 }

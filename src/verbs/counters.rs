@@ -13,7 +13,6 @@ use crate::abi::verbs::{
 };
 use crate::errno::{Errno, Result};
 use crate::verbs::cmdbuf::Chain;
-use crate::verbs::cmdbuf::with_chain;
 use crate::verbs::disassoc::allow_disassociate;
 use crate::verbs::handle::{CompCntr, Ctx, Ptr, Qp, Region};
 
@@ -118,14 +117,11 @@ pub(crate) fn qp_attach(
 
 /// `ibv_cmd_create_comp_cntr`: sets the counter's context first (as rdma-core, whatever the
 /// outcome), then COMP_CNTR_CREATE with the provider's `link` chain; sets the handle.
-pub(crate) fn cmd_create(ctx: Ctx, cntr: Ptr<ibv_comp_cntr>, link: Chain) -> Result<()> {
+pub(crate) fn cmd_create(ctx: Ctx, cntr: Ptr<ibv_comp_cntr>, mut link: Chain) -> Result<()> {
     let p = cntr.as_ptr();
     // SAFETY: the provider's counter (`Ptr`), nobody else's during the call.
     unsafe { (*p).context = ctx.raw() };
-    // The chain is read before the context is looked at, as rdma-core builds the command first.
-    let h = with_chain(link, |l| {
-        crate::cmd::counters::create_comp_cntr(ctx.channel().cmd(), l)
-    })?;
+    let h = crate::cmd::counters::create_comp_cntr(ctx.channel().cmd(), &mut link)?;
     // SAFETY: as above.
     unsafe { (*p).handle = h };
     Ok(())

@@ -23,6 +23,7 @@ use crate::abi::verbs::{
 };
 use crate::cmd::cq::{CqBuffer, CqCreated, CqInit};
 use crate::errno::{Errno, Result};
+use crate::verbs::cmdbuf::Chain;
 use crate::verbs::handle::{Cq, Ctx, Ptr};
 
 /// `ibv_create_cq`: the provider's `create_cq`, then the core fields ([`init_cq`]); the
@@ -240,9 +241,8 @@ pub(crate) fn cmd_create_ex(
             ch.imported(),
         )
     };
-    let driver = driver.map_or(core::ptr::null_mut(), Ptr::as_ptr);
-    // SAFETY: NULL or the provider's live chain (`Ptr`).
-    let mut links = unsafe { crate::verbs::cmdbuf::chain_from_c(driver) }?;
+    // SAFETY: the provider's live chain (`Ptr`), its alone for the call.
+    let mut chain = driver.map(|d| unsafe { Chain::from_raw(d.as_ptr()) });
     let (mask, wc, flags) = (at.comp_mask, at.wc_flags, at.flags);
     let r = crate::cmd::cq::create_cq_ex(
         ch.cmd(),
@@ -253,10 +253,8 @@ pub(crate) fn cmd_create_ex(
         cmd_flags,
         req,
         resp,
-        &mut links,
+        chain.as_mut().map(|c| c as &mut dyn crate::cmd::Driver),
     );
-    // SAFETY: as above.
-    unsafe { crate::verbs::cmdbuf::chain_to_c(driver, &links) };
     store_created(c, r?);
     Ok(())
 }

@@ -194,11 +194,8 @@ fn set_core_support(ctx: Ctx, cs: u64) {
 /// from and written back to C); sets `num_comp_vectors` and the device's `core_support`.
 pub(crate) fn cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Result<()> {
     // SAFETY: NULL or the provider's chain (the C contract).
-    let mut links = unsafe { crate::verbs::cmdbuf::chain_from_c(driver) }?;
-    let r = crate::cmd::device::query_context(ctx.channel().cmd(), &mut links);
-    // SAFETY: as above; the links came from that chain.
-    unsafe { crate::verbs::cmdbuf::chain_to_c(driver, &links) };
-    let q = r?;
+    let mut chain = unsafe { crate::verbs::cmdbuf::Chain::from_raw(driver) };
+    let q = crate::cmd::device::query_context(ctx.channel().cmd(), &mut chain)?;
     // SAFETY: an open context (Ctx's contract).
     unsafe { (*ctx.raw()).num_comp_vectors = q.num_comp_vectors as c_int };
     set_core_support(ctx, q.core_support);

@@ -28,7 +28,6 @@ use crate::abi::verbs::ibv_dmah_init_attr_mask::{
 use crate::abi::verbs::{ibv_alloc_dm_attr, ibv_dm, ibv_dmah, ibv_dmah_init_attr};
 use crate::errno::{Errno, Result};
 use crate::verbs::cmdbuf::Chain;
-use crate::verbs::cmdbuf::with_chain;
 use crate::verbs::disassoc::allow_disassociate;
 use crate::verbs::handle::{Ctx, Dm, Dmah, Pd, Ptr, VerbsDm, VerbsDmah};
 use crate::verbs::mr::cmd::{MrStore, store};
@@ -86,13 +85,11 @@ pub(crate) fn cmd_alloc(
     ctx: Ctx,
     attr: &ibv_alloc_dm_attr,
     dm: Ptr<verbs_dm>,
-    link: Chain,
+    mut link: Chain,
 ) -> Result<()> {
     let (length, align) = (attr.length as u64, attr.log_align_req);
-    // The chain is read before the context is looked at, as rdma-core builds the command first.
-    let h = with_chain(link, |l| {
-        crate::cmd::dm::alloc_dm(ctx.channel().cmd(), length, align, l)
-    })?;
+    let c = ctx.channel();
+    let h = crate::cmd::dm::alloc_dm(c.cmd(), length, align, &mut link)?;
     // SAFETY: the provider's DM (`Ptr`), nobody else's during the call.
     let d = unsafe { &mut *dm.as_ptr() };
     d.handle = h;
@@ -122,17 +119,14 @@ pub(crate) fn cmd_reg_mr(
     length: usize,
     access: u32,
     vmr: Ptr<verbs_mr>,
-    link: Chain,
+    mut link: Chain,
 ) -> Result<()> {
     // SAFETY: a live PD (the handle's contract).
     let pdh = unsafe { (*pd.raw()).handle };
     // SAFETY: the provider's DM (`Ptr`).
     let dmh = unsafe { (*dm.as_ptr()).handle };
-    // The chain is read before the context is looked at, as rdma-core builds the command first.
-    let keys = with_chain(link, |l| {
-        let c = pd.ctx().channel();
-        crate::cmd::dm::reg_dm_mr(c.cmd(), pdh, dmh, offset, length, access, l)
-    })?;
+    let c = pd.ctx().channel();
+    let keys = crate::cmd::dm::reg_dm_mr(c.cmd(), pdh, dmh, offset, length, access, &mut link)?;
     let s = MrStore {
         keys,
         context: pd.context(),

@@ -63,6 +63,19 @@ const fn affiliation(event_type: u32) -> Affiliation {
     }
 }
 
+/// The event types whose `element` names an object (bit `t`: type `t`; [`affiliation`]).
+const OBJECT_EVENTS: u32 = {
+    let mut mask = 0;
+    let mut t = 0;
+    while t < u32::BITS {
+        if !matches!(affiliation(t), Affiliation::Port) {
+            mask |= 1 << t;
+        }
+        t += 1;
+    }
+    mask
+};
+
 /// `ibv_get_async_event`: the next record of the context's `async_fd` into `event` (the
 /// affiliated CQ, QP, SRQ or WQ the kernel echoes back, else the port number), then the
 /// provider's `async_event` op sees it. `Ok(0)`, or the read's errno (the event stays queued).
@@ -99,67 +112,78 @@ pub(crate) fn get_async_event(ctx: Ctx, event: Ptr<ibv_async_event>) -> Result<c
     Ok(0)
 }
 
-/// Count `n` events on the object whose mutex is at `mutex`: the counter `COUNTER` bytes past
-/// the mutex `+= n` under it, then wake one waiter on the condition variable `COND` bytes past
-/// it. Addressed from the mutex, so one pointer (and `n`) is all that lives across the calls.
-/// One copy per kind of object (the offsets are constants in it), not inlined, so that the
-/// acks stay free of the registers it keeps across the lock: they return without a frame when
-/// there is nothing to count (bench rows ibv_get_cq_event+ibv_ack_cq_events and
-/// ibv_get_async_event+ibv_ack_async_event).
-///
-/// # Safety
-/// `mutex` is the mutex of a live, initialised object with those fields at those distances.
-#[inline(never)]
-unsafe fn count_events<const COND: usize, const COUNTER: usize>(mutex: *mut u8, n: u32) {
-    // SAFETY: the caller's contract: the object's mutex.
-    unsafe { libc::pthread_mutex_lock(mutex.cast()) };
-    let counter = mutex.wrapping_add(COUNTER).cast::<u32>();
-    // SAFETY: the object's counter, under its mutex.
-    let v = unsafe { counter.read() };
-    // SAFETY: as above.
-    unsafe { counter.write(v.wrapping_add(n)) };
-    // SAFETY: the object's condition variable.
-    unsafe { libc::pthread_cond_signal(mutex.wrapping_add(COND).cast()) };
-    // SAFETY: locked above.
-    unsafe { libc::pthread_mutex_unlock(mutex.cast()) };
+/// The objects whose destroy waits for acknowledged events: where their event lock is
+/// (addresses only: nothing is read).
+trait EventLock {
+    /// The mutex of the object at `obj`.
+    fn mutex(obj: *mut Self) -> *mut libc::pthread_mutex_t;
+    /// The object whose mutex is at `mutex`.
+    fn of_mutex(mutex: *mut libc::pthread_mutex_t) -> *mut Self;
+    /// The condition variable of the object at `obj`.
+    fn cond(obj: *mut Self) -> *mut libc::pthread_cond_t;
 }
 
-/// How an object of type `$t` counts events on its counter `$counter`: the mutex's offset in
-/// the object and the [`count_events`] for that object type (the cond and the counter follow
-/// the mutex in every such type; a type where they did not would not compile).
-macro_rules! count_events_of {
-    ($t:ty, $counter:ident) => {
-        (
-            core::mem::offset_of!($t, mutex),
-            count_events::<
-                { core::mem::offset_of!($t, cond) - core::mem::offset_of!($t, mutex) },
-                { core::mem::offset_of!($t, $counter) - core::mem::offset_of!($t, mutex) },
-            > as Count,
-        )
+macro_rules! event_lock {
+    ($($t:ty),*) => {$(
+        impl EventLock for $t {
+            #[inline]
+            fn mutex(obj: *mut Self) -> *mut libc::pthread_mutex_t {
+                obj.wrapping_byte_add(core::mem::offset_of!($t, mutex)).cast()
+            }
+            #[inline]
+            fn of_mutex(mutex: *mut libc::pthread_mutex_t) -> *mut Self {
+                mutex.wrapping_byte_sub(core::mem::offset_of!($t, mutex)).cast()
+            }
+            #[inline]
+            fn cond(obj: *mut Self) -> *mut libc::pthread_cond_t {
+                obj.wrapping_byte_add(core::mem::offset_of!($t, cond)).cast()
+            }
+        }
+    )*};
+}
+event_lock!(ibv_cq, ibv_qp, ibv_srq, ibv_wq);
+
+/// The counter of `$t` named `$field`, as a projection from the object's address.
+macro_rules! counter {
+    ($t:ty, $field:ident) => {
+        |obj: *mut $t| {
+            obj.wrapping_byte_add(core::mem::offset_of!($t, $field))
+                .cast::<u32>()
+        }
     };
 }
 
-/// How acknowledged events are counted on an object, given its mutex ([`count_events`]).
-type Count = unsafe fn(*mut u8, u32);
-
-/// How the object each event type names counts it ([`count_events_of`]), indexed by type; None
-/// for port and device events (and the types past the table, which [`affiliation`] also calls
-/// port events).
-static COUNT_BY_TYPE: [Option<(usize, Count)>; 32] = {
-    let mut table: [Option<(usize, Count)>; 32] = [None; 32];
-    let mut t = 0;
-    while t < table.len() {
-        table[t] = match affiliation(t as u32) {
-            Affiliation::Cq => Some(count_events_of!(ibv_cq, async_events_completed)),
-            Affiliation::Qp => Some(count_events_of!(ibv_qp, events_completed)),
-            Affiliation::Srq => Some(count_events_of!(ibv_srq, events_completed)),
-            Affiliation::Wq => Some(count_events_of!(ibv_wq, events_completed)),
-            Affiliation::Port => None,
-        };
-        t += 1;
-    }
-    table
-};
+/// `n` more acknowledged events on the object whose mutex is `mutex`: its counter (`counter`
+/// of the object) `+= n` under the mutex, then one waiter on its condition variable woken (its
+/// destroy, in [`destroy_and_wait`]).
+///
+/// Given the mutex, not the object: the mutex is then the one pointer kept across the lock
+/// calls (the others are constant distances from it). Not inlined, so that the acks stay short
+/// and `ibv_ack_async_event` returns without a frame for port and device events (bench rows
+/// ibv_get_cq_event+ibv_ack_cq_events and ibv_get_async_event+ibv_ack_async_event).
+///
+/// # Safety
+/// `mutex` is the initialised event lock's mutex of a live object of type `T`; `counter` gives
+/// one of its counters.
+#[inline(never)]
+unsafe fn count_events<T: EventLock>(
+    mutex: *mut libc::pthread_mutex_t,
+    counter: impl Fn(*mut T) -> *mut u32,
+    n: u32,
+) {
+    // SAFETY: the caller's contract: the object's mutex.
+    unsafe { libc::pthread_mutex_lock(mutex) };
+    let obj = T::of_mutex(mutex);
+    let c = counter(obj);
+    // SAFETY: the object's counter, under its mutex.
+    let v = unsafe { c.read() };
+    // SAFETY: as above.
+    unsafe { c.write(v.wrapping_add(n)) };
+    // SAFETY: the object's condition variable.
+    unsafe { libc::pthread_cond_signal(T::cond(obj)) };
+    // SAFETY: locked above.
+    unsafe { libc::pthread_mutex_unlock(mutex) };
+}
 
 /// `ibv_ack_async_event`: for a CQ, QP, SRQ or WQ event, one more acknowledged event on that
 /// object (its destroy waits for these); port and device events, and a NULL object, need
@@ -170,19 +194,54 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
     let e = event.as_ptr();
     // SAFETY: an event filled by ibv_get_async_event (`Ptr`).
     let t = unsafe { (*e).event_type.raw() };
-    // One table load decides: port and device events (and unknown types) count nothing.
-    let Some(&Some((mutex, count))) = COUNT_BY_TYPE.get(t as usize) else {
+    // One bit test decides: port and device events (and unknown types) count nothing.
+    if t >= u32::BITS || OBJECT_EVENTS & (1 << t) == 0 {
         return;
-    };
+    }
     // SAFETY: as above: the place of its `element` union.
     let el = unsafe { &raw const (*e).element };
     // SAFETY: the event type says the element holds an object pointer; the union's four
     // pointer members share its start, so reading a pointer there reads whichever it is.
     let obj = unsafe { el.cast::<*mut u8>().read() };
-    if !obj.is_null() {
-        // SAFETY: the event's object is still alive (the caller may not destroy it before
-        // acknowledging), of the type its event says, and `mutex`/`count` are that type's.
-        unsafe { count(obj.wrapping_add(mutex), 1) };
+    if obj.is_null() {
+        return;
+    }
+    // The event's object is still alive (the caller may not destroy it before acknowledging),
+    // of the type its event says, with its event lock initialised at its creation.
+    match affiliation(t) {
+        // SAFETY: as above.
+        Affiliation::Cq => unsafe {
+            count_events(
+                ibv_cq::mutex(obj.cast()),
+                counter!(ibv_cq, async_events_completed),
+                1,
+            )
+        },
+        // SAFETY: as above.
+        Affiliation::Qp => unsafe {
+            count_events(
+                ibv_qp::mutex(obj.cast()),
+                counter!(ibv_qp, events_completed),
+                1,
+            )
+        },
+        // SAFETY: as above.
+        Affiliation::Srq => unsafe {
+            count_events(
+                ibv_srq::mutex(obj.cast()),
+                counter!(ibv_srq, events_completed),
+                1,
+            )
+        },
+        // SAFETY: as above.
+        Affiliation::Wq => unsafe {
+            count_events(
+                ibv_wq::mutex(obj.cast()),
+                counter!(ibv_wq, events_completed),
+                1,
+            )
+        },
+        Affiliation::Port => {}
     }
 }
 
@@ -260,9 +319,9 @@ pub(crate) fn get_cq_event(
 // Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
 #[inline(always)]
 pub(crate) fn ack_cq_events(cq: Ptr<ibv_cq>, n: u32) {
-    let (mutex, count) = count_events_of!(ibv_cq, comp_events_completed);
-    // SAFETY: a CQ initialised by verbs_init_cq (`Ptr`): its mutex, cond and counter.
-    unsafe { count(cq.as_ptr().cast::<u8>().wrapping_add(mutex), n) };
+    let c = cq.as_ptr();
+    // SAFETY: a CQ initialised by verbs_init_cq (`Ptr`): its event lock and counter.
+    unsafe { count_events(ibv_cq::mutex(c), counter!(ibv_cq, comp_events_completed), n) };
 }
 
 /// Initialise an object's event lock (`pthread_mutex_init` / `pthread_cond_init` with default

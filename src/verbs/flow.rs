@@ -164,13 +164,10 @@ pub(crate) fn cmd_create_flow_action_esp(
     ctx: Ctx,
     attr: Ptr<ibv_flow_action_esp_attr>,
     flow_action: Ptr<verbs_flow_action>,
-    driver: Chain,
+    mut driver: Chain,
 ) -> Result<()> {
-    let mut links = driver.links()?;
     let c = ctx.channel();
-    let r = crate::cmd::flow::create_flow_action_esp(c.cmd(), &esp_attrs(attr), &mut links);
-    driver.store(&links);
-    let h = r?;
+    let h = crate::cmd::flow::create_flow_action_esp(c.cmd(), &esp_attrs(attr), &mut driver)?;
     let fa = flow_action.as_ptr();
     // SAFETY: the provider's action (the caller's contract, `Ptr`).
     unsafe { (*fa).action.context = ctx.raw() };
@@ -194,14 +191,11 @@ fn action_handle(action: FlowAction) -> u32 {
 pub(crate) fn cmd_modify_flow_action_esp(
     action: FlowAction,
     attr: Ptr<ibv_flow_action_esp_attr>,
-    driver: Chain,
+    mut driver: Chain,
 ) -> Result<()> {
-    let mut links = driver.links()?;
     let c = action.ctx().channel();
     let h = action_handle(action);
-    let r = crate::cmd::flow::modify_flow_action_esp(c.cmd(), h, &esp_attrs(attr), &mut links);
-    driver.store(&links);
-    r
+    crate::cmd::flow::modify_flow_action_esp(c.cmd(), h, &esp_attrs(attr), &mut driver)
 }
 
 /// `ibv_cmd_destroy_flow_action`: the action destroyed by handle; EIO counts as done on a
@@ -226,13 +220,10 @@ pub(crate) fn check_counters_attr(attr: Ptr<ibv_counters_init_attr>) -> Result<(
 pub(crate) fn cmd_create_counters(
     ctx: Ctx,
     vcounters: Ptr<verbs_counters>,
-    link: Chain,
+    mut link: Chain,
 ) -> Result<()> {
-    let mut links = link.links()?;
     let c = ctx.channel();
-    let r = crate::cmd::dm::create_counters(c.cmd(), 0, &mut links);
-    link.store(&links);
-    let h = r?;
+    let h = crate::cmd::dm::create_counters(c.cmd(), 0, &mut link)?;
     let v = vcounters.as_ptr();
     // SAFETY: the provider's counters (the caller's contract, `Ptr`).
     unsafe { (*v).counters.context = ctx.raw() };
@@ -263,9 +254,8 @@ pub(crate) fn cmd_read_counters(
     counters: Counters,
     values: &mut [u64],
     flags: u32,
-    link: Chain,
+    mut link: Chain,
 ) -> Result<()> {
-    let mut links = link.links()?;
     let bytes: &mut [u8] = if values.is_empty() {
         &mut []
     } else {
@@ -275,7 +265,5 @@ pub(crate) fn cmd_read_counters(
     };
     let c = counters.ctx().channel();
     let h = counters_handle(counters);
-    let r = crate::cmd::dm::read_counters(c.cmd(), h, bytes, flags, &mut links);
-    link.store(&links);
-    r
+    crate::cmd::dm::read_counters(c.cmd(), h, bytes, flags, &mut link)
 }

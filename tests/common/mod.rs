@@ -215,3 +215,56 @@ impl Uverbs for Fake {
         }
     }
 }
+
+/// One buffer of a provider's driver chain, held in Rust (what `verbs::cmdbuf::Chain` reads
+/// from a C `ibv_command_buffer`): its attributes and the flags it carries.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Link {
+    pub attrs: Vec<ibverbs::cmd::Attr>,
+    pub uhw_in_idx: Option<u8>,
+    pub fallback_require_ex: bool,
+    pub fallback_ioctl_only: bool,
+}
+
+impl Link {
+    /// A buffer holding `attrs`, no flags.
+    pub fn of(attrs: impl IntoIterator<Item = ibverbs::cmd::Attr>) -> Self {
+        Link {
+            attrs: attrs.into_iter().collect(),
+            ..Link::default()
+        }
+    }
+}
+
+/// A mandatory attribute of `len` bytes with `data` (`fill_attr_in_uint64` is `attr(id, 8, v)`,
+/// `fill_attr_out_obj` and `fill_attr_out_fd` are `attr(id, 0, 0)`).
+pub fn attr(id: u16, len: usize, data: u64) -> ibverbs::cmd::Attr {
+    ibverbs::cmd::Attr::sized(id, len, data).0
+}
+
+/// A driver chain of [`Link`]s, given the kernel's answers back as a C chain is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Links(pub Vec<Link>);
+
+impl ibverbs::cmd::Driver for Links {
+    fn link(&mut self, cmd: &mut ibverbs::cmd::IoctlCmd<'_>) -> Result<(), Errno> {
+        for l in &self.0 {
+            cmd.push_link(
+                l.attrs.iter().copied(),
+                l.uhw_in_idx,
+                l.fallback_require_ex,
+                l.fallback_ioctl_only,
+            );
+        }
+        Ok(())
+    }
+
+    fn store(&mut self, attrs: &[ibverbs::cmd::Attr]) {
+        let mut rest = attrs;
+        for l in &mut self.0 {
+            let (mine, tail) = rest.split_at(l.attrs.len().min(rest.len()));
+            l.attrs[..mine.len()].copy_from_slice(mine);
+            rest = tail;
+        }
+    }
+}

@@ -103,15 +103,13 @@ pub(crate) fn reg_dmabuf(
     fd: c_int,
     access: c_int,
     vmr: Ptr<verbs_mr>,
-    driver: Chain,
+    mut driver: Chain,
 ) -> Result<()> {
     // SAFETY: a live PD (the handle's contract).
     let pdh = unsafe { (*pd.raw()).handle };
-    // The chain is read before the context is looked at, as rdma-core builds the command first.
-    let keys = crate::verbs::cmdbuf::with_chain(driver, |links| {
-        let c = pd.ctx().channel();
-        crate::cmd::mr::reg_dmabuf_mr(c.cmd(), pdh, offset, length, iova, fd, access, links)
-    })?;
+    let c = pd.ctx().channel();
+    let keys =
+        crate::cmd::mr::reg_dmabuf_mr(c.cmd(), pdh, offset, length, iova, fd, access, &mut driver)?;
     let s = MrStore {
         keys,
         context: pd.context(),
