@@ -513,8 +513,9 @@ pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
 }
 
 /// The `verbs_device_ops` tables registered through the entry point of a provider ABI other
-/// than the oldest, with that ABI.
-static NEWER_DRIVERS: Mutex<Vec<(usize, u32)>> = Mutex::new(Vec::new());
+/// than the oldest, with that ABI and the layout its provider was built with (`pabi::LAYOUT_V62`
+/// for a PABI-59 provider of rdma-core v62/v63, else the ABI).
+static NEWER_DRIVERS: Mutex<Vec<(usize, u32, u32)>> = Mutex::new(Vec::new());
 /// Whether [`NEWER_DRIVERS`] holds any table (set under its lock after the push, never cleared).
 static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
@@ -528,13 +529,44 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     }
     let l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
     l.iter()
-        .find(|(o, _)| *o == ops as usize)
-        .map_or(pabi::OLDEST, |&(_, abi)| abi)
+        .find(|(o, _, _)| *o == ops as usize)
+        .map_or(pabi::OLDEST, |&(_, abi, _)| abi)
+}
+
+/// The layout of a provider of ABI `pabi::NODE_V62` registering its `ops` (`provider::release`
+/// on the file that holds them), logged with its evidence at debug level.
+fn layout_v59(ops: *const verbs_device_ops) -> u32 {
+    let path = match crate::sys::dl::object_path_containing(ops as usize) {
+        // The main program's own name is empty in the link map.
+        Some(p) if p.is_empty() => b"/proc/self/exe".to_vec(),
+        Some(p) => p,
+        None => {
+            log::log(
+                log::VERBS_LOG_DEBUG,
+                format_args!(
+                    "libibverbs: provider ops at {ops:p}: provider ABI {}, no file holds them: rdma-core v59-v61 layout",
+                    pabi::NODE_V62
+                ),
+            );
+            return pabi::NODE_V62;
+        }
+    };
+    let d = crate::provider::release::detect(Path::new(OsStr::from_bytes(&path)));
+    log::log(
+        log::VERBS_LOG_DEBUG,
+        format_args!(
+            "libibverbs: provider {} (ops at {ops:p}): provider ABI {}, {d}",
+            String::from_utf8_lossy(&path),
+            pabi::NODE_V62
+        ),
+    );
+    d.layout
 }
 
 /// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
 /// pointer is kept now (it is the provider's identity from here on); the table is read by
-/// [`read_match`] when a device is first matched, as rdma-core reads it only then.
+/// [`read_match`] when a device is first matched, as rdma-core reads it only then. A provider of
+/// ABI 59 has its layout told here ([`layout_v59`]).
 ///
 /// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
 /// (it lives as long as the process).
@@ -549,9 +581,14 @@ pub(crate) fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
         ),
     );
     if provider_abi != pabi::OLDEST {
+        let layout = if provider_abi == pabi::NODE_V62 {
+            layout_v59(ops)
+        } else {
+            provider_abi
+        };
         let mut l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
         if l.try_reserve(1).is_ok() {
-            l.push((ops as usize, provider_abi));
+            l.push((ops as usize, provider_abi, layout));
             ANY_NEWER.store(true, Ordering::Release);
         }
     }

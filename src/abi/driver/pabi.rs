@@ -28,6 +28,14 @@ pub const NEWEST: u32 = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1];
 /// The oldest provider ABI, whose layouts `verbs_context_pabi34` and the objects are.
 pub const OLDEST: u32 = PROVIDER_ABIS[0];
 
+/// The provider ABI (node `IBVERBS_PRIVATE_59`) whose providers rdma-core v62 and v63 built with
+/// another layout than v59 to v61 did, without a new ABI number (`provider::release` tells them
+/// apart).
+pub const NODE_V62: u32 = 59;
+
+/// The key of that other layout: rdma-core v62/v63's, between 59's and 64's.
+pub const LAYOUT_V62: u32 = 62;
+
 /// Whether `n` is a provider ABI this library speaks.
 pub const fn is_provider_abi(n: u32) -> bool {
     let mut i = 0;
