@@ -2264,6 +2264,8 @@ struct verbs_context {
 #if IBV_PABI_LAYOUT >= 64  /* provider ABI 64 on */
         void (*free_buf)(struct ibv_buf *buf);
         void *(*alloc_buf)(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
+#endif
+#if IBV_PABI_LAYOUT >= 62  /* provider ABI 62 on */
         int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
 #endif
 #if IBV_PABI_LAYOUT >= 59  /* provider ABI 59 on */

@@ -519,9 +519,10 @@ static NEWER_DRIVERS: Mutex<Vec<(usize, u32, u32)>> = Mutex::new(Vec::new());
 /// Whether [`NEWER_DRIVERS`] holds any table (set under its lock after the push, never cleared).
 static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
-/// The provider ABI of the driver whose ops table is `ops` (the ABI of the
-/// `verbs_register_driver_<N>` it registered through): it decides the layout of the
-/// `verbs_context` its `alloc_context`/`import_context` return.
+/// The layout (`pabi::LAYOUTS`) of the driver whose ops table is `ops`: the ABI of the
+/// `verbs_register_driver_<N>` it registered through, or `pabi::LAYOUT_V62` for a provider of
+/// ABI 59 built by rdma-core v62/v63. It decides the layout of the `verbs_context` its
+/// `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     // Without newer providers (the usual case) there is nothing to look up: no lock per open.
     if !ANY_NEWER.load(Ordering::Acquire) {
@@ -530,7 +531,7 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     let l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
     l.iter()
         .find(|(o, _, _)| *o == ops as usize)
-        .map_or(pabi::OLDEST, |&(_, abi, _)| abi)
+        .map_or(pabi::OLDEST, |&(_, _, layout)| layout)
 }
 
 /// The layout of a provider of ABI `pabi::NODE_V62` registering its `ops` (`provider::release`
