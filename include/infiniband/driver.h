@@ -33,6 +33,17 @@
 #if IBVERBS_PABI_VERSION != 34 && IBVERBS_PABI_VERSION != 57 && IBVERBS_PABI_VERSION != 59 && IBVERBS_PABI_VERSION != 64 && IBVERBS_PABI_VERSION != 65
 #error "infiniband/driver.h: IBVERBS_PABI_VERSION must be one of the provider ABIs this header serves: 34, 57, 59, 64, 65"
 #endif
+/* The layout a provider of rdma-core v62 or v63 was built with (see verbs.h's IBV_PABI_LAYOUT):
+ * IBVERBS_PABI_LAYOUT 62, with IBVERBS_PABI_VERSION 59 only. */
+#if defined(IBVERBS_PABI_LAYOUT) && IBVERBS_PABI_LAYOUT != IBVERBS_PABI_VERSION && \
+	!(IBVERBS_PABI_LAYOUT == 62 && IBVERBS_PABI_VERSION == 59)
+#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT 62 (rdma-core v62/v63) goes with IBVERBS_PABI_VERSION 59 only"
+#endif
+#if defined(IBVERBS_PABI_LAYOUT)
+#define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_LAYOUT
+#else
+#define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_VERSION
+#endif
 
 /* verbs_device.refcount is an atomic_int, which C++ before C++23 cannot name (it sees an int). */
 #ifndef __cplusplus
@@ -368,7 +379,7 @@ struct verbs_context_ops {
         int (*destroy_srq)(struct ibv_srq *srq);
         int (*destroy_wq)(struct ibv_wq *wq);
         int (*detach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-#if IBV_PABI_LAYOUT >= 62  /* provider ABI 62 on */
+#if IBV_PABI_LAYOUT >= 62  /* rdma-core v62/v63's layout of provider ABI 59, provider ABI 64 on */
         int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
 #endif
 #if IBV_PABI_LAYOUT >= 64  /* provider ABI 64 on */
@@ -417,7 +428,7 @@ struct verbs_context_ops {
         int (*query_port)(struct ibv_context *context,
                           uint8_t port_num,
                           struct ibv_port_attr *port_attr);
-#if IBV_PABI_LAYOUT >= 62  /* provider ABI 62 on */
+#if IBV_PABI_LAYOUT >= 62  /* rdma-core v62/v63's layout of provider ABI 59, provider ABI 64 on */
         int (*query_port_speed)(struct ibv_context *context, uint32_t port_num, uint64_t *speed);
 #endif
         int (*query_qp)(struct ibv_qp *qp,
@@ -1776,7 +1787,7 @@ void verbs_register_driver(const struct verbs_device_ops *ops);
  * the opening comment).
  */
 #define PROVIDER_DRIVER(provider_name, drv_struct)                                              \
-	IBV_STATIC_ASSERT_(IBV_PABI_LAYOUT == IBVERBS_PABI_VERSION,                             \
+	IBV_STATIC_ASSERT_(IBV_PABI_LAYOUT == IBV_PABI_LAYOUT_WANTED_,                          \
 			   "infiniband/verbs.h declared another provider ABI's layouts: define "   \
 			   "IBVERBS_PABI_VERSION before including it");                            \
 	static __attribute__((constructor)) void provider_name##_register_driver(void)          \
