@@ -3,15 +3,19 @@
 //! `verbs_context_ops`), which rdma-core changed without a new ABI number.
 //!
 //! rdma-core has no counterpart (one build has one layout). The provider's layout is told when it
-//! registers (`devlist`, from `provider::release`); its contexts are made by
+//! registers ([`of_provider`], from `provider::release`, for `devlist`); its contexts are made by
 //! `_verbs_init_and_alloc_context`, which knows the device and so the driver, and records here
 //! the start of each v62-layout `verbs_context` it makes. The calls that only get that start
 //! (`verbs_set_ops`, `ibv_cmd_get_context`, `verbs_uninit_context` of node
 //! `IBVERBS_PRIVATE_59`) look it up. Without v62 providers (everyone else) nothing is recorded
 //! and nothing is locked: a flag says so.
 //!
-//! Called by `verbs::context`, `verbs::ops` and `capi::pabi`.
+//! Called by `verbs::devlist`, `verbs::context`, `verbs::ops` and `capi::pabi`; calls `provider`
+//! and `sys::dl`.
 use core::ffi::c_void;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::abi::driver::pabi::{LAYOUT_V62, NODE_V62};
@@ -74,6 +78,36 @@ pub(crate) fn forget(vctx: *const c_void) {
     if let Some(i) = l.iter().position(|&a| a == vctx as usize) {
         l.swap_remove(i);
     }
+}
+
+/// The layout of a provider of ABI `NODE_V62` registering its `ops` (`provider::release`
+/// on the file that holds them), logged with its evidence at debug level.
+pub(crate) fn of_provider(ops: usize) -> u32 {
+    let path = match crate::sys::dl::object_path_containing(ops) {
+        // The main program's own name is empty in the link map.
+        Some(p) if p.is_empty() => b"/proc/self/exe".to_vec(),
+        Some(p) => p,
+        None => {
+            crate::log::log(
+                crate::log::VERBS_LOG_DEBUG,
+                format_args!(
+                    "libibverbs: provider ops at {ops:#x}: provider ABI {}, no file holds them: rdma-core v59-v61 layout",
+                    NODE_V62
+                ),
+            );
+            return NODE_V62;
+        }
+    };
+    let d = crate::provider::release::detect(Path::new(OsStr::from_bytes(&path)));
+    crate::log::log(
+        crate::log::VERBS_LOG_DEBUG,
+        format_args!(
+            "libibverbs: provider {} (ops at {ops:#x}): provider ABI {}, {d}",
+            String::from_utf8_lossy(&path),
+            NODE_V62
+        ),
+    );
+    d.layout
 }
 
 #[cfg(test)]

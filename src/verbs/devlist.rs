@@ -534,40 +534,10 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
         .map_or(pabi::OLDEST, |&(_, _, layout)| layout)
 }
 
-/// The layout of a provider of ABI `pabi::NODE_V62` registering its `ops` (`provider::release`
-/// on the file that holds them), logged with its evidence at debug level.
-fn layout_v59(ops: *const verbs_device_ops) -> u32 {
-    let path = match crate::sys::dl::object_path_containing(ops as usize) {
-        // The main program's own name is empty in the link map.
-        Some(p) if p.is_empty() => b"/proc/self/exe".to_vec(),
-        Some(p) => p,
-        None => {
-            log::log(
-                log::VERBS_LOG_DEBUG,
-                format_args!(
-                    "libibverbs: provider ops at {ops:p}: provider ABI {}, no file holds them: rdma-core v59-v61 layout",
-                    pabi::NODE_V62
-                ),
-            );
-            return pabi::NODE_V62;
-        }
-    };
-    let d = crate::provider::release::detect(Path::new(OsStr::from_bytes(&path)));
-    log::log(
-        log::VERBS_LOG_DEBUG,
-        format_args!(
-            "libibverbs: provider {} (ops at {ops:p}): provider ABI {}, {d}",
-            String::from_utf8_lossy(&path),
-            pabi::NODE_V62
-        ),
-    );
-    d.layout
-}
-
 /// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
 /// pointer is kept now (it is the provider's identity from here on); the table is read by
 /// [`read_match`] when a device is first matched, as rdma-core reads it only then. A provider of
-/// ABI 59 has its layout told here ([`layout_v59`]).
+/// ABI 59 has its layout told here (`ctxlayout::of_provider`).
 ///
 /// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
 /// (it lives as long as the process).
@@ -583,7 +553,7 @@ pub(crate) fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
     );
     if provider_abi != pabi::OLDEST {
         let layout = if provider_abi == pabi::NODE_V62 {
-            layout_v59(ops)
+            crate::verbs::ctxlayout::of_provider(ops as usize)
         } else {
             provider_abi
         };
