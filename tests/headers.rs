@@ -716,9 +716,7 @@ fn pabi_members(text: &str) -> String {
             if open == Some(n) && out.last().is_some_and(|l| l == "#endif") {
                 out.pop();
             } else {
-                out.push(format!(
-                    "#if IBV_PABI_LAYOUT >= {n}  /* provider ABI {n} on */"
-                ));
+                out.push(format!("#if IBV_PABI_LAYOUT >= {n}  /* {} */", since(n)));
             }
             out.extend(lines[i + 1..=end].iter().map(|l| l.to_string()));
             out.push("#endif".to_string());
@@ -733,6 +731,16 @@ fn pabi_members(text: &str) -> String {
     let mut s = out.join("\n");
     s.push('\n');
     s
+}
+
+/// Who has a member marked `pabi: N`, in words: the ABIs from N on, or for rdma-core v62/v63's
+/// layout of ABI 59 (62, `pabi::LAYOUT_V62`) those releases and the ABIs after.
+fn since(n: u32) -> String {
+    if n == ibverbs::abi::driver::pabi::LAYOUT_V62 {
+        "rdma-core v62/v63's layout of provider ABI 59, provider ABI 64 on".to_string()
+    } else {
+        format!("provider ABI {n} on")
+    }
 }
 
 /// The provider ABI of a `pabi: N` mark (a member later provider ABIs have), if `line` is one.
@@ -976,7 +984,10 @@ fn forwarders(header: &str) -> String {
             };
             let (open, close) = match pabi_of.get(field) {
                 Some(n) => (
-                    format!("#if IBV_PABI_LAYOUT >= {n}  /* its member: provider ABI {n} on */\n"),
+                    format!(
+                        "#if IBV_PABI_LAYOUT >= {n}  /* its member: {} */\n",
+                        since(*n)
+                    ),
                     "#endif\n",
                 ),
                 None => (String::new(), ""),
@@ -1361,7 +1372,8 @@ fn declare_exports(text: &str, decls: &[String]) -> String {
 
 /// The preludes' placeholders for the provider ABIs (`abi::driver::pabi::PROVIDER_ABIS`, the
 /// library's one list): `@IBVERBS_NEWEST_PABI@`, and `@IBVERBS_PABI_NOT_KNOWN@`, a condition true
-/// for any other value of `IBVERBS_PABI_VERSION`; `@IBVERBS_PABI_LIST@`, the list in words.
+/// for any other value of `IBVERBS_PABI_VERSION`; `@IBVERBS_PABI_LIST@`, the list in words;
+/// `@IBVERBS_LAYOUT_V62@` and `@IBVERBS_NODE_V62@`, rdma-core v62/v63's layout and its ABI.
 fn abi_facts(text: &str) -> String {
     use ibverbs::abi::driver::pabi::PROVIDER_ABIS;
     let newest = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1].to_string();
@@ -1370,7 +1382,10 @@ fn abi_facts(text: &str) -> String {
         .map(|n| format!("IBVERBS_PABI_VERSION != {n}"))
         .collect();
     let list: Vec<String> = PROVIDER_ABIS.iter().map(u32::to_string).collect();
+    use ibverbs::abi::driver::pabi::{LAYOUT_V62, NODE_V62};
     text.replace("@IBVERBS_NEWEST_PABI@", &newest)
+        .replace("@IBVERBS_LAYOUT_V62@", &LAYOUT_V62.to_string())
+        .replace("@IBVERBS_NODE_V62@", &NODE_V62.to_string())
         .replace("@IBVERBS_PABI_NOT_KNOWN@", &unknown.join(" && "))
         .replace("@IBVERBS_PABI_LIST@", &list.join(", "))
 }

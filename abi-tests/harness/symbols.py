@@ -64,14 +64,20 @@ def chain_note(nodes):
 LATER_PABIS = [(57, "symbols-v57.0.txt"), (59, "symbols-v61.0.txt"), (64, "symbols-v64.0.txt"),
                (65, "symbols-v65.0.txt")]
 
+# Names a node gained in a later release without a new provider ABI: rdma-core v62 and v63 kept
+# IBVERBS_PABI_VERSION 59 but added these two to IBVERBS_PRIVATE_59 (libibverbs.map.in of v62.0;
+# their providers, mlx5 first, import them there), so the node is v61's list plus exactly these.
+NODE_ADDITIONS = {59: ["ibv_cmd_export_dmabuf_fd", "ibv_cmd_query_port_speed"]}
+
 
 def later_private_nodes(shared, target):
     """The provider-private nodes the library serves next to the target's IBVERBS_PRIVATE_34: every
     name of each later release's IBVERBS_PRIVATE_<N> (rdma-core 57.0, 61.0, 64.0, 65.0). A name's
     default version is the oldest node that has it (IBVERBS_PRIVATE_34 for the target's), so in
     later nodes it is a non-default twin (name@VERSION); a name per ABI
-    (`verbs_register_driver_<N>`) is its node's default. See src/capi/pabi/mod.rs. A missing
-    release list adds nothing."""
+    (`verbs_register_driver_<N>`) is its node's default; NODE_ADDITIONS adds the names a later
+    release of the same ABI put in its node. See src/capi/pabi/mod.rs. A missing release list adds
+    nothing."""
     first = {s.split("@")[0]: 34 for s in target if s.endswith("@IBVERBS_PRIVATE_34")}
     out = set()
     for abi, f in LATER_PABIS:
@@ -79,8 +85,9 @@ def later_private_nodes(shared, target):
         if not path.exists():
             continue
         node = f"IBVERBS_PRIVATE_{abi}"
-        for l in open(path):
-            l = l.strip()
+        lines = [l.strip() for l in open(path)]
+        lines += [f"{n}@@{node}" for n in NODE_ADDITIONS.get(abi, [])]
+        for l in lines:
             if not l.endswith(node):
                 continue
             name = l.split("@")[0]

@@ -99,7 +99,7 @@ void verbs_register_driver(const struct verbs_device_ops *ops);
  * the opening comment).
  */
 #define PROVIDER_DRIVER(provider_name, drv_struct)                                              \
-	IBV_STATIC_ASSERT_(IBV_PABI_LAYOUT == IBVERBS_PABI_VERSION,                             \
+	IBV_STATIC_ASSERT_(IBV_PABI_LAYOUT == IBV_PABI_LAYOUT_WANTED_,                          \
 			   "infiniband/verbs.h declared another provider ABI's layouts: define "   \
 			   "IBVERBS_PABI_VERSION before including it");                            \
 	static __attribute__((constructor)) void provider_name##_register_driver(void)          \

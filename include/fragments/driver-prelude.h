@@ -30,6 +30,17 @@
 #if @IBVERBS_PABI_NOT_KNOWN@
 #error "infiniband/driver.h: IBVERBS_PABI_VERSION must be one of the provider ABIs this header serves: @IBVERBS_PABI_LIST@"
 #endif
+/* The layout a provider of rdma-core v62 or v63 was built with (see verbs.h's IBV_PABI_LAYOUT):
+ * IBVERBS_PABI_LAYOUT @IBVERBS_LAYOUT_V62@, with IBVERBS_PABI_VERSION @IBVERBS_NODE_V62@ only. */
+#if defined(IBVERBS_PABI_LAYOUT) && IBVERBS_PABI_LAYOUT != IBVERBS_PABI_VERSION && \
+	!(IBVERBS_PABI_LAYOUT == @IBVERBS_LAYOUT_V62@ && IBVERBS_PABI_VERSION == @IBVERBS_NODE_V62@)
+#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT @IBVERBS_LAYOUT_V62@ (rdma-core v62/v63) goes with IBVERBS_PABI_VERSION @IBVERBS_NODE_V62@ only"
+#endif
+#if defined(IBVERBS_PABI_LAYOUT)
+#define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_LAYOUT
+#else
+#define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_VERSION
+#endif
 
 /* verbs_device.refcount is an atomic_int, which C++ before C++23 cannot name (it sees an int). */
 #ifndef __cplusplus

@@ -33,6 +33,17 @@
 #if IBVERBS_PABI_VERSION != 34 && IBVERBS_PABI_VERSION != 57 && IBVERBS_PABI_VERSION != 59 && IBVERBS_PABI_VERSION != 64 && IBVERBS_PABI_VERSION != 65
 #error "infiniband/driver.h: IBVERBS_PABI_VERSION must be one of the provider ABIs this header serves: 34, 57, 59, 64, 65"
 #endif
+/* The layout a provider of rdma-core v62 or v63 was built with (see verbs.h's IBV_PABI_LAYOUT):
+ * IBVERBS_PABI_LAYOUT 62, with IBVERBS_PABI_VERSION 59 only. */
+#if defined(IBVERBS_PABI_LAYOUT) && IBVERBS_PABI_LAYOUT != IBVERBS_PABI_VERSION && \
+	!(IBVERBS_PABI_LAYOUT == 62 && IBVERBS_PABI_VERSION == 59)
+#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT 62 (rdma-core v62/v63) goes with IBVERBS_PABI_VERSION 59 only"
+#endif
+#if defined(IBVERBS_PABI_LAYOUT)
+#define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_LAYOUT
+#else
+#define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_VERSION
+#endif
 
 /* verbs_device.refcount is an atomic_int, which C++ before C++23 cannot name (it sees an int). */
 #ifndef __cplusplus
@@ -368,8 +379,10 @@ struct verbs_context_ops {
         int (*destroy_srq)(struct ibv_srq *srq);
         int (*destroy_wq)(struct ibv_wq *wq);
         int (*detach_mcast)(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
-#if IBV_PABI_LAYOUT >= 64  /* provider ABI 64 on */
+#if IBV_PABI_LAYOUT >= 62  /* rdma-core v62/v63's layout of provider ABI 59, provider ABI 64 on */
         int (*dm_export_dmabuf_fd)(struct ibv_dm *dm);
+#endif
+#if IBV_PABI_LAYOUT >= 64  /* provider ABI 64 on */
         void (*free_buf)(struct ibv_buf *buf);
 #endif
         void (*free_context)(struct ibv_context *context);
@@ -415,7 +428,7 @@ struct verbs_context_ops {
         int (*query_port)(struct ibv_context *context,
                           uint8_t port_num,
                           struct ibv_port_attr *port_attr);
-#if IBV_PABI_LAYOUT >= 64  /* provider ABI 64 on */
+#if IBV_PABI_LAYOUT >= 62  /* rdma-core v62/v63's layout of provider ABI 59, provider ABI 64 on */
         int (*query_port_speed)(struct ibv_context *context, uint32_t port_num, uint64_t *speed);
 #endif
         int (*query_qp)(struct ibv_qp *qp,
@@ -1065,11 +1078,12 @@ int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 // errno (also left in errno); EIO counts as success on a disassociated device when allowed.
 int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
-#if IBVERBS_PABI_VERSION >= 64  /* ibv_cmd_export_dmabuf_fd, provider ABIs 64, 65 */
+#if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_export_dmabuf_fd, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
 //
 // UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
-// page offset `pg_off` of the command fd. The fd, or -1 with errno.
+// page offset `pg_off` of the command fd. The fd, or -1 with errno. In `IBVERBS_PRIVATE_59` as
+// rdma-core v62/v63 put it there (without a new provider ABI; v59-v61's node lacks it).
 int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off);
 #endif
 
@@ -1315,12 +1329,13 @@ int ibv_cmd_query_port(struct ibv_context *context,
                        struct ibv_query_port *cmd,
                        size_t cmd_size);
 
-#if IBVERBS_PABI_VERSION >= 64  /* ibv_cmd_query_port_speed, provider ABIs 64, 65 */
+#if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_query_port_speed, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
 //
-// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only, provider ABI 64 on): stores the port's speed in
-// `*speed`. 0, or the positive errno (EOPNOTSUPP from a kernel without the method).
-// Divergence: NULL `context` or `speed` gives EINVAL.
+// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only; rdma-core v62 on, so in `IBVERBS_PRIVATE_59` as
+// v62/v63 put it there without a new provider ABI): stores the port's speed in `*speed`. 0, or
+// the positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context`
+// or `speed` gives EINVAL.
 int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed);
 #endif
 
@@ -1641,12 +1656,12 @@ IBV_PRIVATE_SYMVER_(verbs_set_ops);
 IBV_PRIVATE_SYMVER_(verbs_uninit_context);
 #if IBVERBS_PABI_VERSION >= 59
 IBV_PRIVATE_SYMVER_(ibv_cmd_alloc_dmah);
+IBV_PRIVATE_SYMVER_(ibv_cmd_export_dmabuf_fd);
 IBV_PRIVATE_SYMVER_(ibv_cmd_free_dmah);
+IBV_PRIVATE_SYMVER_(ibv_cmd_query_port_speed);
 IBV_PRIVATE_SYMVER_(ibv_cmd_reg_mr_ex);
 #endif
 #if IBVERBS_PABI_VERSION >= 64
-IBV_PRIVATE_SYMVER_(ibv_cmd_export_dmabuf_fd);
-IBV_PRIVATE_SYMVER_(ibv_cmd_query_port_speed);
 IBV_PRIVATE_SYMVER_(ibv_dmabuf_heap_alloc);
 IBV_PRIVATE_SYMVER_(ibv_dmabuf_heap_cc_shared_init);
 IBV_PRIVATE_SYMVER_(ibv_dmabuf_heap_destroy);
@@ -1772,7 +1787,7 @@ void verbs_register_driver(const struct verbs_device_ops *ops);
  * the opening comment).
  */
 #define PROVIDER_DRIVER(provider_name, drv_struct)                                              \
-	IBV_STATIC_ASSERT_(IBV_PABI_LAYOUT == IBVERBS_PABI_VERSION,                             \
+	IBV_STATIC_ASSERT_(IBV_PABI_LAYOUT == IBV_PABI_LAYOUT_WANTED_,                          \
 			   "infiniband/verbs.h declared another provider ABI's layouts: define "   \
 			   "IBVERBS_PABI_VERSION before including it");                            \
 	static __attribute__((constructor)) void provider_name##_register_driver(void)          \

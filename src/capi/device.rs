@@ -150,10 +150,11 @@ fn ibv_cmd_query_port(
 
 /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
 ///
-/// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only, provider ABI 64 on): stores the port's speed in
-/// `*speed`. 0, or the positive errno (EOPNOTSUPP from a kernel without the method).
-/// Divergence: NULL `context` or `speed` gives EINVAL.
-#[export(PRIVATE 64..)]
+/// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only; rdma-core v62 on, so in `IBVERBS_PRIVATE_59` as
+/// v62/v63 put it there without a new provider ABI): stores the port's speed in `*speed`. 0, or
+/// the positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context`
+/// or `speed` gives EINVAL.
+#[export(PRIVATE 59..)]
 fn ibv_cmd_query_port_speed(context: Ctx, port_num: u32, speed: Ptr<u64>) -> Errno {
     crate::verbs::query::cmd_port_speed(context, port_num).map(|v| speed.write(v))
 }

@@ -132,8 +132,9 @@ fn ibv_cmd_free_dmah(dmah: VerbsDmah) -> Errno {
 /// `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
 ///
 /// UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
-/// page offset `pg_off` of the command fd. The fd, or -1 with errno.
-#[export(PRIVATE 64..)]
+/// page offset `pg_off` of the command fd. The fd, or -1 with errno. In `IBVERBS_PRIVATE_59` as
+/// rdma-core v62/v63 put it there (without a new provider ABI; v59-v61's node lacks it).
+#[export(PRIVATE 59..)]
 fn ibv_cmd_export_dmabuf_fd(ctx: Ctx, pg_off: libc::off_t) -> MinusOne<c_int> {
     dm::cmd_export_dmabuf_fd(ctx, pg_off)
 }

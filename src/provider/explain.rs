@@ -53,6 +53,8 @@ pub struct Found {
     pub abi: u32,
     /// The `IBVERBS_PRIVATE_<N>` nodes it needs, or why they could not be read.
     pub needs: Result<Vec<u32>, ElfError>,
+    /// For a file of provider ABI 59: the layout it was built with, and why ([`super::release`]).
+    pub layout: Option<super::release::Detection>,
 }
 
 impl Found {
@@ -357,7 +359,14 @@ pub fn provider_files(name: &OsStr, seen: &Seen<'_>) -> (Vec<Found>, Vec<String>
         here.sort_by_key(|(abi, _)| std::cmp::Reverse(*abi));
         for (abi, path) in here {
             let needs = elfneed::file_needed_private_abis(&path);
-            found.push(Found { path, abi, needs });
+            let layout =
+                (abi == crate::abi::driver::pabi::NODE_V62).then(|| super::release::detect(&path));
+            found.push(Found {
+                path,
+                abi,
+                needs,
+                layout,
+            });
         }
     }
     (found, names, dirs)

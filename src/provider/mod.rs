@@ -13,6 +13,9 @@
 //! - [`hints`]: [`known`] for the configured names whose file is in the provider directory.
 //! - [`elfneed`]: the `IBVERBS_PRIVATE_<N>` nodes a provider file needs (which provider ABI it
 //!   was built for), read from its ELF version section without loading it.
+//! - [`release`]: which layout a provider of ABI 59 was built with (rdma-core v59-v61's or
+//!   v62/v63's, which changed it without a new ABI number), from its imports and the release
+//!   installed beside it.
 //! - [`explain`]: why a device has no provider, in words (the library's log and `ibverbs-doctor`).
 //! - [`fnmatch`]: glibc `fnmatch(…, 0)` in the C locale, for match-table patterns.
 //!
@@ -29,6 +32,7 @@ pub mod known;
 pub mod loader;
 pub mod matcher;
 pub mod registry;
+pub mod release;
 pub mod session;
 
 /// The provider ABIs this library can load (`lib<name>-rdmav<N>.so`, registering through

@@ -133,6 +133,11 @@ pub fn object_containing(addr: usize) -> Option<ObjectId> {
 
 /// File name of the loaded object containing `addr`, as the dynamic loader recorded it.
 pub fn object_name_containing(addr: usize) -> Option<String> {
+    object_path_containing(addr).map(|p| String::from_utf8_lossy(&p).into_owned())
+}
+
+/// [`object_name_containing`] as the loader's bytes (a path need not be UTF-8).
+pub fn object_path_containing(addr: usize) -> Option<Vec<u8>> {
     let mut info = core::mem::MaybeUninit::<libc::Dl_info>::zeroed();
     // SAFETY: as in `object_containing`; dli_fname points into the loader's link map, valid while
     // the object is loaded, and we copy it at once.
@@ -144,7 +149,7 @@ pub fn object_name_containing(addr: usize) -> Option<String> {
         if p.is_null() {
             None
         } else {
-            Some(CStr::from_ptr(p).to_string_lossy().into_owned())
+            Some(CStr::from_ptr(p).to_bytes().to_vec())
         }
     }
 }

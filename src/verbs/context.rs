@@ -11,11 +11,12 @@
 //! `&mut` to it is held while a provider op runs.
 use core::ffi::{c_int, c_void};
 
+use crate::abi::driver::pabi;
 use crate::abi::driver::verbs_context_pabi34 as verbs_context;
 use crate::abi::verbs::{ibv_context, ibv_device};
 
-/// rdma-core's `verbs_init_context`: the core half of every context, for a provider of ABI `abi`.
-/// Owns `cmd_fd` (closed on failure).
+/// rdma-core's `verbs_init_context`: the core half of every context, of layout `abi`
+/// (`pabi::LAYOUTS`: a provider ABI, or ABI 59's v62 layout). Owns `cmd_fd` (closed on failure).
 ///
 /// # Safety
 /// `vctx` is the common part (PABI-34 view, `ctxpriv::view34`) of a zeroed `verbs_context` of
@@ -47,7 +48,7 @@ pub(crate) unsafe fn init_context(
     ctx.abi_compat = usize::MAX as *mut c_void;
     // The size of the provider ABI's layout: newer inlines then see the ops in front that this
     // ABI lacks as absent.
-    v.sz = crate::abi::driver::pabi::context_size(abi);
+    v.sz = pabi::context_size(abi);
     v.r#priv = Box::into_raw(priv_).cast();
     // SAFETY: the caller's contract; priv was set just now.
     unsafe { crate::verbs::ops::init_defaults(vctx, abi) };
@@ -55,8 +56,10 @@ pub(crate) unsafe fn init_context(
 }
 
 /// `_verbs_init_and_alloc_context` for a provider of ABI `abi`: `alloc_size` zeroed bytes from
-/// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised. Owns
-/// `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit.
+/// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised, in
+/// the layout of the device's driver (ABI 59 has two: `verbs::ctxlayout`, which records it).
+/// Owns `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit;
+/// ENOMEM.
 ///
 /// The C caller's contract: `device` is NULL or listed.
 pub(crate) fn alloc_context(
@@ -67,8 +70,14 @@ pub(crate) fn alloc_context(
     offset: usize,
     driver_id: u32,
 ) -> crate::errno::Result<*mut c_void> {
+    // The layout of the device's driver: its ABI's, or ABI 59's other one (ctxlayout).
+    let layout = if abi == pabi::NODE_V62 {
+        device_layout(abi, device)
+    } else {
+        abi
+    };
     let fits = offset
-        .checked_add(crate::abi::driver::pabi::context_size(abi))
+        .checked_add(pabi::context_size(layout))
         .is_some_and(|end| end <= alloc_size);
     if device.is_null() || !fits {
         crate::sys::cdev::close(cmd_fd);
@@ -80,15 +89,43 @@ pub(crate) fn alloc_context(
         crate::sys::cdev::close(cmd_fd);
         return Err(crate::errno::Errno::ENOMEM);
     }
-    let vctx = crate::verbs::ctxpriv::view34(drv.cast::<u8>().wrapping_add(offset).cast(), abi);
+    let start: *mut c_void = drv.cast::<u8>().wrapping_add(offset).cast();
+    let vctx = crate::verbs::ctxpriv::view34(start, layout);
     // SAFETY: the context lies inside the fresh allocation (checked above).
-    match unsafe { init_context(vctx, abi, device, cmd_fd, driver_id) } {
+    let r = unsafe { init_context(vctx, layout, device, cmd_fd, driver_id) };
+    let r = r.and_then(|()| {
+        if abi != pabi::NODE_V62 {
+            return Ok(());
+        }
+        crate::verbs::ctxlayout::record(start, layout).inspect_err(|_| {
+            // SAFETY: initialised just now, not handed out.
+            unsafe { uninit_context(vctx) }
+        })
+    });
+    match r {
         Ok(()) => Ok(drv),
         Err(e) => {
             // SAFETY: ours, not handed out.
             unsafe { libc::free(drv) };
             Err(e)
         }
+    }
+}
+
+/// The layout of the contexts of `device`'s driver, a provider of ABI `abi`: the one it
+/// registered with when that is a layout of `abi` (`devlist::ops_abi`), else `abi`'s own.
+fn device_layout(abi: u32, device: *mut ibv_device) -> u32 {
+    if device.is_null() {
+        return abi;
+    }
+    // SAFETY: the C caller's contract: a listed device, whose ops were set when a provider took
+    // it (or left NULL).
+    let ops = unsafe { (*crate::verbs::devlist::vdev_of(device).0).ops };
+    let layout = crate::verbs::devlist::ops_abi(ops);
+    if pabi::node_of(layout) == abi {
+        layout
+    } else {
+        abi
     }
 }
 
@@ -219,9 +256,14 @@ pub(crate) fn uninit(context: *mut c_void, abi: u32) {
     if context.is_null() {
         return;
     }
-    // SAFETY: the C caller's contract: a context of this library of provider ABI `abi`, its
-    // provider's free_context calling.
-    unsafe { uninit_context(crate::verbs::ctxpriv::view34(context, abi)) }
+    let layout = crate::verbs::ctxlayout::of(abi, context);
+    // SAFETY: the C caller's contract: a context of this library of provider ABI `abi` (of
+    // `layout`, as _verbs_init_and_alloc_context recorded it), its provider's free_context
+    // calling.
+    unsafe { uninit_context(crate::verbs::ctxpriv::view34(context, layout)) }
+    if abi == pabi::NODE_V62 {
+        crate::verbs::ctxlayout::forget(context);
+    }
 }
 
 /// rdma-core's `verbs_uninit_context`, the core half of a provider's free_context: drops the

@@ -513,14 +513,16 @@ pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
 }
 
 /// The `verbs_device_ops` tables registered through the entry point of a provider ABI other
-/// than the oldest, with that ABI.
-static NEWER_DRIVERS: Mutex<Vec<(usize, u32)>> = Mutex::new(Vec::new());
+/// than the oldest, with that ABI and the layout its provider was built with (`pabi::LAYOUT_V62`
+/// for a PABI-59 provider of rdma-core v62/v63, else the ABI).
+static NEWER_DRIVERS: Mutex<Vec<(usize, u32, u32)>> = Mutex::new(Vec::new());
 /// Whether [`NEWER_DRIVERS`] holds any table (set under its lock after the push, never cleared).
 static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
-/// The provider ABI of the driver whose ops table is `ops` (the ABI of the
-/// `verbs_register_driver_<N>` it registered through): it decides the layout of the
-/// `verbs_context` its `alloc_context`/`import_context` return.
+/// The layout (`pabi::LAYOUTS`) of the driver whose ops table is `ops`: the ABI of the
+/// `verbs_register_driver_<N>` it registered through, or `pabi::LAYOUT_V62` for a provider of
+/// ABI 59 built by rdma-core v62/v63. It decides the layout of the `verbs_context` its
+/// `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     // Without newer providers (the usual case) there is nothing to look up: no lock per open.
     if !ANY_NEWER.load(Ordering::Acquire) {
@@ -528,13 +530,14 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     }
     let l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
     l.iter()
-        .find(|(o, _)| *o == ops as usize)
-        .map_or(pabi::OLDEST, |&(_, abi)| abi)
+        .find(|(o, _, _)| *o == ops as usize)
+        .map_or(pabi::OLDEST, |&(_, _, layout)| layout)
 }
 
 /// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
 /// pointer is kept now (it is the provider's identity from here on); the table is read by
-/// [`read_match`] when a device is first matched, as rdma-core reads it only then.
+/// [`read_match`] when a device is first matched, as rdma-core reads it only then. A provider of
+/// ABI 59 has its layout told here (`ctxlayout::of_provider`).
 ///
 /// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
 /// (it lives as long as the process).
@@ -549,9 +552,14 @@ pub(crate) fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
         ),
     );
     if provider_abi != pabi::OLDEST {
+        let layout = if provider_abi == pabi::NODE_V62 {
+            crate::verbs::ctxlayout::of_provider(ops as usize)
+        } else {
+            provider_abi
+        };
         let mut l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
         if l.try_reserve(1).is_ok() {
-            l.push((ops as usize, provider_abi));
+            l.push((ops as usize, provider_abi, layout));
             ANY_NEWER.store(true, Ordering::Release);
         }
     }

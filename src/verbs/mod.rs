@@ -13,6 +13,7 @@ pub(crate) mod compat_1_0;
 pub(crate) mod context;
 pub(crate) mod counters;
 pub(crate) mod cq;
+pub(crate) mod ctxlayout;
 pub(crate) mod ctxpriv;
 pub(crate) mod device;
 pub(crate) mod devlist;

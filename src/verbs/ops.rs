@@ -578,6 +578,14 @@ pub(crate) fn verbs_set_ops<const ABI: u32>(
     if vctx.is_null() || ops.is_null() {
         return;
     }
+    // ABI 59's other layout (rdma-core v62/v63: verbs::ctxlayout); decided when this is compiled
+    // for every other ABI.
+    if ABI == pabi::NODE_V62 && crate::verbs::ctxlayout::of(ABI, vctx) == pabi::LAYOUT_V62 {
+        let view = crate::verbs::ctxpriv::view34(vctx, pabi::LAYOUT_V62);
+        // SAFETY: as below, for a context and a table of layout 62.
+        unsafe { set_ops::<{ pabi::LAYOUT_V62 }, true>(view, pabi::LAYOUT_V62, ops.cast()) };
+        return;
+    }
     let view = crate::verbs::ctxpriv::view34(vctx, ABI);
     // SAFETY: the C caller's contract: a context of this ABI whose priv is ours; the provider's
     // op table of its ABI.

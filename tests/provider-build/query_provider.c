@@ -2,7 +2,9 @@
  * A small provider of our own for soft-RoCE (rxe) devices that can open a context and answer the
  * device and port queries, nothing else: enough for `ibv_devinfo -v`. One source for every provider
  * ABI; tests/provider-build/run builds it against our installed driver.h as librxe-rdmav34.so
- * (default) and librxe-rdmav<N>.so (-DIBVERBS_PABI_VERSION=N: 57, 59, 64, 65), and tests/vm runs
+ * (default) and librxe-rdmav<N>.so (-DIBVERBS_PABI_VERSION=N: 57, 59, 64, 65; and 59 in rdma-core
+ * v62/v63's layout with -DIBVERBS_PABI_LAYOUT=62, which also answers the port speed through
+ * ibv_cmd_query_port_speed, the import v62's mlx5 has and the library tells that layout by), and tests/vm runs
  * each under our library, where `ibv_devinfo -v` must print what Debian's rxe prints under the
  * system library (the ops' slots in the provider's table, and the context's layout, are its
  * ABI's: a slot read at another ABI's place would lose the queries). The queries go to the kernel through the library's
@@ -10,8 +12,18 @@
  */
 #include <infiniband/driver.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#if IBV_PABI_LAYOUT == 62
+/* rdma-core v62.1's struct verbs_context: four public ops in front, 680 bytes. */
+_Static_assert(sizeof(struct verbs_context) == 680 &&
+		       offsetof(struct verbs_context, context) == 680 - sizeof(struct ibv_context),
+	       "rdma-core v62's struct verbs_context");
+#elif IBVERBS_PABI_VERSION == 59
+_Static_assert(sizeof(struct verbs_context) == 672, "rdma-core v61's struct verbs_context");
+#endif
 
 struct query_device {
 	struct verbs_device vdev;
@@ -44,6 +56,13 @@ static int query_port(struct ibv_context *context, uint8_t port, struct ibv_port
 	return ibv_cmd_query_port(context, port, attr, &cmd, sizeof(cmd));
 }
 
+#if IBV_PABI_LAYOUT == 62
+static int query_port_speed(struct ibv_context *context, uint32_t port, uint64_t *speed)
+{
+	return ibv_cmd_query_port_speed(context, port, speed);
+}
+#endif
+
 static void free_context(struct ibv_context *context)
 {
 	struct query_context *ctx = container_of(context, struct query_context, vctx.context);
@@ -56,6 +75,9 @@ static const struct verbs_context_ops query_ops = {
 	.free_context = free_context,
 	.query_device_ex = query_device_ex,
 	.query_port = query_port,
+#if IBV_PABI_LAYOUT == 62
+	.query_port_speed = query_port_speed,
+#endif
 };
 
 static struct verbs_context *alloc_context(struct ibv_device *device, int cmd_fd, void *private_data)

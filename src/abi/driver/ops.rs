@@ -3,7 +3,7 @@
 //!
 //! Each provider ABI's table holds, in the same (alphabetical) order, the ops that existed at that
 //! ABI: the 76 of provider ABI 34 (v44, unchanged signatures since), then those marked `pabi: N`,
-//! which ABI N added (`super::pabi` derives every ABI's layout from these marks' numbers, kept
+//! which ABI N added (N is a layout: 62 is rdma-core v62/v63's layout of ABI 59; `super::pabi` derives every ABI's layout from these marks' numbers, kept
 //! in `super::pabi::OPS_ADDED`; tests/abi_layout_rust.rs checks both against each other and
 //! against rdma-core's layouts). The header generator turns a mark into `#if IBVERBS_PABI_VERSION >= N`.
 
@@ -163,7 +163,7 @@ pub struct verbs_context_ops {
     pub destroy_wq: Option<unsafe extern "C" fn(wq: *mut ibv_wq) -> c_int>,
     pub detach_mcast:
         Option<unsafe extern "C" fn(qp: *mut ibv_qp, gid: *const ibv_gid, lid: u16) -> c_int>,
-    /// pabi: 64 (added by provider ABI 64)
+    /// pabi: 62 (added by rdma-core v62 within provider ABI 59: layout 62)
     pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
     /// pabi: 64 (added by provider ABI 64)
     pub free_buf: Option<unsafe extern "C" fn(buf: *mut ibv_buf)>,
@@ -274,7 +274,7 @@ pub struct verbs_context_ops {
             port_attr: *mut ibv_port_attr,
         ) -> c_int,
     >,
-    /// pabi: 64 (added by provider ABI 64)
+    /// pabi: 62 (added by rdma-core v62 within provider ABI 59: layout 62)
     pub query_port_speed: Option<
         unsafe extern "C" fn(context: *mut ibv_context, port_num: u32, speed: *mut u64) -> c_int,
     >,

@@ -328,7 +328,7 @@ pub struct verbs_context {
     pub alloc_buf: Option<
         unsafe extern "C" fn(pd: *mut ibv_pd, size: usize, buf: *mut *mut ibv_buf) -> *mut c_void,
     >,
-    /// pabi: 64 (the public ops provider ABI 64 put in front)
+    /// pabi: 62 (put in front by rdma-core v62 within provider ABI 59: layout 62)
     pub dm_export_dmabuf_fd: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
     /// pabi: 59 (the public ops provider ABI 59 put in front)
     pub reg_mr_ex: Option<

@@ -122,11 +122,18 @@ fn one_device(d: &SysfsDev, providers: &Providers) -> bool {
     let provider_ok = match assess(&dev, &providers.seen()) {
         Verdict::Chosen { provider, file, or } => {
             match file {
-                Some(f) => println!(
-                    "  provider: {provider}, from {} (provider ABI {})",
-                    f.path.display(),
-                    f.abi
-                ),
+                Some(f) => match &f.layout {
+                    Some(l) => println!(
+                        "  provider: {provider}, from {} (provider ABI {}, {l})",
+                        f.path.display(),
+                        f.abi
+                    ),
+                    None => println!(
+                        "  provider: {provider}, from {} (provider ABI {})",
+                        f.path.display(),
+                        f.abi
+                    ),
+                },
                 None => println!("  provider: {provider}"),
             }
             if !or.is_empty() {

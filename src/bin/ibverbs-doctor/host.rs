@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use ibverbs::env::{self, Secure};
 use ibverbs::provider::config::{self, ProviderList};
 use ibverbs::provider::explain::{Seen, loader_search_dirs};
-use ibverbs::provider::{SUPPORTED_PROVIDER_ABIS, elfneed, loader};
+use ibverbs::provider::{SUPPORTED_PROVIDER_ABIS, elfneed, loader, release};
 use ibverbs::sys::limits::{Memlock, bytes_text};
 
 /// The provider set-up as the library would read it.
@@ -119,6 +119,10 @@ fn list_files(dir: &PathBuf) {
         let needs = elfneed::file_needed_private_abis(f);
         let text = match &needs {
             Ok(n) if n.iter().all(|a| SUPPORTED_PROVIDER_ABIS.contains(a)) && !n.is_empty() => {
+                // Provider ABI 59 has two layouts (rdma-core v62/v63 changed it in place).
+                if n.contains(&ibverbs::abi::driver::pabi::NODE_V62) {
+                    println!("  {}: {}", f.display(), release::detect(f));
+                }
                 continue;
             }
             Ok(n) if n.is_empty() => "needs no IBVERBS_PRIVATE node".to_string(),

@@ -35,8 +35,10 @@ fn get_context_fd<const ABI: u32>(
     (resp, resp_size): Buf<ib_uverbs_get_context_resp>,
 ) -> Errno {
     let fds = crate::verbs::device::fd_array(fd_arr)?;
+    // The layout of the context (ABI 59 has two: verbs::ctxlayout).
+    let layout = crate::verbs::ctxlayout::of(ABI, context);
     // SAFETY: NULL or the provider's context of its ABI: its common part, in place.
-    let view = unsafe { Ptr::from_raw(crate::verbs::ctxpriv::view34(context, ABI)) }?;
+    let view = unsafe { Ptr::from_raw(crate::verbs::ctxpriv::view34(context, layout)) }?;
     crate::verbs::device::cmd_get_context(view, cmd.bytes(), resp.bytes(), fds.as_deref())
 }
 

@@ -105,17 +105,16 @@ fn empty() -> verbs_context_ops {
 fn table_has_a_pointer_slot_per_op_of_each_abi() {
     assert_eq!(size_of::<verbs_context_ops>(), NOPS * size_of::<usize>());
     assert_eq!(size_of::<verbs_context_ops>(), 744);
-    let counts: Vec<usize> = pabi::PROVIDER_ABIS
-        .iter()
-        .map(|&a| pabi::op_count(a))
-        .collect();
-    // rdma-core's verbs_context_ops: 608 bytes at ABI 34 and 57, then 3, 4 and 10 ops more.
-    assert_eq!(counts, [76, 76, 79, 83, 93]);
-    let fronts: Vec<usize> = pabi::PROVIDER_ABIS
+    assert_eq!(pabi::LAYOUTS, [34, 57, 59, 62, 64, 65]);
+    let counts: Vec<usize> = pabi::LAYOUTS.iter().map(|&a| pabi::op_count(a)).collect();
+    // rdma-core's verbs_context_ops: 608 bytes at ABI 34 and 57, then 3 ops more (59: v59-v61),
+    // 2 more (v62/v63, still ABI 59), 2 more (64), 10 more (65).
+    assert_eq!(counts, [76, 76, 79, 81, 83, 93]);
+    let fronts: Vec<usize> = pabi::LAYOUTS
         .iter()
         .map(|&a| pabi::front_bytes(a))
         .collect();
-    assert_eq!(fronts, [0, 0, 24, 48, 48]);
+    assert_eq!(fronts, [0, 0, 24, 32, 48, 48]);
 }
 
 /// What a fresh context's private table holds: the defaults, except the two event
@@ -137,7 +136,7 @@ fn fresh_private() -> verbs_context_ops {
 
 #[test]
 fn init_defaults_fills_every_private_slot() {
-    for &abi in &pabi::PROVIDER_ABIS {
+    for &abi in &pabi::LAYOUTS {
         let c = Ctx::new(abi, empty());
         assert!(slots(c.table()).iter().all(|&s| s == 0));
         // SAFETY: c.vctx is a zeroed verbs_context of `abi` with a ContextPriv.
@@ -157,7 +156,7 @@ fn init_defaults_fills_every_private_slot() {
 
 #[test]
 fn init_defaults_fills_exactly_the_public_slots() {
-    for &abi in &pabi::PROVIDER_ABIS {
+    for &abi in &pabi::LAYOUTS {
         let c = Ctx::new(abi, empty());
         // SAFETY: as above.
         unsafe { init_defaults(c.vctx, abi) };
@@ -437,7 +436,7 @@ unsafe extern "C" fn p_read_comp_cntr(_: *mut ibv_comp_cntr, _: *mut u64) -> c_i
 /// context where the context's ABI has them; never outside the context.
 #[test]
 fn newer_ops_land_in_front_slots_the_abi_has() {
-    for &abi in &pabi::PROVIDER_ABIS {
+    for &abi in &pabi::LAYOUTS {
         let c = Ctx::new(abi, empty());
         let mut p = empty();
         p.reg_mr_ex = Some(p_reg_mr_ex);
@@ -478,7 +477,7 @@ fn newer_ops_land_in_front_slots_the_abi_has() {
 /// is read (the table is followed by a poison word).
 #[test]
 fn provider_tables_of_each_abi_read_into_the_newest_layout() {
-    for &abi in &pabi::PROVIDER_ABIS {
+    for &abi in &pabi::LAYOUTS {
         let n = pabi::op_count(abi);
         let mut table: Vec<usize> = (0..n).map(|j| 0x1000 + j).collect();
         table.push(usize::MAX);
@@ -538,3 +537,6 @@ fn provider_tables_match_rdma_core_layouts() {
         }
     }
 }
+
+#[path = "tests_layout62.rs"]
+mod layout62;
