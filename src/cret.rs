@@ -98,12 +98,15 @@ impl<T> CRet<T> for Result<T> {
 
 /// -1 with `errno` set to `e` (unless quiet): the failure return of [`CRet::ret_minus_one`], out
 /// of line, so that an export returns through it with a tail call and its success path keeps
-/// its own return (the event getters' bench rows).
+/// its own return (the event getters' bench rows). Its value is opaque (`black_box`): a caller
+/// that learns it is -1 merges its failure paths into one call and a constant kept in a saved
+/// register, `xor ebx,ebx` / `mov eax,ebx` on the success path of `ibv_get_cq_event` instead of
+/// `xor eax,eax` (bench row ibv_get_cq_event+ibv_ack_cq_events).
 #[cold]
 #[inline(never)]
 fn minus_one_with<T: MinusOne>(e: crate::errno::Errno) -> T {
     set(e);
-    T::minus_one()
+    core::hint::black_box(T::minus_one())
 }
 
 /// `errno` set to a failure's value, unless the failure is quiet ([`crate::errno::Errno::quiet`]).

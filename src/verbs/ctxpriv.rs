@@ -168,10 +168,12 @@ pub(crate) unsafe fn set_imported(ctx: *mut ibv_context, imported: bool) {
 /// The op table of a context this library initialised, read without [`priv_of`]'s test for a
 /// missing private part: for a context reached through an object created on it (the CQ a
 /// completion event names was made by `ibv_create_cq` on a context with ops, which a context
-/// without a private part does not have).
+/// without a private part does not have). Its table was filled by `ops::init_defaults` (so its
+/// `cq_event` is set).
 ///
 /// # Safety
-/// `ctx` is a live context initialised by this library (`priv` set).
+/// `ctx` is a live context initialised by this library (`priv` set, its table filled by
+/// `ops::init_defaults`).
 #[inline(always)]
 pub(crate) unsafe fn live_ops_of<'a>(ctx: *mut ibv_context) -> &'a verbs_context_ops {
     // SAFETY: the caller's contract: a live context.

@@ -215,25 +215,29 @@ pub(crate) fn cmd_query_device_any(
     resp: *mut ib_uverbs_ex_query_device_resp,
     resp_size: Option<Ptr<usize>>,
 ) -> Result<()> {
-    let rsize = match (resp.is_null(), resp_size) {
-        (true, _) => None,
-        (false, None) => return Err(Errno::EINVAL),
-        (false, Some(n)) => Some(n),
-    };
     // SAFETY: NULL or the caller's input (the C contract).
     let mask = unsafe { input.as_ref() }.map_or(0, |i| i.comp_mask);
     if mask != 0 || attr_size < size_of::<ibv_device_attr>() {
         return Err(Errno::EINVAL.quiet());
     }
+    // The provider's response and where its length goes, or none (an internal one).
+    let r = if resp.is_null() {
+        None
+    } else {
+        let Some(size) = resp_size else {
+            return Err(Errno::EINVAL);
+        };
+        // SAFETY: the provider's response of `*resp_size` bytes (the C contract).
+        Some((size, unsafe { provider_buf(resp, size.read()) }))
+    };
     let attr_size = attr_size.min(isize::MAX as usize);
     // SAFETY: the caller's attribute of `attr_size` bytes (the C contract), not NULL (`Ptr`),
     // within isize::MAX (as provider_buf bounds it).
     let a = unsafe { core::slice::from_raw_parts_mut(attr.as_ptr().cast::<u8>(), attr_size) };
-    // SAFETY: the provider's response of `*resp_size` bytes (the C contract).
-    let r = rsize.map(|n| unsafe { provider_buf(resp, n.read()) });
+    let (size, r) = r.unzip();
     let n =
         crate::cmd::device::query_device_any(ctx.channel().cmd(), mask, a, r, || sysfs_ports(ctx))?;
-    if let Some(size) = rsize {
+    if let Some(size) = size {
         size.write(n);
     }
     Ok(())

@@ -4,9 +4,10 @@
 //! Every context keeps its ops in the newest provider ABI's layout (`verbs_context_ops`),
 //! whatever its provider's ABI: [`provider_table`] reads a provider's own table (the ops of its
 //! ABI, `abi::driver::pabi`) into that layout. A context starts with [`DEFAULT_OPS`] in the slots
-//! of its private table that the oldest ABI has, except the two event notifications whose
-//! defaults do nothing (`cq_event`, `async_event`: left empty, so the event verbs skip the call),
-//! and in the public slots that mirror them; the slots later ABIs added stay empty until a
+//! of its private table that the oldest ABI has, except `async_event`, whose default does
+//! nothing (left empty, so `ibv_get_async_event` skips the call; `cq_event` keeps its default,
+//! so that `ibv_get_cq_event` calls the slot without a test), and in the public slots that mirror
+//! them; the slots later ABIs added stay empty until a
 //! provider fills them (the public verbs then do what rdma-core's default op does). A provider
 //! then overwrites the ops it implements with [`set_ops`], possibly several times.
 //!
@@ -599,11 +600,14 @@ pub(crate) fn verbs_set_ops<const ABI: u32>(
 /// # Safety
 /// As for [`set_ops`].
 ///
-/// Two differences from the defaults, in the private table only: `cq_event` and `async_event`
-/// stay empty (None) until a provider installs its own (their defaults do nothing, so the event
-/// verbs, which test the slot, skip the call; the public `_compat_*` slots still hold the
-/// defaults, as rdma-core's do), and so do the ops later ABIs added (the public verbs do what
-/// rdma-core's default op does when the provider gave none).
+/// Two differences from the defaults, in the private table only: `async_event` stays empty
+/// (None) until a provider installs its own (its default does nothing, so
+/// `ibv_get_async_event`, which tests the slot, skips the call; the public `_compat_*` slot
+/// still holds the default, as rdma-core's does), and so do the ops later ABIs added (the public
+/// verbs do what rdma-core's default op does when the provider gave none). `cq_event` keeps its
+/// default, as in rdma-core: `ibv_get_cq_event` calls the slot without testing it (bench row
+/// ibv_get_cq_event+ibv_ack_cq_events: a load, test and branch less), and it is never emptied
+/// again ([`set_ops`] installs only a provider's non-NULL ops).
 pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34, abi: u32) {
     // SAFETY: the caller's contract: a writable verbs_context.
     let p = unsafe { (*vctx).r#priv }.cast::<ContextPriv>();
@@ -616,8 +620,8 @@ pub(crate) unsafe fn init_defaults(vctx: *mut verbs_context_pabi34, abi: u32) {
     };
 }
 
-/// The private table a context starts with: [`DEFAULT_OPS`] without the two event
-/// notifications and without the ops later ABIs added (see [`init_defaults`]).
+/// The private table a context starts with: [`DEFAULT_OPS`] without `async_event` and without
+/// the ops later ABIs added (see [`init_defaults`]).
 const DEFAULT_PRIVATE: verbs_context_ops = {
     type Slot = Option<unsafe extern "C" fn()>;
     // SAFETY: OPS slots of `Option` function pointers, each the size of a pointer: the table
@@ -630,7 +634,6 @@ const DEFAULT_PRIVATE: verbs_context_ops = {
         }
         i += 1;
     }
-    t[core::mem::offset_of!(verbs_context_ops, cq_event) / size_of::<usize>()] = None;
     t[core::mem::offset_of!(verbs_context_ops, async_event) / size_of::<usize>()] = None;
     // SAFETY: as above, back.
     unsafe { core::mem::transmute::<[Slot; OPS], verbs_context_ops>(t) }

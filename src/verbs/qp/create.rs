@@ -124,65 +124,53 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
     // SAFETY: the caller's contract: the member every `ibv_qp_init_attr_ex` has.
     let m = unsafe { (*a).comp_mask };
     let has = |bit: crate::abi::verbs::ibv_qp_init_attr_mask| m & bit as u32 != 0;
-    let create_flags = if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) {
-        // SAFETY: the caller's contract: CREATE_FLAGS says the member is there.
-        unsafe { (*a).create_flags }
-    } else {
-        0
-    };
-    let source_qpn = if create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
-        // SAFETY: as above (SOURCE_QPN is one of the create flags).
-        unsafe { (*a).source_qpn }
-    } else {
-        0
-    };
-    let pd = if has(IBV_QP_INIT_ATTR_PD) {
-        // SAFETY: the caller's contract: PD says the member is there.
-        unsafe { (*a).pd }
-    } else {
-        null_mut()
-    };
-    let xrcd = if has(IBV_QP_INIT_ATTR_XRCD) {
-        // SAFETY: the caller's contract: XRCD says the member is there.
-        unsafe { (*a).xrcd.cast::<verbs_xrcd>() }
-    } else {
-        null_mut()
-    };
-    let ind_tbl = if has(IBV_QP_INIT_ATTR_IND_TABLE) {
-        // SAFETY: the caller's contract: IND_TABLE says the member is there.
-        unsafe { (*a).rwq_ind_tbl }
-    } else {
-        null_mut()
-    };
     let cq = |p: *mut ibv_cq| {
         // SAFETY: the caller's contract: NULL or a live CQ.
         unsafe { handle_of(p, |c| c.handle) }
     };
-    // SAFETY: the caller's contract: NULL or a live PD.
-    let pd_handle = unsafe { handle_of(pd, |p| p.handle) };
-    // SAFETY: NULL or a live XRCD of this library's provider (a `verbs_xrcd`).
-    let xrcd_handle = unsafe { handle_of(xrcd, |x| x.handle) };
-    // SAFETY: NULL or a live SRQ.
-    let srq_handle = unsafe { handle_of(base.srq, |s| s.handle) };
-    // SAFETY: NULL or a live indirection table.
-    let ind_tbl_handle = unsafe { handle_of(ind_tbl, |t| t.ind_tbl_handle as u32) };
-    QpInit {
+    // The members every struct has first, then each optional one stored where it is read: the
+    // struct goes to the command by reference, and built at the end from locals its handles
+    // and flags were kept across the branches and copied in one by one (bench row create_qp).
+    let mut init = QpInit {
         qp_type: base.qp_type.raw(),
         comp_mask: m,
-        pd_handle,
-        xrcd_handle,
-        send_cq_handle: cq(base.send_cq),
-        recv_cq_handle: cq(base.recv_cq),
-        srq_handle,
-        ind_tbl_handle,
         cap: base.cap.into(),
         sq_sig_all: base.sq_sig_all,
-        create_flags,
-        source_qpn,
         user_handle: qp as u64,
         async_fd: -1,
-        imported: false,
+        ..QpInit::default()
+    };
+    init.send_cq_handle = cq(base.send_cq);
+    init.recv_cq_handle = cq(base.recv_cq);
+    // SAFETY: NULL or a live SRQ.
+    init.srq_handle = unsafe { handle_of(base.srq, |s| s.handle) };
+    if has(IBV_QP_INIT_ATTR_CREATE_FLAGS) {
+        // SAFETY: the caller's contract: CREATE_FLAGS says the member is there.
+        init.create_flags = unsafe { (*a).create_flags };
+        if init.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+            // SAFETY: as above (SOURCE_QPN is one of the create flags).
+            init.source_qpn = unsafe { (*a).source_qpn };
+        }
     }
+    if has(IBV_QP_INIT_ATTR_PD) {
+        // SAFETY: the caller's contract: PD says the member is there.
+        let pd = unsafe { (*a).pd };
+        // SAFETY: the caller's contract: NULL or a live PD.
+        init.pd_handle = unsafe { handle_of(pd, |p| p.handle) };
+    }
+    if has(IBV_QP_INIT_ATTR_XRCD) {
+        // SAFETY: the caller's contract: XRCD says the member is there.
+        let xrcd = unsafe { (*a).xrcd.cast::<verbs_xrcd>() };
+        // SAFETY: NULL or a live XRCD of this library's provider (a `verbs_xrcd`).
+        init.xrcd_handle = unsafe { handle_of(xrcd, |x| x.handle) };
+    }
+    if has(IBV_QP_INIT_ATTR_IND_TABLE) {
+        // SAFETY: the caller's contract: IND_TABLE says the member is there.
+        let ind_tbl = unsafe { (*a).rwq_ind_tbl };
+        // SAFETY: NULL or a live indirection table.
+        init.ind_tbl_handle = unsafe { handle_of(ind_tbl, |t| t.ind_tbl_handle as u32) };
+    }
+    init
 }
 
 /// rdma-core's `set_qp` after a successful create: the handle, number and core fields of the
@@ -234,28 +222,6 @@ unsafe fn set_qp(
     }
 }
 
-/// What rdma-core checks before a create-QP entry point touches the context: the entry's
-/// comp_mask (`allowed`; EINVAL, `qp` untouched), then, once `qp->context` is set, the objects the
-/// QP type needs.
-///
-/// # Safety
-/// As for [`qp_init`]; `qp` is the provider's QP. `ctx` is only stored.
-unsafe fn check_create(
-    ctx: *mut ibv_context,
-    qp: *mut ibv_qp,
-    a: *const ibv_qp_init_attr_ex,
-    allowed: u32,
-) -> Result<()> {
-    // SAFETY: the caller's contract: the member every `ibv_qp_init_attr_ex` has.
-    if unsafe { (*a).comp_mask } & !allowed != 0 {
-        return Err(Errno::EINVAL);
-    }
-    // SAFETY: the provider's QP (the caller's contract).
-    unsafe { (*qp).context = ctx };
-    // SAFETY: the caller's contract.
-    crate::cmd::qp::check_create(&unsafe { qp_init(qp, a) }, allowed)
-}
-
 /// rdma-core's `ibv_icmd_create_qp` around one of the command layer's entry points: the
 /// context first, then the command, then on success [`set_qp`].
 ///
@@ -273,15 +239,32 @@ unsafe fn icmd_create_qp(
 ) -> Result<()> {
     // SAFETY: the provider's QP (the caller's contract).
     unsafe { (*qp).context = ctx };
+    // SAFETY: the caller's contract.
+    let mut init = unsafe { qp_init(qp, a) };
+    // SAFETY: the caller's contract; `init` is what `qp_init` read.
+    unsafe { icmd_create_qp_init(ctx, imported, vqp, qp, a, &mut init, run) }
+}
+
+/// [`icmd_create_qp`] with `a` already read into `init` (`qp->context` set): the context's part
+/// of the attributes, the command, then on success [`set_qp`].
+///
+/// # Safety
+/// As for [`icmd_create_qp`]; `init` is `qp_init(qp, a)`.
+// Inlined into each entry point: see `cmd_create` (bench row `create_qp`).
+#[inline(always)]
+unsafe fn icmd_create_qp_init(
+    ctx: *mut ibv_context,
+    imported: bool,
+    vqp: *mut verbs_qp,
+    qp: *mut ibv_qp,
+    a: *mut ibv_qp_init_attr_ex,
+    init: &mut QpInit,
+    run: impl FnOnce(&QpInit) -> Result<QpCreated>,
+) -> Result<()> {
     // SAFETY: the QP's live context.
-    let async_fd = unsafe { (*ctx).async_fd };
-    let init = QpInit {
-        async_fd,
-        imported,
-        // SAFETY: the caller's contract.
-        ..unsafe { qp_init(qp, a) }
-    };
-    let created = run(&init)?;
+    init.async_fd = unsafe { (*ctx).async_fd };
+    init.imported = imported;
+    let created = run(init)?;
     // SAFETY: the caller's contract.
     unsafe { set_qp(vqp, qp, a, created) };
     Ok(())
@@ -378,6 +361,9 @@ pub(crate) type CreateQp = fn(Channel<'_>, &QpInit, &mut [u8], &mut [u8]) -> Res
 /// `ibv_cmd_create_qp_ex` and `ibv_cmd_create_qp_ex2` (of every provider ABI): rdma-core's
 /// checks of `attr` against the entry's mask `allowed`, then `send` (the entry's command), the
 /// `verbs_qp` and the granted capabilities stored.
+// Inlined into each export, so that `send` is a direct call there (bench row create_qp: through
+// the pointer, the command's arguments went by the stack and its own frame stayed).
+#[inline(always)]
 pub(crate) fn cmd_create_ex(
     ctx: Ctx,
     qp: Ptr<verbs_qp>,
@@ -388,12 +374,23 @@ pub(crate) fn cmd_create_ex(
     send: CreateQp,
 ) -> Result<()> {
     let (vqp, a) = (qp.as_ptr(), attr.as_ptr());
+    // What rdma-core checks before the context: the entry's comp_mask (EINVAL, `qp` untouched),
+    // then, once `qp->context` is set, the objects the QP type needs.
+    // SAFETY: the caller's attributes (`Ptr`): the member every `ibv_qp_init_attr_ex` has.
+    if unsafe { (*a).comp_mask } & !allowed != 0 {
+        return Err(Errno::EINVAL);
+    }
+    let qp = vqp.cast::<ibv_qp>();
+    // SAFETY: the provider's QP (`Ptr`).
+    unsafe { (*qp).context = ctx.raw() };
+    // Read once: what the checks read is what the command sends.
     // SAFETY: the provider's QP and the caller's attributes (`Ptr`).
-    unsafe { check_create(ctx.raw(), vqp.cast(), a, allowed) }?;
+    let mut init = unsafe { qp_init(qp, a) };
+    crate::cmd::qp::check_objects(&init)?;
     let c = ctx.channel();
-    // SAFETY: as above; the context is open (`Ctx`).
+    // SAFETY: as above; the context is open (`Ctx`); `init` is what the checks read.
     unsafe {
-        icmd_create_qp(ctx.raw(), c.imported(), vqp, vqp.cast(), a, |i| {
+        icmd_create_qp_init(ctx.raw(), c.imported(), vqp, qp, a, &mut init, |i| {
             send(c.cmd(), i, req, resp)
         })
     }
