@@ -180,13 +180,25 @@ pub(crate) fn cmd_get_context(
     Ok(())
 }
 
-/// The kernel's `core_support` bits recorded on the device of `ctx`.
+/// Orders the writers of a device's `core_support` (contexts opened from several threads): a
+/// leaf lock, taken for the write only.
+static CORE_SUPPORT: crate::sys::sync::Mutex<()> = crate::sys::sync::Mutex::new(());
+
+/// The kernel's `core_support` bits recorded on the device of `ctx`. rdma-core writes them
+/// without a lock on every open; here two threads opening the same device write under
+/// [`CORE_SUPPORT`], and only a changed value (helgrind saw the unlocked writes race in make
+/// providers' threaded device-list check). Readers (`ibv_reg_mr`'s optional access bits) read it
+/// as rdma-core does.
 fn set_core_support(ctx: Ctx, cs: u64) {
     // SAFETY: an open context (Ctx's contract): its device is a listed one.
     let v = devlist::vdev_of(unsafe { (*ctx.raw()).device }).0;
     if !v.is_null() {
-        // SAFETY: the listed device's record; written as rdma-core writes it, without a lock.
-        unsafe { (*v).core_support = cs };
+        let _g = CORE_SUPPORT.lock().unwrap_or_else(|e| e.into_inner());
+        // SAFETY: the listed device's record, its `core_support` written only under the lock.
+        if unsafe { (*v).core_support } != cs {
+            // SAFETY: as above.
+            unsafe { (*v).core_support = cs };
+        }
     }
 }
 
