@@ -8,10 +8,13 @@ pyverbs_run() {
   local name=$1 dir=$2 t0=$SECONDS; shift 2
   ( cd "$dir" && "$@" ) > "$out/pyverbs.$name.log" 2>&1
   # "test_name (tests.module.Class.test_name) ... ok" -> "tests.module.Class.test_name ok"
-  # (a test with a docstring prints "test_name (id)" alone, then "Docstring ... ok")
-  awk 'match($0, /^test[^ ]* \(([^)]*)\)/) { id = substr($1 " " $2, length($1) + 3); sub(/\)$/, "", id) }
-       match($0, / \.\.\. (ok|skipped|ERROR|FAIL|expected failure)/) {
-         r = substr($0, RSTART + 5, RLENGTH - 5); gsub(/ /, "_", r); print id, r }' \
+  # (a test with a docstring prints "test_name (id)" alone, then "Docstring ... ok"; a test whose
+  # processes print after the " ... " gets its result alone on a later line: "ERROR")
+  awk 'match($0, /^test[^ ]* \(([^)]*)\)/) { id = substr($1 " " $2, length($1) + 3); sub(/\)$/, "", id); open = 1 }
+       open && match($0, / \.\.\. (ok|skipped|ERROR|FAIL|expected failure)/) {
+         r = substr($0, RSTART + 5, RLENGTH - 5); gsub(/ /, "_", r); print id, r; open = 0; next }
+       open && match($0, /^(ok|ERROR|FAIL|expected failure)$|^skipped /) {
+         r = $0; sub(/ .*/, "", r); if (r == "expected") r = "expected_failure"; print id, r; open = 0 }' \
     "$out/pyverbs.$name.log" | sort > "$out/pyverbs.$name.res"
   echo "# pyverbs $name: $((SECONDS - t0))s"
 }
