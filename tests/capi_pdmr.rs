@@ -231,7 +231,16 @@ fn commands_reject_null() {
             e
         );
         assert_eq!(
-            with_errno(|| mr::ibv_cmd_reg_dmabuf_mr(null_mut(), 0, 0, 0, -1, 0, &mut vmr)),
+            with_errno(|| mr::ibv_cmd_reg_dmabuf_mr(
+                null_mut(),
+                0,
+                0,
+                0,
+                -1,
+                0,
+                &mut vmr,
+                null_mut()
+            )),
             e
         );
         assert_eq!(

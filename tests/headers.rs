@@ -736,8 +736,13 @@ fn pabi_members(text: &str) -> String {
 /// Who has a member marked `pabi: N`, in words: the ABIs from N on, or for rdma-core v62/v63's
 /// layout of ABI 59 (62, `pabi::LAYOUT_V62`) those releases and the ABIs after.
 fn since(n: u32) -> String {
-    if n == ibverbs::abi::driver::pabi::LAYOUT_V62 {
+    use ibverbs::abi::driver::pabi::{LAYOUT_V35, LAYOUT_V62, OLDEST};
+    if n == LAYOUT_V62 {
         "rdma-core v62/v63's layout of provider ABI 59, provider ABI 64 on".to_string()
+    } else if n == LAYOUT_V35 {
+        "rdma-core v35's layout of provider ABI 34 on".to_string()
+    } else if n == OLDEST {
+        "rdma-core v36's layout of provider ABI 34 on".to_string()
     } else {
         format!("provider ABI {n} on")
     }
@@ -1373,7 +1378,9 @@ fn declare_exports(text: &str, decls: &[String]) -> String {
 /// The preludes' placeholders for the provider ABIs (`abi::driver::pabi::PROVIDER_ABIS`, the
 /// library's one list): `@IBVERBS_NEWEST_PABI@`, and `@IBVERBS_PABI_NOT_KNOWN@`, a condition true
 /// for any other value of `IBVERBS_PABI_VERSION`; `@IBVERBS_PABI_LIST@`, the list in words;
-/// `@IBVERBS_LAYOUT_V62@` and `@IBVERBS_NODE_V62@`, rdma-core v62/v63's layout and its ABI.
+/// `@IBVERBS_LAYOUT_V62@` and `@IBVERBS_NODE_V62@`, rdma-core v62/v63's layout and its ABI;
+/// `@IBVERBS_LAYOUT_NOT_KNOWN@`, a condition true for an `IBVERBS_PABI_LAYOUT` that is neither
+/// the ABI's own nor one of its other layouts; `@IBVERBS_OTHER_LAYOUTS@`, those in words.
 fn abi_facts(text: &str) -> String {
     use ibverbs::abi::driver::pabi::PROVIDER_ABIS;
     let newest = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1].to_string();
@@ -1382,8 +1389,21 @@ fn abi_facts(text: &str) -> String {
         .map(|n| format!("IBVERBS_PABI_VERSION != {n}"))
         .collect();
     let list: Vec<String> = PROVIDER_ABIS.iter().map(u32::to_string).collect();
-    use ibverbs::abi::driver::pabi::{LAYOUT_V62, NODE_V62};
+    use ibverbs::abi::driver::pabi::{LAYOUT_V62, NODE_V62, OTHER_LAYOUTS};
+    let mut layout_unknown = vec!["IBVERBS_PABI_LAYOUT != IBVERBS_PABI_VERSION".to_string()];
+    let mut others = Vec::new();
+    for (l, n) in OTHER_LAYOUTS {
+        layout_unknown.push(format!(
+            "!(IBVERBS_PABI_LAYOUT == {l} && IBVERBS_PABI_VERSION == {n})"
+        ));
+        others.push(format!("{l} with {n}"));
+    }
     text.replace("@IBVERBS_NEWEST_PABI@", &newest)
+        .replace(
+            "@IBVERBS_LAYOUT_NOT_KNOWN@",
+            &layout_unknown.join(" && \\\n\t"),
+        )
+        .replace("@IBVERBS_OTHER_LAYOUTS@", &others.join(", "))
         .replace("@IBVERBS_LAYOUT_V62@", &LAYOUT_V62.to_string())
         .replace("@IBVERBS_NODE_V62@", &NODE_V62.to_string())
         .replace("@IBVERBS_PABI_NOT_KNOWN@", &unknown.join(" && "))

@@ -30,11 +30,11 @@
 #if @IBVERBS_PABI_NOT_KNOWN@
 #error "infiniband/driver.h: IBVERBS_PABI_VERSION must be one of the provider ABIs this header serves: @IBVERBS_PABI_LIST@"
 #endif
-/* The layout a provider of rdma-core v62 or v63 was built with (see verbs.h's IBV_PABI_LAYOUT):
- * IBVERBS_PABI_LAYOUT @IBVERBS_LAYOUT_V62@, with IBVERBS_PABI_VERSION @IBVERBS_NODE_V62@ only. */
-#if defined(IBVERBS_PABI_LAYOUT) && IBVERBS_PABI_LAYOUT != IBVERBS_PABI_VERSION && \
-	!(IBVERBS_PABI_LAYOUT == @IBVERBS_LAYOUT_V62@ && IBVERBS_PABI_VERSION == @IBVERBS_NODE_V62@)
-#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT @IBVERBS_LAYOUT_V62@ (rdma-core v62/v63) goes with IBVERBS_PABI_VERSION @IBVERBS_NODE_V62@ only"
+/* The layouts rdma-core changed inside a provider ABI (see verbs.h's IBV_PABI_LAYOUT), each with
+ * its IBVERBS_PABI_VERSION only: IBVERBS_PABI_LAYOUT 32 (rdma-core v34), 33 (v35) and 54 (v54 to
+ * v56) with 34, @IBVERBS_LAYOUT_V62@ (v62, v63) with @IBVERBS_NODE_V62@. */
+#if defined(IBVERBS_PABI_LAYOUT) && @IBVERBS_LAYOUT_NOT_KNOWN@
+#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT goes with its IBVERBS_PABI_VERSION only: @IBVERBS_OTHER_LAYOUTS@"
 #endif
 #if defined(IBVERBS_PABI_LAYOUT)
 #define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_LAYOUT

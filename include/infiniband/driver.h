@@ -33,11 +33,15 @@
 #if IBVERBS_PABI_VERSION != 34 && IBVERBS_PABI_VERSION != 57 && IBVERBS_PABI_VERSION != 59 && IBVERBS_PABI_VERSION != 64 && IBVERBS_PABI_VERSION != 65
 #error "infiniband/driver.h: IBVERBS_PABI_VERSION must be one of the provider ABIs this header serves: 34, 57, 59, 64, 65"
 #endif
-/* The layout a provider of rdma-core v62 or v63 was built with (see verbs.h's IBV_PABI_LAYOUT):
- * IBVERBS_PABI_LAYOUT 62, with IBVERBS_PABI_VERSION 59 only. */
+/* The layouts rdma-core changed inside a provider ABI (see verbs.h's IBV_PABI_LAYOUT), each with
+ * its IBVERBS_PABI_VERSION only: IBVERBS_PABI_LAYOUT 32 (rdma-core v34), 33 (v35) and 54 (v54 to
+ * v56) with 34, 62 (v62, v63) with 59. */
 #if defined(IBVERBS_PABI_LAYOUT) && IBVERBS_PABI_LAYOUT != IBVERBS_PABI_VERSION && \
+	!(IBVERBS_PABI_LAYOUT == 32 && IBVERBS_PABI_VERSION == 34) && \
+	!(IBVERBS_PABI_LAYOUT == 33 && IBVERBS_PABI_VERSION == 34) && \
+	!(IBVERBS_PABI_LAYOUT == 54 && IBVERBS_PABI_VERSION == 34) && \
 	!(IBVERBS_PABI_LAYOUT == 62 && IBVERBS_PABI_VERSION == 59)
-#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT 62 (rdma-core v62/v63) goes with IBVERBS_PABI_VERSION 59 only"
+#error "infiniband/driver.h: IBVERBS_PABI_LAYOUT goes with its IBVERBS_PABI_VERSION only: 32 with 34, 33 with 34, 54 with 34, 62 with 59"
 #endif
 #if defined(IBVERBS_PABI_LAYOUT)
 #define IBV_PABI_LAYOUT_WANTED_ IBVERBS_PABI_LAYOUT
@@ -388,7 +392,9 @@ struct verbs_context_ops {
         void (*free_context)(struct ibv_context *context);
         int (*free_dm)(struct ibv_dm *dm);
         int (*get_srq_num)(struct ibv_srq *srq, uint32_t *srq_num);
+#if IBV_PABI_LAYOUT >= 33  /* rdma-core v35's layout of provider ABI 34 on */
         struct ibv_dm *(*import_dm)(struct ibv_context *context, uint32_t dm_handle);
+#endif
         struct ibv_mr *(*import_mr)(struct ibv_pd *pd, uint32_t mr_handle);
         struct ibv_pd *(*import_pd)(struct ibv_context *context, uint32_t pd_handle);
 #if IBV_PABI_LAYOUT >= 65  /* provider ABI 65 on */
@@ -435,7 +441,9 @@ struct verbs_context_ops {
                         struct ibv_qp_attr *attr,
                         int attr_mask,
                         struct ibv_qp_init_attr *init_attr);
+#if IBV_PABI_LAYOUT >= 34  /* rdma-core v36's layout of provider ABI 34 on */
         int (*query_qp_data_in_order)(struct ibv_qp *qp, uint32_t op, uint32_t flags);
+#endif
         int (*query_rt_values)(struct ibv_context *context, struct ibv_values_ex *values);
         int (*query_srq)(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
 #if IBV_PABI_LAYOUT >= 65  /* provider ABI 65 on */
@@ -482,7 +490,9 @@ struct verbs_context_ops {
 #if IBV_PABI_LAYOUT >= 65  /* provider ABI 65 on */
         int (*set_err_comp_cntr)(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 #endif
+#if IBV_PABI_LAYOUT >= 33  /* rdma-core v35's layout of provider ABI 34 on */
         void (*unimport_dm)(struct ibv_dm *dm);
+#endif
         void (*unimport_mr)(struct ibv_mr *mr);
         void (*unimport_pd)(struct ibv_pd *pd);
 };
@@ -531,7 +541,9 @@ struct verbs_sysfs_dev {
         uint32_t driver_id;
         enum ibv_node_type node_type;
         int ibdev_idx;
+#if IBV_PABI_LAYOUT >= 33  /* rdma-core v35's layout of provider ABI 34 on */
         uint32_t num_ports;
+#endif
         uint32_t abi_ver;
         struct timespec time_created;
 };
@@ -1410,9 +1422,11 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
 // `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. 0, or the positive errno.
 //
 // Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
-// inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
-// definition (the extra argument is ignored, so its driver attributes are not sent), while the
-// 8-argument form would read a stale stack slot as `driver` when a v44 provider calls.
+// inside the same IBVERBS_PRIVATE_34 node, so its v54-v56 providers (Debian 13's) pass eight
+// arguments and v36-v53's seven. This reads the eighth place and takes it as the provider's
+// driver chain only for a provider of the v54-v56 layout (`pabi::LAYOUT_V54`, told when it
+// registered: `provider::release`); for any other it is not looked at (a seven-argument caller
+// leaves a stale stack slot or register there).
 int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
                           uint64_t offset,
                           size_t length,

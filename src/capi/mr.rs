@@ -12,7 +12,7 @@
 use core::ffi::{c_int, c_uint, c_void};
 
 use crate::abi::driver::verbs_mr;
-use crate::abi::kern_abi::{ibv_alloc_mw, ibv_reg_mr, ibv_rereg_mr};
+use crate::abi::kern_abi::{ibv_alloc_mw, ibv_command_buffer, ibv_reg_mr, ibv_rereg_mr};
 use crate::abi::uapi::{ib_uverbs_alloc_mw_resp, ib_uverbs_reg_mr_resp, ib_uverbs_rereg_mr_resp};
 use crate::abi::verbs::{ibv_buf, ibv_mr, ibv_mr_init_attr, ibv_mw, ibv_pd, ibv_sge};
 use crate::capi::export::{Array, Buf, export};
@@ -230,9 +230,11 @@ fn ibv_cmd_reg_mr(
 /// `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. 0, or the positive errno.
 ///
 /// Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
-/// inside the same IBVERBS_PRIVATE_34 node; a v54-v56 provider passing it is served by this
-/// definition (the extra argument is ignored, so its driver attributes are not sent), while the
-/// 8-argument form would read a stale stack slot as `driver` when a v44 provider calls.
+/// inside the same IBVERBS_PRIVATE_34 node, so its v54-v56 providers (Debian 13's) pass eight
+/// arguments and v36-v53's seven. This reads the eighth place and takes it as the provider's
+/// driver chain only for a provider of the v54-v56 layout (`pabi::LAYOUT_V54`, told when it
+/// registered: `provider::release`); for any other it is not looked at (a seven-argument caller
+/// leaves a stale stack slot or register there).
 #[export(PRIVATE 34..57)]
 fn ibv_cmd_reg_dmabuf_mr(
     pd: Pd,
@@ -242,8 +244,10 @@ fn ibv_cmd_reg_dmabuf_mr(
     fd: c_int,
     access: c_int,
     vmr: Ptr<verbs_mr>,
+    driver_v54: *mut ibv_command_buffer,
 ) -> Errno {
-    mr::cmd::reg_dmabuf(pd, offset, length, iova, fd, access, vmr, Chain::NONE)
+    let driver = mr::cmd::dmabuf_chain_v54(pd, driver_v54);
+    mr::cmd::reg_dmabuf(pd, offset, length, iova, fd, access, vmr, driver)
 }
 
 /// `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`

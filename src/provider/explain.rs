@@ -53,7 +53,8 @@ pub struct Found {
     pub abi: u32,
     /// The `IBVERBS_PRIVATE_<N>` nodes it needs, or why they could not be read.
     pub needs: Result<Vec<u32>, ElfError>,
-    /// For a file of provider ABI 59: the layout it was built with, and why ([`super::release`]).
+    /// For a file of a provider ABI with several layouts: the layout it was built with, and why
+    /// ([`super::release`]); for ABI 34 only when it is not the ABI's own.
     pub layout: Option<super::release::Detection>,
 }
 
@@ -359,8 +360,11 @@ pub fn provider_files(name: &OsStr, seen: &Seen<'_>) -> (Vec<Found>, Vec<String>
         here.sort_by_key(|(abi, _)| std::cmp::Reverse(*abi));
         for (abi, path) in here {
             let needs = elfneed::file_needed_private_abis(&path);
-            let layout =
-                (abi == crate::abi::driver::pabi::NODE_V62).then(|| super::release::detect(&path));
+            // ABI 59's layout is always said; 34's when it is not the ABI's own (v34, v35,
+            // v54-v56: most providers of 34 are v36-v53's).
+            let layout = crate::abi::driver::pabi::has_other_layouts(abi)
+                .then(|| super::release::detect(&path, abi))
+                .filter(|d| abi == crate::abi::driver::pabi::NODE_V62 || d.layout != abi);
             found.push(Found {
                 path,
                 abi,

@@ -16,7 +16,7 @@ use crate::abi::driver::verbs_context_pabi34 as verbs_context;
 use crate::abi::verbs::{ibv_context, ibv_device};
 
 /// rdma-core's `verbs_init_context`: the core half of every context, of layout `abi`
-/// (`pabi::LAYOUTS`: a provider ABI, or ABI 59's v62 layout). Owns `cmd_fd` (closed on failure).
+/// (`pabi::LAYOUTS`: a provider ABI, or another layout of one). Owns `cmd_fd` (closed on failure).
 ///
 /// # Safety
 /// `vctx` is the common part (PABI-34 view, `ctxpriv::view34`) of a zeroed `verbs_context` of
@@ -57,7 +57,7 @@ pub(crate) unsafe fn init_context(
 
 /// `_verbs_init_and_alloc_context` for a provider of ABI `abi`: `alloc_size` zeroed bytes from
 /// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised, in
-/// the layout of the device's driver (ABI 59 has two: `verbs::ctxlayout`, which records it).
+/// the layout of the device's driver (ABIs 34 and 59 have several: `verbs::ctxlayout`, which records them).
 /// Owns `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit;
 /// ENOMEM.
 ///
@@ -70,8 +70,8 @@ pub(crate) fn alloc_context(
     offset: usize,
     driver_id: u32,
 ) -> crate::errno::Result<*mut c_void> {
-    // The layout of the device's driver: its ABI's, or ABI 59's other one (ctxlayout).
-    let layout = if abi == pabi::NODE_V62 {
+    // The layout of the device's driver: its ABI's, or another of that ABI's (ctxlayout).
+    let layout = if pabi::has_other_layouts(abi) {
         device_layout(abi, device)
     } else {
         abi
@@ -94,7 +94,7 @@ pub(crate) fn alloc_context(
     // SAFETY: the context lies inside the fresh allocation (checked above).
     let r = unsafe { init_context(vctx, layout, device, cmd_fd, driver_id) };
     let r = r.and_then(|()| {
-        if abi != pabi::NODE_V62 {
+        if !pabi::has_other_layouts(abi) {
             return Ok(());
         }
         crate::verbs::ctxlayout::record(start, layout).inspect_err(|_| {
@@ -261,7 +261,7 @@ pub(crate) fn uninit(context: *mut c_void, abi: u32) {
     // `layout`, as _verbs_init_and_alloc_context recorded it), its provider's free_context
     // calling.
     unsafe { uninit_context(crate::verbs::ctxpriv::view34(context, layout)) }
-    if abi == pabi::NODE_V62 {
+    if pabi::has_other_layouts(abi) {
         crate::verbs::ctxlayout::forget(context);
     }
 }

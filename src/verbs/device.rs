@@ -263,6 +263,10 @@ fn sysfs_ports(ctx: Ctx) -> u32 {
     let Some(v) = (unsafe { v.as_ref() }) else {
         return 0;
     };
+    // A provider of rdma-core v34's layout reads abi_ver where num_ports is (devlist).
+    if devlist::ops_abi(v.ops) == crate::abi::driver::pabi::LAYOUT_V34 {
+        return 0;
+    }
     // SAFETY: its sysfs record: NULL or live as long as the device.
     unsafe { v.sysfs.as_ref() }.map_or(0, |s| s.num_ports)
 }

@@ -378,6 +378,13 @@ impl CHooks<'_> {
             }
             _ => core::ptr::null(),
         };
+        // rdma-core v34's verbs_sysfs_dev has no num_ports: its abi_ver sits there (v35
+        // inserted num_ports before abi_ver), so a provider of that layout gets abi_ver in it.
+        sr.num_ports = if ops_abi(ops) == pabi::LAYOUT_V34 {
+            rec.abi_ver
+        } else {
+            rec.num_ports
+        };
         if st.modalias_read {
             sr.flags |= device::VSYSFS_READ_MODALIAS;
             let m = st.modalias(dev).unwrap_or(b"");
@@ -512,19 +519,19 @@ pub(crate) fn vdev_of(dev: *mut ibv_device) -> VdevPtr {
     VdevPtr(dev.cast())
 }
 
-/// The `verbs_device_ops` tables registered through the entry point of a provider ABI other
-/// than the oldest, with that ABI and the layout its provider was built with (`pabi::LAYOUT_V62`
-/// for a PABI-59 provider of rdma-core v62/v63, else the ABI).
+/// The `verbs_device_ops` tables whose layout is not the oldest ABI's own: registered through
+/// the entry point of a later provider ABI, or a provider of ABI 34 built by rdma-core v34, v35
+/// or v54-v56 (`pabi::OTHER_LAYOUTS`), with that ABI and its layout.
 static NEWER_DRIVERS: Mutex<Vec<(usize, u32, u32)>> = Mutex::new(Vec::new());
 /// Whether [`NEWER_DRIVERS`] holds any table (set under its lock after the push, never cleared).
 static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
 /// The layout (`pabi::LAYOUTS`) of the driver whose ops table is `ops`: the ABI of the
-/// `verbs_register_driver_<N>` it registered through, or `pabi::LAYOUT_V62` for a provider of
-/// ABI 59 built by rdma-core v62/v63. It decides the layout of the `verbs_context` its
-/// `alloc_context`/`import_context` return.
+/// `verbs_register_driver_<N>` it registered through, or the other layout of that ABI its
+/// provider was built with (`provider::release`). It decides the layout of the `verbs_context`
+/// its `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
-    // Without newer providers (the usual case) there is nothing to look up: no lock per open.
+    // Without such providers (the usual case) there is nothing to look up: no lock per open.
     if !ANY_NEWER.load(Ordering::Acquire) {
         return pabi::OLDEST;
     }
@@ -537,7 +544,7 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
 /// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
 /// pointer is kept now (it is the provider's identity from here on); the table is read by
 /// [`read_match`] when a device is first matched, as rdma-core reads it only then. A provider of
-/// ABI 59 has its layout told here (`ctxlayout::of_provider`).
+/// an ABI with several layouts (34, 59) has its layout told here (`ctxlayout::of_provider`).
 ///
 /// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
 /// (it lives as long as the process).
@@ -551,12 +558,12 @@ pub(crate) fn register_driver(ops: *const verbs_device_ops, provider_abi: u32) {
             "libibverbs: provider ops at {ops:p} registered (provider ABI {provider_abi})"
         ),
     );
-    if provider_abi != pabi::OLDEST {
-        let layout = if provider_abi == pabi::NODE_V62 {
-            crate::verbs::ctxlayout::of_provider(ops as usize)
-        } else {
-            provider_abi
-        };
+    let layout = if pabi::has_other_layouts(provider_abi) {
+        crate::verbs::ctxlayout::of_provider(ops as usize, provider_abi)
+    } else {
+        provider_abi
+    };
+    if layout != pabi::OLDEST {
         let mut l = NEWER_DRIVERS.lock().unwrap_or_else(|e| e.into_inner());
         if l.try_reserve(1).is_ok() {
             l.push((ops as usize, provider_abi, layout));

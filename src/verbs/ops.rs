@@ -579,18 +579,37 @@ pub(crate) fn verbs_set_ops<const ABI: u32>(
     if vctx.is_null() || ops.is_null() {
         return;
     }
-    // ABI 59's other layout (rdma-core v62/v63: verbs::ctxlayout); decided when this is compiled
-    // for every other ABI.
-    if ABI == pabi::NODE_V62 && crate::verbs::ctxlayout::of(ABI, vctx) == pabi::LAYOUT_V62 {
-        let view = crate::verbs::ctxpriv::view34(vctx, pabi::LAYOUT_V62);
-        // SAFETY: as below, for a context and a table of layout 62.
-        unsafe { set_ops::<{ pabi::LAYOUT_V62 }, true>(view, pabi::LAYOUT_V62, ops.cast()) };
-        return;
+    // Another layout of this ABI (rdma-core v34/v35 of ABI 34, v62/v63 of 59:
+    // verbs::ctxlayout); decided when this is compiled for every other ABI.
+    if pabi::has_other_layouts(ABI) {
+        let layout = crate::verbs::ctxlayout::of(ABI, vctx);
+        if layout != ABI && pabi::tables_differ(layout) {
+            set_ops_other(vctx, layout, ops);
+            return;
+        }
     }
     let view = crate::verbs::ctxpriv::view34(vctx, ABI);
     // SAFETY: the C caller's contract: a context of this ABI whose priv is ours; the provider's
     // op table of its ABI.
     unsafe { set_ops::<ABI, true>(view, ABI, ops.cast()) };
+}
+
+/// [`verbs_set_ops`] on a context of `layout`, another layout of its ABI whose tables differ
+/// (`pabi::tables_differ`: it was recorded).
+#[cold]
+fn set_ops_other(vctx: *mut core::ffi::c_void, layout: u32, ops: *const core::ffi::c_void) {
+    let view = crate::verbs::ctxpriv::view34(vctx, layout);
+    let src = ops.cast::<usize>();
+    match layout {
+        // SAFETY: the C caller's contract, for a context and a table of rdma-core v34's layout.
+        pabi::LAYOUT_V34 => unsafe { set_ops::<{ pabi::LAYOUT_V34 }, true>(view, layout, src) },
+        // SAFETY: as above, of v35's layout.
+        pabi::LAYOUT_V35 => unsafe { set_ops::<{ pabi::LAYOUT_V35 }, true>(view, layout, src) },
+        // SAFETY: as above, of v62/v63's layout.
+        pabi::LAYOUT_V62 => unsafe { set_ops::<{ pabi::LAYOUT_V62 }, true>(view, layout, src) },
+        // Not a recorded layout (the caller passes only those whose tables differ).
+        _ => {}
+    }
 }
 
 /// Fill the private table and the public slots with the defaults, as a fresh context of provider

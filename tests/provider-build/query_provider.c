@@ -4,7 +4,9 @@
  * ABI; tests/provider-build/run builds it against our installed driver.h as librxe-rdmav34.so
  * (default) and librxe-rdmav<N>.so (-DIBVERBS_PABI_VERSION=N: 57, 59, 64, 65; and 59 in rdma-core
  * v62/v63's layout with -DIBVERBS_PABI_LAYOUT=62, which also answers the port speed through
- * ibv_cmd_query_port_speed, the import v62's mlx5 has and the library tells that layout by), and tests/vm runs
+ * ibv_cmd_query_port_speed, the import v62's mlx5 has and the library tells that layout by; and 34
+ * in rdma-core v34's, v35's and v54-v56's layouts with -DIBVERBS_PABI_LAYOUT=32, 33 and 54, which
+ * the library tells by the rdma-core release installed beside them), and tests/vm runs
  * each under our library, where `ibv_devinfo -v` must print what Debian's rxe prints under the
  * system library (the ops' slots in the provider's table, and the context's layout, are its
  * ABI's: a slot read at another ABI's place would lose the queries). The queries go to the kernel through the library's
@@ -23,6 +25,18 @@ _Static_assert(sizeof(struct verbs_context) == 680 &&
 	       "rdma-core v62's struct verbs_context");
 #elif IBVERBS_PABI_VERSION == 59
 _Static_assert(sizeof(struct verbs_context) == 672, "rdma-core v61's struct verbs_context");
+#elif IBV_PABI_LAYOUT == 32
+/* rdma-core v34.0's tables: 73 ops, and abi_ver right after ibdev_idx. */
+_Static_assert(sizeof(struct verbs_context_ops) == 73 * sizeof(void *) &&
+		       offsetof(struct verbs_sysfs_dev, abi_ver) ==
+			       offsetof(struct verbs_sysfs_dev, ibdev_idx) + 4,
+	       "rdma-core v34's struct verbs_context_ops and verbs_sysfs_dev");
+#elif IBV_PABI_LAYOUT == 33
+_Static_assert(sizeof(struct verbs_context_ops) == 75 * sizeof(void *),
+	       "rdma-core v35's struct verbs_context_ops");
+#elif IBVERBS_PABI_VERSION == 34
+_Static_assert(sizeof(struct verbs_context_ops) == 76 * sizeof(void *),
+	       "rdma-core v36-v56's struct verbs_context_ops");
 #endif
 
 struct query_device {
@@ -110,7 +124,14 @@ static struct verbs_device *alloc_device(struct verbs_sysfs_dev *sysfs_dev)
 {
 	struct query_device *dev = calloc(1, sizeof(*dev));
 
-	(void)sysfs_dev;
+	/* The uverbs ABI version where this provider's verbs_sysfs_dev has it must be the one the test
+	 * gives (QUERY_PROVIDER_ABI_VER): rdma-core v34's layout has no num_ports before abi_ver. */
+	const char *want = getenv("QUERY_PROVIDER_ABI_VER");
+
+	if (want && sysfs_dev->abi_ver != (uint32_t)atoi(want)) {
+		free(dev);
+		return NULL;
+	}
 	return dev ? &dev->vdev : NULL;
 }
 

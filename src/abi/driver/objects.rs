@@ -128,6 +128,7 @@ pub struct verbs_sysfs_dev {
     pub driver_id: u32,
     pub node_type: CEnum<ibv_node_type>,
     pub ibdev_idx: c_int,
+    /// pabi: 33 (added by rdma-core v35 inside provider ABI 34, before `abi_ver`)
     pub num_ports: u32,
     pub abi_ver: u32,
     pub time_created: libc::timespec,

@@ -170,6 +170,7 @@ pub struct verbs_context_ops {
     pub free_context: Option<unsafe extern "C" fn(context: *mut ibv_context)>,
     pub free_dm: Option<unsafe extern "C" fn(dm: *mut ibv_dm) -> c_int>,
     pub get_srq_num: Option<unsafe extern "C" fn(srq: *mut ibv_srq, srq_num: *mut u32) -> c_int>,
+    /// pabi: 33 (added by rdma-core v35 inside provider ABI 34: layout 33)
     pub import_dm:
         Option<unsafe extern "C" fn(context: *mut ibv_context, dm_handle: u32) -> *mut ibv_dm>,
     pub import_mr: Option<unsafe extern "C" fn(pd: *mut ibv_pd, mr_handle: u32) -> *mut ibv_mr>,
@@ -286,6 +287,7 @@ pub struct verbs_context_ops {
             init_attr: *mut ibv_qp_init_attr,
         ) -> c_int,
     >,
+    /// pabi: 34 (added by rdma-core v36: provider ABI 34's own layout)
     pub query_qp_data_in_order:
         Option<unsafe extern "C" fn(qp: *mut ibv_qp, op: u32, flags: u32) -> c_int>,
     pub query_rt_values: Option<
@@ -359,6 +361,7 @@ pub struct verbs_context_ops {
     /// pabi: 65 (added by provider ABI 65)
     pub set_err_comp_cntr:
         Option<unsafe extern "C" fn(comp_cntr: *mut ibv_comp_cntr, value: u64) -> c_int>,
+    /// pabi: 33 (added by rdma-core v35 inside provider ABI 34: layout 33)
     pub unimport_dm: Option<unsafe extern "C" fn(dm: *mut ibv_dm)>,
     pub unimport_mr: Option<unsafe extern "C" fn(mr: *mut ibv_mr)>,
     pub unimport_pd: Option<unsafe extern "C" fn(pd: *mut ibv_pd)>,

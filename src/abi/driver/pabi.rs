@@ -1,26 +1,31 @@
 //! What each provider ABI changed in the layouts a provider shares with the core, as data (read
-//! off rdma-core's `driver.h` and `verbs.h` of v44 (ABI 34), v57.0 (57), v61.0 (59), v64.0 (64)
-//! and v65 (65)).
+//! off rdma-core's `driver.h` and `verbs.h` of v34.0, v35.0 and v44 (ABI 34), v57.0 (57), v61.0
+//! and v62.1 (59), v64.0 (64) and v65 (65)).
 //!
-//! Two things changed from one ABI to the next, both by addition:
+//! Two things changed from one layout to the next, both by addition:
 //! - `struct verbs_context_ops` gained ops, each at its alphabetical place ([`OPS_ADDED`]): a
-//!   provider's table holds exactly the ops of its ABI, in the newest table's order;
+//!   provider's table holds exactly the ops of its layout, in the newest table's order;
 //! - `struct verbs_context` gained public ops *in front* of its older members ([`FRONT_OPS`]),
 //!   so everything from `query_port` to `context` sits at the same distance before `ibv_context`
-//!   in every ABI's layout: the library works on that common part (`verbs_context_pabi34`),
-//!   which starts [`front_bytes`] after the provider's `verbs_context`.
+//!   in every layout: the library works on that common part (`verbs_context_pabi34`), which
+//!   starts [`front_bytes`] after the provider's `verbs_context`.
 //!
-//! Everything per ABI is derived from these two lists and [`PROVIDER_ABIS`]; adding a provider
-//! ABI means adding its number there (in `ibverbs-edge`, which binds the symbol versions too) and
-//! its additions here. The signatures a release changed are declarations of their own in `capi`.
+//! Everything per layout is derived from these two lists, [`PROVIDER_ABIS`] and
+//! [`OTHER_LAYOUTS`]; adding a provider ABI means adding its number there (in `ibverbs-edge`,
+//! which binds the symbol versions too) and its additions here. The signatures a release changed
+//! are declarations of their own in `capi`.
 //!
 //! Layouts and nodes: the lists are keyed by *layout*, which is the provider ABI's number except
-//! for one ABI rdma-core changed in place. v62 and v63 kept ABI 59 (node `IBVERBS_PRIVATE_59`,
-//! files `-rdmav59.so`) but added `dm_export_dmabuf_fd` and `query_port_speed` to the op table
-//! and `dm_export_dmabuf_fd` in front of `verbs_context`: layout [`LAYOUT_V62`] (62), which
-//! belongs to node [`NODE_V62`] (59) and sits between 59's and 64's ([`LAYOUTS`]). Which of the
-//! two a provider of ABI 59 has is told when it registers (`provider::release`), and each
-//! context of that node carries it (`verbs::ctxlayout`).
+//! where rdma-core changed an ABI in place ([`OTHER_LAYOUTS`], each told apart per provider file
+//! when it registers: `provider::release`; each context carries it: `verbs::ctxlayout`):
+//! - ABI 34 (node `IBVERBS_PRIVATE_34`, files `-rdmav34.so`) is rdma-core v36 to v56's table.
+//!   v34 built it without `import_dm`, `unimport_dm` and `query_qp_data_in_order` (73 ops) and
+//!   v35 without `query_qp_data_in_order` (75): layouts [`LAYOUT_V34`] and [`LAYOUT_V35`], keyed
+//!   below 34 so that numeric order is release order. v54 to v56 kept v36's tables but gave
+//!   `ibv_cmd_reg_dmabuf_mr` an eighth parameter: layout [`LAYOUT_V54`] (its tables are 34's).
+//! - v62 and v63 kept ABI 59 but added `dm_export_dmabuf_fd` and `query_port_speed` to the op
+//!   table and `dm_export_dmabuf_fd` in front of `verbs_context`: layout [`LAYOUT_V62`], between
+//!   59's and 64's.
 
 use core::mem::{offset_of, size_of};
 
@@ -48,35 +53,98 @@ pub const NODE_V62: u32 = 59;
 /// cbindgen:ignore
 pub const LAYOUT_V62: u32 = 62;
 
-/// Every layout, oldest first: the provider ABIs', and [`LAYOUT_V62`] after its node's.
-pub const LAYOUTS: [u32; PROVIDER_ABIS.len() + 1] = {
-    let mut out = [0; PROVIDER_ABIS.len() + 1];
-    let (mut i, mut j) = (0, 0);
-    while i < PROVIDER_ABIS.len() {
-        out[j] = PROVIDER_ABIS[i];
+/// rdma-core v34's layout of provider ABI 34: 73 ops (no `import_dm`, `unimport_dm`,
+/// `query_qp_data_in_order`), and `verbs_sysfs_dev` without `num_ports` (its `abi_ver` sits
+/// where v35 put `num_ports`). Keyed below 34: numeric order is release order.
+///
+/// cbindgen:ignore
+pub const LAYOUT_V34: u32 = 32;
+
+/// rdma-core v35's layout of provider ABI 34: 75 ops (no `query_qp_data_in_order`).
+///
+/// cbindgen:ignore
+pub const LAYOUT_V35: u32 = 33;
+
+/// rdma-core v54 to v56's layout of provider ABI 34: 34's tables, and `ibv_cmd_reg_dmabuf_mr`
+/// with the provider's `driver` chain as an eighth argument (v36 to v53 pass seven).
+///
+/// cbindgen:ignore
+pub const LAYOUT_V54: u32 = 54;
+
+/// The layouts that are not a provider ABI's own, each with its node (provider ABI).
+pub const OTHER_LAYOUTS: [(u32, u32); 4] = [
+    (LAYOUT_V34, 34),
+    (LAYOUT_V35, 34),
+    (LAYOUT_V54, 34),
+    (LAYOUT_V62, NODE_V62),
+];
+
+/// Every layout, oldest first: the provider ABIs' and [`OTHER_LAYOUTS`]'.
+pub const LAYOUTS: [u32; PROVIDER_ABIS.len() + OTHER_LAYOUTS.len()] = {
+    let mut out = [0; PROVIDER_ABIS.len() + OTHER_LAYOUTS.len()];
+    let mut j = 0;
+    while j < PROVIDER_ABIS.len() {
+        out[j] = PROVIDER_ABIS[j];
         j += 1;
-        if PROVIDER_ABIS[i] == NODE_V62 {
-            out[j] = LAYOUT_V62;
-            j += 1;
+    }
+    while j < out.len() {
+        out[j] = OTHER_LAYOUTS[j - PROVIDER_ABIS.len()].0;
+        j += 1;
+    }
+    // Insertion sort (const).
+    let mut i = 1;
+    while i < out.len() {
+        let mut k = i;
+        while k > 0 && out[k - 1] > out[k] {
+            let t = out[k];
+            out[k] = out[k - 1];
+            out[k - 1] = t;
+            k -= 1;
         }
         i += 1;
     }
-    assert!(j == out.len());
+    i = 1;
+    while i < out.len() {
+        assert!(out[i - 1] < out[i], "a layout key twice");
+        i += 1;
+    }
     out
 };
 
 /// The provider ABI (version node) of a layout.
 pub const fn node_of(layout: u32) -> u32 {
-    if layout == LAYOUT_V62 {
-        NODE_V62
-    } else {
-        layout
+    let mut i = 0;
+    while i < OTHER_LAYOUTS.len() {
+        if OTHER_LAYOUTS[i].0 == layout {
+            return OTHER_LAYOUTS[i].1;
+        }
+        i += 1;
     }
+    layout
+}
+
+/// Whether provider ABI `abi` has layouts besides its own ([`OTHER_LAYOUTS`]).
+pub const fn has_other_layouts(abi: u32) -> bool {
+    let mut i = 0;
+    while i < OTHER_LAYOUTS.len() {
+        if OTHER_LAYOUTS[i].1 == abi {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether a context of `layout` differs from one of its node's own layout (its op table or its
+/// front): such a context is recorded (`verbs::ctxlayout`). [`LAYOUT_V54`] does not.
+pub const fn tables_differ(layout: u32) -> bool {
+    let node = node_of(layout);
+    op_count(layout) != op_count(node) || front_bytes(layout) != front_bytes(node)
 }
 
 /// Whether `n` is a layout key ([`LAYOUTS`]).
 pub const fn is_layout(n: u32) -> bool {
-    is_provider_abi(n) || n == LAYOUT_V62
+    is_provider_abi(n) || node_of(n) != n
 }
 
 /// Whether `n` is a provider ABI this library speaks.
@@ -92,9 +160,19 @@ pub const fn is_provider_abi(n: u32) -> bool {
 }
 
 /// The slots (byte offsets in the newest [`verbs_context_ops`]) each layout after the oldest
-/// added to the op table. ops.rs marks the same members `pabi: N` for the header generator;
-/// tests/abi_layout_rust.rs checks that the two agree.
-pub const OPS_ADDED: [(u32, &[usize]); 4] = [
+/// ([`LAYOUTS`]`[0]`: rdma-core v34's) added to the op table. ops.rs marks the members added
+/// after provider ABI 34's own layout `pabi: N` for the header generator; tests/abi_layout_rust.rs
+/// checks that the two agree.
+pub const OPS_ADDED: [(u32, &[usize]); 6] = [
+    // rdma-core v35 and v36, still provider ABI 34 (its own layout is v36's).
+    (
+        LAYOUT_V35,
+        &[
+            offset_of!(verbs_context_ops, import_dm),
+            offset_of!(verbs_context_ops, unimport_dm),
+        ],
+    ),
+    (34, &[offset_of!(verbs_context_ops, query_qp_data_in_order)]),
     (
         59,
         &[
@@ -138,9 +216,9 @@ pub const OPS_ADDED: [(u32, &[usize]); 4] = [
 /// The number of op slots in the newest table (each one function pointer).
 pub const OPS: usize = size_of::<verbs_context_ops>() / size_of::<usize>();
 
-/// The layout that added each slot of the newest table ([`OLDEST`] for the original ones).
+/// The layout that added each slot of the newest table (`LAYOUTS[0]` for rdma-core v34's).
 pub const OP_SINCE: [u32; OPS] = {
-    let mut t = [OLDEST; OPS];
+    let mut t = [LAYOUTS[0]; OPS];
     let mut i = 0;
     while i < OPS_ADDED.len() {
         let (abi, slots) = OPS_ADDED[i];
@@ -240,6 +318,12 @@ const _: () = {
     assert!(size_of::<verbs_context>() == context_size(PROVIDER_ABIS[PROVIDER_ABIS.len() - 1]));
     assert!(op_count(PROVIDER_ABIS[PROVIDER_ABIS.len() - 1]) == OPS);
     assert!(op_count(OLDEST) == 76);
+    // rdma-core v34.0's, v35.0's and v54-v56's verbs_context_ops: 73, 75 and 76 ops; their
+    // verbs_context is v44's.
+    assert!(op_count(LAYOUT_V34) == 73 && op_count(LAYOUT_V35) == 75);
+    assert!(op_count(LAYOUT_V54) == 76 && !tables_differ(LAYOUT_V54));
+    assert!(context_size(LAYOUT_V34) == 648 && context_size(LAYOUT_V35) == 648);
+    assert!(tables_differ(LAYOUT_V34) && tables_differ(LAYOUT_V35) && tables_differ(LAYOUT_V62));
     // rdma-core v61.0's and v62.1's verbs_context_ops: 79 and 81 ops; their verbs_context: 672
     // and 680 bytes.
     assert!(op_count(NODE_V62) == 79 && op_count(LAYOUT_V62) == 81);

@@ -119,9 +119,15 @@ fn list_files(dir: &PathBuf) {
         let needs = elfneed::file_needed_private_abis(f);
         let text = match &needs {
             Ok(n) if n.iter().all(|a| SUPPORTED_PROVIDER_ABIS.contains(a)) && !n.is_empty() => {
-                // Provider ABI 59 has two layouts (rdma-core v62/v63 changed it in place).
+                // Provider ABI 59 has two layouts (rdma-core v62/v63 changed it in place), 34
+                // four (v34, v35 and v54-v56 built other ones than its own: said when chosen).
                 if n.contains(&ibverbs::abi::driver::pabi::NODE_V62) {
-                    println!("  {}: {}", f.display(), release::detect(f));
+                    println!("  {}: {}", f.display(), release::detect(f, 59));
+                } else if n.contains(&34) {
+                    let d = release::detect(f, 34);
+                    if d.layout != 34 {
+                        println!("  {}: {d}", f.display());
+                    }
                 }
                 continue;
             }

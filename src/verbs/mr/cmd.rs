@@ -10,6 +10,7 @@ use crate::abi::driver::ibv_mr_type::{
     IBV_MR_TYPE_DMABUF_MR, IBV_MR_TYPE_IMPORTED_MR, IBV_MR_TYPE_MR,
 };
 use crate::abi::driver::{verbs_dmah, verbs_mr};
+use crate::abi::kern_abi::ibv_command_buffer;
 use crate::abi::verbs::ibv_rereg_mr_flags::IBV_REREG_MR_CHANGE_PD;
 use crate::abi::verbs::{ibv_context, ibv_mr, ibv_mr_init_attr, ibv_mw, ibv_pd};
 use crate::cmd::mr::MrKeys;
@@ -89,6 +90,25 @@ pub(crate) fn reg(
     };
     store(vmr, s);
     Ok(())
+}
+
+/// The driver chain of ABI 34's `ibv_cmd_reg_dmabuf_mr`: `driver` (its eighth argument) when
+/// the provider of `pd`'s device has rdma-core v54-v56's layout, whose form has it; none for
+/// v36-v53's seven-argument form, whose eighth place holds no argument.
+///
+/// The C caller's contract: for a v54-v56 provider, `driver` is NULL or a chain of live command
+/// buffers.
+pub(crate) fn dmabuf_chain_v54(pd: Pd, driver: *mut ibv_command_buffer) -> Chain {
+    // SAFETY: a live PD of an open context (the handle's contract): its device is listed.
+    let dev = unsafe { (*pd.context()).device };
+    // SAFETY: a listed device's record, whose ops were set when a provider took it.
+    let ops = unsafe { (*crate::verbs::devlist::vdev_of(dev).0).ops };
+    if crate::verbs::devlist::ops_abi(ops) == crate::abi::driver::pabi::LAYOUT_V54 {
+        // SAFETY: the C caller's contract (a provider of that layout passes its chain).
+        unsafe { Chain::from_raw(driver) }
+    } else {
+        Chain::NONE
+    }
 }
 
 /// `ibv_cmd_reg_dmabuf_mr` of every provider ABI: REG_DMABUF_MR with the provider's `driver`

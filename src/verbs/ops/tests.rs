@@ -105,16 +105,17 @@ fn empty() -> verbs_context_ops {
 fn table_has_a_pointer_slot_per_op_of_each_abi() {
     assert_eq!(size_of::<verbs_context_ops>(), NOPS * size_of::<usize>());
     assert_eq!(size_of::<verbs_context_ops>(), 744);
-    assert_eq!(pabi::LAYOUTS, [34, 57, 59, 62, 64, 65]);
+    assert_eq!(pabi::LAYOUTS, [32, 33, 34, 54, 57, 59, 62, 64, 65]);
     let counts: Vec<usize> = pabi::LAYOUTS.iter().map(|&a| pabi::op_count(a)).collect();
-    // rdma-core's verbs_context_ops: 608 bytes at ABI 34 and 57, then 3 ops more (59: v59-v61),
-    // 2 more (v62/v63, still ABI 59), 2 more (64), 10 more (65).
-    assert_eq!(counts, [76, 76, 79, 81, 83, 93]);
+    // rdma-core's verbs_context_ops: 73 ops in v34, 75 in v35 (layouts 32 and 33 of ABI 34), 608
+    // bytes (76 ops) from v36 to v56 (ABI 34, and its v54-v56 layout) and at 57, then 3 ops more
+    // (59: v59-v61), 2 more (v62/v63, still ABI 59), 2 more (64), 10 more (65).
+    assert_eq!(counts, [73, 75, 76, 76, 76, 79, 81, 83, 93]);
     let fronts: Vec<usize> = pabi::LAYOUTS
         .iter()
         .map(|&a| pabi::front_bytes(a))
         .collect();
-    assert_eq!(fronts, [0, 0, 24, 32, 48, 48]);
+    assert_eq!(fronts, [0, 0, 0, 0, 0, 24, 32, 48, 48]);
 }
 
 /// What a fresh context's private table holds: the defaults, except `async_event` (whose
@@ -538,3 +539,5 @@ fn provider_tables_match_rdma_core_layouts() {
 
 #[path = "tests_layout62.rs"]
 mod layout62;
+#[path = "tests_layout_v34.rs"]
+mod layout_v34;

@@ -135,3 +135,11 @@ static NEWEST_NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new
     rows.sort_by_key(|r| r.1);
     rows.into_iter().map(|r| r.0).collect()
 });
+
+/// The slot of op `name` in the newest table.
+pub(super) fn newest_at(name: &str) -> usize {
+    NEWEST_NAMES
+        .iter()
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("{name} is not in the newest table"))
+}
