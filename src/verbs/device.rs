@@ -263,12 +263,9 @@ fn sysfs_ports(ctx: Ctx) -> u32 {
     let Some(v) = (unsafe { v.as_ref() }) else {
         return 0;
     };
-    // A provider of rdma-core v34's layout reads abi_ver where num_ports is (devlist).
-    if devlist::ops_abi(v.ops) == crate::abi::driver::pabi::LAYOUT_V34 {
-        return 0;
-    }
-    // SAFETY: its sysfs record: NULL or live as long as the device.
-    unsafe { v.sysfs.as_ref() }.map_or(0, |s| s.num_ports)
+    // SAFETY: its sysfs record: NULL or one devlist made, live as long as the device. (Not its
+    // num_ports slot, which holds abi_ver for a provider of rdma-core v34's layout.)
+    unsafe { devlist::sysfs_num_ports(v.sysfs) }
 }
 
 /// `ibv_cmd_query_port`: the port attributes (QUERY_PORT ioctl with the extended fields, else the

@@ -301,13 +301,36 @@ pub(crate) fn fill_cstr(dst: &mut [c_char], s: &[u8]) {
     }
 }
 
-/// A zeroed `verbs_sysfs_dev` from libc's allocator (rdma-core frees it with free()).
+/// A device's sysfs record as this library allocates it: the `verbs_sysfs_dev` providers see,
+/// then the port count again, where no provider looks (a provider of rdma-core v34's layout reads
+/// `abi_ver` in the `num_ports` slot: `CHooks::sysfs_for`).
+#[repr(C)]
+struct SysfsRecord {
+    c: verbs_sysfs_dev,
+    num_ports: u32,
+}
+
+/// The port count of a device's sysfs record (NULL: 0).
+///
+/// # Safety
+/// `s` is NULL or a record this library made (every listed device's `sysfs` is), live.
+#[inline(always)]
+pub(crate) unsafe fn sysfs_num_ports(s: *const verbs_sysfs_dev) -> u32 {
+    // SAFETY: the caller's contract: NULL or the start of a live SysfsRecord.
+    unsafe { s.cast::<SysfsRecord>().as_ref() }.map_or(0, |r| r.num_ports)
+}
+
+/// A zeroed `verbs_sysfs_dev` (the start of a [`SysfsRecord`]) from libc's allocator (rdma-core
+/// frees it with free()).
 fn alloc_sysfs_dev(r: &SysfsDev) -> Option<*mut verbs_sysfs_dev> {
-    // SAFETY: calloc of one zeroed struct; all-zero is a valid verbs_sysfs_dev.
-    let p = unsafe { libc::calloc(1, size_of::<verbs_sysfs_dev>()) }.cast::<verbs_sysfs_dev>();
+    // SAFETY: calloc of one zeroed struct; all-zero is a valid SysfsRecord.
+    let p = unsafe { libc::calloc(1, size_of::<SysfsRecord>()) }.cast::<SysfsRecord>();
     if p.is_null() {
         return None;
     }
+    // SAFETY: p is a fresh, exclusive allocation of the right size.
+    unsafe { (*p).num_ports = r.num_ports };
+    let p = p.cast::<verbs_sysfs_dev>();
     // SAFETY: p is a fresh, exclusive allocation of the right size.
     let s = unsafe { &mut *p };
     fill_cstr(&mut s.sysfs_name, r.sysfs_name.as_bytes());
