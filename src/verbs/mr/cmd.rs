@@ -103,11 +103,53 @@ pub(crate) fn dmabuf_chain_v54(pd: Pd, driver: *mut ibv_command_buffer) -> Chain
     let dev = unsafe { (*pd.context()).device };
     // SAFETY: a listed device's record, whose ops were set when a provider took it.
     let ops = unsafe { (*crate::verbs::devlist::vdev_of(dev).0).ops };
-    if crate::verbs::devlist::ops_abi(ops) == crate::abi::driver::pabi::LAYOUT_V54 {
-        // SAFETY: the C caller's contract (a provider of that layout passes its chain).
+    // SAFETY: the C caller's contract, passed on.
+    unsafe { dmabuf_chain_of(crate::verbs::devlist::ops_abi(ops), driver) }
+}
+
+/// The driver chain of ABI 34's `ibv_cmd_reg_dmabuf_mr` called by a provider of `layout`.
+///
+/// # Safety
+/// For [`pabi::LAYOUT_V54`](crate::abi::driver::pabi::LAYOUT_V54), `driver` is NULL or a chain of
+/// live command buffers.
+unsafe fn dmabuf_chain_of(layout: u32, driver: *mut ibv_command_buffer) -> Chain {
+    if layout == crate::abi::driver::pabi::LAYOUT_V54 {
+        // SAFETY: the caller's contract (a provider of that layout passes its chain).
         unsafe { Chain::from_raw(driver) }
     } else {
         Chain::NONE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::driver::pabi::{LAYOUT_V34, LAYOUT_V35, LAYOUT_V54};
+
+    /// Only a v54-v56 provider's eighth argument is its chain; under any other layout of ABI 34
+    /// the eighth place is not an argument (here a poison value, never followed).
+    #[test]
+    fn dmabuf_chain_only_from_v54_providers() {
+        let poison = 0x8usize as *mut ibv_command_buffer;
+        for layout in [LAYOUT_V34, LAYOUT_V35, 34] {
+            // SAFETY: not V54: the pointer is not taken.
+            let c = unsafe { dmabuf_chain_of(layout, poison) };
+            assert_eq!(c.final_num_attrs(3), 3, "layout {layout}");
+        }
+        // A provider's buffer holding two attributes (its `hdr.attrs` array follows the header).
+        #[repr(C)]
+        struct Buf {
+            b: ibv_command_buffer,
+            attrs: [crate::abi::uapi::ib_uverbs_attr; 2],
+        }
+        // SAFETY: plain C data; all-zero is valid.
+        let mut s: Buf = unsafe { core::mem::zeroed() };
+        s.b.next_attr = (&raw mut s.attrs)
+            .cast::<crate::abi::uapi::ib_uverbs_attr>()
+            .wrapping_add(2);
+        // SAFETY: a live command buffer, ours for the call.
+        let c = unsafe { dmabuf_chain_of(LAYOUT_V54, &raw mut s.b) };
+        assert_eq!(c.final_num_attrs(3), 5);
     }
 }
 
