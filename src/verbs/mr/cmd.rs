@@ -121,38 +121,6 @@ unsafe fn dmabuf_chain_of(layout: u32, driver: *mut ibv_command_buffer) -> Chain
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::abi::driver::pabi::{LAYOUT_V34, LAYOUT_V35, LAYOUT_V54};
-
-    /// Only a v54-v56 provider's eighth argument is its chain; under any other layout of ABI 34
-    /// the eighth place is not an argument (here a poison value, never followed).
-    #[test]
-    fn dmabuf_chain_only_from_v54_providers() {
-        let poison = 0x8usize as *mut ibv_command_buffer;
-        for layout in [LAYOUT_V34, LAYOUT_V35, 34] {
-            // SAFETY: not V54: the pointer is not taken.
-            let c = unsafe { dmabuf_chain_of(layout, poison) };
-            assert_eq!(c.final_num_attrs(3), 3, "layout {layout}");
-        }
-        // A provider's buffer holding two attributes (its `hdr.attrs` array follows the header).
-        #[repr(C)]
-        struct Buf {
-            b: ibv_command_buffer,
-            attrs: [crate::abi::uapi::ib_uverbs_attr; 2],
-        }
-        // SAFETY: plain C data; all-zero is valid.
-        let mut s: Buf = unsafe { core::mem::zeroed() };
-        s.b.next_attr = (&raw mut s.attrs)
-            .cast::<crate::abi::uapi::ib_uverbs_attr>()
-            .wrapping_add(2);
-        // SAFETY: a live command buffer, ours for the call.
-        let c = unsafe { dmabuf_chain_of(LAYOUT_V54, &raw mut s.b) };
-        assert_eq!(c.final_num_attrs(3), 5);
-    }
-}
-
 /// `ibv_cmd_reg_dmabuf_mr` of every provider ABI: REG_DMABUF_MR with the provider's `driver`
 /// chain (none for the ABI-34 form); stores the handle, keys, context, pd, `addr = offset`,
 /// length and type DMABUF_MR.
@@ -338,4 +306,36 @@ pub(crate) fn reg_ex(pd: Pd, vmr: Ptr<verbs_mr>, attr: ibv_mr_init_attr) -> Resu
     v.mr_type = CEnum::new(mr_type as u32);
     v.access = attr.access;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::abi::driver::pabi::{LAYOUT_V34, LAYOUT_V35, LAYOUT_V54};
+
+    /// Only a v54-v56 provider's eighth argument is its chain; under any other layout of ABI 34
+    /// the eighth place is not an argument (here a poison value, never followed).
+    #[test]
+    fn dmabuf_chain_only_from_v54_providers() {
+        let poison = core::ptr::dangling_mut::<ibv_command_buffer>();
+        for layout in [LAYOUT_V34, LAYOUT_V35, 34] {
+            // SAFETY: not V54: the pointer is not taken.
+            let c = unsafe { dmabuf_chain_of(layout, poison) };
+            assert_eq!(c.final_num_attrs(3), 3, "layout {layout}");
+        }
+        // A provider's buffer holding two attributes (its `hdr.attrs` array follows the header).
+        #[repr(C)]
+        struct Buf {
+            b: ibv_command_buffer,
+            attrs: [crate::abi::uapi::ib_uverbs_attr; 2],
+        }
+        // SAFETY: plain C data; all-zero is valid.
+        let mut s: Buf = unsafe { core::mem::zeroed() };
+        s.b.next_attr = (&raw mut s.attrs)
+            .cast::<crate::abi::uapi::ib_uverbs_attr>()
+            .wrapping_add(2);
+        // SAFETY: a live command buffer, ours for the call.
+        let c = unsafe { dmabuf_chain_of(LAYOUT_V54, &raw mut s.b) };
+        assert_eq!(c.final_num_attrs(3), 5);
+    }
 }
