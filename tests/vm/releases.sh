@@ -81,6 +81,28 @@ release_run() {
       release_result not-ok "libraries loaded by its ibv_devinfo:$bad"
   fi
 
+  # The layout ours read its provider with, where its ABI has several (rdma-core v54-v56 built
+  # ABI 34's with an eight-argument ibv_cmd_reg_dmabuf_mr, v59-v61 ABI 59's without v62's ops):
+  # told by the release installed beside the provider (its lib/libibverbs.so.1.<m>.<release>.<n>).
+  want=""
+  case "$pabi:${v%%.*}" in
+    34:5[4-6]) want="provider ABI 34, rdma-core v54-v56 layout: rdma-core ${v%%.*} is installed with it";;
+    34:*) want="provider ABI 34, rdma-core v36-v53 layout: rdma-core ${v%%.*} is installed with it";;
+    59:6[2-3]) want="provider ABI 59, rdma-core v62/v63 layout";;
+    59:*) want="provider ABI 59, rdma-core v59-v61 layout: rdma-core ${v%%.*} is installed with it";;
+  esac
+  if [ -n "$want" ]; then
+    name=rel.$v.layout
+    rm -f "$out/$name.log"
+    run "$name" ours env VERBS_LOG_LEVEL=4 VERBS_LOG_FILE="$out/$name.log" "$b/bin/ibv_devinfo" -l
+    if grep -q "librxe-rdmav$pabi.so (ops at [^)]*): $want" "$out/$name.log"; then
+      release_result ok "ours reads its librxe-rdmav$pabi.so in its release's layout (the verbs log: \"$want\")" < /dev/null
+    else
+      grep -h 'provider ABI' "$out/$name.log" | head -4 |
+        release_result not-ok "ours did not log the layout of its release's provider: \"$want\""
+    fi
+  fi
+
   # 2. ibv_rc_pingpong, both ends under ours (and under its own library for the expected output).
   name=rel.$v.rc_pingpong
   rm -f "$out/$name".*.ld.*
