@@ -277,9 +277,10 @@ unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffe
     // SAFETY: the header and the `filled` attributes behind it are contiguous in the live buffer
     // (its array follows `hdr`), exclusively the caller's for this call.
     let wire = unsafe { core::slice::from_raw_parts_mut(start, len) };
-    // A failing ioctl left its errno in `errno` already: returned as is, not set again
-    // (rdma-core's `return errno`; bench row mlx5 (emulated) ibv_query_device_ex, whose DEVX
-    // query fails on the emulator). `execute` returns this straight to the export.
+    // A failing ioctl left its errno in `errno` already (`execute` sends on the context's real
+    // `cmd_fd`): returned as is, not set again, as rdma-core's `return errno` (bench row mlx5
+    // (emulated) ibv_query_device_ex, whose DEVX query fails on the emulator). `execute`
+    // returns this straight to the export, where a quiet error ends.
     ctx.ioctl(wire).map_err(Errno::quiet)?;
     for i in 0..filled {
         // SAFETY: i < `filled`: an attribute the kernel may have updated in place.
