@@ -119,7 +119,8 @@ impl<'a> IoctlCmd<'a> {
     /// Up to 8 bytes of driver request are inlined here rather than just before sending, as
     /// rdma-core does: our write fallback takes the provider's buffers directly, not from the
     /// attribute, so the bytes sent are the same.
-    // Always inlined: bench rows mlx5 (emulated) ibv_create_qp (RC) and ibv_create_cq.
+    // Always inlined: bench rows mlx5 (emulated) ibv_create_qp (RC) and ibv_create_cq (as a
+    // plain hint: 11,210 -> 11,270 and 3,419 -> 3,437 instructions).
     #[inline(always)]
     pub fn push_compat(&mut self, req_driver: &'a [u8], resp_driver: &'a mut [u8]) {
         if !req_driver.is_empty() {
@@ -212,8 +213,9 @@ pub fn final_num_attrs(num_attrs: u32, link_lens: impl IntoIterator<Item = usize
 /// success memcheck learns what the kernel wrote (`finalize_attrs`); the attributes hold what
 /// the kernel left in them.
 // Always inlined, as are `IoctlCmd::send`, `mark_outs` and `mark_out`: bench rows mlx5
-// (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq (the four as plain hints: 640 -> 654,
-// 624 -> 638, 3,387 -> 3,417 instructions).
+// (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq, ibv_query_device_ex, ibv_create_qp
+// (RC) (the four as plain hints: 609 -> 647, 601 -> 638, 3,419 -> 3,440, 2,907 -> 2,943,
+// 11,210 -> 11,252 instructions).
 #[inline(always)]
 pub fn execute_ioctl(ctx: Ctx<'_>, cmd: &mut IoctlCmd<'_>) -> Result<()> {
     if cmd.buffer_error {

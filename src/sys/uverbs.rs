@@ -291,8 +291,9 @@ impl IoctlCmd<'_> {
     /// attributes as sent (as `send` left them), and the bit mask of those the kernel may have
     /// written through (see `push`), None once the array spilled to the heap (then any may have
     /// been).
-    // Always inlined: bench rows mlx5 (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq
-    // (with `cmd::execute_ioctl`, which says by how much).
+    // Always inlined: bench rows mlx5 (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq,
+    // ibv_query_device_ex, ibv_create_qp (RC) (with `cmd::execute_ioctl`, which says by how
+    // much).
     #[inline(always)]
     pub fn send<R>(
         &mut self,
