@@ -9,11 +9,13 @@ use ibverbs::abi::uapi::*;
 use ibverbs::cmd::fallback::{
     OP_BITS, VERBS_OPS_NUM, check_legacy, execute_ioctl_fallback, has_ioctl_write,
 };
-use ibverbs::cmd::{CmdState, Ctx, Driver, Fallback, IoctlCmd, OpBit, op};
+use ibverbs::cmd::{CmdState, Ctx, Driver, Fallback, IoctlArg, IoctlCmd, OpBit, op};
 use ibverbs::errno::Errno;
 
 fn cmd_with_links(links: Vec<Link>) -> IoctlCmd<'static> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+    // The command outlives this function: its argument memory is leaked (a test's few bytes).
+    let arg = Box::leak(Box::new(IoctlArg::new()));
+    let mut cmd = IoctlCmd::new(arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
     Links(links).link(&mut cmd).unwrap();
     cmd
 }

@@ -6,7 +6,9 @@ mod common;
 use common::{Call, Fake, Link, Links, Out, Reply, attr};
 use ibverbs::abi::uapi::*;
 use ibverbs::cmd::attr::{Attr, INLINE_ATTRS, IoctlHdr, decode_attrs, encode};
-use ibverbs::cmd::{CmdState, Ctx, IoctlCmd, execute_ioctl, execute_linked, final_num_attrs};
+use ibverbs::cmd::{
+    CmdState, Ctx, IoctlArg, IoctlCmd, execute_ioctl, execute_linked, final_num_attrs,
+};
 
 const RXE: u32 = 14;
 
@@ -23,7 +25,8 @@ fn header_and_attrs_byte_for_byte() {
     let mut out = [0u8; 12];
     let (big_addr, out_addr) = (addr_of(&big), addr_of(&out));
     {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
         cmd.in_u64(0x10, 0x1122_3344_5566_7788);
         cmd.in_u32(0x11, 0xdead_beef);
         cmd.in_bytes(0x12, &small);
@@ -67,7 +70,12 @@ fn header_and_attrs_byte_for_byte() {
 fn buffer_error_is_einval_without_a_call() {
     let fake = Fake::new([]);
     let st = CmdState::new(RXE, false);
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_GID_TABLE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(
+        &mut arg,
+        UVERBS_OBJECT_DEVICE,
+        UVERBS_METHOD_QUERY_GID_TABLE,
+    );
     cmd.out_addr(1, 0x1000, 70_000);
     assert!(cmd.buffer_error);
     assert_eq!(cmd.attrs()[0].len, 70_000u32 as u16);
@@ -89,7 +97,8 @@ fn links_are_linearised_and_copied_back() {
     let mut l2 = Link::of([attr(UVERBS_ATTR_UHW_IN, 4, 0x55)]);
     l2.uhw_in_idx = Some(0);
     let mut links = Links(vec![l1, l2]);
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
     cmd.out_obj(0x30);
     cmd.in_u64(0x31, 2);
     execute_linked(Ctx::new(&fake, &st), &mut cmd, &mut links).unwrap();
@@ -115,7 +124,8 @@ fn errno_passes_through_and_links_stay_untouched() {
     let st = CmdState::new(RXE, false);
     let mut links = Links(vec![Link::of([attr(0x21, 0, 0)])]);
     let before = links.clone();
-    let mut cmd = IoctlCmd::new(1, 2);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, 1, 2);
     assert_eq!(
         execute_linked(Ctx::new(&fake, &st), &mut cmd, &mut links),
         Err(ibverbs::errno::Errno::EINVAL)
@@ -130,7 +140,8 @@ fn past_the_inline_room_the_array_spills_and_is_sent_the_same() {
     let n = INLINE_ATTRS + 5;
     let fake = Fake::new([Reply::IoctlOk(vec![(0x100 + n as u16 - 1, Out::Data(77))])]);
     let st = CmdState::new(RXE, false);
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
     for i in 0..n {
         assert_eq!(cmd.in_u64(0x100 + i as u16, i as u64), i);
     }
@@ -145,7 +156,8 @@ fn past_the_inline_room_the_array_spills_and_is_sent_the_same() {
     assert_eq!(cmd.attr(n - 1).unwrap().data, 77);
     // The same with the room reserved first, and a driver chain spilling it.
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
-    let mut cmd = IoctlCmd::new(1, 2);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, 1, 2);
     cmd.in_u64(1, 1);
     cmd.try_reserve(40).unwrap();
     let mut links = Links(vec![Link::of(
@@ -156,7 +168,8 @@ fn past_the_inline_room_the_array_spills_and_is_sent_the_same() {
     assert_eq!(p.num_attrs, 41);
     assert_eq!(p.attrs[40].id, 0x200 + 39);
     // A reservation that cannot be had is ENOMEM, never an abort.
-    let mut cmd = IoctlCmd::new(1, 2);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, 1, 2);
     assert_eq!(
         cmd.try_reserve(usize::MAX / 2),
         Err(ibverbs::errno::Errno::ENOMEM)
@@ -169,7 +182,8 @@ fn ptr_out_written_by_kernel() {
     let st = CmdState::new(RXE, false);
     let mut v: u32 = 0;
     {
-        let mut cmd = IoctlCmd::new(0, 4);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, 0, 4);
         let i = cmd.out_pod(7, &mut v);
         execute_ioctl(Ctx::new(&fake, &st), &mut cmd).unwrap();
         assert_eq!(
@@ -218,14 +232,16 @@ fn attr_and_header_encoding() {
 fn header_is_what_was_sent_and_an_unencodable_command_sends_nothing() {
     let st = CmdState::new(RXE, false);
     let fake = Fake::new([Reply::IoctlErr(libc::EINVAL)]);
-    let mut cmd = IoctlCmd::new(1, 2);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, 1, 2);
     cmd.in_u64(3, 4);
     let _ = execute_ioctl(Ctx::new(&fake, &st), &mut cmd);
     let Call::Ioctl(b) = &fake.calls()[0] else {
         panic!()
     };
     assert_eq!(&b[..24], &cmd.header(RXE).to_bytes());
-    let mut bad = IoctlCmd::new(1, 2);
+    let mut arg = IoctlArg::new();
+    let mut bad = IoctlCmd::new(&mut arg, 1, 2);
     bad.buffer_error = true;
     assert_eq!(
         execute_ioctl(Ctx::new(&fake, &st), &mut bad),

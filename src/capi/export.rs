@@ -92,7 +92,7 @@ impl<T> FromC for Option<Ptr<T>> {
     #[inline(always)]
     unsafe fn from_c(c: *mut T) -> Result<Self> {
         // SAFETY: the caller's contract: NULL or valid for the call.
-        Ok(unsafe { Ptr::from_raw(c) }.ok())
+        Ok(unsafe { Ptr::from_raw_opt(c) })
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::Ctx;
 use super::fallback::destroy_result;
-use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
+use super::ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked};
 use super::mr::MrKeys;
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED;
@@ -34,7 +34,8 @@ pub fn alloc_dm(
     log_align_req: u32,
     link: &mut dyn Driver,
 ) -> Result<u32> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
     let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DM_HANDLE);
     cmd.in_u64(UVERBS_ATTR_ALLOC_DM_LENGTH, length);
     cmd.in_u32(UVERBS_ATTR_ALLOC_DM_ALIGNMENT, log_align_req);
@@ -43,7 +44,8 @@ pub fn alloc_dm(
 
 /// `ibv_cmd_free_dm`: `UVERBS_METHOD_DM_FREE` (a destroy).
 pub fn free_dm(ctx: Ctx<'_>, dm_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
     cmd.in_obj(UVERBS_ATTR_FREE_DM_HANDLE, dm_handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -66,7 +68,8 @@ pub fn reg_dm_mr(
     }
     let (mut lkey, mut rkey) = (0u32, 0u32);
     let handle = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
         let h = cmd.out_obj(UVERBS_ATTR_REG_DM_MR_HANDLE);
         cmd.out_pod(UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &mut rkey);
@@ -83,7 +86,12 @@ pub fn reg_dm_mr(
 /// `ibv_cmd_create_counters`: `UVERBS_METHOD_COUNTERS_CREATE`; any `comp_mask` bit is
 /// EOPNOTSUPP. Returns the counters handle.
 pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut dyn Driver) -> Result<u32> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_CREATE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(
+        &mut arg,
+        UVERBS_OBJECT_COUNTERS,
+        UVERBS_METHOD_COUNTERS_CREATE,
+    );
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
     if comp_mask != 0 {
         return Err(Errno::EOPNOTSUPP);
@@ -93,7 +101,12 @@ pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut dyn Driver) -> R
 
 /// `ibv_cmd_destroy_counters`: `UVERBS_METHOD_COUNTERS_DESTROY` (a destroy).
 pub fn destroy_counters(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_DESTROY);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(
+        &mut arg,
+        UVERBS_OBJECT_COUNTERS,
+        UVERBS_METHOD_COUNTERS_DESTROY,
+    );
     cmd.in_obj(UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -107,7 +120,12 @@ pub fn read_counters(
     flags: u32,
     link: &mut dyn Driver,
 ) -> Result<()> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_COUNTERS, UVERBS_METHOD_COUNTERS_READ);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(
+        &mut arg,
+        UVERBS_OBJECT_COUNTERS,
+        UVERBS_METHOD_COUNTERS_READ,
+    );
     cmd.in_obj(UVERBS_ATTR_READ_COUNTERS_HANDLE, handle);
     cmd.out(UVERBS_ATTR_READ_COUNTERS_BUFF, values);
     cmd.in_u32(UVERBS_ATTR_READ_COUNTERS_FLAGS, flags);
@@ -129,7 +147,8 @@ pub struct DmahInit {
 /// caller sets `dmah->handle` and `dmah->dmah.context`).
 pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
     let ph = init.ph.map(|p| [p]);
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_ALLOC);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_ALLOC);
     let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DMAH_HANDLE);
     if let Some(cpu) = init.cpu_id {
         cmd.in_u32(UVERBS_ATTR_ALLOC_DMAH_CPU_ID, cpu);
@@ -146,7 +165,8 @@ pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
 
 /// `ibv_cmd_free_dmah`: `UVERBS_METHOD_DMAH_FREE` (a destroy).
 pub fn free_dmah(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_FREE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_FREE);
     cmd.in_obj(UVERBS_ATTR_FREE_DMA_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -154,7 +174,8 @@ pub fn free_dmah(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) ->
 /// `ibv_cmd_export_dmabuf_fd`: `UVERBS_METHOD_DMABUF_ALLOC` at page offset `pg_off` of the
 /// device's mmap space; returns the new dma-buf fd.
 pub fn export_dmabuf_fd(ctx: Ctx<'_>, pg_off: u64) -> Result<i32> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DMABUF, UVERBS_METHOD_DMABUF_ALLOC);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DMABUF, UVERBS_METHOD_DMABUF_ALLOC);
     let h = cmd.out_fd(UVERBS_ATTR_ALLOC_DMABUF_HANDLE);
     cmd.in_u64(UVERBS_ATTR_ALLOC_DMABUF_PGOFF, pg_off);
     execute_ioctl(ctx, &mut cmd)?;

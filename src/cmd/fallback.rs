@@ -8,7 +8,7 @@ use core::mem::offset_of;
 use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::Ctx;
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::ioctl::{IoctlArg, IoctlCmd, execute_ioctl};
 use crate::abi::driver::verbs_context_ops;
 use crate::abi::uapi::{
     IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_WRITE_CMD,
@@ -191,7 +191,8 @@ pub fn execute_ioctl_fallback(
 /// `has_ioctl_write`: ask the kernel to run a write command over ioctl with a request too short
 /// to be valid (it answers ENOSPC). Only ENOTTY and EPROTONOSUPPORT mean it cannot.
 pub fn has_ioctl_write(ctx: Ctx<'_>) -> bool {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
     cmd.in_u64(
         UVERBS_ATTR_WRITE_CMD,
         u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE),

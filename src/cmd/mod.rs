@@ -5,8 +5,8 @@
 //! Everything here works on Rust values, byte slices and user addresses, and talks to the kernel
 //! through the [`Uverbs`] seam, so tests check the exact bytes without a device:
 //! - [`attr`]: one ioctl attribute and the ioctl header;
-//! - [`ioctl`]: [`IoctlCmd`], the one command builder (inline attributes, heap past
-//!   [`attr::INLINE_ATTRS`]), [`Driver`] (a provider's linked buffers) and [`execute_ioctl`];
+//! - [`ioctl`]: [`IoctlCmd`], the one command builder (inline attributes in the [`IoctlArg`] it
+//!   borrows, heap past [`attr::INLINE_ATTRS`]), [`Driver`] (a provider's linked buffers) and [`execute_ioctl`];
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
 //! - [`mod@write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
@@ -28,7 +28,8 @@
 //!   `use_ioctl_write`), kept with the context; each call builds `Ctx::on_fd(CmdFd(cmd_fd),
 //!   &state)` (the real descriptor, called directly; `Ctx::new(&fake, &state)` takes any
 //!   [`Uverbs`]).
-//! - every ioctl is an [`IoctlCmd`] built on the stack and sent from there: the command's own
+//! - every ioctl is an [`IoctlCmd`] built on the stack and sent from there (its [`IoctlArg`], a
+//!   local of its own beside it): the command's own
 //!   attributes, the write-compat link of a legacy entry point, then a provider's chain
 //!   ([`Driver`]: `verbs::cmdbuf::Chain`, whose buffers get the kernel's answers back).
 //! - `execute_ioctl(ctx, cmdb)` (the provider's own C command): a buffer without links is sent
@@ -65,7 +66,7 @@ use crate::errno;
 pub use crate::sys::uverbs::{CmdFd, Uverbs};
 pub use attr::{Attr, IoctlHdr};
 pub use fallback::{CmdState, Fallback, OpBit, op};
-pub use ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked, final_num_attrs};
+pub use ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked, final_num_attrs};
 
 /// What a command needs of its context: the command channel and the per-context state.
 #[derive(Clone, Copy)]

@@ -9,7 +9,7 @@
 
 use super::Ctx;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
-use super::ioctl::{Driver, IoctlCmd, execute_ioctl, execute_linked};
+use super::ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked};
 use super::pd::destroy_handle;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write};
@@ -148,7 +148,8 @@ pub fn alloc_mw(
 pub fn query_mr(ctx: Ctx<'_>, mr_handle: u32) -> Result<(u32, u32, u64)> {
     let (mut lkey, mut rkey, mut length) = (0u32, 0u32, 0u64);
     {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
         cmd.in_obj(UVERBS_ATTR_QUERY_MR_HANDLE, mr_handle);
         cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_RKEY, &mut rkey);
@@ -173,7 +174,8 @@ pub fn reg_dmabuf_mr(
 ) -> Result<MrKeys> {
     let (mut lkey, mut rkey) = (0u32, 0u32);
     let handle = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
         let h = cmd.out_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
         cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &mut rkey);
@@ -219,7 +221,8 @@ pub fn reg_mr_ex(ctx: Ctx<'_>, pd_handle: u32, a: &RegMrEx) -> Result<(MrKeys, b
     let fd_based = has(m::IBV_REG_MR_MASK_FD);
     let mut length = a.length as u64;
     let (mut lkey, mut rkey) = (0u32, 0u32);
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
     if fd_based {
         if !has(m::IBV_REG_MR_MASK_FD_OFFSET) || has(m::IBV_REG_MR_MASK_ADDR) {
             return Err(Errno::EINVAL);
@@ -296,7 +299,8 @@ pub fn advise_mr(
     flags: u32,
     sg_list: &[u8],
 ) -> Result<()> {
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
     cmd.in_obj(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd_handle);
     cmd.in_u64(UVERBS_ATTR_ADVISE_MR_ADVICE, advice.into());
     cmd.in_u32(UVERBS_ATTR_ADVISE_MR_FLAGS, flags);

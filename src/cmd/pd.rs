@@ -9,7 +9,7 @@
 
 use super::Ctx;
 use super::fallback::{Fallback, OpBit, destroy_result, execute_ioctl_fallback, op};
-use super::ioctl::IoctlCmd;
+use super::ioctl::{IoctlArg, IoctlCmd};
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
 use crate::abi::kern_abi::*;
@@ -42,7 +42,8 @@ pub(super) fn destroy_handle<C: KernCmd>(
     handle: u32,
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
-    let mut cmd = IoctlCmd::new(object, method);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, object, method);
     cmd.in_obj(attr_id, handle);
     let r = match execute_ioctl_fallback(ctx, bit, &mut cmd) {
         Ok(Fallback::TryWrite) => {

@@ -12,7 +12,7 @@ use core::mem::offset_of;
 use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
-use super::ioctl::IoctlCmd;
+use super::ioctl::{IoctlArg, IoctlCmd};
 use super::wire::{put, put_field};
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
@@ -277,7 +277,8 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     let mut cap_out = kern_cap(&a.cap);
     let mut qp_num: u32 = 0;
     let (via, handle) = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
         if let Some(x) = o.xrcd {
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
         }
@@ -482,7 +483,8 @@ pub fn destroy_qp(
 ) -> Result<Option<u32>> {
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
-        let mut cmd = IoctlCmd::new(UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        let mut arg = IoctlArg::new();
+        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_QP, &mut cmd)

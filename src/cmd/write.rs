@@ -20,7 +20,7 @@ use core::mem::offset_of;
 
 use super::Ctx;
 use super::attr::Attr;
-use super::ioctl::{IoctlCmd, execute_ioctl};
+use super::ioctl::{IoctlArg, IoctlCmd, execute_ioctl};
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
@@ -89,7 +89,8 @@ pub fn ioctl_write(
     if (payload.len() | resp_len) > MAX_ATTR_LEN && parts().iter().any(|&l| l > MAX_ATTR_LEN) {
         return Err(Errno::EINVAL);
     }
-    let mut cmd = IoctlCmd::new(UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
     let data_in = |id, part: &[u8]| Attr::data_in(id, part, addr(part)).0;
     let data_out = |id, part: &mut [u8]| Attr::data_out(id, addr(part), part.len()).0;
     cmd.push(

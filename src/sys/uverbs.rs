@@ -6,7 +6,6 @@
 //! one. Tests substitute a fake that records the bytes and plays the kernel.
 
 use core::ffi::c_int;
-use core::marker::PhantomData;
 use core::mem::MaybeUninit;
 
 use crate::abi::uapi::RDMA_VERBS_IOCTL;
@@ -57,28 +56,114 @@ pub const INLINE_ATTRS: usize = 18;
 const HEAP_ROOM: usize = 2;
 const _: () = assert!(HEAP_ROOM * size_of::<Attr>() >= size_of::<IoctlHdr>());
 
+/// The memory one [`IoctlCmd`] is sent from while its attributes fit inline, the ioctl's
+/// argument: the header directly followed by [`INLINE_ATTRS`] attribute slots, as in a C
+/// `ibv_command_buffer`. Nothing in it is zeroed or kept: building a command costs only what it
+/// writes.
+///
+/// It is a local of its own, beside the command that borrows it (`let mut arg =
+/// IoctlArg::new(); let mut cmd = IoctlCmd::new(&mut arg, ..)`): its address goes to the
+/// kernel, and what the command keeps (count, output mask, flags, heap array) then is not in
+/// memory whose address escaped, so a compiler keeps it in registers.
+#[repr(C)]
+pub struct IoctlArg {
+    hdr: MaybeUninit<IoctlHdr>,
+    inline: [MaybeUninit<Attr>; INLINE_ATTRS],
+}
+
+// The inline slots start where the header ends.
+const _: () = assert!(
+    core::mem::offset_of!(IoctlArg, hdr) == 0
+        && core::mem::offset_of!(IoctlArg, inline) == size_of::<IoctlHdr>()
+);
+
+impl IoctlArg {
+    /// Room for one command.
+    #[inline]
+    pub const fn new() -> Self {
+        IoctlArg {
+            hdr: MaybeUninit::uninit(),
+            inline: [const { MaybeUninit::uninit() }; INLINE_ATTRS],
+        }
+    }
+}
+
+impl Default for IoctlArg {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Make room in `heap`, a command's heap array, for `total` attributes (header room included
+/// once they spill), without aborting on a failed allocation (ENOMEM).
+fn reserve(heap: &mut Vec<Attr>, total: usize) -> Result<(), Errno> {
+    if total <= INLINE_ATTRS {
+        return Ok(());
+    }
+    let want = total.checked_add(HEAP_ROOM).ok_or(Errno::ENOMEM)?;
+    let more = want.saturating_sub(heap.len());
+    heap.try_reserve_exact(more).map_err(|_| Errno::ENOMEM)
+}
+
+/// Append `a` as attribute `len`, past the inline room, to `heap`, a command's heap array (the
+/// first time, the `inline` slots move there first, after the header room). Taken and given
+/// back by value, with false when the array could not grow (ENOMEM; nothing added): a command
+/// whose field had its address taken by a call that is not inlined would stay in memory on
+/// every path.
+#[cold]
+#[inline(never)]
+fn push_heap(
+    mut heap: Vec<Attr>,
+    inline: &[MaybeUninit<Attr>; INLINE_ATTRS],
+    len: usize,
+    a: Attr,
+) -> (Vec<Attr>, bool) {
+    if reserve(&mut heap, len + 1).is_err() {
+        return (heap, false);
+    }
+    if len == INLINE_ATTRS {
+        // SAFETY: `IoctlCmd::push` wrote every inline slot (`len` is the room);
+        // MaybeUninit<Attr> has Attr's layout.
+        let held = unsafe { core::slice::from_raw_parts(inline.as_ptr().cast::<Attr>(), len) };
+        heap.clear();
+        heap.resize(HEAP_ROOM, Attr::default());
+        heap.extend_from_slice(held);
+    }
+    heap.push(a);
+    (heap, true)
+}
+
 /// One `RDMA_VERBS_IOCTL` command (rdma-core: a `struct ibv_command_buffer` with its links):
 /// object and method, the attribute array in wire order, and the flags rdma-core keeps per
 /// buffer. The command layer's `fill_attr_*` builders and its execution are methods of this type
 /// too, in the command layer (`cmd::ioctl`); here is what touches the memory.
 ///
-/// The attributes sit where they are sent from, the header directly before them, as in a C
-/// `ibv_command_buffer`: up to [`INLINE_ATTRS`] in the command itself (nothing zeroed: building
-/// costs only what it writes), past that in one heap array with the header room at its front
-/// (reserved fallibly: a failure is remembered and reported as ENOMEM when the command is sent).
+/// The attributes sit where they are sent from, in the [`IoctlArg`] the command borrows, the
+/// header directly before them: up to [`INLINE_ATTRS`] in its slots, past that in one heap
+/// array (reserved fallibly: a failure is remembered and reported as ENOMEM when the command is
+/// sent).
 ///
-/// `'a` is the lifetime of the Rust buffers whose addresses the command's attributes carry: they
-/// stay borrowed until the command is dropped, so the kernel writes into live memory only.
-#[repr(C)]
+/// `'a` is the lifetime of its [`IoctlArg`] and of the Rust buffers whose addresses the
+/// command's attributes carry: they stay borrowed until the command is dropped, so the kernel
+/// writes into live memory only.
 pub struct IoctlCmd<'a> {
-    /// Attributes held: the first `len` slots of `inline` while `len` ≤ [`INLINE_ATTRS`], else
-    /// the heap array's from `HEAP_ROOM` on (then it is `HEAP_ROOM + len` long).
+    /// Where the command is sent from while it fits inline.
+    arg: &'a mut IoctlArg,
+    /// The heap array: empty until reserved, or until the command spills (then it holds the
+    /// header room and every attribute). Kept here, not in the [`IoctlArg`]: an empty one then
+    /// costs nothing to make or drop.
+    heap: Vec<Attr>,
+    /// Attributes held: the first `len` slots of the inline ones while `len` ≤
+    /// [`INLINE_ATTRS`], else the heap array's from `HEAP_ROOM` on (then it is `HEAP_ROOM + len`
+    /// long).
     len: usize,
-    /// The heap array, once there is one (reserved, or holding a spilled command).
-    heap: Option<Vec<Attr>>,
     /// Bit `i`: attribute `i` may be written through by the kernel (an output, or one taken
     /// over from C); after the ioctl only these are looked at, or all once the array spilled.
     outs: u32,
+    /// The object the command is addressed to.
+    object_id: u16,
+    /// The method of `object_id` it runs.
+    method_id: u16,
     /// The command cannot be sent: an attribute could not be encoded (a length over 16 bits:
     /// EINVAL, rdma-core's `buffer_error`) or, with [`Self::no_memory`], a heap array could not
     /// be had (ENOMEM).
@@ -94,58 +179,41 @@ pub struct IoctlCmd<'a> {
     pub link_mandatory: bool,
     /// Index of the `UVERBS_ATTR_UHW_IN` attribute in the array (C: 0xff = none).
     pub uhw_in_idx: Option<u8>,
-    borrows: PhantomData<&'a mut [u8]>,
-    // The ioctl argument, last. Its header's object and method are written when the command is
-    // made, the rest when it is sent.
-    hdr: MaybeUninit<IoctlHdr>,
-    inline: [MaybeUninit<Attr>; INLINE_ATTRS],
 }
 
-/// Where the ioctl argument starts in an [`IoctlCmd`]: its header, right before the slots.
-const WIRE_AT: usize = core::mem::offset_of!(IoctlCmd<'static>, hdr);
-const _: () = assert!(
-    core::mem::offset_of!(IoctlCmd<'static>, inline) == WIRE_AT + size_of::<IoctlHdr>()
-        && WIRE_AT % align_of::<IoctlHdr>() == 0
-);
-
-impl IoctlCmd<'_> {
-    /// An empty command for `method_id` of `object_id` (`DECLARE_COMMAND_BUFFER`).
+impl<'a> IoctlCmd<'a> {
+    /// An empty command for `method_id` of `object_id` (`DECLARE_COMMAND_BUFFER`), built and
+    /// sent in `arg`.
     #[inline]
-    pub fn new(object_id: u16, method_id: u16) -> Self {
-        let mut cmd = IoctlCmd {
+    pub fn new(arg: &'a mut IoctlArg, object_id: u16, method_id: u16) -> Self {
+        IoctlCmd {
+            arg,
+            heap: Vec::new(),
             len: 0,
-            heap: None,
             outs: 0,
+            object_id,
+            method_id,
             buffer_error: false,
             no_memory: false,
             fallback_require_ex: false,
             fallback_ioctl_only: false,
             link_mandatory: false,
             uhw_in_idx: None,
-            borrows: PhantomData,
-            hdr: MaybeUninit::uninit(),
-            inline: [const { MaybeUninit::uninit() }; INLINE_ATTRS],
-        };
-        let h = cmd.hdr.as_mut_ptr();
-        // SAFETY: a field of the header being made, written in place (nothing read).
-        unsafe { (&raw mut (*h).object_id).write(object_id) };
-        // SAFETY: as above.
-        unsafe { (&raw mut (*h).method_id).write(method_id) };
-        cmd
+        }
     }
+}
 
+impl IoctlCmd<'_> {
     /// The object the command is addressed to.
     #[inline]
     pub fn object_id(&self) -> u16 {
-        // SAFETY: written by `new` (and only rewritten, with the same value, by nobody).
-        unsafe { (*self.hdr.as_ptr()).object_id }
+        self.object_id
     }
 
     /// The method of [`Self::object_id`] it runs.
     #[inline]
     pub fn method_id(&self) -> u16 {
-        // SAFETY: as for `object_id`.
-        unsafe { (*self.hdr.as_ptr()).method_id }
+        self.method_id
     }
 
     /// Attributes held.
@@ -166,53 +234,29 @@ impl IoctlCmd<'_> {
     #[inline]
     pub fn push(&mut self, a: Attr, out: bool) -> usize {
         let i = self.len;
-        if let Some(slot) = self.inline.get_mut(i) {
+        if let Some(slot) = self.arg.inline.get_mut(i) {
             slot.write(a);
-            self.len = i + 1;
             self.outs |= u32::from(out) << i;
-            return i;
+        } else {
+            let pushed;
+            (self.heap, pushed) =
+                push_heap(core::mem::take(&mut self.heap), &self.arg.inline, i, a);
+            if !pushed {
+                self.buffer_error = true;
+                self.no_memory = true;
+                return i;
+            }
         }
-        self.push_heap(a)
-    }
-
-    /// [`Self::push`] past the inline room (every attribute there is looked at after the ioctl).
-    #[cold]
-    #[inline(never)]
-    fn push_heap(&mut self, a: Attr) -> usize {
-        if self.try_reserve(1).is_err() {
-            self.buffer_error = true;
-            self.no_memory = true;
-            return self.len;
-        }
-        let len = self.len;
-        let heap = self.heap.get_or_insert_with(Vec::new);
-        if len == INLINE_ATTRS {
-            // SAFETY: `push` wrote every inline slot (`len` is the room); MaybeUninit<Attr> has
-            // Attr's layout. Borrows only the inline slots.
-            let held = unsafe {
-                core::slice::from_raw_parts(self.inline.as_ptr().cast::<Attr>(), INLINE_ATTRS)
-            };
-            heap.clear();
-            heap.resize(HEAP_ROOM, Attr::default());
-            heap.extend_from_slice(held);
-        }
-        heap.push(a);
-        self.len = len + 1;
-        len
+        self.len = i + 1;
+        i
     }
 
     /// Make room for `more` attributes without aborting on a failed allocation (ENOMEM): that
     /// many pushes cannot fail afterwards.
+    #[inline]
     pub fn try_reserve(&mut self, more: usize) -> Result<(), Errno> {
         let total = self.len.checked_add(more).ok_or(Errno::ENOMEM)?;
-        if total <= INLINE_ATTRS {
-            return Ok(());
-        }
-        // The heap array's length once it holds them all, header room included.
-        let want = total.checked_add(HEAP_ROOM).ok_or(Errno::ENOMEM)?;
-        let heap = self.heap.get_or_insert_with(Vec::new);
-        let more = want.saturating_sub(heap.len());
-        heap.try_reserve_exact(more).map_err(|_| Errno::ENOMEM)
+        reserve(&mut self.heap, total)
     }
 
     /// The attributes, in wire order (after sending: as the kernel left them).
@@ -221,10 +265,11 @@ impl IoctlCmd<'_> {
         if self.len <= INLINE_ATTRS {
             // SAFETY: `push` wrote the first `len` inline slots (the only way `len` grows while
             // it is at most INLINE_ATTRS); MaybeUninit<Attr> has Attr's layout.
-            unsafe { core::slice::from_raw_parts(self.inline.as_ptr().cast::<Attr>(), self.len) }
+            unsafe {
+                core::slice::from_raw_parts(self.arg.inline.as_ptr().cast::<Attr>(), self.len)
+            }
         } else {
-            let heap = self.heap.as_deref().unwrap_or_default();
-            heap.get(HEAP_ROOM..).unwrap_or_default()
+            self.heap.get(HEAP_ROOM..).unwrap_or_default()
         }
     }
 
@@ -232,25 +277,23 @@ impl IoctlCmd<'_> {
     #[inline]
     pub fn attrs_mut(&mut self) -> &mut [Attr] {
         if self.len <= INLINE_ATTRS {
+            let inline = self.arg.inline.as_mut_ptr().cast::<Attr>();
             // SAFETY: as for `attrs`; the borrow is exclusive.
-            unsafe {
-                core::slice::from_raw_parts_mut(self.inline.as_mut_ptr().cast::<Attr>(), self.len)
-            }
+            unsafe { core::slice::from_raw_parts_mut(inline, self.len) }
         } else {
-            let heap = self.heap.as_deref_mut().unwrap_or_default();
-            heap.get_mut(HEAP_ROOM..).unwrap_or_default()
+            self.heap.get_mut(HEAP_ROOM..).unwrap_or_default()
         }
     }
 
-    /// Run `send` on the ioctl argument: the header (object and method as made, then `length`,
-    /// `num_attrs`, `driver_id` and zeroed reserved fields) written right before the
-    /// attributes, then the bytes of both (the attributes may be updated in place). Beside its
-    /// result: the attributes as sent (as `send` left them), and the bit mask of those the
-    /// kernel may have written through (see `push`), None once the array spilled to the heap
-    /// (then any may have been). Both are what they were before the call, known without reading
-    /// the command again (whose bytes the call may have changed, as far as a compiler knows).
-    // Always inlined: bench rows mlx5 (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq
-    // (with `cmd::execute_ioctl`, which says by how much).
+    /// Run `send` on the ioctl argument: the header (object and method, `length`, `num_attrs`,
+    /// `driver_id` and zeroed reserved fields) written right before the attributes, then the
+    /// bytes of both (the attributes may be updated in place). Beside its result: the
+    /// attributes as sent (as `send` left them), and the bit mask of those the kernel may have
+    /// written through (see `push`), None once the array spilled to the heap (then any may have
+    /// been).
+    // Always inlined: bench rows mlx5 (emulated) ibv_alloc_pd, ibv_reg_mr 4 KiB, ibv_create_cq,
+    // ibv_query_device_ex, ibv_create_qp (RC) (with `cmd::execute_ioctl`, which says by how
+    // much).
     #[inline(always)]
     pub fn send<R>(
         &mut self,
@@ -259,18 +302,17 @@ impl IoctlCmd<'_> {
     ) -> (R, &mut [Attr], Option<u32>) {
         let len = self.len;
         let bytes = size_of::<IoctlHdr>() + size_of::<Attr>() * len;
-        let outs = self.outs;
+        let hdr = IoctlHdr {
+            length: bytes as u16,
+            object_id: self.object_id,
+            method_id: self.method_id,
+            num_attrs: len as u16,
+            reserved1: 0,
+            driver_id,
+            reserved2: 0,
+        };
         if len > INLINE_ATTRS {
-            let hdr = IoctlHdr {
-                length: bytes as u16,
-                object_id: self.object_id(),
-                method_id: self.method_id(),
-                num_attrs: len as u16,
-                reserved1: 0,
-                driver_id,
-                reserved2: 0,
-            };
-            let heap = self.heap.as_deref_mut().unwrap_or_default();
+            let heap = &mut self.heap;
             if heap.len() < HEAP_ROOM + len {
                 // Not reached: a spilled command's array holds them all.
                 return (send(&mut []), &mut [], None);
@@ -287,22 +329,13 @@ impl IoctlCmd<'_> {
             let r = send(unsafe { core::slice::from_raw_parts_mut(base, bytes) });
             return (r, heap.get_mut(HEAP_ROOM..).unwrap_or_default(), None);
         }
-        let h = self.hdr.as_mut_ptr();
-        // SAFETY: the fields of the header `new` began (object and method), written in place.
-        unsafe { (&raw mut (*h).length).write(bytes as u16) };
-        // SAFETY: as above.
-        unsafe { (&raw mut (*h).num_attrs).write(len as u16) };
-        // SAFETY: as above.
-        unsafe { (&raw mut (*h).reserved1).write(0) };
-        // SAFETY: as above.
-        unsafe { (&raw mut (*h).driver_id).write(driver_id) };
-        // SAFETY: as above.
-        unsafe { (&raw mut (*h).reserved2).write(0) };
-        let base = (self as *mut Self).cast::<u8>().wrapping_add(WIRE_AT);
-        // SAFETY: repr(C): the 24-byte header (no padding; a multiple of Attr's alignment),
-        // every field now written, is directly followed by the inline slots, of which `push`
-        // wrote the first `len`: the `bytes` bytes from the header on are initialised. The
-        // slice borrows `self` exclusively for the call; any bytes written into it leave valid
+        let outs = self.outs;
+        self.arg.hdr.write(hdr);
+        let base = (&raw mut *self.arg).cast::<u8>();
+        // SAFETY: repr(C): the header at offset 0 (24 bytes, no padding, just written) is
+        // directly followed by the inline slots, of which `push` wrote the first `len`: the
+        // `bytes` bytes from `base` on are initialised. The slice borrows the argument
+        // exclusively (through `self`) for the call; any bytes written into it leave valid
         // header and attribute values (integers only).
         let r = send(unsafe { core::slice::from_raw_parts_mut(base, bytes) });
         let first = base.wrapping_add(size_of::<IoctlHdr>()).cast::<Attr>();

@@ -6,7 +6,7 @@
 use crate::abi::kern_abi::{_UHW_NO_INDEX, ibv_command_buffer};
 use crate::abi::uapi::{ib_uverbs_attr, ib_uverbs_ioctl_hdr};
 use crate::cmd::attr::ATTR_SIZE;
-use crate::cmd::{Attr, Driver, IoctlCmd};
+use crate::cmd::{Attr, Driver, IoctlArg, IoctlCmd};
 use crate::errno::{Errno, Result};
 
 /// The first attribute slot of a buffer (`hdr.attrs`).
@@ -185,7 +185,8 @@ pub(crate) unsafe fn execute_c(
     }
     // SAFETY: as above.
     let (filled, room) = unsafe { counts(cmd) }?;
-    let mut ic = IoctlCmd::new(head.hdr.object_id, head.hdr.method_id);
+    let mut arg = IoctlArg::new();
+    let mut ic = IoctlCmd::new(&mut arg, head.hdr.object_id, head.hdr.method_id);
     ic.try_reserve(filled)?;
     // SAFETY: as above; `filled` attributes are written ([`counts`]).
     for a in unsafe { read_attrs(cmd, filled) } {
@@ -276,7 +277,11 @@ unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffe
     // SAFETY: the header and the `filled` attributes behind it are contiguous in the live buffer
     // (its array follows `hdr`), exclusively the caller's for this call.
     let wire = unsafe { core::slice::from_raw_parts_mut(start, len) };
-    ctx.ioctl(wire)?;
+    // A failing ioctl left its errno in `errno` already (`execute` sends on the context's real
+    // `cmd_fd`): returned as is, not set again, as rdma-core's `return errno` (bench row mlx5
+    // (emulated) ibv_query_device_ex, whose DEVX query fails on the emulator). `execute`
+    // returns this straight to the export, where a quiet error ends.
+    ctx.ioctl(wire).map_err(Errno::quiet)?;
     for i in 0..filled {
         // SAFETY: i < `filled`: an attribute the kernel may have updated in place.
         let a = unsafe { &*base.wrapping_add(i) };

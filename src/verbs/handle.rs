@@ -229,6 +229,18 @@ impl<T> Ptr<T> {
         NonNull::new(p).map(Ptr).ok_or_else(null)
     }
 
+    /// None for NULL: a pointer the C contract allows to be NULL. Without [`null`]'s call, whose
+    /// unused result a compiler may not drop when it sits in another codegen unit (then the
+    /// export keeps a call on that path and saves every register for it: bench row mlx5
+    /// (emulated) ibv_query_device_ex, `ibv_cmd_query_device_any`'s `resp_size`).
+    ///
+    /// # Safety
+    /// As for [`Self::from_raw`].
+    #[inline(always)]
+    pub(crate) unsafe fn from_raw_opt(p: *mut T) -> Option<Self> {
+        NonNull::new(p).map(Ptr)
+    }
+
     /// The pointer.
     #[inline(always)]
     pub(crate) fn as_ptr(self) -> *mut T {
