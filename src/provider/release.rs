@@ -18,8 +18,9 @@
 //! 2. the rdma-core release installed with the provider: rdma-core installs its library as
 //!    `libibverbs.so.1.<minor>.<release>` (`libibverbs.so.1.16.62.0` for v62.0) in the directory
 //!    that holds the provider directory `libibverbs/` (or, in a build tree, beside the
-//!    providers): the link `libibverbs.so.1` names the installed one, else the newest file of a
-//!    release of that ABI there decides;
+//!    providers): the link `libibverbs.so.1` names the installed one (beside the providers, else
+//!    in the parent of a `libibverbs` directory), else the newest file of a release of that ABI
+//!    there decides;
 //! 3. otherwise the ABI's own layout (v36 to v53 for 34, v59 to v61 for 59: Ubuntu 26.04's 61.0).
 //!
 //! rdma-core has no counterpart (one build loads only its own providers). Called by
@@ -160,30 +161,57 @@ pub fn detect(path: &Path, abi: u32) -> Detection {
     }
 }
 
-/// The rdma-core release (in `range`) installed with the providers of directory `dir`: in `dir`
-/// itself (a build tree), else, when `dir` is a `libibverbs` directory, in its parent.
+/// The rdma-core release (in `range`) installed with the providers of directory `dir`, looked
+/// for in `dir` itself (a build tree) and, when `dir` is a `libibverbs` directory, in its parent:
+/// the link `libibverbs.so.1` in either, else the newest library file of such a release in either.
 pub fn release_beside(
     dir: &Path,
     range: &core::ops::RangeInclusive<u32>,
 ) -> Option<(PathBuf, u32)> {
-    if let Some(r) = release_in(dir, range) {
-        return Some(r);
-    }
-    if dir.file_name() == Some(OsStr::new("libibverbs")) {
-        return release_in(dir.parent()?, range);
-    }
-    None
+    let parent = dir
+        .parent()
+        .filter(|_| dir.file_name() == Some(OsStr::new("libibverbs")));
+    let dirs = [Some(dir), parent];
+    dirs.iter()
+        .flatten()
+        .find_map(|d| linked_in(d, range))
+        .or_else(|| dirs.iter().flatten().find_map(|d| newest_in(d, range)))
 }
 
-/// The rdma-core release (in `range`) whose library is in `dir`: the one `libibverbs.so.1` links
-/// to, else the newest `libibverbs.so.1.<minor>.<release>.<n>` of such a release.
-fn release_in(dir: &Path, range: &core::ops::RangeInclusive<u32>) -> Option<(PathBuf, u32)> {
-    if let Ok(target) = std::fs::read_link(dir.join("libibverbs.so.1"))
-        && let Some(name) = target.file_name()
-        && let Some(r) = release_of(name.as_bytes()).filter(|r| range.contains(r))
-    {
-        return Some((dir.join(name), r));
+/// The layout of the provider file at `path` of provider ABI `abi` as the link
+/// `libibverbs.so.1` beside it (or in the parent of its `libibverbs` directory) says, without
+/// allocating (a provider's registration: `verbs::ctxlayout`). None when that does not decide
+/// (no such link, another ABI's release, or ABI 59, whose imports come first): then [`detect`].
+pub fn layout_by_link(path: &[u8], abi: u32) -> Option<u32> {
+    if abi == NODE_V62 {
+        return None;
     }
+    let range = releases(abi)?;
+    let dir = &path[..path.iter().rposition(|&c| c == b'/')?];
+    let linked = |d: &[u8]| -> Option<u32> {
+        let mut buf = [0u8; 256];
+        let target = crate::sys::file::readlink_in(d, b"libibverbs.so.1", &mut buf)?;
+        let name = target.rsplit(|&c| c == b'/').next()?;
+        release_of(name).filter(|r| range.contains(r))
+    };
+    let release = linked(dir).or_else(|| {
+        let (parent, last) = dir.split_at(dir.iter().rposition(|&c| c == b'/')?);
+        (last == b"/libibverbs").then(|| linked(parent)).flatten()
+    })?;
+    Some(layout_of_release(abi, release))
+}
+
+/// The rdma-core release (in `range`) `dir`'s `libibverbs.so.1` links to.
+fn linked_in(dir: &Path, range: &core::ops::RangeInclusive<u32>) -> Option<(PathBuf, u32)> {
+    let target = std::fs::read_link(dir.join("libibverbs.so.1")).ok()?;
+    let name = target.file_name()?;
+    let r = release_of(name.as_bytes()).filter(|r| range.contains(r))?;
+    Some((dir.join(name), r))
+}
+
+/// The newest rdma-core release (in `range`) with a `libibverbs.so.1.<minor>.<release>.<n>` in
+/// `dir`.
+fn newest_in(dir: &Path, range: &core::ops::RangeInclusive<u32>) -> Option<(PathBuf, u32)> {
     let rd = std::fs::read_dir(dir).ok()?;
     rd.map_while(Result::ok)
         .take(1 << 16)
@@ -198,21 +226,20 @@ fn release_in(dir: &Path, range: &core::ops::RangeInclusive<u32>) -> Option<(Pat
 /// `libibverbs.so.1.<minor>.<release>.<n>` says; None for any other name.
 pub fn release_of(name: &[u8]) -> Option<u32> {
     let rest = name.strip_prefix(b"libibverbs.so.1.")?;
-    let parts: Vec<&[u8]> = rest.split(|&c| c == b'.').collect();
     let num = |p: &[u8]| -> Option<u32> {
         if p.is_empty() || p.len() > 9 || !p.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        std::str::from_utf8(p).ok()?.parse().ok()
+        Some(p.iter().fold(0, |v, &d| v * 10 + u32::from(d - b'0')))
     };
-    match parts.as_slice() {
-        [minor, release, n] => {
-            num(minor)?;
-            num(n)?;
-            num(release)
-        }
-        _ => None,
+    let mut parts = rest.split(|&c| c == b'.');
+    let (minor, release, n) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
     }
+    num(minor)?;
+    num(n)?;
+    num(release)
 }
 
 #[cfg(test)]
@@ -365,6 +392,21 @@ mod tests {
         assert_eq!(detect(&p, 34).layout, LAYOUT_V54);
         // An ABI with one layout is its own, whatever is beside it.
         assert_eq!(detect(&p, 64).layout, 64);
+        // The allocation-free reading of the link agrees where the link decides, and leaves the
+        // rest to detect: the link to ours (65) does not decide.
+        let pb = p.as_os_str().as_bytes();
+        assert_eq!(layout_by_link(pb, 34), None);
+        let _ = std::fs::remove_file(d.join("libibverbs.so.1"));
+        std::os::unix::fs::symlink("libibverbs.so.1.12.35.0", d.join("libibverbs.so.1")).unwrap();
+        assert_eq!(layout_by_link(pb, 34), Some(LAYOUT_V35));
+        assert_eq!(detect(&p, 34).layout, LAYOUT_V35);
+        // A link beside the provider (a build tree) comes first.
+        std::os::unix::fs::symlink("libibverbs.so.1.14.54.0", dir.join("libibverbs.so.1")).unwrap();
+        assert_eq!(layout_by_link(pb, 34), Some(LAYOUT_V54));
+        assert_eq!(detect(&p, 34).layout, LAYOUT_V54);
+        // ABI 59 reads the provider's imports first; a file with no directory, nothing.
+        assert_eq!(layout_by_link(pb, 59), None);
+        assert_eq!(layout_by_link(b"librxe-rdmav34.so", 34), None);
         let _ = std::fs::remove_dir_all(d);
     }
 }

@@ -136,6 +136,25 @@ pub fn object_name_containing(addr: usize) -> Option<String> {
     object_path_containing(addr).map(|p| String::from_utf8_lossy(&p).into_owned())
 }
 
+/// [`object_path_containing`] without a copy: `f` gets the loader's bytes of the path for the
+/// duration of the call (nothing is allocated).
+pub fn with_object_path<R>(addr: usize, f: impl FnOnce(&[u8]) -> R) -> Option<R> {
+    let mut info = core::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: as in `object_containing`; dli_fname points into the loader's link map, valid while
+    // the object is loaded (a provider is never unloaded), and is read only during `f`.
+    unsafe {
+        if libc::dladdr(addr as *const c_void, info.as_mut_ptr()) == 0 {
+            return None;
+        }
+        let p: *const c_char = (*info.as_ptr()).dli_fname;
+        if p.is_null() {
+            None
+        } else {
+            Some(f(CStr::from_ptr(p).to_bytes()))
+        }
+    }
+}
+
 /// [`object_name_containing`] as the loader's bytes (a path need not be UTF-8).
 pub fn object_path_containing(addr: usize) -> Option<Vec<u8>> {
     let mut info = core::mem::MaybeUninit::<libc::Dl_info>::zeroed();

@@ -1,4 +1,5 @@
-//! One `read` of a file into a caller's buffer (rdma-core: sysfs.c, `ibv_read_sysfs_file_at`).
+//! One `read` of a file into a caller's buffer (rdma-core: sysfs.c, `ibv_read_sysfs_file_at`),
+//! and one `readlink` without allocating (`provider::release` at a provider's registration).
 use std::ffi::CStr;
 
 use crate::errno::{Errno, Result};
@@ -36,4 +37,23 @@ pub fn read_reuse<'b>(file: &impl std::os::fd::AsRawFd, buf: &'b mut Vec<u8>) ->
     // SAFETY: read(2) initialised the first `n <= cap` bytes.
     unsafe { buf.set_len(n.min(cap)) };
     Ok(buf.as_slice())
+}
+
+/// `readlink` of `dir/name` into `buf`, allocating nothing (the path is built on the stack): the
+/// link's target, or None when it is not a link, cannot be read, or does not fit (a path of
+/// `PATH_MAX` bytes or more, a NUL inside, a target of `buf.len()` bytes or more).
+pub fn readlink_in<'b>(dir: &[u8], name: &[u8], buf: &'b mut [u8]) -> Option<&'b [u8]> {
+    let mut path = [0u8; libc::PATH_MAX as usize];
+    let len = dir.len() + 1 + name.len();
+    if len >= path.len() || dir.contains(&0) || name.contains(&0) {
+        return None;
+    }
+    path[..dir.len()].copy_from_slice(dir);
+    path[dir.len()] = b'/';
+    path[dir.len() + 1..len].copy_from_slice(name);
+    // SAFETY: `path` is NUL-terminated at `len` (zeroed, nothing written there); `buf` is
+    // writable for its length, of which readlink writes at most that many bytes.
+    let n = unsafe { libc::readlink(path.as_ptr().cast(), buf.as_mut_ptr().cast(), buf.len()) };
+    let n = usize::try_from(n).ok()?;
+    (n < buf.len()).then(|| &buf[..n])
 }

@@ -84,7 +84,19 @@ pub(crate) fn forget(vctx: *const c_void) {
 
 /// The layout of a provider of ABI `abi` (one with several layouts) registering its `ops`
 /// (`provider::release` on the file that holds them), logged with its evidence at debug level.
+///
+/// Unless that log is on, the link of the rdma-core library beside the file is read first
+/// without allocating: a provider registers during `ibv_get_device_list`, and allocations there
+/// change the heap every later call works on (bench row ibv_create_qp RC: 11,210 Ir, and 11,328
+/// with the allocating detection).
 pub(crate) fn of_provider(ops: usize, abi: u32) -> u32 {
+    if !crate::log::enabled(crate::log::VERBS_LOG_DEBUG)
+        && let Some(Some(layout)) = crate::sys::dl::with_object_path(ops, |p| {
+            crate::provider::release::layout_by_link(p, abi)
+        })
+    {
+        return layout;
+    }
     let path = match crate::sys::dl::object_path_containing(ops) {
         // The main program's own name is empty in the link map.
         Some(p) if p.is_empty() => b"/proc/self/exe".to_vec(),
