@@ -145,11 +145,11 @@ done
 
 # Nothing written: device programs under ours (LD_LIBRARY_PATH) with a fresh read-only HOME, traced
 # by strace (every file system call of every thread and child). Ours may make no create/truncate/
-# mkdir/rename/link/unlink/mknod call that the same program under the system library does not make
+# mkdir/rename/link/symlink/unlink/mknod call (readlink reads) that the same program under the system library does not make
 # (bash's pair script makes one itself), and HOME stays empty.
 ro=$(mktemp -d)
 mount --bind "$ro" "$ro" && mount -o remount,bind,ro "$ro" || chmod 555 "$ro"
-writes() { grep -E 'O_CREAT|O_TRUNC|mkdir|rename|link\(|linkat|unlink|mknod' "$1" | sed -E 's/^[0-9]+ +//; s/ = .*//; s/0x[0-9a-f]+/0x#/g' | sort -u; }
+writes() { grep -E 'O_CREAT|O_TRUNC|mkdir|rename|\b(sym)?link(at)?\(|unlink|mknod' "$1" | sed -E 's/^[0-9]+ +//; s/ = .*//; s/0x[0-9a-f]+/0x#/g' | sort -u; }
 mode_env() { case $1 in system) ;; libpath) echo "LD_LIBRARY_PATH=$lib";; preload) echo "LD_PRELOAD=$lib/libibverbs.so.1";; esac; }
 pair_cmd='timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 & sleep 3; timeout 60 ibv_rc_pingpong -d rxe0 -g 0 -n 10 10.99.0.1; wait'
 for cmd in "ibv_devices" "ibv_devinfo -v" "$PROGS/pdmr" "$PROGS/qp_verbs" "bash -c '$pair_cmd'" \
