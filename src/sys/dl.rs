@@ -157,18 +157,5 @@ pub fn with_object_path<R>(addr: usize, f: impl FnOnce(&[u8]) -> R) -> Option<R>
 
 /// [`object_name_containing`] as the loader's bytes (a path need not be UTF-8).
 pub fn object_path_containing(addr: usize) -> Option<Vec<u8>> {
-    let mut info = core::mem::MaybeUninit::<libc::Dl_info>::zeroed();
-    // SAFETY: as in `object_containing`; dli_fname points into the loader's link map, valid while
-    // the object is loaded, and we copy it at once.
-    unsafe {
-        if libc::dladdr(addr as *const c_void, info.as_mut_ptr()) == 0 {
-            return None;
-        }
-        let p: *const c_char = (*info.as_ptr()).dli_fname;
-        if p.is_null() {
-            None
-        } else {
-            Some(CStr::from_ptr(p).to_bytes().to_vec())
-        }
-    }
+    with_object_path(addr, <[u8]>::to_vec)
 }

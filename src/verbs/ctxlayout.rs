@@ -90,17 +90,22 @@ pub(crate) fn forget(vctx: *const c_void) {
 /// change the heap every later call works on (bench row ibv_create_qp RC: 11,210 Ir, and 11,328
 /// with the allocating detection).
 pub(crate) fn of_provider(ops: usize, abi: u32) -> u32 {
-    if !crate::log::enabled(crate::log::VERBS_LOG_DEBUG)
-        && let Some(Some(layout)) = crate::sys::dl::with_object_path(ops, |p| {
-            crate::provider::release::layout_by_link(p, abi)
-        })
-    {
-        return layout;
-    }
-    let path = match crate::sys::dl::object_path_containing(ops) {
+    let quick = !crate::log::enabled(crate::log::VERBS_LOG_DEBUG);
+    // One dladdr: the link's answer, or the path copied for the full detection.
+    let found = crate::sys::dl::with_object_path(ops, |p| {
+        match quick
+            .then(|| crate::provider::release::layout_by_link(p, abi))
+            .flatten()
+        {
+            Some(layout) => Ok(layout),
+            None => Err(p.to_vec()),
+        }
+    });
+    let path = match found {
+        Some(Ok(layout)) => return layout,
         // The main program's own name is empty in the link map.
-        Some(p) if p.is_empty() => b"/proc/self/exe".to_vec(),
-        Some(p) => p,
+        Some(Err(p)) if p.is_empty() => b"/proc/self/exe".to_vec(),
+        Some(Err(p)) => p,
         None => {
             crate::log::log(
                 crate::log::VERBS_LOG_DEBUG,

@@ -502,19 +502,8 @@ fn provider_tables_of_each_abi_read_into_the_newest_layout() {
 /// same name.
 #[test]
 fn provider_tables_match_rdma_core_layouts() {
-    let load = |f: &str| -> Vec<(String, usize)> {
-        let path = format!("{}/../shared/abi/{f}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        text.lines()
-            .filter_map(|l| {
-                let c: Vec<&str> = l.split('\t').collect();
-                (c.len() == 5 && c[0] == "struct verbs_context_ops" && !c[1].is_empty())
-                    .then(|| (c[1].to_string(), c[2].parse().unwrap()))
-            })
-            .collect()
-    };
     let newest: std::collections::BTreeMap<String, usize> =
-        load("layouts-v65.0-pabi65.tsv").into_iter().collect();
+        ops_rows("layouts-v65.0-pabi65.tsv").into_iter().collect();
     assert_eq!(newest.len(), NOPS);
     for (abi, file) in [
         (34, "layouts-v44.0-pabi34.tsv"),
@@ -522,7 +511,7 @@ fn provider_tables_match_rdma_core_layouts() {
         (64, "layouts-v64.0-pabi64.tsv"),
         (65, "layouts-v65.0-pabi65.tsv"),
     ] {
-        let rows = load(file);
+        let rows = ops_rows(file);
         assert_eq!(rows.len(), pabi::op_count(abi), "{file}");
         let mut table = vec![0usize; rows.len()];
         for (name, off) in &rows {
@@ -535,6 +524,28 @@ fn provider_tables_match_rdma_core_layouts() {
             assert_eq!(got[at], 1 + newest[name], "{file}: {name}");
         }
     }
+}
+
+/// The members of `struct verbs_context_ops` in one of ../shared/abi's layout files, with their
+/// byte offsets, in slot order.
+fn ops_rows(file: &str) -> Vec<(String, usize)> {
+    let path = format!("{}/../shared/abi/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut rows: Vec<(String, usize)> = text
+        .lines()
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c.len() == 5 && c[0] == "struct verbs_context_ops" && !c[1].is_empty())
+                .then(|| (c[1].to_string(), c[2].parse().unwrap()))
+        })
+        .collect();
+    rows.sort_by_key(|r| r.1);
+    rows
+}
+
+/// The op names of [`ops_rows`], in slot order.
+fn ops_names(file: &str) -> Vec<String> {
+    ops_rows(file).into_iter().map(|r| r.0).collect()
 }
 
 #[path = "tests_layout62.rs"]

@@ -26,23 +26,10 @@ fn layout_62_of_provider_abi_59() {
     );
     assert_eq!(pabi::node_of(pabi::LAYOUT_V62), 59);
     // Every op of layout 62 sits where v64's table has it, less the ops v64 added before it.
-    let path = format!(
-        "{}/../shared/abi/layouts-v64.0-pabi64.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut rows: Vec<(String, usize)> = text
-        .lines()
-        .filter_map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c.len() == 5 && c[0] == "struct verbs_context_ops" && !c[1].is_empty())
-                .then(|| (c[1].to_string(), c[2].parse().unwrap()))
-        })
-        .collect();
-    rows.sort_by_key(|r| r.1);
-    let v62: Vec<&str> = rows
+    let v64 = ops_names("layouts-v64.0-pabi64.tsv");
+    let v62: Vec<&str> = v64
         .iter()
-        .map(|r| r.0.as_str())
+        .map(String::as_str)
         .filter(|n| *n != "alloc_buf" && *n != "free_buf")
         .collect();
     assert_eq!(v62.len(), 81);
@@ -118,23 +105,8 @@ unsafe extern "C" fn p_query_port_speed(_: *mut ibv_context, _: u32, _: *mut u64
 }
 
 /// The newest table's op names in slot order (rdma-core v65's layout file).
-static NEWEST_NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
-    let path = format!(
-        "{}/../shared/abi/layouts-v65.0-pabi65.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut rows: Vec<(String, usize)> = text
-        .lines()
-        .filter_map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c.len() == 5 && c[0] == "struct verbs_context_ops" && !c[1].is_empty())
-                .then(|| (c[1].to_string(), c[2].parse().unwrap()))
-        })
-        .collect();
-    rows.sort_by_key(|r| r.1);
-    rows.into_iter().map(|r| r.0).collect()
-});
+static NEWEST_NAMES: std::sync::LazyLock<Vec<String>> =
+    std::sync::LazyLock::new(|| ops_names("layouts-v65.0-pabi65.tsv"));
 
 /// The slot of op `name` in the newest table.
 pub(super) fn newest_at(name: &str) -> usize {

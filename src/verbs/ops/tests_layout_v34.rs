@@ -6,31 +6,13 @@
 
 use super::*;
 
-/// rdma-core v56's table (the ABI's own layout, v36 to v56) in slot order.
-fn v56_names() -> Vec<String> {
-    let path = format!(
-        "{}/../shared/abi/layouts-v56.0-pabi34.tsv",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let mut rows: Vec<(String, usize)> = text
-        .lines()
-        .filter_map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c.len() == 5 && c[0] == "struct verbs_context_ops" && !c[1].is_empty())
-                .then(|| (c[1].to_string(), c[2].parse().unwrap()))
-        })
-        .collect();
-    rows.sort_by_key(|r| r.1);
-    rows.into_iter().map(|r| r.0).collect()
-}
-
 /// v35's table is v36's without query_qp_data_in_order (its index 62), v34's also without
 /// import_dm (42) and unimport_dm (73): a provider table of each lands op by op in the newest
 /// slots of the same names (driver.h of v34.0 and v35.0).
 #[test]
 fn tables_of_v34_and_v35() {
-    let v56 = v56_names();
+    // rdma-core v56's table (the ABI's own layout, v36 to v56) in slot order.
+    let v56 = ops_names("layouts-v56.0-pabi34.tsv");
     assert_eq!(v56.len(), 76);
     assert_eq!(
         (v56[42].as_str(), v56[62].as_str(), v56[73].as_str()),
