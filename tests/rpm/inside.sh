@@ -4,6 +4,7 @@
 #   inside.sh installed LIBDIR   the files, the doctor, the man pages, pkg-config, the switch on
 #                                and off, the providers read from LIBDIR/libibverbs first; ends
 #                                switched on
+#   inside.sh upgraded LIBDIR    after `rpm -U --replacepkgs`: still switched on
 #   inside.sh erased LIBDIR      after `rpm -e`: rdma-core's library, the loader's cache as before
 # man runs with a MANWIDTH other than man-db's default, so that it writes no cat page of its own.
 set -u
@@ -14,6 +15,11 @@ say() { if eval "$2"; then echo "ok - rpm: $1"; else echo "not ok - rpm: $1"; ec
 loads() { ldd "$1" | awk '$1 == "libibverbs.so.1" { print $3 }'; }
 real() { readlink -f "$(loads "$1")"; }
 
+if [ "$phase" = upgraded ]; then
+  say "upgraded while switched on: still on, programs load ours" \
+    "[ -e $conf ] && [ \"\$(loads /usr/bin/ibv_devinfo)\" = $ours ] && ibverbs-rs-switch status | grep -q ': on:'"
+  exit 0
+fi
 if [ "$phase" = erased ]; then
   say "erased while switched on: rdma-core's library ($(cat /root/rdma)), the loader cache as it was, the switch's file and our directory gone" \
     "[ \"\$(real /usr/bin/ibv_devinfo)\" = \"\$(cat /root/rdma)\" ] && [ \"\$(md5sum < /etc/ld.so.cache)\" = \"\$(cat /root/cache0)\" ] && [ ! -e $conf ] && [ ! -e $libdir/ibverbs-rs ] && ! rpm --dbpath /var/lib/rpm -q ibverbs-rs >/dev/null 2>&1"
@@ -33,8 +39,8 @@ say "man -M /usr/share/ibverbs-rs/man ibv_create_qp; man ibverbs-rs-switch names
   "MANWIDTH=100 MANPAGER=cat man -M /usr/share/ibverbs-rs/man ibv_create_qp 2>/dev/null | grep -q 'ibv_create_qp, ibv_destroy_qp' && MANWIDTH=100 MANPAGER=cat man ibverbs-rs-switch 2>/dev/null | grep -q '$libdir/ibverbs-rs/libibverbs.so.1'"
 
 ibverbs-rs-switch on > /root/on.log
-say "switch on: $conf names $libdir/ibverbs-rs; ibv_devinfo and ibv_devices load $ours" \
-  "grep -qx '$libdir/ibverbs-rs' $conf && [ \"\$(loads /usr/bin/ibv_devinfo)\" = $ours ] && [ \"\$(loads /usr/bin/ibv_devices)\" = $ours ] && grep -q $ours /root/on.log"
+say "switch on: $conf (the package's, rpm -qf) names $libdir/ibverbs-rs; ibv_devinfo and ibv_devices load $ours" \
+  "grep -qx '$libdir/ibverbs-rs' $conf && [ \"\$(rpm --dbpath /var/lib/rpm -qf --qf '%{NAME}' $conf)\" = ibverbs-rs ] && [ \"\$(loads /usr/bin/ibv_devinfo)\" = $ours ] && [ \"\$(loads /usr/bin/ibv_devices)\" = $ours ] && grep -q $ours /root/on.log"
 
 # The providers: Debian's librxe copied into RHEL's directory, Debian's own left where it is. A
 # fake world with rxe0 (sysfs and /dev/infiniband set up by tests/rpm/run); ours must take RHEL's
