@@ -6,7 +6,7 @@
 #   tools/deps.sh releases what ../shared/rdma-core/build needs to build an rdma-core release in place
 #                          (tools/rdma-core-builds; the VM's release matrix)
 #   tools/deps.sh bench    what `make bench` needs: valgrind (callgrind, callgrind.h) and strace
-#   tools/deps.sh rpm      what `make rpm` and its test need: rpmbuild, rpm and rpmsign (rpm), rpmlint,
+#   tools/deps.sh rpm      what `make rpm` and its test need: rpmbuild, rpm and rpmsign (rpm), rpm2cpio, cpio, rpmlint,
 #                          aarch64's strip (binutils-aarch64-linux-gnu) for an aarch64 package, and gpg
 #                          for the test's throwaway signing key
 set -euo pipefail
@@ -28,7 +28,7 @@ elif [ "${1:-}" = vm ]; then
 elif [ "${1:-}" = bench ]; then
   pkgs+=(valgrind strace)
 elif [ "${1:-}" = rpm ]; then
-  pkgs+=(rpm rpmlint binutils-aarch64-linux-gnu gpg gpg-agent)
+  pkgs+=(rpm rpm2cpio cpio rpmlint binutils-aarch64-linux-gnu gpg gpg-agent)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
