@@ -11,6 +11,7 @@
 #                        (or BINDIR=, LIBDIR=, INCLUDEDIR=, MANDIR=, DESTDIR=) as rdma-core lays it out
 #   make uninstall       remove exactly what `make install` put there (its manifest, same PREFIX/DESTDIR)
 #   make deb             a Debian package beside Debian's libibverbs1 (packaging/README.md)
+#   make rpm             an RPM for the RHEL family beside its libibverbs (packaging/README.md)
 #   make providers       real providers on the uverbs emulator, rdma-core vs ours, every command failed once
 #                        (tests/providers/README.md)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
@@ -92,7 +93,7 @@ demo: shared deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test providers secure-test vm-test
+test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test rpm-test clients-test inline-test provider-test providers secure-test vm-test
 
 # The rdma-core releases the VM's release matrix runs (tools/rdma-core-builds), built once per
 # machine into ~/.cache/ibverbs-rs and reused: started here in the background at low priority, so
@@ -201,6 +202,29 @@ uninstall:
 # A Debian package that sits beside libibverbs1 and is switched on and off (packaging/README.md).
 deb: all
 	packaging/build-deb $(OUT)
+
+# The RPM for the RHEL family (packaging/README.md): the library built again with RHEL's provider
+# directory compiled in (RPM_LIBDIR/libibverbs; packaging/build-rpm reads RPM_LIBDIR from here), in
+# a target directory of its own, so that target/release keeps Debian's. RPM_ARCH: this machine's;
+# another architecture's build is packaged with packaging/build-rpm OUT ARCH.
+.PHONY: rpm rpm-build rpm-test
+RPM_LIBDIR := /usr/lib64
+RPM_ARCH   ?= $(shell uname -m)
+RPM_OUT    := target/rpm/release
+rpm-build:
+	IBVERBS_PROVIDER_DIR=$(RPM_LIBDIR)/libibverbs CARGO_TARGET_DIR=$(CURDIR)/target/rpm \
+	  $(MAKE) --no-print-directory OUT=$(RPM_OUT) all
+
+rpm: rpm-build
+	tools/deps.sh rpm
+	packaging/build-rpm $(RPM_OUT) $(RPM_ARCH)
+
+# make rpm's package: rpmlint without errors; installed with rpm --root into an overlay of / in a
+# private mount namespace: RHEL's paths, providers from RPM_LIBDIR/libibverbs first, switch on/off,
+# erase leaves nothing; an aarch64 package from a stand-in build (~1 min after rpm-build).
+rpm-test: rpm-build
+	tools/deps.sh rpm
+	tests/rpm/run $(CURDIR)/$(RPM_OUT)
 
 clean:
 	$(CARGO) clean
