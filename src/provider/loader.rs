@@ -395,6 +395,11 @@ impl DirListing {
             return l;
         };
         l.listed = true;
+        // Room for a distribution's directory (Debian 12's: 17 files, 350 bytes of names) or
+        // two, without growing; more grows as needed.
+        if l.names.try_reserve(2048).is_err() || l.files.try_reserve(64).is_err() {
+            return DirListing::unlisted(dir);
+        }
         let mut buf = [0u8; crate::sys::dir::NAME_BUF];
         while let Some((n, t)) = rd.next_entry(&mut buf) {
             let file = &buf[..n];
@@ -428,13 +433,10 @@ impl DirListing {
                 kind: AtomicU8::new(kind),
             });
         }
-        let names = &l.names;
-        l.files.sort_unstable_by(|a, b| {
-            a.key
-                .cmp(&b.key)
-                .then_with(|| Self::cmp_names(names, a, b))
-                .then(b.abi.cmp(&a.abi))
-        });
+        // By key, then newest ABI first: a name's entries are the ones of its key with its name
+        // (names longer than eight bytes may share a key), in ABI order.
+        l.files
+            .sort_unstable_by_key(|f| (f.key, core::cmp::Reverse(f.abi)));
         l
     }
 
@@ -446,16 +448,8 @@ impl DirListing {
         }
     }
 
-    /// The order of two entries' names when their keys are equal: names of up to eight bytes
-    /// with equal keys are equal (the key holds all of them, and they hold no NUL).
-    fn cmp_names(names: &[u8], a: &ProviderFile, b: &ProviderFile) -> core::cmp::Ordering {
-        if a.name_len <= 8 && b.name_len <= 8 {
-            return core::cmp::Ordering::Equal;
-        }
-        Self::name_in(names, a).cmp(Self::name_in(names, b))
-    }
-
-    /// Whether an entry's name, whose key is `key`'s, is `name`.
+    /// Whether an entry's name, whose key is `name`'s, is `name`: for up to eight bytes the key
+    /// holds all of them (and names hold no NUL), so the lengths tell.
     fn same_name(&self, f: &ProviderFile, name: &[u8]) -> bool {
         if name.len() <= 8 {
             return usize::from(f.name_len) == name.len();
@@ -475,19 +469,13 @@ impl DirListing {
     }
 
     /// The entries of `name`, newest ABI first.
-    fn of(&self, name: &[u8]) -> &[ProviderFile] {
+    fn of<'s>(&'s self, name: &'s [u8]) -> impl Iterator<Item = &'s ProviderFile> + 's {
         let key = name_key(name);
-        let lo = self.files.partition_point(|f| {
-            f.key < key
-                || (f.key == key
-                    && (name.len() > 8 || f.name_len > 8)
-                    && Self::name_in(&self.names, f) < name)
-        });
-        let n = self.files[lo..]
+        let lo = self.files.partition_point(|f| f.key < key);
+        self.files[lo..]
             .iter()
-            .take_while(|f| f.key == key && self.same_name(f, name))
-            .count();
-        &self.files[lo..lo + n]
+            .take_while(move |f| f.key == key)
+            .filter(move |f| self.same_name(f, name))
     }
 
     /// Whether the entry is a regular file (through symlinks): `stat`ed once when its type needs it.
@@ -508,7 +496,6 @@ impl DirListing {
     /// Whether `lib<name>-rdmav<abi>.so` is a regular file here (through symlinks).
     fn has_file(&self, name: &[u8], abi: u32) -> bool {
         self.of(name)
-            .iter()
             .any(|f| f.abi == abi && f.exact && self.is_file(f))
     }
 
@@ -516,7 +503,6 @@ impl DirListing {
     /// provider ABI we load.
     pub fn has_provider(&self, name: &[u8]) -> bool {
         self.of(name)
-            .iter()
             .any(|f| f.exact && PROVIDER_ABIS.iter().any(|a| a.version == f.abi) && self.is_file(f))
     }
 
@@ -530,7 +516,6 @@ impl DirListing {
     /// their paths.
     pub fn foreign_abis(&self, name: &[u8]) -> Vec<(OsString, u32)> {
         self.of(name)
-            .iter()
             .filter(|f| !PROVIDER_ABIS.iter().any(|a| a.version == f.abi))
             .map(|f| {
                 let path = [self.dir.as_bytes(), b"/", Self::entry_in(&self.names, f)].concat();
