@@ -348,8 +348,9 @@ struct ProviderFile {
 }
 
 /// A provider directory's entries of the form `lib<name>-rdmav<N>.so` (every other entry is
-/// dropped while reading), in one byte buffer with an index sorted by name, then ABI newest
-/// first: asking about a name is a binary search, with no file name formatted or allocated.
+/// dropped while reading), in one byte buffer with an index sorted by the name's first eight
+/// bytes, then ABI newest first: asking about a name is a binary search and a look at the few
+/// entries of its key, with no file name formatted or allocated.
 #[derive(Debug, Default)]
 pub struct DirListing {
     dir: OsString,
