@@ -14,6 +14,8 @@
  * Rows, in this order (K: calls measured; what a row needs first is made unmeasured):
  *   devlist.cold        the first ibv_get_device_list of the process (library init, enumeration
  *                       over netlink or sysfs, provider loading)
+ *   devlist.warm        a later ibv_get_device_list + ibv_free_device_list (the process already
+ *                       has its list: rdma-core enumerates again, ours answers from its registry)
  *   open_device+close   ibv_open_device then ibv_close_device on rxe0, K pairs
  *   query_device, query_device_ex, query_port (port 1), query_gid (port 1, index 0)
  *   alloc_pd, dealloc_pd
@@ -112,6 +114,16 @@ static void open_close(long i)
 	(void)i;
 	if (!c || ibv_close_device(c))
 		die("ibv_open_device/ibv_close_device");
+}
+
+static void devlist_warm(long i)
+{
+	struct ibv_device **l = ibv_get_device_list(NULL);
+
+	(void)i;
+	if (!l)
+		die("ibv_get_device_list");
+	ibv_free_device_list(l);
 }
 
 static void query_device(long i)
@@ -410,12 +422,14 @@ int main(int argc, char **argv)
 	memset(buf64m, 1, 64 << 20);
 
 	/* Each verb once before its row: nothing first-call-only is measured. */
+	devlist_warm(0);
 	open_close(0);
 	query_device(0);
 	query_device_ex(0);
 	query_port(0);
 	query_gid(0);
 
+	row("devlist.warm", 10, devlist_warm);
 	row("open_device+close", 10, open_close);
 	row("query_device", 50, query_device);
 	row("query_device_ex", 50, query_device_ex);
