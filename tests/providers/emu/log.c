@@ -106,3 +106,51 @@ const char *emu_fd_name(int fd, char buf[32])
 		snprintf(buf, 32, "%s#%d", kinds[f->kind], f->index);
 	return buf;
 }
+
+/* Whether a mapped file's name is the provider's plugin (lib<p>-rdmav<N>.so) or the library a
+ * plugin link points at (lib<p>.so.1.x: Debian's and an in-place build's mlx5 and efa). */
+static bool provider_file(const char *path, const char *provider)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = strlen(provider);
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "lib", 3) || strncmp(base + 3, provider, n))
+		return false;
+	return !strncmp(base + 3 + n, "-rdmav", 6) || !strncmp(base + 3 + n, ".so", 3);
+}
+
+void emu_log_provider_files(const char *provider)
+{
+	static bool done;
+	static char buf[1 << 20];
+	char last[4096] = "";
+	size_t len = 0;
+	ssize_t r;
+	int fd, saved = errno;
+
+	if (done || !provider)
+		return;
+	done = true;
+	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto out;
+	while (len < sizeof(buf) - 1 && (r = real_read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += (size_t)r;
+	real_close(fd);
+	buf[len] = 0;
+	/* address perms offset dev inode path */
+	for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+		char *path = strchr(line, '/');
+
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (!path || !provider_file(path, provider) || !strcmp(path, last))
+			continue;
+		snprintf(last, sizeof(last), "%s", path);
+		emu_log("mapped %s\n", path);
+	}
+out:
+	errno = saved;
+}

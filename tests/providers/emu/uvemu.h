@@ -245,6 +245,9 @@ void emu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Bytes as little-endian 64-bit words, pointer-like words as "ptr". */
 void emu_log_bytes(const char *label, const void *p, size_t len);
 const char *emu_fd_name(int fd, char buf[32]);
+/* "mapped PATH" for each file of the provider (lib<provider>-rdmav*.so, lib<provider>.so*) in
+ * /proc/self/maps, once per process (at the first open of a uverbs node). */
+void emu_log_provider_files(const char *provider);
 bool emu_looks_like_ptr(uint64_t v);
 
 /* The kernel-read part of a write command's core request, in place (canon.c). */
