@@ -248,6 +248,9 @@ const char *emu_fd_name(int fd, char buf[32]);
 /* "mapped PATH" for each file of the provider (lib<provider>-rdmav*.so, lib<provider>.so*) in
  * /proc/self/maps, once per process (at the first open of a uverbs node). */
 void emu_log_provider_files(const char *provider);
+/* One line to the file UVEMU_COVER names (when set): each command as sent, by its numbers, and
+ * its result ("ioctl OBJECT METHOD RESULT", "write CMD RESULT"; an INVOKE_WRITE gives both). */
+void emu_cover(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool emu_looks_like_ptr(uint64_t v);
 
 /* The kernel-read part of a write command's core request, in place (canon.c). */
