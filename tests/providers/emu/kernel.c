@@ -94,6 +94,8 @@ struct emu_obj *emu_obj_new(struct emu_ctx *c, uint16_t type, uint32_t *handle)
 			c->obj[h].type = type;
 			c->obj[h].live = true;
 			c->obj[h].channel = -1;
+			c->obj[h].xrcd = ~0u;
+			c->obj[h].shared = ~0u;
 			*handle = h;
 			return &c->obj[h];
 		}
