@@ -3,8 +3,10 @@
  * with the system libibverbs and with ours. Built against the installed rdma-core headers and
  * valgrind's callgrind.h.
  *
- *   bench_vm [-m] [-q] [-e]
+ *   bench_vm [-m] [-q] [-e] [-1]
  *
+ * -1: the first device list only (devlist.cold), then exit (`make bench`'s emulated first-list
+ * rows, on a provider directory of every provider ABI).
  * -e: on the uverbs emulator (tests/providers/emu, `make bench`'s emulated-device rows): the
  * completion and async events are raised by the emulator (uvemu_comp_event, uvemu_async_event)
  * instead of by traffic and port flaps.
@@ -362,7 +364,7 @@ static long async_events(int flaps)
 int main(int argc, char **argv)
 {
 	struct ibv_port_attr pa;
-	int n = 0, quiet = 0;
+	int n = 0, quiet = 0, first_only = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
@@ -370,6 +372,8 @@ int main(int argc, char **argv)
 			marks = 1;
 		else if (!strcmp(argv[i], "-q"))
 			quiet = 1;
+		else if (!strcmp(argv[i], "-1"))
+			first_only = 1;
 		else if (!strcmp(argv[i], "-e")) {
 			emu_comp = (int (*)(int, uint32_t))dlsym(RTLD_DEFAULT, "uvemu_comp_event");
 			emu_async = (int (*)(int, uint32_t, uint16_t, uint32_t))dlsym(RTLD_DEFAULT,
@@ -389,8 +393,10 @@ int main(int argc, char **argv)
 	dump("devlist.cold.harness", -1);
 	if (!list || !list[0] || !(ctx = ibv_open_device(list[0])))
 		die("no RDMA device");
-	if (!quiet)
+	if (!quiet || first_only)
 		printf("devices %d first %s\n", n, ibv_get_device_name(list[0]));
+	if (first_only)
+		return 0;
 	if (!(pd = ibv_alloc_pd(ctx)) || !(cq = ibv_create_cq(ctx, 64, NULL, NULL, 0)))
 		die("PD/CQ");
 	if (ibv_query_port(ctx, 1, &pa) || ibv_query_gid(ctx, 1, 0, &gid0))

@@ -6,6 +6,9 @@
 #   tools/deps.sh releases what ../shared/rdma-core/build needs to build an rdma-core release in place
 #                          (tools/rdma-core-builds; the VM's release matrix)
 #   tools/deps.sh bench    what `make bench` needs: valgrind (callgrind, callgrind.h) and strace
+#   tools/deps.sh rpm      what `make rpm` and its test need: rpmbuild, rpm and rpmsign (rpm), rpm2cpio, cpio, rpmlint,
+#                          aarch64's strip (binutils-aarch64-linux-gnu) for an aarch64 package, and gpg
+#                          for the test's throwaway signing key
 set -euo pipefail
 pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
       libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils)
@@ -24,6 +27,8 @@ elif [ "${1:-}" = vm ]; then
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)
 elif [ "${1:-}" = bench ]; then
   pkgs+=(valgrind strace)
+elif [ "${1:-}" = rpm ]; then
+  pkgs+=(rpm rpm2cpio cpio rpmlint binutils-aarch64-linux-gnu gpg gpg-agent)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

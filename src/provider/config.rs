@@ -102,12 +102,14 @@ pub struct LineScanner {
 
 impl Default for LineScanner {
     fn default() -> Self {
+        // Room for a usual line's word and quote from the start (growing them a byte at a
+        // time was a third of reading a config directory); they grow past it up to their caps.
         LineScanner {
             at: At::Lead,
-            word: Vec::new(),
+            word: Vec::with_capacity(32),
             outcome: None,
             cut: false,
-            quote: Vec::new(),
+            quote: Vec::with_capacity(64),
             line: 1,
         }
     }
@@ -467,6 +469,36 @@ pub struct ProviderList {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Set `first` on every name that repeats an earlier one: the positions sorted by name (then
+/// position), each run of one name pointing at its first. No name is copied.
+fn mark_repeats(names: &mut [ProviderName]) {
+    let mut order: Vec<usize> = Vec::new();
+    if order.try_reserve_exact(names.len()).is_err() {
+        // Without room for the index: one comparison per earlier name (no allocation).
+        for i in 0..names.len() {
+            let (before, rest) = names.split_at_mut(i);
+            if let Some(n) = rest.first_mut() {
+                n.first = before.iter().position(|b| b.name == n.name);
+            }
+        }
+        return;
+    }
+    order.extend(0..names.len());
+    order.sort_unstable_by(|&a, &b| names[a].name.cmp(&names[b].name).then(a.cmp(&b)));
+    let mut run_first: Option<usize> = None;
+    for (k, &i) in order.iter().enumerate() {
+        let same = k > 0
+            && order
+                .get(k - 1)
+                .is_some_and(|&p| names[p].name == names[i].name);
+        if same {
+            names[i].first = run_first;
+        } else {
+            run_first = Some(i);
+        }
+    }
+}
+
 /// Environment names first, then the config names in reverse reading order.
 pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) -> ProviderList {
     let mut names: Vec<ProviderName> = Vec::new();
@@ -495,16 +527,7 @@ pub fn load_order(env: Option<(&'static str, Vec<OsString>)>, scan: ConfigScan) 
         })
         .collect();
     names.extend(read.into_iter().rev());
-    // The first index of each name: one map lookup per name (a file may hold many lines).
-    let mut seen: std::collections::BTreeMap<OsString, usize> = std::collections::BTreeMap::new();
-    for (i, n) in names.iter_mut().enumerate() {
-        match seen.get(&n.name) {
-            Some(&f) => n.first = Some(f),
-            None => {
-                seen.insert(n.name.clone(), i);
-            }
-        }
-    }
+    mark_repeats(&mut names);
     ProviderList {
         names,
         diagnostics: scan.diagnostics,
@@ -649,6 +672,29 @@ mod tests {
                 index: 0
             }
         );
+    }
+
+    #[test]
+    fn repeats_point_at_the_first() {
+        let mut names: Vec<ProviderName> =
+            ["b", "a", "b", "c", "a", "b", "abcdefghij", "abcdefghij"]
+                .iter()
+                .map(|n| ProviderName {
+                    name: OsString::from(n),
+                    origin: Origin::Env {
+                        var: "RDMAV_DRIVERS",
+                        index: 0,
+                    },
+                    first: None,
+                })
+                .collect();
+        mark_repeats(&mut names);
+        let firsts: Vec<_> = names.iter().map(|n| n.first).collect();
+        assert_eq!(
+            firsts,
+            [None, None, Some(0), None, Some(1), Some(0), None, Some(6)]
+        );
+        mark_repeats(&mut []);
     }
 
     #[test]

@@ -33,6 +33,8 @@ pub struct StaticHints<'a> {
     listings: Option<Vec<Arc<DirListing>>>,
     /// Per configured position: the answer, once asked.
     memo: Vec<Option<Option<&'static KnownProvider>>>,
+    /// Per configured position: whether its name has a file, once asked.
+    presence: Vec<Option<bool>>,
 }
 
 impl<'a> StaticHints<'a> {
@@ -43,6 +45,7 @@ impl<'a> StaticHints<'a> {
             dirs,
             listings: None,
             memo: Vec::new(),
+            presence: Vec::new(),
         }
     }
 
@@ -52,6 +55,7 @@ impl<'a> StaticHints<'a> {
             dirs: &[],
             listings: Some(vec![listing]),
             memo: Vec::new(),
+            presence: Vec::new(),
         }
     }
 
@@ -67,9 +71,27 @@ impl<'a> StaticHints<'a> {
         l.iter().any(|l| l.has_provider(name))
     }
 
-    fn lookup(&mut self, name: &ProviderName) -> Option<&'static KnownProvider> {
+    /// [`StaticHints::present`] for the name at configured position `pos`, asked once.
+    fn present_at(&mut self, pos: usize, name: &ProviderName) -> bool {
+        if let Some(Some(p)) = self.presence.get(pos) {
+            return *p;
+        }
+        let p = self.present(name.name.as_bytes());
+        // Sized by the configured names: without room, asked again next time.
+        let len = self.presence.len();
+        if len <= pos && self.presence.try_reserve(pos + 1 - len).is_ok() {
+            self.presence.resize(pos + 1, None);
+        }
+        if let Some(slot) = self.presence.get_mut(pos) {
+            *slot = Some(p);
+        }
+        p
+    }
+
+    fn lookup(&mut self, pos: usize, name: &ProviderName) -> Option<&'static KnownProvider> {
+        // The entry's config name is the name's bytes.
         let k = known::by_config_name(name.name.as_bytes())?;
-        self.present(k.config_name.as_bytes()).then_some(k)
+        self.present_at(pos, name).then_some(k)
     }
 }
 
@@ -81,7 +103,7 @@ impl NameHints for StaticHints<'_> {
         let k = match self.memo[pos] {
             Some(k) => k,
             None => {
-                let k = self.lookup(name);
+                let k = self.lookup(pos, name);
                 self.memo[pos] = Some(k);
                 k
             }
@@ -89,8 +111,8 @@ impl NameHints for StaticHints<'_> {
         k.map(|k| k as &dyn Known)
     }
 
-    fn loads_quietly(&mut self, _: usize, name: &ProviderName) -> bool {
-        self.present(name.name.as_bytes())
+    fn loads_quietly(&mut self, pos: usize, name: &ProviderName) -> bool {
+        self.present_at(pos, name)
     }
 }
 

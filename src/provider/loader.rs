@@ -31,6 +31,7 @@
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::config::ProviderName;
 use super::registry::{Registry, with_load_context};
@@ -66,12 +67,9 @@ pub const PROVIDER_ABIS: [ProviderAbi; crate::abi::driver::pabi::PROVIDER_ABIS.l
 
 /// The provider ABI of a file name `lib<name>-rdmav<N>.so` whose name is `name`, whatever N.
 pub fn file_abi(file: &[u8], name: &[u8]) -> Option<u32> {
-    let rest = file.strip_prefix(b"lib")?.strip_prefix(name)?;
-    let n = rest.strip_prefix(b"-rdmav")?.strip_suffix(b".so")?;
-    if n.is_empty() || n.len() > 9 || !n.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    core::str::from_utf8(n).ok()?.parse().ok()
+    split_provider_file(file)
+        .filter(|(n, _, _)| *n == name)
+        .map(|(_, abi, _)| abi)
 }
 
 #[cfg(all(target_arch = "x86_64", target_env = "gnu"))]
@@ -160,6 +158,17 @@ fn cat(parts: &[&[u8]]) -> OsString {
 /// The files to try for `name`, in order: in each directory every ABI (newest first), then every
 /// ABI through the dynamic loader's search path; an absolute name only as itself.
 pub fn candidates(name: &OsStr, dirs: &[OsString], abis: &[ProviderAbi]) -> Vec<Candidate> {
+    candidates_where(name, dirs, abis, |_, _| true)
+}
+
+/// [`candidates`] without the provider-directory ones `keep(dir index, abi)` refuses (never
+/// formatted).
+pub fn candidates_where(
+    name: &OsStr,
+    dirs: &[OsString],
+    abis: &[ProviderAbi],
+    keep: impl Fn(usize, u32) -> bool,
+) -> Vec<Candidate> {
     let n = name.as_bytes();
     if n.first() == Some(&b'/') {
         return abis
@@ -175,7 +184,7 @@ pub fn candidates(name: &OsStr, dirs: &[OsString], abis: &[ProviderAbi]) -> Vec<
     }
     let mut v = Vec::new();
     for (i, d) in dirs.iter().enumerate() {
-        for a in abis {
+        for a in abis.iter().filter(|a| keep(i, a.version)) {
             let file = cat(&[b"lib", n, a.suffix().as_bytes()]);
             v.push(Candidate {
                 path: cat(&[d.as_bytes(), b"/", file.as_bytes()]),
@@ -286,10 +295,9 @@ pub fn load_name(
     let listings: Vec<_> = dirs.iter().map(|d| listing(d)).collect();
     let n = name.name.as_bytes();
     // In a listed directory, only the files it has (a symlink or unknown entry is tried).
-    let cands: Vec<Candidate> = candidates(&name.name, dirs, &PROVIDER_ABIS)
-        .into_iter()
-        .filter(|c| c.place != Place::ProviderDir || listings[c.dir].may_have(&c.file))
-        .collect();
+    let cands = candidates_where(&name.name, dirs, &PROVIDER_ABIS, |i, abi| {
+        listings.get(i).is_none_or(|l| l.may_have(n, abi))
+    });
     let mut out = try_candidates(cands, |c| {
         with_load_context(pos, || Library::open(c.path.as_bytes()))
     });
@@ -315,81 +323,204 @@ pub fn load_name(
     out
 }
 
-/// A provider directory's entries, sorted by name; each is known to be a regular file (`true`)
-/// or needs a `stat` to tell (`false`: a symlink, or a file system without `d_type`).
+/// What a listing knows of an entry's type: a regular file, not one (a directory, a device...),
+/// or a `stat` must tell (a symlink, or a file system without `d_type`), asked once.
+const KIND_FILE: u8 = 1;
+const KIND_OTHER: u8 = 2;
+const KIND_ASK: u8 = 0;
+
+/// One entry `lib<name>-rdmav<N>.so` of a provider directory.
+#[derive(Debug)]
+struct ProviderFile {
+    /// [`name_key`] of `<name>`: most comparisons end here.
+    key: u64,
+    /// Where the entry's whole name is in [`DirListing::names`], and its length.
+    start: u32,
+    len: u8,
+    /// The length of `<name>`.
+    name_len: u8,
+    abi: u32,
+    /// N is written as [`ProviderAbi::suffix`] writes it (no leading zero): the file a
+    /// candidate of that ABI names.
+    exact: bool,
+    /// `KIND_*`; a `stat`'s answer is kept here.
+    kind: AtomicU8,
+}
+
+/// A provider directory's entries of the form `lib<name>-rdmav<N>.so` (every other entry is
+/// dropped while reading), in one byte buffer with an index sorted by the name's first eight
+/// bytes, then ABI newest first: asking about a name is a binary search and a look at the few
+/// entries of its key, with no file name formatted or allocated.
 #[derive(Debug, Default)]
 pub struct DirListing {
     dir: OsString,
-    entries: Vec<(OsString, bool)>,
+    names: Vec<u8>,
+    files: Vec<ProviderFile>,
     /// The directory could be listed (else nothing is known of it: its files are tried blindly).
     listed: bool,
+}
+
+/// The first eight bytes of a name, zero-padded, as a number whose order is theirs: names
+/// (which hold no NUL) compare as (key, bytes) in the order of their bytes.
+fn name_key(name: &[u8]) -> u64 {
+    let mut k = [0u8; 8];
+    let n = name.len().min(8);
+    k[..n].copy_from_slice(&name[..n]);
+    u64::from_be_bytes(k)
+}
+
+/// `lib<name>-rdmav<N>.so` split into `<name>` and N, and whether N has no leading zero.
+fn split_provider_file(file: &[u8]) -> Option<(&[u8], u32, bool)> {
+    let rest = file.strip_prefix(b"lib")?.strip_suffix(b".so")?;
+    let digits = rest.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    let (head, n) = rest.split_at(rest.len() - digits);
+    let name = head.strip_suffix(b"-rdmav")?;
+    if n.is_empty() || n.len() > 9 {
+        return None;
+    }
+    let abi = n.iter().fold(0u32, |a, d| a * 10 + u32::from(d - b'0'));
+    Some((name, abi, n.len() == 1 || n[0] != b'0'))
 }
 
 impl DirListing {
     /// List `dir` (an unreadable directory lists as empty: every name is then loaded in order).
     pub fn read(dir: &OsStr) -> DirListing {
-        let rd = std::fs::read_dir(dir);
-        let listed = rd.is_ok();
-        let mut entries: Vec<(OsString, bool)> = rd
-            .map(|rd| {
-                rd.map_while(Result::ok)
-                    .filter(|e| e.file_name().as_bytes().starts_with(b"lib"))
-                    .map(|e| (e.file_name(), e.file_type().is_ok_and(|t| t.is_file())))
-                    .collect()
-            })
-            .unwrap_or_default();
-        entries.sort_unstable();
+        let mut l = DirListing {
+            dir: dir.to_owned(),
+            ..DirListing::default()
+        };
+        let Ok(path) = std::ffi::CString::new(dir.as_bytes()) else {
+            return l;
+        };
+        let Ok(mut rd) = crate::sys::dir::DirStream::open(&path) else {
+            return l;
+        };
+        l.listed = true;
+        // Room for a distribution's directory (Debian 12's: 17 files, 350 bytes of names) or
+        // two, without growing; more grows as needed.
+        if l.names.try_reserve(2048).is_err() || l.files.try_reserve(64).is_err() {
+            return DirListing::unlisted(dir);
+        }
+        let mut buf = [0u8; crate::sys::dir::NAME_BUF];
+        while let Some((n, t)) = rd.next_entry(&mut buf) {
+            let file = &buf[..n];
+            let Some((name, abi, exact)) = split_provider_file(file) else {
+                continue;
+            };
+            let kind = match t {
+                libc::DT_REG => KIND_FILE,
+                libc::DT_LNK | libc::DT_UNKNOWN => KIND_ASK,
+                _ => KIND_OTHER,
+            };
+            let (Ok(start), Ok(len), Ok(name_len)) = (
+                u32::try_from(l.names.len()),
+                u8::try_from(n),
+                u8::try_from(name.len()),
+            ) else {
+                // Past 4 GiB of names, or a name longer than any file system's: as unreadable.
+                return DirListing::unlisted(dir);
+            };
+            if l.names.try_reserve(n).is_err() || l.files.try_reserve(1).is_err() {
+                return DirListing::unlisted(dir);
+            }
+            l.names.extend_from_slice(file);
+            l.files.push(ProviderFile {
+                key: name_key(name),
+                start,
+                len,
+                name_len,
+                abi,
+                exact,
+                kind: AtomicU8::new(kind),
+            });
+        }
+        // By key, then newest ABI first: a name's entries are the ones of its key with its name
+        // (names longer than eight bytes may share a key), in ABI order.
+        l.files
+            .sort_unstable_by_key(|f| (f.key, core::cmp::Reverse(f.abi)));
+        l
+    }
+
+    /// A directory that could not be listed (its files are tried blindly).
+    fn unlisted(dir: &OsStr) -> DirListing {
         DirListing {
             dir: dir.to_owned(),
-            entries,
-            listed,
+            ..DirListing::default()
         }
     }
 
-    /// Whether the entry `file` is a regular file here (through symlinks).
-    fn is_file(&self, file: &OsStr) -> bool {
-        match self
-            .entries
-            .binary_search_by(|(n, _)| n.as_os_str().cmp(file))
-        {
-            Ok(i) if self.entries[i].1 => true,
-            Ok(_) => {
-                let path = [self.dir.as_bytes(), b"/", file.as_bytes()].concat();
-                std::fs::metadata(OsStr::from_bytes(&path)).is_ok_and(|m| m.is_file())
+    /// Whether an entry's name, whose key is `name`'s, is `name`: for up to eight bytes the key
+    /// holds all of them (and names hold no NUL), so the lengths tell.
+    fn same_name(&self, f: &ProviderFile, name: &[u8]) -> bool {
+        if name.len() <= 8 {
+            return usize::from(f.name_len) == name.len();
+        }
+        Self::name_in(&self.names, f) == name
+    }
+
+    fn entry_in<'n>(names: &'n [u8], f: &ProviderFile) -> &'n [u8] {
+        let s = f.start as usize;
+        names.get(s..s + usize::from(f.len)).unwrap_or_default()
+    }
+
+    fn name_in<'n>(names: &'n [u8], f: &ProviderFile) -> &'n [u8] {
+        Self::entry_in(names, f)
+            .get(3..3 + usize::from(f.name_len))
+            .unwrap_or_default()
+    }
+
+    /// The entries of `name`, newest ABI first.
+    fn of<'s>(&'s self, name: &'s [u8]) -> impl Iterator<Item = &'s ProviderFile> + 's {
+        let key = name_key(name);
+        let lo = self.files.partition_point(|f| f.key < key);
+        self.files[lo..]
+            .iter()
+            .take_while(move |f| f.key == key)
+            .filter(move |f| self.same_name(f, name))
+    }
+
+    /// Whether the entry is a regular file (through symlinks): `stat`ed once when its type needs it.
+    fn is_file(&self, f: &ProviderFile) -> bool {
+        match f.kind.load(Ordering::Relaxed) {
+            KIND_FILE => true,
+            KIND_OTHER => false,
+            _ => {
+                let path = [self.dir.as_bytes(), b"/", Self::entry_in(&self.names, f)].concat();
+                let yes = std::fs::metadata(OsStr::from_bytes(&path)).is_ok_and(|m| m.is_file());
+                let k = if yes { KIND_FILE } else { KIND_OTHER };
+                f.kind.store(k, Ordering::Relaxed);
+                yes
             }
-            Err(_) => false,
         }
     }
 
-    /// Whether `lib<name><suffix>` is a regular file here (through symlinks) for some provider ABI
-    /// we load.
-    pub fn has_provider(&self, name: &[u8]) -> bool {
-        PROVIDER_ABIS.iter().any(|abi| {
-            let file = OsString::from_vec([b"lib", name, abi.suffix().as_bytes()].concat());
-            self.is_file(&file)
-        })
+    /// Whether `lib<name>-rdmav<abi>.so` is a regular file here (through symlinks).
+    fn has_file(&self, name: &[u8], abi: u32) -> bool {
+        self.of(name)
+            .any(|f| f.abi == abi && f.exact && self.is_file(f))
     }
 
-    /// Whether the file `file` may be here: it is, or the directory could not be listed.
-    pub fn may_have(&self, file: &OsStr) -> bool {
-        !self.listed || self.is_file(file)
+    /// Whether `lib<name>-rdmav<N>.so` is a regular file here (through symlinks) for some
+    /// provider ABI we load.
+    pub fn has_provider(&self, name: &[u8]) -> bool {
+        self.of(name)
+            .any(|f| f.exact && PROVIDER_ABIS.iter().any(|a| a.version == f.abi) && self.is_file(f))
+    }
+
+    /// Whether the file of `name` for provider ABI `abi` may be here: it is, or the directory
+    /// could not be listed.
+    pub fn may_have(&self, name: &[u8], abi: u32) -> bool {
+        !self.listed || self.has_file(name, abi)
     }
 
     /// The files `lib<name>-rdmav<N>.so` here whose N is a provider ABI this library lacks, with
     /// their paths.
     pub fn foreign_abis(&self, name: &[u8]) -> Vec<(OsString, u32)> {
-        let prefix = [b"lib".as_slice(), name, b"-rdmav"].concat();
-        let start = self
-            .entries
-            .partition_point(|(n, _)| n.as_bytes() < prefix.as_slice());
-        self.entries[start..]
-            .iter()
-            .take_while(|(n, _)| n.as_bytes().starts_with(&prefix))
-            .filter_map(|(n, _)| {
-                let abi = file_abi(n.as_bytes(), name)?;
-                let ours = PROVIDER_ABIS.iter().any(|a| a.version == abi);
-                let path = [self.dir.as_bytes(), b"/", n.as_bytes()].concat();
-                (!ours).then(|| (OsString::from_vec(path), abi))
+        self.of(name)
+            .filter(|f| !PROVIDER_ABIS.iter().any(|a| a.version == f.abi))
+            .map(|f| {
+                let path = [self.dir.as_bytes(), b"/", Self::entry_in(&self.names, f)].concat();
+                (OsString::from_vec(path), f.abi)
             })
             .collect()
     }
@@ -497,6 +628,20 @@ mod tests {
             paths(&candidates(OsStr::new("/a/b"), &[], TWO)),
             ["/a/b-rdmav65.so", "/a/b-rdmav34.so"]
         );
+        // Only what the filter keeps, in the same order (the search path always).
+        let c = candidates_where(OsStr::new("rxe"), &dirs(&["/d", "/e"]), TWO, |i, abi| {
+            (i, abi) != (0, 65) && (i, abi) != (1, 34)
+        });
+        assert_eq!(
+            paths(&c),
+            [
+                "/d/librxe-rdmav34.so",
+                "/e/librxe-rdmav65.so",
+                "librxe-rdmav65.so",
+                "librxe-rdmav34.so"
+            ]
+        );
+        assert_eq!(c[1].dir, 1);
         // All five ABIs.
         assert_eq!(
             candidates(OsStr::new("x"), &dirs(&["/d"]), &PROVIDER_ABIS).len(),
@@ -536,6 +681,125 @@ mod tests {
         assert!(w[0].contains("'/d/libfoo-rdmav66.so'"), "{}", w[0]);
         assert!(w[0].contains("IBVERBS_PRIVATE_66"), "{}", w[0]);
         assert!(w[0].ends_with("(it has 34, 57, 59, 64, 65)"), "{}", w[0]);
+    }
+
+    #[test]
+    fn provider_file_names() {
+        assert_eq!(
+            split_provider_file(b"libmlx5-rdmav34.so"),
+            Some((&b"mlx5"[..], 34, true))
+        );
+        assert_eq!(
+            split_provider_file(b"libfoo-rdmav3-rdmav065.so"),
+            Some((&b"foo-rdmav3"[..], 65, false))
+        );
+        assert_eq!(
+            split_provider_file(b"lib-rdmav0.so"),
+            Some((&b""[..], 0, true))
+        );
+        assert_eq!(
+            split_provider_file(b"libx-rdmav999999999.so"),
+            Some((&b"x"[..], 999_999_999, true))
+        );
+        for bad in [
+            &b"libx-rdmav.so"[..],
+            b"libx-rdmav1234567890.so",
+            b"libx-rdmav3x.so",
+            b"libx-rdmav34.so.1",
+            b"x-rdmav34.so",
+            b"libx.so",
+            b"lib",
+            b"",
+        ] {
+            assert_eq!(split_provider_file(bad), None, "{:?}", bad);
+        }
+    }
+
+    #[test]
+    fn name_keys_keep_byte_order() {
+        let names: [&[u8]; 9] = [
+            b"",
+            b"a",
+            b"ab",
+            b"abcdefgh",
+            b"abcdefgh0",
+            b"abcdefgi",
+            b"b",
+            b"mlx4",
+            b"mlx5",
+        ];
+        for a in names {
+            for b in names {
+                let by_key = name_key(a).cmp(&name_key(b)).then_with(|| a.cmp(b));
+                assert_eq!(by_key, a.cmp(b), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn listing_index() {
+        let d = std::env::temp_dir().join(format!("ibverbs-rs-listing-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        for f in [
+            "librxe-rdmav34.so",
+            "librxe-rdmav65.so",
+            "librxe-rdmav66.so",
+            "librxe-rdmav064.so",
+            "libmlx5-rdmav59.so",
+            "libmlx5.so.1",
+            "README",
+            "libsiw-rdmav57.so",
+        ] {
+            std::fs::write(d.join(f), b"").unwrap();
+        }
+        std::os::unix::fs::symlink("libmlx5.so.1", d.join("libmlx5-rdmav64.so")).unwrap();
+        std::os::unix::fs::symlink("gone", d.join("libefa-rdmav34.so")).unwrap();
+        std::fs::create_dir(d.join("libhns-rdmav34.so")).unwrap();
+        let l = DirListing::read(d.as_os_str());
+        assert!(l.listed);
+        // Only provider files are kept, by name then newest ABI first.
+        assert_eq!(l.files.len(), 9);
+        let order: Vec<(Vec<u8>, u32)> = l
+            .files
+            .iter()
+            .map(|f| (DirListing::name_in(&l.names, f).to_vec(), f.abi))
+            .collect();
+        assert_eq!(order[0], (b"efa".to_vec(), 34));
+        assert_eq!(order[2], (b"mlx5".to_vec(), 64));
+        assert_eq!(order[3], (b"mlx5".to_vec(), 59));
+        assert_eq!(
+            order[4..8].iter().map(|o| o.1).collect::<Vec<_>>(),
+            [66, 65, 64, 34]
+        );
+        for (name, want) in [
+            ("rxe", true),
+            ("mlx5", true),
+            ("siw", true),
+            ("efa", false),
+            ("hns", false),
+            ("mlx", false),
+            ("mlx55", false),
+            ("", false),
+        ] {
+            assert_eq!(l.has_provider(name.as_bytes()), want, "{name}");
+        }
+        assert!(l.may_have(b"rxe", 65));
+        assert!(l.may_have(b"mlx5", 64));
+        // "064" is not the file a candidate of ABI 64 names.
+        assert!(!l.may_have(b"rxe", 64));
+        assert!(!l.may_have(b"efa", 34));
+        let foreign = l.foreign_abis(b"rxe");
+        assert_eq!(foreign.len(), 1);
+        assert_eq!(foreign[0].1, 66);
+        assert_eq!(foreign[0].0, d.join("librxe-rdmav66.so").into_os_string());
+        assert!(l.foreign_abis(b"mlx5").is_empty());
+        // A directory that cannot be listed: nothing known, everything may be there.
+        let none = DirListing::read(d.join("nope").as_os_str());
+        assert!(!none.listed && !none.has_provider(b"rxe") && none.may_have(b"rxe", 34));
+        let nul = DirListing::read(OsStr::from_bytes(b"/tmp\0x"));
+        assert!(!nul.listed);
+        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]

@@ -29,6 +29,12 @@ impl DirStream {
     /// The next entry's name (`readdir`), copied into `out` with its NUL; its length without
     /// the NUL. None at the end of the directory or on an error, as rdma-core's loops treat both.
     pub fn next_into(&mut self, out: &mut [u8; NAME_BUF]) -> Option<usize> {
+        self.next_entry(out).map(|(n, _)| n)
+    }
+
+    /// [`DirStream::next_into`] with the entry's `d_type` (`libc::DT_REG`, `DT_LNK`,
+    /// `DT_UNKNOWN` where the file system does not say, ...).
+    pub fn next_entry(&mut self, out: &mut [u8; NAME_BUF]) -> Option<(usize, u8)> {
         // SAFETY: dir is a live stream owned by self; &mut self keeps readdir single-threaded.
         let ent = unsafe { libc::readdir(self.dir.as_ptr()) };
         if ent.is_null() {
@@ -37,10 +43,12 @@ impl DirStream {
         // SAFETY: readdir returned a live entry whose d_name is NUL-terminated within the entry;
         // it stays valid until the next readdir/closedir on this stream, both need &mut self.
         let name = unsafe { CStr::from_ptr((*ent).d_name.as_ptr()) }.to_bytes();
+        // SAFETY: the same live entry; d_type is a plain byte of it.
+        let kind = unsafe { (*ent).d_type };
         let n = name.len().min(NAME_BUF - 1);
         out[..n].copy_from_slice(&name[..n]);
         out[n] = 0;
-        Some(n)
+        Some((n, kind))
     }
 
     /// The stream's descriptor (`dirfd`), for `openat` relative to it.
