@@ -7,6 +7,7 @@
 
 use super::Ctx;
 use super::fallback::op;
+use super::methods;
 use super::pd::destroy_handle;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write};
@@ -68,8 +69,7 @@ pub fn destroy_ah(ctx: Ctx<'_>, ah_handle: u32, allow_disassociate_destroy: bool
     destroy_handle::<ibv_destroy_ah>(
         ctx,
         op::DESTROY_AH,
-        UVERBS_OBJECT_AH,
-        UVERBS_METHOD_AH_DESTROY,
+        methods::AH_DESTROY,
         UVERBS_ATTR_DESTROY_AH_HANDLE,
         ah_handle,
         allow_disassociate_destroy,

@@ -10,6 +10,7 @@ use super::Ctx;
 use super::fallback::destroy_result;
 use super::ioctl::Driver;
 use super::ioctl::{IoctlArg, IoctlCmd, execute_ioctl};
+use super::methods;
 use crate::abi::uapi::*;
 use crate::errno::Result;
 
@@ -22,11 +23,7 @@ pub const QP_ATTACH_OPS: u32 = 0x3f;
 /// chain (given the kernel's answers). Returns the new counter's handle.
 pub fn create_comp_cntr(ctx: Ctx<'_>, link: &mut dyn Driver) -> Result<u32> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_COMP_CNTR,
-        UVERBS_METHOD_COMP_CNTR_CREATE,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::COMP_CNTR_CREATE);
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE);
     super::dm::run_linked(ctx, &mut cmd, link, h)
 }
@@ -38,11 +35,7 @@ pub fn destroy_comp_cntr(
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_COMP_CNTR,
-        UVERBS_METHOD_COMP_CNTR_DESTROY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::COMP_CNTR_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_COMP_CNTR_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -51,11 +44,7 @@ pub fn destroy_comp_cntr(
 /// (`_OP_INC`) entry `entry` (`IB_UVERBS_COMP_CNTR_ENTRY_COMP` or `_ERR`) of the counter.
 pub fn modify_comp_cntr(ctx: Ctx<'_>, handle: u32, entry: u8, op: u8, value: u64) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_COMP_CNTR,
-        UVERBS_METHOD_COMP_CNTR_MODIFY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::COMP_CNTR_MODIFY);
     cmd.in_obj(UVERBS_ATTR_MODIFY_COMP_CNTR_HANDLE, handle);
     cmd.in_u64(UVERBS_ATTR_MODIFY_COMP_CNTR_ENTRY, entry.into());
     cmd.in_u64(UVERBS_ATTR_MODIFY_COMP_CNTR_OP, op.into());
@@ -68,11 +57,7 @@ pub fn read_comp_cntr(ctx: Ctx<'_>, handle: u32, entry: u8) -> Result<u64> {
     let mut value = 0u64;
     {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(
-            &mut arg,
-            UVERBS_OBJECT_COMP_CNTR,
-            UVERBS_METHOD_COMP_CNTR_READ,
-        );
+        let mut cmd = IoctlCmd::of(&mut arg, methods::COMP_CNTR_READ);
         cmd.in_obj(UVERBS_ATTR_READ_COMP_CNTR_HANDLE, handle);
         cmd.in_u64(UVERBS_ATTR_READ_COMP_CNTR_ENTRY, entry.into());
         cmd.out_pod(UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE, &mut value);
@@ -90,11 +75,7 @@ pub fn qp_attach_comp_cntr(
     op_mask: u32,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_QP,
-        UVERBS_METHOD_QP_ATTACH_COMP_CNTR,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::QP_ATTACH_COMP_CNTR);
     cmd.in_obj(UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE, qp_handle);
     cmd.in_obj(UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE, cntr_handle);
     cmd.in_u32(
@@ -119,11 +100,7 @@ pub fn query_comp_cntr_caps(ctx: Ctx<'_>) -> Result<CompCntrCaps> {
     let (mut max_counters, mut max_value, mut ops) = (0u32, 0u64, 0u32);
     {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(
-            &mut arg,
-            UVERBS_OBJECT_DEVICE,
-            UVERBS_METHOD_QUERY_COMP_CNTR_CAPS,
-        );
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_COMP_CNTR_CAPS);
         cmd.out_pod(
             UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS,
             &mut max_counters,

@@ -8,6 +8,7 @@ use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlArg, IoctlCmd};
+use super::methods;
 use super::wire::put_field;
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex_req,
@@ -74,7 +75,7 @@ fn icmd_create_cq(
     let mut resp_cqe: u32 = 0;
     let (via, handle) = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_CREATE);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::CQ_CREATE);
         let h = cmd.out_obj(UVERBS_ATTR_CREATE_CQ_HANDLE);
         cmd.out_pod(UVERBS_ATTR_CREATE_CQ_RESP_CQE, &mut resp_cqe);
         cmd.in_u32(UVERBS_ATTR_CREATE_CQ_CQE, a.cqe as u32);
@@ -235,7 +236,7 @@ pub fn destroy_cq(
     let mut resp: ib_uverbs_destroy_cq_resp = pod::zeroed();
     let r = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_CQ, UVERBS_METHOD_CQ_DESTROY);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::CQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_CQ_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_CQ_HANDLE, cq_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_CQ, &mut cmd)

@@ -11,6 +11,7 @@ use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked};
+use super::methods;
 use super::wire::{end_of, get, put_field, zero};
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex};
 use crate::abi::ctype::Be64;
@@ -60,7 +61,7 @@ pub fn get_context(
     let mut core_support: u64 = 0;
     let via = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_GET_CONTEXT);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::GET_CONTEXT);
         cmd.out_pod(
             UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS,
             &mut num_comp_vectors,
@@ -107,7 +108,7 @@ pub fn query_context(ctx: Ctx<'_>, driver: &mut dyn Driver) -> Result<QueryConte
     let mut core_support: u64 = 0;
     {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_CONTEXT);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_CONTEXT);
         cmd.out_pod(
             UVERBS_ATTR_QUERY_CONTEXT_NUM_COMP_VECTORS,
             &mut num_comp_vectors,
@@ -127,11 +128,7 @@ pub fn query_port_speed(ctx: Ctx<'_>, port_num: u32) -> Result<u64> {
     let mut speed: u64 = 0;
     {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(
-            &mut arg,
-            UVERBS_OBJECT_DEVICE,
-            UVERBS_METHOD_QUERY_PORT_SPEED,
-        );
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_PORT_SPEED);
         cmd.in_u64(UVERBS_ATTR_QUERY_PORT_SPEED_PORT_NUM, port_num.into());
         cmd.out_pod(UVERBS_ATTR_QUERY_PORT_SPEED_RESP, &mut speed);
         execute_ioctl(ctx, &mut cmd)?;
@@ -143,11 +140,7 @@ pub fn query_port_speed(ctx: Ctx<'_>, port_num: u32) -> Result<u64> {
 /// the context came up without one (the ioctl GET_CONTEXT path, or an imported context).
 pub fn alloc_async_fd(ctx: Ctx<'_>) -> Result<i32> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_ASYNC_EVENT,
-        UVERBS_METHOD_ASYNC_EVENT_ALLOC,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::ASYNC_EVENT_ALLOC);
     let h = cmd.out_fd(UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE);
     execute_ioctl(ctx, &mut cmd)?;
     Ok(cmd.attr(h).map_or(0, |a| a.data as i32))
@@ -194,7 +187,7 @@ pub fn query_port(
     let mut resp_ex: ib_uverbs_query_port_resp_ex = pod::zeroed();
     let via = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_PORT);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_PORT);
         cmd.in_u64(UVERBS_ATTR_QUERY_PORT_PORT_NUM, port_num.into());
         cmd.out_pod(UVERBS_ATTR_QUERY_PORT_RESP, &mut resp_ex);
         execute_ioctl_fallback(ctx, op::QUERY_PORT, &mut cmd)?
@@ -468,11 +461,7 @@ pub fn query_gid_entry(
     entry: &mut [u8],
 ) -> Result<GidVia> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_DEVICE,
-        UVERBS_METHOD_QUERY_GID_ENTRY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_GID_ENTRY);
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_PORT, port_num.into());
     cmd.in_u64(UVERBS_ATTR_QUERY_GID_ENTRY_GID_INDEX, gid_index.into());
     cmd.in_u32(UVERBS_ATTR_QUERY_GID_ENTRY_FLAGS, flags);
@@ -498,11 +487,7 @@ pub fn query_gid_table(
     let mut num_entries: u64 = 0;
     let via = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(
-            &mut arg,
-            UVERBS_OBJECT_DEVICE,
-            UVERBS_METHOD_QUERY_GID_TABLE,
-        );
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_GID_TABLE);
         cmd.in_u64(UVERBS_ATTR_QUERY_GID_TABLE_ENTRY_SIZE, entry_size as u64);
         cmd.in_u32(UVERBS_ATTR_QUERY_GID_TABLE_FLAGS, flags);
         match entries {

@@ -9,6 +9,7 @@
 use super::Ctx;
 use super::fallback::destroy_result;
 use super::ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked};
+use super::methods;
 use super::mr::MrKeys;
 use crate::abi::uapi::*;
 use crate::abi::verbs::ibv_access_flags::IBV_ACCESS_ZERO_BASED;
@@ -35,7 +36,7 @@ pub fn alloc_dm(
     link: &mut dyn Driver,
 ) -> Result<u32> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_ALLOC);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::DM_ALLOC);
     let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DM_HANDLE);
     cmd.in_u64(UVERBS_ATTR_ALLOC_DM_LENGTH, length);
     cmd.in_u32(UVERBS_ATTR_ALLOC_DM_ALIGNMENT, log_align_req);
@@ -45,7 +46,7 @@ pub fn alloc_dm(
 /// `ibv_cmd_free_dm`: `UVERBS_METHOD_DM_FREE` (a destroy).
 pub fn free_dm(ctx: Ctx<'_>, dm_handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DM, UVERBS_METHOD_DM_FREE);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::DM_FREE);
     cmd.in_obj(UVERBS_ATTR_FREE_DM_HANDLE, dm_handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -69,7 +70,7 @@ pub fn reg_dm_mr(
     let (mut lkey, mut rkey) = (0u32, 0u32);
     let handle = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_DM_MR_REG);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::DM_MR_REG);
         let h = cmd.out_obj(UVERBS_ATTR_REG_DM_MR_HANDLE);
         cmd.out_pod(UVERBS_ATTR_REG_DM_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_REG_DM_MR_RESP_RKEY, &mut rkey);
@@ -87,11 +88,7 @@ pub fn reg_dm_mr(
 /// EOPNOTSUPP. Returns the counters handle.
 pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut dyn Driver) -> Result<u32> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_COUNTERS,
-        UVERBS_METHOD_COUNTERS_CREATE,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::COUNTERS_CREATE);
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_COUNTERS_HANDLE);
     if comp_mask != 0 {
         return Err(Errno::EOPNOTSUPP);
@@ -102,11 +99,7 @@ pub fn create_counters(ctx: Ctx<'_>, comp_mask: u32, link: &mut dyn Driver) -> R
 /// `ibv_cmd_destroy_counters`: `UVERBS_METHOD_COUNTERS_DESTROY` (a destroy).
 pub fn destroy_counters(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_COUNTERS,
-        UVERBS_METHOD_COUNTERS_DESTROY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::COUNTERS_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_COUNTERS_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -121,11 +114,7 @@ pub fn read_counters(
     link: &mut dyn Driver,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_COUNTERS,
-        UVERBS_METHOD_COUNTERS_READ,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::COUNTERS_READ);
     cmd.in_obj(UVERBS_ATTR_READ_COUNTERS_HANDLE, handle);
     cmd.out(UVERBS_ATTR_READ_COUNTERS_BUFF, values);
     cmd.in_u32(UVERBS_ATTR_READ_COUNTERS_FLAGS, flags);
@@ -148,7 +137,7 @@ pub struct DmahInit {
 pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
     let ph = init.ph.map(|p| [p]);
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_ALLOC);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::DMAH_ALLOC);
     let h = cmd.out_obj(UVERBS_ATTR_ALLOC_DMAH_HANDLE);
     if let Some(cpu) = init.cpu_id {
         cmd.in_u32(UVERBS_ATTR_ALLOC_DMAH_CPU_ID, cpu);
@@ -166,7 +155,7 @@ pub fn alloc_dmah(ctx: Ctx<'_>, init: DmahInit) -> Result<u32> {
 /// `ibv_cmd_free_dmah`: `UVERBS_METHOD_DMAH_FREE` (a destroy).
 pub fn free_dmah(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DMAH, UVERBS_METHOD_DMAH_FREE);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::DMAH_FREE);
     cmd.in_obj(UVERBS_ATTR_FREE_DMA_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -175,7 +164,7 @@ pub fn free_dmah(ctx: Ctx<'_>, handle: u32, allow_disassociate_destroy: bool) ->
 /// device's mmap space; returns the new dma-buf fd.
 pub fn export_dmabuf_fd(ctx: Ctx<'_>, pg_off: u64) -> Result<i32> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DMABUF, UVERBS_METHOD_DMABUF_ALLOC);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::DMABUF_ALLOC);
     let h = cmd.out_fd(UVERBS_ATTR_ALLOC_DMABUF_HANDLE);
     cmd.in_u64(UVERBS_ATTR_ALLOC_DMABUF_PGOFF, pg_off);
     execute_ioctl(ctx, &mut cmd)?;

@@ -9,10 +9,10 @@ use core::sync::atomic::{AtomicU64, Ordering};
 
 use super::Ctx;
 use super::ioctl::{IoctlArg, IoctlCmd, execute_ioctl};
+use super::methods;
 use crate::abi::driver::verbs_context_ops;
 use crate::abi::uapi::{
     IB_USER_VERBS_ABI_VERSION, IB_USER_VERBS_CMD_QUERY_DEVICE, UVERBS_ATTR_WRITE_CMD,
-    UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
 };
 use crate::errno::{Errno, Result};
 use crate::sys::uverbs::Uverbs;
@@ -192,7 +192,7 @@ pub fn execute_ioctl_fallback(
 /// to be valid (it answers ENOSPC). Only ENOTTY and EPROTONOSUPPORT mean it cannot.
 pub fn has_ioctl_write(ctx: Ctx<'_>) -> bool {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::INVOKE_WRITE);
     cmd.in_u64(
         UVERBS_ATTR_WRITE_CMD,
         u64::from(IB_USER_VERBS_CMD_QUERY_DEVICE),

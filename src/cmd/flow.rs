@@ -8,6 +8,7 @@ use core::mem::offset_of;
 use super::Ctx;
 use super::fallback::{Fallback, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked};
+use super::methods;
 use super::wire::{end_of, get, put, put_field, size_of_field};
 use super::write::{EX_HDR_SIZE, execute_cmd_write_ex_full, execute_cmd_write_ex_req};
 use crate::abi::kern_abi::{ibv_create_flow, ibv_destroy_flow, ibv_kern_spec_ipv4};
@@ -28,7 +29,7 @@ pub fn destroy_flow(
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_FLOW, UVERBS_METHOD_FLOW_DESTROY);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::FLOW_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_FLOW_HANDLE, flow_handle);
     let r = match execute_ioctl_fallback(ctx, op::DESTROY_AH, &mut cmd) {
         Ok(Fallback::TryWrite) => {
@@ -50,11 +51,7 @@ pub fn destroy_flow_action(
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_FLOW_ACTION,
-        UVERBS_METHOD_FLOW_ACTION_DESTROY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::FLOW_ACTION_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_FLOW_ACTION_HANDLE, handle);
     destroy_result(execute_ioctl(ctx, &mut cmd), allow_disassociate_destroy)
 }
@@ -394,11 +391,7 @@ pub fn create_flow_action_esp(
     driver: &mut dyn Driver,
 ) -> Result<u32> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_FLOW_ACTION,
-        UVERBS_METHOD_FLOW_ACTION_ESP_CREATE,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::FLOW_ACTION_ESP_CREATE);
     let h = cmd.out_obj(UVERBS_ATTR_CREATE_FLOW_ACTION_ESP_HANDLE);
     fill_esp(&mut cmd, e);
     execute_linked(ctx, &mut cmd, driver)?;
@@ -413,11 +406,7 @@ pub fn modify_flow_action_esp(
     driver: &mut dyn Driver,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_FLOW_ACTION,
-        UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::FLOW_ACTION_ESP_MODIFY);
     cmd.in_obj(UVERBS_ATTR_MODIFY_FLOW_ACTION_ESP_HANDLE, handle);
     fill_esp(&mut cmd, e);
     execute_linked(ctx, &mut cmd, driver)

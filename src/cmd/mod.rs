@@ -7,6 +7,7 @@
 //! - [`attr`]: one ioctl attribute and the ioctl header;
 //! - [`ioctl`]: [`IoctlCmd`], the one command builder (inline attributes in the [`IoctlArg`] it
 //!   borrows, heap past [`attr::INLINE_ATTRS`]), [`Driver`] (a provider's linked buffers) and [`execute_ioctl`];
+//! - [`methods`]: the ioctl methods the library sends, one row each;
 //! - [`fallback`]: the per-context [`CmdState`] and the ioctl-or-write decision;
 //! - [`mod@write`]: legacy and extended write commands; [`compat`]: the legacy entry points'
 //!   provider buffers;
@@ -53,6 +54,7 @@ pub mod fallback;
 pub mod flow;
 pub mod ioctl;
 pub mod mcast;
+pub mod methods;
 pub mod mr;
 pub mod pd;
 pub mod post;

@@ -10,6 +10,7 @@
 use super::Ctx;
 use super::fallback::{Fallback, execute_ioctl_fallback, op};
 use super::ioctl::{Driver, IoctlArg, IoctlCmd, execute_ioctl, execute_linked};
+use super::methods;
 use super::pd::destroy_handle;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write};
@@ -26,8 +27,7 @@ pub fn dereg_mr(ctx: Ctx<'_>, mr_handle: u32, allow_disassociate_destroy: bool) 
     destroy_handle::<ibv_dereg_mr>(
         ctx,
         op::DEREG_MR,
-        UVERBS_OBJECT_MR,
-        UVERBS_METHOD_MR_DESTROY,
+        methods::MR_DESTROY,
         UVERBS_ATTR_DESTROY_MR_HANDLE,
         mr_handle,
         allow_disassociate_destroy,
@@ -40,8 +40,7 @@ pub fn dealloc_mw(ctx: Ctx<'_>, mw_handle: u32, allow_disassociate_destroy: bool
     destroy_handle::<ibv_dealloc_mw>(
         ctx,
         op::DEALLOC_MW,
-        UVERBS_OBJECT_MW,
-        UVERBS_METHOD_MW_DESTROY,
+        methods::MW_DESTROY,
         UVERBS_ATTR_DESTROY_MW_HANDLE,
         mw_handle,
         allow_disassociate_destroy,
@@ -149,7 +148,7 @@ pub fn query_mr(ctx: Ctx<'_>, mr_handle: u32) -> Result<(u32, u32, u64)> {
     let (mut lkey, mut rkey, mut length) = (0u32, 0u32, 0u64);
     {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_QUERY_MR);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QUERY_MR);
         cmd.in_obj(UVERBS_ATTR_QUERY_MR_HANDLE, mr_handle);
         cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_QUERY_MR_RESP_RKEY, &mut rkey);
@@ -175,7 +174,7 @@ pub fn reg_dmabuf_mr(
     let (mut lkey, mut rkey) = (0u32, 0u32);
     let handle = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_DMABUF_MR);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::REG_DMABUF_MR);
         let h = cmd.out_obj(UVERBS_ATTR_REG_DMABUF_MR_HANDLE);
         cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_LKEY, &mut lkey);
         cmd.out_pod(UVERBS_ATTR_REG_DMABUF_MR_RESP_RKEY, &mut rkey);
@@ -222,7 +221,7 @@ pub fn reg_mr_ex(ctx: Ctx<'_>, pd_handle: u32, a: &RegMrEx) -> Result<(MrKeys, b
     let mut length = a.length as u64;
     let (mut lkey, mut rkey) = (0u32, 0u32);
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_REG_MR);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::REG_MR);
     if fd_based {
         if !has(m::IBV_REG_MR_MASK_FD_OFFSET) || has(m::IBV_REG_MR_MASK_ADDR) {
             return Err(Errno::EINVAL);
@@ -300,7 +299,7 @@ pub fn advise_mr(
     sg_list: &[u8],
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_MR, UVERBS_METHOD_ADVISE_MR);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::ADVISE_MR);
     cmd.in_obj(UVERBS_ATTR_ADVISE_MR_PD_HANDLE, pd_handle);
     cmd.in_u64(UVERBS_ATTR_ADVISE_MR_ADVICE, advice.into());
     cmd.in_u32(UVERBS_ATTR_ADVISE_MR_FLAGS, flags);

@@ -10,6 +10,7 @@
 use super::Ctx;
 use super::fallback::{Fallback, OpBit, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::{IoctlArg, IoctlCmd};
+use super::methods::{self, Method};
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
 use crate::abi::kern_abi::*;
@@ -26,8 +27,8 @@ pub fn alloc_pd(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
     Ok(pod::read::<ib_uverbs_alloc_pd_resp>(resp).pd_handle)
 }
 
-/// A destroy by handle: the ioctl `method` of `object` with the handle in `attr_id`, falling
-/// back to write command `C` whose core request starts with the handle.
+/// A destroy by handle: the ioctl `method` with the handle in `attr_id`, falling back to write
+/// command `C` whose core request starts with the handle.
 ///
 /// Folded into each destroy with its constants, whatever codegen unit that is in (the
 /// `ibv_dereg_mr` rows of `make bench-vm`: as a call with its arguments, 10 instructions more).
@@ -36,14 +37,13 @@ pub fn alloc_pd(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
 pub(super) fn destroy_handle<C: KernCmd>(
     ctx: Ctx<'_>,
     bit: OpBit,
-    object: u16,
-    method: u16,
+    method: Method,
     attr_id: u16,
     handle: u32,
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, object, method);
+    let mut cmd = IoctlCmd::of(&mut arg, method);
     cmd.in_obj(attr_id, handle);
     let r = match execute_ioctl_fallback(ctx, bit, &mut cmd) {
         Ok(Fallback::TryWrite) => {
@@ -66,8 +66,7 @@ pub fn dealloc_pd(ctx: Ctx<'_>, pd_handle: u32, allow_disassociate_destroy: bool
     destroy_handle::<ibv_dealloc_pd>(
         ctx,
         op::DEALLOC_PD,
-        UVERBS_OBJECT_PD,
-        UVERBS_METHOD_PD_DESTROY,
+        methods::PD_DESTROY,
         UVERBS_ATTR_DESTROY_PD_HANDLE,
         pd_handle,
         allow_disassociate_destroy,
@@ -80,8 +79,7 @@ pub fn close_xrcd(ctx: Ctx<'_>, xrcd_handle: u32, allow_disassociate_destroy: bo
     destroy_handle::<ibv_close_xrcd>(
         ctx,
         op::CLOSE_XRCD,
-        UVERBS_OBJECT_XRCD,
-        UVERBS_METHOD_XRCD_DESTROY,
+        methods::XRCD_DESTROY,
         UVERBS_ATTR_DESTROY_XRCD_HANDLE,
         xrcd_handle,
         allow_disassociate_destroy,

@@ -13,6 +13,7 @@ use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
 use super::ioctl::{IoctlArg, IoctlCmd};
+use super::methods;
 use super::wire::{put, put_field};
 use super::write::{
     CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
@@ -278,7 +279,7 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     let mut qp_num: u32 = 0;
     let (via, handle) = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_CREATE);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QP_CREATE);
         if let Some(x) = o.xrcd {
             cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
         }
@@ -484,7 +485,7 @@ pub fn destroy_qp(
     let mut resp: ib_uverbs_destroy_qp_resp = pod::zeroed();
     let r = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_DESTROY);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::QP_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_QP_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_QP_HANDLE, qp_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_QP, &mut cmd)

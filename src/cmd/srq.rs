@@ -7,6 +7,7 @@ use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
 use super::ioctl::{IoctlArg, IoctlCmd};
+use super::methods;
 use super::wire::put_field;
 use super::write::{CMD_HDR_SIZE, execute_cmd_write, execute_cmd_write_req};
 use crate::abi::kern_abi::*;
@@ -65,7 +66,7 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
     let (mut max_wr, mut max_sge, mut srq_num) = (0u32, 0u32, 0u32);
     let (via, handle) = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_CREATE);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::SRQ_CREATE);
         if srq_type == IBV_SRQT_XRC as u32 {
             if a.comp_mask & IBV_SRQ_INIT_ATTR_XRCD as u32 == 0
                 || a.comp_mask & IBV_SRQ_INIT_ATTR_CQ as u32 == 0
@@ -220,7 +221,7 @@ pub fn destroy_srq(
     let mut resp: ib_uverbs_destroy_srq_resp = pod::zeroed();
     let r = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_SRQ, UVERBS_METHOD_SRQ_DESTROY);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::SRQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_SRQ_RESP, &mut resp);
         cmd.in_obj(UVERBS_ATTR_DESTROY_SRQ_HANDLE, srq_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_SRQ, &mut cmd)

@@ -7,6 +7,7 @@ use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, destroy_result, execute_ioctl_fallback, op};
 use super::ioctl::{IoctlArg, IoctlCmd};
+use super::methods;
 use super::wire::{put, put_field, zero};
 use super::write::{
     EX_HDR_SIZE, execute_cmd_write_ex, execute_cmd_write_ex_full, execute_cmd_write_ex_req,
@@ -69,7 +70,7 @@ pub fn create_wq(ctx: Ctx<'_>, a: &WqInit, req: &mut [u8], resp: &mut [u8]) -> R
     let (mut max_wr, mut max_sge, mut wq_num) = (0u32, 0u32, 0u32);
     let (via, handle) = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_CREATE);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::WQ_CREATE);
         let h = cmd.out_obj(UVERBS_ATTR_CREATE_WQ_HANDLE);
         cmd.in_u64(UVERBS_ATTR_CREATE_WQ_USER_HANDLE, a.user_handle);
         cmd.in_obj(UVERBS_ATTR_CREATE_WQ_PD_HANDLE, a.pd_handle);
@@ -166,7 +167,7 @@ pub fn destroy_wq(
     let mut resp: ib_uverbs_ex_destroy_wq_resp = pod::zeroed();
     let r = {
         let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_WQ, UVERBS_METHOD_WQ_DESTROY);
+        let mut cmd = IoctlCmd::of(&mut arg, methods::WQ_DESTROY);
         cmd.out_pod(UVERBS_ATTR_DESTROY_WQ_RESP, &mut resp.events_reported);
         cmd.in_obj(UVERBS_ATTR_DESTROY_WQ_HANDLE, wq_handle);
         execute_ioctl_fallback(ctx, op::DESTROY_WQ, &mut cmd)
@@ -232,11 +233,7 @@ pub fn destroy_rwq_ind_table(
     allow_disassociate_destroy: bool,
 ) -> Result<()> {
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(
-        &mut arg,
-        UVERBS_OBJECT_RWQ_IND_TBL,
-        UVERBS_METHOD_RWQ_IND_TBL_DESTROY,
-    );
+    let mut cmd = IoctlCmd::of(&mut arg, methods::RWQ_IND_TBL_DESTROY);
     cmd.in_obj(UVERBS_ATTR_DESTROY_RWQ_IND_TBL_HANDLE, ind_tbl_handle);
     let r = match execute_ioctl_fallback(ctx, op::DESTROY_AH, &mut cmd) {
         Ok(Fallback::TryWrite) => {

@@ -21,12 +21,12 @@ use core::mem::offset_of;
 use super::Ctx;
 use super::attr::Attr;
 use super::ioctl::{IoctlArg, IoctlCmd, execute_ioctl};
+use super::methods;
 use super::wire::{addr, put};
 use crate::abi::kern_abi::{KernCmd, ex_hdr};
 use crate::abi::uapi::{
     IB_USER_VERBS_CMD_FLAG_EXTENDED, UVERBS_ATTR_CORE_IN, UVERBS_ATTR_CORE_OUT, UVERBS_ATTR_UHW_IN,
-    UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD, UVERBS_METHOD_INVOKE_WRITE, UVERBS_OBJECT_DEVICE,
-    ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr,
+    UVERBS_ATTR_UHW_OUT, UVERBS_ATTR_WRITE_CMD, ib_uverbs_cmd_hdr, ib_uverbs_ex_cmd_hdr,
 };
 use crate::errno::{Errno, Result};
 
@@ -90,7 +90,7 @@ pub fn ioctl_write(
         return Err(Errno::EINVAL);
     }
     let mut arg = IoctlArg::new();
-    let mut cmd = IoctlCmd::new(&mut arg, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+    let mut cmd = IoctlCmd::of(&mut arg, methods::INVOKE_WRITE);
     let data_in = |id, part: &[u8]| Attr::data_in(id, part, addr(part)).0;
     let data_out = |id, part: &mut [u8]| Attr::data_out(id, addr(part), part.len()).0;
     cmd.push(

@@ -4,7 +4,8 @@
  * (tests/providers/emu). A step that fails is printed with its errno and the steps that need its
  * object are skipped; everything that was made is destroyed again at the end, in reverse order.
  *
- *   lifecycle [-q]      -q: print only the step results, not the attributes
+ *   lifecycle [-q] [FAMILY]   -q: print only the step results, not the attributes; FAMILY: instead
+ *                             of the lifecycle, one family's (family_*.c: xrc)
  *
  * The memory registered lives at a fixed address (FIXED_BASE), so the command stream shows the
  * same start address under both libraries.
@@ -20,11 +21,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "lifecycle.h"
+
 #define FIXED_BASE ((void *)0x7e0000000000ull)
 
-static int quiet;
+int quiet;
 
-static const char *ename(int e)
+const char *ename(int e)
 {
 	const char *n = e ? strerrorname_np(e) : "0";
 
@@ -32,13 +35,13 @@ static const char *ename(int e)
 }
 
 /* A verb's result: 0, or the errno it reported. */
-static void result(const char *step, int ret)
+void result(const char *step, int ret)
 {
 	printf("%s: %s\n", step, ename(ret));
 }
 
 /* A constructor's result: errno when it returned NULL. */
-static int made(const char *step, const void *obj)
+int made(const char *step, const void *obj)
 {
 	int e = errno;
 
@@ -46,16 +49,10 @@ static int made(const char *step, const void *obj)
 	return obj != NULL;
 }
 
-static void skip(const char *step)
+void skip(const char *step)
 {
 	printf("%s: skipped\n", step);
 }
-
-#define SHOW(fmt, ...)                                \
-	do {                                          \
-		if (!quiet)                           \
-			printf("  " fmt "\n", __VA_ARGS__); \
-	} while (0)
 
 static void show_device(const struct ibv_device_attr *a)
 {
@@ -339,7 +336,11 @@ int main(int argc, char **argv)
 	int num = -1, ret;
 	bool have_port = false;
 
+	const char *family = NULL;
+
 	quiet = argc > 1 && !strcmp(argv[1], "-q");
+	if (argc > 1 + quiet)
+		family = argv[1 + quiet];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	buf = mmap(FIXED_BASE, 1 << 16, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
@@ -365,6 +366,14 @@ int main(int argc, char **argv)
 	if (!made("open_device", ctx))
 		goto free_list;
 	SHOW("num_comp_vectors=%d", ctx->num_comp_vectors);
+	if (family) {
+		if (!strcmp(family, "xrc"))
+			family_xrc(ctx);
+		else
+			printf("family %s: unknown\n", family);
+		result("close_device", ibv_close_device(ctx));
+		goto free_list;
+	}
 
 	ret = ibv_query_device(ctx, &dattr);
 	result("query_device", ret);

@@ -64,6 +64,10 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 	if (type == UVERBS_OBJECT_MR || type == UVERBS_OBJECT_MW || type == UVERBS_OBJECT_AH ||
 	    type == UVERBS_OBJECT_SRQ)
 		use(r->ctx, UVERBS_OBJECT_PD, o->pd, -1);
+	if (type == UVERBS_OBJECT_SRQ && o->xrcd != ~0u)
+		use(r->ctx, UVERBS_OBJECT_CQ, o->scq, -1);
+	use(r->ctx, UVERBS_OBJECT_XRCD, o->xrcd, -1);
+	use(r->ctx, UVERBS_OBJECT_QP, o->shared, -1);
 	if (type == UVERBS_OBJECT_QP) {
 		if (o->pd != ~0u)
 			use(r->ctx, UVERBS_OBJECT_PD, o->pd, -1);
@@ -95,6 +99,16 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 		*copy = *o;
 	emu_obj_free(r->ctx, h);
 	return 0;
+}
+
+void emu_obj_use(struct emu_ctx *c, uint16_t type, uint32_t h, int d)
+{
+	use(c, type, h, d);
+}
+
+int emu_obj_destroy(struct emu_req *r, uint16_t type, uint32_t h)
+{
+	return destroy(r, type, h, NULL);
 }
 
 /* ---- PD, MR, MW ---- */
@@ -203,12 +217,27 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	struct emu_obj *qp;
 	int ret;
 
-	if (a->init.qp_type != IB_UVERBS_QPT_XRC_TGT) {
+	bool xrc = a->init.qp_type == IB_UVERBS_QPT_XRC_INI || a->init.qp_type == IB_UVERBS_QPT_XRC_TGT;
+
+	if (a->init.qp_type == IB_UVERBS_QPT_XRC_TGT) {
+		/* The target side: its domain alone (the write command names it in pd_handle). */
+		if (!emu_obj_get(r->ctx, UVERBS_OBJECT_XRCD, a->xrcd))
+			return EINVAL;
+		a->pd = a->scq = a->rcq = ~0u;
+		a->has_srq = false;
+	} else {
+		if (a->init.qp_type == IB_UVERBS_QPT_XRC_INI) {
+			/* The initiator side sends only: no receive queue, its send CQ for both. */
+			a->rcq = a->scq;
+			a->has_srq = false;
+			a->init.max_recv_wr = a->init.max_recv_sge = 0;
+		}
 		if (!a->has_pd || !emu_obj_get(r->ctx, UVERBS_OBJECT_PD, a->pd))
 			return EINVAL;
 		if (!emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->scq) ||
 		    !emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->rcq))
 			return EINVAL;
+		a->xrcd = ~0u;
 	}
 	if (a->has_srq && !emu_obj_get(r->ctx, UVERBS_OBJECT_SRQ, a->srq))
 		return EINVAL;
@@ -219,7 +248,8 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	    a->init.max_inline > r->dev->max_inline)
 		return EINVAL;
 	if (a->init.qp_type > IB_UVERBS_QPT_DRIVER ||
-	    !((r->dev->qp_types ? r->dev->qp_types : EMU_QPT(IB_UVERBS_QPT_RC) | EMU_QPT(IB_UVERBS_QPT_UC) |
+	    !(xrc ? r->dev->xrc :
+	      (r->dev->qp_types ? r->dev->qp_types : EMU_QPT(IB_UVERBS_QPT_RC) | EMU_QPT(IB_UVERBS_QPT_UC) |
 			EMU_QPT(IB_UVERBS_QPT_UD)) & EMU_QPT(a->init.qp_type)))
 		return EOPNOTSUPP;
 	qp = emu_obj_new(r->ctx, UVERBS_OBJECT_QP, handle);
@@ -232,6 +262,7 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	qp->scq = a->scq;
 	qp->rcq = a->rcq;
 	qp->srq = a->has_srq ? a->srq : ~0u;
+	qp->xrcd = a->xrcd;
 	a->init.srq = a->has_srq;
 	ret = drv(r)->create_qp ? drv(r)->create_qp(r, qp, &a->init) : 0;
 	if (ret) {
@@ -241,6 +272,7 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	use(r->ctx, UVERBS_OBJECT_PD, qp->pd, 1);
 	use(r->ctx, UVERBS_OBJECT_CQ, qp->scq, 1);
 	use(r->ctx, UVERBS_OBJECT_CQ, qp->rcq, 1);
+	use(r->ctx, UVERBS_OBJECT_XRCD, qp->xrcd, 1);
 	if (a->has_srq)
 		use(r->ctx, UVERBS_OBJECT_SRQ, qp->srq, 1);
 	*qpn = qp->num;
@@ -280,14 +312,19 @@ static int modify_qp(struct emu_req *r, const struct ib_uverbs_modify_qp *m)
 
 /* ---- SRQ ---- */
 
-static int create_srq(struct emu_req *r, uint64_t user_handle, uint32_t type, uint32_t pd, uint32_t *max_wr,
-		      uint32_t *max_sge, uint32_t *handle, uint32_t *srqn)
+static int create_srq(struct emu_req *r, uint64_t user_handle, uint32_t type, uint32_t pd, uint32_t xrcd,
+		      uint32_t cq, uint32_t *max_wr, uint32_t *max_sge, uint32_t *handle, uint32_t *srqn)
 {
 	struct emu_obj *srq;
 	int ret;
 
-	if (type != IB_UVERBS_SRQT_BASIC)
+	if (type == IB_UVERBS_SRQT_XRC) {
+		/* An XRC SRQ takes completions on its CQ for QPs of its domain. */
+		if (!emu_obj_get(r->ctx, UVERBS_OBJECT_XRCD, xrcd) || !emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, cq))
+			return EINVAL;
+	} else if (type != IB_UVERBS_SRQT_BASIC) {
 		return EOPNOTSUPP;
+	}
 	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_PD, pd))
 		return EINVAL;
 	if (!r->dev->max_srq)
@@ -306,6 +343,12 @@ static int create_srq(struct emu_req *r, uint64_t user_handle, uint32_t type, ui
 		return ret;
 	}
 	use(r->ctx, UVERBS_OBJECT_PD, pd, 1);
+	if (type == IB_UVERBS_SRQT_XRC) {
+		srq->xrcd = xrcd;
+		srq->scq = cq;
+		use(r->ctx, UVERBS_OBJECT_XRCD, xrcd, 1);
+		use(r->ctx, UVERBS_OBJECT_CQ, cq, 1);
+	}
 	*srqn = srq->num;
 	return 0;
 }
@@ -485,6 +528,7 @@ int emu_obj_write(struct emu_req *r)
 		}
 		a.user_handle = c.user_handle;
 		a.pd = c.pd_handle;
+		a.xrcd = c.pd_handle; /* the domain of an XRC_TGT QP */
 		a.has_pd = true;
 		a.scq = c.send_cq_handle;
 		a.rcq = c.recv_cq_handle;
@@ -547,6 +591,7 @@ int emu_obj_write(struct emu_req *r)
 
 		if (r->wcmd == IB_USER_VERBS_CMD_CREATE_SRQ) {
 			REQ(struct ib_uverbs_create_srq, c);
+			x.xrcd_handle = x.cq_handle = ~0u;
 			x.user_handle = c.user_handle;
 			x.srq_type = IB_UVERBS_SRQT_BASIC;
 			x.pd_handle = c.pd_handle;
@@ -558,8 +603,8 @@ int emu_obj_write(struct emu_req *r)
 		}
 		resp.max_wr = x.max_wr;
 		resp.max_sge = x.max_sge;
-		ret = create_srq(r, x.user_handle, x.srq_type, x.pd_handle, &resp.max_wr, &resp.max_sge,
-				 &resp.srq_handle, &resp.srqn);
+		ret = create_srq(r, x.user_handle, x.srq_type, x.pd_handle, x.xrcd_handle, x.cq_handle, &resp.max_wr,
+				 &resp.max_sge, &resp.srq_handle, &resp.srqn);
 		if (!ret)
 			resp_out(r, &resp, sizeof(resp));
 		return ret;
@@ -605,7 +650,7 @@ int emu_obj_write(struct emu_req *r)
 	case IB_USER_VERBS_CMD_DETACH_MCAST:
 		return 0;
 	}
-	return EOPNOTSUPP;
+	return emu_xrc_write(r);
 }
 
 /* ---- ioctl methods ---- */
@@ -683,8 +728,9 @@ static int ioctl_qp(struct emu_req *r, uint16_t meth)
 	    !emu_attr(r, UVERBS_ATTR_CREATE_QP_USER_HANDLE) || !emu_attr(r, UVERBS_ATTR_CREATE_QP_HANDLE))
 		return EINVAL;
 	memcpy(&cap, p, sizeof(cap));
-	if (emu_attr(r, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE) || emu_attr(r, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE))
+	if (emu_attr(r, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE))
 		return EOPNOTSUPP;
+	a.xrcd = attr_handle(r, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE);
 	a.user_handle = emu_attr_u64(r, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
 	a.has_pd = emu_attr(r, UVERBS_ATTR_CREATE_QP_PD_HANDLE) != NULL;
 	a.pd = attr_handle(r, UVERBS_ATTR_CREATE_QP_PD_HANDLE);
@@ -727,7 +773,9 @@ static int ioctl_srq(struct emu_req *r, uint16_t meth)
 	max_sge = emu_attr_u64(r, UVERBS_ATTR_CREATE_SRQ_MAX_SGE, 0);
 	ret = create_srq(r, emu_attr_u64(r, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE, 0),
 			 emu_attr_u64(r, UVERBS_ATTR_CREATE_SRQ_TYPE, IB_UVERBS_SRQT_BASIC),
-			 attr_handle(r, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE), &max_wr, &max_sge, &h, &srqn);
+			 attr_handle(r, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE),
+			 attr_handle(r, UVERBS_ATTR_CREATE_SRQ_XRCD_HANDLE),
+			 attr_handle(r, UVERBS_ATTR_CREATE_SRQ_CQ_HANDLE), &max_wr, &max_sge, &h, &srqn);
 	if (ret)
 		return ret;
 	new_handle(r, UVERBS_ATTR_CREATE_SRQ_HANDLE, h);
@@ -750,6 +798,7 @@ int emu_obj_ioctl(struct emu_req *r)
 	case UVERBS_OBJECT_PD:
 	case UVERBS_OBJECT_AH:
 	case UVERBS_OBJECT_MW:
+	case UVERBS_OBJECT_XRCD:
 		if (meth != 0)
 			return EPROTONOSUPPORT;
 		return destroy(r, obj, attr_handle(r, 0), NULL);

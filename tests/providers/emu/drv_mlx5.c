@@ -138,13 +138,16 @@ static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *
 	if (r->uin_len < offsetof(struct mlx5_ib_create_qp, sq_buf_addr))
 		return EINVAL;
 	memcpy(&req, r->uin, r->uin_len < sizeof(req) ? r->uin_len : sizeof(req));
+	/* An XRC target QP has no work queues of its own: the kernel reads nothing of the request
+	 * and answers nothing (create_xrc_tgt_qp). */
+	if (init->qp_type == IB_UVERBS_QPT_XRC_TGT)
+		return 0;
 	if (!req.buf_addr || !req.db_addr)
 		return EINVAL;
 	if (req.flags & MLX5_QP_FLAG_BFREG_INDEX)
 		resp.bfreg_index = INVALID_BFREG;
 	else
 		resp.bfreg_index = r->ctx->drv[0] ? 1 + (qp->num % (r->ctx->drv[0] - 1)) : INVALID_BFREG;
-	(void)init;
 	emu_udata_out(r, &resp, sizeof(resp));
 	return 0;
 }

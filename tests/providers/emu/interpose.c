@@ -298,6 +298,7 @@ static int open_common(const char *path, int flags, int *handled)
 
 		c->cmd_fd = fd;
 		emu_log("open %s -> %s\n", n->name, emu_fd_name(fd, nb));
+		emu_log_provider_files(emu_device->provider);
 	}
 	pthread_mutex_unlock(&emu_lock);
 	return fd;

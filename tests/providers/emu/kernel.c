@@ -94,6 +94,8 @@ struct emu_obj *emu_obj_new(struct emu_ctx *c, uint16_t type, uint32_t *handle)
 			c->obj[h].type = type;
 			c->obj[h].live = true;
 			c->obj[h].channel = -1;
+			c->obj[h].xrcd = ~0u;
+			c->obj[h].shared = ~0u;
 			*handle = h;
 			return &c->obj[h];
 		}
@@ -470,6 +472,7 @@ int emu_ioctl(int fd, struct ib_uverbs_ioctl_hdr *hdr)
 	if (!ret && r.uout)
 		emu_attr(&r, UVERBS_ATTR_UHW_OUT)->flags |= UVERBS_ATTR_F_VALID_OUTPUT;
 out:
+	emu_cover("ioctl %u %u %s\n", hdr->object_id, hdr->method_id, ret ? emu_errname(ret) : "0");
 	if (ret) {
 		emu_log("  -> %s\n", emu_errname(ret));
 	} else {
@@ -527,8 +530,19 @@ static int run_write(struct emu_req *r, const char *how, int fault)
 	return ret;
 }
 
+static int invoke_write(struct emu_req *r);
+
 /* UVERBS_METHOD_INVOKE_WRITE: a write command in ioctl attributes. Called from emu_core_ioctl. */
 int emu_invoke_write(struct emu_req *r)
+{
+	int ret = invoke_write(r);
+
+	emu_cover("write %#x %s\n", (unsigned)emu_attr_u64(r, UVERBS_ATTR_WRITE_CMD, ~0ull),
+		  ret ? emu_errname(ret) : "0");
+	return ret;
+}
+
+static int invoke_write(struct emu_req *r)
 {
 	struct ib_uverbs_attr *cin = emu_attr(r, UVERBS_ATTR_CORE_IN);
 	struct ib_uverbs_attr *cout = emu_attr(r, UVERBS_ATTR_CORE_OUT);
@@ -630,6 +644,8 @@ ssize_t emu_write(int fd, const void *buf, size_t len)
 		ret = run_write(&r, "write", fault);
 	}
 out:
+	if (len >= sizeof(*h))
+		emu_cover("write %#x %s\n", h->command, ret ? emu_errname(ret) : "0");
 	pthread_mutex_unlock(&emu_lock);
 	if (ret) {
 		errno = ret;

@@ -1,15 +1,24 @@
 /* uvemu-tree PROVIDER DIR [UVERBS-NAME]: write the sysfs tree of the provider's fake device under
- * DIR/sys (the node is uverbs0 unless named). */
+ * DIR/sys (the node is uverbs0 unless named).
+ * uvemu-tree --families PROVIDER: the lifecycle families (lifecycle FAMILY) its kernel driver
+ * supports, one a line. */
 #define _GNU_SOURCE
 #include "uvemu.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 int main(int argc, char **argv)
 {
 	const struct emu_dev *d = argc >= 3 ? emu_dev_find(argv[1]) : NULL;
 
+	if (argc == 3 && !strcmp(argv[1], "--families")) {
+		d = emu_dev_find(argv[2]);
+		if (d && d->xrc)
+			printf("xrc\n");
+		return d ? 0 : 2;
+	}
 	if (!d) {
 		fprintf(stderr, "usage: uvemu-tree PROVIDER DIR [UVERBS-NAME]\n");
 		return 2;

@@ -58,6 +58,7 @@ struct emu_dev {
 	uint32_t max_mr, max_pd, max_ah, max_inline;
 	uint32_t num_comp_vectors;
 	uint32_t qp_types;     /* 1 << IB_UVERBS_QPT_* the kernel driver creates (0: RC, UC, UD); bit 31: DRIVER */
+	bool xrc;              /* the driver has XRC domains (alloc_xrcd): XRC SRQs, XRC_INI/XRC_TGT QPs */
 };
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
 
@@ -92,6 +93,8 @@ struct emu_obj {
 	uint64_t user_handle;
 	uint32_t cqe, qp_type, state;
 	uint32_t pd, scq, rcq, srq; /* handles of the objects this one uses */
+	uint32_t xrcd;        /* XRC SRQ, XRC_TGT QP: its domain (~0u: none) */
+	uint32_t shared;      /* a QP opened by OPEN_QP: the XRC_TGT QP it shares (~0u: none) */
 	uint32_t usecnt;      /* objects using this one (destroying it then is EBUSY) */
 	int channel;          /* CQ: its completion channel's fd, or -1 */
 	uint32_t comp_events, async_events; /* events read by the user (reported at destroy) */
@@ -205,6 +208,11 @@ int emu_core_ioctl(struct emu_req *r);
 char emu_core_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* The closing of a command fd: every object goes, as the kernel's ucontext cleanup does. */
 void emu_ctx_release(struct emu_ctx *c);
+/* core_obj.c for core_xrc.c: a use count changed by d; an object destroyed (EBUSY while used). */
+void emu_obj_use(struct emu_ctx *c, uint16_t type, uint32_t h, int d);
+int emu_obj_destroy(struct emu_req *r, uint16_t type, uint32_t h);
+/* core_xrc.c: OPEN_XRCD, CLOSE_XRCD, OPEN_QP; EOPNOTSUPP for any other command. */
+int emu_xrc_write(struct emu_req *r);
 
 /* ---- providers (drv_*.c) ---- */
 
@@ -245,6 +253,12 @@ void emu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Bytes as little-endian 64-bit words, pointer-like words as "ptr". */
 void emu_log_bytes(const char *label, const void *p, size_t len);
 const char *emu_fd_name(int fd, char buf[32]);
+/* "mapped PATH" for each file of the provider (lib<provider>-rdmav*.so, lib<provider>.so*) in
+ * /proc/self/maps, once per process (at the first open of a uverbs node). */
+void emu_log_provider_files(const char *provider);
+/* One line to the file UVEMU_COVER names (when set): each command as sent, by its numbers, and
+ * its result ("ioctl OBJECT METHOD RESULT", "write CMD RESULT"; an INVOKE_WRITE gives both). */
+void emu_cover(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 bool emu_looks_like_ptr(uint64_t v);
 
 /* The kernel-read part of a write command's core request, in place (canon.c). */

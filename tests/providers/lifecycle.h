@@ -1,0 +1,28 @@
+/* The lifecycle's helpers, shared with its families (family_*.c). */
+#ifndef LIFECYCLE_H
+#define LIFECYCLE_H
+
+#include <infiniband/verbs.h>
+#include <stdio.h>
+
+extern int quiet;
+
+/* errno's name ("0" for 0). */
+const char *ename(int e);
+/* "step: 0" or "step: ERRNO" for a verb's result. */
+void result(const char *step, int ret);
+/* "step: ok" or "step: ERRNO" for a constructor's; returns whether obj is there. */
+int made(const char *step, const void *obj);
+void skip(const char *step);
+
+#define SHOW(fmt, ...)                                      \
+	do {                                                \
+		if (!quiet)                                 \
+			printf("  " fmt "\n", __VA_ARGS__); \
+	} while (0)
+
+/* XRC: a domain, an XRC SRQ, an XRC_SEND and an XRC_RECV QP, the receive QP opened again by
+ * number, the domain and the shared QP refused while in use, everything destroyed. */
+void family_xrc(struct ibv_context *ctx);
+
+#endif
