@@ -6,6 +6,7 @@ pub mod cdev;
 pub mod dir;
 pub mod dl;
 pub mod file;
+pub mod fnmatch;
 pub mod heap;
 pub mod ids;
 pub mod limits;
