@@ -2,7 +2,7 @@
 //! program's locale), for the patterns of providers' match tables and file names.
 //!
 //! The library's byte strings are not NUL-terminated: each side is copied into a NUL-terminated
-//! buffer (on the stack up to [`STACK`] bytes, a fallible heap copy past that), cut at its first
+//! buffer (on the stack below 256 bytes, a fallible heap copy past that), cut at its first
 //! NUL byte as the C string rdma-core passes would be.
 
 use core::ffi::c_char;
