@@ -413,7 +413,7 @@ pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
                 if PRIVATE {
                     table.$op = Some(f);
                 }
-                // SAFETY: as above.
+                // SAFETY: writable verbs_context (caller's contract); `$slot` is a public slot of it.
                 unsafe { (*vctx).$slot = Some(f) };
             }
         };
@@ -423,7 +423,7 @@ pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
                 if PRIVATE {
                     table.$op = Some(f);
                 }
-                // SAFETY: as above.
+                // SAFETY: writable verbs_context (caller's contract): its embedded context's op table.
                 unsafe { (*vctx).context.ops.$op = Some(f) };
             }
         };
@@ -603,9 +603,9 @@ fn set_ops_other(vctx: *mut core::ffi::c_void, layout: u32, ops: *const core::ff
     match layout {
         // SAFETY: the C caller's contract, for a context and a table of rdma-core v34's layout.
         pabi::LAYOUT_V34 => unsafe { set_ops::<{ pabi::LAYOUT_V34 }, true>(view, layout, src) },
-        // SAFETY: as above, of v35's layout.
+        // SAFETY: the C caller's contract, for a context and a table of rdma-core v35's layout.
         pabi::LAYOUT_V35 => unsafe { set_ops::<{ pabi::LAYOUT_V35 }, true>(view, layout, src) },
-        // SAFETY: as above, of v62/v63's layout.
+        // SAFETY: the C caller's contract, for a context and a table of rdma-core v62/v63's layout.
         pabi::LAYOUT_V62 => unsafe { set_ops::<{ pabi::LAYOUT_V62 }, true>(view, layout, src) },
         // Not a recorded layout (the caller passes only those whose tables differ).
         _ => {}
@@ -654,7 +654,7 @@ const DEFAULT_PRIVATE: verbs_context_ops = {
         i += 1;
     }
     t[core::mem::offset_of!(verbs_context_ops, async_event) / size_of::<usize>()] = None;
-    // SAFETY: as above, back.
+    // SAFETY: [Slot; OPS] has the layout of the table (above), each slot keeping its value.
     unsafe { core::mem::transmute::<[Slot; OPS], verbs_context_ops>(t) }
 };
 
