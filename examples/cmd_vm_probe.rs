@@ -424,7 +424,7 @@ fn zero_qp_attr() -> ibv_qp_attr {
 /// Create, use and destroy one of each object with rxe's request/response sizes.
 fn objects(ctx: Ctx<'_>, async_fd: i32) {
     use ibverbs::abi::kern_abi::*;
-    use ibverbs::cmd::{ah, cq, mcast, mr, pd, qp, srq};
+    use ibverbs::cmd::{ah, cq, mcast, mr, pd, qp, qp_attr, srq};
     let show = |what: &str, r: &dyn std::fmt::Debug| println!("  {what}: {r:?}");
     println!("objects (rxe udata sizes):");
 
@@ -509,11 +509,11 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
             let mut req = [0u8; size_of::<ibv_modify_qp>()];
             show(
                 "modify_qp -> INIT",
-                &qp::modify_qp(ctx, qq.handle, &attr, 1 | 16 | 32 | 8, &mut req),
+                &qp_attr::modify_qp(ctx, qq.handle, &attr, 1 | 16 | 32 | 8, &mut req),
             );
             let mut got = zero_qp_attr();
             let mut req = [0u8; size_of::<ibv_query_qp>()];
-            let rep = qp::query_qp(ctx, qq.handle, 1, &mut req, &mut got);
+            let rep = qp_attr::query_qp(ctx, qq.handle, 1, &mut req, &mut got);
             println!(
                 "  query_qp: {rep:?} state={} port={} access={:#x} pkey_index={}",
                 got.qp_state, got.port_num, got.qp_access_flags, got.pkey_index

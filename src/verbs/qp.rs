@@ -246,7 +246,7 @@ unsafe fn query_qp_on(
     // SAFETY: a live QP (the caller's contract), read for the call.
     let q = unsafe { &*qp };
     // SAFETY: the caller's attributes, not otherwise referenced during the call.
-    let r = crate::cmd::qp::query_qp(c, q.handle, attr_mask, req, unsafe { &mut *attr })?;
+    let r = crate::cmd::qp_attr::query_qp(c, q.handle, attr_mask, req, unsafe { &mut *attr })?;
     let i = ibv_qp_init_attr {
         qp_context: q.qp_context,
         send_cq: q.send_cq,
@@ -308,7 +308,7 @@ unsafe fn modify_qp_on(
     // SAFETY: a live QP (the caller's contract).
     let h = unsafe { (*qp).handle };
     // SAFETY: the caller's attributes, read for the call.
-    crate::cmd::qp::modify_qp(c, h, unsafe { &*attr }, attr_mask, req)
+    crate::cmd::qp_attr::modify_qp(c, h, unsafe { &*attr }, attr_mask, req)
 }
 
 /// `cmd_modify` on a given command channel, as the export returns.
@@ -361,7 +361,7 @@ unsafe fn modify_qp_ex_on(
     // SAFETY: a live QP (the caller's contract).
     let h = unsafe { (*qp).handle };
     // SAFETY: the caller's attributes, read for the call.
-    crate::cmd::qp::modify_qp_ex(c, h, unsafe { &*attr }, attr_mask, req, resp)
+    crate::cmd::qp_attr::modify_qp_ex(c, h, unsafe { &*attr }, attr_mask, req, resp)
 }
 
 /// `cmd_modify_ex` on a given command channel, as the export returns.
