@@ -19,7 +19,9 @@
 #
 # Why not a cdylib: rustc hands the linker its own anonymous version script for a cdylib, which
 # cannot be combined with named version nodes; a staticlib linked by cc takes ours unchanged.
-# The version script is generated: target/release/symbols.map (tools/symbols-map).
+# The version script is generated from the declarations (tools/symbols-map) and kept at the top
+# level, committed, so a change to the exported ABI shows in the diff: `make` rewrites symbols.map
+# when the declarations changed it, and `make lint` fails while that rewrite is not committed.
 
 PREFIX     ?= /usr/local
 LIBDIR     ?= $(PREFIX)/lib
@@ -73,6 +75,8 @@ man:
 $(LIB): FORCE
 	$(CARGO) build --release --lib
 	python3 tools/symbols-map $(OUT)/libibverbs.a $(OUT)/symbols.map $(OUT)/exports.txt
+	@cmp -s $(OUT)/symbols.map symbols.map || { cp $(OUT)/symbols.map symbols.map; \
+	  echo "symbols.map: the exported ABI changed; the top-level copy is rewritten: review and commit it"; }
 	$(CC) -shared -o $@.tmp -Wl,-soname,libibverbs.so.1 \
 	  -Wl,--version-script=$(OUT)/symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
 	  -Wl,-Bsymbolic-functions -Wl,--gc-sections -Wl,--strip-debug \
@@ -113,10 +117,14 @@ releases:
 	nohup nice -n 10 tools/rdma-core-builds > target/rdma-core-builds.txt 2> target/rdma-core-builds.log < /dev/null &
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
-# clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules), and
-# the API docs without a warning (cargo doc).
-lint:
+# clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules), the
+# API docs without a warning (cargo doc), and the committed symbols.map equal to what `make lib`
+# generated from the declarations.
+lint: lib
 	python3 tools/layers
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet -- symbols.map; then \
+	  git --no-pager diff --stat -- symbols.map; \
+	  echo "lint: symbols.map differs from the committed one (the #[export] declarations changed the ABI): review and commit it"; exit 1; fi
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet

@@ -121,10 +121,32 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         }
     }
 
+    out.extend(device_lines(ctx));
+
+    out.extend(port_lines(ctx));
+    print_gids(ctx);
+    for l in &out {
+        println!("{l}");
+    }
+    objects(ctx, async_fd);
+    out
+}
+
+/// One line of `ibv_devinfo -v` from a field of the attribute bytes: its format => its type, field.
+macro_rules! attr_line {
+    ($out:ident, $attr:ident; $label:literal => $t:ty, $($f:ident).+) => {
+        $out.push(format!($label, a!($attr, $t, $($f).+)))
+    };
+}
+
+/// `ibv_devinfo -v`'s device lines from a full `ibv_device_attr_ex` query (`n`: the kernel's
+/// response length).
+fn device_lines(ctx: Ctx<'_>) -> Vec<String> {
     // rxe's query_device: ib_uverbs_ex_query_device_resp, caller's full ibv_device_attr_ex.
     let mut attr = vec![0u8; size_of::<ibv_device_attr_ex>()];
     let mut dresp = vec![0u8; size_of::<ib_uverbs_ex_query_device_resp>()];
     let n = query_device_any(ctx, 0, &mut attr, Some(&mut dresp), || 1).expect("query_device_any");
+    let mut out = Vec::new();
     let r: ib_uverbs_ex_query_device_resp = pod::read(&dresp);
     let fw = r.base.fw_ver;
     out.push(format!(
@@ -141,149 +163,52 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         "sys_image_guid:\t\t\t{}",
         guid(a!(attr, u64, orig_attr.sys_image_guid))
     ));
-    out.push(format!(
-        "vendor_id:\t\t\t0x{:04x}",
-        a!(attr, u32, orig_attr.vendor_id)
-    ));
-    out.push(format!(
-        "vendor_part_id:\t\t\t{}",
-        a!(attr, u32, orig_attr.vendor_part_id)
-    ));
-    out.push(format!(
-        "hw_ver:\t\t\t\t0x{:X}",
-        a!(attr, u32, orig_attr.hw_ver)
-    ));
-    out.push(format!(
-        "phys_port_cnt:\t\t\t{}",
-        a!(attr, u8, orig_attr.phys_port_cnt)
-    ));
-    out.push(format!(
-        "max_mr_size:\t\t\t0x{:x}",
-        a!(attr, u64, orig_attr.max_mr_size)
-    ));
-    out.push(format!(
-        "page_size_cap:\t\t\t0x{:x}",
-        a!(attr, u64, orig_attr.page_size_cap)
-    ));
-    out.push(format!(
-        "max_qp:\t\t\t\t{}",
-        a!(attr, i32, orig_attr.max_qp)
-    ));
-    out.push(format!(
-        "max_qp_wr:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_qp_wr)
-    ));
-    out.push(format!(
-        "device_cap_flags:\t\t0x{:08x}",
-        a!(attr, u32, orig_attr.device_cap_flags)
-    ));
-    out.push(format!(
-        "max_sge:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_sge)
-    ));
-    out.push(format!(
-        "max_sge_rd:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_sge_rd)
-    ));
-    out.push(format!(
-        "max_cq:\t\t\t\t{}",
-        a!(attr, i32, orig_attr.max_cq)
-    ));
-    out.push(format!(
-        "max_cqe:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_cqe)
-    ));
-    out.push(format!(
-        "max_mr:\t\t\t\t{}",
-        a!(attr, i32, orig_attr.max_mr)
-    ));
-    out.push(format!(
-        "max_pd:\t\t\t\t{}",
-        a!(attr, i32, orig_attr.max_pd)
-    ));
-    out.push(format!(
-        "max_qp_rd_atom:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_qp_rd_atom)
-    ));
-    out.push(format!(
-        "max_res_rd_atom:\t\t{}",
-        a!(attr, i32, orig_attr.max_res_rd_atom)
-    ));
-    out.push(format!(
-        "max_qp_init_rd_atom:\t\t{}",
-        a!(attr, i32, orig_attr.max_qp_init_rd_atom)
-    ));
-    out.push(format!(
-        "atomic_cap:\t\t\t{}",
-        a!(attr, u32, orig_attr.atomic_cap)
-    ));
-    out.push(format!(
-        "max_mw:\t\t\t\t{}",
-        a!(attr, i32, orig_attr.max_mw)
-    ));
-    out.push(format!(
-        "max_mcast_grp:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_mcast_grp)
-    ));
-    out.push(format!(
-        "max_mcast_qp_attach:\t\t{}",
-        a!(attr, i32, orig_attr.max_mcast_qp_attach)
-    ));
-    out.push(format!(
-        "max_total_mcast_qp_attach:\t{}",
-        a!(attr, i32, orig_attr.max_total_mcast_qp_attach)
-    ));
-    out.push(format!(
-        "max_ah:\t\t\t\t{}",
-        a!(attr, i32, orig_attr.max_ah)
-    ));
-    out.push(format!(
-        "max_srq:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_srq)
-    ));
-    out.push(format!(
-        "max_srq_wr:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_srq_wr)
-    ));
-    out.push(format!(
-        "max_srq_sge:\t\t\t{}",
-        a!(attr, i32, orig_attr.max_srq_sge)
-    ));
-    out.push(format!(
-        "max_pkeys:\t\t\t{}",
-        a!(attr, u16, orig_attr.max_pkeys)
-    ));
-    out.push(format!(
-        "local_ca_ack_delay:\t\t{}",
-        a!(attr, u8, orig_attr.local_ca_ack_delay)
-    ));
+    attr_line!(out, attr; "vendor_id:\t\t\t0x{:04x}" => u32, orig_attr.vendor_id);
+    attr_line!(out, attr; "vendor_part_id:\t\t\t{}" => u32, orig_attr.vendor_part_id);
+    attr_line!(out, attr; "hw_ver:\t\t\t\t0x{:X}" => u32, orig_attr.hw_ver);
+    attr_line!(out, attr; "phys_port_cnt:\t\t\t{}" => u8, orig_attr.phys_port_cnt);
+    attr_line!(out, attr; "max_mr_size:\t\t\t0x{:x}" => u64, orig_attr.max_mr_size);
+    attr_line!(out, attr; "page_size_cap:\t\t\t0x{:x}" => u64, orig_attr.page_size_cap);
+    attr_line!(out, attr; "max_qp:\t\t\t\t{}" => i32, orig_attr.max_qp);
+    attr_line!(out, attr; "max_qp_wr:\t\t\t{}" => i32, orig_attr.max_qp_wr);
+    attr_line!(out, attr; "device_cap_flags:\t\t0x{:08x}" => u32, orig_attr.device_cap_flags);
+    attr_line!(out, attr; "max_sge:\t\t\t{}" => i32, orig_attr.max_sge);
+    attr_line!(out, attr; "max_sge_rd:\t\t\t{}" => i32, orig_attr.max_sge_rd);
+    attr_line!(out, attr; "max_cq:\t\t\t\t{}" => i32, orig_attr.max_cq);
+    attr_line!(out, attr; "max_cqe:\t\t\t{}" => i32, orig_attr.max_cqe);
+    attr_line!(out, attr; "max_mr:\t\t\t\t{}" => i32, orig_attr.max_mr);
+    attr_line!(out, attr; "max_pd:\t\t\t\t{}" => i32, orig_attr.max_pd);
+    attr_line!(out, attr; "max_qp_rd_atom:\t\t\t{}" => i32, orig_attr.max_qp_rd_atom);
+    attr_line!(out, attr; "max_res_rd_atom:\t\t{}" => i32, orig_attr.max_res_rd_atom);
+    attr_line!(out, attr; "max_qp_init_rd_atom:\t\t{}" => i32, orig_attr.max_qp_init_rd_atom);
+    attr_line!(out, attr; "atomic_cap:\t\t\t{}" => u32, orig_attr.atomic_cap);
+    attr_line!(out, attr; "max_mw:\t\t\t\t{}" => i32, orig_attr.max_mw);
+    attr_line!(out, attr; "max_mcast_grp:\t\t\t{}" => i32, orig_attr.max_mcast_grp);
+    attr_line!(out, attr; "max_mcast_qp_attach:\t\t{}" => i32, orig_attr.max_mcast_qp_attach);
+    attr_line!(out, attr; "max_total_mcast_qp_attach:\t{}" => i32, orig_attr.max_total_mcast_qp_attach);
+    attr_line!(out, attr; "max_ah:\t\t\t\t{}" => i32, orig_attr.max_ah);
+    attr_line!(out, attr; "max_srq:\t\t\t{}" => i32, orig_attr.max_srq);
+    attr_line!(out, attr; "max_srq_wr:\t\t\t{}" => i32, orig_attr.max_srq_wr);
+    attr_line!(out, attr; "max_srq_sge:\t\t\t{}" => i32, orig_attr.max_srq_sge);
+    attr_line!(out, attr; "max_pkeys:\t\t\t{}" => u16, orig_attr.max_pkeys);
+    attr_line!(out, attr; "local_ca_ack_delay:\t\t{}" => u8, orig_attr.local_ca_ack_delay);
     out.push(format!("response_length:\t\t{n}"));
-    out.push(format!(
-        "device_cap_flags_ex:\t\t0x{:X}",
-        a!(attr, u64, device_cap_flags_ex)
-    ));
-    out.push(format!(
-        "completion_timestamp_mask:\t0x{:x}",
-        a!(attr, u64, completion_timestamp_mask)
-    ));
-    out.push(format!(
-        "hca_core_clock:\t\t\t{}",
-        a!(attr, u64, hca_core_clock)
-    ));
-    out.push(format!(
-        "odp general_caps:\t\t0x{:x}",
-        a!(attr, u64, odp_caps.general_caps)
-    ));
-    out.push(format!("max_dm_size:\t\t\t{}", a!(attr, u64, max_dm_size)));
-    out.push(format!(
-        "phys_port_cnt_ex:\t\t{}",
-        a!(attr, u32, phys_port_cnt_ex)
-    ));
+    attr_line!(out, attr; "device_cap_flags_ex:\t\t0x{:X}" => u64, device_cap_flags_ex);
+    attr_line!(out, attr; "completion_timestamp_mask:\t0x{:x}" => u64, completion_timestamp_mask);
+    attr_line!(out, attr; "hca_core_clock:\t\t\t{}" => u64, hca_core_clock);
+    attr_line!(out, attr; "odp general_caps:\t\t0x{:x}" => u64, odp_caps.general_caps);
+    attr_line!(out, attr; "max_dm_size:\t\t\t{}" => u64, max_dm_size);
+    attr_line!(out, attr; "phys_port_cnt_ex:\t\t{}" => u32, phys_port_cnt_ex);
+    out
+}
 
+/// `ibv_devinfo -v`'s lines of port 1; the ioctl-only fields printed apart.
+fn port_lines(ctx: Ctx<'_>) -> Vec<String> {
     // rxe's query_port: a bare struct ibv_query_port.
     let mut p = port_attr();
     let mut preq = [0u8; size_of::<ibverbs::abi::kern_abi::ibv_query_port>()];
     query_port(ctx, 1, &mut p, &mut preq).expect("query_port");
+    let mut out = Vec::new();
     out.push(format!("port 1 state:\t\t\t{}", p.state));
     out.push(format!("max_mtu:\t\t\t{}", p.max_mtu));
     out.push(format!("active_mtu:\t\t\t{}", p.active_mtu));
@@ -309,7 +234,11 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         "(ioctl-only port fields) port_cap_flags2=0x{:x} active_speed_ex={}",
         p.port_cap_flags2, p.active_speed_ex
     );
+    out
+}
 
+/// GID 0 and the GID table, when the kernel answers them by ioctl.
+fn print_gids(ctx: Ctx<'_>) {
     let mut entry = [0u8; 32];
     match query_gid_entry(ctx, 1, 0, 0, &mut entry) {
         Ok(GidVia::Kernel) => {
@@ -348,11 +277,6 @@ fn run(label: &str, force_write: bool) -> Vec<String> {
         }
         other => println!("GID table: {other:?}"),
     }
-    for l in &out {
-        println!("{l}");
-    }
-    objects(ctx, async_fd);
-    out
 }
 
 fn sysfs_gid0() -> [u8; 16] {
@@ -421,30 +345,15 @@ fn zero_qp_attr() -> ibv_qp_attr {
     }
 }
 
-/// Create, use and destroy one of each object with rxe's request/response sizes.
-fn objects(ctx: Ctx<'_>, async_fd: i32) {
+fn show(what: &str, r: &dyn std::fmt::Debug) {
+    println!("  {what}: {r:?}");
+}
+
+/// [`objects`]' CQs (basic and extended) and, on the basic one, an RC QP taken to INIT and
+/// queried, and a UD QP attached to a multicast group.
+fn cqs_and_qps(ctx: Ctx<'_>, pd_h: u32, async_fd: i32) {
     use ibverbs::abi::kern_abi::*;
-    use ibverbs::cmd::{ah, cq, mcast, mr, pd, qp, srq};
-    let show = |what: &str, r: &dyn std::fmt::Debug| println!("  {what}: {r:?}");
-    println!("objects (rxe udata sizes):");
-
-    let (mut req, mut resp) = (
-        [0u8; size_of::<ibv_alloc_pd>()],
-        [0u8; size_of::<ib_uverbs_alloc_pd_resp>()],
-    );
-    let pd_h = pd::alloc_pd(ctx, &mut req, &mut resp);
-    show("alloc_pd", &pd_h);
-    let Ok(pd_h) = pd_h else { return };
-
-    let buf = vec![0u8; 8192];
-    let (mut req, mut resp) = (
-        [0u8; size_of::<ibv_reg_mr>()],
-        [0u8; size_of::<ib_uverbs_reg_mr_resp>()],
-    );
-    let addr = buf.as_ptr() as u64;
-    let mr = mr::reg_mr(ctx, pd_h, addr, buf.len(), addr, 7, &mut req, &mut resp);
-    show("reg_mr (local write, remote write/read)", &mr);
-
+    use ibverbs::cmd::{cq, qp};
     let a = cq::CqInit {
         cqe: 16,
         channel_fd: None,
@@ -471,8 +380,6 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         &c.map(|c| cq::poll_cq(ctx, c.handle, 4).map(|v| v.len())),
     );
 
-    let mut gid = ibv_gid { raw: [0; 16] };
-    gid.raw = sysfs_gid0();
     if let Ok(c) = c {
         let q = qp::QpInit {
             qp_type: 2,
@@ -501,45 +408,63 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         let created2 = qp::create_qp_ex2(ctx, &ud, &mut req, &mut resp);
         show("create_qp_ex2 UD", &created2);
         if let Ok(qq) = created {
-            let mut attr = zero_qp_attr();
-            attr.qp_state = CEnum::new(1);
-            attr.pkey_index = 0;
-            attr.port_num = 1;
-            attr.qp_access_flags = 7;
-            let mut req = [0u8; size_of::<ibv_modify_qp>()];
-            show(
-                "modify_qp -> INIT",
-                &qp::modify_qp(ctx, qq.handle, &attr, 1 | 16 | 32 | 8, &mut req),
-            );
-            let mut got = zero_qp_attr();
-            let mut req = [0u8; size_of::<ibv_query_qp>()];
-            let rep = qp::query_qp(ctx, qq.handle, 1, &mut req, &mut got);
-            println!(
-                "  query_qp: {rep:?} state={} port={} access={:#x} pkey_index={}",
-                got.qp_state, got.port_num, got.qp_access_flags, got.pkey_index
-            );
-            show("destroy_qp", &qp::destroy_qp(ctx, qq.handle, false));
+            rc_qp_to_init(ctx, qq.handle);
         }
         if let Ok(qq) = created2 {
-            let mgid = ibv_gid {
-                raw: [0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-            };
-            show(
-                "attach_mcast (UD)",
-                &mcast::attach_mcast(ctx, qq.handle, &mgid, 0),
-            );
-            show(
-                "detach_mcast (UD)",
-                &mcast::detach_mcast(ctx, qq.handle, &mgid, 0, false),
-            );
-            show("destroy_qp (UD)", &qp::destroy_qp(ctx, qq.handle, false));
+            ud_qp_mcast(ctx, qq.handle);
         }
         show("destroy_cq", &cq::destroy_cq(ctx, c.handle, false));
     }
     if let Ok(c) = c2 {
         show("destroy_cq (ex)", &cq::destroy_cq(ctx, c.handle, false));
     }
+}
 
+/// [`cqs_and_qps`]' RC QP: to INIT, queried, destroyed.
+fn rc_qp_to_init(ctx: Ctx<'_>, handle: u32) {
+    use ibverbs::abi::kern_abi::*;
+    use ibverbs::cmd::{qp, qp_attr};
+    let mut attr = zero_qp_attr();
+    attr.qp_state = CEnum::new(1);
+    attr.pkey_index = 0;
+    attr.port_num = 1;
+    attr.qp_access_flags = 7;
+    let mut req = [0u8; size_of::<ibv_modify_qp>()];
+    show(
+        "modify_qp -> INIT",
+        &qp_attr::modify_qp(ctx, handle, &attr, 1 | 16 | 32 | 8, &mut req),
+    );
+    let mut got = zero_qp_attr();
+    let mut req = [0u8; size_of::<ibv_query_qp>()];
+    let rep = qp_attr::query_qp(ctx, handle, 1, &mut req, &mut got);
+    println!(
+        "  query_qp: {rep:?} state={} port={} access={:#x} pkey_index={}",
+        got.qp_state, got.port_num, got.qp_access_flags, got.pkey_index
+    );
+    show("destroy_qp", &qp::destroy_qp(ctx, handle, false));
+}
+
+/// [`cqs_and_qps`]' UD QP: attached to a multicast group and detached, destroyed.
+fn ud_qp_mcast(ctx: Ctx<'_>, handle: u32) {
+    use ibverbs::cmd::{mcast, qp};
+    let mgid = ibv_gid {
+        raw: [0xff, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+    };
+    show(
+        "attach_mcast (UD)",
+        &mcast::attach_mcast(ctx, handle, &mgid, 0),
+    );
+    show(
+        "detach_mcast (UD)",
+        &mcast::detach_mcast(ctx, handle, &mgid, 0, false),
+    );
+    show("destroy_qp (UD)", &qp::destroy_qp(ctx, handle, false));
+}
+
+/// [`objects`]' SRQ: created, queried, destroyed.
+fn srq_objects(ctx: Ctx<'_>, pd_h: u32, async_fd: i32) {
+    use ibverbs::abi::kern_abi::*;
+    use ibverbs::cmd::srq;
     let s = srq::SrqInit {
         pd_handle: pd_h,
         max_wr: 16,
@@ -557,7 +482,36 @@ fn objects(ctx: Ctx<'_>, async_fd: i32) {
         show("query_srq", &srq::query_srq(ctx, sr.handle, &mut req));
         show("destroy_srq", &srq::destroy_srq(ctx, sr.handle, false));
     }
+}
 
+/// Create, use and destroy one of each object with rxe's request/response sizes.
+fn objects(ctx: Ctx<'_>, async_fd: i32) {
+    use ibverbs::abi::kern_abi::*;
+    use ibverbs::cmd::{ah, mr, pd};
+    println!("objects (rxe udata sizes):");
+
+    let (mut req, mut resp) = (
+        [0u8; size_of::<ibv_alloc_pd>()],
+        [0u8; size_of::<ib_uverbs_alloc_pd_resp>()],
+    );
+    let pd_h = pd::alloc_pd(ctx, &mut req, &mut resp);
+    show("alloc_pd", &pd_h);
+    let Ok(pd_h) = pd_h else { return };
+
+    let buf = vec![0u8; 8192];
+    let (mut req, mut resp) = (
+        [0u8; size_of::<ibv_reg_mr>()],
+        [0u8; size_of::<ib_uverbs_reg_mr_resp>()],
+    );
+    let addr = buf.as_ptr() as u64;
+    let mr = mr::reg_mr(ctx, pd_h, addr, buf.len(), addr, 7, &mut req, &mut resp);
+    show("reg_mr (local write, remote write/read)", &mr);
+
+    cqs_and_qps(ctx, pd_h, async_fd);
+    srq_objects(ctx, pd_h, async_fd);
+
+    let mut gid = ibv_gid { raw: [0; 16] };
+    gid.raw = sysfs_gid0();
     let mut ah = zero_ah();
     ah.is_global = 1;
     ah.port_num = 1;

@@ -1,7 +1,7 @@
 //! A C-ABI drop-in replacement for rdma-core's `libibverbs.so.1`.
 //!
 //! Module map (each file's header names the rdma-core file it answers to):
-//! - `abi`: `#[repr(C)]` mirrors of verbs.h, driver.h (provider ABI 34) and the kernel uapi; no logic.
+//! - `abi`: `#[repr(C)]` mirrors of verbs.h, driver.h (every provider ABI, `abi::driver::pabi`) and the kernel uapi; no logic.
 //! - `capi`: the C edge: the only `#[no_mangle]` exports, one file per object family.
 //! - `verbs`: the object model under the edge: device registry, contexts, op tables, lifecycles.
 //! - `device`: finding the RDMA devices (sysfs walk and RDMA netlink), as plain Rust records.

@@ -15,6 +15,7 @@ use ibverbs::cmd::mcast::*;
 use ibverbs::cmd::mr::*;
 use ibverbs::cmd::pd::*;
 use ibverbs::cmd::qp::*;
+use ibverbs::cmd::qp_attr::*;
 use ibverbs::cmd::srq::*;
 use ibverbs::cmd::{CmdState, Ctx, op};
 use ibverbs::errno::Errno;

@@ -13,8 +13,6 @@
 //! Rewrites after cbindgen, because C can say what a Rust type cannot:
 //! - a field `anon_N` of a type `<parent>_anon_N` becomes an anonymous struct/union member, so C
 //!   code names the members as it does with rdma-core's headers (`wc.imm_data`);
-//! - an export `__<name>_1_1` (the default half of a name exported in two versions, see
-//!   src/capi/mod.rs) is declared under its public name;
 //! - a `bitfield_N` storage field documented `bitfield: a:1, b:1` becomes C bitfields;
 //! - definitions are re-ordered so by-value members come first, and every tag is declared up
 //!   front (cbindgen does not tell pointer from value dependencies);

@@ -1,8 +1,11 @@
-//! Our fnmatch against glibc's `fnmatch(p, s, 0)` (C locale: this process never calls setlocale).
+//! `sys::fnmatch` (glibc's `fnmatch(p, s, 0)` through the library's copy of byte strings into C
+//! strings) against glibc called directly on the same C strings: the patterns rdma-core's providers
+//! ship, glibc's bracket quirks, random patterns, and hostile inputs (long, NUL inside, non-UTF-8).
+//! This process never calls setlocale: the C locale, as in a program that does not.
 
 use std::ffi::CString;
 
-use ibverbs::provider::fnmatch::fnmatch;
+use ibverbs::sys::fnmatch::fnmatch;
 
 fn glibc(p: &[u8], s: &[u8]) -> bool {
     let p = CString::new(p).unwrap();
@@ -189,4 +192,34 @@ fn random_patterns_agree_with_glibc() {
         n += ours as usize;
     }
     assert!(n > 1000, "too few matches ({n}) to mean much");
+}
+
+#[test]
+fn hostile_inputs_agree_with_glibc() {
+    let long_a = vec![b'a'; 70_000];
+    let mut long_star = b"*".repeat(300);
+    long_star.push(b'b');
+    let cases: &[(&[u8], &[u8])] = &[
+        (b"rdma_device:*N\xff*", b"rdma_device:N\xff\xfe0"),
+        (b"pci:v*\xc3", b"pci:v0000\xc3"),
+        (b"[\xff-\xfe]", b"\xff"),
+        (b"*", &long_a),
+        (&long_a, &long_a),
+        (&long_star, &long_a),
+        (b"[[:alpha:]", b"a"),
+        (b"[", b"["),
+        (b"\\", b"\\"),
+    ];
+    for (p, s) in cases {
+        assert_eq!(
+            fnmatch(p, s),
+            glibc(p, s),
+            "pattern {:?}",
+            String::from_utf8_lossy(p)
+        );
+    }
+    // A NUL byte ends either side, as it ends the C strings rdma-core passes.
+    assert!(fnmatch(b"abc\0def", b"abc"));
+    assert!(fnmatch(b"a*", b"abc\0\xff"));
+    assert!(!fnmatch(b"abc\0", b"abcd"));
 }

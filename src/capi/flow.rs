@@ -51,9 +51,9 @@ pub unsafe fn create_flow_with(
 ) -> c_int {
     // SAFETY: the caller's contract (each of the three below).
     let q = unsafe { Qp::from_raw(qp) };
-    // SAFETY: as above.
+    // SAFETY: the export's contract: `flow_id` is NULL or valid for the call.
     let f = unsafe { Ptr::from_raw(flow_id) };
-    // SAFETY: as above.
+    // SAFETY: the export's contract: `flow_attr` is NULL or valid for the call.
     let a = unsafe { Ptr::from_raw(flow_attr) };
     (|| flow::create_flow_on(c, q?, f?, a?, ucmd))().ret_errno()
 }

@@ -128,37 +128,48 @@ fn icmd_create_cq(
         };
         (via?, cmd.attr(h).map_or(0, |a| a.data as u32))
     };
-    let channel = a.channel_fd.unwrap_or(-1);
     match via {
         Fallback::Success => Ok(CqCreated {
             handle,
             cqe: resp_cqe,
         }),
-        Fallback::TryWrite => {
-            let r = compat.write::<ibv_create_cq>(ctx, |c| {
-                put_field!(c, ib_uverbs_create_cq, user_handle, a.user_handle)?;
-                put_field!(c, ib_uverbs_create_cq, cqe, a.cqe as u32)?;
-                put_field!(c, ib_uverbs_create_cq, comp_vector, a.comp_vector as u32)?;
-                put_field!(c, ib_uverbs_create_cq, comp_channel, channel)
-            })?;
-            Ok(CqCreated {
-                handle: r.cq_handle,
-                cqe: r.cqe,
-            })
-        }
-        Fallback::TryWriteEx => {
-            let r = compat.write_ex::<ibv_create_cq_ex>(ctx, |c| {
-                put_field!(c, ib_uverbs_ex_create_cq, user_handle, a.user_handle)?;
-                put_field!(c, ib_uverbs_ex_create_cq, cqe, a.cqe as u32)?;
-                put_field!(c, ib_uverbs_ex_create_cq, comp_vector, a.comp_vector as u32)?;
-                put_field!(c, ib_uverbs_ex_create_cq, comp_channel, channel)?;
-                put_field!(c, ib_uverbs_ex_create_cq, flags, flags)
-            })?;
-            Ok(CqCreated {
-                handle: r.base.cq_handle,
-                cqe: r.base.cqe,
-            })
-        }
+        via => write_create_cq(ctx, a, flags, via == Fallback::TryWriteEx, compat),
+    }
+}
+
+/// [`icmd_create_cq`]'s write fallbacks: `IB_USER_VERBS_CMD_CREATE_CQ`, or with `ex` (the
+/// fallback said TryWriteEx) `IB_USER_VERBS_EX_CMD_CREATE_CQ` with the flags.
+fn write_create_cq(
+    ctx: Ctx<'_>,
+    a: &CqInit,
+    flags: u32,
+    ex: bool,
+    compat: &mut Compat<'_>,
+) -> Result<CqCreated> {
+    let channel = a.channel_fd.unwrap_or(-1);
+    if !ex {
+        let r = compat.write::<ibv_create_cq>(ctx, |c| {
+            put_field!(c, ib_uverbs_create_cq, user_handle, a.user_handle)?;
+            put_field!(c, ib_uverbs_create_cq, cqe, a.cqe as u32)?;
+            put_field!(c, ib_uverbs_create_cq, comp_vector, a.comp_vector as u32)?;
+            put_field!(c, ib_uverbs_create_cq, comp_channel, channel)
+        })?;
+        Ok(CqCreated {
+            handle: r.cq_handle,
+            cqe: r.cqe,
+        })
+    } else {
+        let r = compat.write_ex::<ibv_create_cq_ex>(ctx, |c| {
+            put_field!(c, ib_uverbs_ex_create_cq, user_handle, a.user_handle)?;
+            put_field!(c, ib_uverbs_ex_create_cq, cqe, a.cqe as u32)?;
+            put_field!(c, ib_uverbs_ex_create_cq, comp_vector, a.comp_vector as u32)?;
+            put_field!(c, ib_uverbs_ex_create_cq, comp_channel, channel)?;
+            put_field!(c, ib_uverbs_ex_create_cq, flags, flags)
+        })?;
+        Ok(CqCreated {
+            handle: r.base.cq_handle,
+            cqe: r.base.cqe,
+        })
     }
 }
 

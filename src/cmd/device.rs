@@ -279,8 +279,9 @@ pub fn query_device_any(
 }
 
 /// The copy part of `ibv_cmd_query_device_any` (its `CAN_COPY` rule: the field must fit both
-/// the caller's `attr_size` and the kernel's `response_length`).
-/// Returns the kernel's `response_length`.
+/// the caller's `attr_size` and the kernel's `response_length`): the legacy attributes
+/// ([`fill_orig_attr`]), then the extended ones ([`fill_ex_caps`], [`fill_ex_limits`]) and
+/// `phys_port_cnt_ex`. Returns the kernel's `response_length`.
 #[inline(always)]
 fn fill_device_attr(
     attr: &mut [u8],
@@ -288,14 +289,47 @@ fn fill_device_attr(
     resp: &[u8],
     num_ports: impl FnOnce() -> u32,
 ) -> Result<usize> {
-    type A = ibv_device_attr_ex;
-    type R = ib_uverbs_ex_query_device_resp;
     // Cut `attr` to `attr_size` once: each `can_copy!` below then also proves its stores in
     // bounds, and the compiler drops their own checks (one comparison per field, not two).
     let attr = attr.get_mut(..attr_size).ok_or(Errno::EINVAL)?;
     // The legacy part first, read on its own: a legacy-sized `attr` (`ibv_query_device`) is
     // done after it, without loading any extended field.
     let b: ib_uverbs_query_device_resp = pod::read(resp);
+    fill_orig_attr(attr, &b)?;
+    // (A response too short for a field reads it as zero, as the record read below.)
+    let len =
+        get::<u32>(resp, core::mem::offset_of!(ExResp, response_length)).unwrap_or(0) as usize;
+    if attr.len() <= size_of::<ibv_device_attr>() {
+        return Ok(len);
+    }
+    let r: ExResp = pod::read(resp);
+    fill_ex_caps(attr, len, &r)?;
+    fill_ex_limits(attr, len, &r)?;
+    if attr.len() >= end_of!(AttrEx, phys_port_cnt_ex) {
+        let n = match num_ports() {
+            0 => b.phys_port_cnt.into(),
+            n => n,
+        };
+        put_field!(attr, AttrEx, phys_port_cnt_ex, n)?;
+    }
+    Ok(len)
+}
+
+type AttrEx = ibv_device_attr_ex;
+type ExResp = ib_uverbs_ex_query_device_resp;
+
+/// rdma-core's `CAN_COPY`: field `$a` of the caller's `attr` and field `$u` of the kernel's
+/// `len` bytes of response are both there.
+macro_rules! can_copy {
+    ($attr:ident, $len:ident, $($a:ident).+, $($u:ident).+) => {
+        $attr.len() >= end_of!(AttrEx, $($a).+) && $len >= end_of!(ExResp, $($u).+)
+    };
+}
+
+/// [`fill_device_attr`]'s legacy part: `orig_attr` from the legacy response `b`.
+#[inline(always)]
+fn fill_orig_attr(attr: &mut [u8], b: &ib_uverbs_query_device_resp) -> Result<()> {
+    type A = AttrEx;
     macro_rules! orig {
         ($($f:ident),* $(,)?) => {$(
             put_field!(attr, A, orig_attr.$f, b.$f as _)?;
@@ -342,19 +376,15 @@ fn fill_device_attr(
     put_field!(attr, A, orig_attr.max_pkeys, b.max_pkeys)?;
     put_field!(attr, A, orig_attr.local_ca_ack_delay, b.local_ca_ack_delay)?;
     put_field!(attr, A, orig_attr.phys_port_cnt, b.phys_port_cnt)?;
-    // (A response too short for a field reads it as zero, as the record read below.)
-    let len = get::<u32>(resp, core::mem::offset_of!(R, response_length)).unwrap_or(0) as usize;
-    if attr.len() <= size_of::<ibv_device_attr>() {
-        return Ok(len);
-    }
+    Ok(())
+}
 
-    let r: R = pod::read(resp);
-    macro_rules! can_copy {
-        ($($a:ident).+, $($u:ident).+) => {
-            attr.len() >= end_of!(A, $($a).+) && len >= end_of!(R, $($u).+)
-        };
-    }
-    if can_copy!(odp_caps, odp_caps) {
+/// [`fill_device_attr`]'s first extended fields: ODP caps, timestamp mask, core clock,
+/// extended capability flags and RSS caps, each where it can be copied.
+#[inline(always)]
+fn fill_ex_caps(attr: &mut [u8], len: usize, r: &ExResp) -> Result<()> {
+    type A = AttrEx;
+    if can_copy!(attr, len, odp_caps, odp_caps) {
         let o = &r.odp_caps;
         put_field!(attr, A, odp_caps.general_caps, o.general_caps)?;
         let t = &o.per_transport_caps;
@@ -377,16 +407,16 @@ fn fill_device_attr(
             t.ud_odp_caps
         )?;
     }
-    if can_copy!(completion_timestamp_mask, timestamp_mask) {
+    if can_copy!(attr, len, completion_timestamp_mask, timestamp_mask) {
         put_field!(attr, A, completion_timestamp_mask, r.timestamp_mask)?;
     }
-    if can_copy!(hca_core_clock, hca_core_clock) {
+    if can_copy!(attr, len, hca_core_clock, hca_core_clock) {
         put_field!(attr, A, hca_core_clock, r.hca_core_clock)?;
     }
-    if can_copy!(device_cap_flags_ex, device_cap_flags_ex) {
+    if can_copy!(attr, len, device_cap_flags_ex, device_cap_flags_ex) {
         put_field!(attr, A, device_cap_flags_ex, r.device_cap_flags_ex)?;
     }
-    if can_copy!(rss_caps, rss_caps) {
+    if can_copy!(attr, len, rss_caps, rss_caps) {
         let c = &r.rss_caps;
         put_field!(attr, A, rss_caps.supported_qpts, c.supported_qpts)?;
         put_field!(
@@ -402,13 +432,21 @@ fn fill_device_attr(
             c.max_rwq_indirection_table_size
         )?;
     }
-    if can_copy!(max_wq_type_rq, max_wq_type_rq) {
+    Ok(())
+}
+
+/// [`fill_device_attr`]'s later extended fields: WQ, raw packet, tag matching, CQ moderation,
+/// device memory and XRC ODP limits, each where it can be copied.
+#[inline(always)]
+fn fill_ex_limits(attr: &mut [u8], len: usize, r: &ExResp) -> Result<()> {
+    type A = AttrEx;
+    if can_copy!(attr, len, max_wq_type_rq, max_wq_type_rq) {
         put_field!(attr, A, max_wq_type_rq, r.max_wq_type_rq)?;
     }
-    if can_copy!(raw_packet_caps, raw_packet_caps) {
+    if can_copy!(attr, len, raw_packet_caps, raw_packet_caps) {
         put_field!(attr, A, raw_packet_caps, r.raw_packet_caps)?;
     }
-    if can_copy!(tm_caps, tm_caps) {
+    if can_copy!(attr, len, tm_caps, tm_caps) {
         let c = &r.tm_caps;
         put_field!(attr, A, tm_caps.max_rndv_hdr_size, c.max_rndv_hdr_size)?;
         put_field!(attr, A, tm_caps.max_num_tags, c.max_num_tags)?;
@@ -416,7 +454,7 @@ fn fill_device_attr(
         put_field!(attr, A, tm_caps.max_ops, c.max_ops)?;
         put_field!(attr, A, tm_caps.max_sge, c.max_sge)?;
     }
-    if can_copy!(cq_mod_caps, cq_moderation_caps) {
+    if can_copy!(attr, len, cq_mod_caps, cq_moderation_caps) {
         let c = &r.cq_moderation_caps;
         put_field!(attr, A, cq_mod_caps.max_cq_count, c.max_cq_moderation_count)?;
         put_field!(
@@ -426,20 +464,13 @@ fn fill_device_attr(
             c.max_cq_moderation_period
         )?;
     }
-    if can_copy!(max_dm_size, max_dm_size) {
+    if can_copy!(attr, len, max_dm_size, max_dm_size) {
         put_field!(attr, A, max_dm_size, r.max_dm_size)?;
     }
-    if can_copy!(xrc_odp_caps, xrc_odp_caps) {
+    if can_copy!(attr, len, xrc_odp_caps, xrc_odp_caps) {
         put_field!(attr, A, xrc_odp_caps, r.xrc_odp_caps)?;
     }
-    if attr.len() >= end_of!(A, phys_port_cnt_ex) {
-        let n = match num_ports() {
-            0 => b.phys_port_cnt.into(),
-            n => n,
-        };
-        put_field!(attr, A, phys_port_cnt_ex, n)?;
-    }
-    Ok(len)
+    Ok(())
 }
 
 /// Who answered a GID query.

@@ -201,6 +201,16 @@ pub fn kern_spec(
     resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>,
 ) -> Result<Vec<u8>> {
     let t: u32 = get(ib, 0)?;
+    filter_spec(t, ib, resolve)
+}
+
+/// [`kern_spec`] of a filter spec (its type `t` without the inner bit names the header it
+/// matches); any other type goes on to [`action_spec`].
+fn filter_spec(
+    t: u32,
+    ib: &[u8],
+    resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>,
+) -> Result<Vec<u8>> {
     let b = base_type(t);
     let is = |x: ibv_flow_spec_type| b == x as u32;
     macro_rules! fixed_spec {
@@ -262,7 +272,19 @@ pub fn kern_spec(
             size_of::<ib_uverbs_flow_spec_tunnel>(),
             kval,
         )
-    } else if t == IBV_FLOW_SPEC_ACTION_TAG as u32 {
+    } else {
+        action_spec(t, ib, resolve)
+    }
+}
+
+/// [`kern_spec`] of an action spec (tag, drop, a flow action's or counters' handle); EINVAL
+/// for any other type.
+fn action_spec(
+    t: u32,
+    ib: &[u8],
+    resolve: &mut dyn FnMut(SpecObj, u64) -> Result<u32>,
+) -> Result<Vec<u8>> {
+    if t == IBV_FLOW_SPEC_ACTION_TAG as u32 {
         let mut k = kern(t, size_of::<ib_uverbs_flow_spec_action_tag>())?;
         let tag: u32 = get(ib, offset_of!(ibv_flow_spec_action_tag, tag_id))?;
         put(

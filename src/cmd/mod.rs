@@ -59,6 +59,7 @@ pub mod mr;
 pub mod pd;
 pub mod post;
 pub mod qp;
+pub mod qp_attr;
 pub mod srq;
 pub mod wire;
 pub mod wq;

@@ -138,6 +138,72 @@ fn finish<C: KernCmd>(ctx: Ctx<'_>, mut req: Vec<u8>) -> Posted {
     Posted { ret, bad_wr }
 }
 
+/// One WR of [`post_send`] as the kernel's `ib_uverbs_send_wr` (its SGEs follow all WRs).
+fn send_wr_bytes(w: &SendWr<'_>) -> Result<Vec<u8>> {
+    let mut n = vec![0u8; size_of::<ib_uverbs_send_wr>()];
+    type S = ib_uverbs_send_wr;
+    put_field!(&mut n, S, wr_id, w.wr_id)?;
+    put_field!(&mut n, S, num_sge, w.sg_list.len() as u32)?;
+    put_field!(&mut n, S, opcode, w.opcode)?;
+    put_field!(&mut n, S, send_flags, w.send_flags)?;
+    put(&mut n, core::mem::offset_of!(S, ex), w.imm_data)?;
+    let at = core::mem::offset_of!(S, wr);
+    match w.target {
+        SendTarget::None => {}
+        SendTarget::Rdma { remote_addr, rkey } => {
+            put(
+                &mut n,
+                at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, remote_addr),
+                remote_addr,
+            )?;
+            put(
+                &mut n,
+                at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, rkey),
+                rkey,
+            )?;
+        }
+        SendTarget::Atomic {
+            remote_addr,
+            compare_add,
+            swap,
+            rkey,
+        } => {
+            type A = ib_uverbs_send_wr_wr_atomic;
+            put(
+                &mut n,
+                at + core::mem::offset_of!(A, remote_addr),
+                remote_addr,
+            )?;
+            put(
+                &mut n,
+                at + core::mem::offset_of!(A, compare_add),
+                compare_add,
+            )?;
+            put(&mut n, at + core::mem::offset_of!(A, swap), swap)?;
+            put(&mut n, at + core::mem::offset_of!(A, rkey), rkey)?;
+        }
+        SendTarget::Ud {
+            ah_handle,
+            remote_qpn,
+            remote_qkey,
+        } => {
+            type U = ib_uverbs_send_wr_wr_ud;
+            put(&mut n, at + core::mem::offset_of!(U, ah), ah_handle)?;
+            put(
+                &mut n,
+                at + core::mem::offset_of!(U, remote_qpn),
+                remote_qpn,
+            )?;
+            put(
+                &mut n,
+                at + core::mem::offset_of!(U, remote_qkey),
+                remote_qkey,
+            )?;
+        }
+    }
+    Ok(n)
+}
+
 /// `ibv_cmd_post_send`: `IB_USER_VERBS_CMD_POST_SEND` with every WR and its SGEs.
 pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
     let build = || -> Result<Vec<u8>> {
@@ -148,67 +214,7 @@ pub fn post_send(ctx: Ctx<'_>, qp_handle: u32, wrs: &[SendWr<'_>]) -> Posted {
         let mut req =
             post_head::<ibv_post_send>(qp_handle, wrs.len(), sges, size_of::<ib_uverbs_send_wr>())?;
         for w in wrs {
-            let mut n = vec![0u8; size_of::<ib_uverbs_send_wr>()];
-            type S = ib_uverbs_send_wr;
-            put_field!(&mut n, S, wr_id, w.wr_id)?;
-            put_field!(&mut n, S, num_sge, w.sg_list.len() as u32)?;
-            put_field!(&mut n, S, opcode, w.opcode)?;
-            put_field!(&mut n, S, send_flags, w.send_flags)?;
-            put(&mut n, core::mem::offset_of!(S, ex), w.imm_data)?;
-            let at = core::mem::offset_of!(S, wr);
-            match w.target {
-                SendTarget::None => {}
-                SendTarget::Rdma { remote_addr, rkey } => {
-                    put(
-                        &mut n,
-                        at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, remote_addr),
-                        remote_addr,
-                    )?;
-                    put(
-                        &mut n,
-                        at + core::mem::offset_of!(ib_uverbs_send_wr_wr_rdma, rkey),
-                        rkey,
-                    )?;
-                }
-                SendTarget::Atomic {
-                    remote_addr,
-                    compare_add,
-                    swap,
-                    rkey,
-                } => {
-                    type A = ib_uverbs_send_wr_wr_atomic;
-                    put(
-                        &mut n,
-                        at + core::mem::offset_of!(A, remote_addr),
-                        remote_addr,
-                    )?;
-                    put(
-                        &mut n,
-                        at + core::mem::offset_of!(A, compare_add),
-                        compare_add,
-                    )?;
-                    put(&mut n, at + core::mem::offset_of!(A, swap), swap)?;
-                    put(&mut n, at + core::mem::offset_of!(A, rkey), rkey)?;
-                }
-                SendTarget::Ud {
-                    ah_handle,
-                    remote_qpn,
-                    remote_qkey,
-                } => {
-                    type U = ib_uverbs_send_wr_wr_ud;
-                    put(&mut n, at + core::mem::offset_of!(U, ah), ah_handle)?;
-                    put(
-                        &mut n,
-                        at + core::mem::offset_of!(U, remote_qpn),
-                        remote_qpn,
-                    )?;
-                    put(
-                        &mut n,
-                        at + core::mem::offset_of!(U, remote_qkey),
-                        remote_qkey,
-                    )?;
-                }
-            }
+            let n = send_wr_bytes(w)?;
             req.extend_from_slice(&n);
         }
         for w in wrs {

@@ -1,34 +1,27 @@
 //! QP commands (rdma-core: `libibverbs/cmd_qp.c`: `ibv_icmd_create_qp` and its entry points
 //! `ibv_cmd_create_qp`, `ibv_cmd_create_qp_ex`, `ibv_cmd_create_qp_ex2`, `ibv_cmd_destroy_qp`;
-//! `cmd.c`: `ibv_cmd_open_qp`, `ibv_cmd_query_qp`, `ibv_cmd_modify_qp`, `ibv_cmd_modify_qp_ex`).
+//! `cmd.c`: `ibv_cmd_open_qp`). Query and modify are in [`super::qp_attr`].
 //!
 //! The objects a QP refers to arrive as their kernel handles; what rdma-core then stores into
 //! the `ibv_qp` (`set_qp`: context, PD and CQ pointers, state RESET, mutex and condition,
 //! `verbs_qp` XRCD) is the caller's part.
 #![forbid(unsafe_code)]
 
-use core::mem::offset_of;
-
 use super::Ctx;
 use super::compat::Compat;
 use super::fallback::{Fallback, destroy_counted, execute_ioctl_fallback, op};
 use super::ioctl::{IoctlArg, IoctlCmd};
 use super::methods;
-use super::wire::{put, put_field};
-use super::write::{
-    CMD_HDR_SIZE, EX_HDR_SIZE, execute_cmd_write, execute_cmd_write_ex, execute_cmd_write_req,
-};
+use super::wire::put_field;
+use super::write::{CMD_HDR_SIZE, execute_cmd_write};
 use crate::abi::kern_abi::*;
 use crate::abi::uapi::ib_uverbs_create_qp_mask::IB_UVERBS_CREATE_QP_MASK_IND_TABLE;
 use crate::abi::uapi::ib_uverbs_qp_create_flags::IB_UVERBS_QP_CREATE_SQ_SIG_ALL;
 use crate::abi::uapi::*;
-use crate::abi::verbs::ibv_qp_attr_mask::*;
+use crate::abi::verbs::ibv_qp_cap;
 use crate::abi::verbs::ibv_qp_create_flags::*;
 use crate::abi::verbs::ibv_qp_init_attr_mask::*;
 use crate::abi::verbs::ibv_qp_type::*;
-use crate::abi::verbs::{
-    ibv_ah_attr, ibv_gid, ibv_global_route, ibv_qp_attr, ibv_qp_attr_mask, ibv_qp_cap,
-};
 use crate::errno::{Errno, Result};
 use crate::sys::pod;
 
@@ -242,9 +235,10 @@ pub fn check_objects(a: &QpInit) -> Result<()> {
     type_objects(a).map(|_| ())
 }
 
-/// `ibv_icmd_create_qp`: `UVERBS_METHOD_QP_CREATE` with the compat link, falling back to
-/// `IB_USER_VERBS_CMD_CREATE_QP` (its ABI 4 / ABI 3 forms on such kernels) or, when the
-/// attributes need it, `IB_USER_VERBS_EX_CMD_CREATE_QP`.
+/// `ibv_icmd_create_qp`: `UVERBS_METHOD_QP_CREATE` with the compat link ([`ioctl_create_qp`]),
+/// falling back to `IB_USER_VERBS_CMD_CREATE_QP` (its ABI 4 / ABI 3 forms on such kernels:
+/// [`write_create_qp`]) or, when the attributes need it, `IB_USER_VERBS_EX_CMD_CREATE_QP`
+/// ([`write_create_qp_ex`]).
 fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<QpCreated> {
     let o = type_objects(a)?;
     // XRC send QPs ask for no receive queue: their receive caps go out cleared.
@@ -262,69 +256,13 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
     } else {
         a
     };
-    let (pd_handle, send_cq, recv_cq) =
-        (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
-
-    let mut create_flags = 0u32;
-    if a.sq_sig_all != 0 {
-        create_flags |= IB_UVERBS_QP_CREATE_SQ_SIG_ALL as u32;
-    }
     let with_flags = a.comp_mask & IBV_QP_INIT_ATTR_CREATE_FLAGS as u32 != 0;
     if with_flags && a.create_flags & !SUP_CREATE_FLAGS != 0 {
         return Err(Errno::EINVAL);
     }
-
-    let cap_in = kern_cap(&a.cap);
     let mut cap_out = kern_cap(&a.cap);
     let mut qp_num: u32 = 0;
-    let (via, handle) = {
-        let mut arg = IoctlArg::new();
-        let mut cmd = IoctlCmd::of(&mut arg, methods::QP_CREATE);
-        if let Some(x) = o.xrcd {
-            cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
-        }
-        if let Some(pd) = o.pd {
-            cmd.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
-        }
-        if let Some(t) = o.ind_tbl {
-            cmd.fallback_require_ex = true;
-            cmd.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, t);
-        }
-        if let Some(cq) = o.send_cq {
-            cmd.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq);
-        }
-        if let Some(cq) = o.recv_cq {
-            cmd.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq);
-        }
-        let h = cmd.out_obj(UVERBS_ATTR_CREATE_QP_HANDLE);
-        cmd.in_u64(UVERBS_ATTR_CREATE_QP_TYPE, a.qp_type.into());
-        cmd.in_u64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, a.user_handle);
-        cmd.in_bytes(UVERBS_ATTR_CREATE_QP_CAP, pod::bytes(&cap_in));
-        cmd.in_fd(UVERBS_ATTR_CREATE_QP_EVENT_FD, a.async_fd);
-        if a.imported {
-            cmd.fallback_ioctl_only = true;
-        }
-        if with_flags {
-            cmd.fallback_require_ex = true;
-            create_flags |= a.create_flags;
-            if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
-                cmd.in_u32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a.source_qpn);
-                create_flags &= !(IBV_QP_CREATE_SOURCE_QPN as u32);
-            }
-        }
-        if create_flags != 0 {
-            cmd.in_u32(UVERBS_ATTR_CREATE_QP_FLAGS, create_flags);
-        }
-        if let Some(srq) = a.srq_handle {
-            cmd.in_obj(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq);
-        }
-        cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_CAP, &mut cap_out);
-        cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, &mut qp_num);
-        compat.link(&mut cmd);
-        let via = execute_ioctl_fallback(ctx, op::CREATE_QP, &mut cmd);
-        (via?, cmd.attr(h).map_or(0, |x| x.data as u32))
-    };
-
+    let (via, handle) = ioctl_create_qp(ctx, a, &o, with_flags, &mut cap_out, &mut qp_num, compat)?;
     match via {
         Fallback::Success => Ok(QpCreated {
             handle,
@@ -337,76 +275,171 @@ fn icmd_create_qp(ctx: Ctx<'_>, a: &QpInit, compat: &mut Compat<'_>) -> Result<Q
                 max_inline_data: cap_out.max_inline_data,
             },
         }),
-        Fallback::TryWrite => {
-            let fill = |c: &mut [u8]| {
-                create_qp_core!(c, ib_uverbs_create_qp, &a, pd_handle, send_cq, recv_cq)
-            };
-            match ctx.state.abi_ver() {
-                v if v > 4 => {
-                    let r = compat.write::<ibv_create_qp>(ctx, fill)?;
-                    Ok(QpCreated {
-                        handle: r.qp_handle,
-                        qp_num: r.qpn,
-                        cap: cap_of(&r),
-                    })
-                }
-                4 => {
-                    let r = compat.write::<ibv_create_qp_v4>(ctx, fill)?;
-                    let cap = QpCap {
-                        max_send_wr: r.max_send_wr,
-                        max_recv_wr: r.max_recv_wr,
-                        max_send_sge: r.max_send_sge,
-                        max_recv_sge: r.max_recv_sge,
-                        max_inline_data: r.max_inline_data,
-                    };
-                    Ok(QpCreated {
-                        handle: r.qp_handle,
-                        qp_num: r.qpn,
-                        cap,
-                    })
-                }
-                _ => {
-                    let r = compat.write::<ibv_create_qp_v3>(ctx, fill)?;
-                    Ok(QpCreated {
-                        handle: r.qp_handle,
-                        qp_num: r.qpn,
-                        cap: a.cap,
-                    })
-                }
-            }
+        Fallback::TryWrite => write_create_qp(ctx, a, &o, compat),
+        Fallback::TryWriteEx => write_create_qp_ex(ctx, a, &o, with_flags, compat),
+    }
+}
+
+/// [`icmd_create_qp`]'s ioctl: `UVERBS_METHOD_QP_CREATE` with the objects, caps, flags and the
+/// compat link. Returns the fallback decision and the new handle; the kernel's granted caps and
+/// QP number land in `cap_out` and `qp_num` (all meaningful on success only).
+// Always inlined into its one caller, as it was written there: bench row mlx5 (emulated)
+// ibv_create_qp.
+#[inline(always)]
+fn ioctl_create_qp(
+    ctx: Ctx<'_>,
+    a: &QpInit,
+    o: &TypeObjects,
+    with_flags: bool,
+    cap_out: &mut ib_uverbs_qp_cap,
+    qp_num: &mut u32,
+    compat: &mut Compat<'_>,
+) -> Result<(Fallback, u32)> {
+    let mut create_flags = 0u32;
+    if a.sq_sig_all != 0 {
+        create_flags |= IB_UVERBS_QP_CREATE_SQ_SIG_ALL as u32;
+    }
+    let cap_in = kern_cap(&a.cap);
+    let mut arg = IoctlArg::new();
+    let mut cmd = IoctlCmd::of(&mut arg, methods::QP_CREATE);
+    if let Some(x) = o.xrcd {
+        cmd.in_obj(UVERBS_ATTR_CREATE_QP_XRCD_HANDLE, x);
+    }
+    if let Some(pd) = o.pd {
+        cmd.in_obj(UVERBS_ATTR_CREATE_QP_PD_HANDLE, pd);
+    }
+    if let Some(t) = o.ind_tbl {
+        cmd.fallback_require_ex = true;
+        cmd.in_obj(UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE, t);
+    }
+    if let Some(cq) = o.send_cq {
+        cmd.in_obj(UVERBS_ATTR_CREATE_QP_SEND_CQ_HANDLE, cq);
+    }
+    if let Some(cq) = o.recv_cq {
+        cmd.in_obj(UVERBS_ATTR_CREATE_QP_RECV_CQ_HANDLE, cq);
+    }
+    let h = cmd.out_obj(UVERBS_ATTR_CREATE_QP_HANDLE);
+    cmd.in_u64(UVERBS_ATTR_CREATE_QP_TYPE, a.qp_type.into());
+    cmd.in_u64(UVERBS_ATTR_CREATE_QP_USER_HANDLE, a.user_handle);
+    cmd.in_bytes(UVERBS_ATTR_CREATE_QP_CAP, pod::bytes(&cap_in));
+    cmd.in_fd(UVERBS_ATTR_CREATE_QP_EVENT_FD, a.async_fd);
+    if a.imported {
+        cmd.fallback_ioctl_only = true;
+    }
+    if with_flags {
+        cmd.fallback_require_ex = true;
+        create_flags |= a.create_flags;
+        if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+            cmd.in_u32(UVERBS_ATTR_CREATE_QP_SOURCE_QPN, a.source_qpn);
+            create_flags &= !(IBV_QP_CREATE_SOURCE_QPN as u32);
         }
-        Fallback::TryWriteEx => {
-            let r = compat.write_ex::<ibv_create_qp_ex>(ctx, |c| {
-                create_qp_core!(c, ib_uverbs_ex_create_qp, &a, pd_handle, send_cq, recv_cq)?;
-                if with_flags {
-                    put_field!(c, ib_uverbs_ex_create_qp, create_flags, a.create_flags)?;
-                    if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
-                        put_field!(c, ib_uverbs_ex_create_qp, source_qpn, a.source_qpn)?;
-                    }
-                }
-                if a.comp_mask & IBV_QP_INIT_ATTR_IND_TABLE as u32 != 0 {
-                    put_field!(
-                        c,
-                        ib_uverbs_ex_create_qp,
-                        rwq_ind_tbl_handle,
-                        need(a.ind_tbl_handle)?
-                    )?;
-                    put_field!(
-                        c,
-                        ib_uverbs_ex_create_qp,
-                        comp_mask,
-                        IB_UVERBS_CREATE_QP_MASK_IND_TABLE as u32
-                    )?;
-                }
-                Ok(())
-            })?;
+    }
+    if create_flags != 0 {
+        cmd.in_u32(UVERBS_ATTR_CREATE_QP_FLAGS, create_flags);
+    }
+    if let Some(srq) = a.srq_handle {
+        cmd.in_obj(UVERBS_ATTR_CREATE_QP_SRQ_HANDLE, srq);
+    }
+    cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_CAP, cap_out);
+    cmd.out_pod(UVERBS_ATTR_CREATE_QP_RESP_QP_NUM, qp_num);
+    compat.link(&mut cmd);
+    let via = execute_ioctl_fallback(ctx, op::CREATE_QP, &mut cmd)?;
+    Ok((via, cmd.attr(h).map_or(0, |x| x.data as u32)))
+}
+
+/// [`icmd_create_qp`]'s write fallback: `IB_USER_VERBS_CMD_CREATE_QP`, in the form of the
+/// kernel's ABI (above 4: today's; 4 and 3: the old responses, ABI 3's without caps).
+// Cold and out of line, as is write_create_qp_ex: the ioctl path keeps its registers (bench row
+// mlx5 (emulated) ibv_create_qp: 30 instructions fewer than inlined).
+#[cold]
+#[inline(never)]
+fn write_create_qp(
+    ctx: Ctx<'_>,
+    a: &QpInit,
+    o: &TypeObjects,
+    compat: &mut Compat<'_>,
+) -> Result<QpCreated> {
+    let (pd_handle, send_cq, recv_cq) =
+        (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
+    let fill =
+        |c: &mut [u8]| create_qp_core!(c, ib_uverbs_create_qp, &a, pd_handle, send_cq, recv_cq);
+    match ctx.state.abi_ver() {
+        v if v > 4 => {
+            let r = compat.write::<ibv_create_qp>(ctx, fill)?;
             Ok(QpCreated {
-                handle: r.base.qp_handle,
-                qp_num: r.base.qpn,
-                cap: cap_of(&r.base),
+                handle: r.qp_handle,
+                qp_num: r.qpn,
+                cap: cap_of(&r),
+            })
+        }
+        4 => {
+            let r = compat.write::<ibv_create_qp_v4>(ctx, fill)?;
+            let cap = QpCap {
+                max_send_wr: r.max_send_wr,
+                max_recv_wr: r.max_recv_wr,
+                max_send_sge: r.max_send_sge,
+                max_recv_sge: r.max_recv_sge,
+                max_inline_data: r.max_inline_data,
+            };
+            Ok(QpCreated {
+                handle: r.qp_handle,
+                qp_num: r.qpn,
+                cap,
+            })
+        }
+        _ => {
+            let r = compat.write::<ibv_create_qp_v3>(ctx, fill)?;
+            Ok(QpCreated {
+                handle: r.qp_handle,
+                qp_num: r.qpn,
+                cap: a.cap,
             })
         }
     }
+}
+
+/// [`icmd_create_qp`]'s extended write fallback: `IB_USER_VERBS_EX_CMD_CREATE_QP`, with the
+/// create flags (and source QPN) and the indirection table the basic command cannot carry.
+#[cold]
+#[inline(never)]
+fn write_create_qp_ex(
+    ctx: Ctx<'_>,
+    a: &QpInit,
+    o: &TypeObjects,
+    with_flags: bool,
+    compat: &mut Compat<'_>,
+) -> Result<QpCreated> {
+    let (pd_handle, send_cq, recv_cq) =
+        (o.pd_handle, o.send_cq.unwrap_or(0), o.recv_cq.unwrap_or(0));
+    let r = compat.write_ex::<ibv_create_qp_ex>(ctx, |c| {
+        create_qp_core!(c, ib_uverbs_ex_create_qp, &a, pd_handle, send_cq, recv_cq)?;
+        if with_flags {
+            put_field!(c, ib_uverbs_ex_create_qp, create_flags, a.create_flags)?;
+            if a.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
+                put_field!(c, ib_uverbs_ex_create_qp, source_qpn, a.source_qpn)?;
+            }
+        }
+        if a.comp_mask & IBV_QP_INIT_ATTR_IND_TABLE as u32 != 0 {
+            put_field!(
+                c,
+                ib_uverbs_ex_create_qp,
+                rwq_ind_tbl_handle,
+                need(a.ind_tbl_handle)?
+            )?;
+            put_field!(
+                c,
+                ib_uverbs_ex_create_qp,
+                comp_mask,
+                IB_UVERBS_CREATE_QP_MASK_IND_TABLE as u32
+            )?;
+        }
+        Ok(())
+    })?;
+    Ok(QpCreated {
+        handle: r.base.qp_handle,
+        qp_num: r.base.qpn,
+        cap: cap_of(&r.base),
+    })
 }
 
 /// `ibv_cmd_create_qp`: an `ibv_qp_init_attr` on `pd_handle` (comp_mask PD). `req` is the
@@ -528,240 +561,4 @@ pub fn open_qp(
     put_field!(req, CMD_HDR_SIZE; ib_uverbs_open_qp, qp_type, qp_type as u8)?;
     execute_cmd_write::<ibv_open_qp>(ctx, req, resp)?;
     Ok(pod::read::<ib_uverbs_create_qp_resp>(resp).qp_handle)
-}
-
-fn ah_from_dest(d: &ib_uverbs_qp_dest) -> ibv_ah_attr {
-    ibv_ah_attr {
-        grh: ibv_global_route {
-            dgid: ibv_gid { raw: d.dgid },
-            flow_label: d.flow_label,
-            sgid_index: d.sgid_index,
-            hop_limit: d.hop_limit,
-            traffic_class: d.traffic_class,
-        },
-        dlid: d.dlid,
-        sl: d.sl,
-        src_path_bits: d.src_path_bits,
-        static_rate: d.static_rate,
-        is_global: d.is_global,
-        port_num: d.port_num,
-    }
-}
-
-/// What `ibv_cmd_query_qp` reports beyond `ibv_qp_attr`: the `ibv_qp_init_attr` fields that
-/// come from the kernel (the caller adds qp_context, CQs, SRQ and type from its `ibv_qp`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct QpInitReport {
-    pub cap: QpCap,
-    pub sq_sig_all: i32,
-}
-
-/// `ibv_cmd_query_qp`: `IB_USER_VERBS_CMD_QUERY_QP` with the provider's request; masks from
-/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP (only the extended path has them). Fills the `attr`
-/// fields rdma-core fills (the others keep their values).
-pub fn query_qp(
-    ctx: Ctx<'_>,
-    qp_handle: u32,
-    attr_mask: i32,
-    req: &mut [u8],
-    attr: &mut ibv_qp_attr,
-) -> Result<QpInitReport> {
-    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
-    put_field!(req, CMD_HDR_SIZE; ib_uverbs_query_qp, qp_handle, qp_handle)?;
-    put_field!(req, CMD_HDR_SIZE; ib_uverbs_query_qp, attr_mask, attr_mask as u32)?;
-    let mut r: ib_uverbs_query_qp_resp = pod::zeroed();
-    execute_cmd_write::<ibv_query_qp>(ctx, req, pod::bytes_mut(&mut r))?;
-    attr.qkey = r.qkey;
-    attr.rq_psn = r.rq_psn;
-    attr.sq_psn = r.sq_psn;
-    attr.dest_qp_num = r.dest_qp_num;
-    attr.qp_access_flags = r.qp_access_flags;
-    attr.pkey_index = r.pkey_index;
-    attr.alt_pkey_index = r.alt_pkey_index;
-    attr.qp_state = r.qp_state.into();
-    attr.cur_qp_state = r.cur_qp_state.into();
-    attr.path_mtu = r.path_mtu.into();
-    attr.path_mig_state = r.path_mig_state.into();
-    attr.sq_draining = r.sq_draining;
-    attr.max_rd_atomic = r.max_rd_atomic;
-    attr.max_dest_rd_atomic = r.max_dest_rd_atomic;
-    attr.min_rnr_timer = r.min_rnr_timer;
-    attr.port_num = r.port_num;
-    attr.timeout = r.timeout;
-    attr.retry_cnt = r.retry_cnt;
-    attr.rnr_retry = r.rnr_retry;
-    attr.alt_port_num = r.alt_port_num;
-    attr.alt_timeout = r.alt_timeout;
-    let cap = QpCap {
-        max_send_wr: r.max_send_wr,
-        max_recv_wr: r.max_recv_wr,
-        max_send_sge: r.max_send_sge,
-        max_recv_sge: r.max_recv_sge,
-        max_inline_data: r.max_inline_data,
-    };
-    attr.cap = cap.into();
-    attr.ah_attr = ah_from_dest(&r.dest);
-    attr.alt_ah_attr = ah_from_dest(&r.alt_dest);
-    Ok(QpInitReport {
-        cap,
-        sq_sig_all: r.sq_sig_all.into(),
-    })
-}
-
-/// The `ib_uverbs_qp_dest` of an `ibv_ah_attr`.
-fn dest_of(ah: &ibv_ah_attr) -> ib_uverbs_qp_dest {
-    let mut dgid = [0u8; 16];
-    dgid.copy_from_slice(pod::bytes(&ah.grh.dgid));
-    ib_uverbs_qp_dest {
-        dgid,
-        flow_label: ah.grh.flow_label,
-        dlid: ah.dlid,
-        reserved: 0,
-        sgid_index: ah.grh.sgid_index,
-        hop_limit: ah.grh.hop_limit,
-        traffic_class: ah.grh.traffic_class,
-        sl: ah.sl,
-        src_path_bits: ah.src_path_bits,
-        static_rate: ah.static_rate,
-        is_global: ah.is_global,
-        port_num: ah.port_num,
-    }
-}
-
-/// `copy_modify_qp_fields`: the masked `attr` fields into the core `ib_uverbs_modify_qp` at
-/// `base` of `req`; fields outside the mask keep the provider's bytes. (Inlined into its two
-/// callers, where `base` is a constant: with the length checked once up front, the per-field
-/// bounds checks fold away.)
-#[inline(always)]
-fn copy_modify_qp_fields(
-    req: &mut [u8],
-    base: usize,
-    qp_handle: u32,
-    attr: &ibv_qp_attr,
-    mask: u32,
-) -> Result<()> {
-    type M = ib_uverbs_modify_qp;
-    let req = base
-        .checked_add(size_of::<M>())
-        .and_then(|end| req.get_mut(..end))
-        .ok_or(Errno::EINVAL)?;
-    let has = |bit: ibv_qp_attr_mask| mask & bit as u32 != 0;
-    put_field!(req, base; M, qp_handle, qp_handle)?;
-    put_field!(req, base; M, attr_mask, mask)?;
-    if has(IBV_QP_STATE) {
-        put_field!(req, base; M, qp_state, attr.qp_state.raw() as u8)?;
-    }
-    if has(IBV_QP_CUR_STATE) {
-        put_field!(req, base; M, cur_qp_state, attr.cur_qp_state.raw() as u8)?;
-    }
-    if has(IBV_QP_EN_SQD_ASYNC_NOTIFY) {
-        put_field!(req, base; M, en_sqd_async_notify, attr.en_sqd_async_notify)?;
-    }
-    if has(IBV_QP_ACCESS_FLAGS) {
-        put_field!(req, base; M, qp_access_flags, attr.qp_access_flags)?;
-    }
-    if has(IBV_QP_PKEY_INDEX) {
-        put_field!(req, base; M, pkey_index, attr.pkey_index)?;
-    }
-    if has(IBV_QP_PORT) {
-        put_field!(req, base; M, port_num, attr.port_num)?;
-    }
-    if has(IBV_QP_QKEY) {
-        put_field!(req, base; M, qkey, attr.qkey)?;
-    }
-    let dest_at = |f: usize| base + f;
-    if has(IBV_QP_AV) {
-        let mut d = dest_of(&attr.ah_attr);
-        let at = dest_at(offset_of!(M, dest));
-        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>())
-            .ok_or(Errno::EINVAL)?
-            .copy_from_slice(pod::bytes_mut(&mut d));
-    }
-    if has(IBV_QP_PATH_MTU) {
-        put_field!(req, base; M, path_mtu, attr.path_mtu.raw() as u8)?;
-    }
-    if has(IBV_QP_TIMEOUT) {
-        put_field!(req, base; M, timeout, attr.timeout)?;
-    }
-    if has(IBV_QP_RETRY_CNT) {
-        put_field!(req, base; M, retry_cnt, attr.retry_cnt)?;
-    }
-    if has(IBV_QP_RNR_RETRY) {
-        put_field!(req, base; M, rnr_retry, attr.rnr_retry)?;
-    }
-    if has(IBV_QP_RQ_PSN) {
-        put_field!(req, base; M, rq_psn, attr.rq_psn)?;
-    }
-    if has(IBV_QP_MAX_QP_RD_ATOMIC) {
-        put_field!(req, base; M, max_rd_atomic, attr.max_rd_atomic)?;
-    }
-    if has(IBV_QP_ALT_PATH) {
-        put_field!(req, base; M, alt_pkey_index, attr.alt_pkey_index)?;
-        put_field!(req, base; M, alt_port_num, attr.alt_port_num)?;
-        put_field!(req, base; M, alt_timeout, attr.alt_timeout)?;
-        let mut d = dest_of(&attr.alt_ah_attr);
-        let at = dest_at(offset_of!(M, alt_dest));
-        req.get_mut(at..at + size_of::<ib_uverbs_qp_dest>())
-            .ok_or(Errno::EINVAL)?
-            .copy_from_slice(pod::bytes_mut(&mut d));
-    }
-    if has(IBV_QP_MIN_RNR_TIMER) {
-        put_field!(req, base; M, min_rnr_timer, attr.min_rnr_timer)?;
-    }
-    if has(IBV_QP_SQ_PSN) {
-        put_field!(req, base; M, sq_psn, attr.sq_psn)?;
-    }
-    if has(IBV_QP_MAX_DEST_RD_ATOMIC) {
-        put_field!(req, base; M, max_dest_rd_atomic, attr.max_dest_rd_atomic)?;
-    }
-    if has(IBV_QP_PATH_MIG_STATE) {
-        put_field!(req, base; M, path_mig_state, attr.path_mig_state.raw() as u8)?;
-    }
-    if has(IBV_QP_DEST_QPN) {
-        put_field!(req, base; M, dest_qp_num, attr.dest_qp_num)?;
-    }
-    put_field!(req, base; M, reserved, [0u8; 2])
-}
-
-/// `ibv_cmd_modify_qp`: `IB_USER_VERBS_CMD_MODIFY_QP` with the provider's request; masks from
-/// `IBV_QP_RATE_LIMIT` up are EOPNOTSUPP.
-// Inlined into its callers (bench row `modify_qp_rts`: the export repeats the mask check, which
-// then folds away; no second frame). Always: from `verbs::qp`, a plain hint was not taken.
-#[inline(always)]
-pub fn modify_qp(
-    ctx: Ctx<'_>,
-    qp_handle: u32,
-    attr: &ibv_qp_attr,
-    attr_mask: i32,
-    req: &mut [u8],
-) -> Result<()> {
-    if attr_mask as u32 & !(IBV_QP_RATE_LIMIT as u32 - 1) != 0 {
-        return Err(Errno::EOPNOTSUPP);
-    }
-    copy_modify_qp_fields(req, CMD_HDR_SIZE, qp_handle, attr, attr_mask as u32)?;
-    execute_cmd_write_req::<ibv_modify_qp>(ctx, req)
-}
-
-/// `ibv_cmd_modify_qp_ex`: `IB_USER_VERBS_EX_CMD_MODIFY_QP` with the provider's request and
-/// response; `IBV_QP_RATE_LIMIT` needs a request that holds `rate_limit` (else EINVAL).
-pub fn modify_qp_ex(
-    ctx: Ctx<'_>,
-    qp_handle: u32,
-    attr: &ibv_qp_attr,
-    attr_mask: i32,
-    req: &mut [u8],
-    resp: &mut [u8],
-) -> Result<()> {
-    let base = EX_HDR_SIZE + offset_of!(ib_uverbs_ex_modify_qp, base);
-    copy_modify_qp_fields(req, base, qp_handle, attr, attr_mask as u32)?;
-    if attr_mask as u32 & IBV_QP_RATE_LIMIT as u32 != 0 {
-        let at = EX_HDR_SIZE + offset_of!(ib_uverbs_ex_modify_qp, rate_limit);
-        if req.len() < at + 4 {
-            return Err(Errno::EINVAL);
-        }
-        put(req, at, attr.rate_limit)?;
-    }
-    execute_cmd_write_ex::<ibv_modify_qp_ex>(ctx, req, Some(resp))
 }

@@ -56,7 +56,7 @@ fn need(h: Option<u32>) -> Result<u32> {
 
 /// `ibv_icmd_create_srq`: `UVERBS_METHOD_SRQ_CREATE` with the compat link, falling back to
 /// `IB_USER_VERBS_CMD_CREATE_SRQ` (basic SRQs; its ABI 5 form on such kernels) or
-/// `IB_USER_VERBS_CMD_CREATE_XSRQ`.
+/// `IB_USER_VERBS_CMD_CREATE_XSRQ` ([`write_create_srq`]).
 fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result<SrqCreated> {
     let srq_type = if a.comp_mask & IBV_SRQ_INIT_ATTR_TYPE as u32 != 0 {
         a.srq_type
@@ -110,57 +110,61 @@ fn icmd_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result
             max_sge,
             srq_num,
         }),
-        Fallback::TryWrite => {
-            // rdma-core decides on the raw srq_type field here, not the comp_mask-checked one.
-            let basic = a.srq_type == IBV_SRQT_BASIC as u32;
-            let core = |c: &mut [u8]| {
-                put_field!(c, ib_uverbs_create_srq, pd_handle, a.pd_handle)?;
-                put_field!(c, ib_uverbs_create_srq, user_handle, a.user_handle)?;
-                put_field!(c, ib_uverbs_create_srq, max_wr, a.max_wr)?;
-                put_field!(c, ib_uverbs_create_srq, max_sge, a.max_sge)?;
-                put_field!(c, ib_uverbs_create_srq, srq_limit, a.srq_limit)
-            };
-            if basic && ctx.state.abi_ver() > 5 {
-                let r = compat.write::<ibv_create_srq>(ctx, core)?;
-                Ok(SrqCreated {
-                    handle: r.srq_handle,
-                    max_wr: r.max_wr,
-                    max_sge: r.max_sge,
-                    srq_num: 0,
-                })
-            } else if basic {
-                let r = compat.write::<ibv_create_srq_v5>(ctx, core)?;
-                Ok(SrqCreated {
-                    handle: r.srq_handle,
-                    max_wr: a.max_wr,
-                    max_sge: a.max_sge,
-                    srq_num: 0,
-                })
-            } else {
-                let r = compat.write::<ibv_create_xsrq>(ctx, |c| {
-                    type X = ib_uverbs_create_xsrq;
-                    put_field!(c, X, pd_handle, a.pd_handle)?;
-                    put_field!(c, X, user_handle, a.user_handle)?;
-                    put_field!(c, X, max_wr, a.max_wr)?;
-                    put_field!(c, X, max_sge, a.max_sge)?;
-                    put_field!(c, X, srq_limit, a.srq_limit)?;
-                    put_field!(c, X, srq_type, a.srq_type)?;
-                    put_field!(c, X, cq_handle, need(a.cq_handle)?)?;
-                    if a.srq_type == IBV_SRQT_TM as u32 {
-                        put_field!(c, X, max_num_tags, a.max_num_tags)
-                    } else {
-                        put_field!(c, X, xrcd_handle, need(a.xrcd_handle)?)
-                    }
-                })?;
-                Ok(SrqCreated {
-                    handle: r.srq_handle,
-                    max_wr: r.max_wr,
-                    max_sge: r.max_sge,
-                    srq_num: r.srqn,
-                })
-            }
-        }
+        Fallback::TryWrite => write_create_srq(ctx, a, compat),
         Fallback::TryWriteEx => Err(Errno::EOPNOTSUPP),
+    }
+}
+
+/// [`icmd_create_srq`]'s write fallback: `IB_USER_VERBS_CMD_CREATE_SRQ` for a basic SRQ (its
+/// ABI 5 form, without the granted sizes, on such kernels), else `IB_USER_VERBS_CMD_CREATE_XSRQ`.
+fn write_create_srq(ctx: Ctx<'_>, a: &SrqInit, compat: &mut Compat<'_>) -> Result<SrqCreated> {
+    // rdma-core decides on the raw srq_type field here, not the comp_mask-checked one.
+    let basic = a.srq_type == IBV_SRQT_BASIC as u32;
+    let core = |c: &mut [u8]| {
+        put_field!(c, ib_uverbs_create_srq, pd_handle, a.pd_handle)?;
+        put_field!(c, ib_uverbs_create_srq, user_handle, a.user_handle)?;
+        put_field!(c, ib_uverbs_create_srq, max_wr, a.max_wr)?;
+        put_field!(c, ib_uverbs_create_srq, max_sge, a.max_sge)?;
+        put_field!(c, ib_uverbs_create_srq, srq_limit, a.srq_limit)
+    };
+    if basic && ctx.state.abi_ver() > 5 {
+        let r = compat.write::<ibv_create_srq>(ctx, core)?;
+        Ok(SrqCreated {
+            handle: r.srq_handle,
+            max_wr: r.max_wr,
+            max_sge: r.max_sge,
+            srq_num: 0,
+        })
+    } else if basic {
+        let r = compat.write::<ibv_create_srq_v5>(ctx, core)?;
+        Ok(SrqCreated {
+            handle: r.srq_handle,
+            max_wr: a.max_wr,
+            max_sge: a.max_sge,
+            srq_num: 0,
+        })
+    } else {
+        let r = compat.write::<ibv_create_xsrq>(ctx, |c| {
+            type X = ib_uverbs_create_xsrq;
+            put_field!(c, X, pd_handle, a.pd_handle)?;
+            put_field!(c, X, user_handle, a.user_handle)?;
+            put_field!(c, X, max_wr, a.max_wr)?;
+            put_field!(c, X, max_sge, a.max_sge)?;
+            put_field!(c, X, srq_limit, a.srq_limit)?;
+            put_field!(c, X, srq_type, a.srq_type)?;
+            put_field!(c, X, cq_handle, need(a.cq_handle)?)?;
+            if a.srq_type == IBV_SRQT_TM as u32 {
+                put_field!(c, X, max_num_tags, a.max_num_tags)
+            } else {
+                put_field!(c, X, xrcd_handle, need(a.xrcd_handle)?)
+            }
+        })?;
+        Ok(SrqCreated {
+            handle: r.srq_handle,
+            max_wr: r.max_wr,
+            max_sge: r.max_sge,
+            srq_num: r.srqn,
+        })
     }
 }
 

@@ -292,7 +292,7 @@ fn glob_files(pattern: &[u8]) -> Vec<PathBuf> {
     };
     let mut v: Vec<PathBuf> = rd
         .map_while(Result::ok)
-        .filter(|e| super::fnmatch::fnmatch(name.as_bytes(), e.file_name().as_bytes()))
+        .filter(|e| crate::sys::fnmatch::fnmatch(name.as_bytes(), e.file_name().as_bytes()))
         .map(|e| e.path())
         .collect();
     v.sort();

@@ -90,7 +90,7 @@
 //! pull in another provider library as a dependency that the application then loads first.
 #![forbid(unsafe_code)]
 
-use super::fnmatch::fnmatch;
+use crate::sys::fnmatch::fnmatch;
 
 /// `RDMA_DRIVER_UNKNOWN`: the netlink driver id of a device whose driver the kernel did not name.
 pub const RDMA_DRIVER_UNKNOWN: u32 = 0;

@@ -17,7 +17,6 @@
 //!   v62/v63's, which changed it without a new ABI number), from its imports and the release
 //!   installed beside it.
 //! - [`explain`]: why a device has no provider, in words (the library's log and `ibverbs-doctor`).
-//! - [`fnmatch`]: glibc `fnmatch(…, 0)` in the C locale, for match-table patterns.
 //!
 //! Everything here works on plain Rust data; the C glue converts `verbs_device_ops` and
 //! `verbs_sysfs_dev` to and from it.
@@ -26,7 +25,6 @@
 pub mod config;
 pub mod elfneed;
 pub mod explain;
-pub mod fnmatch;
 pub mod hints;
 pub mod known;
 pub mod loader;

@@ -27,7 +27,7 @@ fn open_checked_c(c: &CStr, cdev: u64) -> Result<i32> {
     }
     // SAFETY: st is a plain struct fstat fills; fd is ours.
     let mut st: libc::stat = unsafe { core::mem::zeroed() };
-    // SAFETY: as above.
+    // SAFETY: `st` is a writable local stat; fstat only writes it, and `fd` is ours.
     let ok = unsafe { libc::fstat(fd, &mut st) } == 0
         && (st.st_mode & libc::S_IFMT) == libc::S_IFCHR
         && (cdev == 0 || st.st_rdev == cdev);
@@ -80,7 +80,7 @@ pub fn close(fd: i32) {
 pub fn char_rdev(fd: i32) -> Option<u64> {
     // SAFETY: st is a plain struct fstat fills.
     let mut st: libc::stat = unsafe { core::mem::zeroed() };
-    // SAFETY: as above; an invalid fd just fails.
+    // SAFETY: `st` is a writable local stat; fstat only writes it (an invalid fd just fails).
     let ok = unsafe { libc::fstat(fd, &mut st) } == 0;
     (ok && (st.st_mode & libc::S_IFMT) == libc::S_IFCHR).then_some(st.st_rdev)
 }

@@ -28,7 +28,7 @@ pub struct Library {
 
 // SAFETY: the handle is an opaque token that glibc accepts from any thread.
 unsafe impl Send for Library {}
-// SAFETY: as above; dlsym and dlclose on one handle may run on several threads at once.
+// SAFETY: glibc's dlsym and dlclose lock internally, so one handle may be used from several threads.
 unsafe impl Sync for Library {}
 
 /// Take (and so clear) this thread's pending `dlerror` text.

@@ -40,7 +40,8 @@ pub fn page_size() -> Result<usize, Errno> {
 /// Safe to offer with any address: these two advices only set or clear a mapping flag that
 /// `fork` reads; they neither read nor write the memory, and unmapped ranges fail with ENOMEM.
 pub fn madvise_fork(addr: usize, len: usize, advice: ForkAdvice) -> Result<(), Errno> {
-    // SAFETY: see above; the kernel validates the range.
+    // SAFETY: these advices only set or clear a mapping flag (no memory is read or written);
+    // the kernel validates the range.
     let r = unsafe { libc::madvise(addr as *mut libc::c_void, len, advice.raw()) };
     if r == 0 {
         Ok(())

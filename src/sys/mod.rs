@@ -6,6 +6,7 @@ pub mod cdev;
 pub mod dir;
 pub mod dl;
 pub mod file;
+pub mod fnmatch;
 pub mod heap;
 pub mod ids;
 pub mod limits;
@@ -25,7 +26,7 @@ pub fn set_errno(e: core::ffi::c_int) {
 
 /// Read the calling thread's `errno`.
 pub fn errno() -> core::ffi::c_int {
-    // SAFETY: as above.
+    // SAFETY: __errno_location returns this thread's errno slot, valid for the thread's lifetime.
     unsafe { *libc::__errno_location() }
 }
 

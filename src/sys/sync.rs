@@ -164,7 +164,7 @@ pub struct OnceLock<T> {
 // SAFETY: as std's OnceLock: the value is written once, inside the Once, before any reader sees
 // it complete; after that it is only shared.
 unsafe impl<T: Sync + Send> Sync for OnceLock<T> {}
-// SAFETY: as above; moving the cell moves the value.
+// SAFETY: the cell owns its value (std's OnceLock is Send the same way): moving it moves a `T: Send`.
 unsafe impl<T: Send> Send for OnceLock<T> {}
 
 impl<T> OnceLock<T> {

@@ -43,7 +43,7 @@ const _: () =
     assert!(size_of::<Attr>() == 16 && size_of::<IoctlHdr>() == 24 && align_of::<Attr>() == 8);
 // SAFETY: repr(C), integer fields only, no padding (sizes asserted above: the fields fill them).
 unsafe impl super::pod::Pod for Attr {}
-// SAFETY: as above.
+// SAFETY: repr(C), integer fields only, no padding (its size, 24, asserted above).
 unsafe impl super::pod::Pod for IoctlHdr {}
 
 /// Attributes a command holds in place before it moves them to the heap: more than any command
@@ -339,8 +339,8 @@ impl IoctlCmd<'_> {
         // header and attribute values (integers only).
         let r = send(unsafe { core::slice::from_raw_parts_mut(base, bytes) });
         let first = base.wrapping_add(size_of::<IoctlHdr>()).cast::<Attr>();
-        // SAFETY: the first `len` inline slots, still written (as above), borrowed exclusively
-        // through `self` for the returned lifetime.
+        // SAFETY: the first `len` inline slots, initialised before `send` (which writes only
+        // integers), borrowed exclusively through `self` for the returned lifetime.
         let sent = unsafe { core::slice::from_raw_parts_mut(first, len) };
         (r, sent, Some(outs))
     }

@@ -20,7 +20,7 @@ use crate::abi::verbs::{ibv_ah, ibv_ah_attr, ibv_context, ibv_gid_entry, ibv_grh
 use crate::device::neigh;
 use crate::device::rtnl_io::KernelRouteIo;
 use crate::errno::{Errno, Result};
-use crate::verbs::handle::{Ah, Ctx, Pd, Ptr};
+use crate::verbs::handle::{Ah, Ctx, Pd, Ptr, set};
 
 /// `ibv_create_ah`: a new AH from the provider's `create_ah` on the caller's attributes (passed
 /// as they are), its `context` and `pd` set; the provider's errno when it fails.
@@ -34,7 +34,7 @@ pub(crate) fn create(pd: Pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
     }
     // SAFETY: the provider's new AH, not yet handed out.
     unsafe { (*ah).context = pd.context() };
-    // SAFETY: as above.
+    // SAFETY: the same new AH, not yet handed out; `pd` is a plain field of it.
     unsafe { (*ah).pd = pd.raw() };
     Ok(ah)
 }
@@ -313,10 +313,8 @@ pub(crate) fn cmd_create(
     let p = ah.as_ptr();
     let c = pd.ctx().channel();
     let h = crate::cmd::ah::create_ah(c.cmd(), pdh, p as usize as u64, &attr.read(), resp)?;
-    // SAFETY: the provider's AH (the caller's contract, `Ptr`).
-    unsafe { (*p).handle = h };
-    // SAFETY: as above.
-    unsafe { (*p).context = pd.context() };
+    set!(ah.handle = h);
+    set!(ah.context = pd.context());
     Ok(())
 }
 

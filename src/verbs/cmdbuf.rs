@@ -28,7 +28,7 @@ unsafe fn counts(b: *mut ibv_command_buffer) -> Result<(usize, usize)> {
     let base = attrs_base(b) as usize;
     // SAFETY: the caller's contract (a live buffer); the pointer is only read, as an address.
     let next = unsafe { (*b).next_attr } as usize;
-    // SAFETY: as above.
+    // SAFETY: the caller's contract (a live buffer): `last_attr` is only read, as an address.
     let last = unsafe { (*b).last_attr } as usize;
     let slots = |p: usize| {
         let off = p.checked_sub(base)?;
@@ -94,7 +94,7 @@ impl Chain {
                 (next as usize).wrapping_sub(first as usize) as u32
                     / size_of::<ib_uverbs_attr>() as u32,
             );
-            // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
+            // SAFETY: from_raw's contract: `b` is a live buffer of the chain; its `next` is the rest (or NULL).
             b = unsafe { (*b).next };
         }
         total
@@ -125,9 +125,9 @@ impl Driver for Chain {
                 return Err(Errno::EINVAL);
             }
             cmd.try_reserve(filled)?;
-            // SAFETY: as above.
+            // SAFETY: from_raw's contract: `b` is a live buffer of the chain, only read while this borrow lives.
             let c = unsafe { &*b };
-            // SAFETY: as above; `filled` attributes are written ([`counts`]).
+            // SAFETY: `b` is live (from_raw's contract); `filled` attributes of it are written ([`counts`]).
             let attrs = unsafe { read_attrs(b, filled) };
             cmd.push_link(
                 attrs,
@@ -148,10 +148,10 @@ impl Driver for Chain {
             // SAFETY: from_raw's contract: every buffer of the chain is live.
             let (filled, _) = unsafe { counts(b) }.unwrap_or((0, 0));
             let (mine, tail) = rest.split_at(filled.min(rest.len()));
-            // SAFETY: as above; at most the buffer's filled count is written.
+            // SAFETY: `b` is live and the caller's alone (from_raw's contract); at most its filled count is written.
             unsafe { store_attrs(b, mine, filled) };
             rest = tail;
-            // SAFETY: as above: `b` is live; its `next` is the rest of the chain (or NULL).
+            // SAFETY: from_raw's contract: `b` is a live buffer of the chain; its `next` is the rest (or NULL).
             b = unsafe { (*b).next };
         }
     }
@@ -180,15 +180,15 @@ pub(crate) unsafe fn execute_c(
     // SAFETY: the caller's contract: `cmd` heads a live chain.
     let head = unsafe { &*cmd };
     if head.next.is_null() {
-        // SAFETY: as above.
+        // SAFETY: the caller's contract: `cmd` is live, and has no links (tested just above).
         return unsafe { execute_in_place(ctx, cmd) };
     }
-    // SAFETY: as above.
+    // SAFETY: the caller's contract: `cmd` is a live buffer.
     let (filled, room) = unsafe { counts(cmd) }?;
     let mut arg = IoctlArg::new();
     let mut ic = IoctlCmd::new(&mut arg, head.hdr.object_id, head.hdr.method_id);
     ic.try_reserve(filled)?;
-    // SAFETY: as above; `filled` attributes are written ([`counts`]).
+    // SAFETY: the caller's contract: `cmd` is live; `filled` attributes of it are written ([`counts`]).
     for a in unsafe { read_attrs(cmd, filled) } {
         ic.push(a, true);
     }
@@ -196,7 +196,7 @@ pub(crate) unsafe fn execute_c(
     ic.fallback_require_ex = head.fallback_require_ex();
     ic.fallback_ioctl_only = head.fallback_ioctl_only();
     ic.uhw_in_idx = uhw_idx(head.uhw_in_idx);
-    // SAFETY: as above: the rest of the chain is live and the caller's for the call.
+    // SAFETY: the caller's contract: `head.next`, the rest of the chain, is live and the caller's for the call.
     let mut links = unsafe { Chain::from_raw(head.next) };
     links.link(&mut ic)?;
     if ic.len() > room {
@@ -216,12 +216,12 @@ pub(crate) unsafe fn execute_c(
             reserved2: h.reserved2,
             attrs: [],
         };
-        // SAFETY: as above: `cmd` is live and exclusively the caller's for this call; the
+        // SAFETY: the caller's contract: `cmd` is live and exclusively the caller's for this call; the
         // header is a plain field of it.
         unsafe { (*cmd).hdr = hdr };
-        // SAFETY: as above; at most `room` attributes, the head's array size, are written.
+        // SAFETY: `cmd` is live and the caller's (its contract); at most `room`, its array size, are written.
         unsafe { store_attrs(cmd, ic.attrs(), room) };
-        // SAFETY: as above: a plain field of the live head.
+        // SAFETY: the caller's contract: `uhw_in_idx` is a plain field of the live head.
         unsafe { (*cmd).uhw_in_idx = ic.uhw_in_idx.unwrap_or(_UHW_NO_INDEX) };
         if r.is_ok() {
             links.store(ic.attrs().get(filled..).unwrap_or_default());
@@ -240,13 +240,13 @@ pub(crate) unsafe fn execute_c(
 unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffer) -> Result<()> {
     // SAFETY: the caller's contract: a live buffer.
     let (filled, _) = unsafe { counts(cmd) }?;
-    // SAFETY: as above; the flags are a plain field of it.
+    // SAFETY: the caller's contract: `cmd` is live; its flags are a plain field of it.
     if unsafe { (*cmd).buffer_error() } {
         return Err(Errno::EINVAL);
     }
     // The flat mirror of `ib_uverbs_attr` (same layout: tests/abi_layout_kern).
     let base = attrs_base(cmd).cast::<Attr>();
-    // SAFETY: as above; a plain field.
+    // SAFETY: the caller's contract: `cmd` is live; `uhw_in_idx` is a plain field of it.
     let uhw = usize::from(unsafe { (*cmd).uhw_in_idx });
     if uhw != usize::from(_UHW_NO_INDEX) && uhw < filled {
         // SAFETY: `uhw` < `filled`: an initialised attribute of the buffer's array.
@@ -265,7 +265,7 @@ unsafe fn execute_in_place(ctx: crate::cmd::Ctx<'_>, cmd: *mut ibv_command_buffe
         }
     }
     let len = crate::cmd::attr::HDR_SIZE + ATTR_SIZE * filled;
-    // SAFETY: as above: the header is a plain field of the live buffer.
+    // SAFETY: the caller's contract: the header is a plain field of the live buffer, the caller's alone.
     let h = unsafe { &mut (*cmd).hdr };
     h.length = len as u16;
     h.num_attrs = filled as u16;

@@ -146,7 +146,7 @@ pub(crate) fn open_device(
     if let Some(sysfs) = unsafe { sysfs.as_ref() } {
         cmd_fd = open_node(&sysfs.sysfs_name, sysfs.sysfs_cdev)?;
     }
-    // SAFETY: as above: ops were set when a provider took the device.
+    // SAFETY: a listed device (held by the caller): ops were set when a provider took it.
     let ops = unsafe { (*vdev).ops };
     // SAFETY: a provider's static table (or NULL).
     let Some(alloc) = unsafe { ops.as_ref() }.and_then(|o| o.alloc_context) else {
@@ -166,7 +166,7 @@ pub(crate) fn open_device(
         unsafe { set_lib_ops(vctx) };
         return Ok(vctx.cast::<u8>().wrapping_add(CONTEXT_AT).cast());
     }
-    // SAFETY: as above.
+    // SAFETY: the context the provider just returned, initialised by its init_context.
     unsafe { finish_open(vctx, false) }
 }
 
@@ -196,15 +196,15 @@ pub(crate) unsafe fn finish_open(
     let ctx: *mut ibv_context = vctx.cast::<u8>().wrapping_add(CONTEXT_AT).cast();
     // SAFETY: the caller's contract: initialised by init_context, not shared yet.
     unsafe { crate::verbs::ctxpriv::set_imported(ctx, imported) };
-    // SAFETY: as above.
+    // SAFETY: the caller's contract: a context being opened, not shared yet; `async_fd` a plain field.
     if unsafe { (*ctx).async_fd } == -1 {
-        // SAFETY: as above: a live context of this library.
+        // SAFETY: the caller's contract: a live context of this library (its ops just set).
         let cx = unsafe { crate::verbs::ctxpriv::Context::from_raw(ctx) }?;
         match crate::cmd::device::alloc_async_fd(cx.cmd()) {
-            // SAFETY: as above; no provider op runs meanwhile.
+            // SAFETY: the caller's contract: not shared yet, and no provider op runs meanwhile.
             Ok(afd) => unsafe { (*ctx).async_fd = afd },
             Err(e) => {
-                // SAFETY: as above; the context is not handed out, so nobody else closes it.
+                // SAFETY: the caller's contract: the context is not handed out, so nobody else closes it.
                 unsafe { close_context(ctx) };
                 return Err(e);
             }
@@ -245,7 +245,8 @@ unsafe fn set_lib_ops(vctx: *mut verbs_context) {
         unsafe { core::mem::transmute::<usize, unsafe extern "C" fn()>(f as usize) }
     });
     v.ABI_placeholder2 = v.ibv_destroy_flow.map(|f| {
-        // SAFETY: as above.
+        // SAFETY: the destroy op's address typed as another signature; only callers that know
+        // the flow op's real signature call it.
         unsafe { core::mem::transmute::<usize, unsafe extern "C" fn()>(f as usize) }
     });
 }

@@ -14,7 +14,7 @@ use crate::abi::verbs::{
 use crate::errno::{Errno, Result};
 use crate::verbs::cmdbuf::Chain;
 use crate::verbs::disassoc::allow_disassociate;
-use crate::verbs::handle::{CompCntr, Ctx, Ptr, Qp, Region};
+use crate::verbs::handle::{CompCntr, Ctx, Ptr, Qp, Region, set};
 
 /// `_ibv_query_comp_cntr_caps`: `caps` zeroed, then the provider's `query_comp_cntr_caps`.
 pub(crate) fn query_caps(ctx: Ctx, caps: Region<ibv_comp_cntr_caps>) -> c_int {
@@ -118,12 +118,9 @@ pub(crate) fn qp_attach(
 /// `ibv_cmd_create_comp_cntr`: sets the counter's context first (as rdma-core, whatever the
 /// outcome), then COMP_CNTR_CREATE with the provider's `link` chain; sets the handle.
 pub(crate) fn cmd_create(ctx: Ctx, cntr: Ptr<ibv_comp_cntr>, mut link: Chain) -> Result<()> {
-    let p = cntr.as_ptr();
-    // SAFETY: the provider's counter (`Ptr`), nobody else's during the call.
-    unsafe { (*p).context = ctx.raw() };
+    set!(cntr.context = ctx.raw());
     let h = crate::cmd::counters::create_comp_cntr(ctx.channel().cmd(), &mut link)?;
-    // SAFETY: as above.
-    unsafe { (*p).handle = h };
+    set!(cntr.handle = h);
     Ok(())
 }
 

@@ -70,7 +70,7 @@ pub(crate) fn destroy(cq: Cq) -> Result<c_int> {
     if ret == 0 && !channel.is_null() {
         // SAFETY: a live channel (a CQ used it until now) of a live context.
         let chctx = unsafe { (*channel).context };
-        // SAFETY: as above.
+        // SAFETY: the channel's context, open while a CQ of it used the channel; its mutex's place.
         let mutex = unsafe { &raw mut (*chctx).mutex };
         // SAFETY: the context's mutex, initialised when it was opened.
         unsafe { libc::pthread_mutex_lock(mutex) };
@@ -106,7 +106,7 @@ pub(crate) unsafe fn init_cq(
     if !channel.is_null() && !context.is_null() {
         // SAFETY: the caller's contract: an open context; its mutex guards channel use counts.
         let mutex = unsafe { &raw mut (*context).mutex };
-        // SAFETY: as above.
+        // SAFETY: the context's mutex, initialised when it was opened.
         unsafe { libc::pthread_mutex_lock(mutex) };
         // SAFETY: a live channel of this context, its count under the mutex.
         unsafe { (*channel).refcnt += 1 };
@@ -119,7 +119,7 @@ pub(crate) unsafe fn init_cq(
     // SAFETY: the CQ's own mutex, not in use yet; default attributes. (Not `events::init_lock`:
     // the cond's address is computed after this call, one register less: bench row ibv_create_cq.)
     unsafe { libc::pthread_mutex_init(&raw mut c.mutex, core::ptr::null()) };
-    // SAFETY: as above, for its condition variable.
+    // SAFETY: the CQ's own condition variable, not in use yet; default attributes.
     unsafe { libc::pthread_cond_init(&raw mut c.cond, core::ptr::null()) };
 }
 
@@ -178,7 +178,7 @@ fn cq_init(
 fn store_created(cq: *mut ibv_cq, c: CqCreated) {
     // SAFETY: the provider's CQ being created (the caller's `Ptr`).
     unsafe { (*cq).handle = c.handle };
-    // SAFETY: as above.
+    // SAFETY: the same CQ under construction: `cqe` is a plain field of it.
     unsafe { (*cq).cqe = c.cqe as c_int };
 }
 
@@ -227,7 +227,7 @@ pub(crate) fn cmd_create_ex(
     crate::cmd::cq::cq_ex_flags(at.comp_mask, at.wc_flags, at.flags).map_err(Errno::quiet)?;
     // SAFETY: the plain view of the provider's CQ (`Ptr`).
     let c = unsafe { &raw mut (*cq.as_ptr()).anon_1.cq };
-    // SAFETY: as above.
+    // SAFETY: `c` is the plain view of the provider's CQ just above, in bounds of it.
     unsafe { (*c).context = ctx.raw() };
     let ch = ctx.channel();
     let a = CqInit {
@@ -323,7 +323,7 @@ pub(crate) fn cmd_resize(cq: Cq, cqe: c_int, req: &mut [u8], resp: &mut [u8]) ->
     // SAFETY: a live CQ (the handle's contract).
     let h = unsafe { (*c).handle };
     let n = crate::cmd::cq::resize_cq(cq.ctx().channel().cmd(), h, cqe, req, resp)?;
-    // SAFETY: as above.
+    // SAFETY: the same live CQ; `cqe` is a plain field, written as rdma-core does after RESIZE_CQ.
     unsafe { (*c).cqe = n as c_int };
     Ok(())
 }
@@ -353,18 +353,18 @@ pub(crate) fn cmd_destroy(cq: Cq) -> Result<()> {
     let h = unsafe { (*c).handle };
     let allow = crate::verbs::disassoc::allow_disassociate();
     let destroyed = crate::cmd::cq::destroy_cq(cq.ctx().channel().cmd(), h, allow);
-    // SAFETY: as above: its event lock and the counts the acks write under it.
+    // SAFETY: a live CQ (the handle's contract): the place of its event mutex.
     let m = unsafe { &raw mut (*c).mutex };
-    // SAFETY: as above.
+    // SAFETY: a live CQ: the place of its event condition variable.
     let cv = unsafe { &raw mut (*c).cond };
-    // SAFETY: as above.
+    // SAFETY: a live CQ: the place of its completion-event ack count, written under its mutex.
     let comp_acked = unsafe { &raw const (*c).comp_events_completed };
-    // SAFETY: as above.
+    // SAFETY: a live CQ: the place of its async-event ack count, written under its mutex.
     let async_acked = unsafe { &raw const (*c).async_events_completed };
     let reached = |&(comp, asyn): &(u32, u32)| {
         // SAFETY: the counts, read under the lock (destroy_and_wait holds it).
         let done = unsafe { comp_acked.read_volatile() } == comp;
-        // SAFETY: as above.
+        // SAFETY: the async count, read under the lock like the completion count before it.
         done && unsafe { async_acked.read_volatile() } == asyn
     };
     // SAFETY: the CQ's initialised event lock; `reached` reads what the acks write under it.

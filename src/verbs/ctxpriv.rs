@@ -72,7 +72,7 @@ impl Context {
         let ctx = ctx.as_ptr();
         // SAFETY: the caller's contract: a live context.
         let fd = crate::cmd::CmdFd(unsafe { (*ctx).cmd_fd });
-        // SAFETY: as above.
+        // SAFETY: the caller's contract: a live context of this library, whose private part precedes it.
         let priv_: *const ContextPriv = unsafe { priv_of(ctx) };
         Context { fd, priv_ }
     }

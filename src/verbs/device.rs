@@ -95,7 +95,7 @@ pub(crate) fn index(device: Dev) -> c_int {
     if s.is_null() {
         return -1;
     }
-    // SAFETY: as above: not NULL.
+    // SAFETY: a listed device's sysfs record, not NULL (tested above), live as long as the device.
     unsafe { (*s).ibdev_idx }
 }
 
@@ -130,11 +130,11 @@ fn import_from(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> Result<*mu
     let found = devs.iter().map(|d| devlist::vdev_of(*d).0).find(|v| {
         // SAFETY: a held, listed device; its sysfs record (or NULL) lives with it.
         let s = unsafe { (**v).sysfs };
-        // SAFETY: as above.
+        // SAFETY: `s`, not NULL (tested first), is a held listed device's sysfs record, live with it.
         !s.is_null() && unsafe { (*s).sysfs_cdev } == rdev
     });
     let v = found.ok_or(Errno::ENODEV)?;
-    // SAFETY: as above: its provider's ops were set when the provider took it.
+    // SAFETY: a held, listed device: its provider's ops were set when the provider took it.
     let ops = unsafe { (*v).ops };
     // SAFETY: a provider's static table, or NULL.
     let imp = unsafe { ops.as_ref() }
@@ -165,13 +165,13 @@ pub(crate) fn cmd_get_context(
     // SAFETY: a context in _verbs_init_and_alloc_context's hands (Ptr's contract): its common
     // part's `context` member, in place.
     let ctx = unsafe { &raw mut (*vctx.as_ptr()).context }.cast::<ibv_context>();
-    // SAFETY: as above, not NULL.
+    // SAFETY: `ctx` is the common part's context member of a live context, not NULL by construction.
     let c = unsafe { Ctx::from_raw(ctx) }?;
     let g = crate::cmd::device::get_context(c.channel().cmd(), req, resp, fds)?;
     // SAFETY: the context being opened: nobody else uses it yet.
     unsafe { (*ctx).num_comp_vectors = g.num_comp_vectors as c_int };
     if let Some(afd) = g.async_fd {
-        // SAFETY: as above.
+        // SAFETY: the context being opened: nobody else uses it yet; `async_fd` is a plain field.
         unsafe { (*ctx).async_fd = afd };
     }
     if let Some(cs) = g.core_support {
@@ -196,7 +196,7 @@ fn set_core_support(ctx: Ctx, cs: u64) {
         let _g = CORE_SUPPORT.lock().unwrap_or_else(|e| e.into_inner());
         // SAFETY: the listed device's record, its `core_support` written only under the lock.
         if unsafe { (*v).core_support } != cs {
-            // SAFETY: as above.
+            // SAFETY: the listed device's record, `core_support` written only under the lock held here.
             unsafe { (*v).core_support = cs };
         }
     }

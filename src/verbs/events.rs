@@ -86,22 +86,22 @@ pub(crate) fn get_async_event(ctx: Ctx, event: Ptr<ibv_async_event>) -> Result<c
     let fd = unsafe { (*ctx.raw()).async_fd };
     let ev: ib_uverbs_async_event_desc = read_record(fd)?;
     let e = event.as_ptr();
-    // SAFETY: the caller's event (`Ptr`), here and below.
+    // SAFETY: the caller's event (`Ptr`), writable for the call; `event_type` a plain field.
     unsafe { (*e).event_type = ev.event_type.into() };
-    // SAFETY: as above: the place of its `element` union.
+    // SAFETY: the caller's event (`Ptr`): the place of its `element` union, in bounds of it.
     let el = unsafe { &raw mut (*e).element };
     let v = ev.element;
     // Each arm writes the union member rdma-core writes (all of them at the union's start).
     match affiliation(ev.event_type) {
-        // SAFETY: as above.
+        // SAFETY: `el` is the union's start in the caller's event; a CQ event's member is the CQ pointer there.
         Affiliation::Cq => unsafe { el.cast::<*mut ibv_cq>().write(v as usize as *mut _) },
-        // SAFETY: as above.
+        // SAFETY: `el` is the union's start in the caller's event; a QP event's member is the QP pointer there.
         Affiliation::Qp => unsafe { el.cast::<*mut ibv_qp>().write(v as usize as *mut _) },
-        // SAFETY: as above.
+        // SAFETY: `el` is the union's start in the caller's event; an SRQ event's member is its pointer there.
         Affiliation::Srq => unsafe { el.cast::<*mut ibv_srq>().write(v as usize as *mut _) },
-        // SAFETY: as above.
+        // SAFETY: `el` is the union's start in the caller's event; a WQ event's member is the WQ pointer there.
         Affiliation::Wq => unsafe { el.cast::<*mut ibv_wq>().write(v as usize as *mut _) },
-        // SAFETY: as above.
+        // SAFETY: `el` is the union's start in the caller's event; a port event's member is the port number.
         Affiliation::Port => unsafe { el.cast::<c_int>().write(v as c_int) },
     }
     // Empty while the provider has none: the default does nothing.
@@ -177,7 +177,7 @@ unsafe fn count_events<T: EventLock>(
     let c = counter(obj);
     // SAFETY: the object's counter, under its mutex.
     let v = unsafe { c.read() };
-    // SAFETY: as above.
+    // SAFETY: the same counter, still under the object's mutex: no other ack writes it meanwhile.
     unsafe { c.write(v.wrapping_add(n)) };
     // SAFETY: the object's condition variable.
     unsafe { libc::pthread_cond_signal(T::cond(obj)) };
@@ -198,7 +198,7 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
     if t >= u32::BITS || OBJECT_EVENTS & (1 << t) == 0 {
         return;
     }
-    // SAFETY: as above: the place of its `element` union.
+    // SAFETY: the event filled by ibv_get_async_event (`Ptr`): the place of its `element` union.
     let el = unsafe { &raw const (*e).element };
     // SAFETY: the event type says the element holds an object pointer; the union's four
     // pointer members share its start, so reading a pointer there reads whichever it is.
@@ -209,7 +209,7 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
     // The event's object is still alive (the caller may not destroy it before acknowledging),
     // of the type its event says, with its event lock initialised at its creation.
     match affiliation(t) {
-        // SAFETY: as above.
+        // SAFETY: a CQ event's live CQ: its initialised event mutex, and its async ack counter.
         Affiliation::Cq => unsafe {
             count_events(
                 ibv_cq::mutex(obj.cast()),
@@ -217,7 +217,7 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
                 1,
             )
         },
-        // SAFETY: as above.
+        // SAFETY: a QP event's live QP: its initialised event mutex, and its ack counter.
         Affiliation::Qp => unsafe {
             count_events(
                 ibv_qp::mutex(obj.cast()),
@@ -225,7 +225,7 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
                 1,
             )
         },
-        // SAFETY: as above.
+        // SAFETY: an SRQ event's live SRQ: its initialised event mutex, and its ack counter.
         Affiliation::Srq => unsafe {
             count_events(
                 ibv_srq::mutex(obj.cast()),
@@ -233,7 +233,7 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
                 1,
             )
         },
-        // SAFETY: as above.
+        // SAFETY: a WQ event's live WQ: its initialised event mutex, and its ack counter.
         Affiliation::Wq => unsafe {
             count_events(
                 ibv_wq::mutex(obj.cast()),
@@ -268,7 +268,7 @@ pub(crate) fn destroy_comp_channel(channel: Channel) -> Result<()> {
     let r = if unsafe { (*ch).refcnt } != 0 {
         Err(Errno::EBUSY)
     } else {
-        // SAFETY: as above: its fd.
+        // SAFETY: the channel from ibv_create_comp_channel: its fd, a plain field, closed once here.
         crate::sys::cdev::close(unsafe { (*ch).fd });
         // SAFETY: a Box of ibv_create_comp_channel's, which no CQ uses any more.
         drop(unsafe { Box::from_raw(ch) });
@@ -301,7 +301,7 @@ pub(crate) fn get_cq_event(
     // SAFETY: the kernel echoes the CQ address given at creation: a live CQ, which cannot be
     // destroyed while this event is unacknowledged.
     cq_context.write(unsafe { (*c).cq_context });
-    // SAFETY: as above.
+    // SAFETY: the same live CQ (the kernel's echo): its `context`, a plain field.
     let ctx = unsafe { (*c).context };
     // The CQ was created on a context of this library with ops, so its private part is there
     // (no test for a missing one), and so is its `cq_event` (called without a test, as rdma-core
@@ -334,7 +334,7 @@ pub(crate) fn ack_cq_events(cq: Ptr<ibv_cq>, n: u32) {
 pub(crate) unsafe fn init_lock(mutex: *mut libc::pthread_mutex_t, cond: *mut libc::pthread_cond_t) {
     // SAFETY: the caller's contract: writable storage nobody uses; default attributes.
     unsafe { libc::pthread_mutex_init(mutex, core::ptr::null()) };
-    // SAFETY: as above, for the condition variable.
+    // SAFETY: the caller's contract: writable storage nobody uses for the condition variable; default attributes.
     unsafe { libc::pthread_cond_init(cond, core::ptr::null()) };
 }
 

@@ -18,7 +18,7 @@ use crate::cmd::flow::{EspAttrs, FlowAttr, SpecObj, ib_spec_read_len, kern_spec}
 use crate::errno::{Errno, Result};
 use crate::verbs::cmdbuf::Chain;
 use crate::verbs::disassoc::allow_disassociate;
-use crate::verbs::handle::{Counters, Ctx, Flow, FlowAction, Ptr, Qp};
+use crate::verbs::handle::{Counters, Ctx, Flow, FlowAction, Ptr, Qp, set};
 
 /// The kernel handle behind an object an action spec names by address (`p`: the `action`
 /// member of a `verbs_flow_action`, or the `counters` member of a `verbs_counters`, each its
@@ -31,7 +31,7 @@ fn spec_handle(kind: SpecObj, p: u64) -> Result<u32> {
     Ok(match kind {
         // SAFETY: the C contract of `ibv_create_flow`: an action spec names a live object.
         SpecObj::FlowAction => unsafe { (*(at as *const verbs_flow_action)).handle },
-        // SAFETY: as above.
+        // SAFETY: the C contract of `ibv_create_flow`: a counters spec names a live `verbs_counters`.
         SpecObj::Counters => unsafe { (*(at as *const verbs_counters)).handle },
     })
 }
@@ -57,9 +57,9 @@ fn flow_specs(flow_attr: Ptr<ibv_flow_attr>) -> Result<(FlowAttr, Vec<Vec<u8>>)>
         // SAFETY: the C contract: `num_of_specs` specs follow the rule, each starting with its
         // 32-bit type and 16-bit size.
         let t = unsafe { at.cast::<u32>().read_unaligned() };
-        // SAFETY: as above.
+        // SAFETY: the same spec's header: its 16-bit size follows the 32-bit type, within the spec.
         let size = unsafe { at.wrapping_add(4).cast::<u16>().read_unaligned() };
-        // SAFETY: as above: the spec's fixed struct (or its declared size) is readable.
+        // SAFETY: the C contract: the spec's fixed struct (or its declared size) is readable.
         let ib = unsafe { core::slice::from_raw_parts(at, ib_spec_read_len(t, size)) };
         specs.push(kern_spec(ib, &mut spec_handle)?);
         at = at.wrapping_add(usize::from(size));
@@ -105,11 +105,8 @@ fn create_flow_run(
     // SAFETY: a live QP (the handle's contract).
     let qph = unsafe { (*qp.raw()).handle };
     let h = crate::cmd::flow::create_flow(c, qph, attr, specs, ucmd)?;
-    let f = flow_id.as_ptr();
-    // SAFETY: the provider's flow (the caller's contract, `Ptr`).
-    unsafe { (*f).context = qp.context() };
-    // SAFETY: as above.
-    unsafe { (*f).handle = h };
+    set!(flow_id.context = qp.context());
+    set!(flow_id.handle = h);
     Ok(())
 }
 
@@ -142,12 +139,12 @@ fn esp_attrs(a: Ptr<ibv_flow_action_esp_attr>) -> EspAttrs<'static> {
     // SAFETY: the C contract of the ESP commands: each pointer the attributes hold is NULL or
     // its record, of the length given beside it, live for the call.
     let keymat = unsafe { present(a.keymat_ptr, a.keymat_len.into()) };
-    // SAFETY: as above.
+    // SAFETY: the C contract: `replay_ptr` is NULL or `replay_len` readable bytes, live for the call.
     let replay = unsafe { present(a.replay_ptr, a.replay_len.into()) };
     let encap_len = size_of::<ib_uverbs_flow_action_esp_encap>();
-    // SAFETY: as above.
+    // SAFETY: the C contract: `esp_encap` is NULL or a whole encap record, live for the call.
     let encap = unsafe { present(a.esp_encap.cast(), encap_len) };
-    // SAFETY: as above.
+    // SAFETY: the C contract: `esp_attr` is NULL or a whole ESP attribute record, live for the call.
     let attrs = unsafe { present(a.esp_attr.cast(), size_of::<ib_uverbs_flow_action_esp>()) };
     EspAttrs {
         esn: esn.then_some(a.esn),
@@ -168,13 +165,9 @@ pub(crate) fn cmd_create_flow_action_esp(
 ) -> Result<()> {
     let c = ctx.channel();
     let h = crate::cmd::flow::create_flow_action_esp(c.cmd(), &esp_attrs(attr), &mut driver)?;
-    let fa = flow_action.as_ptr();
-    // SAFETY: the provider's action (the caller's contract, `Ptr`).
-    unsafe { (*fa).action.context = ctx.raw() };
-    // SAFETY: as above.
-    unsafe { (*fa).r#type = CEnum::new(IBV_FLOW_ACTION_ESP as u32) };
-    // SAFETY: as above.
-    unsafe { (*fa).handle = h };
+    set!(flow_action.action.context = ctx.raw());
+    set!(flow_action.r#type = CEnum::new(IBV_FLOW_ACTION_ESP as u32));
+    set!(flow_action.handle = h);
     Ok(())
 }
 
@@ -224,11 +217,8 @@ pub(crate) fn cmd_create_counters(
 ) -> Result<()> {
     let c = ctx.channel();
     let h = crate::cmd::dm::create_counters(c.cmd(), 0, &mut link)?;
-    let v = vcounters.as_ptr();
-    // SAFETY: the provider's counters (the caller's contract, `Ptr`).
-    unsafe { (*v).counters.context = ctx.raw() };
-    // SAFETY: as above.
-    unsafe { (*v).handle = h };
+    set!(vcounters.counters.context = ctx.raw());
+    set!(vcounters.handle = h);
     Ok(())
 }
 

@@ -266,6 +266,46 @@ impl<T> Ptr<T> {
     }
 }
 
+/// `get!(p.a.b)`: a copy of a field of the object a [`Ptr`] (or a [`Handle`], through
+/// `Ptr::from`) points to. The one reason for every such read: [`Ptr::from_raw`]'s contract (or
+/// [`Handle::from_raw`]'s, a live object) makes the whole `T` valid for reads for the call, so
+/// each of its fields is.
+macro_rules! get {
+    ($p:ident $(. $f:ident)+) => {{
+        let p = $crate::verbs::handle::Ptr::from($p).as_ptr();
+        // SAFETY: the `Ptr`'s contract: a whole `T`, valid for reads for the call, hence this
+        // field of it (a plain `Copy` member, read by value).
+        unsafe { (*p)$(.$f)+ }
+    }};
+}
+pub(crate) use get;
+
+/// `set!(p.a.b = v)`: store `v` (evaluated first, outside the unsafe block) into a field of the
+/// object a [`Ptr`] (or a [`Handle`]) points to; sound for the reason [`get!`] gives, for
+/// writes: the caller's object under construction, attribute record or out parameter.
+macro_rules! set {
+    ($p:ident $(. $f:ident)+ = $v:expr) => {{
+        let v = $v;
+        let p = $crate::verbs::handle::Ptr::from($p).as_ptr();
+        // SAFETY: the `Ptr`'s contract: a whole `T`, valid for writes for the call, hence this
+        // field of it (a plain `Copy` member: nothing is dropped).
+        unsafe { (*p)$(.$f)+ = v }
+    }};
+}
+pub(crate) use set;
+
+/// `place!(p.a.b)`: the raw place of a field of the object a [`Ptr`] (or a [`Handle`]) points
+/// to, without reading it (a lock, a union, a counter whose accesses have their own rules).
+macro_rules! place {
+    ($p:ident $(. $f:ident)+) => {{
+        let p = $crate::verbs::handle::Ptr::from($p).as_ptr();
+        // SAFETY: the `Ptr`'s contract: a whole `T` for the call, so the field's place is in
+        // bounds of a live allocation; nothing is read or written here.
+        unsafe { &raw mut (*p)$(.$f)+ }
+    }};
+}
+pub(crate) use place;
+
 /// A device of a list this library handed out (`ibv_get_device_list`), held by the caller, for
 /// one call.
 #[derive(Clone, Copy)]
@@ -408,7 +448,7 @@ impl<W: Wrapper> Wrap<W> {
         let raw = NonNull::new(p).ok_or(Errno::EINVAL)?;
         // SAFETY: the caller's contract: a live wrapper.
         let obj = unsafe { raw.as_ref() }.real_obj();
-        // SAFETY: as above: its real object, live.
+        // SAFETY: the caller's contract: the wrapper's real object is live for the call.
         let real = unsafe { W::handle(obj) }?;
         Ok(Wrap { raw, real })
     }

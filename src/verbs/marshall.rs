@@ -175,7 +175,7 @@ pub(crate) fn copy_path_rec_to_kern(dst: Ptr<c_void>, src: Ptr<c_void>) {
     let d = unsafe { &mut *dst.as_ptr().cast::<ib_user_path_rec>() };
     // SAFETY: every bit pattern is a valid `raw` view of a GID.
     d.dgid = unsafe { s.dgid.raw };
-    // SAFETY: as above.
+    // SAFETY: every bit pattern is a valid `raw` view of the source GID too.
     d.sgid = unsafe { s.sgid.raw };
     d.raw_traffic = s.raw_traffic as u32;
     d.reversible = s.reversible as u32;

@@ -12,7 +12,7 @@ use crate::abi::driver::verbs_xrcd;
 use crate::abi::driver::verbs_xrcd_mask::VERBS_XRCD_HANDLE;
 use crate::abi::verbs::{ibv_pd, ibv_xrcd_init_attr};
 use crate::errno::{Errno, Result};
-use crate::verbs::handle::{Ctx, Pd, Ptr, Xrcd};
+use crate::verbs::handle::{Ctx, Pd, Ptr, Xrcd, set};
 
 /// `ibv_alloc_pd`: a new PD from the provider's `alloc_pd`, its `context` set; the provider's
 /// errno when it fails.
@@ -64,11 +64,8 @@ pub(crate) fn unimport(pd: Pd) {
 /// `handle` and `context`.
 pub(crate) fn cmd_alloc(ctx: Ctx, pd: Ptr<ibv_pd>, req: &mut [u8], resp: &mut [u8]) -> Result<()> {
     let h = crate::cmd::pd::alloc_pd(ctx.channel().cmd(), req, resp)?;
-    let p = pd.as_ptr();
-    // SAFETY: the provider's PD (the caller's contract, `Ptr`).
-    unsafe { (*p).handle = h };
-    // SAFETY: as above.
-    unsafe { (*p).context = ctx.raw() };
+    set!(pd.handle = h);
+    set!(pd.context = ctx.raw());
     Ok(())
 }
 
@@ -101,13 +98,14 @@ pub(crate) fn cmd_open_xrcd(
     // SAFETY: the provider's XRCD (the caller's contract, `Ptr`), `vxrcd_size` bytes of it.
     unsafe { (*x).xrcd.context = ctx.raw() };
     let mask = if reaches {
-        // SAFETY: as above; the handle lies inside the provider's size.
+        // SAFETY: the provider's XRCD (`Ptr`); the handle lies inside the provider's size.
         unsafe { (*x).handle = h };
         VERBS_XRCD_HANDLE as u32
     } else {
         0
     };
-    // SAFETY: as above.
+    // SAFETY: the provider's XRCD (`Ptr`): `comp_mask` directly follows the `xrcd` written
+    // above, inside every provider's `vxrcd_size` (rdma-core writes it unconditionally too).
     unsafe { (*x).comp_mask = mask };
     Ok(())
 }

@@ -110,7 +110,7 @@ unsafe fn recv_list<'a>(
     while !wr.is_null() {
         // SAFETY: the caller's contract.
         let w = unsafe { &*wr };
-        // SAFETY: as above, for the WR's SGE array.
+        // SAFETY: the caller's contract: the WR's `sg_list` holds `num_sge` readable SGEs.
         let sg_list = unsafe { sges(w.sg_list, w.num_sge) }.map_err(|e| (ptrs.len(), e))?;
         wrs.push(RecvWr {
             wr_id: w.wr_id,

@@ -121,7 +121,7 @@ pub(crate) fn to_qp_ex(qp: Ptr<ibv_qp>) -> *mut ibv_qp_ex {
     // SAFETY: as rdma-core, every provider QP is the head of a verbs_qp (either layout is at
     // least as long as the v44 one read here); both words are naturally aligned.
     let at_352 = unsafe { at_352.read() };
-    // SAFETY: as above.
+    // SAFETY: the same provider QP's second word, inside even the shortest `verbs_qp`, aligned.
     let at_360 = unsafe { at_360.read() };
     if vqp_is_ex(at_352, at_360) {
         qp.as_ptr().cast()
@@ -246,7 +246,7 @@ unsafe fn query_qp_on(
     // SAFETY: a live QP (the caller's contract), read for the call.
     let q = unsafe { &*qp };
     // SAFETY: the caller's attributes, not otherwise referenced during the call.
-    let r = crate::cmd::qp::query_qp(c, q.handle, attr_mask, req, unsafe { &mut *attr })?;
+    let r = crate::cmd::qp_attr::query_qp(c, q.handle, attr_mask, req, unsafe { &mut *attr })?;
     let i = ibv_qp_init_attr {
         qp_context: q.qp_context,
         send_cq: q.send_cq,
@@ -308,7 +308,7 @@ unsafe fn modify_qp_on(
     // SAFETY: a live QP (the caller's contract).
     let h = unsafe { (*qp).handle };
     // SAFETY: the caller's attributes, read for the call.
-    crate::cmd::qp::modify_qp(c, h, unsafe { &*attr }, attr_mask, req)
+    crate::cmd::qp_attr::modify_qp(c, h, unsafe { &*attr }, attr_mask, req)
 }
 
 /// `cmd_modify` on a given command channel, as the export returns.
@@ -361,7 +361,7 @@ unsafe fn modify_qp_ex_on(
     // SAFETY: a live QP (the caller's contract).
     let h = unsafe { (*qp).handle };
     // SAFETY: the caller's attributes, read for the call.
-    crate::cmd::qp::modify_qp_ex(c, h, unsafe { &*attr }, attr_mask, req, resp)
+    crate::cmd::qp_attr::modify_qp_ex(c, h, unsafe { &*attr }, attr_mask, req, resp)
 }
 
 /// `cmd_modify_ex` on a given command channel, as the export returns.
@@ -398,9 +398,9 @@ unsafe fn destroy_qp_on(c: Channel<'_>, qp: *mut ibv_qp) -> Result<()> {
     let destroyed = crate::cmd::qp::destroy_qp(c, h, allow_disassociate());
     // SAFETY: places of the live QP, not read here.
     let m = unsafe { &raw mut (*qp).mutex };
-    // SAFETY: as above.
+    // SAFETY: a place of the live QP (its condition variable), not read here.
     let cv = unsafe { &raw mut (*qp).cond };
-    // SAFETY: as above.
+    // SAFETY: a place of the live QP (its ack count), not read here.
     let acked = unsafe { &raw const (*qp).events_completed };
     // The ack verbs write `events_completed` under the lock.
     let reached = |&n: &u32| {

@@ -60,7 +60,7 @@ pub(crate) unsafe extern "C" fn query_device(
 ) -> c_int {
     // SAFETY: the caller's contract.
     let c = unsafe { Ctx::from_raw(context) };
-    // SAFETY: as above.
+    // SAFETY: the export's contract: `device_attr` is NULL or valid for the call.
     let a = unsafe { Ptr::from_raw(device_attr) };
     crate::cret::ret_status(c.and_then(|c| device(c, a?)))
 }

@@ -22,7 +22,7 @@ use crate::cmd::srq::{SrqCreated, SrqInit};
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::verbs::events::{destroy_and_wait, init_lock};
-use crate::verbs::handle::{Pd, Ptr, Srq};
+use crate::verbs::handle::{Pd, Ptr, Srq, get, place, set};
 
 /// `ibv_create_srq`: the provider's `create_srq`, then the new SRQ's context, user context, PD,
 /// event count and event lock. The provider's NULL (and errno) passes through.
@@ -74,15 +74,9 @@ fn icmd_create(
     imported: bool,
     run: impl FnOnce(&SrqInit) -> Result<SrqCreated>,
 ) -> Result<()> {
-    let s = srq.as_ptr();
-    // SAFETY: the provider's SRQ (`Ptr`), here and below.
-    unsafe { (*s).pd = pd.raw() };
-    // SAFETY: as above.
-    unsafe { (*s).context = pd.context() };
-    // SAFETY: as above.
-    let (m, cv) = (unsafe { &raw mut (*s).mutex }, unsafe {
-        &raw mut (*s).cond
-    });
+    set!(srq.pd = pd.raw());
+    set!(srq.context = pd.context());
+    let (m, cv) = (place!(srq.mutex), place!(srq.cond));
     // SAFETY: the new SRQ's lock, not in use yet.
     unsafe { init_lock(m, cv) };
     let at = a.read();
@@ -109,37 +103,28 @@ fn icmd_create(
         } else {
             0
         },
-        user_handle: s as u64,
+        user_handle: srq.as_ptr() as u64,
         // SAFETY: the PD's open context (the handle's contract).
         async_fd: unsafe { (*pd.context()).async_fd },
         imported,
     };
     let created = run(&init)?;
-    // SAFETY: as above.
-    unsafe { (*s).handle = created.handle };
-    let ap = a.as_ptr();
-    // SAFETY: the caller's attributes (`Ptr`).
-    unsafe { (*ap).attr.max_wr = created.max_wr };
-    // SAFETY: as above.
-    unsafe { (*ap).attr.max_sge = created.max_sge };
+    set!(srq.handle = created.handle);
+    set!(a.attr.max_wr = created.max_wr);
+    set!(a.attr.max_sge = created.max_sge);
     if let Some(v) = vsrq {
-        let v = v.as_ptr();
         let t = if has(IBV_SRQ_INIT_ATTR_TYPE) {
             at.srq_type.raw()
         } else {
             IBV_SRQT_BASIC as u32
         };
-        // SAFETY: the provider's `verbs_srq` (`Ptr`), here and below.
-        unsafe { (*v).srq_type = CEnum::new(t) };
+        set!(v.srq_type = CEnum::new(t));
         if t == IBV_SRQT_XRC as u32 {
-            // SAFETY: as above.
-            unsafe { (*v).srq_num = created.srq_num };
-            // SAFETY: as above.
-            unsafe { (*v).xrcd = at.xrcd.cast::<verbs_xrcd>() };
+            set!(v.srq_num = created.srq_num);
+            set!(v.xrcd = at.xrcd.cast::<verbs_xrcd>());
         }
         if has(IBV_SRQ_INIT_ATTR_CQ) {
-            // SAFETY: as above.
-            unsafe { (*v).cq = at.cq };
+            set!(v.cq = at.cq);
         }
     }
     Ok(())
@@ -177,11 +162,8 @@ fn create_on(
     icmd_create(pd, srq, None, (&mut ex).into(), imported, |i| {
         crate::cmd::srq::create_srq(c, i, req, resp)
     })?;
-    let ap = attr.as_ptr();
-    // SAFETY: the caller's attributes (`Ptr`).
-    unsafe { (*ap).attr.max_wr = ex.attr.max_wr };
-    // SAFETY: as above.
-    unsafe { (*ap).attr.max_sge = ex.attr.max_sge };
+    set!(attr.attr.max_wr = ex.attr.max_wr);
+    set!(attr.attr.max_sge = ex.attr.max_sge);
     Ok(())
 }
 
@@ -276,17 +258,14 @@ pub(crate) fn cmd_destroy(srq: Srq) -> Result<()> {
 
 /// [`cmd_destroy`] on the command channel `c`.
 fn destroy_on(c: crate::cmd::Ctx<'_>, srq: Ptr<ibv_srq>) -> Result<()> {
-    let s = srq.as_ptr();
-    // SAFETY: the provider's SRQ (`Ptr`), its lock initialised; here and below.
-    let h = unsafe { (*s).handle };
+    let h = get!(srq.handle);
     let allow = crate::verbs::disassoc::allow_disassociate();
     let destroyed = crate::cmd::srq::destroy_srq(c, h, allow);
-    // SAFETY: as above.
-    let m = unsafe { &raw mut (*s).mutex };
-    // SAFETY: as above.
-    let cv = unsafe { &raw mut (*s).cond };
-    // SAFETY: as above.
-    let acked = unsafe { &raw const (*s).events_completed };
+    let (m, cv, acked) = (
+        place!(srq.mutex),
+        place!(srq.cond),
+        place!(srq.events_completed),
+    );
     // SAFETY: the count, read under the lock (destroy_and_wait holds it).
     let reached = |&n: &u32| unsafe { acked.read_volatile() } == n;
     // SAFETY: the SRQ's initialised event lock; the ack verbs write `events_completed` under it.
@@ -330,9 +309,9 @@ pub unsafe fn create_srq_with(
     let mut run = || {
         // SAFETY: the caller's contract.
         let pd = unsafe { Pd::from_raw(pd) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `srq` is NULL or valid for the call.
         let srq = unsafe { Ptr::from_raw(srq) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `attr` is NULL or valid for the call.
         let attr = unsafe { Ptr::from_raw(attr) }?;
         create_on(c, imported, pd, srq, attr, req, resp)
     };
@@ -354,7 +333,7 @@ pub unsafe fn create_srq_ex_with(
     let mut run = || {
         // SAFETY: the caller's contract.
         let vsrq = unsafe { Ptr::from_raw(vsrq) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `attr_ex` is NULL or valid for the call.
         let attr_ex = unsafe { Ptr::from_raw(attr_ex) }?;
         let pd = pd_of(&attr_ex.read())?;
         create_ex_on(c, imported, pd, vsrq, attr_ex, req, resp)
@@ -375,7 +354,7 @@ pub unsafe fn query_srq_with(
     let mut run = || {
         // SAFETY: the caller's contract.
         let srq = unsafe { Ptr::from_raw(srq) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `attr` is NULL or valid for the call.
         let attr = unsafe { Ptr::from_raw(attr) }?;
         query_on(c, srq, attr, req)
     };

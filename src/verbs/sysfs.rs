@@ -53,7 +53,7 @@ fn read_into(path: &CStr, b: ReadBuf) -> Result<c_int> {
     let last = p.wrapping_add(n - 1);
     // SAFETY: read() stored n bytes at p (so p is the caller's buffer), the last of them here.
     if unsafe { last.read() } == b'\n' {
-        // SAFETY: as above.
+        // SAFETY: the same last byte `read()` stored, in the caller's writable buffer.
         unsafe { last.write(0) };
         return Ok((n - 1) as c_int);
     }
@@ -105,7 +105,7 @@ pub(crate) unsafe fn read_ibdev_file(
     }
     // SAFETY: the caller's contract: a live record; only the address of its path is taken.
     let dir = unsafe { &raw const (*sysfs_dev).ibdev_path };
-    // SAFETY: as above: the path is NUL-terminated.
+    // SAFETY: the caller's contract: a live record, whose `ibdev_path` is NUL-terminated.
     let dir = unsafe { CStr::from_ptr(dir.cast::<c_char>()) };
     // SAFETY: the caller's contract.
     let file = unsafe { CStr::from_ptr(path) };

@@ -23,7 +23,7 @@ use crate::cmd::wq::WqInit;
 use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::verbs::events::destroy_and_wait;
-use crate::verbs::handle::{Ctx, Ptr, RwqIndTable, Wq};
+use crate::verbs::handle::{Ctx, Ptr, RwqIndTable, Wq, get, place, set};
 
 /// `ibv_cmd_create_wq`: a work queue (WQ_CREATE with the provider's driver data, else the
 /// extended write command): comp_mask bits from IBV_WQ_INIT_ATTR_RESERVED up are EINVAL before
@@ -58,15 +58,10 @@ fn create_on(
     if a.comp_mask >= IBV_WQ_INIT_ATTR_RESERVED as u32 {
         return Err(Errno::EINVAL);
     }
-    let w = wq.as_ptr();
-    // SAFETY: the provider's WQ (`Ptr`), here and below.
-    unsafe { (*w).context = ctx.raw() };
-    // SAFETY: as above.
-    unsafe { (*w).cq = a.cq };
-    // SAFETY: as above.
-    unsafe { (*w).pd = a.pd };
-    // SAFETY: as above.
-    unsafe { (*w).wq_type = a.wq_type };
+    set!(wq.context = ctx.raw());
+    set!(wq.cq = a.cq);
+    set!(wq.pd = a.pd);
+    set!(wq.wq_type = a.wq_type);
     if a.pd.is_null() || a.cq.is_null() {
         return Err(Errno::EINVAL);
     }
@@ -77,24 +72,20 @@ fn create_on(
         max_sge: a.max_sge,
         // SAFETY: the PD the caller's attributes name, live (the C contract).
         pd_handle: unsafe { (*a.pd).handle },
-        // SAFETY: as above, for the CQ.
+        // SAFETY: the CQ the caller's attributes name, live (the C contract), not NULL (tested
+        // above).
         cq_handle: unsafe { (*a.cq).handle },
         create_flags: a.create_flags,
-        user_handle: w as u64,
+        user_handle: wq.as_ptr() as u64,
         // SAFETY: an open context (the handle's contract).
         async_fd: unsafe { (*ctx.raw()).async_fd },
         imported,
     };
     let created = crate::cmd::wq::create_wq(c, &init, req, resp)?;
-    // SAFETY: as above.
-    unsafe { (*w).handle = created.handle };
-    // SAFETY: as above.
-    unsafe { (*w).wq_num = created.wq_num };
-    let ap = attr.as_ptr();
-    // SAFETY: the caller's attributes (`Ptr`).
-    unsafe { (*ap).max_wr = created.max_wr };
-    // SAFETY: as above.
-    unsafe { (*ap).max_sge = created.max_sge };
+    set!(wq.handle = created.handle);
+    set!(wq.wq_num = created.wq_num);
+    set!(attr.max_wr = created.max_wr);
+    set!(attr.max_sge = created.max_sge);
     Ok(())
 }
 
@@ -130,14 +121,11 @@ fn modify_on(
 ) -> Result<()> {
     let a = attr.read();
     check_modify(&a)?;
-    let w = wq.as_ptr();
-    // SAFETY: the provider's WQ (`Ptr`), here and below.
-    let h = unsafe { (*w).handle };
+    let h = get!(wq.handle);
     let (state, curr) = (a.wq_state.raw(), a.curr_wq_state.raw());
     crate::cmd::wq::modify_wq(c, h, a.attr_mask, state, curr, a.flags, a.flags_mask, req)?;
     if a.attr_mask & IBV_WQ_ATTR_STATE as u32 != 0 {
-        // SAFETY: as above.
-        unsafe { (*w).state = a.wq_state };
+        set!(wq.state = a.wq_state);
     }
     Ok(())
 }
@@ -151,17 +139,14 @@ pub(crate) fn cmd_destroy(wq: Wq) -> Result<()> {
 
 /// [`cmd_destroy`] on the command channel `c`.
 fn destroy_on(c: crate::cmd::Ctx<'_>, wq: Ptr<ibv_wq>) -> Result<()> {
-    let w = wq.as_ptr();
-    // SAFETY: the provider's WQ (`Ptr`), its lock initialised; here and below.
-    let h = unsafe { (*w).handle };
+    let h = get!(wq.handle);
     let allow = crate::verbs::disassoc::allow_disassociate();
     let destroyed = crate::cmd::wq::destroy_wq(c, h, allow);
-    // SAFETY: as above.
-    let m = unsafe { &raw mut (*w).mutex };
-    // SAFETY: as above.
-    let cv = unsafe { &raw mut (*w).cond };
-    // SAFETY: as above.
-    let acked = unsafe { &raw const (*w).events_completed };
+    let (m, cv, acked) = (
+        place!(wq.mutex),
+        place!(wq.cond),
+        place!(wq.events_completed),
+    );
     // SAFETY: the count, read under the lock (destroy_and_wait holds it).
     let reached = |&n: &u32| unsafe { acked.read_volatile() } == n;
     // SAFETY: the WQ's initialised event lock; the ack verbs write `events_completed` under it.
@@ -214,13 +199,9 @@ fn create_rwq_ind_table_on(
         handles.push(unsafe { (*wq).handle });
     }
     let (handle, num) = crate::cmd::wq::create_rwq_ind_table(c, mask, log, &handles, resp)?;
-    let t = table.as_ptr();
-    // SAFETY: the provider's table (`Ptr`), here and below.
-    unsafe { (*t).ind_tbl_handle = handle as c_int };
-    // SAFETY: as above.
-    unsafe { (*t).ind_tbl_num = num as c_int };
-    // SAFETY: as above.
-    unsafe { (*t).context = ctx.raw() };
+    set!(table.ind_tbl_handle = handle as c_int);
+    set!(table.ind_tbl_num = num as c_int);
+    set!(table.context = ctx.raw());
     Ok(())
 }
 
@@ -252,9 +233,9 @@ pub unsafe fn create_wq_with(
     let mut run = || {
         // SAFETY: the caller's contract.
         let ctx = unsafe { Ctx::from_raw(context) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `a` is NULL or valid for the call.
         let a = unsafe { Ptr::from_raw(a) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `wq` is NULL or valid for the call.
         let wq = unsafe { Ptr::from_raw(wq) }?;
         create_on(c, imported, ctx, a, wq, req, resp)
     };
@@ -274,7 +255,7 @@ pub unsafe fn modify_wq_with(
     let mut run = || {
         // SAFETY: the caller's contract.
         let wq = unsafe { Ptr::from_raw(wq) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `attr` is NULL or valid for the call.
         let attr = unsafe { Ptr::from_raw(attr) }?;
         modify_on(c, wq, attr, req)
     };
@@ -305,9 +286,9 @@ pub unsafe fn create_rwq_ind_table_with(
     let mut run = || {
         // SAFETY: the caller's contract.
         let ctx = unsafe { Ctx::from_raw(context) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `a` is NULL or valid for the call.
         let a = unsafe { Ptr::from_raw(a) }?;
-        // SAFETY: as above.
+        // SAFETY: the export's contract: `table` is NULL or valid for the call.
         let table = unsafe { Ptr::from_raw(table) }?;
         create_rwq_ind_table_on(c, ctx, a, table, resp)
     };

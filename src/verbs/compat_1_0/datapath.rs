@@ -40,7 +40,7 @@ fn with_zeroed<T: Copy, R>(n: usize, f: impl FnOnce(&mut [T]) -> R) -> Option<R>
     } else {
         let mut v: Vec<T> = Vec::new();
         v.try_reserve_exact(n).ok()?;
-        // SAFETY: as above.
+        // SAFETY: `T` is a plain C struct for which all-zero bytes are a valid value (the caller's promise).
         v.extend((0..n).map(|_| unsafe { core::mem::zeroed::<T>() }));
         Some(f(&mut v))
     }
@@ -151,7 +151,7 @@ fn send_wr(o: &ibv_send_wr_1_0, is_ud: bool) -> ibv_send_wr {
     r.wr.atomic.swap = at.swap;
     r.wr.atomic.rkey = at.rkey;
     if is_ud {
-        // SAFETY: as above.
+        // SAFETY: a union of plain integers and pointers: every bit pattern is a valid `ud` view.
         let ah = unsafe { o.wr.ud }.ah;
         // SAFETY: a UD request that reached here has a 1.0 AH of this library (the C contract;
         // the chain is cut at a NULL one).
@@ -204,7 +204,7 @@ pub(crate) unsafe extern "C" fn post_send(
         return quiet(Errno::EINVAL);
     }
     with_zeroed::<ibv_send_wr, _>(n, |real| {
-        // SAFETY: as above.
+        // SAFETY: the caller's chain of 1.0 send requests, live and unchanged for the call.
         for (r, (_, o)) in real.iter_mut().zip(unsafe { chain(wr) }) {
             *r = send_wr(&o, is_ud);
         }
@@ -214,7 +214,7 @@ pub(crate) unsafe extern "C" fn post_send(
         let ret = unsafe { op(qp.real().raw(), head, &mut real_bad) };
         if ret != 0 {
             if let Some(i) = index_in(real, real_bad) {
-                // SAFETY: as above.
+                // SAFETY: the caller's chain again, unchanged since it was walked above.
                 set_bad(
                     bad,
                     unsafe { chain(wr) }.nth(i).map_or(null_mut(), |(at, _)| at),
@@ -256,7 +256,7 @@ unsafe fn post_recv_chain<O>(
     // SAFETY: the caller's chain.
     let n = unsafe { chain(wr) }.count();
     with_zeroed::<ibv_recv_wr, _>(n, |real| {
-        // SAFETY: as above.
+        // SAFETY: the caller's chain of 1.0 receive requests, live and unchanged for the call.
         for (r, (_, o)) in real.iter_mut().zip(unsafe { chain(wr) }) {
             r.wr_id = o.wr_id;
             r.sg_list = o.sg_list;
@@ -268,7 +268,7 @@ unsafe fn post_recv_chain<O>(
         let ret = unsafe { op(obj, head, &mut real_bad) };
         if ret != 0 && bad.is_some() {
             if let Some(i) = index_in(real, real_bad) {
-                // SAFETY: as above.
+                // SAFETY: the caller's chain again, unchanged since it was walked above.
                 set_bad(
                     bad,
                     unsafe { chain(wr) }.nth(i).map_or(null_mut(), |(at, _)| at),

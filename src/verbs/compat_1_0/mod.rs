@@ -151,7 +151,7 @@ pub(crate) fn free_device_list(list: *mut *mut ibv_device_1_0) {
     let mut devs = Vec::new();
     // SAFETY: a list of get_device_list (LISTS_1_0 knew it): NULL-terminated wrappers of ours.
     for w in unsafe { slots(list) } {
-        // SAFETY: as above: a live wrapper.
+        // SAFETY: the list's entries are live 1.0 wrappers of ours (LISTS_1_0 knew the list).
         let d = unsafe { (*w).real_device };
         // Freeing must not fail for want of memory: a device not collected is released here.
         if devs.try_reserve(1).is_ok() {
@@ -160,7 +160,7 @@ pub(crate) fn free_device_list(list: *mut *mut ibv_device_1_0) {
             devlist::device_put(devlist::vdev_of(d));
         }
     }
-    // SAFETY: as above, taken back once (LISTS_1_0.take).
+    // SAFETY: a list of get_device_list_1_0's, its entries read; taken back once (LISTS_1_0.take).
     unsafe { free_list(list, &devs) };
 }
 
@@ -252,9 +252,9 @@ fn named(event_type: u32) -> Named {
 unsafe fn replace<T, U>(el: *mut ibv_async_event_element, f: impl FnOnce(&T) -> *mut U) {
     // SAFETY: the caller's contract: the member is a pointer.
     let p = unsafe { el.cast::<*mut T>().read() };
-    // SAFETY: as above: NULL or a live `T`.
+    // SAFETY: the caller's contract: the member read is NULL or a live `T`.
     if let Some(o) = unsafe { p.as_ref() } {
-        // SAFETY: as above (every member starts the union).
+        // SAFETY: the caller's contract: `el` is writable, and every pointer member starts the union.
         unsafe { el.cast::<*mut U>().write(f(o)) };
     }
 }
@@ -267,16 +267,16 @@ pub(crate) fn get_async_event(context: Ctx10, event: Ptr<ibv_async_event>) -> Re
     let e = event.as_ptr();
     // SAFETY: the caller's event (`Ptr`), just filled.
     let t = unsafe { (*e).event_type }.raw();
-    // SAFETY: as above: the place of its `element` union.
+    // SAFETY: the caller's event (`Ptr`), just filled: the place of its `element` union.
     let el = unsafe { &raw mut (*e).element };
     // SAFETY (each arm): the member the event type names is NULL or a live real object of this
     // library, whose context pointer is its wrapper.
     match named(t) {
-        // SAFETY: as above.
+        // SAFETY: a CQ event: the member is NULL or a live CQ of this library (see the match).
         Named::Cq => unsafe { replace(el, |c: &ibv_cq| c.cq_context) },
-        // SAFETY: as above.
+        // SAFETY: a QP event: the member is NULL or a live QP of this library (see the match).
         Named::Qp => unsafe { replace(el, |q: &ibv_qp| q.qp_context) },
-        // SAFETY: as above.
+        // SAFETY: an SRQ event: the member is NULL or a live SRQ of this library (see the match).
         Named::Srq => unsafe { replace(el, |s: &ibv_srq| s.srq_context) },
         Named::None => {}
     }
@@ -291,11 +291,11 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
     // SAFETY (each arm): an event from ibv_get_async_event@IBVERBS_1.0 (the C contract): the
     // member its type names is NULL or a 1.0 wrapper of this library.
     match named(ev.event_type.raw()) {
-        // SAFETY: as above.
+        // SAFETY: a CQ event: the member is NULL or a 1.0 CQ wrapper of this library (see the match).
         Named::Cq => unsafe { replace(el, ibv_cq_1_0::real_obj) },
-        // SAFETY: as above.
+        // SAFETY: a QP event: the member is NULL or a 1.0 QP wrapper of this library (see the match).
         Named::Qp => unsafe { replace(el, ibv_qp_1_0::real_obj) },
-        // SAFETY: as above.
+        // SAFETY: an SRQ event: the member is NULL or a 1.0 SRQ wrapper of this library (see the match).
         Named::Srq => unsafe { replace(el, ibv_srq_1_0::real_obj) },
         Named::None => {}
     }

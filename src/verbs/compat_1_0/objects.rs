@@ -202,9 +202,9 @@ pub(crate) fn create_qp(pd: Pd10, attr: Ptr<ibv_qp_init_attr_1_0>) -> Result<*mu
         qp_context: a.qp_context,
         // SAFETY: the caller's 1.0 objects (the C contract), or NULL.
         send_cq: unsafe { real(a.send_cq) },
-        // SAFETY: as above.
+        // SAFETY: the caller's 1.0 receive CQ (the C contract), or NULL.
         recv_cq: unsafe { real(a.recv_cq) },
-        // SAFETY: as above.
+        // SAFETY: the caller's 1.0 SRQ (the C contract), or NULL.
         srq: unsafe { real(a.srq) },
         cap: a.cap,
         qp_type: a.qp_type.into(),
@@ -248,11 +248,11 @@ pub(crate) fn query_qp(
         return ret;
     }
     // The real objects the answer names are live and their context pointers are their wrappers.
-    // SAFETY: as above.
+    // SAFETY: the send CQ the provider answered: NULL or a live real CQ of this library.
     let send_cq = unsafe { ra.send_cq.as_ref() }.map_or(null_mut(), |c| c.cq_context.cast());
-    // SAFETY: as above.
+    // SAFETY: the receive CQ the provider answered: NULL or a live real CQ of this library.
     let recv_cq = unsafe { ra.recv_cq.as_ref() }.map_or(null_mut(), |c| c.cq_context.cast());
-    // SAFETY: as above.
+    // SAFETY: the SRQ the provider answered: NULL or a live real SRQ of this library.
     let srq = unsafe { ra.srq.as_ref() }.map_or(null_mut(), |s| s.srq_context.cast());
     init_attr.write(ibv_qp_init_attr_1_0 {
         qp_context: qp.get().qp_context,

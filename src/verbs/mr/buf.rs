@@ -105,7 +105,7 @@ pub(crate) fn free_buf(buf: Ptr<ibv_buf>) {
     }
     // SAFETY: our Buf: its memory came from posix_memalign.
     let addr = unsafe { (*b.cast::<Buf>()).addr };
-    // SAFETY: as above; freed once (taken back from BUFS).
+    // SAFETY: our Buf's memory came from posix_memalign; freed once (taken back from BUFS).
     unsafe { libc::free(addr) };
     // SAFETY: the calloc'd handle, freed once.
     unsafe { libc::free(b.cast()) };

@@ -189,7 +189,7 @@ pub(crate) fn rereg(
         req,
         resp,
     )?;
-    // SAFETY: as above, nobody else's during the call.
+    // SAFETY: the provider's live MR (the handle's contract), nobody else's during the call.
     let m = unsafe { &mut *m };
     m.lkey = lkey;
     m.rkey = rkey;

@@ -223,7 +223,8 @@ pub(crate) fn rereg(
         }
     };
     if err == 0 {
-        // SAFETY: as above; the provider is done with it.
+        // SAFETY: `m` is the live MR's `ibv_mr` (the handle's); the provider's op has
+        // returned, so nobody else holds it for the rest of the call.
         let m = unsafe { &mut *m };
         if f(IBV_REREG_MR_CHANGE_PD) {
             m.pd = pd;
@@ -398,7 +399,7 @@ fn default_reg_mr_ex(pd: Pd, a: &ibv_mr_init_attr) -> Result<*mut ibv_mr> {
             a.addr as usize as u64
         };
         let op = ops.reg_mr.ok_or(Errno::EOPNOTSUPP)?;
-        // SAFETY: as above.
+        // SAFETY: the provider's op on its own PD; address and length are the caller's region.
         unsafe { op(pd.raw(), a.addr, a.length, iova, a.access) }
     };
     if mr.is_null() {

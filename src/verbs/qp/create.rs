@@ -83,7 +83,7 @@ impl VqpLayout {
             && self.xrcd + 8 <= size
         {
             let p = base.wrapping_add(self.xrcd).cast::<*mut verbs_xrcd>();
-            // SAFETY: as above.
+            // SAFETY: the caller's contract, inside `size` (checked just above), pointer-aligned as `vqp` is.
             unsafe { p.write(x) };
         }
     }
@@ -148,7 +148,7 @@ unsafe fn qp_init(qp: *mut ibv_qp, a: *const ibv_qp_init_attr_ex) -> QpInit {
         // SAFETY: the caller's contract: CREATE_FLAGS says the member is there.
         init.create_flags = unsafe { (*a).create_flags };
         if init.create_flags & IBV_QP_CREATE_SOURCE_QPN as u32 != 0 {
-            // SAFETY: as above (SOURCE_QPN is one of the create flags).
+            // SAFETY: the caller's contract: SOURCE_QPN is a create flag, so the member is there too.
             init.source_qpn = unsafe { (*a).source_qpn };
         }
     }
@@ -388,7 +388,8 @@ pub(crate) fn cmd_create_ex(
     let mut init = unsafe { qp_init(qp, a) };
     crate::cmd::qp::check_objects(&init)?;
     let c = ctx.channel();
-    // SAFETY: as above; the context is open (`Ctx`); `init` is what the checks read.
+    // SAFETY: the provider's QP and the caller's attributes (`Ptr`); an open context (`Ctx`);
+    // `init` is what the checks read.
     unsafe {
         icmd_create_qp_init(ctx.raw(), c.imported(), vqp, qp, a, &mut init, |i| {
             send(c.cmd(), i, req, resp)
