@@ -418,72 +418,19 @@ fn candidates<'a>(
 /// What happens to `dev`: the provider that would take it, or why none would.
 pub fn assess(dev: &Device, seen: &Seen<'_>) -> Verdict {
     if let Some(p) = registered_match(dev, seen) {
-        if dev.abi_ver < p.min_abi || dev.abi_ver > p.max_abi {
-            return Verdict::None(Reason::KernelAbi {
-                provider: p.name.clone(),
-                abi: dev.abi_ver,
-                min: p.min_abi,
-                max: p.max_abi,
-            });
-        }
-        return Verdict::Chosen {
-            provider: p.name.clone(),
-            file: None,
-            or: Vec::new(),
-        };
+        return registered_verdict(dev, p);
     }
     let mut chosen: Option<(String, Found)> = None;
     let mut or = Vec::new();
     let mut first: Option<Reason> = None;
-    let keep = |r: Reason, first: &mut Option<Reason>| {
-        // A configured candidate's reason beats "not configured".
-        let weak = |r: &Reason| matches!(r, Reason::NotConfigured { .. });
-        if first.as_ref().is_none_or(|f| weak(f) && !weak(&r)) {
-            *first = Some(r);
-        }
-    };
     for (k, name) in candidates(dev, seen) {
-        let Some(name) = name else {
-            keep(
-                Reason::NotConfigured {
-                    provider: k.config_name,
-                    config_dir: seen.config_dir.to_path_buf(),
-                },
-                &mut first,
-            );
-            continue;
+        let file = match candidate_file(dev, k, name, seen) {
+            Ok(file) => file,
+            Err(r) => {
+                keep_first(r, &mut first);
+                continue;
+            }
         };
-        let (files, names, dirs) = provider_files(&name.name, seen);
-        let Some(file) = files.iter().find(|f| f.loadable()).cloned() else {
-            let r = if files.is_empty() {
-                Reason::NotInstalled {
-                    provider: k.config_name.to_string(),
-                    files: names,
-                    dirs,
-                }
-            } else {
-                Reason::OtherAbi {
-                    provider: k.config_name.to_string(),
-                    files,
-                }
-            };
-            keep(r, &mut first);
-            continue;
-        };
-        if let Some((min, max)) = known::kernel_abi_range(k.config_name)
-            && (dev.abi_ver < min || dev.abi_ver > max)
-        {
-            keep(
-                Reason::KernelAbi {
-                    provider: k.ops_name.to_string(),
-                    abi: dev.abi_ver,
-                    min,
-                    max,
-                },
-                &mut first,
-            );
-            continue;
-        }
         let vendor = k.by_vendor_only(dev);
         match &chosen {
             None if !vendor => {
@@ -505,6 +452,82 @@ pub fn assess(dev: &Device, seen: &Seen<'_>) -> Verdict {
             or,
         };
     }
+    none_chosen(dev, seen, first)
+}
+
+/// [`assess`] of a device a registered provider matches: chosen, unless the device's kernel ABI
+/// is outside the provider's range.
+fn registered_verdict(dev: &Device, p: &ProviderMatch) -> Verdict {
+    if dev.abi_ver < p.min_abi || dev.abi_ver > p.max_abi {
+        return Verdict::None(Reason::KernelAbi {
+            provider: p.name.clone(),
+            abi: dev.abi_ver,
+            min: p.min_abi,
+            max: p.max_abi,
+        });
+    }
+    Verdict::Chosen {
+        provider: p.name.clone(),
+        file: None,
+        or: Vec::new(),
+    }
+}
+
+/// Keep `r` as the reason [`assess`] gives, unless one is kept already: a configured
+/// candidate's reason beats "not configured".
+fn keep_first(r: Reason, first: &mut Option<Reason>) {
+    let weak = |r: &Reason| matches!(r, Reason::NotConfigured { .. });
+    if first.as_ref().is_none_or(|f| weak(f) && !weak(&r)) {
+        *first = Some(r);
+    }
+}
+
+/// The file a known provider that may match `dev` would load from, or why it would not take
+/// the device: not configured, not installed, built for another provider ABI, or outside its
+/// kernel ABI range.
+fn candidate_file(
+    dev: &Device,
+    k: &'static KnownProvider,
+    name: Option<&ProviderName>,
+    seen: &Seen<'_>,
+) -> Result<Found, Reason> {
+    let Some(name) = name else {
+        return Err(Reason::NotConfigured {
+            provider: k.config_name,
+            config_dir: seen.config_dir.to_path_buf(),
+        });
+    };
+    let (files, names, dirs) = provider_files(&name.name, seen);
+    let Some(file) = files.iter().find(|f| f.loadable()).cloned() else {
+        return Err(if files.is_empty() {
+            Reason::NotInstalled {
+                provider: k.config_name.to_string(),
+                files: names,
+                dirs,
+            }
+        } else {
+            Reason::OtherAbi {
+                provider: k.config_name.to_string(),
+                files,
+            }
+        });
+    };
+    if let Some((min, max)) = known::kernel_abi_range(k.config_name)
+        && (dev.abi_ver < min || dev.abi_ver > max)
+    {
+        return Err(Reason::KernelAbi {
+            provider: k.ops_name.to_string(),
+            abi: dev.abi_ver,
+            min,
+            max,
+        });
+    }
+    Ok(file)
+}
+
+/// [`assess`] when no candidate was chosen: the first reason kept, else the configured names
+/// this library does not know, else no provider matches the device at all.
+fn none_chosen(dev: &Device, seen: &Seen<'_>, first: Option<Reason>) -> Verdict {
     let unknown: Vec<String> = seen
         .names
         .iter()

@@ -207,38 +207,7 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         sysfs: recs.iter().map(|_| None).collect(),
     };
     let provider_dirs = loader::provider_dirs(crate::env::real, crate::env::trusted());
-    let mut open = |pos: usize, name: &ProviderName| {
-        let out = loader::load_name(&REGISTRY, pos, name, &provider_dirs);
-        if let Some(w) = out.warning() {
-            eprintln!("{PFX}{w}");
-        }
-        for w in out.foreign_warnings() {
-            eprintln!("{PFX}{w}");
-            log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {w}"));
-        }
-        if let Some((c, _)) = &out.loaded {
-            log::log(
-                log::VERBS_LOG_DEBUG,
-                format_args!(
-                    "libibverbs: loaded provider {} (provider ABI {})",
-                    c.path.to_string_lossy(),
-                    c.abi
-                ),
-            );
-        }
-    };
-    let read_config = || -> ProviderList {
-        let dir = config::config_dir(crate::env::real, crate::env::trusted());
-        let names = config::discover(&dir, crate::env::real, crate::env::trusted());
-        for d in &names.diagnostics {
-            eprintln!("{PFX}{}", d.text);
-            log::log(
-                log::VERBS_LOG_WARN,
-                format_args!("libibverbs: {}", d.detail),
-            );
-        }
-        names
-    };
+    let mut open = |pos: usize, name: &ProviderName| open_provider(pos, name, &provider_dirs);
     let mut hints = hints::StaticHints::new(&provider_dirs);
     let results = session::match_devices_with(
         &devices,
@@ -256,27 +225,78 @@ fn match_new(root: &Path, recs: &[SysfsDev]) -> Vec<Option<VdevPtr>> {
         match r {
             Some((_, vdev)) => out.push(Some(vdev)),
             None => {
-                if show {
-                    // The name's bytes as they are, as rdma-core's fprintf("%s") writes them.
-                    let mut line =
-                        format!("{PFX}Warning: no userspace device-specific driver found for ")
-                            .into_bytes();
-                    line.extend_from_slice(rec.ibdev_name.as_bytes());
-                    line.push(b'\n');
-                    let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
-                }
-                if let Some(d) = devices.get(i) {
-                    super::explain::no_provider(d, &provider_dirs);
-                }
-                if let Some(p) = hooks.sysfs.get_mut(i).and_then(Option::take) {
-                    // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
-                    unsafe { libc::free(p.cast()) };
-                }
+                unmatched(i, rec, &devices, &mut hooks.sysfs, show, &provider_dirs);
                 out.push(None);
             }
         }
     }
     out
+}
+
+/// Load the provider `name` (the `pos`th of the load order) for [`match_new`], and tell what
+/// happened: rdma-core's warning on stderr when nothing loaded, a warning for each file of a
+/// provider ABI this library lacks, and the loaded file at debug level.
+fn open_provider(pos: usize, name: &ProviderName, provider_dirs: &[std::ffi::OsString]) {
+    let out = loader::load_name(&REGISTRY, pos, name, provider_dirs);
+    if let Some(w) = out.warning() {
+        eprintln!("{PFX}{w}");
+    }
+    for w in out.foreign_warnings() {
+        eprintln!("{PFX}{w}");
+        log::log(log::VERBS_LOG_WARN, format_args!("libibverbs: {w}"));
+    }
+    if let Some((c, _)) = &out.loaded {
+        log::log(
+            log::VERBS_LOG_DEBUG,
+            format_args!(
+                "libibverbs: loaded provider {} (provider ABI {})",
+                c.path.to_string_lossy(),
+                c.abi
+            ),
+        );
+    }
+}
+
+/// The provider names to load, for [`match_new`], read when it first needs them: the config
+/// directory and the environment, each warning on stderr (and its detail in the log).
+fn read_config() -> ProviderList {
+    let dir = config::config_dir(crate::env::real, crate::env::trusted());
+    let names = config::discover(&dir, crate::env::real, crate::env::trusted());
+    for d in &names.diagnostics {
+        eprintln!("{PFX}{}", d.text);
+        log::log(
+            log::VERBS_LOG_WARN,
+            format_args!("libibverbs: {}", d.detail),
+        );
+    }
+    names
+}
+
+/// The `i`th new device no provider took, for [`match_new`]: rdma-core's warning (when
+/// warnings show), our explanation, and its sysfs record freed.
+fn unmatched(
+    i: usize,
+    rec: &SysfsDev,
+    devices: &[Device],
+    sysfs: &mut [Option<*mut verbs_sysfs_dev>],
+    show: bool,
+    provider_dirs: &[std::ffi::OsString],
+) {
+    if show {
+        // The name's bytes as they are, as rdma-core's fprintf("%s") writes them.
+        let mut line =
+            format!("{PFX}Warning: no userspace device-specific driver found for ").into_bytes();
+        line.extend_from_slice(rec.ibdev_name.as_bytes());
+        line.push(b'\n');
+        let _ = std::io::Write::write_all(&mut std::io::stderr(), &line);
+    }
+    if let Some(d) = devices.get(i) {
+        super::explain::no_provider(d, provider_dirs);
+    }
+    if let Some(p) = sysfs.get_mut(i).and_then(Option::take) {
+        // SAFETY: allocated by alloc_sysfs_dev, not handed to any provider device.
+        unsafe { libc::free(p.cast()) };
+    }
 }
 
 fn as_match_device(r: &SysfsDev) -> Device {
@@ -551,7 +571,9 @@ pub(crate) fn device_guid(v: VdevPtr) -> Option<u64> {
     if s.is_null() {
         return None;
     }
-    // SAFETY: as above: nobody else touches the record while the list lock is held.
+    // SAFETY: `s` is not NULL: the record this library allocated for the held device `v`, freed
+    // only with its last reference; its cached GUID is read and written only under the list
+    // lock, which `_l` holds until this reference is gone, so no other reference to it is live.
     let sr = unsafe { &mut *s };
     if sr.flags & device::VSYSFS_READ_NODE_GUID != 0 {
         return Some(sr.node_guid);

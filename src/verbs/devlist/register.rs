@@ -134,7 +134,9 @@ fn match_kind(e: &verbs_match_ent) -> MatchKind {
             if p.is_null() {
                 MatchKind::Modalias(Vec::new())
             } else {
-                // SAFETY: as above.
+                // SAFETY: `p` is not NULL here, and a modalias entry's pointer is the provider's
+                // NUL-terminated pattern in its static match table, alive for the process (a
+                // provider is never unloaded); the bytes are copied, not kept.
                 MatchKind::Modalias(unsafe { CStr::from_ptr(p) }.to_bytes().to_vec())
             }
         }
