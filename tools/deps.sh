@@ -6,6 +6,8 @@
 #   tools/deps.sh releases what ../shared/rdma-core/build needs to build an rdma-core release in place
 #                          (tools/rdma-core-builds; the VM's release matrix)
 #   tools/deps.sh bench    what `make bench` needs: valgrind (callgrind, callgrind.h) and strace
+#   tools/deps.sh cross    what tools/cross-root needs on the host: debootstrap, qemu-user-static
+#                          (run through binfmt_misc), binfmt-support
 set -euo pipefail
 pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
       libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils)
@@ -22,6 +24,8 @@ if [ "${1:-}" = releases ]; then
 elif [ "${1:-}" = vm ]; then
   pkgs+=("${releases[@]}" qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)
+elif [ "${1:-}" = cross ]; then
+  pkgs=(debootstrap qemu-user-static binfmt-support)
 elif [ "${1:-}" = bench ]; then
   pkgs+=(valgrind strace)
 fi

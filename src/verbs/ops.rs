@@ -445,8 +445,10 @@ pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
         };
         // Private table only.
         (private $op:ident) => {
-            if PRIVATE && let Some(f) = op!($op) {
-                table.$op = Some(f);
+            if PRIVATE {
+                if let Some(f) = op!($op) {
+                    table.$op = Some(f);
+                }
             }
         };
         // A public slot in front of the common part, where the context's ABI has it.
