@@ -39,7 +39,18 @@ need-shared = $(if $(wildcard $(SHARED)/$(1)),,$(error $(SHARED)/$(1) is missing
 
 # rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>.
 LIBVERSION := 1.18.65.0
+# TARGET=<rust target> builds for another architecture (tools/arches; make cross runs it inside
+# tools/cross-root's Debian 13 root with CC=<triple>-gcc OBJCOPY=<triple>-objcopy):
+# target/<rust target>/release/libibverbs.so.1.
+TARGET     ?=
+OBJCOPY    ?= objcopy
+ifeq ($(TARGET),)
 OUT        := target/release
+CARGO_TARGET :=
+else
+OUT        := target/$(TARGET)/release
+CARGO_TARGET := --target $(TARGET)
+endif
 LIB        := $(OUT)/libibverbs.so.1
 DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
@@ -52,7 +63,7 @@ doctor: $(DOCTOR)
 
 # ibverbs-doctor: a binary of this crate (src/bin/ibverbs-doctor), reusing the library's modules.
 $(DOCTOR): FORCE
-	$(CARGO) build --release --bin ibverbs-doctor
+	$(CARGO) build --release --bin ibverbs-doctor $(CARGO_TARGET)
 
 # Section-3 pages from man/*.page (one source; prototypes taken from include/infiniband/verbs.h).
 man:
@@ -62,13 +73,13 @@ man:
 # declarations' records in the archive (tools/symbols-map); the records are dropped from the
 # library itself.
 $(LIB): FORCE
-	$(CARGO) build --release --lib
+	$(CARGO) build --release --lib $(CARGO_TARGET)
 	python3 tools/symbols-map $(OUT)/libibverbs.a $(OUT)/symbols.map $(OUT)/exports.txt
 	$(CC) -shared -o $@.tmp -Wl,-soname,libibverbs.so.1 \
 	  -Wl,--version-script=$(OUT)/symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
 	  -Wl,--gc-sections -Wl,--strip-debug \
 	  -Wl,--whole-archive $(OUT)/libibverbs.a -Wl,--no-whole-archive $(NATIVE_LIBS)
-	objcopy --remove-section=.ibverbs.exports $@.tmp
+	$(OBJCOPY) --remove-section=.ibverbs.exports $@.tmp
 	mv -f $@.tmp $@
 	ln -sf libibverbs.so.1 $(OUT)/libibverbs.so
 

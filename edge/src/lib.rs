@@ -378,8 +378,11 @@ fn bind_asm(fn_name: &Ident, proto: &str, list: &[Binding]) -> Tokens {
 /// - powerpc64 (ELFv2, little-endian: ppc64el): a caller from another object enters at the global
 ///   entry point with r12 = the entry's address and r2 = its own TOC, so the trampoline first
 ///   sets r2 to this library's TOC from r12, as a compiled function's global entry does, then
-///   branches to the function's local entry (`.localentry` lets a caller inside the library, whose
-///   r2 is already ours, skip the two instructions).
+///   jumps as a PLT stub would: the function's address from this library's GOT into r12 and
+///   through the count register to its global entry, which sets up its own TOC (a plain `b` to
+///   an exported function would need a PLT call, which cannot restore r2 after a tail jump);
+///   `.localentry` lets a caller inside the library, whose r2 is already ours, skip the first two
+///   instructions.
 const TRAMPOLINES: [(&str, &str); 5] = [
     ("x86_64", "    jmp {f}"),
     ("aarch64", "    b {f}"),
@@ -387,7 +390,7 @@ const TRAMPOLINES: [(&str, &str); 5] = [
     ("s390x", "    jg {f}"),
     (
         "powerpc64",
-        "0:  addis 2, 12, .TOC.-0b@ha\n    addi 2, 2, .TOC.-0b@l\n.localentry {label}, .-0b\n    b {f}",
+        "0:  addis 2, 12, .TOC.-0b@ha\n    addi 2, 2, .TOC.-0b@l\n.localentry {label}, .-0b\n    addis 12, 2, {f}@got@ha\n    ld 12, {f}@got@l(12)\n    mtctr 12\n    bctr",
     ),
 ];
 
