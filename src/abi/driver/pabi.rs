@@ -302,14 +302,13 @@ pub const fn front_distance(newest_offset: usize) -> usize {
     NEWEST_FRONT - newest_offset
 }
 
-/// rdma-core v44's `sizeof(struct verbs_context)` on the target: 608 bytes of pointers and ints
-/// (every supported target is LP64) around `ibv_context`'s `pthread_mutex_t`, whose size is the
-/// target's (40 bytes on x86_64, ppc64le, s390x and riscv64: 648; 48 on aarch64: 656).
-const V44_CONTEXT: usize = 608 + size_of::<libc::pthread_mutex_t>();
-
 // The facts the common view rests on: the front ops are packed newest first in front of the
 // ABI-34 members, and the newest layout is the ABI-34 one plus all of them.
 const _: () = {
+    // rdma-core v44's `sizeof(struct verbs_context)` on the target: 608 bytes of pointers and
+    // ints (every supported target is LP64) around `ibv_context`'s `pthread_mutex_t`, whose size
+    // is the target's (40 bytes on x86_64, ppc64le, s390x and riscv64: 648; 48 on aarch64: 656).
+    const V44_CONTEXT: usize = 608 + size_of::<libc::pthread_mutex_t>();
     let mut i = 0;
     while i < FRONT_OPS.len() {
         assert!(FRONT_OPS[i].1 == i * size_of::<usize>());
