@@ -13,6 +13,15 @@
 #   make deb             a Debian package beside Debian's libibverbs1 (packaging/README.md)
 #   make providers       real providers on the uverbs emulator, rdma-core vs ours, every command failed once
 #                        (tests/providers/README.md)
+#   make cross           the library for arm64, ppc64el and s390x (tools/arches), built in tools/cross-root's
+#                        Debian 13 root (set up once, cached in ~/.cache/ibverbs-rs; needs root):
+#                        target/<rust target>/release/libibverbs.so.1, e.g. target/aarch64-unknown-linux-gnu/release
+#   make cross-smoke     per architecture: build, abi-tests symbols + diff and the uverbs emulator without
+#                        faults, under qemu-user against that architecture's rdma-core 56.1 (part of make test;
+#                        ~8 min warm, ~14 min with a cold root)
+#   make cross-test      the same with cargo test for each target and the emulator with faults (before a
+#                        release; tools/cross; differences only in tests/cross/allowlist)
+#   make msrv            the library, its programs and every test with trixie's rustc 1.85 (rust-version)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
 #   make bench-vm        the same for the control verbs on rxe0 in the soft-RoCE guest (slow)
 #
@@ -55,7 +64,7 @@ LIB        := $(OUT)/libibverbs.so.1
 DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib doctor man shared deps releases demo test lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
+.PHONY: all lib doctor man shared deps releases demo test cross cross-smoke cross-test msrv lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
 
 all: lib doctor man
 lib: $(LIB)
@@ -103,7 +112,23 @@ demo: shared deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test providers secure-test vm-test
+test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test clients-test inline-test provider-test providers secure-test vm-test cross-smoke
+
+# Other architectures (tools/arches: arm64, ppc64el, s390x; riscv64 builds too: tools/cross build
+# riscv64), inside a Debian 13 root with cross compilers, rustc-web and each architecture's rdma-core
+# (tools/cross-root, cached in ~/.cache/ibverbs-rs/cross-root); programs run by qemu-user.
+cross: shared
+	tools/cross build
+
+# Ends with `cross-smoke: A of B architectures as on x86_64; checks: P of Q; allowlisted: N`.
+cross-smoke: shared
+	tools/cross smoke
+
+cross-test: shared
+	tools/cross test
+
+msrv:
+	tools/cross msrv
 
 # The rdma-core releases the VM's release matrix runs (tools/rdma-core-builds), built once per
 # machine into ~/.cache/ibverbs-rs and reused: started here in the background at low priority, so
