@@ -2096,7 +2096,10 @@ fn command_buffer_bits() {
     // SAFETY: all-zero is a valid value of this plain-data struct.
     let mut b: kern_abi::ibv_command_buffer = unsafe { core::mem::zeroed() };
     b.set_fallback_require_ex(true);
-    assert_eq!(b.bitfield_1, kern_abi::ibv_command_buffer::FALLBACK_REQUIRE_EX);
+    assert_eq!(
+        b.bitfield_1,
+        kern_abi::ibv_command_buffer::FALLBACK_REQUIRE_EX
+    );
     b.set_fallback_ioctl_only(true);
     b.set_buffer_error(true);
     b.set_fallback_require_ex(false);
@@ -2111,12 +2114,18 @@ fn command_buffer_bits() {
 /// byte as `bitfield_1` and the same mask (s390x, big-endian: 0x80, 0x40, 0x20).
 #[test]
 fn command_buffer_bits_as_the_c_compiler_lays_them_out() {
-    let tarball = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rdma-core/rdma-core-56.1.tar.gz");
+    let tarball = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/rdma-core/rdma-core-56.1.tar.gz"
+    );
     let out = std::process::Command::new("tar")
         .args(["-xzOf", tarball, "rdma-core-56.1/libibverbs/cmd_ioctl.h"])
         .output()
         .expect("tar runs");
-    assert!(out.status.success(), "cannot read cmd_ioctl.h from {tarball}");
+    assert!(
+        out.status.success(),
+        "cannot read cmd_ioctl.h from {tarball}"
+    );
     let header = String::from_utf8_lossy(&out.stdout);
     let start = header
         .find("struct ibv_command_buffer {")
@@ -2158,7 +2167,9 @@ fn command_buffer_bits_as_the_c_compiler_lays_them_out() {
         .status()
         .expect("the C compiler runs");
     assert!(built.success(), "{cc} could not build {}", src.display());
-    let run = std::process::Command::new(&exe).output().expect("bits runs");
+    let run = std::process::Command::new(&exe)
+        .output()
+        .expect("bits runs");
     let _ = std::fs::remove_dir_all(&dir);
     let text = String::from_utf8_lossy(&run.stdout);
     let at = offset_of!(kern_abi::ibv_command_buffer, bitfield_1);

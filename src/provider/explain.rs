@@ -471,7 +471,8 @@ pub fn assess(dev: &Device, seen: &Seen<'_>) -> Verdict {
             continue;
         };
         let range = known::kernel_abi_range(k.config_name);
-        if let Some((min, max)) = range.filter(|&(min, max)| dev.abi_ver < min || dev.abi_ver > max) {
+        if let Some((min, max)) = range.filter(|&(min, max)| dev.abi_ver < min || dev.abi_ver > max)
+        {
             keep(
                 Reason::KernelAbi {
                     provider: k.ops_name.to_string(),
