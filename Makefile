@@ -134,10 +134,14 @@ msrv:
 # machine into ~/.cache/ibverbs-rs and reused: started here in the background at low priority, so
 # a cold cache builds beside the host tests (about 2 minutes of both cores each); the VM suite's
 # own call waits for each release's lock and finds it built. Log: target/rdma-core-builds.log.
+# The cross root (tools/cross-root, ~8 min cold, mostly downloads) is set up beside them the same
+# way for cross-smoke, whose own setup waits for its lock. Log: target/cross-root-setup.log.
 releases:
 	tools/deps.sh releases
+	tools/deps.sh cross
 	mkdir -p target
 	nohup nice -n 10 tools/rdma-core-builds > target/rdma-core-builds.txt 2> target/rdma-core-builds.log < /dev/null &
+	nohup nice -n 10 tools/cross-root setup > target/cross-root-setup.log 2>&1 < /dev/null &
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
 # clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules), and
