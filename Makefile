@@ -20,7 +20,8 @@
 #                        faults, under qemu-user against that architecture's rdma-core 56.1 (part of make test;
 #                        ~8 min warm, ~14 min with a cold root)
 #   make cross-test      the same with cargo test for each target and the emulator with faults (before a
-#                        release; tools/cross; differences only in tests/cross/allowlist)
+#                        release; tools/cross; differences only in tests/cross/allowlist; ~20 min per
+#                        architecture, about an hour for three)
 #   make msrv            the library, its programs and every test with trixie's rustc 1.85 (rust-version)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
 #   make bench-vm        the same for the control verbs on rxe0 in the soft-RoCE guest (slow)
