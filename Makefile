@@ -14,6 +14,16 @@
 #   make rpm             an RPM for the RHEL family beside its libibverbs (packaging/README.md)
 #   make providers       real providers on the uverbs emulator, rdma-core vs ours, every command failed once
 #                        (tests/providers/README.md)
+#   make cross           the library for arm64, ppc64el and s390x (tools/arches), built in tools/cross-root's
+#                        Debian 13 root (set up once, cached in ~/.cache/ibverbs-rs; needs root):
+#                        target/<rust target>/release/libibverbs.so.1, e.g. target/aarch64-unknown-linux-gnu/release
+#   make cross-smoke     per architecture: build, abi-tests symbols + diff and the uverbs emulator without
+#                        faults, under qemu-user against that architecture's rdma-core 56.1 (part of make test;
+#                        ~8 min warm, ~14 min with a cold root)
+#   make cross-test      the same with cargo test for each target and the emulator with faults (before a
+#                        release; tools/cross; differences only in tests/cross/allowlist; ~20 min per
+#                        architecture, about an hour for three)
+#   make msrv            the library, its programs and every test with trixie's rustc 1.85 (rust-version)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
 #   make bench-vm        the same for the control verbs on rxe0 in the soft-RoCE guest (slow)
 #
@@ -42,12 +52,23 @@ need-shared = $(if $(wildcard $(SHARED)/$(1)),,$(error $(SHARED)/$(1) is missing
 
 # rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>.
 LIBVERSION := 1.18.65.0
+# TARGET=<rust target> builds for another architecture (tools/arches; make cross runs it inside
+# tools/cross-root's Debian 13 root with CC=<triple>-gcc OBJCOPY=<triple>-objcopy):
+# target/<rust target>/release/libibverbs.so.1.
+TARGET     ?=
+OBJCOPY    ?= objcopy
+ifeq ($(TARGET),)
 OUT        := target/release
+CARGO_TARGET :=
+else
+OUT        := target/$(TARGET)/release
+CARGO_TARGET := --target $(TARGET)
+endif
 LIB        := $(OUT)/libibverbs.so.1
 DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib doctor man shared deps releases demo test lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
+.PHONY: all lib doctor man shared deps releases demo test cross cross-smoke cross-test msrv lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test bench bench-vm headers install uninstall clean FORCE
 
 all: lib doctor man
 lib: $(LIB)
@@ -55,7 +76,7 @@ doctor: $(DOCTOR)
 
 # ibverbs-doctor: a binary of this crate (src/bin/ibverbs-doctor), reusing the library's modules.
 $(DOCTOR): FORCE
-	$(CARGO) build --release --bin ibverbs-doctor
+	$(CARGO) build --release --bin ibverbs-doctor $(CARGO_TARGET)
 
 # Section-3 pages from man/*.page (one source; prototypes taken from include/infiniband/verbs.h).
 man:
@@ -73,7 +94,7 @@ man:
 # library of that provider ABI reaches its own (a program's definition of `name` still takes
 # every call the loader resolves to it, the providers' included).
 $(LIB): FORCE
-	$(CARGO) build --release --lib
+	$(CARGO) build --release --lib $(CARGO_TARGET)
 	python3 tools/symbols-map $(OUT)/libibverbs.a $(OUT)/symbols.map $(OUT)/exports.txt
 	@cmp -s $(OUT)/symbols.map symbols.map || { cp $(OUT)/symbols.map symbols.map; \
 	  echo "symbols.map: the exported ABI changed; the top-level copy is rewritten: review and commit it"; }
@@ -81,7 +102,7 @@ $(LIB): FORCE
 	  -Wl,--version-script=$(OUT)/symbols.map -Wl,-z,now -Wl,-z,relro -Wl,--no-undefined \
 	  -Wl,-Bsymbolic-functions -Wl,--gc-sections -Wl,--strip-debug \
 	  -Wl,--whole-archive $(OUT)/libibverbs.a -Wl,--no-whole-archive $(NATIVE_LIBS)
-	objcopy --remove-section=.ibverbs.exports $@.tmp
+	$(OBJCOPY) --remove-section=.ibverbs.exports $@.tmp
 	mv -f $@.tmp $@
 	ln -sf libibverbs.so.1 $(OUT)/libibverbs.so
 
@@ -105,16 +126,36 @@ demo: shared deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test rpm-test clients-test inline-test provider-test providers secure-test vm-test
+test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test rpm-test clients-test inline-test provider-test providers secure-test vm-test cross-smoke
+
+# Other architectures (tools/arches: arm64, ppc64el, s390x; riscv64 builds too: tools/cross build
+# riscv64), inside a Debian 13 root with cross compilers, rustc-web and each architecture's rdma-core
+# (tools/cross-root, cached in ~/.cache/ibverbs-rs/cross-root); programs run by qemu-user.
+cross: shared
+	tools/cross build
+
+# Ends with `cross-smoke: A of B architectures as on x86_64; checks: P of Q; allowlisted: N`.
+cross-smoke: shared
+	tools/cross smoke
+
+cross-test: shared
+	tools/cross test
+
+msrv:
+	tools/cross msrv
 
 # The rdma-core releases the VM's release matrix runs (tools/rdma-core-builds), built once per
 # machine into ~/.cache/ibverbs-rs and reused: started here in the background at low priority, so
 # a cold cache builds beside the host tests (about 2 minutes of both cores each); the VM suite's
 # own call waits for each release's lock and finds it built. Log: target/rdma-core-builds.log.
+# The cross root (tools/cross-root, ~8 min cold, mostly downloads) is set up beside them the same
+# way for cross-smoke, whose own setup waits for its lock. Log: target/cross-root-setup.log.
 releases:
 	tools/deps.sh releases
+	tools/deps.sh cross
 	mkdir -p target
 	nohup nice -n 10 tools/rdma-core-builds > target/rdma-core-builds.txt 2> target/rdma-core-builds.log < /dev/null &
+	nohup nice -n 10 tools/cross-root setup > target/cross-root-setup.log 2>&1 < /dev/null &
 
 # The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
 # clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules), the

@@ -2096,12 +2096,94 @@ fn command_buffer_bits() {
     // SAFETY: all-zero is a valid value of this plain-data struct.
     let mut b: kern_abi::ibv_command_buffer = unsafe { core::mem::zeroed() };
     b.set_fallback_require_ex(true);
-    assert_eq!(b.bitfield_1, 0b010);
+    assert_eq!(
+        b.bitfield_1,
+        kern_abi::ibv_command_buffer::FALLBACK_REQUIRE_EX
+    );
     b.set_fallback_ioctl_only(true);
     b.set_buffer_error(true);
-    assert_eq!(b.bitfield_1, 0b111);
     b.set_fallback_require_ex(false);
     assert!(b.buffer_error() && !b.fallback_require_ex() && b.fallback_ioctl_only());
+}
+
+/// The bits of `ibv_command_buffer`'s bitfield as the target's C compiler lays them out: rdma-core
+/// v56.1's own declaration of the struct (`libibverbs/cmd_ioctl.h`, read from the tarball in
+/// ../shared/rdma-core) compiled with `$IBVERBS_RS_CC` (default `cc`; the cross targets set the
+/// target's gcc) into a program that sets each one-bit field alone and prints the byte it lands in
+/// and its value; run on the target (under qemu-user for a cross build). Ours must agree: the same
+/// byte as `bitfield_1` and the same mask (s390x, big-endian: 0x80, 0x40, 0x20).
+#[test]
+fn command_buffer_bits_as_the_c_compiler_lays_them_out() {
+    let tarball = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/rdma-core/rdma-core-56.1.tar.gz"
+    );
+    let out = std::process::Command::new("tar")
+        .args(["-xzOf", tarball, "rdma-core-56.1/libibverbs/cmd_ioctl.h"])
+        .output()
+        .expect("tar runs");
+    assert!(
+        out.status.success(),
+        "cannot read cmd_ioctl.h from {tarball}"
+    );
+    let header = String::from_utf8_lossy(&out.stdout);
+    let start = header
+        .find("struct ibv_command_buffer {")
+        .expect("cmd_ioctl.h declares struct ibv_command_buffer");
+    let end = start + header[start..].find("};").expect("the struct ends") + 2;
+    let decl = &header[start..end];
+    let fields: Vec<&str> = decl
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim().strip_suffix(';')?;
+            let (name, width) = l.rsplit_once(':')?;
+            (width.trim() == "1").then(|| name.split_whitespace().last().unwrap_or(""))
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        ["buffer_error", "fallback_require_ex", "fallback_ioctl_only"]
+    );
+    let mut prog = String::from(
+        "#include <stdio.h>\n#include <string.h>\n#include <stdint.h>\n#include <rdma/rdma_user_ioctl_cmds.h>\n",
+    );
+    prog.push_str(decl);
+    prog.push_str("\nint main(void) {\n  struct ibv_command_buffer b;\n  unsigned char *p = (unsigned char *)&b;\n");
+    for f in &fields {
+        prog.push_str(&format!(
+            "  memset(&b, 0, sizeof b); b.{f} = 1;\n  for (size_t i = 0; i < sizeof b; i++) if (p[i]) printf(\"{f} %zu %u\\n\", i, p[i]);\n"
+        ));
+    }
+    prog.push_str("  return 0;\n}\n");
+    let dir = std::env::temp_dir().join(format!("ibverbs-rs-cmdbuf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let (src, exe) = (dir.join("bits.c"), dir.join("bits"));
+    std::fs::write(&src, prog).expect("write bits.c");
+    let cc = std::env::var("IBVERBS_RS_CC").unwrap_or_else(|_| "cc".into());
+    let built = std::process::Command::new(&cc)
+        .arg("-o")
+        .arg(&exe)
+        .arg(&src)
+        .status()
+        .expect("the C compiler runs");
+    assert!(built.success(), "{cc} could not build {}", src.display());
+    let run = std::process::Command::new(&exe)
+        .output()
+        .expect("bits runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = String::from_utf8_lossy(&run.stdout);
+    let at = offset_of!(kern_abi::ibv_command_buffer, bitfield_1);
+    let ours = [
+        kern_abi::ibv_command_buffer::BUFFER_ERROR,
+        kern_abi::ibv_command_buffer::FALLBACK_REQUIRE_EX,
+        kern_abi::ibv_command_buffer::FALLBACK_IOCTL_ONLY,
+    ];
+    let want: String = fields
+        .iter()
+        .zip(ours)
+        .map(|(f, m)| format!("{f} {at} {m}\n"))
+        .collect();
+    assert_eq!(text, want, "gcc's bitfield (left) against ours (right)");
 }
 
 /// The command layer builds ioctl buffers from its own flat mirrors (`sys::uverbs::Attr`, the

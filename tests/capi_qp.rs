@@ -381,7 +381,7 @@ fn open_qp_checks_and_fills() {
                 Ctx::new(&fake, &st),
                 ctx,
                 &mut *vqp,
-                368,
+                size_of::<verbs_qp>() as c_int,
                 &mut oa,
                 &mut req,
                 &mut resp,
@@ -408,7 +408,7 @@ fn open_qp_checks_and_fills() {
             Ctx::new(&fake, &st),
             ctx,
             &mut *vqp,
-            368,
+            size_of::<verbs_qp>() as c_int,
             &mut oa,
             &mut req,
             &mut resp,
@@ -428,25 +428,31 @@ fn open_qp_checks_and_fills() {
         11,
         "the XRCD's handle as PD"
     );
-    // A v45-v56 provider's struct (376 bytes, `wr_flush` at 352): comp_mask and xrcd 8 bytes on.
-    let mut v56 = vec![0u64; 376 / 8];
-    v56[352 / 8] = 0x1111_2222_3333_4444;
+    // A v45-v56 provider's struct (376 bytes on x86_64, `wr_flush` at 352; later by the bytes
+    // the target's pthread_mutex_t has beyond 40): comp_mask and xrcd 8 bytes on.
+    let mx = size_of::<libc::pthread_mutex_t>() - 40;
+    let mut v56 = vec![0u64; (376 + mx) / 8];
+    v56[(352 + mx) / 8] = 0x1111_2222_3333_4444;
     // SAFETY: a live buffer of the size passed.
     let r = unsafe {
         open_qp_with(
             Ctx::new(&fake, &st),
             ctx,
             v56.as_mut_ptr().cast(),
-            376,
+            (376 + mx) as c_int,
             &mut oa,
             &mut req,
             &mut resp,
         )
     };
     assert_eq!(r, 0);
-    assert_eq!(v56[352 / 8], 0x1111_2222_3333_4444, "wr_flush untouched");
     assert_eq!(
-        (v56[360 / 8] as u32, v56[368 / 8]),
+        v56[(352 + mx) / 8],
+        0x1111_2222_3333_4444,
+        "wr_flush untouched"
+    );
+    assert_eq!(
+        (v56[(360 + mx) / 8] as u32, v56[(368 + mx) / 8]),
         (1, addr_of_mut!(w.xrcd) as u64)
     );
     let fake = Fake::new([Reply::WriteOk(pod::bytes(&kr).to_vec())]);
@@ -459,7 +465,7 @@ fn open_qp_checks_and_fills() {
             Ctx::new(&fake, &st),
             ctx,
             &mut *small,
-            352,
+            (352 + mx) as c_int,
             &mut oa,
             &mut req,
             &mut resp,

@@ -9,6 +9,8 @@
 #   tools/deps.sh rpm      what `make rpm` and its test need: rpmbuild, rpm and rpmsign (rpm), rpm2cpio, cpio, rpmlint,
 #                          aarch64's strip (binutils-aarch64-linux-gnu) for an aarch64 package, and gpg
 #                          for the test's throwaway signing key
+#   tools/deps.sh cross    what tools/cross-root needs on the host: debootstrap, qemu-user-static
+#                          (run through binfmt_misc), binfmt-support
 set -euo pipefail
 pkgs=(gcc g++ clang make pkg-config python3 binutils meson ninja-build
       libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils)
@@ -25,6 +27,8 @@ if [ "${1:-}" = releases ]; then
 elif [ "${1:-}" = vm ]; then
   pkgs+=("${releases[@]}" qemu-system-x86 busybox-static kmod cpio iproute2 zstd xz-utils
          perftest rdmacm-utils python3-pyverbs strace libfabric-bin ucx-utils)
+elif [ "${1:-}" = cross ]; then
+  pkgs=(debootstrap qemu-user-static binfmt-support)
 elif [ "${1:-}" = bench ]; then
   pkgs+=(valgrind strace)
 elif [ "${1:-}" = rpm ]; then

@@ -5,6 +5,7 @@ status must match after <name>.v65.sed is applied to the system library's output
 namespace whose /dev/infiniband holds a fake tree's character devices (see fakedev.py)."""
 
 import difflib
+import functools
 import os
 import re
 import shlex
@@ -29,6 +30,14 @@ def build(name, out_dir):
     return exe, cc.stderr.splitlines() if cc.returncode else None
 
 
+@functools.cache
+def provider_dir():
+    """rdma-core's provider directory as the programs see it: /usr/lib/<the compiler's multiarch>/
+    libibverbs (a cross run's compiler is the target's; qemu-user maps the path into its sysroot)."""
+    r = subprocess.run(["cc", "-print-multiarch"], capture_output=True, text=True)
+    return f"/usr/lib/{r.stdout.strip() or 'x86_64-linux-gnu'}/libibverbs"
+
+
 def cases(name):
     """[(case, [(KEY, VALUE), ...])] from <name>.cases, or one unnamed case without it."""
     path = DIFF_DIR / f"{name}.cases"
@@ -47,7 +56,7 @@ def environment(name, case, extra, out_dir, run):
     mode's. $DIFF_DIR, $BUILD_DIR, $FAKE_SYSFS, $CASE and $RUN (system, LD_PRELOAD, ...) expand."""
     env = {k: v for k, v in os.environ.items() if k not in ("LD_LIBRARY_PATH", "LD_PRELOAD")}
     subst = {"DIFF_DIR": str(DIFF_DIR), "BUILD_DIR": str(out_dir), "FAKE_SYSFS": str(FAKE_SYSFS),
-             "CASE": case[0] or name, "RUN": run}
+             "CASE": case[0] or name, "RUN": run, "PROVIDER_DIR": provider_dir()}
     settings = []
     env_file = DIFF_DIR / f"{name}.env"
     if env_file.exists():

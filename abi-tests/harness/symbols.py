@@ -3,6 +3,7 @@
 import os
 import re
 import subprocess
+import tempfile
 import sys
 from pathlib import Path
 
@@ -17,7 +18,8 @@ def exported(lib):
     """Defined global symbols as name@@VER / name@VER, minus the version-node ABS symbols."""
     out = set()
     for line in readelf("--dyn-syms", str(lib)).splitlines():
-        f = line.split()
+        # ppc64's ELFv2 adds a column after Vis for a function with a local entry point
+        f = re.sub(r"\[<localentry>: \d+\]", "", line).split()
         if len(f) < 8 or not f[0].endswith(":") or f[4] not in ("GLOBAL", "WEAK", "UNIQUE"):
             continue
         ndx, name = f[6], f[7]
@@ -99,11 +101,30 @@ def later_private_nodes(shared, target):
     return out
 
 
+DLOPEN_C = r"""#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+    if (argc < 2 || !dlopen(argv[1], RTLD_NOW | RTLD_GLOBAL)) { fprintf(stderr, "%s\n", dlerror()); return 1; }
+    return 0;
+}
+"""
+
+
 def dlopen_now(lib):
-    code = "import ctypes,os,sys; ctypes.CDLL(sys.argv[1], mode=os.RTLD_NOW|os.RTLD_GLOBAL)"
     env = dict(os.environ, LD_BIND_NOW="1")
-    r = subprocess.run([sys.executable, "-c", code, str(lib)], capture_output=True,
-                       text=True, env=env, timeout=30)
+    if os.environ.get("IBVERBS_RS_CROSS"):
+        # another architecture's library: a program of that architecture opens it (under qemu-user)
+        with tempfile.TemporaryDirectory(prefix="abi-dlopen-") as tmp:
+            src, exe = Path(tmp, "dlopen.c"), Path(tmp, "dlopen")
+            src.write_text(DLOPEN_C)
+            cc = subprocess.run(["cc", "-o", str(exe), str(src), "-ldl"], capture_output=True, text=True)
+            if cc.returncode:
+                return cc.returncode, (cc.stderr.strip().splitlines() or ["cc failed"])[-1]
+            r = subprocess.run([str(exe), str(lib)], capture_output=True, text=True, env=env, timeout=60)
+    else:
+        code = "import ctypes,os,sys; ctypes.CDLL(sys.argv[1], mode=os.RTLD_NOW|os.RTLD_GLOBAL)"
+        r = subprocess.run([sys.executable, "-c", code, str(lib)], capture_output=True,
+                           text=True, env=env, timeout=30)
     return r.returncode, (r.stderr.strip().splitlines() or [""])[-1]
 
 

@@ -39,8 +39,8 @@
 //! - `PRIVATE A.. as "PREFIX{ABI}"`: one name per ABI, `PREFIX<N>@@IBVERBS_PRIVATE_<N>`.
 //!
 //! A function generic over `<const ABI: u32>` is instantiated for each provider ABI it is bound in.
-//! Every binding but a function's own default symbol is a trampoline (a `jmp` carrying the
-//! `.symver` directive). Each binding leaves a record `NAME@@NODE` or `NAME@NODE`, a space and the C
+//! Every binding but a function's own default symbol is a trampoline (a tail jump carrying the
+//! `.symver` directive; one per architecture, `TRAMPOLINES`). Each binding leaves a record `NAME@@NODE` or `NAME@NODE`, a space and the C
 //! prototype in the object's `.ibverbs.exports` section; `tools/symbols-map` reads the records
 //! off the built archive and writes the version script and the sweep's prototype table.
 //!
@@ -199,18 +199,18 @@ fn conv_of(ret: &ReturnType) -> syn::Result<Conv> {
 /// The first doc line, which must be the C prototype in backticks.
 fn prototype(attrs: &[Attribute]) -> syn::Result<String> {
     for a in attrs {
-        if let Meta::NameValue(nv) = &a.meta
-            && nv.path.is_ident("doc")
-        {
+        let Meta::NameValue(nv) = &a.meta else {
+            continue;
+        };
+        if nv.path.is_ident("doc") {
             if let Expr::Lit(ExprLit {
                 lit: Lit::Str(s), ..
             }) = &nv.value
             {
                 let t = s.value();
                 let t = t.trim();
-                if let Some(p) = t.strip_prefix('`').and_then(|t| t.strip_suffix('`'))
-                    && p.contains('(')
-                {
+                let p = t.strip_prefix('`').and_then(|t| t.strip_suffix('`'));
+                if let Some(p) = p.filter(|p| p.contains('(')) {
                     return Ok(p.to_string());
                 }
                 return Err(syn::Error::new(
@@ -340,21 +340,59 @@ fn bind_asm(fn_name: &Ident, proto: &str, list: &[Binding]) -> Tokens {
                 .trim_start_matches("IBVERBS_")
                 .replace(['.', '-'], "_")
         );
-        let text = format!(
-            ".globl {label}\n.type {label},@function\n{label}:\n    jmp {{f}}\n.size {label}, .-{label}\n.symver {label}, {}{}{}\n{}",
-            b.name,
-            b.at,
-            b.node,
-            record(&b.name, b.at, &b.node, proto)
-        );
         let target = match b.abi {
             Some(n) => quote!(#fn_name::<#n>),
             None => quote!(#fn_name),
         };
-        out.extend(quote!(::core::arch::global_asm!(#text, f = sym #target);));
+        for (arch, jump) in TRAMPOLINES {
+            let jump = jump.replace("{label}", &label);
+            let text = format!(
+                ".globl {label}\n.type {label},@function\n{label}:\n{jump}\n.size {label}, .-{label}\n.symver {label}, {}{}{}\n{}",
+                b.name,
+                b.at,
+                b.node,
+                record(&b.name, b.at, &b.node, proto)
+            );
+            // powerpc64's is ELFv2's: little-endian only (big-endian Linux is ELFv1).
+            out.extend(quote!(
+                #[cfg(all(target_arch = #arch, any(target_endian = "little", not(target_arch = "powerpc64"))))]
+                ::core::arch::global_asm!(#text, f = sym #target);
+            ));
+        }
+        let arches = TRAMPOLINES.map(|(arch, _)| arch);
+        out.extend(quote!(
+            #[cfg(not(any(#(target_arch = #arches),*)))]
+            compile_error!("ibverbs-edge: no symbol-version trampoline for this architecture (edge/src/lib.rs TRAMPOLINES)");
+            #[cfg(all(target_arch = "powerpc64", target_endian = "big"))]
+            compile_error!("ibverbs-edge: no symbol-version trampoline for this architecture (edge/src/lib.rs TRAMPOLINES)");
+        ));
     }
     out
 }
+
+/// The body of a symbol-version trampoline per `target_arch`: a tail jump to the function `{f}`
+/// (an assembler template: `{f}` is the function's symbol). The trampoline is reached through
+/// the PLT of another object, so nothing but the jump may be assumed of the registers:
+/// - x86_64, aarch64, riscv64 and s390x: a plain tail branch (the linker reaches the function
+///   itself, which the version script keeps local);
+/// - powerpc64 (ELFv2, little-endian: ppc64el): a caller from another object enters at the global
+///   entry point with r12 = the entry's address and r2 = its own TOC, so the trampoline first
+///   sets r2 to this library's TOC from r12, as a compiled function's global entry does, then
+///   jumps as a PLT stub would: the function's address from this library's GOT into r12 and
+///   through the count register to its global entry, which sets up its own TOC (a plain `b` to
+///   an exported function would need a PLT call, which cannot restore r2 after a tail jump);
+///   `.localentry` lets a caller inside the library, whose r2 is already ours, skip the first two
+///   instructions.
+const TRAMPOLINES: [(&str, &str); 5] = [
+    ("x86_64", "    jmp {f}"),
+    ("aarch64", "    b {f}"),
+    ("riscv64", "    tail {f}"),
+    ("s390x", "    jg {f}"),
+    (
+        "powerpc64",
+        "0:  addis 2, 12, .TOC.-0b@ha\n    addi 2, 2, .TOC.-0b@l\n.localentry {label}, .-0b\n    addis 12, 2, {f}@got@ha\n    ld 12, {f}@got@l(12)\n    mtctr 12\n    bctr",
+    ),
+];
 
 /// `#[export(...)]` on a function: see the crate doc.
 #[proc_macro_attribute]

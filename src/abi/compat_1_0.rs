@@ -277,16 +277,19 @@ mod tests {
         assert_eq!(offset_of!(ibv_mr_1_0, rkey), 24);
         assert_eq!(offset_of!(ibv_mr_1_0, real_mr), 32);
 
-        assert_eq!(size_of::<ibv_srq_1_0>(), 136);
+        // The offsets are rdma-core's on x86_64; after a pthread_mutex_t they move by the bytes the
+        // target's mutex has beyond x86_64's 40 (aarch64: 48).
+        let mx = size_of::<libc::pthread_mutex_t>() - 40;
+        assert_eq!(size_of::<ibv_srq_1_0>(), 136 + mx);
         assert_eq!(offset_of!(ibv_srq_1_0, srq_context), 8);
         assert_eq!(offset_of!(ibv_srq_1_0, pd), 16);
         assert_eq!(offset_of!(ibv_srq_1_0, handle), 24);
         assert_eq!(offset_of!(ibv_srq_1_0, mutex), 32);
-        assert_eq!(offset_of!(ibv_srq_1_0, cond), 72);
-        assert_eq!(offset_of!(ibv_srq_1_0, events_completed), 120);
-        assert_eq!(offset_of!(ibv_srq_1_0, real_srq), 128);
+        assert_eq!(offset_of!(ibv_srq_1_0, cond), 72 + mx);
+        assert_eq!(offset_of!(ibv_srq_1_0, events_completed), 120 + mx);
+        assert_eq!(offset_of!(ibv_srq_1_0, real_srq), 128 + mx);
 
-        assert_eq!(size_of::<ibv_qp_1_0>(), 168);
+        assert_eq!(size_of::<ibv_qp_1_0>(), 168 + mx);
         assert_eq!(offset_of!(ibv_qp_1_0, qp_context), 8);
         assert_eq!(offset_of!(ibv_qp_1_0, pd), 16);
         assert_eq!(offset_of!(ibv_qp_1_0, send_cq), 24);
@@ -297,19 +300,19 @@ mod tests {
         assert_eq!(offset_of!(ibv_qp_1_0, state), 56);
         assert_eq!(offset_of!(ibv_qp_1_0, qp_type), 60);
         assert_eq!(offset_of!(ibv_qp_1_0, mutex), 64);
-        assert_eq!(offset_of!(ibv_qp_1_0, cond), 104);
-        assert_eq!(offset_of!(ibv_qp_1_0, events_completed), 152);
-        assert_eq!(offset_of!(ibv_qp_1_0, real_qp), 160);
+        assert_eq!(offset_of!(ibv_qp_1_0, cond), 104 + mx);
+        assert_eq!(offset_of!(ibv_qp_1_0, events_completed), 152 + mx);
+        assert_eq!(offset_of!(ibv_qp_1_0, real_qp), 160 + mx);
 
-        assert_eq!(size_of::<ibv_cq_1_0>(), 128);
+        assert_eq!(size_of::<ibv_cq_1_0>(), 128 + mx);
         assert_eq!(offset_of!(ibv_cq_1_0, cq_context), 8);
         assert_eq!(offset_of!(ibv_cq_1_0, handle), 16);
         assert_eq!(offset_of!(ibv_cq_1_0, cqe), 20);
         assert_eq!(offset_of!(ibv_cq_1_0, mutex), 24);
-        assert_eq!(offset_of!(ibv_cq_1_0, cond), 64);
-        assert_eq!(offset_of!(ibv_cq_1_0, comp_events_completed), 112);
-        assert_eq!(offset_of!(ibv_cq_1_0, async_events_completed), 116);
-        assert_eq!(offset_of!(ibv_cq_1_0, real_cq), 120);
+        assert_eq!(offset_of!(ibv_cq_1_0, cond), 64 + mx);
+        assert_eq!(offset_of!(ibv_cq_1_0, comp_events_completed), 112 + mx);
+        assert_eq!(offset_of!(ibv_cq_1_0, async_events_completed), 116 + mx);
+        assert_eq!(offset_of!(ibv_cq_1_0, real_cq), 120 + mx);
 
         assert_eq!(size_of::<ibv_ah_1_0>(), 32);
         assert_eq!(offset_of!(ibv_ah_1_0, pd), 8);

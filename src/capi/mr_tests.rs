@@ -104,7 +104,9 @@ unsafe extern "C" fn fake_rereg(
     len: usize,
     _acc: c_int,
 ) -> c_int {
-    if len == 3 * 4096 { libc::EINVAL } else { 0 }
+    // SAFETY: sysconf has no memory effects.
+    let pg = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+    if len == 3 * pg { libc::EINVAL } else { 0 }
 }
 
 /// A context whose private part holds the fake ops (no device, no command channel).
@@ -135,18 +137,22 @@ fn registration_marks_pages_dontfork() {
         eprintln!("fork protection unavailable or unneeded here: nothing to check");
         return;
     }
+    // The target's page size (4 KiB on x86_64, often 64 KiB on arm64 and ppc64el kernels): a
+    // registration of one page's length from inside page 1 covers pages 1 and 2.
+    // SAFETY: sysconf has no memory effects.
+    let pg = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
     // SAFETY: our own mapping of 4 pages, a fake context and PD; the verbs' C contracts.
     unsafe {
         let base = libc::mmap(
             null_mut(),
-            4 * 4096,
+            4 * pg,
             libc::PROT_READ | libc::PROT_WRITE,
             libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
             -1,
             0,
         );
         assert_ne!(base, libc::MAP_FAILED);
-        let page = |i: usize| base.cast::<u8>().add(i * 4096);
+        let page = |i: usize| base.cast::<u8>().add(i * pg);
         let marks = || (0..4).map(|i| dontfork(page(i))).collect::<Vec<_>>();
         let mut pd = ibv_pd {
             context: fake_context(),
@@ -155,11 +161,11 @@ fn registration_marks_pages_dontfork() {
         let lw = crate::abi::verbs::ibv_access_flags::IBV_ACCESS_LOCAL_WRITE as c_int;
 
         // Registered: its pages (an unaligned range widens to whole pages), and only those.
-        let mr = ibv_reg_mr(&mut pd, page(1).add(100).cast(), 4096, lw);
+        let mr = ibv_reg_mr(&mut pd, page(1).add(100).cast(), pg, lw);
         assert!(!mr.is_null());
         assert_eq!(
             ((*mr).pd, (*mr).context, (*mr).length),
-            (&raw mut pd, pd.context, 4096)
+            (&raw mut pd, pd.context, pg)
         );
         assert_eq!(marks(), [false, true, true, false]);
         // Optional access bits are dropped for a device that does not support them.
@@ -170,19 +176,19 @@ fn registration_marks_pages_dontfork() {
         // A provider failure undoes the mark and keeps the provider's errno.
         crate::sys::set_errno(0);
         let atomic = crate::abi::verbs::ibv_access_flags::IBV_ACCESS_REMOTE_ATOMIC as c_int;
-        assert!(ibv_reg_mr(&mut pd, page(0).cast(), 4096, lw | atomic).is_null());
+        assert!(ibv_reg_mr(&mut pd, page(0).cast(), pg, lw | atomic).is_null());
         assert_eq!(
             (crate::sys::errno(), marks()),
             (libc::EACCES, vec![false; 4])
         );
 
         // On-demand MRs pin nothing; neither do dma-buf ones (ibv_reg_mr_ex with FD).
-        let odp = ibv_reg_mr(&mut pd, page(0).cast(), 4096, lw | ODP);
+        let odp = ibv_reg_mr(&mut pd, page(0).cast(), pg, lw | ODP);
         assert_eq!(marks(), [false; 4]);
         assert_eq!(ibv_dereg_mr(odp), 0);
         let mut a: ibv_mr_init_attr = core::mem::zeroed();
         a.comp_mask = FD | FD_OFFSET | IOVA;
-        a.length = 4096;
+        a.length = pg;
         a.addr = page(0).cast();
         let dmabuf = ibv_reg_mr_ex(&mut pd, &mut a);
         assert!(!dmabuf.is_null());
@@ -205,19 +211,19 @@ fn registration_marks_pages_dontfork() {
         // rereg to a new translation moves the mark; a failing one leaves the old.
         let t = IBV_REREG_MR_CHANGE_TRANSLATION as c_int;
         assert_eq!(
-            ibv_rereg_mr(ex, t, null_mut(), page(2).cast(), 2 * 4096, 0),
+            ibv_rereg_mr(ex, t, null_mut(), page(2).cast(), 2 * pg, 0),
             0
         );
-        assert_eq!(((*ex).addr, (*ex).length), (page(2).cast(), 2 * 4096));
+        assert_eq!(((*ex).addr, (*ex).length), (page(2).cast(), 2 * pg));
         assert_eq!(marks(), [false, false, true, true]);
         assert_eq!(
-            ibv_rereg_mr(ex, t, null_mut(), page(0).cast(), 3 * 4096, 0),
+            ibv_rereg_mr(ex, t, null_mut(), page(0).cast(), 3 * pg, 0),
             IBV_REREG_MR_ERR_CMD as c_int
         );
         assert_eq!(marks(), [false, false, true, true]);
         assert_eq!(ibv_dereg_mr(ex), 0);
         assert_eq!(marks(), [false; 4]);
         assert_eq!(ibv_dereg_mr(dmabuf), 0);
-        libc::munmap(base, 4 * 4096);
+        libc::munmap(base, 4 * pg);
     }
 }

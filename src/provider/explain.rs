@@ -235,7 +235,7 @@ pub fn loader_search_dirs(get: impl Fn(&str) -> Option<OsString>, trusted: bool)
             out.push(p);
         }
     };
-    if trusted && let Some(v) = get("LD_LIBRARY_PATH") {
+    if let Some(v) = trusted.then(|| get("LD_LIBRARY_PATH")).flatten() {
         for d in v.as_bytes().split(|c| *c == b':' || *c == b';') {
             if !d.is_empty() {
                 add(PathBuf::from(OsString::from_vec(d.to_vec())));
@@ -512,9 +512,8 @@ fn candidate_file(
             }
         });
     };
-    if let Some((min, max)) = known::kernel_abi_range(k.config_name)
-        && (dev.abi_ver < min || dev.abi_ver > max)
-    {
+    let range = known::kernel_abi_range(k.config_name);
+    if let Some((min, max)) = range.filter(|&(min, max)| dev.abi_ver < min || dev.abi_ver > max) {
         return Err(Reason::KernelAbi {
             provider: k.ops_name.to_string(),
             abi: dev.abi_ver,

@@ -309,9 +309,7 @@ pub fn load_name(
     }
     if let Some((_, lib)) = &out.loaded {
         let late = registry.movable_tokens(pos);
-        if !late.is_empty()
-            && let Some(obj) = lib.object_id()
-        {
+        if let Some(obj) = (!late.is_empty()).then(|| lib.object_id()).flatten() {
             let mine: Vec<usize> = late
                 .into_iter()
                 .filter(|t| dl::object_containing(*t) == Some(obj))

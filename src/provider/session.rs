@@ -260,11 +260,13 @@ impl<'a> LazySource<'a> {
         let first = self.first_known.get_or_insert_with(|| {
             let mut v: Vec<(String, usize)> = Vec::new();
             for (i, n) in names.iter().enumerate() {
-                if n.first.is_none()
-                    && let Some(k) = hints.known(i, n)
-                    && !v.iter().any(|(o, _)| o == k.ops_name())
-                {
-                    v.push((k.ops_name().to_owned(), i));
+                if n.first.is_some() {
+                    continue;
+                }
+                if let Some(k) = hints.known(i, n) {
+                    if !v.iter().any(|(o, _)| o == k.ops_name()) {
+                        v.push((k.ops_name().to_owned(), i));
+                    }
                 }
             }
             v
@@ -409,9 +411,8 @@ pub fn match_devices_with<H: Hooks<Arc<DriverEntry>>>(
         if results.iter().all(Option::is_some) {
             return results;
         }
-        if plan.ensure_started(registry, read_config)
-            && let Some(names) = plan.names()
-        {
+        let started = plan.ensure_started(registry, read_config);
+        if let Some(names) = started.then(|| plan.names()).flatten() {
             // rdma-core's load moment: it loads every name now, and a failed load prints its
             // warning now; so does ours for every name that might fail.
             for (pos, name) in names.names.iter().enumerate() {

@@ -151,8 +151,10 @@ macro_rules! install_op {
     };
     // Private table only.
     ($table:ident, $vctx:ident, $src:ident, $front:ident; private $op:ident) => {
-        if PRIVATE && let Some(f) = op!($src, $op) {
-            $table.$op = Some(f);
+        if PRIVATE {
+            if let Some(f) = op!($src, $op) {
+                $table.$op = Some(f);
+            }
         }
     };
     // A public slot in front of the common part, where the context's ABI has it.

@@ -22,10 +22,22 @@ pub struct ibv_command_buffer {
     pub hdr: ib_uverbs_ioctl_hdr,
 }
 
+/// The mask of the `n`th one-bit field of `bitfield_1` in declaration order: the target ABI's
+/// bitfield order, the low bit first on a little-endian target and the high bit first on a
+/// big-endian one (s390x: 0x80, 0x40, 0x20), as gcc lays out `cmd_ioctl.h`'s `unsigned int
+/// buffer_error:1, ...` (tests/abi_layout_kern.rs compiles that bitfield with the target's gcc).
+const fn field_bit(n: u32) -> u8 {
+    if cfg!(target_endian = "big") {
+        0x80 >> n
+    } else {
+        1 << n
+    }
+}
+
 impl ibv_command_buffer {
-    const BUFFER_ERROR: u8 = 1 << 0;
-    const FALLBACK_REQUIRE_EX: u8 = 1 << 1;
-    const FALLBACK_IOCTL_ONLY: u8 = 1 << 2;
+    pub const BUFFER_ERROR: u8 = field_bit(0);
+    pub const FALLBACK_REQUIRE_EX: u8 = field_bit(1);
+    pub const FALLBACK_IOCTL_ONLY: u8 = field_bit(2);
 
     const fn with_bit(bits: u8, bit: u8, on: bool) -> u8 {
         if on { bits | bit } else { bits & !bit }

@@ -148,7 +148,7 @@ mod fake {
             *b = p as usize;
             *b.add(1) = size;
             *b.add(2) = pd as usize;
-            *b.add(3) = 0xffff_ffff; // dmabuf_fd -1, padding 0
+            *b.add(3).cast::<i32>() = -1; // dmabuf_fd -1 (an int at byte 24, either byte order)
             *buf = b.cast();
             p
         }

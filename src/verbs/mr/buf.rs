@@ -97,9 +97,10 @@ pub(crate) fn free_buf(buf: Ptr<ibv_buf>) {
     // SAFETY: a handle from alloc_buf: a live Buf, or the provider's own.
     let pd = unsafe { (*b.cast::<Buf>()).pd };
     // SAFETY: the buffer's PD, live while its buffers are (the C contract).
-    if let Ok(pd) = unsafe { Pd::from_raw(pd) }
-        && let Some(f) = pd.ops().free_buf
-    {
+    let free_buf = unsafe { Pd::from_raw(pd) }
+        .ok()
+        .and_then(|pd| pd.ops().free_buf);
+    if let Some(f) = free_buf {
         // SAFETY: an ABI-65 provider with `alloc_buf` frees its own buffers.
         return unsafe { f(b) };
     }

@@ -211,8 +211,10 @@ pub(crate) fn rereg(
         Ok(code as c_int)
     };
     let translate = f(IBV_REREG_MR_CHANGE_TRANSLATION);
-    if translate && let Err(e) = dontfork(addr, length) {
-        return failed(IBV_REREG_MR_ERR_DONT_FORK_NEW, e);
+    if translate {
+        if let Err(e) = dontfork(addr, length) {
+            return failed(IBV_REREG_MR_ERR_DONT_FORK_NEW, e);
+        }
     }
     let err = match mr.ops().rereg_mr {
         // SAFETY: the provider's op on its own MR; `pd` is the caller's.
@@ -238,8 +240,10 @@ pub(crate) fn rereg(
         }
         return Ok(0);
     }
-    if translate && let Err(e) = dofork(addr, length) {
-        return failed(IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW, e);
+    if translate {
+        if let Err(e) = dofork(addr, length) {
+            return failed(IBV_REREG_MR_ERR_CMD_AND_DO_FORK_NEW, e);
+        }
     }
     Ok(IBV_REREG_MR_ERR_CMD as c_int)
 }

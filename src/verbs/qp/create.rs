@@ -79,9 +79,7 @@ impl VqpLayout {
             // as `vqp` is).
             unsafe { p.write(mask) };
         }
-        if let Some(x) = xrcd
-            && self.xrcd + 8 <= size
-        {
+        if let Some(x) = xrcd.filter(|_| self.xrcd + 8 <= size) {
             let p = base.wrapping_add(self.xrcd).cast::<*mut verbs_xrcd>();
             // SAFETY: the caller's contract, inside `size` (checked just above), pointer-aligned as `vqp` is.
             unsafe { p.write(x) };

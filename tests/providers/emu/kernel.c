@@ -188,6 +188,14 @@ uint64_t emu_attr_u64(struct emu_req *r, uint16_t id, uint64_t dflt)
 		return dflt;
 	if (a->len == 0)
 		return a->data;
+	/* An inline attribute's value sits in the first len bytes of data, in the host's byte
+	 * order: read it as an integer of that size (on a big-endian host, copying 4 bytes into
+	 * the front of a u64 would give value << 32). */
+	switch (a->len) {
+	case 1: { uint8_t x; memcpy(&x, &a->data, 1); return x; }
+	case 2: { uint16_t x; memcpy(&x, &a->data, 2); return x; }
+	case 4: { uint32_t x; memcpy(&x, &a->data, 4); return x; }
+	}
 	memcpy(&v, &a->data, a->len < 8 ? a->len : 8);
 	return v;
 }
