@@ -26,6 +26,13 @@ use crate::sys::valgrind::{
 /// does not know atomic instructions, stops checking its bytes. Called once, before threads share
 /// it (the first device list does it for the library's).
 pub fn atomic_static<T>(a: &'static T) {
+    atomic_shared(a);
+}
+
+/// The same for an atomic in memory the library allocated (a cache a first use fills, where
+/// threads that race store the same value): called before threads share it. The heap block is
+/// tracked again once freed and allocated anew.
+pub fn atomic_shared<T>(a: &T) {
     untracked(core::ptr::from_ref(a).cast::<u8>() as usize, size_of::<T>());
 }
 

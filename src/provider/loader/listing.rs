@@ -127,6 +127,10 @@ impl DirListing {
         // (names longer than eight bytes may share a key), in ABI order.
         l.files
             .sort_unstable_by_key(|f| (f.key, core::cmp::Reverse(f.abi)));
+        // Threads listing devices at once may `stat` the same entry and store its kind together.
+        for f in &l.files {
+            crate::sys::sync::atomic_shared(&f.kind);
+        }
         l
     }
 
