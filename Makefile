@@ -53,8 +53,9 @@ CARGO      ?= cargo
 SHARED     := $(abspath $(CURDIR)/../shared)
 need-shared = $(if $(wildcard $(SHARED)/$(1)),,$(error $(SHARED)/$(1) is missing ($(2)): the shared folder must sit beside the checkout (README, "Set up and run")))
 
-# rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>.
-LIBVERSION := 1.18.65.0
+# rdma-core names the file libibverbs.so.1.<newest IBVERBS_1.x node>.<package version>: the file VERSION
+# (its one home; tools/facts checks its node against symbols.map in make lint).
+LIBVERSION := $(file < VERSION)
 # TARGET=<rust target> builds for another architecture (tools/arches; make cross runs it inside
 # tools/cross-root's Debian 13 root with CC=<triple>-gcc OBJCOPY=<triple>-objcopy):
 # target/<rust target>/release/libibverbs.so.1.
@@ -160,12 +161,14 @@ releases:
 	nohup nice -n 10 tools/rdma-core-builds > target/rdma-core-builds.txt 2> target/rdma-core-builds.log < /dev/null &
 	nohup nice -n 10 tools/cross-root setup > target/cross-root-setup.log 2>&1 < /dev/null &
 
-# The shape of the code: imports only down the layers and no circles (tools/layers), formatting,
+# The shape of the code: imports only down the layers and no circles (tools/layers), each fact (the
+# provider ABIs, the version) typed only in its home (tools/facts check), formatting,
 # clippy with every warning an error (the [lints] table in Cargo.toml adds the unsafe rules), the
 # API docs without a warning (cargo doc), and the committed symbols.map equal to what `make lib`
 # generated from the declarations.
 lint: lib
 	python3 tools/layers
+	python3 tools/facts check
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet -- symbols.map; then \
 	  git --no-pager diff --stat -- symbols.map; \
 	  echo "lint: symbols.map differs from the committed one (the #[export] declarations changed the ABI): review and commit it"; exit 1; fi

@@ -7,6 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::mem::{offset_of, size_of};
 
+#[path = "common/shared.rs"]
+mod shared;
+
 /// One type's layout as recorded in a TSV file.
 #[derive(Default)]
 struct CLayout {
@@ -15,11 +18,11 @@ struct CLayout {
     members: BTreeMap<String, (usize, String)>,
 }
 
-fn load(file: &str) -> BTreeMap<String, CLayout> {
-    let path = format!("{}/../shared/abi/{file}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("{path}: {e}: the ABI facts (../shared/abi) must sit beside the checkout (README)")
-    });
+/// The layouts of ../shared/abi's `file`, or None when the shared folder is missing.
+fn load(file: &str) -> Option<BTreeMap<String, CLayout>> {
+    let path = shared::file(&format!("abi/{file}"))?;
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let path = path.display();
     let mut out: BTreeMap<String, CLayout> = BTreeMap::new();
     for line in text
         .lines()
@@ -39,7 +42,7 @@ fn load(file: &str) -> BTreeMap<String, CLayout> {
                 .insert(cols[1].to_string(), (off, cols[4].to_string()));
         }
     }
-    out
+    Some(out)
 }
 
 /// What the Rust side says about one type.
@@ -94,7 +97,7 @@ macro_rules! layouts {
 const OPAQUE: &[&str] = &["pthread_mutex_t", "pthread_cond_t", "struct timespec"];
 
 fn check(tsv: &str, scope: &[&str], rust: Vec<RLayout>) {
-    let c = load(tsv);
+    let Some(c) = load(tsv) else { return };
     let mut errs = String::new();
     let by_c: BTreeMap<&str, &RLayout> = rust.iter().map(|r| (r.c, r)).collect();
     let missing: Vec<&str> = scope

@@ -101,14 +101,15 @@ fn load_name_failure_reports_like_rdma_core() {
     )
     .unwrap();
     // A build for a provider ABI this library lacks, beside it.
-    std::fs::write(d.join("libjunk-rdmav66.so"), "x").unwrap();
+    let u = loader::PROVIDER_ABIS[0].version + 1;
+    std::fs::write(d.join(format!("libjunk-rdmav{u}.so")), "x").unwrap();
     let reg = Registry::new();
     let dirs = [d.clone().into_os_string()];
     let out = loader::load_name(&reg, 0, &pname("junk"), &dirs);
     assert!(out.loaded.is_none());
-    // In the provider dir only the file its listing has (ABI 34); then every ABI (65, 64, 59,
-    // 57, 34) on the search path.
-    assert_eq!(out.failures.len(), 6);
+    // In the provider dir only the file its listing has (ABI 34); then every ABI, newest first, on
+    // the search path.
+    assert_eq!(out.failures.len(), 1 + loader::PROVIDER_ABIS.len());
     assert_eq!(out.failures[0].0.place, Place::ProviderDir);
     assert_eq!(out.failures[0].0.abi, 34);
     assert!(
@@ -117,8 +118,8 @@ fn load_name_failure_reports_like_rdma_core() {
         out.failures[0].1
     );
     assert_eq!(out.failures[1].0.place, Place::SearchPath);
-    assert_eq!(out.failures[1].0.abi, 65);
-    assert_eq!(out.failures[5].0.place, Place::SearchPath);
+    assert_eq!(out.failures[1].0.abi, loader::PROVIDER_ABIS[0].version);
+    assert_eq!(out.failures.last().unwrap().0.place, Place::SearchPath);
     assert_eq!(
         out.warning().unwrap(),
         "Warning: couldn't load driver 'libjunk-rdmav34.so': libjunk-rdmav34.so: cannot open shared object file: No such file or directory"
@@ -126,7 +127,10 @@ fn load_name_failure_reports_like_rdma_core() {
     // And ours: the file of the unknown ABI, with the node it needs.
     let w = out.foreign_warnings();
     assert_eq!(w.len(), 1, "{w:?}");
-    assert!(w[0].contains("libjunk-rdmav66.so") && w[0].contains("IBVERBS_PRIVATE_66"));
+    assert!(
+        w[0].contains(&format!("libjunk-rdmav{u}.so"))
+            && w[0].contains(&format!("IBVERBS_PRIVATE_{u}"))
+    );
     // An absolute name is tried once per ABI, with the suffix appended.
     let abs = d.join("libjunk");
     let out = loader::load_name(

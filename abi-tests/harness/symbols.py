@@ -1,5 +1,7 @@
 """Dynamic symbol table, SONAME, version nodes and load-ability of our libibverbs.so.1."""
 
+import importlib.machinery
+import importlib.util
 import os
 import re
 import subprocess
@@ -62,9 +64,17 @@ def chain_note(nodes):
             + ", ".join(private) + " standalone")
 
 
-# Each later provider ABI's private node, from the release that defines it: (ABI, symbol list).
-LATER_PABIS = [(57, "symbols-v57.0.txt"), (59, "symbols-v61.0.txt"), (64, "symbols-v64.0.txt"),
-               (65, "symbols-v65.0.txt")]
+def load_facts():
+    """tools/facts as a module: the provider ABIs read from their one home (edge/src/lib.rs) and the
+    release list standing for each (the oldest in ../shared/abi with its node)."""
+    path = str(Path(__file__).resolve().parents[2] / "tools" / "facts")
+    loader = importlib.machinery.SourceFileLoader("ibverbs_facts", path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
+
+
+FACTS = load_facts()
 
 # Names a node gained in a later release without a new provider ABI: rdma-core v62 and v63 kept
 # IBVERBS_PABI_VERSION 59 but added these two to IBVERBS_PRIVATE_59 (libibverbs.map.in of v62.0;
@@ -74,18 +84,20 @@ NODE_ADDITIONS = {59: ["ibv_cmd_export_dmabuf_fd", "ibv_cmd_query_port_speed"]}
 
 def later_private_nodes(shared, target):
     """The provider-private nodes the library serves next to the target's IBVERBS_PRIVATE_34: every
-    name of each later release's IBVERBS_PRIVATE_<N> (rdma-core 57.0, 61.0, 64.0, 65.0). A name's
-    default version is the oldest node that has it (IBVERBS_PRIVATE_34 for the target's), so in
-    later nodes it is a non-default twin (name@VERSION); a name per ABI
+    name of each later provider ABI's IBVERBS_PRIVATE_<N>, from the release list that stands for it
+    (`tools/facts symbol-list N`). A name's default version is the oldest node that has it
+    (IBVERBS_PRIVATE_34 for the target's), so in later nodes it is a non-default twin (name@VERSION); a name per ABI
     (`verbs_register_driver_<N>`) is its node's default; NODE_ADDITIONS adds the names a later
     release of the same ABI put in its node. See src/capi/pabi/mod.rs. A missing release list adds
     nothing."""
-    first = {s.split("@")[0]: 34 for s in target if s.endswith("@IBVERBS_PRIVATE_34")}
+    oldest, *later = FACTS.provider_abis()
+    first = {s.split("@")[0]: oldest for s in target if s.endswith(f"@IBVERBS_PRIVATE_{oldest}")}
     out = set()
-    for abi, f in LATER_PABIS:
-        path = shared / f
-        if not path.exists():
+    for abi in later:
+        f = FACTS.symbol_list(abi, str(shared)) if shared.is_dir() else None
+        if f is None:
             continue
+        path = shared / f
         node = f"IBVERBS_PRIVATE_{abi}"
         lines = [l.strip() for l in open(path)]
         lines += [f"{n}@@{node}" for n in NODE_ADDITIONS.get(abi, [])]

@@ -247,6 +247,11 @@ mod tests {
     use super::*;
     use crate::provider::elfneed::tests::provider_59;
 
+    /// Our library's file name, `libibverbs.so.<VERSION>` (the file VERSION is its one home).
+    fn ours() -> String {
+        format!("libibverbs.so.{}", include_str!("../../VERSION").trim())
+    }
+
     fn tmp(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("pabi59-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
@@ -292,7 +297,7 @@ mod tests {
         assert_eq!(detect(&q, 59).evidence, Evidence::Default { imports: None });
         // Another release's library and ours (65) are no evidence.
         std::fs::write(d.join("libibverbs.so.1.14.44.0"), b"").unwrap();
-        std::fs::write(d.join("libibverbs.so.1.18.65.0"), b"").unwrap();
+        std::fs::write(d.join(ours()), b"").unwrap();
         assert_eq!(detect(&q, 59).layout, NODE_V62);
         // v62 installed in the parent: layout 62.
         std::fs::write(d.join("libibverbs.so.1.15.62.0"), b"").unwrap();
@@ -358,7 +363,7 @@ mod tests {
         assert!(got.to_string().contains("v36-v53"), "{got}");
         // A PABI-59 release and ours are no evidence for ABI 34.
         std::fs::write(d.join("libibverbs.so.1.15.61.0"), b"").unwrap();
-        std::fs::write(d.join("libibverbs.so.1.18.65.0"), b"").unwrap();
+        std::fs::write(d.join(ours()), b"").unwrap();
         assert_eq!(detect(&p, 34).layout, 34);
         for (file, release, layout) in [
             ("libibverbs.so.1.11.34.0", 34, LAYOUT_V34),
@@ -388,7 +393,7 @@ mod tests {
         );
         // Link to ours (65): the newest ABI-34 file there decides.
         let _ = std::fs::remove_file(d.join("libibverbs.so.1"));
-        std::os::unix::fs::symlink("libibverbs.so.1.18.65.0", d.join("libibverbs.so.1")).unwrap();
+        std::os::unix::fs::symlink(ours(), d.join("libibverbs.so.1")).unwrap();
         assert_eq!(detect(&p, 34).layout, LAYOUT_V54);
         // An ABI with one layout is its own, whatever is beside it.
         assert_eq!(detect(&p, 64).layout, 64);

@@ -2,7 +2,7 @@
  * A small provider of our own for soft-RoCE (rxe) devices that can open a context and answer the
  * device and port queries, nothing else: enough for `ibv_devinfo -v`. One source for every provider
  * ABI; tests/provider-build/run builds it against our installed driver.h as librxe-rdmav34.so
- * (default) and librxe-rdmav<N>.so (-DIBVERBS_PABI_VERSION=N: 57, 59, 64, 65; and 59 in rdma-core
+ * (default) and librxe-rdmav<N>.so (-DIBVERBS_PABI_VERSION=N: each later ABI, `tools/facts`; and 59 in rdma-core
  * v62/v63's layout with -DIBVERBS_PABI_LAYOUT=62, which also answers the port speed through
  * ibv_cmd_query_port_speed, the import v62's mlx5 has and the library tells that layout by; and 34
  * in rdma-core v34's, v35's and v54-v56's layouts with -DIBVERBS_PABI_LAYOUT=32, 33 and 54, which

@@ -12,9 +12,10 @@ lib=${IBVERBS_RS_LIB:?}
 trixie=${IBVERBS_RS_TRIXIE:?}
 sid=${IBVERBS_RS_SID:?}  # Debian sid's providers (provider ABI 65)
 built=${IBVERBS_RS_BUILT:?}  # rdma-core v44's rxe built against our driver.h (tests/provider-build/run)
-# tests/provider-build/query_provider.c built for each later provider ABI ($query57 ... $query65)
+# tests/provider-build/query_provider.c built for each later provider ABI N: $query/N
 query=${IBVERBS_RS_QUERY:?}
-query57=$query/57; query59=$query/59; query64=$query/64; query65=$query/65
+# The provider ABIs, oldest first (tests/vm/run reads them from their home: tools/facts)
+abis=${IBVERBS_RS_PABIS:?}; oldest=${abis%% *}; later=${abis#* }; newest=${abis##* }
 pass=0; fail=0
 out=${IBVERBS_RS_VM_OUT:-$(mktemp -d)}; mkdir -p "$out"
 here=$(dirname "$0")
@@ -207,12 +208,11 @@ echo "# provider loading checks: $((SECONDS - t_prov))s"
 
 # Guard: the rxe provider built against our driver.h is the one a process under our library maps
 # with IBVERBS_RS_PROVIDER_DIR=$built (checks.txt and pairs.txt then compare it with Debian 12's).
-# The same for our own builds for the later provider ABIs ($query57 ... $query65). The other providers of those folders are
+# The same for our own builds for the later provider ABIs ($query/N). The other providers of those folders are
 # links to this machine's (tests/vm/run), which may be mapped: only the system's rxe may not.
 system_rxe='^(/usr)?/lib/[^/]*/(libibverbs/librxe-|libibverbs\.so)'
 for mode in libpath preload; do
-  for d in "$built/librxe-rdmav34.so" "$query57/librxe-rdmav57.so" "$query59/librxe-rdmav59.so" \
-           "$query64/librxe-rdmav64.so" "$query65/librxe-rdmav65.so"; do
+  for d in "$built/librxe-rdmav$oldest.so" $(for v in $later; do echo "$query/$v/librxe-rdmav$v.so"; done); do
     m=$(IBVERBS_RS_PROVIDER_DIR=${d%/*} run_mode $mode /usr/bin/python3 -c "$maps" 2>&1)
     if grep -qx "$d" <<<"$m" && ! grep -qE "$system_rxe" <<<"$m"; then
       echo "ok - vm: $d (built against our driver.h) mapped under our library ($mode; not the system's rxe)"
@@ -228,7 +228,12 @@ done
 while read -r line; do
   case "$line" in ''|'#'*) continue;; esac
   label=$line  # shown as written, before expansion
-  eval "check $line"
+  case "$line" in
+    # once for each later provider ABI, as $pabi (the label shows the number)
+    'each-later-pabi '*) line=${line#each-later-pabi }
+      for pabi in $later; do label=${line//\$pabi/$pabi}; eval "check $line"; done ;;
+    *) eval "check $line" ;;
+  esac
 done < "$(dirname "$0")/checks.txt"
 echo "# checks: ${SECONDS}s so far"
 fi

@@ -1,6 +1,6 @@
 //! What each provider ABI changed in the layouts a provider shares with the core, as data (read
-//! off rdma-core's `driver.h` and `verbs.h` of v34.0, v35.0 and v44 (ABI 34), v57.0 (57), v61.0
-//! and v62.1 (59), v64.0 (64) and v65 (65)).
+//! off rdma-core's `driver.h` and `verbs.h` of v34.0, v35.0, v44, v57.0, v61.0, v62.1, v64.0 and
+//! v65: the releases of each layout below).
 //!
 //! Two things changed from one layout to the next, both by addition:
 //! - `struct verbs_context_ops` gained ops, each at its alphabetical place ([`OPS_ADDED`]): a
@@ -33,7 +33,8 @@ use super::{verbs_context_ops, verbs_context_pabi34};
 use crate::abi::verbs::verbs_context;
 
 /// The provider ABIs, oldest first (`IBVERBS_PRIVATE_<N>`, `lib<name>-rdmav<N>.so`).
-pub const PROVIDER_ABIS: [u32; 5] = ibverbs_edge::provider_abis!();
+pub const PROVIDER_ABIS: [u32; ibverbs_edge::provider_abis!().len()] =
+    ibverbs_edge::provider_abis!();
 
 /// The newest provider ABI, whose layout `verbs_context_ops` and the public `verbs_context` are.
 pub const NEWEST: u32 = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1];
