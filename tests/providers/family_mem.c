@@ -6,8 +6,9 @@
  * a DM larger than the device's max_dm_size).
  *
  * lifecycle mr: the MR variants beyond ibv_reg_mr: an ODP MR (IBV_ACCESS_ON_DEMAND) prefetched
- * with ibv_advise_mr (and a plain MR's key refused), the ODP MR imported again by its handle
- * (ibv_import_mr: QUERY_MR), and a dma-buf MR on a memfd (ibv_reg_dmabuf_mr; a closed fd: EBADF).
+ * with ibv_advise_mr (a plain MR's key and an empty list refused), the ODP MR imported again by
+ * its handle (ibv_import_mr: QUERY_MR; a handle that is none refused), and a dma-buf MR on a
+ * memfd (ibv_reg_dmabuf_mr; a closed fd: EBADF).
  * Every result printed; a step that fails skips what needs it.
  */
 #define _GNU_SOURCE
@@ -103,6 +104,11 @@ void family_mr(struct ibv_context *ctx)
 			result("advise_mr PREFETCH (not ODP)",
 			       ibv_advise_mr(pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, &sge, 1));
 		}
+		result("advise_mr (no sge)", ibv_advise_mr(pd, IBV_ADVISE_MR_ADVICE_PREFETCH, 0, &sge, 0));
+		errno = 0;
+		imported = ibv_import_mr(pd, 1000);
+		if (made("import_mr (no such handle)", imported))
+			ibv_unimport_mr(imported);
 		errno = 0;
 		imported = ibv_import_mr(pd, odp->handle);
 		if (made("import_mr", imported))
