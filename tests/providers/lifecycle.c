@@ -5,7 +5,8 @@
  * object are skipped; everything that was made is destroyed again at the end, in reverse order.
  *
  *   lifecycle [-q] [FAMILY]   -q: print only the step results, not the attributes; FAMILY: instead
- *                             of the lifecycle, one family's (family_*.c: xrc)
+ *                             of the lifecycle, one family's (family_*.c: xrc, dm, mr,
+ *                             mcast, cqmod)
  *
  * The memory registered lives at a fixed address (FIXED_BASE), so the command stream shows the
  * same start address under both libraries.
@@ -369,6 +370,14 @@ int main(int argc, char **argv)
 	if (family) {
 		if (!strcmp(family, "xrc"))
 			family_xrc(ctx);
+		else if (!strcmp(family, "dm"))
+			family_dm(ctx);
+		else if (!strcmp(family, "mr"))
+			family_mr(ctx);
+		else if (!strcmp(family, "mcast"))
+			family_mcast(ctx);
+		else if (!strcmp(family, "cqmod"))
+			family_cqmod(ctx);
 		else
 			printf("family %s: unknown\n", family);
 		result("close_device", ibv_close_device(ctx));

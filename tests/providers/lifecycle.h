@@ -24,5 +24,11 @@ void skip(const char *step);
 /* XRC: a domain, an XRC SRQ, an XRC_SEND and an XRC_RECV QP, the receive QP opened again by
  * number, the domain and the shared QP refused while in use, everything destroyed. */
 void family_xrc(struct ibv_context *ctx);
+/* family_mem.c: device memory (dm); ODP with advise_mr, import_mr, dma-buf MRs (mr). */
+void family_dm(struct ibv_context *ctx);
+void family_mr(struct ibv_context *ctx);
+/* family_mcast.c: multicast groups of a UD QP (mcast); CQ moderation (cqmod). */
+void family_mcast(struct ibv_context *ctx);
+void family_cqmod(struct ibv_context *ctx);
 
 #endif

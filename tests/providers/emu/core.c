@@ -87,6 +87,7 @@ static const struct wdesc extended[] = {
 					      sizeof(struct ib_uverbs_ex_create_qp_resp) },
 	[IB_USER_VERBS_EX_CMD_MODIFY_QP] = { "EX_MODIFY_QP", sizeof(struct ib_uverbs_ex_modify_qp),
 					      sizeof(struct ib_uverbs_ex_modify_qp_resp) },
+	[IB_USER_VERBS_EX_CMD_MODIFY_CQ] = { "EX_MODIFY_CQ", sizeof(struct ib_uverbs_ex_modify_cq), 0 },
 };
 #undef W
 
@@ -193,6 +194,17 @@ static int ex_query_device(struct emu_req *r)
 	resp.max_wq_type_rq = 0;
 	resp.raw_packet_caps = 0;
 	resp.cq_moderation_caps.max_cq_moderation_count = 0;
+	if (r->dev->odp) {
+		resp.odp_caps.general_caps = 1; /* IB_ODP_SUPPORT */
+		resp.odp_caps.per_transport_caps.rc_odp_caps = 0xf; /* SEND, RECV, WRITE, READ */
+		resp.odp_caps.per_transport_caps.ud_odp_caps = 0x1;
+	}
+	if (r->dev->cq_moderation) {
+		resp.cq_moderation_caps.max_cq_moderation_count = 0xffff;
+		resp.cq_moderation_caps.max_cq_moderation_period = 4095;
+	}
+	if (r->dev->dm)
+		resp.max_dm_size = EMU_DM_MAX;
 	n = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
 	if (r->short_answer)
 		n = offsetof(struct ib_uverbs_ex_query_device_resp, odp_caps);

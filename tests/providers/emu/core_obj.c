@@ -67,6 +67,7 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 	if (type == UVERBS_OBJECT_SRQ && o->xrcd != ~0u)
 		use(r->ctx, UVERBS_OBJECT_CQ, o->scq, -1);
 	use(r->ctx, UVERBS_OBJECT_XRCD, o->xrcd, -1);
+	use(r->ctx, UVERBS_OBJECT_DM, o->dm, -1);
 	use(r->ctx, UVERBS_OBJECT_QP, o->shared, -1);
 	if (type == UVERBS_OBJECT_QP) {
 		if (o->pd != ~0u)
@@ -137,11 +138,16 @@ static int reg_mr(struct emu_req *r, const struct ib_uverbs_reg_mr *c, struct ib
 		return EINVAL;
 	if ((c->start & 4095) != (c->hca_va & 4095) || !c->length)
 		return EINVAL;
+	if ((c->access_flags & IB_UVERBS_ACCESS_ON_DEMAND) && !r->dev->odp)
+		return EOPNOTSUPP;
 	mr = emu_obj_new(r->ctx, UVERBS_OBJECT_MR, &h);
 	if (!mr)
 		return ENOMEM;
 	mr->num = emu_next_num(r->ctx, UVERBS_OBJECT_MR) << 8;
 	mr->pd = c->pd_handle;
+	mr->length = c->length;
+	mr->iova = c->hca_va;
+	mr->odp = c->access_flags & IB_UVERBS_ACCESS_ON_DEMAND;
 	ret = drv(r)->reg_mr ? drv(r)->reg_mr(r, mr) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, h);
@@ -648,7 +654,8 @@ int emu_obj_write(struct emu_req *r)
 	}
 	case IB_USER_VERBS_CMD_ATTACH_MCAST:
 	case IB_USER_VERBS_CMD_DETACH_MCAST:
-		return 0;
+	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_CQ:
+		return emu_mcast_write(r);
 	}
 	return emu_xrc_write(r);
 }
@@ -805,7 +812,9 @@ int emu_obj_ioctl(struct emu_req *r)
 	case UVERBS_OBJECT_MR:
 		if (meth == UVERBS_METHOD_MR_DESTROY)
 			return destroy(r, obj, attr_handle(r, UVERBS_ATTR_DESTROY_MR_HANDLE), NULL);
-		return EPROTONOSUPPORT;
+		return emu_mem_ioctl(r);
+	case UVERBS_OBJECT_DM:
+		return emu_mem_ioctl(r);
 	}
 	return EPROTONOSUPPORT;
 }
@@ -874,7 +883,11 @@ char emu_obj_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 	case UVERBS_OBJECT_XRCD:
 		return attr == 0 ? 'h' : 0;
 	case UVERBS_OBJECT_MR:
+		if (meth != UVERBS_METHOD_MR_DESTROY)
+			return emu_mem_attr_kind(obj, meth, attr);
 		return meth == UVERBS_METHOD_MR_DESTROY && attr == 0 ? 'h' : 0;
+	case UVERBS_OBJECT_DM:
+		return emu_mem_attr_kind(obj, meth, attr);
 	}
 	return 0;
 }
@@ -889,4 +902,5 @@ void emu_ctx_release(struct emu_ctx *c)
 		if (c->obj[h].live && d && d->destroy)
 			d->destroy(c, &c->obj[h]);
 	memset(c->obj, 0, sizeof(c->obj));
+	emu_mcast_release(c);
 }

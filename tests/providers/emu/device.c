@@ -30,17 +30,18 @@
 static const struct emu_dev devices[] = {
 	{ .provider = "mlx5", .ibdev = "mlx5_0", .driver_id = RDMA_DRIVER_MLX5, .abi_ver = 1, .node_type = 1,
 	  .pci_vendor = 0x15b3, .pci_device = 0x1017, .protocol = "ib", IB, .vendor_id = 0x02c9,
-	  .vendor_part_id = 4119, .node_guid = 0x0c42a10300658f2eull, LIMITS, .xrc = true },
+	  .vendor_part_id = 4119, .node_guid = 0x0c42a10300658f2eull, LIMITS, .xrc = true,
+	  .dm = true, .odp = true, .dmabuf = true, .mcast = true, .cq_moderation = true },
 	{ .provider = "mlx4", .ibdev = "mlx4_0", .driver_id = RDMA_DRIVER_MLX4, .abi_ver = 4, .node_type = 1,
 	  .pci_vendor = 0x15b3, .pci_device = 0x1003, .protocol = "ib", IB, .vendor_id = 0x02c9,
-	  .vendor_part_id = 4099, .node_guid = 0x0002c90300a1b2c0ull, LIMITS },
+	  .vendor_part_id = 4099, .node_guid = 0x0002c90300a1b2c0ull, LIMITS, .mcast = true },
 	{ .provider = "efa", .ibdev = "efa_0", .driver_id = RDMA_DRIVER_EFA, .abi_ver = 1, .node_type = 7,
 	  .pci_vendor = 0x1d0f, .pci_device = 0xefa1, .protocol = "unspecified", .link_layer = 0,
 	  .vendor_id = 0x1d0f, .vendor_part_id = 0xefa1, .node_guid = 0x0a1b2c3d4e5f6071ull, LIMITS,
 	  .qp_types = 1 << IB_UVERBS_QPT_UD | 1u << 31, .max_srq = 0 },
 	{ .provider = "irdma", .ibdev = "irdma0", .driver_id = RDMA_DRIVER_IRDMA, .abi_ver = 5, .node_type = 1,
 	  .pci_vendor = 0x8086, .pci_device = 0x1592, .protocol = "roce", ETH, .vendor_id = 0x8086,
-	  .vendor_part_id = 0x1592, .node_guid = 0x3efdfefffe9b2c10ull, LIMITS },
+	  .vendor_part_id = 0x1592, .node_guid = 0x3efdfefffe9b2c10ull, LIMITS, .mcast = true },
 	{ .provider = "bnxt_re", .ibdev = "bnxt_re0", .driver_id = RDMA_DRIVER_BNXT_RE, .abi_ver = 1,
 	  .node_type = 1, .pci_vendor = 0x14e4, .pci_device = 0x16d7, .protocol = "roce", ETH,
 	  .vendor_id = 0x14e4, .vendor_part_id = 0x16d7, .node_guid = 0x0a0b0cfffe0d0e0full, LIMITS },
@@ -74,7 +75,7 @@ static const struct emu_dev devices[] = {
 	  LIMITS, .qp_types = 1 << IB_UVERBS_QPT_RC },
 	{ .provider = "rxe", .ibdev = "rxe0", .driver_id = RDMA_DRIVER_RXE, .abi_ver = 2, .node_type = 1,
 	  .protocol = "roce", ETH, .vendor_id = 0xffffff, .vendor_part_id = 0,
-	  .node_guid = 0x7221abfffe8af353ull, LIMITS },
+	  .node_guid = 0x7221abfffe8af353ull, LIMITS, .mcast = true },
 };
 
 const struct emu_dev *emu_dev_find(const char *provider)

@@ -189,6 +189,23 @@ static int create_ah(struct emu_req *r, struct emu_obj *ah)
 	return 0;
 }
 
+/* DM_ALLOC's driver part (mlx5_ib_alloc_dm): MEMIC only (the other types need steering ICM), the
+ * page index of its mmap entry (the lowest free) and the start offset within that page. */
+static int alloc_dm(struct emu_req *r, struct emu_obj *dm)
+{
+	uint64_t type = emu_attr_u64(r, MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE, MLX5_IB_UAPI_DM_TYPE_MEMIC);
+	uint64_t start = 0;
+	uint16_t idx = 0;
+
+	if (type != MLX5_IB_UAPI_DM_TYPE_MEMIC)
+		return EOPNOTSUPP;
+	while (emu_dm_mmap_check(r->ctx, idx, PAGE) == 0)
+		idx++;
+	dm->num = idx;
+	emu_attr_out(r, MLX5_IB_ATTR_ALLOC_DM_RESP_START_OFFSET, &start, sizeof(start));
+	return emu_attr_out(r, MLX5_IB_ATTR_ALLOC_DM_RESP_PAGE_INDEX, &idx, sizeof(idx));
+}
+
 /* MLX5_IB_OBJECT_UAR: a dynamically allocated UAR page. */
 static int uar_ioctl(struct emu_req *r)
 {
@@ -246,6 +263,8 @@ static char attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 		return 'h';
 	if (obj == MLX5_IB_OBJECT_DEVX && meth == MLX5_IB_METHOD_DEVX_OTHER)
 		return attr == MLX5_IB_ATTR_DEVX_OTHER_CMD_IN ? 'i' : 'o';
+	if (obj == UVERBS_OBJECT_DM && meth == UVERBS_METHOD_DM_ALLOC)
+		return attr == MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE ? 'c' : 'o';
 	if (obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_QUERY_CONTEXT)
 		return attr == MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX ? 'o' : 0;
 	return 0;
@@ -259,6 +278,8 @@ static int mmap_check(struct emu_ctx *c, void *addr, size_t len, int prot, off_t
 	if ((uint64_t)off >= ENTRY_BASE)
 		return emu_key_check(c, len, off);
 	decode(off, &cmd, &idx);
+	if (cmd == MLX5_IB_MMAP_DEVICE_MEM)
+		return emu_dm_mmap_check(c, idx, len);
 	if (len != PAGE)
 		return EINVAL;
 	switch (cmd) {
@@ -287,6 +308,7 @@ const struct emu_drv emu_drv_mlx5 = {
 	.modify_qp = modify_qp,
 	.create_srq = create_srq,
 	.create_ah = create_ah,
+	.alloc_dm = alloc_dm,
 	.ioctl = ioctl,
 	.attr_kind = attr_kind,
 	.mmap = mmap_check,

@@ -96,6 +96,7 @@ struct emu_obj *emu_obj_new(struct emu_ctx *c, uint16_t type, uint32_t *handle)
 			c->obj[h].channel = -1;
 			c->obj[h].xrcd = ~0u;
 			c->obj[h].shared = ~0u;
+			c->obj[h].dm = ~0u;
 			*handle = h;
 			return &c->obj[h];
 		}
@@ -247,11 +248,9 @@ static bool has_uhw(uint16_t obj, uint16_t meth)
 	case UVERBS_OBJECT_SRQ:
 	case UVERBS_OBJECT_WQ:
 		return meth == 0; /* CREATE */
-	case UVERBS_OBJECT_DM:
 	case UVERBS_OBJECT_FLOW_ACTION:
 		return meth == 0;
-	case UVERBS_OBJECT_MR:
-		return meth == UVERBS_METHOD_REG_DMABUF_MR || meth == UVERBS_METHOD_DM_MR_REG;
+	/* DM_ALLOC, DM_MR_REG, REG_DMABUF_MR: no UHW; mlx5's DM attributes are its own (0x1000 up) */
 	}
 	return false;
 }

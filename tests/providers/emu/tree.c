@@ -17,6 +17,14 @@ int main(int argc, char **argv)
 		d = emu_dev_find(argv[2]);
 		if (d && d->xrc)
 			printf("xrc\n");
+		if (d && d->dm)
+			printf("dm\n");
+		if (d && (d->odp || d->dmabuf))
+			printf("mr\n");
+		if (d && d->mcast)
+			printf("mcast\n");
+		if (d && d->cq_moderation)
+			printf("cqmod\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

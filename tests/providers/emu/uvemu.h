@@ -59,7 +59,11 @@ struct emu_dev {
 	uint32_t num_comp_vectors;
 	uint32_t qp_types;     /* 1 << IB_UVERBS_QPT_* the kernel driver creates (0: RC, UC, UD); bit 31: DRIVER */
 	bool xrc;              /* the driver has XRC domains (alloc_xrcd): XRC SRQs, XRC_INI/XRC_TGT QPs */
+	bool dm, odp, dmabuf;  /* core_mem.c: device memory (alloc_dm), ODP MRs and advise_mr, dma-buf MRs */
+	bool mcast;            /* core_mcast.c: attach_mcast/detach_mcast on UD QPs */
+	bool cq_moderation;    /* core_mcast.c: modify_cq (CQ moderation) */
 };
+#define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
 
 const struct emu_dev *emu_dev_find(const char *provider);
@@ -95,6 +99,9 @@ struct emu_obj {
 	uint32_t pd, scq, rcq, srq; /* handles of the objects this one uses */
 	uint32_t xrcd;        /* XRC SRQ, XRC_TGT QP: its domain (~0u: none) */
 	uint32_t shared;      /* a QP opened by OPEN_QP: the XRC_TGT QP it shares (~0u: none) */
+	uint64_t length, iova; /* MR: what it registers (QUERY_MR); DM: its size */
+	uint32_t dm;          /* DM MR: its DM (~0u: none) */
+	bool odp;             /* MR: on-demand paging */
 	uint32_t usecnt;      /* objects using this one (destroying it then is EBUSY) */
 	int channel;          /* CQ: its completion channel's fd, or -1 */
 	uint32_t comp_events, async_events; /* events read by the user (reported at destroy) */
@@ -213,6 +220,13 @@ void emu_obj_use(struct emu_ctx *c, uint16_t type, uint32_t h, int d);
 int emu_obj_destroy(struct emu_req *r, uint16_t type, uint32_t h);
 /* core_xrc.c: OPEN_XRCD, CLOSE_XRCD, OPEN_QP; EOPNOTSUPP for any other command. */
 int emu_xrc_write(struct emu_req *r);
+/* core_mem.c: the DM object and the MR methods but REG_MR/DESTROY; their attributes' kinds; a DM's mmap. */
+int emu_mem_ioctl(struct emu_req *r);
+char emu_mem_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
+int emu_dm_mmap_check(struct emu_ctx *c, uint32_t num, size_t len);
+/* core_mcast.c: ATTACH_MCAST, DETACH_MCAST, EX_MODIFY_CQ; a context's groups dropped at its close. */
+int emu_mcast_write(struct emu_req *r);
+void emu_mcast_release(const struct emu_ctx *c);
 
 /* ---- providers (drv_*.c) ---- */
 
@@ -234,6 +248,8 @@ struct emu_drv {
 	int (*modify_qp)(struct emu_req *r, struct emu_obj *qp);
 	int (*create_srq)(struct emu_req *r, struct emu_obj *srq, uint32_t *max_wr, uint32_t *max_sge);
 	int (*create_ah)(struct emu_req *r, struct emu_obj *ah);
+	/* DM_ALLOC: the driver's attributes and dm->num (its mmap index); without it EOPNOTSUPP. */
+	int (*alloc_dm)(struct emu_req *r, struct emu_obj *dm);
 	int (*destroy)(struct emu_ctx *c, struct emu_obj *o);
 	/* Driver-namespace ioctl methods; EPROTONOSUPPORT when unknown. */
 	int (*ioctl)(struct emu_req *r);
