@@ -5,7 +5,7 @@
  * object are skipped; everything that was made is destroyed again at the end, in reverse order.
  *
  *   lifecycle [-q] [FAMILY]   -q: print only the step results, not the attributes; FAMILY: instead
- *                             of the lifecycle, one family's (family_*.c: xrc)
+ *                             of the lifecycle, one family's (family_*.c: xrc, wq, flow)
  *
  * The memory registered lives at a fixed address (FIXED_BASE), so the command stream shows the
  * same start address under both libraries.
@@ -369,6 +369,10 @@ int main(int argc, char **argv)
 	if (family) {
 		if (!strcmp(family, "xrc"))
 			family_xrc(ctx);
+		else if (!strcmp(family, "wq"))
+			family_wq(ctx);
+		else if (!strcmp(family, "flow"))
+			family_flow(ctx);
 		else
 			printf("family %s: unknown\n", family);
 		result("close_device", ibv_close_device(ctx));

@@ -24,5 +24,11 @@ void skip(const char *step);
 /* XRC: a domain, an XRC SRQ, an XRC_SEND and an XRC_RECV QP, the receive QP opened again by
  * number, the domain and the shared QP refused while in use, everything destroyed. */
 void family_xrc(struct ibv_context *ctx);
+/* WQs: two receive WQs made ready, an indirection table over them, an RSS raw packet QP on it, the
+ * WQ and the table refused while in use, everything destroyed. */
+void family_wq(struct ibv_context *ctx);
+/* Flows: a raw packet QP, counters attached and read, two flows with the counters' action, the
+ * counters and the QP refused while the flows live, everything destroyed. */
+void family_flow(struct ibv_context *ctx);
 
 #endif

@@ -17,6 +17,8 @@ int main(int argc, char **argv)
 		d = emu_dev_find(argv[2]);
 		if (d && d->xrc)
 			printf("xrc\n");
+		if (d && d->wq)
+			printf("wq\nflow\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

@@ -59,6 +59,7 @@ struct emu_dev {
 	uint32_t num_comp_vectors;
 	uint32_t qp_types;     /* 1 << IB_UVERBS_QPT_* the kernel driver creates (0: RC, UC, UD); bit 31: DRIVER */
 	bool xrc;              /* the driver has XRC domains (alloc_xrcd): XRC SRQs, XRC_INI/XRC_TGT QPs */
+	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 };
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
 
@@ -95,6 +96,7 @@ struct emu_obj {
 	uint32_t pd, scq, rcq, srq; /* handles of the objects this one uses */
 	uint32_t xrcd;        /* XRC SRQ, XRC_TGT QP: its domain (~0u: none) */
 	uint32_t shared;      /* a QP opened by OPEN_QP: the XRC_TGT QP it shares (~0u: none) */
+	uint32_t tbl;         /* an RSS QP: its receive WQ indirection table (~0u: none) */
 	uint32_t usecnt;      /* objects using this one (destroying it then is EBUSY) */
 	int channel;          /* CQ: its completion channel's fd, or -1 */
 	uint32_t comp_events, async_events; /* events read by the user (reported at destroy) */
@@ -214,11 +216,23 @@ int emu_obj_destroy(struct emu_req *r, uint16_t type, uint32_t h);
 /* core_xrc.c: OPEN_XRCD, CLOSE_XRCD, OPEN_QP; EOPNOTSUPP for any other command. */
 int emu_xrc_write(struct emu_req *r);
 
+/* core_wq.c: WQs and receive WQ indirection tables (EX_CREATE_WQ ... EX_DESTROY_RWQ_IND_TBL, the
+ * WQ and RWQ_IND_TBL objects); core_flow.c: flows (EX_CREATE_FLOW, EX_DESTROY_FLOW, FLOW) and
+ * counters (COUNTERS). *_cmd: whether the write command is the file's. */
+bool emu_wq_cmd(uint32_t wcmd);
+int emu_wq_write(struct emu_req *r);
+int emu_wq_ioctl(struct emu_req *r);
+char emu_wq_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
+bool emu_flow_cmd(uint32_t wcmd);
+int emu_flow_write(struct emu_req *r);
+int emu_flow_ioctl(struct emu_req *r);
+char emu_flow_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* ---- providers (drv_*.c) ---- */
 
 struct emu_qp_init {
 	uint32_t qp_type, max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline;
 	bool srq;
+	bool rss;             /* on a receive WQ indirection table: no queues of its own */
 };
 
 struct emu_drv {
@@ -234,6 +248,12 @@ struct emu_drv {
 	int (*modify_qp)(struct emu_req *r, struct emu_obj *qp);
 	int (*create_srq)(struct emu_req *r, struct emu_obj *srq, uint32_t *max_wr, uint32_t *max_sge);
 	int (*create_ah)(struct emu_req *r, struct emu_obj *ah);
+	/* WQs (create, modify), indirection tables and flows (core_wq.c, core_flow.c): the driver
+	 * data, read and answered; a NULL hook reads and answers nothing. */
+	int (*create_wq)(struct emu_req *r, struct emu_obj *wq);
+	int (*modify_wq)(struct emu_req *r, struct emu_obj *wq);
+	int (*create_rwq_ind_tbl)(struct emu_req *r, struct emu_obj *tbl);
+	int (*create_flow)(struct emu_req *r, struct emu_obj *flow);
 	int (*destroy)(struct emu_ctx *c, struct emu_obj *o);
 	/* Driver-namespace ioctl methods; EPROTONOSUPPORT when unknown. */
 	int (*ioctl)(struct emu_req *r);
