@@ -2,9 +2,11 @@
  * (ibv_create_counters, two counters attached for the flow to come with
  * ibv_attach_counters_point_flow, ibv_read_counters), two flows steering to the QP (ibv_create_flow:
  * Ethernet, IPv4 and TCP or UDP specs and the counters' action; the first binds the counters'
- * descriptions, the second shares them), and the kernel's refusals while they are in use (reading
- * counters no flow uses: EINVAL; destroying the counters or the QP under a flow: EBUSY). Every
- * result printed; a step that fails skips what needs it.
+ * descriptions, the second shares them), two flows made and destroyed with every other spec the
+ * library converts (IPv6, VXLAN with inner specs, extended IPv4, GRE, MPLS, ESP, tag, drop), one
+ * with a spec type it does not know (refused before any command), and the kernel's refusals while
+ * they are in use (reading counters no flow uses: EINVAL; destroying the counters or the QP under a
+ * flow: EBUSY). Every result printed; a step that fails skips what needs it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -13,41 +15,96 @@
 
 #include "lifecycle.h"
 
-struct flow_rule {
-	struct ibv_flow_attr attr;
-	struct ibv_flow_spec_eth eth;
-	struct ibv_flow_spec_ipv4 ip;
-	struct ibv_flow_spec_tcp_udp l4;
-	struct ibv_flow_spec_counter_action count;
-} __attribute__((packed));
-
-/* The rule as the verb takes it: the attributes, the specs right after each other. */
+/* A rule as the verb takes it: the attributes, then the specs right after each other. */
 union flow_buf {
-	struct flow_rule rule;
 	struct ibv_flow_attr attr;
+	uint8_t b[512];
 };
 
-static void rule(struct flow_rule *f, enum ibv_flow_spec_type l4, uint16_t port, struct ibv_counters *counters)
+static void begin(union flow_buf *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->attr = (struct ibv_flow_attr){
-		.type = IBV_FLOW_ATTR_NORMAL, .size = sizeof(*f), .num_of_specs = 4, .port = 1,
-	};
-	f->eth = (struct ibv_flow_spec_eth){
-		.type = IBV_FLOW_SPEC_ETH, .size = sizeof(f->eth),
-		.val = { .dst_mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }, .ether_type = htons(0x0800) },
+	f->attr.type = IBV_FLOW_ATTR_NORMAL;
+	f->attr.size = sizeof(f->attr);
+	f->attr.port = 1;
+}
+
+/* Append a spec (its type and size set here). */
+static void add(union flow_buf *f, void *spec, enum ibv_flow_spec_type type, uint16_t size)
+{
+	struct ibv_flow_spec *h = spec;
+
+	h->hdr.type = type;
+	h->hdr.size = size;
+	memcpy(f->b + f->attr.size, spec, size);
+	f->attr.size += size;
+	f->attr.num_of_specs++;
+}
+
+static void add_eth(union flow_buf *f, enum ibv_flow_spec_type type, uint16_t ether_type)
+{
+	struct ibv_flow_spec_eth e = {
+		.val = { .dst_mac = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 }, .ether_type = htons(ether_type) },
 		.mask = { .dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff }, .ether_type = 0xffff },
 	};
-	f->ip = (struct ibv_flow_spec_ipv4){
-		.type = IBV_FLOW_SPEC_IPV4, .size = sizeof(f->ip),
-		.val = { .dst_ip = htonl(0x0a000001) }, .mask = { .dst_ip = 0xffffffff },
-	};
-	f->l4 = (struct ibv_flow_spec_tcp_udp){
-		.type = l4, .size = sizeof(f->l4), .val = { .dst_port = htons(port) }, .mask = { .dst_port = 0xffff },
-	};
-	f->count = (struct ibv_flow_spec_counter_action){
-		.type = IBV_FLOW_SPEC_ACTION_COUNT, .size = sizeof(f->count), .counters = counters,
-	};
+
+	add(f, &e, type, sizeof(e));
+}
+
+/* Ethernet, IPv4, TCP or UDP to a port, and the counters' action when there are counters. */
+static void rule(union flow_buf *f, enum ibv_flow_spec_type l4, uint16_t port, struct ibv_counters *counters)
+{
+	struct ibv_flow_spec_ipv4 ip = { .val = { .dst_ip = htonl(0x0a000001) }, .mask = { .dst_ip = 0xffffffff } };
+	struct ibv_flow_spec_tcp_udp t = { .val = { .dst_port = htons(port) }, .mask = { .dst_port = 0xffff } };
+	struct ibv_flow_spec_counter_action c = { .counters = counters };
+
+	begin(f);
+	add_eth(f, IBV_FLOW_SPEC_ETH, 0x0800);
+	add(f, &ip, IBV_FLOW_SPEC_IPV4, sizeof(ip));
+	add(f, &t, l4, sizeof(t));
+	if (counters)
+		add(f, &c, IBV_FLOW_SPEC_ACTION_COUNT, sizeof(c));
+}
+
+/* The other specs the library converts: IPv6, UDP, a VXLAN tunnel with inner Ethernet and
+ * extended IPv4, and a tag (tunnel); extended IPv4, GRE, MPLS, ESP and a drop (other). */
+static void rule_tunnel(union flow_buf *f)
+{
+	struct ibv_flow_spec_ipv6 ip6 = { .val = { .dst_ip = { 0xfe, 0x80, [15] = 1 }, .next_hdr = 17 },
+					   .mask = { .dst_ip = { 0xff, 0xff, [15] = 0xff }, .next_hdr = 0xff } };
+	struct ibv_flow_spec_tcp_udp udp = { .val = { .dst_port = htons(4789) }, .mask = { .dst_port = 0xffff } };
+	struct ibv_flow_spec_tunnel vx = { .val = { .tunnel_id = htonl(42) }, .mask = { .tunnel_id = 0xffffffff } };
+	struct ibv_flow_spec_ipv4_ext ip = { .val = { .dst_ip = htonl(0x0a000002), .proto = 6, .tos = 4 },
+					     .mask = { .dst_ip = 0xffffffff, .proto = 0xff, .tos = 0xff } };
+	struct ibv_flow_spec_action_tag tag = { .tag_id = 0x1234 };
+
+	begin(f);
+	add_eth(f, IBV_FLOW_SPEC_ETH, 0x86dd);
+	add(f, &ip6, IBV_FLOW_SPEC_IPV6, sizeof(ip6));
+	add(f, &udp, IBV_FLOW_SPEC_UDP, sizeof(udp));
+	add(f, &vx, IBV_FLOW_SPEC_VXLAN_TUNNEL, sizeof(vx));
+	add_eth(f, IBV_FLOW_SPEC_ETH | IBV_FLOW_SPEC_INNER, 0x0800);
+	add(f, &ip, IBV_FLOW_SPEC_IPV4_EXT | IBV_FLOW_SPEC_INNER, sizeof(ip));
+	add(f, &tag, IBV_FLOW_SPEC_ACTION_TAG, sizeof(tag));
+}
+
+static void rule_other(union flow_buf *f)
+{
+	struct ibv_flow_spec_ipv4_ext ip = { .val = { .src_ip = htonl(0x0a000003), .proto = 47, .ttl = 64 },
+					     .mask = { .src_ip = 0xffffffff, .proto = 0xff, .ttl = 0xff } };
+	struct ibv_flow_spec_gre gre = { .val = { .protocol = htons(0x8847), .key = 7 },
+					 .mask = { .protocol = 0xffff, .key = 0xffffffff } };
+	struct ibv_flow_spec_mpls mpls = { .val = { .label = htonl(100 << 12) }, .mask = { .label = htonl(0xfffff000) } };
+	struct ibv_flow_spec_esp esp = { .val = { .spi = htonl(0x100) }, .mask = { .spi = 0xffffffff } };
+	struct ibv_flow_spec_action_drop drop = { 0 };
+
+	begin(f);
+	add_eth(f, IBV_FLOW_SPEC_ETH, 0x0800);
+	add(f, &ip, IBV_FLOW_SPEC_IPV4_EXT, sizeof(ip));
+	add(f, &gre, IBV_FLOW_SPEC_GRE, sizeof(gre));
+	add(f, &mpls, IBV_FLOW_SPEC_MPLS, sizeof(mpls));
+	add(f, &esp, IBV_FLOW_SPEC_ESP, sizeof(esp));
+	add(f, &drop, IBV_FLOW_SPEC_ACTION_DROP, sizeof(drop));
 }
 
 static void read_values(struct ibv_counters *counters, const char *step)
@@ -108,14 +165,32 @@ void family_flow(struct ibv_context *ctx)
 			skip(step);
 			continue;
 		}
-		rule(&f.rule, i ? IBV_FLOW_SPEC_UDP : IBV_FLOW_SPEC_TCP, i ? 4791 : 18515, counters);
-		if (!counters) {
-			f.attr.num_of_specs = 3;
-			f.attr.size -= sizeof(f.rule.count);
-		}
+		rule(&f, i ? IBV_FLOW_SPEC_UDP : IBV_FLOW_SPEC_TCP, i ? 4791 : 18515, counters);
 		errno = 0;
 		flow[i] = ibv_create_flow(qp, &f.attr);
 		made(step, flow[i]);
+	}
+	if (qp) {
+		struct ibv_flow *other;
+		struct { uint32_t type; uint16_t size; } bad = { 0 };
+
+		rule_tunnel(&f);
+		errno = 0;
+		other = ibv_create_flow(qp, &f.attr);
+		if (made("create_flow (VXLAN, tag)", other))
+			result("destroy_flow (VXLAN, tag)", ibv_destroy_flow(other));
+		rule_other(&f);
+		errno = 0;
+		other = ibv_create_flow(qp, &f.attr);
+		if (made("create_flow (GRE, MPLS, ESP, drop)", other))
+			result("destroy_flow (GRE, MPLS, ESP, drop)", ibv_destroy_flow(other));
+		/* A spec type the library does not know: refused before any command. */
+		begin(&f);
+		add(&f, &bad, 0x999, sizeof(bad));
+		errno = 0;
+		other = ibv_create_flow(qp, &f.attr);
+		if (made("create_flow (unknown spec)", other))
+			result("destroy_flow (unknown spec)", ibv_destroy_flow(other));
 	}
 	if (counters && (flow[0] || flow[1])) {
 		int ret;

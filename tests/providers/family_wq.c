@@ -2,8 +2,9 @@
  * ibv_modify_wq to ready, ibv_destroy_wq), an indirection table over two of them
  * (ibv_create_rwq_ind_table), an RSS raw packet QP hashing over the table (ibv_create_qp_ex with
  * IBV_QP_INIT_ATTR_RX_HASH | IND_TABLE), and the kernel's refusals while they are in use
- * (destroying a WQ in the table, the table under the QP: EBUSY). Every result printed; a step that
- * fails skips what needs it.
+ * (destroying a WQ in the table, the table under the QP: EBUSY); and what the library refuses
+ * before any command (a reserved WQ flag or attribute, a table's reserved mask). Every result
+ * printed; a step that fails skips what needs it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,6 +52,28 @@ void family_wq(struct ibv_context *ctx)
 		nwq++;
 		SHOW("wq_num=%u state=%d max_wr=%u max_sge=%u", wq[i]->wq_num, wq[i]->state, wa.max_wr, wa.max_sge);
 	}
+	if (pd && cq) {
+		/* Refused by the library before any command: a reserved creation flag. */
+		struct ibv_wq_init_attr wa = {
+			.wq_type = IBV_WQT_RQ, .max_wr = 16, .max_sge = 1, .pd = pd, .cq = cq,
+			.comp_mask = IBV_WQ_INIT_ATTR_FLAGS, .create_flags = IBV_WQ_FLAGS_RESERVED,
+		};
+		struct ibv_wq *bad;
+
+		errno = 0;
+		bad = ibv_create_wq(ctx, &wa);
+		made("create_wq (reserved flag)", bad);
+		if (bad)
+			result("destroy_wq (reserved flag)", ibv_destroy_wq(bad));
+	}
+	if (wq[0]) {
+		/* A reserved attribute, a reserved flag: refused by the library. */
+		struct ibv_wq_attr ma = { .attr_mask = IBV_WQ_ATTR_RESERVED };
+
+		result("modify_wq (reserved attribute)", ibv_modify_wq(wq[0], &ma));
+		ma = (struct ibv_wq_attr){ .attr_mask = IBV_WQ_ATTR_FLAGS, .flags_mask = IBV_WQ_FLAGS_RESERVED };
+		result("modify_wq (reserved flag)", ibv_modify_wq(wq[0], &ma));
+	}
 	for (int i = 0; i < NWQ; i++) {
 		struct ibv_wq_attr ma = { .attr_mask = IBV_WQ_ATTR_STATE, .wq_state = IBV_WQS_RDY };
 		char step[32];
@@ -63,8 +86,17 @@ void family_wq(struct ibv_context *ctx)
 	}
 
 	if (nwq == NWQ) {
-		struct ibv_rwq_ind_table_init_attr ta = { .log_ind_tbl_size = 1, .ind_tbl = wq };
+		struct ibv_rwq_ind_table_init_attr ta = {
+			.log_ind_tbl_size = 1, .ind_tbl = wq, .comp_mask = IBV_CREATE_IND_TABLE_RESERVED,
+		};
 
+		/* A reserved mask: the library refuses it (and mlx5 leaves errno as it was). */
+		errno = 0;
+		tbl = ibv_create_rwq_ind_table(ctx, &ta);
+		made("create_rwq_ind_table (reserved mask)", tbl);
+		if (tbl)
+			result("destroy_rwq_ind_table (reserved mask)", ibv_destroy_rwq_ind_table(tbl));
+		ta.comp_mask = 0;
 		errno = 0;
 		tbl = ibv_create_rwq_ind_table(ctx, &ta);
 		if (made("create_rwq_ind_table", tbl))
