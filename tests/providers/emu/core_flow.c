@@ -4,7 +4,8 @@
  * read as the kernel reads it: header, size, reserved bytes; the action count spec names counters),
  * and keeps its QP and counters in use (EBUSY). Counters read EINVAL until a flow uses them; the
  * driver (its create_flow hook) binds their descriptions to indexes, as mlx5 takes them from the
- * flow's driver data. A driver without flows (no create_flow) answers EOPNOTSUPP.
+ * flow's driver data. A driver without flows has neither the write commands (EOPNOTSUPP) nor
+ * the objects (EPROTONOSUPPORT).
  *
  * A flow's drv[0] is its QP's handle, drv[1] its counters' (~0u: none); counters keep their
  * (description, index) pairs in drv[], how many in cqe.
@@ -101,6 +102,8 @@ static int create_flow(struct emu_req *r)
 	uint32_t counters, h;
 	int ret;
 
+	if (r->in_len < sizeof(c))
+		return EINVAL;
 	if (c.comp_mask)
 		return EINVAL;
 	if (c.flow_attr.flags >= FLOW_FLAGS_RESERVED ||
@@ -170,6 +173,9 @@ bool emu_flow_cmd(uint32_t wcmd)
 
 int emu_flow_write(struct emu_req *r)
 {
+	/* A driver without flows has none of these commands (uapi: UAPI_DEF_METHOD_NEEDS_FN). */
+	if (!r->dev->wq)
+		return EOPNOTSUPP;
 	if (r->wcmd == EX(CREATE_FLOW))
 		return create_flow(r);
 	if (r->wcmd == EX(DESTROY_FLOW)) {
@@ -224,6 +230,9 @@ int emu_flow_ioctl(struct emu_req *r)
 {
 	uint16_t obj = r->hdr->object_id, meth = r->hdr->method_id;
 
+	/* ... nor these objects (UAPI_DEF_OBJ_NEEDS_FN): no such method. */
+	if (!r->dev->wq)
+		return EPROTONOSUPPORT;
 	if (obj == UVERBS_OBJECT_FLOW)
 		return meth == UVERBS_METHOD_FLOW_DESTROY ?
 			destroy_flow(r, (uint32_t)emu_attr_u64(r, UVERBS_ATTR_DESTROY_FLOW_HANDLE, ~0u)) :

@@ -2,7 +2,8 @@
  * ib_uverbs_ex_create_wq, _modify_wq, _destroy_wq, _create_rwq_ind_table, _destroy_rwq_ind_table;
  * uverbs_std_types_wq.c: WQ_CREATE, WQ_DESTROY; uverbs_std_types.c: RWQ_IND_TBL_DESTROY). A WQ
  * uses its PD and CQ, a table its WQs, an RSS QP (core_obj.c) its table: each is EBUSY while
- * used. A driver without WQs (no create_wq) answers EOPNOTSUPP; the driver data is its hooks'.
+ * used. A driver without WQs has neither the write commands (EOPNOTSUPP) nor the objects
+ * (EPROTONOSUPPORT); the driver data is its hooks'.
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
@@ -132,6 +133,8 @@ static int create_tbl(struct emu_req *r)
 	uint32_t h;
 	int ret;
 
+	if (r->in_len < sizeof(c))
+		return EINVAL;
 	if (c.comp_mask)
 		return EOPNOTSUPP;
 	if (c.log_ind_tbl_size > MAX_LOG_TBL)
@@ -178,6 +181,9 @@ bool emu_wq_cmd(uint32_t wcmd)
 
 int emu_wq_write(struct emu_req *r)
 {
+	/* A driver without WQs has none of these commands (uapi: UAPI_DEF_METHOD_NEEDS_FN). */
+	if (!r->dev->wq)
+		return EOPNOTSUPP;
 	switch (r->wcmd) {
 	case EX(CREATE_WQ): {
 		REQ(struct ib_uverbs_ex_create_wq, c);
@@ -279,6 +285,9 @@ int emu_wq_ioctl(struct emu_req *r)
 {
 	uint16_t obj = r->hdr->object_id, meth = r->hdr->method_id;
 
+	/* ... nor these objects (UAPI_DEF_OBJ_NEEDS_FN): no such method. */
+	if (!r->dev->wq)
+		return EPROTONOSUPPORT;
 	if (obj == UVERBS_OBJECT_WQ)
 		return ioctl_wq(r, meth);
 	if (meth != UVERBS_METHOD_RWQ_IND_TBL_DESTROY)
