@@ -6,7 +6,7 @@
  *
  *   lifecycle [-q] [FAMILY]   -q: print only the step results, not the attributes; FAMILY: instead
  *                             of the lifecycle, one family's (family_*.c: xrc, dm, mr,
- *                             mcast, cqmod)
+ *                             mcast, cqmod, wq, flow)
  *
  * The memory registered lives at a fixed address (FIXED_BASE), so the command stream shows the
  * same start address under both libraries.
@@ -378,6 +378,10 @@ int main(int argc, char **argv)
 			family_mcast(ctx);
 		else if (!strcmp(family, "cqmod"))
 			family_cqmod(ctx);
+		else if (!strcmp(family, "wq"))
+			family_wq(ctx);
+		else if (!strcmp(family, "flow"))
+			family_flow(ctx);
 		else
 			printf("family %s: unknown\n", family);
 		result("close_device", ibv_close_device(ctx));

@@ -30,5 +30,11 @@ void family_mr(struct ibv_context *ctx);
 /* family_mcast.c: multicast groups of a UD QP (mcast); CQ moderation (cqmod). */
 void family_mcast(struct ibv_context *ctx);
 void family_cqmod(struct ibv_context *ctx);
+/* WQs: two receive WQs made ready, an indirection table over them, an RSS raw packet QP on it, the
+ * WQ and the table refused while in use, everything destroyed. */
+void family_wq(struct ibv_context *ctx);
+/* Flows: a raw packet QP, counters attached and read, two flows with the counters' action, the
+ * counters and the QP refused while the flows live, everything destroyed. */
+void family_flow(struct ibv_context *ctx);
 
 #endif

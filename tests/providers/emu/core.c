@@ -88,6 +88,21 @@ static const struct wdesc extended[] = {
 	[IB_USER_VERBS_EX_CMD_MODIFY_QP] = { "EX_MODIFY_QP", sizeof(struct ib_uverbs_ex_modify_qp),
 					      sizeof(struct ib_uverbs_ex_modify_qp_resp) },
 	[IB_USER_VERBS_EX_CMD_MODIFY_CQ] = { "EX_MODIFY_CQ", sizeof(struct ib_uverbs_ex_modify_cq), 0 },
+	/* core_wq.c, core_flow.c: requests and responses at their kernel minimum (what ends at the
+	 * last field the kernel reads or writes) */
+	[IB_USER_VERBS_EX_CMD_CREATE_FLOW] = { "EX_CREATE_FLOW", sizeof(struct ib_uverbs_create_flow),
+						sizeof(struct ib_uverbs_create_flow_resp) },
+	[IB_USER_VERBS_EX_CMD_DESTROY_FLOW] = { "EX_DESTROY_FLOW", sizeof(struct ib_uverbs_destroy_flow), 0 },
+	[IB_USER_VERBS_EX_CMD_CREATE_WQ] = { "EX_CREATE_WQ", offsetof(struct ib_uverbs_ex_create_wq, create_flags),
+					      sizeof(struct ib_uverbs_ex_create_wq_resp) },
+	[IB_USER_VERBS_EX_CMD_MODIFY_WQ] = { "EX_MODIFY_WQ", offsetof(struct ib_uverbs_ex_modify_wq, flags), 0 },
+	[IB_USER_VERBS_EX_CMD_DESTROY_WQ] = { "EX_DESTROY_WQ", sizeof(struct ib_uverbs_ex_destroy_wq),
+					       sizeof(struct ib_uverbs_ex_destroy_wq_resp) },
+	[IB_USER_VERBS_EX_CMD_CREATE_RWQ_IND_TBL] = { "EX_CREATE_RWQ_IND_TBL",
+						       sizeof(struct ib_uverbs_ex_create_rwq_ind_table),
+						       sizeof(struct ib_uverbs_ex_create_rwq_ind_table_resp) },
+	[IB_USER_VERBS_EX_CMD_DESTROY_RWQ_IND_TBL] = { "EX_DESTROY_RWQ_IND_TBL",
+							sizeof(struct ib_uverbs_ex_destroy_rwq_ind_table), 0 },
 };
 #undef W
 
@@ -298,6 +313,10 @@ int emu_core_write(struct emu_req *r)
 	case IB_USER_VERBS_CMD_QUERY_PORT:
 		return query_port(r);
 	}
+	if (emu_wq_cmd(cmd))
+		return emu_wq_write(r);
+	if (emu_flow_cmd(cmd))
+		return emu_flow_write(r);
 	return emu_obj_write(r);
 }
 
@@ -422,6 +441,10 @@ int emu_core_ioctl(struct emu_req *r)
 	}
 	if (obj == UVERBS_OBJECT_ASYNC_EVENT && meth == UVERBS_METHOD_ASYNC_EVENT_ALLOC)
 		return async_event_alloc(r);
+	if (obj == UVERBS_OBJECT_WQ || obj == UVERBS_OBJECT_RWQ_IND_TBL)
+		return emu_wq_ioctl(r);
+	if (obj == UVERBS_OBJECT_FLOW || obj == UVERBS_OBJECT_COUNTERS)
+		return emu_flow_ioctl(r);
 	return emu_obj_ioctl(r);
 }
 
@@ -446,5 +469,9 @@ char emu_core_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 	}
 	if (obj == UVERBS_OBJECT_ASYNC_EVENT)
 		return attr == UVERBS_ATTR_ASYNC_EVENT_ALLOC_FD_HANDLE ? 'F' : 0;
+	if (obj == UVERBS_OBJECT_WQ || obj == UVERBS_OBJECT_RWQ_IND_TBL)
+		return emu_wq_attr_kind(obj, meth, attr);
+	if (obj == UVERBS_OBJECT_FLOW || obj == UVERBS_OBJECT_COUNTERS)
+		return emu_flow_attr_kind(obj, meth, attr);
 	return emu_obj_attr_kind(obj, meth, attr);
 }

@@ -69,6 +69,7 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 	use(r->ctx, UVERBS_OBJECT_XRCD, o->xrcd, -1);
 	use(r->ctx, UVERBS_OBJECT_DM, o->dm, -1);
 	use(r->ctx, UVERBS_OBJECT_QP, o->shared, -1);
+	use(r->ctx, UVERBS_OBJECT_RWQ_IND_TBL, o->tbl, -1);
 	if (type == UVERBS_OBJECT_QP) {
 		if (o->pd != ~0u)
 			use(r->ctx, UVERBS_OBJECT_PD, o->pd, -1);
@@ -213,6 +214,7 @@ static int create_cq(struct emu_req *r, uint64_t user_handle, uint32_t cqe, uint
 struct qp_args {
 	uint64_t user_handle;
 	uint32_t pd, scq, rcq, srq, xrcd;
+	uint32_t tbl; /* an RSS QP's indirection table (~0u: none) */
 	bool has_pd, has_srq;
 	struct emu_qp_init init;
 	uint32_t create_flags;
@@ -240,9 +242,21 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 		}
 		if (!a->has_pd || !emu_obj_get(r->ctx, UVERBS_OBJECT_PD, a->pd))
 			return EINVAL;
-		if (!emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->scq) ||
-		    !emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->rcq))
+		if (a->tbl != ~0u) {
+			/* An RSS QP receives through its table's WQs: no receive CQ, queue or SRQ of
+			 * its own, and a send queue only when it asks for one. */
+			if (!emu_obj_get(r->ctx, UVERBS_OBJECT_RWQ_IND_TBL, a->tbl) || a->init.max_recv_wr ||
+			    a->init.max_recv_sge || a->has_srq)
+				return EINVAL;
+			a->rcq = ~0u;
+			if (!a->init.max_send_wr)
+				a->scq = ~0u;
+			if (a->scq != ~0u && !emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->scq))
+				return EINVAL;
+		} else if (!emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->scq) ||
+			   !emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->rcq)) {
 			return EINVAL;
+		}
 		a->xrcd = ~0u;
 	}
 	if (a->has_srq && !emu_obj_get(r->ctx, UVERBS_OBJECT_SRQ, a->srq))
@@ -269,7 +283,9 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	qp->rcq = a->rcq;
 	qp->srq = a->has_srq ? a->srq : ~0u;
 	qp->xrcd = a->xrcd;
+	qp->tbl = a->tbl;
 	a->init.srq = a->has_srq;
+	a->init.rss = a->tbl != ~0u;
 	ret = drv(r)->create_qp ? drv(r)->create_qp(r, qp, &a->init) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, *handle);
@@ -279,6 +295,7 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	use(r->ctx, UVERBS_OBJECT_CQ, qp->scq, 1);
 	use(r->ctx, UVERBS_OBJECT_CQ, qp->rcq, 1);
 	use(r->ctx, UVERBS_OBJECT_XRCD, qp->xrcd, 1);
+	use(r->ctx, UVERBS_OBJECT_RWQ_IND_TBL, qp->tbl, 1);
 	if (a->has_srq)
 		use(r->ctx, UVERBS_OBJECT_SRQ, qp->srq, 1);
 	*qpn = qp->num;
@@ -541,10 +558,9 @@ int emu_obj_write(struct emu_req *r)
 		a.srq = c.srq_handle;
 		a.has_srq = c.is_srq;
 		a.init = (struct emu_qp_init){ c.qp_type, c.max_send_wr, c.max_recv_wr, c.max_send_sge,
-					       c.max_recv_sge, c.max_inline_data, c.is_srq };
+					       c.max_recv_sge, c.max_inline_data, c.is_srq, false };
 		a.create_flags = c.create_flags;
-		if (c.comp_mask & IB_UVERBS_CREATE_QP_MASK_IND_TABLE)
-			return EOPNOTSUPP;
+		a.tbl = c.comp_mask & IB_UVERBS_CREATE_QP_MASK_IND_TABLE ? c.rwq_ind_tbl_handle : ~0u;
 		ret = create_qp(r, &a, &h, &qpn);
 		if (ret)
 			return ret;
@@ -735,8 +751,7 @@ static int ioctl_qp(struct emu_req *r, uint16_t meth)
 	    !emu_attr(r, UVERBS_ATTR_CREATE_QP_USER_HANDLE) || !emu_attr(r, UVERBS_ATTR_CREATE_QP_HANDLE))
 		return EINVAL;
 	memcpy(&cap, p, sizeof(cap));
-	if (emu_attr(r, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE))
-		return EOPNOTSUPP;
+	a.tbl = attr_handle(r, UVERBS_ATTR_CREATE_QP_IND_TABLE_HANDLE);
 	a.xrcd = attr_handle(r, UVERBS_ATTR_CREATE_QP_XRCD_HANDLE);
 	a.user_handle = emu_attr_u64(r, UVERBS_ATTR_CREATE_QP_USER_HANDLE, 0);
 	a.has_pd = emu_attr(r, UVERBS_ATTR_CREATE_QP_PD_HANDLE) != NULL;
@@ -747,7 +762,7 @@ static int ioctl_qp(struct emu_req *r, uint16_t meth)
 	a.srq = attr_handle(r, UVERBS_ATTR_CREATE_QP_SRQ_HANDLE);
 	a.init = (struct emu_qp_init){ emu_attr_u64(r, UVERBS_ATTR_CREATE_QP_TYPE, 0), cap.max_send_wr,
 				       cap.max_recv_wr, cap.max_send_sge, cap.max_recv_sge,
-				       cap.max_inline_data, a.has_srq };
+				       cap.max_inline_data, a.has_srq, false };
 	a.create_flags = emu_attr_u64(r, UVERBS_ATTR_CREATE_QP_FLAGS, 0);
 	ret = create_qp(r, &a, &h, &qpn);
 	if (ret)

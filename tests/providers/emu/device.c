@@ -31,7 +31,9 @@ static const struct emu_dev devices[] = {
 	{ .provider = "mlx5", .ibdev = "mlx5_0", .driver_id = RDMA_DRIVER_MLX5, .abi_ver = 1, .node_type = 1,
 	  .pci_vendor = 0x15b3, .pci_device = 0x1017, .protocol = "ib", IB, .vendor_id = 0x02c9,
 	  .vendor_part_id = 4119, .node_guid = 0x0c42a10300658f2eull, LIMITS, .xrc = true,
-	  .dm = true, .odp = true, .dmabuf = true, .mcast = true, .cq_moderation = true },
+	  .dm = true, .odp = true, .dmabuf = true, .mcast = true, .cq_moderation = true,
+	  .qp_types = EMU_QPT(IB_UVERBS_QPT_RC) | EMU_QPT(IB_UVERBS_QPT_UC) | EMU_QPT(IB_UVERBS_QPT_UD) |
+		      EMU_QPT(IB_UVERBS_QPT_RAW_PACKET), .wq = true },
 	{ .provider = "mlx4", .ibdev = "mlx4_0", .driver_id = RDMA_DRIVER_MLX4, .abi_ver = 4, .node_type = 1,
 	  .pci_vendor = 0x15b3, .pci_device = 0x1003, .protocol = "ib", IB, .vendor_id = 0x02c9,
 	  .vendor_part_id = 4099, .node_guid = 0x0002c90300a1b2c0ull, LIMITS, .mcast = true },

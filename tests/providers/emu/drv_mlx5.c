@@ -130,11 +130,20 @@ static int resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
 	return 0;
 }
 
+/* drv_mlx5_wq.c: WQs, indirection tables, RSS QPs, flows. */
+int emu_mlx5_create_wq(struct emu_req *r, struct emu_obj *wq);
+int emu_mlx5_modify_wq(struct emu_req *r, struct emu_obj *wq);
+int emu_mlx5_create_rwq_ind_tbl(struct emu_req *r, struct emu_obj *tbl);
+int emu_mlx5_rss_qp(struct emu_req *r, struct emu_obj *qp);
+int emu_mlx5_create_flow(struct emu_req *r, struct emu_obj *flow);
+
 static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)
 {
 	struct mlx5_ib_create_qp req = { 0 };
 	struct mlx5_ib_create_qp_resp resp = { 0 };
 
+	if (init->rss)
+		return emu_mlx5_rss_qp(r, qp);
 	if (r->uin_len < offsetof(struct mlx5_ib_create_qp, sq_buf_addr))
 		return EINVAL;
 	memcpy(&req, r->uin, r->uin_len < sizeof(req) ? r->uin_len : sizeof(req));
@@ -312,4 +321,8 @@ const struct emu_drv emu_drv_mlx5 = {
 	.ioctl = ioctl,
 	.attr_kind = attr_kind,
 	.mmap = mmap_check,
+	.create_wq = emu_mlx5_create_wq,
+	.modify_wq = emu_mlx5_modify_wq,
+	.create_rwq_ind_tbl = emu_mlx5_create_rwq_ind_tbl,
+	.create_flow = emu_mlx5_create_flow,
 };

@@ -97,6 +97,7 @@ struct emu_obj *emu_obj_new(struct emu_ctx *c, uint16_t type, uint32_t *handle)
 			c->obj[h].xrcd = ~0u;
 			c->obj[h].shared = ~0u;
 			c->obj[h].dm = ~0u;
+			c->obj[h].tbl = ~0u;
 			*handle = h;
 			return &c->obj[h];
 		}

@@ -25,6 +25,8 @@ int main(int argc, char **argv)
 			printf("mcast\n");
 		if (d && d->cq_moderation)
 			printf("cqmod\n");
+		if (d && d->wq)
+			printf("wq\nflow\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

@@ -62,6 +62,7 @@ struct emu_dev {
 	bool dm, odp, dmabuf;  /* core_mem.c: device memory (alloc_dm), ODP MRs and advise_mr, dma-buf MRs */
 	bool mcast;            /* core_mcast.c: attach_mcast/detach_mcast on UD QPs */
 	bool cq_moderation;    /* core_mcast.c: modify_cq (CQ moderation) */
+	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
@@ -102,6 +103,7 @@ struct emu_obj {
 	uint64_t length, iova; /* MR: what it registers (QUERY_MR); DM: its size */
 	uint32_t dm;          /* DM MR: its DM (~0u: none) */
 	bool odp;             /* MR: on-demand paging */
+	uint32_t tbl;         /* an RSS QP: its receive WQ indirection table (~0u: none) */
 	uint32_t usecnt;      /* objects using this one (destroying it then is EBUSY) */
 	int channel;          /* CQ: its completion channel's fd, or -1 */
 	uint32_t comp_events, async_events; /* events read by the user (reported at destroy) */
@@ -228,11 +230,23 @@ int emu_dm_mmap_check(struct emu_ctx *c, uint32_t num, size_t len);
 int emu_mcast_write(struct emu_req *r);
 void emu_mcast_release(const struct emu_ctx *c);
 
+/* core_wq.c: WQs and receive WQ indirection tables (EX_CREATE_WQ ... EX_DESTROY_RWQ_IND_TBL, the
+ * WQ and RWQ_IND_TBL objects); core_flow.c: flows (EX_CREATE_FLOW, EX_DESTROY_FLOW, FLOW) and
+ * counters (COUNTERS). *_cmd: whether the write command is the file's. */
+bool emu_wq_cmd(uint32_t wcmd);
+int emu_wq_write(struct emu_req *r);
+int emu_wq_ioctl(struct emu_req *r);
+char emu_wq_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
+bool emu_flow_cmd(uint32_t wcmd);
+int emu_flow_write(struct emu_req *r);
+int emu_flow_ioctl(struct emu_req *r);
+char emu_flow_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* ---- providers (drv_*.c) ---- */
 
 struct emu_qp_init {
 	uint32_t qp_type, max_send_wr, max_recv_wr, max_send_sge, max_recv_sge, max_inline;
 	bool srq;
+	bool rss;             /* on a receive WQ indirection table: no queues of its own */
 };
 
 struct emu_drv {
@@ -250,6 +264,12 @@ struct emu_drv {
 	int (*create_ah)(struct emu_req *r, struct emu_obj *ah);
 	/* DM_ALLOC: the driver's attributes and dm->num (its mmap index); without it EOPNOTSUPP. */
 	int (*alloc_dm)(struct emu_req *r, struct emu_obj *dm);
+	/* WQs (create, modify), indirection tables and flows (core_wq.c, core_flow.c): the driver
+	 * data, read and answered; a NULL hook reads and answers nothing. */
+	int (*create_wq)(struct emu_req *r, struct emu_obj *wq);
+	int (*modify_wq)(struct emu_req *r, struct emu_obj *wq);
+	int (*create_rwq_ind_tbl)(struct emu_req *r, struct emu_obj *tbl);
+	int (*create_flow)(struct emu_req *r, struct emu_obj *flow);
 	int (*destroy)(struct emu_ctx *c, struct emu_obj *o);
 	/* Driver-namespace ioctl methods; EPROTONOSUPPORT when unknown. */
 	int (*ioctl)(struct emu_req *r);
