@@ -18,11 +18,8 @@
 #                        Debian 13 root (set up once, cached in ~/.cache/ibverbs-rs; needs root):
 #                        target/<rust target>/release/libibverbs.so.1, e.g. target/aarch64-unknown-linux-gnu/release
 #   make cross-smoke     per architecture: build, abi-tests symbols + diff and the uverbs emulator without
-#                        faults, under qemu-user against that architecture's rdma-core 56.1 (~8 min warm,
-#                        ~14 min with a cold root). Out of make test for now: since the emulator writes each
-#                        process's mapped provider files into its streams (tools/provider-check's proof), every
-#                        provider cell differs under qemu-user (its /proc/self/maps); abi-tests pass 164/164 per
-#                        architecture
+#                        faults, under qemu-user against that architecture's rdma-core 56.1 (part of make test;
+#                        ~8 min warm, ~14 min with a cold root)
 #   make cross-test      the same with cargo test for each target and the emulator with faults (before a
 #                        release; tools/cross; differences only in tests/cross/allowlist; ~20 min per
 #                        architecture, about an hour for three)
@@ -130,7 +127,7 @@ demo: shared deps lib
 	@echo "== soft-RoCE guest: device tools, traffic and pyverbs under our library"
 	tools/vm-demo $(OUT)
 
-test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test rpm-test clients-test inline-test provider-test providers secure-test vm-test
+test: shared deps releases lib doctor man lint cargo-test abi-test man-test install-test doctor-test deb-test rpm-test clients-test inline-test provider-test providers secure-test vm-test cross-smoke
 
 # Other architectures (tools/arches: arm64, ppc64el, s390x; riscv64 builds too: tools/cross build
 # riscv64), inside a Debian 13 root with cross compilers, rustc-web and each architecture's rdma-core

@@ -57,6 +57,10 @@ struct Fake {
     /// The results of the next sends (`Errno(0)`: sent); then every send succeeds.
     probe_errors: Vec<Errno>,
     open_error: Option<Errno>,
+    /// What reading the neighbour table fails with.
+    table_error: Option<Errno>,
+    /// How many times the neighbour table was read.
+    table_reads: u32,
     probes: Vec<Duration>,
     routed: Vec<IpAddr>,
     notified: bool,
@@ -78,6 +82,8 @@ impl Fake {
             notify: true,
             probe_errors: vec![],
             open_error: None,
+            table_error: None,
+            table_reads: 0,
             probes: vec![],
             routed: vec![],
             notified: false,
@@ -117,7 +123,12 @@ impl RouteIo for Fake {
         Ok(self.link.clone())
     }
     fn neighbours(&mut self, family: u8) -> Result<Vec<Neigh>, Errno> {
-        assert_eq!(family, AF_INET);
+        // rdma-core's AF_UNSPEC cache, filled at setup and refilled
+        assert_eq!(family, AF_UNSPEC);
+        self.table_reads += 1;
+        if let Some(e) = self.table_error {
+            return Err(e);
+        }
         let mut t = self.table.clone();
         if self.answered() {
             t.insert(0, self.answer_at.clone().unwrap().1);
@@ -238,6 +249,40 @@ fn source_address_must_be_on_an_interface() {
         fail(-libc::EINVAL, 0)
     );
     assert!(io.routed.is_empty());
+}
+
+/// rdma-core's setup reads the neighbour table before anything else (qemu-user refuses the
+/// RTM_GETNEIGH dump with EOPNOTSUPP): -ENOMEM, errno as the failing call left it, whether or not
+/// an interface holds the source address.
+#[test]
+fn neighbour_table_unreadable_at_setup() {
+    let mut io = Fake::new(route(RTN_UNICAST, None));
+    io.table_error = Some(Errno(libc::EOPNOTSUPP));
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid([10, 99, 0, 2]), &v4gid(PEER), true, 0),
+        fail(-libc::ENOMEM, libc::EOPNOTSUPP)
+    );
+    assert_eq!(
+        neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), false, 5),
+        fail(-libc::ENOMEM, libc::EOPNOTSUPP)
+    );
+    assert!(io.routed.is_empty() && io.probes.is_empty());
+    assert_eq!(io.table_reads, 2);
+}
+
+/// The table is read at setup even when the MAC needs no neighbour, and its first lookup is in
+/// that snapshot (one read when the neighbour is known).
+#[test]
+fn neighbour_table_read_once_at_setup() {
+    let mut io = Fake::new(route(RTN_MULTICAST, None));
+    let r = neigh::resolve(&mut io, &v4gid(SRC4), &v4gid([224, 0, 1, 1]), false, 0);
+    assert_eq!(r.ret, 0);
+    assert_eq!(io.table_reads, 1);
+    let mut io = Fake::new(route(RTN_UNICAST, None));
+    io.table = vec![neigh(PEER, Some([1, 2, 3, 4, 5, 6]))];
+    let r = neigh::resolve(&mut io, &v4gid(SRC4), &v4gid(PEER), false, 0);
+    assert_eq!(r, ok(&[1, 2, 3, 4, 5, 6], None, 0));
+    assert_eq!(io.table_reads, 1);
 }
 
 #[test]

@@ -69,8 +69,22 @@ def environment(name, case, extra, out_dir, run):
     layout = env.pop("OURS_PROVIDER_LAYOUT", None)
     if layout and run != "system":
         env[fakedev.LAYOUT_KEY] = layout
+    # FAKE_CONFIG's files may name $PROVIDER_DIR (this architecture's): a copy with it expanded
+    # is bound instead.
+    if env.get(fakedev.CONFIG_KEY):
+        tag = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{case[0] or name}.{run}")
+        env[fakedev.CONFIG_KEY] = expanded_config(Path(env[fakedev.CONFIG_KEY]), out_dir / "config" / tag)
     env.update(extra)
     return env
+
+
+def expanded_config(src, dst):
+    """A copy of the configuration directory src in dst, $PROVIDER_DIR expanded in each file."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in sorted(src.iterdir()):
+        text = string.Template(f.read_text()).safe_substitute(PROVIDER_DIR=provider_dir())
+        (dst / f.name).write_text(text)
+    return str(dst)
 
 
 def loaded_verbs(exe, env):

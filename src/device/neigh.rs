@@ -6,6 +6,11 @@
 //! [`RouteIo`] seam, and the flow below is pure logic, tested with a scripted `RouteIo`.
 //!
 //! The flow, given the source GID (already read from the GID table) and the destination GID:
+//! 0. The neighbour table (every family), as rdma-core's setup (`neigh_init_resources`) reads it
+//!    before anything else: failing to is `-ENOMEM`, errno as the failing call left it (qemu-user,
+//!    which does not translate `RTM_GETNEIGH`, answers EOPNOTSUPP). The first lookup of step 4 is
+//!    in this snapshot. (The setup's link and route dumps before it are not made: they are failed
+//!    by neither a kernel nor qemu-user, and a route dump may be large.)
 //! 1. Both GIDs become IP addresses: IPv4 when IPv4-mapped (`::ffff:a.b.c.d`, or the multicast
 //!    form `ff0e::ffff:a.b.c.d`), else the 16 bytes as IPv6.
 //! 2. The output interface is the first interface holding the source address (`getifaddrs`
@@ -32,7 +37,7 @@ use std::time::Duration;
 
 pub use super::rtnl::IpAddr;
 use super::rtnl::{
-    AF_INET, AF_INET6, Link, Neigh, RTN_BLACKHOLE, RTN_LOCAL, RTN_PROHIBIT, RTN_THROW,
+    AF_INET, AF_INET6, AF_UNSPEC, Link, Neigh, RTN_BLACKHOLE, RTN_LOCAL, RTN_PROHIBIT, RTN_THROW,
     RTN_UNREACHABLE, Route,
 };
 use crate::errno::Errno;
@@ -153,6 +158,8 @@ struct Run<'a> {
     oif: u32,
     src: IpAddr,
     dst: IpAddr,
+    /// The setup's neighbour table, until the first lookup takes it.
+    table: Option<Vec<Neigh>>,
 }
 
 /// A step gave up: the call returns `-EHOSTUNREACH` (errno as the step left it).
@@ -175,6 +182,15 @@ pub fn resolve(
         mac: None,
         vid: None,
     };
+    // The setup's neighbour table (step 0).
+    let table = match io.neighbours(AF_UNSPEC) {
+        Ok(t) => t,
+        Err(e) => {
+            out.ret = -libc::ENOMEM;
+            out.errno = e.0;
+            return out;
+        }
+    };
     let dst = addr_of_gid(dgid);
     let src = addr_of_gid(sgid);
 
@@ -196,6 +212,7 @@ pub fn resolve(
         oif,
         src,
         dst,
+        table: Some(table),
     };
     out.ret = -libc::EHOSTUNREACH;
     let found = run.route_and_mac();
@@ -275,11 +292,9 @@ impl Run<'_> {
 
     /// rdma-core's `process_get_neigh_mac`: the table, else probe and wait.
     fn neighbour_mac(&mut self) -> Result<Vec<u8>, Fail> {
-        let family = self.dst.family();
-        debug_assert!(family == AF_INET || family == AF_INET6);
-        // rdma-core reads this table before anything else; failing to is its -ENOMEM at setup,
-        // which this flow reports as unreachable with the errno left alone.
-        let table = self.io.neighbours(family).map_err(|_| Fail::Unreachable)?;
+        debug_assert!(matches!(self.dst.family(), AF_INET | AF_INET6));
+        // The setup's snapshot (step 0), as rdma-core's first rtnl_neigh_get looks in its cache.
+        let table = self.table.take().unwrap_or_default();
         if let Some(mac) = self.lookup(&table) {
             return Ok(mac);
         }
@@ -320,7 +335,8 @@ impl Run<'_> {
                 }
             } else {
                 // Only the timer: re-read the table, and re-send the probe.
-                if let Ok(table) = self.io.neighbours(family) {
+                // nl_cache_refill of the AF_UNSPEC cache
+                if let Ok(table) = self.io.neighbours(AF_UNSPEC) {
                     if let Some(mac) = self.lookup(&table) {
                         return Ok(mac);
                     }

@@ -130,6 +130,12 @@ void emu_canon_core_in(uint32_t wcmd, uint8_t *buf, size_t len)
 				CLEAR(q, srq_handle);
 		}
 		break;
+	case IB_USER_VERBS_CMD_OPEN_QP:
+		/* mlx5's open_qp builds it on its stack and ibv_cmd_open_qp fills the four fields
+		 * the kernel reads: reserved[7] after qp_type is the stack's */
+		if (len >= sizeof(struct ib_uverbs_open_qp))
+			CLEAR((struct ib_uverbs_open_qp *)buf, reserved);
+		break;
 	case IB_USER_VERBS_CMD_ALLOC_MW:
 		if (len >= sizeof(struct ib_uverbs_alloc_mw))
 			CLEAR((struct ib_uverbs_alloc_mw *)buf, reserved);

@@ -170,12 +170,13 @@ void emu_log_provider_files(const char *provider)
 	real_close(fd);
 	buf[len] = 0;
 	/* address perms offset dev inode path */
-	for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		char *path = strchr(line, '/');
-
+	for (char *line = buf, *nl, *path; line && *line; line = nl ? nl + 1 : NULL) {
+		/* the line ends first: a line without a path (an anonymous mapping) must not take the
+		 * next line's, nor a path run on to the end of the buffer */
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = 0;
+		path = strchr(line, '/');
 		if (!path || !provider_file(path, provider) || !strcmp(path, last))
 			continue;
 		snprintf(last, sizeof(last), "%s", path);
