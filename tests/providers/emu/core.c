@@ -15,22 +15,6 @@ int emu_obj_write(struct emu_req *r);
 int emu_obj_ioctl(struct emu_req *r);
 char emu_obj_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 
-static const struct emu_drv *drv(struct emu_req *r)
-{
-	return emu_drv_find(r->dev->provider);
-}
-
-/* Copy a core response: at most what the caller offered, the rest of its buffer zeroed (the
- * kernel's uverbs_response). */
-static void resp_out(struct emu_req *r, const void *resp, size_t len)
-{
-	if (!r->out)
-		return;
-	memcpy(r->out, resp, len < r->out_len ? len : r->out_len);
-	if (r->out_len > len)
-		memset(r->out + len, 0, r->out_len - len);
-}
-
 /* ---- write commands: sizes and names ---- */
 
 #define W(cmd, req, resp) [IB_USER_VERBS_CMD_##cmd] = { #cmd, sizeof(req), resp }
@@ -189,7 +173,7 @@ static int query_device(struct emu_req *r)
 	struct ib_uverbs_query_device_resp resp;
 
 	fill_device(r->dev, &resp);
-	resp_out(r, &resp, sizeof(resp));
+	emu_resp_out(r, &resp, sizeof(resp));
 	return 0;
 }
 
@@ -224,8 +208,8 @@ static int ex_query_device(struct emu_req *r)
 	if (r->short_answer)
 		n = offsetof(struct ib_uverbs_ex_query_device_resp, odp_caps);
 	resp.response_length = n;
-	if (drv(r)->query_device) {
-		int ret = drv(r)->query_device(r);
+	if (emu_req_drv(r)->query_device) {
+		int ret = emu_req_drv(r)->query_device(r);
 
 		if (ret)
 			return ret;
@@ -267,7 +251,7 @@ static int query_port(struct emu_req *r)
 	if (cmd.port_num != 1)
 		return EINVAL;
 	fill_port(r->dev, &resp);
-	resp_out(r, &resp, sizeof(resp));
+	emu_resp_out(r, &resp, sizeof(resp));
 	return 0;
 }
 
@@ -280,7 +264,7 @@ static int get_context(struct emu_req *r, bool legacy_write)
 
 	if (r->ctx->have_context)
 		return EINVAL;
-	ret = drv(r)->get_context ? drv(r)->get_context(r) : 0;
+	ret = emu_req_drv(r)->get_context ? emu_req_drv(r)->get_context(r) : 0;
 	if (ret)
 		return ret;
 	if (legacy_write) {
@@ -291,7 +275,7 @@ static int get_context(struct emu_req *r, bool legacy_write)
 		r->ctx->async_fd = fd;
 		resp.async_fd = fd;
 		resp.num_comp_vectors = r->dev->num_comp_vectors;
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 	}
 	r->ctx->have_context = true;
 	return 0;

@@ -22,16 +22,6 @@
 #define FLOW_MAX_SPECS 10u       /* IB_FLOW_SPEC_SUPPORT_LAYERS */
 #define SPEC_INNER 0x100u        /* IB_FLOW_SPEC_INNER */
 
-static const struct emu_drv *drv(struct emu_req *r)
-{
-	return emu_drv_find(r->dev->provider);
-}
-
-#define REQ(type, name)                                                                    \
-	type name;                                                                         \
-	memset(&name, 0, sizeof(name));                                                    \
-	memcpy(&name, r->in, r->in_len < sizeof(name) ? r->in_len : sizeof(name))
-
 /* The filter size of a spec type (value and mask each), 0 for an action, -1 when unknown
  * (enum ib_flow_spec_type; the uapi's filter structs). */
 static int filter_size(uint32_t type)
@@ -96,7 +86,7 @@ static int read_specs(struct emu_req *r, const struct ib_uverbs_create_flow *c, 
 
 static int create_flow(struct emu_req *r)
 {
-	REQ(struct ib_uverbs_create_flow, c);
+	EMU_REQ(struct ib_uverbs_create_flow, c);
 	struct ib_uverbs_create_flow_resp resp = { 0 };
 	struct emu_obj *qp, *flow;
 	uint32_t counters, h;
@@ -123,14 +113,14 @@ static int create_flow(struct emu_req *r)
 	ret = read_specs(r, &c, &counters);
 	if (ret)
 		return ret;
-	if (!r->dev->wq || !drv(r)->create_flow)
+	if (!r->dev->wq || !emu_req_drv(r)->create_flow)
 		return EOPNOTSUPP;
 	flow = emu_obj_new(r->ctx, UVERBS_OBJECT_FLOW, &h);
 	if (!flow)
 		return ENOMEM;
 	flow->drv[0] = c.qp_handle;
 	flow->drv[1] = counters;
-	ret = drv(r)->create_flow(r, flow);
+	ret = emu_req_drv(r)->create_flow(r, flow);
 	if (ret) {
 		emu_obj_free(r->ctx, h);
 		return ret;
@@ -179,7 +169,7 @@ int emu_flow_write(struct emu_req *r)
 	if (r->wcmd == EX(CREATE_FLOW))
 		return create_flow(r);
 	if (r->wcmd == EX(DESTROY_FLOW)) {
-		REQ(struct ib_uverbs_destroy_flow, c);
+		EMU_REQ(struct ib_uverbs_destroy_flow, c);
 
 		if (c.comp_mask)
 			return EINVAL;
@@ -245,7 +235,7 @@ int emu_flow_ioctl(struct emu_req *r)
 
 		if (!a)
 			return EINVAL;
-		if (!r->dev->wq || !drv(r)->create_flow)
+		if (!r->dev->wq || !emu_req_drv(r)->create_flow)
 			return EOPNOTSUPP;
 		c = emu_obj_new(r->ctx, UVERBS_OBJECT_COUNTERS, &h);
 		if (!c)

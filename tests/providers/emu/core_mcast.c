@@ -29,11 +29,6 @@ struct group {
 
 static struct group groups[MAX_GROUPS];
 
-#define REQ(type, name)                \
-	type name;                     \
-	memset(&name, 0, sizeof(name)); \
-	memcpy(&name, r->in, r->in_len < sizeof(name) ? r->in_len : sizeof(name))
-
 /* The group entry of (qp, gid, lid), or NULL. */
 static struct group *find(struct emu_req *r, uint32_t qp, const uint8_t *gid, uint16_t lid)
 {
@@ -66,7 +61,7 @@ static int check(struct emu_req *r, struct emu_obj *qp, const uint8_t *gid, uint
 
 static int attach(struct emu_req *r)
 {
-	REQ(struct ib_uverbs_attach_mcast, c);
+	EMU_REQ(struct ib_uverbs_attach_mcast, c);
 	struct emu_obj *qp = emu_obj_get(r->ctx, UVERBS_OBJECT_QP, c.qp_handle);
 	int ret;
 
@@ -92,7 +87,7 @@ static int attach(struct emu_req *r)
 
 static int detach(struct emu_req *r)
 {
-	REQ(struct ib_uverbs_detach_mcast, c);
+	EMU_REQ(struct ib_uverbs_detach_mcast, c);
 	struct emu_obj *qp = emu_obj_get(r->ctx, UVERBS_OBJECT_QP, c.qp_handle);
 	struct group *g;
 	int ret;
@@ -112,7 +107,7 @@ static int detach(struct emu_req *r)
 
 static int modify_cq(struct emu_req *r)
 {
-	REQ(struct ib_uverbs_ex_modify_cq, c);
+	EMU_REQ(struct ib_uverbs_ex_modify_cq, c);
 
 	if (!c.attr_mask || c.reserved)
 		return EINVAL;

@@ -18,11 +18,6 @@
 
 #define MR_KEY_SHIFT 8
 
-static const struct emu_drv *drv(struct emu_req *r)
-{
-	return emu_drv_find(r->dev->provider);
-}
-
 static uint32_t handle_of(struct emu_req *r, uint16_t id)
 {
 	return (uint32_t)emu_attr_u64(r, id, ~0u);
@@ -77,7 +72,7 @@ static int dm_alloc(struct emu_req *r)
 
 	if (!ha || !emu_attr(r, UVERBS_ATTR_ALLOC_DM_LENGTH) || !emu_attr(r, UVERBS_ATTR_ALLOC_DM_ALIGNMENT))
 		return EINVAL;
-	if (!r->dev->dm || !drv(r)->alloc_dm)
+	if (!r->dev->dm || !emu_req_drv(r)->alloc_dm)
 		return EOPNOTSUPP;
 	if (!length || length > EMU_DM_MAX)
 		return EINVAL;
@@ -86,7 +81,7 @@ static int dm_alloc(struct emu_req *r)
 		return ENOMEM;
 	dm->length = length;
 	dm->num = ~0u;
-	ret = drv(r)->alloc_dm(r, dm);
+	ret = emu_req_drv(r)->alloc_dm(r, dm);
 	if (ret) {
 		emu_obj_free(r->ctx, h);
 		return ret;

@@ -15,28 +15,6 @@
 #define EMU_QP_STATE (1u << 0)
 #define EMU_QP_PORT (1u << 5)
 
-static const struct emu_drv *drv(struct emu_req *r)
-{
-	return emu_drv_find(r->dev->provider);
-}
-
-/* Copy a core response: at most what the caller offered, the rest of its buffer zeroed (the
- * kernel's uverbs_response). */
-static void resp_out(struct emu_req *r, const void *resp, size_t len)
-{
-	if (!r->out)
-		return;
-	memcpy(r->out, resp, len < r->out_len ? len : r->out_len);
-	if (r->out_len > len)
-		memset(r->out + len, 0, r->out_len - len);
-}
-
-/* Copy a request that may be shorter than its struct (an extended command's minimum). */
-#define REQ(type, name)                                                                    \
-	type name;                                                                         \
-	memset(&name, 0, sizeof(name));                                                    \
-	memcpy(&name, r->in, r->in_len < sizeof(name) ? r->in_len : sizeof(name))
-
 static void use(struct emu_ctx *c, uint16_t type, uint32_t h, int d)
 {
 	struct emu_obj *o = emu_obj_get(c, type, h);
@@ -56,8 +34,8 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 		return EINVAL;
 	if (o->usecnt)
 		return EBUSY;
-	if (drv(r)->destroy) {
-		ret = drv(r)->destroy(r->ctx, o);
+	if (emu_req_drv(r)->destroy) {
+		ret = emu_req_drv(r)->destroy(r->ctx, o);
 		if (ret)
 			return ret;
 	}
@@ -123,7 +101,7 @@ static int alloc_pd(struct emu_req *r, uint32_t *handle)
 	if (!pd)
 		return ENOMEM;
 	pd->num = emu_next_num(r->ctx, UVERBS_OBJECT_PD);
-	ret = drv(r)->alloc_pd ? drv(r)->alloc_pd(r, pd) : 0;
+	ret = emu_req_drv(r)->alloc_pd ? emu_req_drv(r)->alloc_pd(r, pd) : 0;
 	if (ret)
 		emu_obj_free(r->ctx, *handle);
 	return ret;
@@ -149,7 +127,7 @@ static int reg_mr(struct emu_req *r, const struct ib_uverbs_reg_mr *c, struct ib
 	mr->length = c->length;
 	mr->iova = c->hca_va;
 	mr->odp = c->access_flags & IB_UVERBS_ACCESS_ON_DEMAND;
-	ret = drv(r)->reg_mr ? drv(r)->reg_mr(r, mr) : 0;
+	ret = emu_req_drv(r)->reg_mr ? emu_req_drv(r)->reg_mr(r, mr) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, h);
 		return ret;
@@ -200,7 +178,7 @@ static int create_cq(struct emu_req *r, uint64_t user_handle, uint32_t cqe, uint
 	cq->user_handle = user_handle;
 	cq->cqe = cqe;
 	cq->channel = channel;
-	ret = drv(r)->create_cq ? drv(r)->create_cq(r, cq) : 0;
+	ret = emu_req_drv(r)->create_cq ? emu_req_drv(r)->create_cq(r, cq) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, *handle);
 		return ret;
@@ -286,7 +264,7 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	qp->tbl = a->tbl;
 	a->init.srq = a->has_srq;
 	a->init.rss = a->tbl != ~0u;
-	ret = drv(r)->create_qp ? drv(r)->create_qp(r, qp, &a->init) : 0;
+	ret = emu_req_drv(r)->create_qp ? emu_req_drv(r)->create_qp(r, qp, &a->init) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, *handle);
 		return ret;
@@ -325,7 +303,7 @@ static int modify_qp(struct emu_req *r, const struct ib_uverbs_modify_qp *m)
 		return EINVAL;
 	if ((m->attr_mask & EMU_QP_PORT) && m->port_num != 1)
 		return EINVAL;
-	ret = drv(r)->modify_qp ? drv(r)->modify_qp(r, qp) : 0;
+	ret = emu_req_drv(r)->modify_qp ? emu_req_drv(r)->modify_qp(r, qp) : 0;
 	if (ret)
 		return ret;
 	if (m->attr_mask & EMU_QP_STATE)
@@ -360,7 +338,7 @@ static int create_srq(struct emu_req *r, uint64_t user_handle, uint32_t type, ui
 	srq->num = emu_next_num(r->ctx, UVERBS_OBJECT_SRQ);
 	srq->user_handle = user_handle;
 	srq->pd = pd;
-	ret = drv(r)->create_srq ? drv(r)->create_srq(r, srq, max_wr, max_sge) : 0;
+	ret = emu_req_drv(r)->create_srq ? emu_req_drv(r)->create_srq(r, srq, max_wr, max_sge) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, *handle);
 		return ret;
@@ -395,7 +373,7 @@ static int create_ah(struct emu_req *r, const struct ib_uverbs_create_ah *c, uin
 	ah->num = emu_next_num(r->ctx, UVERBS_OBJECT_AH);
 	ah->user_handle = c->user_handle;
 	ah->pd = c->pd_handle;
-	ret = drv(r)->create_ah ? drv(r)->create_ah(r, ah) : 0;
+	ret = emu_req_drv(r)->create_ah ? emu_req_drv(r)->create_ah(r, ah) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, *handle);
 		return ret;
@@ -417,28 +395,28 @@ int emu_obj_write(struct emu_req *r)
 
 		ret = alloc_pd(r, &resp.pd_handle);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_DEALLOC_PD: {
-		REQ(struct ib_uverbs_dealloc_pd, c);
+		EMU_REQ(struct ib_uverbs_dealloc_pd, c);
 		return destroy(r, UVERBS_OBJECT_PD, c.pd_handle, NULL);
 	}
 	case IB_USER_VERBS_CMD_REG_MR: {
-		REQ(struct ib_uverbs_reg_mr, c);
+		EMU_REQ(struct ib_uverbs_reg_mr, c);
 		struct ib_uverbs_reg_mr_resp resp = { 0 };
 
 		ret = reg_mr(r, &c, &resp);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_DEREG_MR: {
-		REQ(struct ib_uverbs_dereg_mr, c);
+		EMU_REQ(struct ib_uverbs_dereg_mr, c);
 		return destroy(r, UVERBS_OBJECT_MR, c.mr_handle, NULL);
 	}
 	case IB_USER_VERBS_CMD_REREG_MR: {
-		REQ(struct ib_uverbs_rereg_mr, c);
+		EMU_REQ(struct ib_uverbs_rereg_mr, c);
 		struct emu_obj *mr = emu_obj_get(r->ctx, UVERBS_OBJECT_MR, c.mr_handle);
 		struct ib_uverbs_rereg_mr_resp resp = { 0 };
 
@@ -452,20 +430,20 @@ int emu_obj_write(struct emu_req *r)
 			use(r->ctx, UVERBS_OBJECT_PD, mr->pd, 1);
 		}
 		resp.lkey = resp.rkey = mr->num;
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case IB_USER_VERBS_CMD_ALLOC_MW: {
-		REQ(struct ib_uverbs_alloc_mw, c);
+		EMU_REQ(struct ib_uverbs_alloc_mw, c);
 		struct ib_uverbs_alloc_mw_resp resp = { 0 };
 
 		ret = alloc_mw(r, &c, &resp);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_DEALLOC_MW: {
-		REQ(struct ib_uverbs_dealloc_mw, c);
+		EMU_REQ(struct ib_uverbs_dealloc_mw, c);
 		return destroy(r, UVERBS_OBJECT_MW, c.mw_handle, NULL);
 	}
 	case IB_USER_VERBS_CMD_CREATE_COMP_CHANNEL: {
@@ -475,21 +453,21 @@ int emu_obj_write(struct emu_req *r)
 		if (fd < 0)
 			return errno;
 		resp.fd = fd;
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case IB_USER_VERBS_CMD_CREATE_CQ: {
-		REQ(struct ib_uverbs_create_cq, c);
+		EMU_REQ(struct ib_uverbs_create_cq, c);
 		struct ib_uverbs_create_cq_resp resp = { 0 };
 
 		ret = create_cq(r, c.user_handle, c.cqe, c.comp_vector, c.comp_channel, 0, &resp.cq_handle,
 				&resp.cqe);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_CREATE_CQ: {
-		REQ(struct ib_uverbs_ex_create_cq, c);
+		EMU_REQ(struct ib_uverbs_ex_create_cq, c);
 		struct ib_uverbs_ex_create_cq_resp resp = { 0 };
 
 		if (c.comp_mask || c.reserved)
@@ -498,39 +476,39 @@ int emu_obj_write(struct emu_req *r)
 				&resp.base.cq_handle, &resp.base.cqe);
 		resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_DESTROY_CQ: {
-		REQ(struct ib_uverbs_destroy_cq, c);
+		EMU_REQ(struct ib_uverbs_destroy_cq, c);
 		struct ib_uverbs_destroy_cq_resp resp = { 0 };
 
 		ret = destroy(r, UVERBS_OBJECT_CQ, c.cq_handle, &gone);
 		if (!ret) {
 			resp.comp_events_reported = gone.comp_events;
 			resp.async_events_reported = gone.async_events;
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		}
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_REQ_NOTIFY_CQ: {
-		REQ(struct ib_uverbs_req_notify_cq, c);
+		EMU_REQ(struct ib_uverbs_req_notify_cq, c);
 		return emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, c.cq_handle) ? 0 : EINVAL;
 	}
 	case IB_USER_VERBS_CMD_RESIZE_CQ: {
-		REQ(struct ib_uverbs_resize_cq, c);
+		EMU_REQ(struct ib_uverbs_resize_cq, c);
 		struct emu_obj *cq = emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, c.cq_handle);
 		struct ib_uverbs_resize_cq_resp resp = { 0 };
 
 		if (!cq || !c.cqe || c.cqe > r->dev->max_cqe)
 			return EINVAL;
-		if (!drv(r)->resize_cq)
+		if (!emu_req_drv(r)->resize_cq)
 			return EOPNOTSUPP;
-		ret = drv(r)->resize_cq(r, cq, c.cqe);
+		ret = emu_req_drv(r)->resize_cq(r, cq, c.cqe);
 		if (ret)
 			return ret;
 		resp.cqe = cq->cqe;
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case IB_USER_VERBS_CMD_CREATE_QP:
@@ -566,25 +544,25 @@ int emu_obj_write(struct emu_req *r)
 			return ret;
 		qp_resp(r, h, qpn, &a, &resp.base);
 		resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
-		resp_out(r, ex ? (void *)&resp : (void *)&resp.base, ex ? sizeof(resp) : sizeof(resp.base));
+		emu_resp_out(r, ex ? (void *)&resp : (void *)&resp.base, ex ? sizeof(resp) : sizeof(resp.base));
 		return 0;
 	}
 	case IB_USER_VERBS_CMD_MODIFY_QP: {
-		REQ(struct ib_uverbs_modify_qp, c);
+		EMU_REQ(struct ib_uverbs_modify_qp, c);
 		return modify_qp(r, &c);
 	}
 	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_QP: {
-		REQ(struct ib_uverbs_ex_modify_qp, c);
+		EMU_REQ(struct ib_uverbs_ex_modify_qp, c);
 		struct ib_uverbs_ex_modify_qp_resp resp = { 0 };
 
 		ret = modify_qp(r, &c.base);
 		resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_QUERY_QP: {
-		REQ(struct ib_uverbs_query_qp, c);
+		EMU_REQ(struct ib_uverbs_query_qp, c);
 		struct emu_obj *qp = emu_obj_get(r->ctx, UVERBS_OBJECT_QP, c.qp_handle);
 		struct ib_uverbs_query_qp_resp resp = { 0 };
 
@@ -592,17 +570,17 @@ int emu_obj_write(struct emu_req *r)
 			return EINVAL;
 		resp.qp_state = resp.cur_qp_state = qp->state;
 		resp.port_num = 1;
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case IB_USER_VERBS_CMD_DESTROY_QP: {
-		REQ(struct ib_uverbs_destroy_qp, c);
+		EMU_REQ(struct ib_uverbs_destroy_qp, c);
 		struct ib_uverbs_destroy_qp_resp resp = { 0 };
 
 		ret = destroy(r, UVERBS_OBJECT_QP, c.qp_handle, &gone);
 		if (!ret) {
 			resp.events_reported = gone.async_events;
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		}
 		return ret;
 	}
@@ -612,7 +590,7 @@ int emu_obj_write(struct emu_req *r)
 		struct ib_uverbs_create_xsrq x = { 0 };
 
 		if (r->wcmd == IB_USER_VERBS_CMD_CREATE_SRQ) {
-			REQ(struct ib_uverbs_create_srq, c);
+			EMU_REQ(struct ib_uverbs_create_srq, c);
 			x.xrcd_handle = x.cq_handle = ~0u;
 			x.user_handle = c.user_handle;
 			x.srq_type = IB_UVERBS_SRQT_BASIC;
@@ -628,44 +606,44 @@ int emu_obj_write(struct emu_req *r)
 		ret = create_srq(r, x.user_handle, x.srq_type, x.pd_handle, x.xrcd_handle, x.cq_handle, &resp.max_wr,
 				 &resp.max_sge, &resp.srq_handle, &resp.srqn);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_MODIFY_SRQ: {
-		REQ(struct ib_uverbs_modify_srq, c);
+		EMU_REQ(struct ib_uverbs_modify_srq, c);
 		return emu_obj_get(r->ctx, UVERBS_OBJECT_SRQ, c.srq_handle) ? 0 : EINVAL;
 	}
 	case IB_USER_VERBS_CMD_QUERY_SRQ: {
-		REQ(struct ib_uverbs_query_srq, c);
+		EMU_REQ(struct ib_uverbs_query_srq, c);
 		struct ib_uverbs_query_srq_resp resp = { 0 };
 
 		if (!emu_obj_get(r->ctx, UVERBS_OBJECT_SRQ, c.srq_handle))
 			return EINVAL;
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case IB_USER_VERBS_CMD_DESTROY_SRQ: {
-		REQ(struct ib_uverbs_destroy_srq, c);
+		EMU_REQ(struct ib_uverbs_destroy_srq, c);
 		struct ib_uverbs_destroy_srq_resp resp = { 0 };
 
 		ret = destroy(r, UVERBS_OBJECT_SRQ, c.srq_handle, &gone);
 		if (!ret) {
 			resp.events_reported = gone.async_events;
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		}
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_CREATE_AH: {
-		REQ(struct ib_uverbs_create_ah, c);
+		EMU_REQ(struct ib_uverbs_create_ah, c);
 		struct ib_uverbs_create_ah_resp resp = { 0 };
 
 		ret = create_ah(r, &c, &resp.ah_handle);
 		if (!ret)
-			resp_out(r, &resp, sizeof(resp));
+			emu_resp_out(r, &resp, sizeof(resp));
 		return ret;
 	}
 	case IB_USER_VERBS_CMD_DESTROY_AH: {
-		REQ(struct ib_uverbs_destroy_ah, c);
+		EMU_REQ(struct ib_uverbs_destroy_ah, c);
 		return destroy(r, UVERBS_OBJECT_AH, c.ah_handle, NULL);
 	}
 	case IB_USER_VERBS_CMD_ATTACH_MCAST:

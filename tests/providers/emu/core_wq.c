@@ -16,26 +16,6 @@
 #define WQS_ERR 2u            /* IB_WQS_RESET, IB_WQS_RDY, IB_WQS_ERR */
 #define MAX_LOG_TBL IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE
 
-static const struct emu_drv *drv(struct emu_req *r)
-{
-	return emu_drv_find(r->dev->provider);
-}
-
-/* A core response: at most what the caller offered, the rest zeroed (uverbs_response). */
-static void resp_out(struct emu_req *r, const void *resp, size_t len)
-{
-	if (!r->out)
-		return;
-	memcpy(r->out, resp, len < r->out_len ? len : r->out_len);
-	if (r->out_len > len)
-		memset(r->out + len, 0, r->out_len - len);
-}
-
-#define REQ(type, name)                                                                    \
-	type name;                                                                         \
-	memset(&name, 0, sizeof(name));                                                    \
-	memcpy(&name, r->in, r->in_len < sizeof(name) ? r->in_len : sizeof(name))
-
 struct wq_args {
 	uint64_t user_handle;
 	uint32_t type, pd, cq, max_wr, max_sge, flags;
@@ -48,7 +28,7 @@ static int create_wq(struct emu_req *r, struct wq_args *a, uint32_t *handle, uin
 
 	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_PD, a->pd) || !emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, a->cq))
 		return EINVAL;
-	if (!r->dev->wq || !drv(r)->create_wq)
+	if (!r->dev->wq || !emu_req_drv(r)->create_wq)
 		return EOPNOTSUPP;
 	if (a->type != IB_UVERBS_WQT_RQ || !a->max_wr || a->max_wr > r->dev->max_qp_wr ||
 	    a->max_sge > r->dev->max_sge)
@@ -63,7 +43,7 @@ static int create_wq(struct emu_req *r, struct wq_args *a, uint32_t *handle, uin
 	wq->pd = a->pd;
 	wq->scq = wq->rcq = a->cq;
 	wq->state = 0; /* IB_WQS_RESET */
-	ret = drv(r)->create_wq(r, wq);
+	ret = emu_req_drv(r)->create_wq(r, wq);
 	if (ret) {
 		emu_obj_free(r->ctx, *handle);
 		return ret;
@@ -113,7 +93,7 @@ static int modify_wq(struct emu_req *r, const struct ib_uverbs_ex_modify_wq *c)
 		return EINVAL;
 	if (c->attr_mask & 4 && c->flags_mask & ~WQ_FLAGS)
 		return EOPNOTSUPP;
-	ret = drv(r)->modify_wq ? drv(r)->modify_wq(r, wq) : 0;
+	ret = emu_req_drv(r)->modify_wq ? emu_req_drv(r)->modify_wq(r, wq) : 0;
 	if (ret)
 		return ret;
 	if (c->attr_mask & 1)
@@ -125,7 +105,7 @@ static int modify_wq(struct emu_req *r, const struct ib_uverbs_ex_modify_wq *c)
  * request zero (uverbs_request_next, uverbs_request_finish). At most 8 WQs are emulated. */
 static int create_tbl(struct emu_req *r)
 {
-	REQ(struct ib_uverbs_ex_create_rwq_ind_table, c);
+	EMU_REQ(struct ib_uverbs_ex_create_rwq_ind_table, c);
 	struct ib_uverbs_ex_create_rwq_ind_table_resp resp = { 0 };
 	const uint32_t *wqs = (const uint32_t *)(r->in + sizeof(c));
 	size_t n, have = (r->in_len - sizeof(c)) / 4;
@@ -157,7 +137,7 @@ static int create_tbl(struct emu_req *r)
 	t->cqe = n;
 	for (size_t i = 0; i < n; i++)
 		t->drv[i] = wqs[i];
-	ret = drv(r)->create_rwq_ind_tbl ? drv(r)->create_rwq_ind_tbl(r, t) : 0;
+	ret = emu_req_drv(r)->create_rwq_ind_tbl ? emu_req_drv(r)->create_rwq_ind_tbl(r, t) : 0;
 	if (ret) {
 		emu_obj_free(r->ctx, h);
 		return ret;
@@ -167,7 +147,7 @@ static int create_tbl(struct emu_req *r)
 	resp.ind_tbl_handle = h;
 	resp.ind_tbl_num = t->num;
 	resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
-	resp_out(r, &resp, sizeof(resp));
+	emu_resp_out(r, &resp, sizeof(resp));
 	return 0;
 }
 
@@ -186,7 +166,7 @@ int emu_wq_write(struct emu_req *r)
 		return EOPNOTSUPP;
 	switch (r->wcmd) {
 	case EX(CREATE_WQ): {
-		REQ(struct ib_uverbs_ex_create_wq, c);
+		EMU_REQ(struct ib_uverbs_ex_create_wq, c);
 		struct ib_uverbs_ex_create_wq_resp resp = { 0 };
 		struct wq_args a = { c.user_handle, c.wq_type, c.pd_handle, c.cq_handle, c.max_wr, c.max_sge,
 				     c.create_flags };
@@ -200,15 +180,15 @@ int emu_wq_write(struct emu_req *r)
 		resp.max_wr = a.max_wr;
 		resp.max_sge = a.max_sge;
 		resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case EX(MODIFY_WQ): {
-		REQ(struct ib_uverbs_ex_modify_wq, c);
+		EMU_REQ(struct ib_uverbs_ex_modify_wq, c);
 		return modify_wq(r, &c);
 	}
 	case EX(DESTROY_WQ): {
-		REQ(struct ib_uverbs_ex_destroy_wq, c);
+		EMU_REQ(struct ib_uverbs_ex_destroy_wq, c);
 		struct ib_uverbs_ex_destroy_wq_resp resp = { 0 };
 		int ret;
 
@@ -218,13 +198,13 @@ int emu_wq_write(struct emu_req *r)
 		if (ret)
 			return ret;
 		resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
-		resp_out(r, &resp, sizeof(resp));
+		emu_resp_out(r, &resp, sizeof(resp));
 		return 0;
 	}
 	case EX(CREATE_RWQ_IND_TBL):
 		return create_tbl(r);
 	case EX(DESTROY_RWQ_IND_TBL): {
-		REQ(struct ib_uverbs_ex_destroy_rwq_ind_table, c);
+		EMU_REQ(struct ib_uverbs_ex_destroy_rwq_ind_table, c);
 
 		if (c.comp_mask)
 			return EOPNOTSUPP;

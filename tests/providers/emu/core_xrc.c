@@ -11,22 +11,12 @@
 #include <errno.h>
 #include <string.h>
 
-static void out(struct emu_req *r, const void *resp, size_t len)
-{
-	if (!r->out)
-		return;
-	memcpy(r->out, resp, len < r->out_len ? len : r->out_len);
-	if (r->out_len > len)
-		memset(r->out + len, 0, r->out_len - len);
-}
-
 static int open_xrcd(struct emu_req *r)
 {
-	struct ib_uverbs_open_xrcd c = { 0 };
+	EMU_REQ(struct ib_uverbs_open_xrcd, c);
 	struct ib_uverbs_open_xrcd_resp resp = { 0 };
 	struct emu_obj *x;
 
-	memcpy(&c, r->in, r->in_len < sizeof(c) ? r->in_len : sizeof(c));
 	if (!r->dev->xrc)
 		return EOPNOTSUPP;
 	if (c.fd != (uint32_t)-1)
@@ -35,18 +25,17 @@ static int open_xrcd(struct emu_req *r)
 	if (!x)
 		return ENOMEM;
 	x->num = emu_next_num(r->ctx, UVERBS_OBJECT_XRCD);
-	out(r, &resp, sizeof(resp));
+	emu_resp_out(r, &resp, sizeof(resp));
 	return 0;
 }
 
 static int open_qp(struct emu_req *r)
 {
-	struct ib_uverbs_open_qp c = { 0 };
+	EMU_REQ(struct ib_uverbs_open_qp, c);
 	struct ib_uverbs_create_qp_resp resp = { 0 };
 	struct emu_obj *qp, *real = NULL;
 	uint32_t h;
 
-	memcpy(&c, r->in, r->in_len < sizeof(c) ? r->in_len : sizeof(c));
 	if (c.qp_type != IB_UVERBS_QPT_XRC_TGT || !emu_obj_get(r->ctx, UVERBS_OBJECT_XRCD, c.pd_handle))
 		return EINVAL;
 	for (h = 0; h < EMU_MAX_OBJ && !real; h++) {
@@ -69,7 +58,7 @@ static int open_qp(struct emu_req *r)
 	emu_obj_use(r->ctx, UVERBS_OBJECT_QP, qp->shared, 1);
 	emu_obj_use(r->ctx, UVERBS_OBJECT_XRCD, qp->xrcd, 1);
 	resp.qpn = qp->num;
-	out(r, &resp, sizeof(resp));
+	emu_resp_out(r, &resp, sizeof(resp));
 	return 0;
 }
 
@@ -79,9 +68,8 @@ int emu_xrc_write(struct emu_req *r)
 	case IB_USER_VERBS_CMD_OPEN_XRCD:
 		return open_xrcd(r);
 	case IB_USER_VERBS_CMD_CLOSE_XRCD: {
-		struct ib_uverbs_close_xrcd c = { 0 };
+		EMU_REQ(struct ib_uverbs_close_xrcd, c);
 
-		memcpy(&c, r->in, r->in_len < sizeof(c) ? r->in_len : sizeof(c));
 		return emu_obj_destroy(r, UVERBS_OBJECT_XRCD, c.xrcd_handle);
 	}
 	case IB_USER_VERBS_CMD_OPEN_QP:

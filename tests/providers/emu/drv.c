@@ -23,3 +23,8 @@ const struct emu_drv *emu_drv_find(const char *provider)
 			return drivers[i];
 	return &none;
 }
+
+const struct emu_drv *emu_req_drv(const struct emu_req *r)
+{
+	return emu_drv_find(r->dev->provider);
+}

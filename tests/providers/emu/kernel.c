@@ -214,6 +214,15 @@ int emu_attr_out(struct emu_req *r, uint16_t id, const void *data, size_t len)
 	return 0;
 }
 
+void emu_resp_out(struct emu_req *r, const void *resp, size_t len)
+{
+	if (!r->out)
+		return;
+	memcpy(r->out, resp, len < r->out_len ? len : r->out_len);
+	if (r->out_len > len)
+		memset(r->out + len, 0, r->out_len - len);
+}
+
 void emu_udata_out(struct emu_req *r, const void *resp, size_t len)
 {
 	size_t n = len < r->uout_len ? len : r->uout_len;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <rdma/ib_user_ioctl_cmds.h>
@@ -195,6 +196,15 @@ uint64_t emu_attr_u64(struct emu_req *r, uint16_t id, uint64_t dflt);
 int emu_attr_out(struct emu_req *r, uint16_t id, const void *data, size_t len);
 /* Driver response: copy up to uout_len (half of it under a short-answer fault). */
 void emu_udata_out(struct emu_req *r, const void *resp, size_t len);
+/* A core write command's response: at most what the caller offered, the rest of its buffer
+ * zeroed (the kernel's uverbs_response). */
+void emu_resp_out(struct emu_req *r, const void *resp, size_t len);
+/* A write command's request, which may be shorter than its struct (an extended command's
+ * minimum): declares `type name`, zeroed, with what the caller sent copied over it. */
+#define EMU_REQ(type, name)                                                                \
+	type name;                                                                         \
+	memset(&name, 0, sizeof(name));                                                    \
+	memcpy(&name, r->in, r->in_len < sizeof(name) ? r->in_len : sizeof(name))
 
 /* Objects. */
 struct emu_obj *emu_obj_new(struct emu_ctx *c, uint16_t type, uint32_t *handle);
@@ -282,6 +292,8 @@ struct emu_drv {
 };
 
 const struct emu_drv *emu_drv_find(const char *provider);
+/* The driver of the request's device. */
+const struct emu_drv *emu_req_drv(const struct emu_req *r);
 
 /* ---- the canonical stream (log.c) ---- */
 
