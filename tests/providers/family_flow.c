@@ -127,25 +127,10 @@ void family_flow(struct ibv_context *ctx)
 	struct ibv_cq *cq;
 	struct ibv_pd *pd;
 
-	errno = 0;
-	pd = ibv_alloc_pd(ctx);
-	made("alloc_pd", pd);
-	errno = 0;
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	made("create_cq", cq);
-	if (pd && cq) {
-		struct ibv_qp_init_attr qa = {
-			.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RAW_PACKET,
-			.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
-		};
-
-		errno = 0;
-		qp = ibv_create_qp(pd, &qa);
-		if (made("create_qp RAW_PACKET", qp))
-			SHOW("qp_num=%#x state=%d", qp->qp_num, qp->state);
-	} else {
-		skip("create_qp RAW_PACKET");
-	}
+	family_pd_cq(ctx, &pd, &cq);
+	qp = family_qp(pd, cq, IBV_QPT_RAW_PACKET, "RAW_PACKET");
+	if (qp)
+		SHOW("qp_num=%#x state=%d", qp->qp_num, qp->state);
 
 	errno = 0;
 	counters = ibv_create_counters(ctx, &ca);

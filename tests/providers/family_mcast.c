@@ -24,24 +24,8 @@ void family_mcast(struct ibv_context *ctx)
 	struct ibv_cq *cq;
 	struct ibv_pd *pd;
 
-	errno = 0;
-	pd = ibv_alloc_pd(ctx);
-	made("alloc_pd", pd);
-	errno = 0;
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	made("create_cq", cq);
-	if (pd && cq) {
-		struct ibv_qp_init_attr qa = {
-			.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_UD,
-			.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
-		};
-
-		errno = 0;
-		qp = ibv_create_qp(pd, &qa);
-		made("create_qp UD", qp);
-	} else {
-		skip("create_qp UD");
-	}
+	family_pd_cq(ctx, &pd, &cq);
+	qp = family_qp(pd, cq, IBV_QPT_UD, "UD");
 	if (qp) {
 		result("attach_mcast", ibv_attach_mcast(qp, &group1, 0xc001));
 		result("attach_mcast (again)", ibv_attach_mcast(qp, &group1, 0xc001));

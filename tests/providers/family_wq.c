@@ -27,12 +27,7 @@ void family_wq(struct ibv_context *ctx)
 	struct ibv_pd *pd;
 	int nwq = 0;
 
-	errno = 0;
-	pd = ibv_alloc_pd(ctx);
-	made("alloc_pd", pd);
-	errno = 0;
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	made("create_cq", cq);
+	family_pd_cq(ctx, &pd, &cq);
 
 	for (int i = 0; i < NWQ; i++) {
 		struct ibv_wq_init_attr wa = {

@@ -24,12 +24,7 @@ void family_xrc(struct ibv_context *ctx)
 	struct ibv_pd *pd;
 	uint32_t srqn = 0;
 
-	errno = 0;
-	pd = ibv_alloc_pd(ctx);
-	made("alloc_pd", pd);
-	errno = 0;
-	cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
-	made("create_cq", cq);
+	family_pd_cq(ctx, &pd, &cq);
 	errno = 0;
 	xrcd = ibv_open_xrcd(ctx, &xa);
 	made("open_xrcd", xrcd);

@@ -55,6 +55,36 @@ void skip(const char *step)
 	printf("%s: skipped\n", step);
 }
 
+void family_pd_cq(struct ibv_context *ctx, struct ibv_pd **pd, struct ibv_cq **cq)
+{
+	errno = 0;
+	*pd = ibv_alloc_pd(ctx);
+	made("alloc_pd", *pd);
+	errno = 0;
+	*cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	made("create_cq", *cq);
+}
+
+struct ibv_qp *family_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type, const char *name)
+{
+	struct ibv_qp_init_attr qa = {
+		.send_cq = cq, .recv_cq = cq, .qp_type = type,
+		.cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	char step[64];
+	struct ibv_qp *qp;
+
+	snprintf(step, sizeof(step), "create_qp %s", name);
+	if (!pd || !cq) {
+		skip(step);
+		return NULL;
+	}
+	errno = 0;
+	qp = ibv_create_qp(pd, &qa);
+	made(step, qp);
+	return qp;
+}
+
 static void show_device(const struct ibv_device_attr *a)
 {
 	SHOW("fw_ver=%s node_guid=%016llx sys_image_guid=%016llx", a->fw_ver,

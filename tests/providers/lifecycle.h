@@ -14,6 +14,11 @@ void result(const char *step, int ret);
 /* "step: ok" or "step: ERRNO" for a constructor's; returns whether obj is there. */
 int made(const char *step, const void *obj);
 void skip(const char *step);
+/* A family's PD and 16-entry CQ ("alloc_pd", "create_cq"); each NULL where it failed. */
+void family_pd_cq(struct ibv_context *ctx, struct ibv_pd **pd, struct ibv_cq **cq);
+/* A QP of `type` on pd and cq, 8 WRs and 1 SGE each way (step "create_qp NAME"), or NULL;
+ * skipped without pd or cq. */
+struct ibv_qp *family_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type, const char *name);
 
 #define SHOW(fmt, ...)                                      \
 	do {                                                \
