@@ -151,6 +151,21 @@ fn load_name_failure_reports_like_rdma_core() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
+/// A loaded object's path as the kernel sees it. Under qemu-user (the cross runs) the loader
+/// names a target library by its path in the target's root (`QEMU_LD_PREFIX`), which qemu
+/// prefixes when the program opens it but the kernel does not when it follows a symlink.
+fn host_path(path: PathBuf) -> PathBuf {
+    let Some(prefix) = std::env::var_os("QEMU_LD_PREFIX") else {
+        return path;
+    };
+    let inside = PathBuf::from(prefix).join(path.strip_prefix("/").unwrap_or(&path));
+    if inside.exists() {
+        inside
+    } else {
+        path
+    }
+}
+
 #[test]
 fn late_registration_is_adopted_by_the_name_that_opens_its_object() {
     // Stand-in for a provider the application dlopened itself after loading started: libm, made
@@ -158,7 +173,7 @@ fn late_registration_is_adopted_by_the_name_that_opens_its_object() {
     let d = scratch("adopt");
     let target = Library::open(LIBM.as_bytes()).unwrap();
     let cos = target.symbol("cos").unwrap().as_ptr() as usize;
-    let path = dl::object_name_containing(cos).unwrap();
+    let path = host_path(dl::object_name_containing(cos).unwrap().into());
     std::os::unix::fs::symlink(&path, d.join("libfakem-rdmav34.so")).unwrap();
 
     let reg = Registry::new();
