@@ -227,9 +227,25 @@ int emu_core_ioctl(struct emu_req *r);
 char emu_core_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* The closing of a command fd: every object goes, as the kernel's ucontext cleanup does. */
 void emu_ctx_release(struct emu_ctx *c);
-/* core_obj.c for core_xrc.c: a use count changed by d; an object destroyed (EBUSY while used). */
+/* core_obj.c for the other core_*.c: a use count changed by d; an object destroyed (EBUSY while
+ * used), and with a copy of it left in *gone; a handle attribute's value (~0u: absent); a new
+ * object's handle written into its attribute. */
 void emu_obj_use(struct emu_ctx *c, uint16_t type, uint32_t h, int d);
 int emu_obj_destroy(struct emu_req *r, uint16_t type, uint32_t h);
+int emu_obj_destroy_gone(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj *gone);
+uint32_t emu_attr_handle(struct emu_req *r, uint16_t id);
+void emu_attr_new_handle(struct emu_req *r, uint16_t id, uint32_t h);
+/* A write command that is not the called file's (core_obj.c asks core_cq.c, then core_qp.c). */
+#define EMU_NOT_MINE (-1)
+/* core_cq.c: completion channels and CQs; core_qp.c: QPs and SRQs. Their write commands
+ * (EMU_NOT_MINE for another), ioctl methods and attributes' kinds. */
+int emu_cq_write(struct emu_req *r);
+int emu_cq_ioctl(struct emu_req *r, uint16_t meth);
+char emu_cq_attr_kind(uint16_t meth, uint16_t attr);
+int emu_qp_write(struct emu_req *r);
+int emu_qp_ioctl(struct emu_req *r, uint16_t meth);
+int emu_srq_ioctl(struct emu_req *r, uint16_t meth);
+char emu_qp_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* core_xrc.c: OPEN_XRCD, CLOSE_XRCD, OPEN_QP; EOPNOTSUPP for any other command. */
 int emu_xrc_write(struct emu_req *r);
 /* core_mem.c: the DM object and the MR methods but REG_MR/DESTROY; their attributes' kinds; a DM's mmap. */
