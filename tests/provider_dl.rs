@@ -159,11 +159,7 @@ fn host_path(path: PathBuf) -> PathBuf {
         return path;
     };
     let inside = PathBuf::from(prefix).join(path.strip_prefix("/").unwrap_or(&path));
-    if inside.exists() {
-        inside
-    } else {
-        path
-    }
+    if inside.exists() { inside } else { path }
 }
 
 #[test]
