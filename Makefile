@@ -166,6 +166,7 @@ releases:
 lint: lib
 	python3 tools/layers
 	python3 tools/facts check
+	python3 tools/sizes
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet -- symbols.map; then \
 	  git --no-pager diff --stat -- symbols.map; \
 	  echo "lint: symbols.map differs from the committed one (the #[export] declarations changed the ABI): review and commit it"; exit 1; fi
