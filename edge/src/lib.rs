@@ -40,11 +40,12 @@
 //!
 //! A function generic over `<const ABI: u32>` is instantiated for each provider ABI it is bound in.
 //! Every binding but a function's own default symbol is a trampoline (a tail jump carrying the
-//! `.symver` directive; one per architecture, `TRAMPOLINES`). Each binding leaves a record `NAME@@NODE` or `NAME@NODE`, a space and the C
+//! `.symver` directive; one per architecture, `bind.rs`'s `TRAMPOLINES`). Each binding leaves a record `NAME@@NODE` or `NAME@NODE`, a space and the C
 //! prototype in the object's `.ibverbs.exports` section; `tools/symbols-map` reads the records
 //! off the built archive and writes the version script and the sweep's prototype table.
 //!
-//! [`PROVIDER_ABIS`] is the one list of provider ABIs; `provider_abis!()` gives it to the library.
+//! `PROVIDER_ABIS` (here, private: a proc-macro crate exports only its macros) is the one list of
+//! provider ABIs; [`provider_abis!()`](provider_abis!) gives it to the library.
 
 mod bind;
 mod expand;
@@ -66,7 +67,7 @@ use spec::{Spec, prototype};
 /// declarations of what it changed.
 const PROVIDER_ABIS: &[u32] = &[34, 57, 59, 64, 65];
 
-/// `provider_abis!()`: [`PROVIDER_ABIS`] as an array expression of `u32`.
+/// `provider_abis!()`: `PROVIDER_ABIS` (above) as an array expression of `u32`.
 #[proc_macro]
 pub fn provider_abis(input: TokenStream) -> TokenStream {
     if !input.is_empty() {
