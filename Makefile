@@ -2,7 +2,7 @@
 #
 #   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link), the ibverbs-doctor
 #                        program and the man pages (target/release/man)
-#   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
+#   make test            every test: lints (layers, facts, sizes, fmt, clippy, rustdoc, headers), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
 #                        (with the rdma-core release matrix: tools/rdma-core-builds, cached in ~/.cache)
@@ -173,6 +173,7 @@ lint: lib
 	$(CARGO) fmt --all --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --document-private-items --quiet
 	$(CARGO) run --release --quiet -p ibverbs-headers -- --check
 
 cargo-test:
