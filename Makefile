@@ -2,11 +2,11 @@
 #
 #   make                 build target/release/libibverbs.so.1 (+ libibverbs.so link), the ibverbs-doctor
 #                        program and the man pages (target/release/man)
-#   make test            every test: lints (layers, fmt, clippy), cargo tests, abi-tests (symbols, layouts, header types and values,
+#   make test            every test: lints (layers, facts, sizes, fmt, clippy, rustdoc, headers), cargo tests, abi-tests (symbols, layouts, header types and values,
 #                        the compile matrix, behaviour diffs), install, real programs against our
 #                        headers (clients, inline layer), a provider built against driver.h, the VM suite
 #                        (with the rdma-core release matrix: tools/rdma-core-builds, cached in ~/.cache)
-#   make headers         regenerate include/infiniband/ from the Rust types (cbindgen)
+#   make headers         regenerate include/infiniband/ from the Rust types (tools/headers: cbindgen)
 #   make install         what `make` built (never builds: `sudo make install` needs no cargo) into PREFIX=/usr/local
 #                        (or BINDIR=, LIBDIR=, INCLUDEDIR=, MANDIR=, DESTDIR=) as rdma-core lays it out
 #   make uninstall       remove exactly what `make install` put there (its manifest, same PREFIX/DESTDIR)
@@ -166,15 +166,18 @@ releases:
 lint: lib
 	python3 tools/layers
 	python3 tools/facts check
+	python3 tools/sizes
 	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet -- symbols.map; then \
 	  git --no-pager diff --stat -- symbols.map; \
 	  echo "lint: symbols.map differs from the committed one (the #[export] declarations changed the ABI): review and commit it"; exit 1; fi
-	$(CARGO) fmt --check
-	$(CARGO) clippy --all-targets -- -D warnings
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --quiet
+	$(CARGO) fmt --all --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --quiet
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps --document-private-items --quiet
+	$(CARGO) run --release --quiet -p ibverbs-headers -- --check
 
 cargo-test:
-	$(call need-shared,abi/symbols-target.txt,the ABI facts the layout and header tests compare with)
+	$(call need-shared,abi/symbols-target.txt,the ABI facts the layout tests compare with)
 	$(CARGO) test --all-targets
 
 abi-test: lib
@@ -246,9 +249,9 @@ bench-vm: lib
 	tools/deps.sh bench
 	bench/run vm $(BENCH_ARGS)
 
+# tools/headers (a binary of the workspace) writes them; make lint runs it with --check.
 headers:
-	$(call need-shared,abi/symbols-target.txt,the symbol lists the header generator reads)
-	IBVERBS_UPDATE_HEADERS=1 $(CARGO) test --test headers
+	$(CARGO) run --release --quiet -p ibverbs-headers
 
 # Copies what `make` built; never runs cargo (tools/install: one line and exit 1 if nothing was built).
 INSTALL_VARS = DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" LIBDIR="$(LIBDIR)" \

@@ -1,7 +1,7 @@
 //! The one error type: a positive errno value, and `Result` over it.
 //!
 //! The bottom of the house: every module may use it, it uses nothing of the crate. How a `Result`
-//! becomes a C return value (and the thread's `errno`) is `crate::cret`.
+//! becomes a C return value (and the thread's `errno`) is [`crate::cret`].
 #![forbid(unsafe_code)]
 
 use core::ffi::c_int;

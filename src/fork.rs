@@ -469,8 +469,9 @@ pub fn range_untracked() -> bool {
     false
 }
 
-/// Tell helgrind that `ENABLED` and `RANGE_SEEN` are atomics (`sys::sync::atomic_static`):
-/// what they publish is read under `STATE`'s lock.
+/// Tell helgrind that `ENABLED` and `RANGE_SEEN` are atomics
+/// ([`sys::sync::atomic_static`](crate::sys::sync::atomic_static)): what they publish is read under
+/// `STATE`'s lock.
 pub fn atomics_for_helgrind() {
     crate::sys::sync::atomic_static(&ENABLED);
     crate::sys::sync::atomic_static(&RANGE_SEEN);

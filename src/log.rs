@@ -1,14 +1,14 @@
 //! The verbs log: VERBS_LOG_LEVEL and VERBS_LOG_FILE (rdma-core: init.c, `__verbs_log`).
 //!
-//! Semantics (read by `crate::env::log_settings`): the level is read once, as C's
+//! Semantics (read by [`crate::env::log_settings`]): the level is read once, as C's
 //! `strtol(value, NULL, 0)` would (so "0x3" and "010" work); messages with a level at or below it
 //! are written to VERBS_LOG_FILE, opened for appending. Without VERBS_LOG_FILE they go to
 //! standard error, as in rdma-core's debug builds (divergence: its release builds log nothing
 //! then); a VERBS_LOG_FILE that cannot be opened turns logging off, as in rdma-core. The
 //! library's own diagnostics (why a device or provider was skipped, why a registration failed
-//! with ENOMEM: `crate::verbs::explain`) go through [`log`] with the same filter. In secure
+//! with ENOMEM: [`crate::verbs::explain`]) go through [`log`] with the same filter. In secure
 //! execution VERBS_LOG_FILE is never opened and a non-zero level logs to standard error instead,
-//! the first message saying which variables were ignored (see `crate::env`).
+//! the first message saying which variables were ignored (see [`crate::env`]).
 #![forbid(unsafe_code)]
 
 use crate::sys::sync::{Mutex, OnceLock};
@@ -27,7 +27,7 @@ struct Sink {
 }
 
 impl Sink {
-    /// Open the sink `crate::env::log_settings` describes; a file that cannot be opened turns
+    /// Open the sink [`crate::env::log_settings`] describes; a file that cannot be opened turns
     /// logging off, as rdma-core's release fallback does.
     fn open(settings: crate::env::LogSettings) -> Sink {
         if settings.stderr {

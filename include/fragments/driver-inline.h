@@ -1,7 +1,7 @@
 /*
  * The provider side of driver.h: the macros and static inline helpers a provider is written with
  * (registration, match tables, context allocation, logging, the container helpers). Hand-written in
- * this project's own words from rdma-core's documented behaviour; tests/headers.rs appends it to
+ * this project's own words from rdma-core's documented behaviour; tools/headers appends it to
  * the generated driver.h. The provider ABI (IBVERBS_PABI_VERSION) is the one the opening
  * comment of this header describes.
  */

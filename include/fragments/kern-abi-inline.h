@@ -1,6 +1,6 @@
 /*
  * The macros a provider declares its own write commands with. Hand-written in this project's own
- * words; tests/headers.rs appends it to the generated kern-abi.h, followed by the generated
+ * words; tools/headers appends it to the generated kern-abi.h, followed by the generated
  * typedefs these macros name (one set per write command, by the command's number).
  *
  * A provider's command is the core command (header, then the kernel's request, see the structs

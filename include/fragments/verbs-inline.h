@@ -1,7 +1,7 @@
 /*
  * The inline layer of verbs.h: the verbs rdma-core's API defines in its header rather than in the
  * library, and the macros that redirect four exported names. Hand-written in this project's own
- * words; tests/headers.rs appends it to the generated header, followed by the generated
+ * words; tools/headers appends it to the generated header, followed by the generated
  * forwarders of `struct ibv_qp_ex` (ibv_wr_*) and `struct ibv_cq_ex` (ibv_start_poll, ibv_wc_read_*).
  *
  * This code is compiled into the calling program, so it is ABI: a binary built against it must run

@@ -5,7 +5,7 @@
 //! and the old inline verbs call through [`ibv_context_ops_1_0`]. No installed header declares them
 //! (rdma-core keeps them private to compat-1_0.c), so they sit beside `verbs`, not in it; the
 //! offsets are pinned by the tests at the end of this file. Used by `verbs::compat_1_0` and the
-//! declarations of `capi::compat_1_0`.
+//! declarations of [`capi::compat_1_0`](crate::capi::compat_1_0).
 use core::ffi::{c_int, c_void};
 
 use crate::abi::verbs::{

@@ -2,7 +2,7 @@
 //!
 //! `CEnum<E>` is a `u32` in memory (what C stores for an `enum E` of this API) that the header
 //! generator writes as `enum E`; `Be16`/`Be32`/`Be64` hold network-order bits and are written
-//! `__be16`/`__be32`/`__be64` (tests/headers.rs). They are plain integers to Rust on purpose: a
+//! `__be16`/`__be32`/`__be64` (tools/headers, `spell::spell_c_types`). They are plain integers to Rust on purpose: a
 //! provider, the kernel or the caller may store any value in such a field, and a Rust enum holding
 //! an undeclared value would be undefined behaviour.
 

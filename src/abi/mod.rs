@@ -21,7 +21,7 @@
 //!   hand us any value. A big-endian field is a `ctype::Be16`/`Be32`/`Be64` (spelled `__be16`...);
 //!   a kernel-ABI field rdma-core types `__u64` is `ctype::__u64` (not `uint64_t` in C).
 //! - A zero-length array in a kern-abi struct is a flexible array member `[]` in C unless its doc
-//!   starts "zero-length array" (tests/headers.rs).
+//!   starts "zero-length array" (tools/headers, `spell::flexible_arrays`).
 //! - An anonymous struct/union member is a field named `anon_N` whose type is named
 //!   `<parent>_anon_N`; the header generator inlines it as an anonymous member, so C sees rdma-core's
 //!   member names. A named member of an anonymous type (`ibv_send_wr.wr`) gets a type `<parent>_<member>`.

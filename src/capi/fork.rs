@@ -1,5 +1,5 @@
 //! Fork protection of registered memory (rdma-core: memory.c), each a declaration over
-//! `crate::fork`, which holds the logic.
+//! [`crate::fork`], which holds the logic.
 use core::ffi::{c_int, c_void};
 
 use crate::abi::ctype::CEnum;

@@ -1,6 +1,6 @@
 //! The provider ABI's log (rdma-core: init.c `__verbs_log`): the declaration of the C variadic
 //! `__verbs_log` (src/shim/verbs_log.c, which only formats) and its two hidden entry points
-//! (not in the version script), which filter and write through `crate::log`.
+//! (not in the version script), which filter and write through [`crate::log`].
 use core::ffi::{c_char, c_int};
 
 use crate::capi::export::export_c;

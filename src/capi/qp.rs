@@ -1,6 +1,6 @@
 //! Queue pairs and their ECE (rdma-core: verbs.c), and the provider's QP commands (cmd_qp.c,
 //! cmd.c: create, open, query, modify, destroy, and posting through the kernel): each a
-//! declaration over `verbs::qp` (posting: `verbs::post`).
+//! declaration over [`verbs::qp`](crate::verbs::qp) (posting: [`verbs::post`](crate::verbs::post)).
 //!
 //! The public verbs go to the context's op table, whose slots hold the provider's op or the
 //! default that fails EOPNOTSUPP; a provider's return value (and its errno) passes through

@@ -1,5 +1,6 @@
 //! Shared receive queues (rdma-core: verbs.c; cmd_srq.c, cmd.c for the provider's commands): the
-//! public verbs and the provider's commands, each a declaration over `verbs::srq`.
+//! public verbs and the provider's commands, each a declaration over
+//! [`verbs::srq`](crate::verbs::srq).
 //!
 //! The verbs go to the context's op table; a provider's return value (and its errno) passes
 //! through untouched. `ibv_create_srq` adds the core fields of the new SRQ.

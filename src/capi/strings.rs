@@ -1,5 +1,5 @@
 //! The type-to-string and rate helpers (rdma-core: enum_strs.c, verbs.c), each a declaration
-//! over `crate::strings`, which holds the tables.
+//! over [`crate::strings`], which holds the tables.
 //!
 //! `Raw` throughout: each answers a plain value (a table's string, NULL for a hole in it; a rate),
 //! with no failure and errno untouched.

@@ -1,6 +1,6 @@
 //! Work queues and RSS indirection tables, the provider's commands (rdma-core: cmd_wq.c,
-//! cmd_rwq_ind.c, cmd.c), each a declaration over `verbs::wq`. The public verbs of both are
-//! inline in verbs.h and call the provider's ops.
+//! cmd_rwq_ind.c, cmd.c), each a declaration over [`verbs::wq`](crate::verbs::wq). The public verbs
+//! of both are inline in verbs.h and call the provider's ops.
 //!
 //! Divergence throughout: a NULL object, attribute record or buffer, a buffer shorter than its
 //! core struct, or a NULL `context` inside an object, gives EINVAL where rdma-core would crash.

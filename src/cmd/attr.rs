@@ -2,7 +2,8 @@
 //! encodings of the `fill_attr_*` helpers).
 //!
 //! [`Attr`] and [`IoctlHdr`] are `#[repr(C)]` records with the kernel's layout (defined in
-//! `sys::uverbs`, where their byte views live); the unions of `ib_uverbs_attr` are raw integers.
+//! [`sys::uverbs`](crate::sys::uverbs), where their byte views live); the unions of
+//! `ib_uverbs_attr` are raw integers.
 #![forbid(unsafe_code)]
 
 use core::mem::offset_of;

@@ -3,8 +3,8 @@
 //! `_write_set_uhw`).
 //!
 //! Every ioctl the library builds or forwards is one [`IoctlCmd`] over an [`IoctlArg`] (the
-//! types and their memory are `sys::uverbs`'s; the builders are here): the command's own
-//! attributes first, then the write-compat link of a legacy entry point
+//! types and their memory are [`sys::uverbs`](crate::sys::uverbs)'s; the builders are here): the
+//! command's own attributes first, then the write-compat link of a legacy entry point
 //! ([`IoctlCmd::push_compat`]), then a provider's linked buffers in `next` order ([`Driver`], [`IoctlCmd::push_link`]), which is the order in
 //! which rdma-core linearises a chain. The array is sent from where it was built, the header
 //! written right before it; the kernel updates the attributes in place, and a provider's linked

@@ -2,8 +2,8 @@
 //! its `cmd_*.c` name each method where they build it). Every command the command layer builds is
 //! [`IoctlCmd::of`] one of these rows; a provider's own command (`execute_ioctl`,
 //! `verbs::cmdbuf`) is forwarded with its ids as the provider built it. The write commands' list
-//! is the `KernCmd` impls of `abi::kern_abi` (one per request layout; a command number can have
-//! several, its old-ABI forms).
+//! is the `KernCmd` impls of [`abi::kern_abi`](crate::abi::kern_abi) (one per request layout; a
+//! command number can have several, its old-ABI forms).
 //!
 //! Read by `tests/providers/run` (`make providers`), which counts how many of these commands
 //! and of the write commands the real providers on the emulator reach.

@@ -5,7 +5,7 @@
 //! provider was built for another library, the dynamic loader refuses with "version
 //! \`IBVERBS_PRIVATE_N' not found". A provider built by rdma-core vN binds every private symbol
 //! to `IBVERBS_PRIVATE_<N>` of its ABI, so the node names the provider ABI it needs. `ibverbs-doctor`
-//! and the library's "no provider" explanation (`super::explain`) use this to name the node a
+//! and the library's "no provider" explanation ([`super::explain`]) use this to name the node a
 //! file needs before, or instead of, loading it.
 //!
 //! API (kept small on purpose):
@@ -15,7 +15,7 @@
 //! - [`libibverbs_imports`] / [`file_libibverbs_imports`]: the undefined dynamic symbols an image
 //!   binds to a version node of `libibverbs.so.1`, each with that node (`.dynsym` with its
 //!   `.gnu.version` and `.gnu.version_r`): which `ibv_cmd_*` a provider calls, at which node
-//!   (`super::release` tells rdma-core v62/v63's PABI-59 providers apart by them).
+//!   ([`super::release`] tells rdma-core v62/v63's PABI-59 providers apart by them).
 //!
 //! Bounded and unsafe-free: the image is a byte slice, every offset and size is checked against
 //! it (a truncated or hostile file gives [`ElfError`], never a panic), at most

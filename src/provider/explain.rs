@@ -4,7 +4,7 @@
 //! device-specific driver found" under IBV_SHOW_WARNINGS, and nothing about why).
 //!
 //! Inputs are facts anyone can look at without loading a provider: the device (driver id, name,
-//! modalias, uverbs ABI), the configured names (`super::config`), the provider directory and the
+//! modalias, uverbs ABI), the configured names ([`super::config`]), the provider directory and the
 //! loader's search directories, what [`super::known`] says rdma-core's providers claim and which
 //! kernel uverbs ABIs they accept, which provider files exist, and which `IBVERBS_PRIVATE_<N>`
 //! node each needs ([`super::elfneed`]). The library adds what it has registered; a registered

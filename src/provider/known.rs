@@ -164,7 +164,8 @@ pub fn kernel_abi_range(config_name: &str) -> Option<(u32, u32)> {
 static CONTRADICTED: AtomicU32 = AtomicU32::new(0);
 const _: () = assert!(KNOWN.len() <= 32);
 
-/// Tell helgrind that `CONTRADICTED` is an atomic (`sys::sync::atomic_static`).
+/// Tell helgrind that `CONTRADICTED` is an atomic
+/// ([`sys::sync::atomic_static`](crate::sys::sync::atomic_static)).
 pub fn atomics_for_helgrind() {
     crate::sys::sync::atomic_static(&CONTRADICTED);
 }

@@ -52,7 +52,8 @@ impl ProviderAbi {
     }
 }
 
-/// Every provider ABI this library loads (`abi::driver::pabi::PROVIDER_ABIS`), newest first.
+/// Every provider ABI this library loads
+/// ([`abi::driver::pabi::PROVIDER_ABIS`](crate::abi::driver::pabi::PROVIDER_ABIS)), newest first.
 pub const PROVIDER_ABIS: [ProviderAbi; crate::abi::driver::pabi::PROVIDER_ABIS.len()] = {
     let all = crate::abi::driver::pabi::PROVIDER_ABIS;
     let mut out = [ProviderAbi { version: 0 }; crate::abi::driver::pabi::PROVIDER_ABIS.len()];

@@ -35,7 +35,7 @@ pub mod session;
 
 /// The provider ABIs this library can load (`lib<name>-rdmav<N>.so`, registering through
 /// `verbs_register_driver_<N>` and binding to `IBVERBS_PRIVATE_<N>`), ascending: the one list,
-/// `abi::driver::pabi::PROVIDER_ABIS`. A provider file needing another `IBVERBS_PRIVATE_<N>`
-/// ([`elfneed`]) was built for an ABI we lack. [`loader::PROVIDER_ABIS`] lists the same ABIs
-/// newest first with their file names.
+/// [`abi::driver::pabi::PROVIDER_ABIS`](crate::abi::driver::pabi::PROVIDER_ABIS). A provider file
+/// needing another `IBVERBS_PRIVATE_<N>` ([`elfneed`]) was built for an ABI we lack.
+/// [`loader::PROVIDER_ABIS`] lists the same ABIs newest first with their file names.
 pub const SUPPORTED_PROVIDER_ABIS: &[u32] = &crate::abi::driver::pabi::PROVIDER_ABIS;

@@ -1,5 +1,5 @@
 //! Which layout a provider of a provider ABI rdma-core changed in place was built with (the
-//! layouts of `abi::driver::pabi::OTHER_LAYOUTS`).
+//! layouts of [`abi::driver::pabi::OTHER_LAYOUTS`](crate::abi::driver::pabi::OTHER_LAYOUTS)).
 //!
 //! - Provider ABI 34 (files `lib<name>-rdmav34.so`, node `IBVERBS_PRIVATE_34`) was built by
 //!   rdma-core v34 to v56: v34 with 73 ops and a `verbs_sysfs_dev` without `num_ports`, v35 with

@@ -1,5 +1,6 @@
 //! One `read` of a file into a caller's buffer (rdma-core: sysfs.c, `ibv_read_sysfs_file_at`),
-//! and one `readlink` without allocating (`provider::release` at a provider's registration).
+//! and one `readlink` without allocating ([`provider::release`](crate::provider::release) at a
+//! provider's registration).
 use std::ffi::CStr;
 
 use crate::errno::{Errno, Result};

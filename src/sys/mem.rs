@@ -1,7 +1,7 @@
 //! Memory system calls for fork protection: page size, fork advice, page-aligned buffers; and
 //! zeroed buffers whose size comes from outside, allocated fallibly.
 //!
-//! Used by `crate::fork` (rdma-core: `libibverbs/memory.c`) through its `MemSys` seam.
+//! Used by [`crate::fork`] (rdma-core: `libibverbs/memory.c`) through its `MemSys` seam.
 
 use crate::errno::Errno;
 

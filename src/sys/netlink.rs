@@ -2,7 +2,7 @@
 //!
 //! Answers to the socket half of rdma-core's `util/rdma_nl.c` (which goes through libnl-3): open a
 //! `NETLINK_RDMA` socket, send one request datagram to the kernel, receive reply datagrams. The
-//! message encoding and the request/reply logic are pure Rust in `crate::device::netlink`.
+//! message encoding and the request/reply logic are pure Rust in [`crate::device::netlink`].
 use core::ffi::c_int;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 

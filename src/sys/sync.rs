@@ -1,12 +1,12 @@
 //! Locks valgrind's race checker can follow (rdma-core's are pthread mutexes, which helgrind
 //! intercepts; there is no rdma-core file this answers to).
 //!
-//! Rust's `std::sync::Mutex`, `Condvar` and `OnceLock` park on futexes: helgrind sees neither the
+//! Rust's [`std::sync::Mutex`], `Condvar` and `OnceLock` park on futexes: helgrind sees neither the
 //! lock nor the order it imposes, and reports every access to data a std `Mutex` guards, and
 //! every read of a value a `OnceLock` published, as a race between threads. These wrappers keep
 //! the std API the library uses and announce each acquisition and release with helgrind's client
-//! requests (`sys::valgrind`: a few register rotations on a real CPU, nothing else). Atomics
-//! stay std's; where one orders other memory, its user says so with
+//! requests ([`sys::valgrind`](crate::sys::valgrind): a few register rotations on a real CPU,
+//! nothing else). Atomics stay std's; where one orders other memory, its user says so with
 //! [`crate::sys::valgrind::happens_before`]/`happens_after`.
 //!
 //! clippy.toml refuses the std types everywhere else.
@@ -36,7 +36,7 @@ pub fn atomic_shared<T>(a: &T) {
     untracked(core::ptr::from_ref(a).cast::<u8>() as usize, size_of::<T>());
 }
 
-/// `std::sync::Mutex` whose acquisitions and releases helgrind sees.
+/// [`std::sync::Mutex`] whose acquisitions and releases helgrind sees.
 #[derive(Default)]
 pub struct Mutex<T: ?Sized> {
     inner: std::sync::Mutex<T>,
@@ -55,7 +55,7 @@ impl<T: ?Sized> Mutex<T> {
         core::ptr::from_ref(&self.inner).cast::<u8>() as usize
     }
 
-    /// `std::sync::Mutex::lock`.
+    /// [`std::sync::Mutex::lock`].
     #[inline]
     pub fn lock(&self) -> LockResult<MutexGuard<'_, T>> {
         let lock = self.addr();
@@ -122,7 +122,7 @@ impl<T: ?Sized + fmt::Debug> fmt::Debug for MutexGuard<'_, T> {
     }
 }
 
-/// `std::sync::Condvar` for [`MutexGuard`]s: waiting releases the lock and takes it back.
+/// [`std::sync::Condvar`] for [`MutexGuard`]s: waiting releases the lock and takes it back.
 #[derive(Debug, Default)]
 pub struct Condvar(std::sync::Condvar);
 
@@ -131,7 +131,7 @@ impl Condvar {
         Condvar(std::sync::Condvar::new())
     }
 
-    /// `std::sync::Condvar::wait`.
+    /// [`std::sync::Condvar::wait`].
     pub fn wait<'a, T>(&self, guard: MutexGuard<'a, T>) -> LockResult<MutexGuard<'a, T>> {
         let mut guard = ManuallyDrop::new(guard);
         let lock = guard.lock;
@@ -161,7 +161,7 @@ impl Condvar {
     }
 }
 
-/// `std::sync::OnceLock` whose publication helgrind sees: the value is written and announced
+/// [`std::sync::OnceLock`] whose publication helgrind sees: the value is written and announced
 /// inside the `Once`, so every thread that finds it initialised is ordered after the write.
 pub struct OnceLock<T> {
     once: std::sync::Once,
@@ -186,7 +186,7 @@ impl<T> OnceLock<T> {
         core::ptr::from_ref(self).cast::<u8>() as usize
     }
 
-    /// `std::sync::OnceLock::get_or_init`.
+    /// [`std::sync::OnceLock::get_or_init`].
     #[inline]
     pub fn get_or_init(&self, f: impl FnOnce() -> T) -> &T {
         if !self.once.is_completed() {
@@ -207,7 +207,7 @@ impl<T> OnceLock<T> {
         });
     }
 
-    /// `std::sync::OnceLock::get`.
+    /// [`std::sync::OnceLock::get`].
     pub fn get(&self) -> Option<&T> {
         if !self.once.is_completed() {
             return None;

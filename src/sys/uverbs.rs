@@ -2,7 +2,7 @@
 //! on a context's `cmd_fd` (rdma-core: the `ioctl()` in `cmd_ioctl.c`, the `write()`s in
 //! `cmd_fallback.c`).
 //!
-//! [`Uverbs`] is the seam the command layer (`crate::cmd`) talks through; [`CmdFd`] is the real
+//! [`Uverbs`] is the seam the command layer ([`crate::cmd`]) talks through; [`CmdFd`] is the real
 //! one. Tests substitute a fake that records the bytes and plays the kernel.
 
 use core::ffi::c_int;
@@ -12,7 +12,7 @@ use crate::abi::uapi::RDMA_VERBS_IOCTL;
 use crate::errno::Errno;
 
 /// One `struct ib_uverbs_attr` as it sits in an ioctl buffer (the `attr_data` and `data`
-/// unions as raw integers; the command layer gives them meaning: `crate::cmd::attr`).
+/// unions as raw integers; the command layer gives them meaning: [`crate::cmd::attr`]).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Attr {
@@ -136,7 +136,7 @@ fn push_heap(
 /// One `RDMA_VERBS_IOCTL` command (rdma-core: a `struct ibv_command_buffer` with its links):
 /// object and method, the attribute array in wire order, and the flags rdma-core keeps per
 /// buffer. The command layer's `fill_attr_*` builders and its execution are methods of this type
-/// too, in the command layer (`cmd::ioctl`); here is what touches the memory.
+/// too, in the command layer ([`cmd::ioctl`](crate::cmd::ioctl)); here is what touches the memory.
 ///
 /// The attributes sit where they are sent from, in the [`IoctlArg`] the command borrows, the
 /// header directly before them: up to [`INLINE_ATTRS`] in its slots, past that in one heap

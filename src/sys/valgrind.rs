@@ -1,8 +1,8 @@
 //! Telling valgrind's memcheck what the kernel wrote (rdma-core: cmd_ioctl.c `finalize_attr`,
 //! cmd_fallback.c: `VALGRIND_MAKE_MEM_DEFINED` after each command), and its race checker helgrind
-//! which orderings the library's own locks impose (`sys::sync`), without a build dependency on
-//! valgrind: a client request is a fixed instruction sequence that does nothing on a real CPU and
-//! that valgrind's JIT recognises.
+//! which orderings the library's own locks impose ([`sys::sync`](crate::sys::sync)), without a
+//! build dependency on valgrind: a client request is a fixed instruction sequence that does nothing
+//! on a real CPU and that valgrind's JIT recognises.
 //!
 //! memcheck cannot see into the RDMA ioctl or a uverbs write: what the kernel stored into a
 //! response stays "undefined" to it, and a provider reading its response struct is reported.

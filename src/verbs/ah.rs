@@ -5,8 +5,8 @@
 //! The public verbs hand the call to the context's op and fill in what rdma-core's verb fills
 //! in; `init_from_wc` rebuilds an address vector from a received completion and its GRH (RoCE v2
 //! over IPv4 or IPv6, IB/RoCE v1), finding the local GID index the packet was sent to;
-//! `resolve_eth_l2` has its logic in `crate::device::neigh`. The provider's commands go to
-//! `cmd::ah`. Called by `capi::ah` (and the 1.0 twins).
+//! `resolve_eth_l2` has its logic in [`crate::device::neigh`]. The provider's commands go to
+//! [`cmd::ah`](crate::cmd::ah). Called by [`capi::ah`](crate::capi::ah) (and the 1.0 twins).
 use core::ffi::{c_int, c_uint};
 
 use crate::abi::driver::ibv_gid_type_sysfs::{

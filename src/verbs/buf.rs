@@ -2,7 +2,7 @@
 //! counterpart: its commands take raw pointers and sizes).
 //!
 //! One clamp for every buffer a C caller sizes: no slice is made past `isize::MAX` bytes.
-//! Called by the `ibv_cmd_*` exports of `capi` and by `verbs::gid`.
+//! Called by the `ibv_cmd_*` exports of `capi` and by [`verbs::gid`](crate::verbs::gid).
 
 /// A provider's buffer of `size` bytes as a slice; NULL is an empty one (no driver data).
 ///

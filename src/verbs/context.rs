@@ -3,8 +3,9 @@
 //!
 //! Opening a device's uverbs node, the core half of every context (the private part, the device's
 //! reference, the library's entry points in the public slots), and closing it through the
-//! provider. Called by the exports of `capi::driver`, `capi::device`; calls the
-//! registry (`devlist`), the private part (`ctxpriv`), the op tables (`ops`) and `cmd`.
+//! provider. Called by the exports of [`capi::driver`](crate::capi::driver),
+//! [`capi::device`](crate::capi::device); calls the registry (`devlist`), the private part
+//! (`ctxpriv`), the op tables (`ops`) and `cmd`.
 //!
 //! Invariant for the unsafe here: every `verbs_context` pointer handed in is inside memory the
 //! provider allocated for a context of this library (PABI-34 view, see `ctxpriv::view34`), and no
@@ -57,9 +58,9 @@ pub(crate) unsafe fn init_context(
 
 /// `_verbs_init_and_alloc_context` for a provider of ABI `abi`: `alloc_size` zeroed bytes from
 /// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised, in
-/// the layout of the device's driver (ABIs 34 and 59 have several: `verbs::ctxlayout`, which records them).
-/// Owns `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit;
-/// ENOMEM.
+/// the layout of the device's driver (ABIs 34 and 59 have several:
+/// [`verbs::ctxlayout`](crate::verbs::ctxlayout), which records them). Owns `cmd_fd` (closed on
+/// failure). EINVAL for a NULL device or a context that does not fit; ENOMEM.
 ///
 /// The C caller's contract: `device` is NULL or listed.
 pub(crate) fn alloc_context(

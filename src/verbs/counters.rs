@@ -5,7 +5,8 @@
 //! provider's op (efa's, over the commands below) is called as is; without one (every ABI-34
 //! provider) each answers as rdma-core's default op does: EOPNOTSUPP (NULL with errno for
 //! `create`; the positive value, errno untouched, for the others). The provider's commands go to
-//! `cmd::counters` on the context's command channel. Called by `capi::counters`.
+//! [`cmd::counters`](crate::cmd::counters) on the context's command channel. Called by
+//! [`capi::counters`](crate::capi::counters).
 use core::ffi::c_int;
 
 use crate::abi::verbs::{

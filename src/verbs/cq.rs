@@ -5,10 +5,10 @@
 //!
 //! The provider makes, resizes and destroys the CQ; the library fills in the core fields
 //! ([`init_cq`]) and keeps the completion channel's use count, under the context's mutex, which
-//! `ibv_destroy_comp_channel` checks. The provider's commands go to `cmd::cq` on the context's
-//! command channel and store what the kernel answered in the provider's CQ. Called by `capi::cq`
-//! (and the 1.0 twins, the provider-ABI forms); `lib_create_cq_ex` is the library's slot of every
-//! context.
+//! `ibv_destroy_comp_channel` checks. The provider's commands go to [`cmd::cq`](crate::cmd::cq) on
+//! the context's command channel and store what the kernel answered in the provider's CQ. Called by
+//! [`capi::cq`](crate::capi::cq) (and the 1.0 twins, the provider-ABI forms); `lib_create_cq_ex` is
+//! the library's slot of every context.
 use core::ffi::{c_int, c_void};
 
 use crate::abi::driver::create_cq_cmd_flags::{

@@ -4,15 +4,16 @@
 //! (`pabi::LAYOUT_V62`: one more public op in front of `verbs_context`, two more ops).
 //!
 //! rdma-core has no counterpart (one build has one layout). The provider's layout is told when it
-//! registers ([`of_provider`], from `provider::release`, for `devlist`); its contexts are made by
-//! `_verbs_init_and_alloc_context`, which knows the device and so the driver, and records here
-//! the start of each `verbs_context` it makes whose tables differ from its ABI's own
-//! (`pabi::tables_differ`). The calls that only get that start (`verbs_set_ops`,
+//! registers ([`of_provider`], from [`provider::release`](crate::provider::release), for
+//! `devlist`); its contexts are made by `_verbs_init_and_alloc_context`, which knows the device and
+//! so the driver, and records here the start of each `verbs_context` it makes whose tables differ
+//! from its ABI's own (`pabi::tables_differ`). The calls that only get that start (`verbs_set_ops`,
 //! `ibv_cmd_get_context`, `verbs_uninit_context` of such a node) look it up. Without such
 //! providers (everyone else) nothing is recorded and nothing is locked: a flag says so.
 //!
-//! Called by `verbs::devlist`, `verbs::context`, `verbs::ops` and `capi::pabi`; calls `provider`
-//! and `sys::dl`.
+//! Called by [`verbs::devlist`](crate::verbs::devlist), [`verbs::context`](crate::verbs::context),
+//! [`verbs::ops`](crate::verbs::ops) and [`capi::pabi`](crate::capi::pabi); calls `provider` and
+//! [`sys::dl`](crate::sys::dl).
 use core::ffi::c_void;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -83,7 +84,8 @@ pub(crate) fn forget(vctx: *const c_void) {
 }
 
 /// The layout of a provider of ABI `abi` (one with several layouts) registering its `ops`
-/// (`provider::release` on the file that holds them), logged with its evidence at debug level.
+/// ([`provider::release`](crate::provider::release) on the file that holds them), logged with its
+/// evidence at debug level.
 ///
 /// Unless that log is on, the link of the rdma-core library beside the file is read first
 /// without allocating: a provider registers during `ibv_get_device_list`, and allocations there

@@ -77,7 +77,7 @@ impl Context {
         Context { fd, priv_ }
     }
 
-    /// The command channel, for `crate::cmd`.
+    /// The command channel, for [`crate::cmd`].
     pub(crate) fn cmd(&self) -> crate::cmd::Ctx<'_> {
         crate::cmd::Ctx::on_fd(self.fd, &self.priv_().cmd)
     }

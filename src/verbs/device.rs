@@ -3,7 +3,7 @@
 //! `ibv_open_device`, `ibv_close_device`, `ibv_import_device`).
 //!
 //! The registry itself (discovery, matching, references) is `devlist`; contexts are `context`.
-//! Called by `capi::device` and the 1.0 twins.
+//! Called by [`capi::device`](crate::capi::device) and the 1.0 twins.
 use core::ffi::{c_char, c_int};
 
 use crate::abi::driver::verbs_context_pabi34;

@@ -3,7 +3,7 @@
 //! `ibverbs_device_hold`/`ibverbs_device_put`; `verbs_register_driver` is in [`register`]).
 //!
 //! Not exports: the exports in `device.rs` and `driver.rs` call in here. This is the one place that
-//! turns the plain records of `crate::device` and the decisions of `crate::provider` into the C
+//! turns the plain records of [`crate::device`] and the decisions of [`crate::provider`] into the C
 //! objects providers walk (`verbs_sysfs_dev`, `verbs_device`), so its `unsafe` is the FFI edge.
 //!
 //! Locking: [`LIST`] is held only to read or splice the list, never across a provider call or a
@@ -11,8 +11,9 @@
 //! anything). Two threads rescanning at once may both offer a new device to its provider; the
 //! second to splice finds the device already listed and releases its copy.
 //!
-//! Called by `capi::device` (the list exports), `capi::driver` (registration) and
-//! `verbs::context`; calls `device`, `provider`, `fork` and `log`.
+//! Called by [`capi::device`](crate::capi::device) (the list exports),
+//! [`capi::driver`](crate::capi::driver) (registration) and
+//! [`verbs::context`](crate::verbs::context); calls `device`, `provider`, `fork` and `log`.
 use core::ffi::{CStr, c_char};
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;

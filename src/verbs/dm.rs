@@ -4,17 +4,18 @@
 //! `dmabuf_heap.c`).
 //!
 //! The public verbs hand the call to the context's op; those only provider ABI 65 has answer
-//! as rdma-core's defaults do without one (EOPNOTSUPP). The provider's commands go to `cmd::dm`
-//! on the context's command channel and store what the kernel answered in the provider's
-//! objects.
+//! as rdma-core's defaults do without one (EOPNOTSUPP). The provider's commands go to
+//! [`cmd::dm`](crate::cmd::dm) on the context's command channel and store what the kernel answered
+//! in the provider's objects.
 //!
 //! The dma-buf heap allocator: buffers from a Linux DMA-BUF heap (`/dev/dma_heap/<name>`), mapped
 //! into the process, for providers that must place queues in memory shared with the device
 //! under confidential computing (mlx5 uses the `system_cc_shared` heap). The kernel interface
-//! is one ioctl on the heap's fd, `DMA_HEAP_IOCTL_ALLOC` (`linux/dma-heap.h`, `sys::heap`): a
-//! length and fd flags in, a dma-buf fd out; the buffer is that fd mapped shared.
+//! is one ioctl on the heap's fd, `DMA_HEAP_IOCTL_ALLOC` (`linux/dma-heap.h`,
+//! [`sys::heap`](crate::sys::heap)): a length and fd flags in, a dma-buf fd out; the buffer is that
+//! fd mapped shared.
 //!
-//! Called by `capi::dm`.
+//! Called by [`capi::dm`](crate::capi::dm).
 use core::ffi::{c_int, c_void};
 use std::ffi::CString;
 

@@ -10,8 +10,8 @@
 //! Acknowledging bumps the affiliated object's counter under its mutex and wakes its destroy,
 //! which waits ([`destroy_and_wait`]) until the counters reach what the kernel reported.
 //!
-//! Called by `capi::events` (and the 1.0 twins), and by the destroys of `verbs::cq`, `srq`, `wq`
-//! and the QP's.
+//! Called by [`capi::events`](crate::capi::events) (and the 1.0 twins), and by the destroys of
+//! [`verbs::cq`](crate::verbs::cq), `srq`, `wq` and the QP's.
 use core::ffi::{c_int, c_void};
 
 use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};

@@ -1,7 +1,7 @@
 //! The library's explanations at the moment something fails, in the verbs log at warn level
 //! (VERBS_LOG_LEVEL >= 2): a device left without a provider (why, from
-//! `crate::provider::explain`, the reasoning `ibverbs-doctor` prints too), and ENOMEM from
-//! registering memory or creating a CQ (the memlock figures, `crate::sys::limits`).
+//! [`crate::provider::explain`], the reasoning `ibverbs-doctor` prints too), and ENOMEM from
+//! registering memory or creating a CQ (the memlock figures, [`crate::sys::limits`]).
 //! rdma-core has no counterpart: it warns about RLIMIT_MEMLOCK once at start-up, for non-root
 //! processes under 32 KiB only, and says nothing about a missing provider unless
 //! IBV_SHOW_WARNINGS is set.

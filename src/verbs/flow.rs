@@ -2,10 +2,10 @@
 //! cmd.c `ibv_cmd_create_flow`; cmd_flow.c, cmd_flow_action.c, cmd_counters.c).
 //!
 //! A rule's specs follow its `ibv_flow_attr` in the caller's memory; they are read here and
-//! converted by `cmd::flow` (action specs name their flow action or counters by address, turned
-//! into kernel handles here). The provider's command chains are read before each command and
-//! written back after it. Command bytes come from `cmd::flow` and, for the counters, `cmd::dm`.
-//! Called by `capi::flow`.
+//! converted by [`cmd::flow`](crate::cmd::flow) (action specs name their flow action or counters by
+//! address, turned into kernel handles here). The provider's command chains are read before each
+//! command and written back after it. Command bytes come from [`cmd::flow`](crate::cmd::flow) and,
+//! for the counters, [`cmd::dm`](crate::cmd::dm). Called by [`capi::flow`](crate::capi::flow).
 use crate::abi::ctype::CEnum;
 use crate::abi::driver::ibv_flow_action_type::IBV_FLOW_ACTION_ESP;
 use crate::abi::driver::{verbs_counters, verbs_flow_action};

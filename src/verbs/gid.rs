@@ -5,7 +5,8 @@
 //! The kernel's QUERY_GID_ENTRY / QUERY_GID_TABLE ioctls answer first; a kernel without them
 //! (before 5.10: EPROTONOSUPPORT/ENOTTY, remembered per context) gets rdma-core's sysfs fallback.
 //!
-//! Called by the GID exports of `capi::context` and `capi::driver`.
+//! Called by the GID exports of [`capi::context`](crate::capi::context) and
+//! [`capi::driver`](crate::capi::driver).
 use crate::verbs::ctxpriv::Context;
 use crate::verbs::handle::{Ctx, Ptr};
 use core::ffi::c_int;

@@ -1,11 +1,12 @@
 //! Typed handles on the objects the C edge is handed (rdma-core has none: its verbs dereference
 //! what they are given).
 //!
-//! Each export converts its pointer parameters once (`capi::export::FromC`): a NULL object, or an
-//! object whose `context` is NULL, is EINVAL there (Divergence: rdma-core crashes), and the body
-//! gets a handle that is not NULL and knows its context. A handle lives for one call: it is made
-//! from the C caller's contract (a live object of an open context of this library) and never
-//! stored, so its accessors may read the object without `unsafe` at every use.
+//! Each export converts its pointer parameters once
+//! ([`capi::export::FromC`](crate::capi::export::FromC)): a NULL object, or an object whose
+//! `context` is NULL, is EINVAL there (Divergence: rdma-core crashes), and the body gets a handle
+//! that is not NULL and knows its context. A handle lives for one call: it is made from the C
+//! caller's contract (a live object of an open context of this library) and never stored, so its
+//! accessors may read the object without `unsafe` at every use.
 //!
 //! Called by `capi` (the conversions) and by the rest of `verbs`.
 use core::ptr::NonNull;
@@ -377,7 +378,7 @@ impl<T> Region<T> {
     }
 }
 
-/// An IBVERBS_1.0 wrapper (compat-1_0.c's `struct ibv_*_1_0`, `crate::abi::compat_1_0`): the
+/// An IBVERBS_1.0 wrapper (compat-1_0.c's `struct ibv_*_1_0`, [`crate::abi::compat_1_0`]): the
 /// real object it holds (its last member) and that object's handle type.
 pub trait Wrapper: Sized {
     /// The real object's C type.

@@ -2,7 +2,7 @@
 //!
 //! Field-by-field copies between the kernel's layouts and the verbs ones, converting widths as C
 //! assignment does; fields the other side lacks (reserved bytes, `ibv_qp_attr::qp_state` and
-//! `rate_limit`) are left as they were. Called by `capi::marshall`.
+//! `rate_limit`) are left as they were. Called by [`capi::marshall`](crate::capi::marshall).
 use core::ffi::{c_int, c_void};
 
 use crate::abi::uapi::{ib_uverbs_ah_attr, ib_uverbs_qp_attr};

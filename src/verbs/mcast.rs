@@ -3,8 +3,8 @@
 //!
 //! The public verbs hand the call to the context's op (the provider's, which sends the kernel
 //! command, or none: EOPNOTSUPP as rdma-core's default op answers, errno untouched) and pass its
-//! status on; the provider's commands go to `cmd::mcast`. Called by `capi::mcast` (and the 1.0
-//! twins).
+//! status on; the provider's commands go to [`cmd::mcast`](crate::cmd::mcast). Called by
+//! [`capi::mcast`](crate::capi::mcast) (and the 1.0 twins).
 use core::ffi::c_int;
 
 use crate::abi::verbs::ibv_gid;

@@ -1,9 +1,9 @@
 //! The object model under the C edge (rdma-core: device.c, init.c, verbs.c, cmd_*.c's library
 //! halves): the device registry, contexts and their private part, the op tables of both provider
-//! ABIs, the queries and object lifecycles the exports in `crate::capi` are thin wrappers of.
+//! ABIs, the queries and object lifecycles the exports in [`crate::capi`] are thin wrappers of.
 //!
-//! Called by `crate::capi` only; calls down into `cmd`, `device`, `provider`, `fork`, `sys`.
-//! Never calls an export and never imports `crate::capi`.
+//! Called by [`crate::capi`] only; calls down into `cmd`, `device`, `provider`, `fork`, `sys`.
+//! Never calls an export and never imports [`crate::capi`].
 #![deny(clippy::multiple_unsafe_ops_per_block)]
 
 pub(crate) mod ah;

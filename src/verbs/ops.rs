@@ -1,15 +1,15 @@
 //! The default op table and how a provider's ops are installed into a context
 //! (rdma-core `libibverbs/dummy_ops.c`: `verbs_dummy_ops` and `verbs_set_ops`, v44 to v65).
 //!
-//! Every context keeps its ops in the newest provider ABI's layout (`verbs_context_ops`),
-//! whatever its provider's ABI: [`provider_table`] reads a provider's own table (the ops of its
-//! ABI, `abi::driver::pabi`) into that layout. A context starts with [`DEFAULT_OPS`] in the slots
-//! of its private table that the oldest ABI has, except `async_event`, whose default does
-//! nothing (left empty, so `ibv_get_async_event` skips the call; `cq_event` keeps its default,
-//! so that `ibv_get_cq_event` calls the slot without a test), and in the public slots that mirror
-//! them; the slots later ABIs added stay empty until a
-//! provider fills them (the public verbs then do what rdma-core's default op does). A provider
-//! then overwrites the ops it implements with [`set_ops`], possibly several times.
+//! Every context keeps its ops in the newest provider ABI's layout (`verbs_context_ops`), whatever
+//! its provider's ABI: [`set_ops`] reads a provider's own table (the ops of its ABI, [`pabi`]) into
+//! that layout (`provider_table`, the tests' whole-table reading, does the same). A context starts
+//! with [`DEFAULT_OPS`] in the slots of its private table that the oldest ABI has, except
+//! `async_event`, whose default does nothing (left empty, so `ibv_get_async_event` skips the call;
+//! `cq_event` keeps its default, so that `ibv_get_cq_event` calls the slot without a test), and in
+//! the public slots that mirror them; the slots later ABIs added stay empty until a provider fills
+//! them (the public verbs then do what rdma-core's default op does). A provider then overwrites the
+//! ops it implements with [`set_ops`], possibly several times.
 //!
 //! The defaults never touch their arguments. What they report:
 //! - ops returning a pointer: NULL with errno EOPNOTSUPP;
@@ -20,7 +20,8 @@
 //! - `async_event`, `cq_event`, `free_context`, `unimport_dm`, `unimport_mr`, `unimport_pd`:
 //!   return nothing and do nothing.
 //!
-//! Called by `capi::driver` (`verbs_set_ops`) and `verbs::context`.
+//! Called by [`capi::driver`](crate::capi::driver) (`verbs_set_ops`) and
+//! [`verbs::context`](crate::verbs::context).
 
 use crate::abi::driver::pabi;
 use crate::abi::driver::{verbs_context_ops, verbs_context_pabi34};

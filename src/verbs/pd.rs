@@ -4,8 +4,8 @@
 //!
 //! The public verbs hand the call to the context's op (the provider's, or the default, which
 //! fails with EOPNOTSUPP) and fill in what rdma-core's verb fills in; the provider's commands go
-//! to `cmd::pd` on the context's command channel and store what the kernel answered in the
-//! provider's object. Called by `capi::pd` (and the 1.0 twins).
+//! to [`cmd::pd`](crate::cmd::pd) on the context's command channel and store what the kernel
+//! answered in the provider's object. Called by [`capi::pd`](crate::capi::pd) (and the 1.0 twins).
 use core::ffi::c_int;
 
 use crate::abi::driver::verbs_xrcd;

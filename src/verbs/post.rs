@@ -5,7 +5,7 @@
 //! and the kernel's `bad_wr` mapped back to the caller's list. The `*_with` functions post on a
 //! given command channel (the tests' seam) and return as the exports do.
 //!
-//! Called by `capi::qp` (and, for the SRQ's receive list, by the SRQ's export).
+//! Called by [`capi::qp`](crate::capi::qp) (and, for the SRQ's receive list, by the SRQ's export).
 use core::ffi::c_int;
 use core::ptr::null_mut;
 

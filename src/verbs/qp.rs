@@ -1,14 +1,15 @@
 //! Queue pairs (rdma-core: verbs.c `ibv_create_qp` … `ibv_query_ece`; cmd_qp.c and cmd.c for
 //! the provider's commands `ibv_cmd_create_qp`, `_create_qp_ex`, `_create_qp_ex2`, `_open_qp`,
 //! `_query_qp`, `_modify_qp`, `_modify_qp_ex`, `_destroy_qp`). Posting through the kernel is
-//! `verbs::post`.
+//! [`verbs::post`](crate::verbs::post).
 //!
 //! The public verbs hand the call to the context's op (the provider's, or the default, which
 //! fails EOPNOTSUPP); a provider's answer passes through untouched, and what the library adds is
 //! its bookkeeping (`qp->state` after a modify or query that covers the state). The provider's
-//! commands read the C objects, go to `cmd::qp` on the context's command channel and store what
-//! the kernel answered in the provider's QP as rdma-core does. The `*_with` functions run a
-//! command on a given channel (the tests' seam: a fake kernel) and return as the export does.
+//! commands read the C objects, go to [`cmd::qp`](crate::cmd::qp) on the context's command channel
+//! and store what the kernel answered in the provider's QP as rdma-core does. The `*_with`
+//! functions run a command on a given channel (the tests' seam: a fake kernel) and return as the
+//! export does.
 //!
 //! Called by `capi::qp`, the 1.0 twins of `capi::compat_1_0` and `capi::pabi::forms`. Making
 //! QPs (create, open) is `create`.

@@ -3,9 +3,10 @@
 //!
 //! These are op-table slots as much as verbs: the context's `query_port` slot and the
 //! `_compat_query_*` slots old binaries call directly hold the functions below, and the exports
-//! of `capi::context` forward to them. C conventions as rdma-core's: 0 or the positive errno,
-//! a provider's answer passed on as it is (errno untouched), the library's own refusals with
-//! errno set. Called by `capi`, `verbs::context` (the slots) and `verbs::gid`.
+//! of [`capi::context`](crate::capi::context) forward to them. C conventions as rdma-core's: 0 or
+//! the positive errno, a provider's answer passed on as it is (errno untouched), the library's own
+//! refusals with errno set. Called by `capi`, [`verbs::context`](crate::verbs::context) (the slots)
+//! and [`verbs::gid`](crate::verbs::gid).
 use core::ffi::c_int;
 
 use crate::errno::Result;

@@ -5,9 +5,10 @@
 //!
 //! The public verbs go to the context's op table and pass the provider's status (and errno) on
 //! untouched; `create` fills in the new SRQ's core fields. The provider's commands go to
-//! `cmd::srq` on the context's command channel and store what the kernel answered in the
-//! provider's SRQ. Called by `capi::srq` (and the 1.0 twins). The `*_with` functions at the end
-//! run the commands on a given channel: the seam of the tests (`tests/capi_srq_wq_flow.rs`).
+//! [`cmd::srq`](crate::cmd::srq) on the context's command channel and store what the kernel
+//! answered in the provider's SRQ. Called by [`capi::srq`](crate::capi::srq) (and the 1.0 twins).
+//! The `*_with` functions at the end run the commands on a given channel: the seam of the tests
+//! (`tests/capi_srq_wq_flow.rs`).
 use core::ffi::c_int;
 use core::ptr::null_mut;
 

@@ -1,8 +1,9 @@
 //! sysfs reads for programs and providers (rdma-core: sysfs.c `ibv_get_sysfs_path`,
 //! `ibv_read_sysfs_file`, `ibv_read_ibdev_sysfs_file`).
 //!
-//! The sysfs root comes from `crate::device::sysfs`; a read is one read(2) straight into the
-//! caller's buffer, as rdma-core's `ibv_read_sysfs_file_at` makes it. Called by `capi::sysfs`.
+//! The sysfs root comes from [`crate::device::sysfs`]; a read is one read(2) straight into the
+//! caller's buffer, as rdma-core's `ibv_read_sysfs_file_at` makes it. Called by
+//! [`capi::sysfs`](crate::capi::sysfs).
 use crate::sys::sync::OnceLock;
 use core::ffi::{CStr, c_char, c_int};
 use std::ffi::CString;

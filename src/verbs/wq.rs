@@ -3,9 +3,10 @@
 //! `ibv_cmd_create_rwq_ind_table`, `ibv_cmd_destroy_rwq_ind_table`). The public verbs of both
 //! are inline in verbs.h and call the provider's ops directly.
 //!
-//! Each command goes to `cmd::wq` on the context's command channel and stores what the kernel
-//! answered in the provider's object. Called by `capi::wq`. The `*_with` functions at the end run
-//! the commands on a given channel: the seam of the tests (`tests/capi_srq_wq_flow.rs`).
+//! Each command goes to [`cmd::wq`](crate::cmd::wq) on the context's command channel and stores
+//! what the kernel answered in the provider's object. Called by [`capi::wq`](crate::capi::wq). The
+//! `*_with` functions at the end run the commands on a given channel: the seam of the tests
+//! (`tests/capi_srq_wq_flow.rs`).
 use core::ffi::c_int;
 
 use crate::abi::uapi::IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE;

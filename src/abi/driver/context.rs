@@ -1,5 +1,5 @@
 //! rdma-core v44.0 `libibverbs/verbs.h` types whose provider ABI 34 layout differs from the newest:
-//! `struct verbs_context` (the library's view of every provider ABI's context, see `super::pabi`)
+//! `struct verbs_context` (the library's view of every provider ABI's context, see [`super::pabi`])
 //! and `struct ibv_qp_ex`.
 
 use crate::abi::ctype::verbs_ex_private;

@@ -3,9 +3,10 @@
 //!
 //! Each provider ABI's table holds, in the same (alphabetical) order, the ops that existed at that
 //! ABI: the 76 of provider ABI 34 (v44, unchanged signatures since), then those marked `pabi: N`,
-//! which ABI N added (N is a layout: 62 is rdma-core v62/v63's layout of ABI 59; `super::pabi` derives every ABI's layout from these marks' numbers, kept
-//! in `super::pabi::OPS_ADDED`; tests/abi_layout_rust.rs checks both against each other and
-//! against rdma-core's layouts). The header generator turns a mark into `#if IBVERBS_PABI_VERSION >= N`.
+//! which ABI N added (N is a layout: 62 is rdma-core v62/v63's layout of ABI 59; [`super::pabi`]
+//! derives every ABI's layout from these marks' numbers, kept in [`super::pabi::OPS_ADDED`];
+//! tests/abi_layout_rust.rs checks both against each other and against rdma-core's layouts). The
+//! header generator turns a mark into `#if IBVERBS_PABI_VERSION >= N`.
 
 use crate::abi::driver::verbs_mr;
 use crate::abi::verbs::*;

@@ -1,6 +1,6 @@
 //! Types rdma-core v65's `verbs.h` declares but does not define (`struct X;`): only pointers to
-//! them exist in the public API. Not emitted by the header generator (tests/headers.rs,
-//! `NOT_EMITTED`), so verbs.h forward-declares them and their size stays unknown to C, as with
+//! them exist in the public API. Not emitted by the header generator (tools/headers,
+//! `config::NOT_EMITTED`), so verbs.h forward-declares them and their size stays unknown to C, as with
 //! rdma-core's header.
 
 /// The buffer handle of `ibv_alloc_buf` (its layout is rdma-core v65's driver.h's; the library's

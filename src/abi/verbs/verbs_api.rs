@@ -2,7 +2,7 @@
 //! (`IB_UVERBS_*` of `rdma/ib_user_ioctl_verbs.h`), with the kernel's values.
 //!
 //! Not emitted by the header generator: `include/infiniband/verbs_api.h` is hand-written and
-//! defines each name as the kernel's own (tests/headers.rs, `NOT_EMITTED`); these constants are for
+//! defines each name as the kernel's own (tools/headers, `config::NOT_EMITTED`); these constants are for
 //! the Rust side.
 
 // IPsec (ESP) flow actions.

@@ -2,7 +2,7 @@
 //! (rdma-core: compat-1_0.c): device, context and event verbs here, the object verbs in
 //! `objects`.
 //!
-//! A binary linked against libibverbs 1.0 gets wrappers (`crate::abi::compat_1_0`) instead of
+//! A binary linked against libibverbs 1.0 gets wrappers ([`crate::abi::compat_1_0`]) instead of
 //! the real objects. Each 1.0 function is one declaration bound to `name@IBVERBS_1.0`: its
 //! parameters arrive as `Wrap` handles (`Dev10`, `Ctx10`, `Pd10`, ...: the wrapper and its real
 //! object's handle) and its body calls `verbs::compat_1_0`, which makes, unwraps and frees the

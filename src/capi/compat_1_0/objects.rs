@@ -1,5 +1,6 @@
 //! The IBVERBS_1.0 object verbs: PD, MR, CQ (and its events), SRQ, QP, AH, multicast
-//! (rdma-core: compat-1_0.c), each a declaration over `verbs::compat_1_0::objects`.
+//! (rdma-core: compat-1_0.c), each a declaration over
+//! [`verbs::compat_1_0::objects`](crate::verbs::compat_1_0::objects).
 //!
 //! Constructors wrap what the IBVERBS_1.1 export's core function makes (NULL with errno on
 //! failure, the wrapper freed), destructors free the wrapper only once the real object is

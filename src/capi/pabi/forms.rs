@@ -2,7 +2,8 @@
 //! v57 cmd_device.c, v59 cmd_cq.c, v64 cmd_qp.c): each is exported only as a non-default twin
 //! `name@IBVERBS_PRIVATE_<N>` for the ABIs that have its form, and calls the body the oldest
 //! form calls (never that export). The oldest forms are in the command files of `capi`; the MR
-//! form (`ibv_cmd_reg_dmabuf_mr` with `driver`, 57 on) is beside its older one in `capi::mr`.
+//! form (`ibv_cmd_reg_dmabuf_mr` with `driver`, 57 on) is beside its older one in
+//! [`capi::mr`](crate::capi::mr).
 use core::ffi::c_void;
 
 use crate::abi::driver::{verbs_cq, verbs_create_cq_prov_attr, verbs_qp};

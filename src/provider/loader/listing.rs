@@ -29,8 +29,8 @@ struct ProviderFile {
     /// The length of `<name>`.
     name_len: u8,
     abi: u32,
-    /// N is written as [`ProviderAbi::suffix`] writes it (no leading zero): the file a
-    /// candidate of that ABI names.
+    /// N is written as [`ProviderAbi::suffix`](super::ProviderAbi::suffix) writes it (no leading
+    /// zero): the file a candidate of that ABI names.
     exact: bool,
     /// `KIND_*`; a `stat`'s answer is kept here.
     kind: AtomicU8,

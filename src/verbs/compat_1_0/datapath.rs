@@ -12,7 +12,7 @@
 //! `*bad_wr` at it; a NULL `bad_wr` is not written. The real requests' fields that 1.0 lacks (XRC
 //! SRQ number, bind/TSO) are zero, where rdma-core leaves them uninitialized.
 //!
-//! Installed by `super::open_device`. Unsafe here: the caller's wrappers and work requests.
+//! Installed by [`super::open_device`]. Unsafe here: the caller's wrappers and work requests.
 use core::ffi::{c_int, c_uint};
 use core::ptr::null_mut;
 

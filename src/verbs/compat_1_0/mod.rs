@@ -1,17 +1,17 @@
 //! The IBVERBS_1.0 compatibility layer (rdma-core: compat-1_0.c): what a binary linked against
 //! libibverbs 1.0 gets instead of the real objects.
 //!
-//! Each 1.0 object is a wrapper (`crate::abi::compat_1_0`) that holds the real object last and
-//! mirrors a few of its fields; the declarations of `capi::compat_1_0` take them as [`Wrap`]
-//! handles (EINVAL for a NULL wrapper, or one whose real object the IBVERBS_1.1 export would
-//! refuse). The functions here make, unwrap and free the wrappers around the core functions the
-//! IBVERBS_1.1 exports call (`verbs::device`, `pd`, `mr`, `cq`, `srq`, `qp`, `ah`, `events`,
-//! ...), so that every 1.0 function has its 1.1 twin's checks and errno: constructors allocate
-//! the wrapper, create the real object, then fill the wrapper (and point the real CQ/QP/SRQ's
-//! `cq_context`/`qp_context`/`srq_context` back at it, which is how events are translated back);
-//! a failure frees the wrapper and keeps the errno. Destructors free the wrapper only once the
-//! real object is gone. A 1.0 context's dispatch table carries the data-path functions of
-//! [`datapath`].
+//! Each 1.0 object is a wrapper ([`crate::abi::compat_1_0`]) that holds the real object last and
+//! mirrors a few of its fields; the declarations of [`capi::compat_1_0`](crate::capi::compat_1_0)
+//! take them as [`Wrap`] handles (EINVAL for a NULL wrapper, or one whose real object the
+//! IBVERBS_1.1 export would refuse). The functions here make, unwrap and free the wrappers around
+//! the core functions the IBVERBS_1.1 exports call ([`verbs::device`](crate::verbs::device), `pd`,
+//! `mr`, `cq`, `srq`, `qp`, `ah`, `events`, ...), so that every 1.0 function has its 1.1 twin's
+//! checks and errno: constructors allocate the wrapper, create the real object, then fill the
+//! wrapper (and point the real CQ/QP/SRQ's `cq_context`/`qp_context`/`srq_context` back at it,
+//! which is how events are translated back); a failure frees the wrapper and keeps the errno.
+//! Destructors free the wrapper only once the real object is gone. A 1.0 context's dispatch table
+//! carries the data-path functions of [`datapath`].
 //!
 //! Divergences from rdma-core, all where it would crash or leave memory uninitialized: the
 //! wrappers come zeroed (a zeroed mutex/cond is glibc's static initializer) and also mirror
@@ -21,8 +21,8 @@
 //! `ibv_create_comp_channel` exists only at IBVERBS_1.0 and has no twin to unwrap a 1.0 context:
 //! it takes its context as a 1.1 one, as rdma-core does.
 //!
-//! Called by `capi::compat_1_0`. Unsafe here: the wrappers this library allocates and the
-//! caller's 1.0 objects.
+//! Called by [`capi::compat_1_0`](crate::capi::compat_1_0). Unsafe here: the wrappers this library
+//! allocates and the caller's 1.0 objects.
 use core::ffi::c_int;
 
 use crate::abi::compat_1_0::{

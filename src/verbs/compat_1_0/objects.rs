@@ -3,8 +3,8 @@
 //! frees the wrapper once that export's core function destroyed the real object, and everything
 //! else unwraps and forwards (translating the CQs and SRQ of a QP's attributes both ways).
 //!
-//! Called by `capi::compat_1_0`. Unsafe here: the wrappers this library allocates and the real
-//! objects they hold.
+//! Called by [`capi::compat_1_0`](crate::capi::compat_1_0). Unsafe here: the wrappers this library
+//! allocates and the real objects they hold.
 use core::ffi::{c_int, c_uint, c_void};
 use core::ptr::null_mut;
 

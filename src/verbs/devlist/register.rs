@@ -1,9 +1,12 @@
 //! Provider registration (rdma-core: init.c `verbs_register_driver` and the match-table read of
 //! `try_driver`): the `verbs_device_ops` each provider registers, the layout it was built with
-//! (`verbs::ctxlayout`), and its match table read when a device is first matched.
+//! ([`verbs::ctxlayout`](crate::verbs::ctxlayout)), and its match table read when a device is first
+//! matched.
 //!
-//! Called by `verbs::devlist` (its parent) and, through it, `capi::driver` and `verbs::context`;
-//! calls `provider::registry`, `verbs::ctxlayout` and `log`.
+//! Called by [`verbs::devlist`](crate::verbs::devlist) (its parent) and, through it,
+//! [`capi::driver`](crate::capi::driver) and [`verbs::context`](crate::verbs::context); calls
+//! [`provider::registry`](crate::provider::registry), [`verbs::ctxlayout`](crate::verbs::ctxlayout)
+//! and `log`.
 use core::ffi::CStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -27,8 +30,8 @@ pub(super) static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
 /// The layout (`pabi::LAYOUTS`) of the driver whose ops table is `ops`: the ABI of the
 /// `verbs_register_driver_<N>` it registered through, or the other layout of that ABI its
-/// provider was built with (`provider::release`). It decides the layout of the `verbs_context`
-/// its `alloc_context`/`import_context` return.
+/// provider was built with ([`provider::release`](crate::provider::release)). It decides the layout
+/// of the `verbs_context` its `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     // Without such providers (the usual case) there is nothing to look up: no lock per open.
     if !ANY_NEWER.load(Ordering::Acquire) {

@@ -1,7 +1,8 @@
 //! Library-allocated buffers (rdma-core v65: verbs.c `ibv_alloc_buf`, `ibv_free_buf`,
 //! `ibv_export_buf_dmabuf_fd`; dummy_ops.c's defaults; `fill_mr_init_attr_from_buf`): the
 //! provider's `alloc_buf`/`free_buf` where it has them (ABI 65), else plain page-aligned memory
-//! with a handle of ours. Called by `capi::mr` and `verbs::mr`.
+//! with a handle of ours. Called by [`capi::mr`](crate::capi::mr) and
+//! [`verbs::mr`](crate::verbs::mr).
 use core::ffi::{c_int, c_void};
 
 use super::{ADDR, BUF, FD, FD_OFFSET, IOVA, provider_errno};

@@ -1,7 +1,7 @@
 //! The provider's MR and MW commands (rdma-core: cmd.c `ibv_cmd_reg_mr`, `ibv_cmd_rereg_mr`,
-//! `ibv_cmd_alloc_mw`; cmd_mr.c, cmd_mw.c): each goes to `crate::cmd::mr` on the context's
+//! `ibv_cmd_alloc_mw`; cmd_mr.c, cmd_mw.c): each goes to [`crate::cmd::mr`] on the context's
 //! command channel and stores what the kernel answered in the provider's objects ([`store`] for
-//! a `verbs_mr`). Called by `capi::mr` and `verbs::dm`.
+//! a `verbs_mr`). Called by [`capi::mr`](crate::capi::mr) and [`verbs::dm`](crate::verbs::dm).
 use core::ffi::{c_int, c_void};
 
 use super::{DMAH, ODP};
@@ -266,8 +266,9 @@ pub(crate) fn dealloc_mw(mw: Mw) -> Result<()> {
     crate::cmd::mr::dealloc_mw(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_reg_mr_ex`: MR_REG (see `cmd::mr::reg_mr_ex`; DMAH with a NULL `dmah` is EINVAL);
-/// stores the handle, context, keys, type (DMABUF_MR for a dma-buf) and `access`.
+/// `ibv_cmd_reg_mr_ex`: MR_REG (see [`cmd::mr::reg_mr_ex`](crate::cmd::mr::reg_mr_ex); DMAH with a
+/// NULL `dmah` is EINVAL); stores the handle, context, keys, type (DMABUF_MR for a dma-buf) and
+/// `access`.
 pub(crate) fn reg_ex(pd: Pd, vmr: Ptr<verbs_mr>, attr: ibv_mr_init_attr) -> Result<()> {
     let dmah = if attr.comp_mask & DMAH != 0 {
         if attr.dmah.is_null() {

@@ -3,16 +3,16 @@
 //! `ibv_import_mr`, `ibv_alloc_buf`, ...; dummy_ops.c for the defaults of a provider without
 //! `reg_mr_ex`/`alloc_buf`; cmd_mr.c, cmd_mw.c, cmd.c for the provider's commands).
 //!
-//! Registration keeps the pages of an MR out of forked children (`crate::fork`: rdma-core's
+//! Registration keeps the pages of an MR out of forked children ([`crate::fork`]: rdma-core's
 //! `ibv_dontfork_range`, undone with `ibv_dofork_range` when the registration fails and after
 //! deregistration); on-demand (ODP) and dma-buf MRs pin nothing and skip it.
 //!
 //! Ops that provider ABI 34 lacks (`reg_mr_ex`, `alloc_buf`, `free_buf`) behave as rdma-core's
 //! defaults for a provider without them: a `reg_mr_ex` request translates to the provider's
 //! `reg_mr` or `reg_dmabuf_mr`, and buffers are plain page-aligned heap memory. The provider's
-//! commands (`cmd`) go to `crate::cmd::mr` on the context's command channel and store what the
+//! commands (`cmd`) go to [`crate::cmd::mr`] on the context's command channel and store what the
 //! kernel answered in the provider's `verbs_mr`; `buf` holds the library-allocated buffers.
-//! Called by `capi::mr` (and the 1.0 twins) and `verbs::dm`.
+//! Called by [`capi::mr`](crate::capi::mr) (and the 1.0 twins) and [`verbs::dm`](crate::verbs::dm).
 use core::ffi::{c_int, c_uint, c_void};
 
 pub(crate) mod buf;

@@ -1,7 +1,7 @@
 //! Making QPs through the kernel (rdma-core: cmd_qp.c `ibv_icmd_create_qp`, `set_qp` and the
 //! entry points `ibv_cmd_create_qp`, `_create_qp_ex`, `_create_qp_ex2`; cmd.c `ibv_cmd_open_qp`):
-//! the provider's attributes read as rdma-core reads them, the command sent by `cmd::qp`, and
-//! the provider's new QP filled in from the answer.
+//! the provider's attributes read as rdma-core reads them, the command sent by
+//! [`cmd::qp`](crate::cmd::qp), and the provider's new QP filled in from the answer.
 //!
 //! Part of `verbs::qp`, called by `capi::qp` (and `capi::pabi::forms`).
 use core::ffi::c_int;
@@ -353,7 +353,8 @@ pub unsafe fn create_qp_with(
     unsafe { create_qp_on(c, imported, pd, qp, attr, req, resp) }.ret_errno()
 }
 
-/// A create-QP command entry point of the command layer (`cmd::qp::create_qp_ex`, `_ex2`).
+/// A create-QP command entry point of the command layer
+/// ([`cmd::qp::create_qp_ex`](crate::cmd::qp::create_qp_ex), `_ex2`).
 pub(crate) type CreateQp = fn(Channel<'_>, &QpInit, &mut [u8], &mut [u8]) -> Result<QpCreated>;
 
 /// `ibv_cmd_create_qp_ex` and `ibv_cmd_create_qp_ex2` (of every provider ABI): rdma-core's
