@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 			printf("cqmod\n");
 		if (d && d->wq)
 			printf("wq\nflow\n");
+		if (d && d->cq_flags)
+			printf("ex\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {
