@@ -23,7 +23,7 @@ int main(int argc, char **argv)
 			printf("mr\n");
 		if (d && d->mcast)
 			printf("mcast\n");
-		if (d && d->cq_moderation)
+		if (d && d->cq_max_period)
 			printf("cqmod\n");
 		if (d && d->wq)
 			printf("wq\nflow\n");
