@@ -5,9 +5,9 @@
  * carries) and with both, and with a reserved flag (refused before any command); a raw packet QP
  * taken to RTS and given a rate limit (ibv_modify_qp_rate_limit, and ibv_modify_qp with
  * IBV_QP_RATE_LIMIT: EX_MODIFY_QP on either kernel), then the provider's refusals (a comp_mask, a
- * burst without packet pacing's burst support). Where the device has no raw packet QPs (mlx4 on
- * an InfiniBand port), a UD QP is given the rate limit as it is (the library's EOPNOTSUPP for a
- * mask beyond the legacy command's). Every result printed; a step that fails skips what needs it.
+ * burst without packet pacing's burst support). Where the device has no raw packet QPs, a UD QP
+ * is given the rate limit as it is (a provider without the extended modify: the library's
+ * EOPNOTSUPP for a mask beyond the legacy command's). Every result printed; a step that fails skips what needs it.
  */
 #define _GNU_SOURCE
 #include <errno.h>

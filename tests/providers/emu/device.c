@@ -41,7 +41,9 @@ static const struct emu_dev devices[] = {
 	  .pci_vendor = 0x15b3, .pci_device = 0x1003, .protocol = "ib", IB, .vendor_id = 0x02c9,
 	  .vendor_part_id = 4099, .node_guid = 0x0002c90300a1b2c0ull, LIMITS, .mcast = true,
 	  .cq_flags = IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION, .cq_max_period = 0xffff /* MLX4_MAX_CQ_PERIOD */,
-	  .xrc = true },
+	  .xrc = true, .wq = true,
+	  .qp_types = EMU_QPT(IB_UVERBS_QPT_RC) | EMU_QPT(IB_UVERBS_QPT_UC) | EMU_QPT(IB_UVERBS_QPT_UD) |
+		      EMU_QPT(IB_UVERBS_QPT_RAW_PACKET) },
 	{ .provider = "efa", .ibdev = "efa_0", .driver_id = RDMA_DRIVER_EFA, .abi_ver = 1, .node_type = 7,
 	  .pci_vendor = 0x1d0f, .pci_device = 0xefa1, .protocol = "unspecified", .link_layer = 0,
 	  .vendor_id = 0x1d0f, .vendor_part_id = 0xefa1, .node_guid = 0x0a1b2c3d4e5f6071ull, LIMITS,
