@@ -57,7 +57,7 @@ static const struct emu_dev devices[] = {
 	{ .provider = "hns", .ibdev = "hns_0", .driver_id = RDMA_DRIVER_HNS, .abi_ver = 1, .node_type = 1,
 	  .pci_vendor = 0x19e5, .pci_device = 0xa222, .protocol = "roce", ETH, .vendor_id = 0x19e5,
 	  .vendor_part_id = 0xa222, .node_guid = 0x1a2b3cfffe4d5e6full, LIMITS,
-	  .hw_ver = 0x130 /* HNS_ROCE_HW_VER3 */ },
+	  .hw_ver = 0x130 /* HNS_ROCE_HW_VER3 */, .xrc = true },
 	{ .provider = "erdma", .ibdev = "erdma_0", .driver_id = RDMA_DRIVER_ERDMA, .abi_ver = 1, .node_type = 4,
 	  .pci_vendor = 0x1ded, .pci_device = 0x107f, .protocol = "iw", ETH, .vendor_id = 0x1ded,
 	  .vendor_part_id = 0x107f, .node_guid = 0x2a2b2cfffe2d2e2full, LIMITS,
