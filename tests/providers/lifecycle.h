@@ -41,5 +41,8 @@ void family_wq(struct ibv_context *ctx);
 /* Flows: a raw packet QP, counters attached and read, two flows with the counters' action, the
  * counters and the QP refused while the flows live, everything destroyed. */
 void family_flow(struct ibv_context *ctx);
+/* family_ex.c: CQs with creation flags (EX_CREATE_CQ on a write kernel), a raw packet QP's rate
+ * limit (EX_MODIFY_QP). */
+void family_ex(struct ibv_context *ctx);
 
 #endif

@@ -198,9 +198,9 @@ static int ex_query_device(struct emu_req *r)
 		resp.odp_caps.per_transport_caps.rc_odp_caps = 0xf; /* SEND, RECV, WRITE, READ */
 		resp.odp_caps.per_transport_caps.ud_odp_caps = 0x1;
 	}
-	if (r->dev->cq_moderation) {
+	if (r->dev->cq_max_period) {
 		resp.cq_moderation_caps.max_cq_moderation_count = 0xffff;
-		resp.cq_moderation_caps.max_cq_moderation_period = 4095;
+		resp.cq_moderation_caps.max_cq_moderation_period = r->dev->cq_max_period;
 	}
 	if (r->dev->dm)
 		resp.max_dm_size = EMU_DM_MAX;

@@ -17,7 +17,7 @@ static int create_cq(struct emu_req *r, uint64_t user_handle, uint32_t cqe, uint
 
 	if (!cqe || cqe > r->dev->max_cqe || vector >= r->dev->num_comp_vectors)
 		return EINVAL;
-	if (flags & ~(uint32_t)IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION)
+	if (flags & ~r->dev->cq_flags)
 		return EOPNOTSUPP;
 	if (channel != -1 && (!emu_fd_get(channel) || emu_fd_get(channel)->kind != FD_COMP))
 		return EINVAL;

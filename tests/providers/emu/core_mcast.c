@@ -7,8 +7,8 @@
  * and, on an InfiniBand port, the LID a multicast LID (0xc000..0xfffe). DETACH_MCAST of a group
  * the QP does not have is EINVAL. A QP with groups attached cannot be destroyed (EBUSY: the user
  * must detach first); closing the device detaches them. EX_MODIFY_CQ needs a mask of
- * IB_CQ_MODERATE exactly and a driver with modify_cq (emu_dev's cq_moderation; mlx5: a period of
- * at most 4095 us).
+ * IB_CQ_MODERATE exactly and a driver with modify_cq (emu_dev's cq_max_period, the period mlx5
+ * refuses beyond: EINVAL; mlx4 checks none, its maximum is the u16 the core passes on).
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
@@ -18,7 +18,6 @@
 
 #define MAX_GROUPS 64
 #define CQ_MODERATE 1u         /* IB_CQ_MODERATE */
-#define MAX_CQ_PERIOD 4095u    /* MLX5_MAX_CQ_PERIOD */
 
 struct group {
 	const struct emu_ctx *ctx;
@@ -115,9 +114,9 @@ static int modify_cq(struct emu_req *r)
 		return EOPNOTSUPP;
 	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, c.cq_handle))
 		return EINVAL;
-	if (!r->dev->cq_moderation)
+	if (!r->dev->cq_max_period)
 		return EOPNOTSUPP;
-	if (c.attr.cq_period > MAX_CQ_PERIOD)
+	if (c.attr.cq_period > r->dev->cq_max_period)
 		return EINVAL;
 	return 0;
 }

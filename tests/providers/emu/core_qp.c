@@ -12,6 +12,9 @@
 /* ibv_qp_attr_mask bits the core looks at (enum ib_qp_attr_mask, kernel-internal). */
 #define EMU_QP_STATE (1u << 0)
 #define EMU_QP_PORT (1u << 5)
+#define EMU_QP_LEGACY_MASK ((1u << 21) - 1) /* through IB_QP_DEST_QPN: the legacy MODIFY_QP's */
+#define EMU_QP_RATE_LIMIT (1u << 25)        /* IB_QP_RATE_LIMIT, the last EX_MODIFY_QP takes */
+#define EMU_QPS_RTS 3                       /* IB_QPS_RTS */
 
 /* ---- QP ---- */
 
@@ -226,12 +229,23 @@ int emu_qp_write(struct emu_req *r)
 	}
 	case IB_USER_VERBS_CMD_MODIFY_QP: {
 		EMU_REQ(struct ib_uverbs_modify_qp, c);
+		if (c.attr_mask & ~EMU_QP_LEGACY_MASK)
+			return EOPNOTSUPP;
 		return modify_qp(r, &c);
 	}
 	case IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_QP: {
 		EMU_REQ(struct ib_uverbs_ex_modify_qp, c);
 		struct ib_uverbs_ex_modify_qp_resp resp = { 0 };
+		struct emu_obj *qp = emu_obj_get(r->ctx, UVERBS_OBJECT_QP, c.base.qp_handle);
 
+		if (c.base.attr_mask & ~((EMU_QP_RATE_LIMIT << 1) - 1))
+			return EOPNOTSUPP;
+		/* ib_modify_qp_is_ok: a rate limit only for a raw packet QP going to or in RTS, on a
+		 * driver with packet pacing */
+		if ((c.base.attr_mask & EMU_QP_RATE_LIMIT) &&
+		    (!qp || qp->qp_type != IB_UVERBS_QPT_RAW_PACKET || !r->dev->rate_limit ||
+		     ((c.base.attr_mask & EMU_QP_STATE) ? c.base.qp_state : qp->state) != EMU_QPS_RTS))
+			return EINVAL;
 		ret = modify_qp(r, &c.base);
 		resp.response_length = r->out_len < sizeof(resp) ? r->out_len : sizeof(resp);
 		if (!ret)

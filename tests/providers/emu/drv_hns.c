@@ -49,6 +49,9 @@ static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *
 	struct hns_roce_ib_create_qp_resp resp = { 0 };
 
 	(void)qp;
+	/* An XRC target QP has no queues of its own: the kernel gives its driver no udata. */
+	if (init->qp_type == IB_UVERBS_QPT_XRC_TGT)
+		return 0;
 	if (r->uin_len < offsetof(struct hns_roce_ib_create_qp, sdb_addr))
 		return EINVAL;
 	resp.cap_flags = HNS_ROCE_QP_CAP_SQ_RECORD_DB | HNS_ROCE_QP_CAP_DIRECT_WQE;

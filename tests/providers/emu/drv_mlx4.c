@@ -1,6 +1,10 @@
 /* uvemu: mlx4's kernel driver (drivers/infiniband/hw/mlx4) for a ConnectX-3 at uverbs ABI 4: the
  * ucontext with one blue-flame page, the UAR at mmap offset 0, blue flame at one page, the core
  * clock at three pages, and cqn/qpn/srqn/pdn. AHs on an InfiniBand port never reach the kernel.
+ * Receive WQs, indirection tables, RSS QPs and flows as qp.c's mlx4_ib_create_wq (create_rq),
+ * mlx4_ib_modify_wq, mlx4_ib_create_rwq_ind_table, _mlx4_ib_create_qp_rss and main.c's
+ * mlx4_ib_create_flow read their driver data: minimum sizes, reserved bytes and what lies beyond
+ * the struct zero (ib_is_udata_cleared), no driver response but the table's.
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
@@ -80,12 +84,98 @@ static int resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
 	return 0;
 }
 
+/* Bytes [from, len) of the driver data are zero (ib_is_udata_cleared). */
+static bool cleared(struct emu_req *r, size_t from)
+{
+	for (size_t i = from; i < r->uin_len; i++)
+		if (r->uin[i])
+			return false;
+	return true;
+}
+
+static int rss_qp(struct emu_req *r)
+{
+	struct mlx4_ib_create_qp_rss req = { 0 };
+
+	if (r->uout_len)
+		return EOPNOTSUPP;
+	if (r->uin_len < sizeof(req))
+		return EINVAL;
+	memcpy(&req, r->uin, sizeof(req));
+	for (size_t i = 0; i < sizeof(req.reserved); i++)
+		if (req.reserved[i])
+			return EOPNOTSUPP;
+	if (req.comp_mask || req.reserved1 || !cleared(r, sizeof(req)))
+		return EOPNOTSUPP;
+	if (req.rx_hash_function != MLX4_IB_RX_HASH_FUNC_TOEPLITZ)
+		return EOPNOTSUPP;
+	return 0;
+}
+
+static int create_wq(struct emu_req *r, struct emu_obj *wq)
+{
+	struct mlx4_ib_create_wq req = { 0 };
+
+	(void)wq;
+	if (r->uin_len < sizeof(req))
+		return EINVAL;
+	if (!cleared(r, sizeof(req)))
+		return EOPNOTSUPP;
+	if (r->uout_len)
+		return EOPNOTSUPP;
+	memcpy(&req, r->uin, sizeof(req));
+	if (req.comp_mask || req.reserved[0] || req.reserved[1] || req.reserved[2])
+		return EOPNOTSUPP;
+	if (req.log_range_size > 3) /* ilog2 of max_rss_tbl_sz: core_wq.c takes tables of up to 8 WQs */
+		return EOPNOTSUPP;
+	return req.buf_addr && req.db_addr ? 0 : EINVAL;
+}
+
+static int modify_wq(struct emu_req *r, struct emu_obj *wq)
+{
+	struct mlx4_ib_modify_wq req = { 0 };
+
+	(void)wq;
+	if (r->uin_len < sizeof(req))
+		return EINVAL;
+	if (!cleared(r, sizeof(req)))
+		return EOPNOTSUPP;
+	memcpy(&req, r->uin, sizeof(req));
+	return req.comp_mask || req.reserved ? EOPNOTSUPP : 0;
+}
+
+static int create_rwq_ind_tbl(struct emu_req *r, struct emu_obj *tbl)
+{
+	struct mlx4_ib_create_rwq_ind_tbl_resp resp = { 0 };
+
+	(void)tbl;
+	if (!cleared(r, 0))
+		return EOPNOTSUPP;
+	if (r->uout_len && r->uout_len < sizeof(resp))
+		return EINVAL;
+	resp.response_length = sizeof(resp.response_length);
+	if (r->uout_len)
+		emu_udata_out(r, &resp, resp.response_length);
+	return 0;
+}
+
+/* The provider sends no driver data; whatever comes must be zero. */
+static int create_flow(struct emu_req *r, struct emu_obj *flow)
+{
+	(void)flow;
+	return cleared(r, 0) ? 0 : EOPNOTSUPP;
+}
+
 static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)
 {
 	struct mlx4_ib_create_qp req = { 0 };
 
 	(void)qp;
-	(void)init;
+	/* An XRC target QP has no queues of its own: the kernel gives its driver no udata. */
+	if (init->qp_type == IB_UVERBS_QPT_XRC_TGT)
+		return 0;
+	if (init->rss)
+		return rss_qp(r);
 	if (r->uin_len < offsetof(struct mlx4_ib_create_qp, inl_recv_sz))
 		return EINVAL;
 	memcpy(&req, r->uin, r->uin_len < sizeof(req) ? r->uin_len : sizeof(req));
@@ -131,5 +221,9 @@ const struct emu_drv emu_drv_mlx4 = {
 	.resize_cq = resize_cq,
 	.create_qp = create_qp,
 	.create_srq = create_srq,
+	.create_wq = create_wq,
+	.modify_wq = modify_wq,
+	.create_rwq_ind_tbl = create_rwq_ind_tbl,
+	.create_flow = create_flow,
 	.mmap = mmap_check,
 };

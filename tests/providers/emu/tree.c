@@ -23,10 +23,12 @@ int main(int argc, char **argv)
 			printf("mr\n");
 		if (d && d->mcast)
 			printf("mcast\n");
-		if (d && d->cq_moderation)
+		if (d && d->cq_max_period)
 			printf("cqmod\n");
 		if (d && d->wq)
 			printf("wq\nflow\n");
+		if (d && d->cq_flags)
+			printf("ex\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

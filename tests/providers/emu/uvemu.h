@@ -62,7 +62,9 @@ struct emu_dev {
 	bool xrc;              /* the driver has XRC domains (alloc_xrcd): XRC SRQs, XRC_INI/XRC_TGT QPs */
 	bool dm, odp, dmabuf;  /* core_mem.c: device memory (alloc_dm), ODP MRs and advise_mr, dma-buf MRs */
 	bool mcast;            /* core_mcast.c: attach_mcast/detach_mcast on UD QPs */
-	bool cq_moderation;    /* core_mcast.c: modify_cq (CQ moderation) */
+	uint32_t cq_max_period; /* core_mcast.c: modify_cq (CQ moderation) up to this period (us); 0: none */
+	uint32_t cq_flags;     /* the IB_UVERBS_CQ_FLAGS_* its create_cq takes (any other: EOPNOTSUPP) */
+	bool rate_limit;       /* packet pacing: a raw packet QP's IB_QP_RATE_LIMIT */
 	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
