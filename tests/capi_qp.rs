@@ -452,7 +452,10 @@ fn open_qp_checks_and_fills() {
         "wr_flush untouched"
     );
     assert_eq!(
-        (v56[(360 + mx) / 8] as u32, v56[(368 + mx) / 8]),
+        (
+            u32_at(&v56[(360 + mx) / 8].to_ne_bytes(), 0),
+            v56[(368 + mx) / 8]
+        ),
         (1, addr_of_mut!(w.xrcd) as u64)
     );
     let fake = Fake::new([Reply::WriteOk(pod::bytes(&kr).to_vec())]);

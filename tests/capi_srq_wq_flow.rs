@@ -107,7 +107,7 @@ fn create_srq_fills_the_srq_and_the_sizes() {
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_SRQ_PD_HANDLE).data, 5);
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_SRQ_TYPE).data, 0);
     assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_SRQ_EVENT_FD).data, 33);
-    assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_SRQ_LIMIT).data, 3);
+    assert_eq!(attr_of(p, UVERBS_ATTR_CREATE_SRQ_LIMIT).value(), 3);
     assert_eq!(
         attr_of(p, UVERBS_ATTR_CREATE_SRQ_USER_HANDLE).data,
         &*srq as *const ibv_srq as u64

@@ -57,7 +57,7 @@ fn header_and_attrs_byte_for_byte() {
         want.extend_from_slice(&data);
     };
     attr(0x10, 8, 1, 0x1122_3344_5566_7788u64.to_ne_bytes());
-    attr(0x11, 4, 1, [0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0]);
+    attr(0x11, 4, 1, common::inline(4, 0xdead_beef).to_ne_bytes());
     attr(0x12, 3, 1, [0xa1, 0xa2, 0xa3, 0, 0, 0, 0, 0]);
     attr(0x13, 20, 1, big_addr.to_ne_bytes());
     attr(0x14, 12, 0, out_addr.to_ne_bytes());
@@ -206,12 +206,18 @@ fn attr_and_header_encoding() {
         attr_id: 0x1001,
         len: 0x20,
         flags: 3,
-        attr_data: 0x0105,
+        // `enum_data.elem_id` is the union's first byte in memory, 5.
+        attr_data: u16::from_ne_bytes([5, 1]),
         data: 0x0102_0304_0506_0708,
     };
     let b = a.to_bytes();
     assert_eq!(Attr::from_bytes(&b), a);
-    assert_eq!(&b[..8], &[0x01, 0x10, 0x20, 0x00, 0x03, 0x00, 0x05, 0x01]);
+    let head: Vec<u8> = [0x1001u16, 0x20, 3]
+        .iter()
+        .flat_map(|v| v.to_ne_bytes())
+        .chain([5, 1])
+        .collect();
+    assert_eq!(&b[..8], &head[..]);
     assert_eq!(a.elem_id(), 5);
     let h = IoctlHdr {
         length: 40,
@@ -223,8 +229,12 @@ fn attr_and_header_encoding() {
         reserved2: 0,
     };
     let buf = encode(&h, &[a]);
-    assert_eq!(&buf[..8], &[40, 0, 3, 0, 1, 0, 1, 0]);
-    assert_eq!(&buf[16..20], &[14, 0, 0, 0]);
+    let head: Vec<u8> = [40u16, 3, 1, 1]
+        .iter()
+        .flat_map(|v| v.to_ne_bytes())
+        .collect();
+    assert_eq!(&buf[..8], &head[..]);
+    assert_eq!(&buf[16..20], &14u32.to_ne_bytes());
     assert_eq!(decode_attrs(&buf), vec![a]);
 }
 

@@ -183,7 +183,7 @@ fn open_xrcd_checks_comp_mask() {
         open_xrcd(Ctx::new(&fake, &st), 1, 3, 0, &mut req, &mut resp),
         Err(Errno::EINVAL)
     );
-    let fake = Fake::new([Reply::WriteOk(vec![6, 0, 0, 0])]);
+    let fake = Fake::new([Reply::WriteOk(common::ne32(&[6]))]);
     assert_eq!(
         open_xrcd(Ctx::new(&fake, &st), 3, 3, 0x40, &mut req, &mut resp),
         Ok(6)
@@ -200,7 +200,7 @@ fn gid(b: u8) -> ibv_gid {
 fn create_ah_and_mcast() {
     let st = CmdState::new(RXE, false);
     let fake = Fake::new([
-        Reply::WriteOk(vec![3, 0, 0, 0]),
+        Reply::WriteOk(common::ne32(&[3])),
         Reply::WriteOk(vec![]),
         Reply::WriteOk(vec![]),
     ]);
@@ -299,7 +299,7 @@ fn create_cq_over_ioctl() {
             UVERBS_ATTR_UHW_IN,
         ]
     );
-    assert_eq!((p.attrs[2].len, p.attrs[2].data), (4, 64));
+    assert_eq!((p.attrs[2].len, p.attrs[2].value()), (4, 64));
     assert_eq!(p.attrs[3].data, 0x5000);
     assert_eq!(p.attrs[4].data, 11);
     assert_eq!(
@@ -738,7 +738,7 @@ fn create_qp_over_ioctl() {
     );
     assert_eq!(p.attrs[6].len, 20);
     assert_eq!(
-        (p.attrs[8].len, p.attrs[8].data),
+        (p.attrs[8].len, p.attrs[8].value()),
         (4, 1 << 12),
         "sq_sig_all as a create flag"
     );
@@ -841,13 +841,13 @@ fn create_qp_ex2_with_create_flags_writes_extended() {
         .iter()
         .position(|&x| x == UVERBS_ATTR_CREATE_QP_SOURCE_QPN)
         .unwrap();
-    assert_eq!(p.attrs[i].data, 0x99);
+    assert_eq!(p.attrs[i].value(), 0x99);
     let f = ids(p)
         .iter()
         .position(|&x| x == UVERBS_ATTR_CREATE_QP_FLAGS)
         .unwrap();
     assert_eq!(
-        p.attrs[f].data,
+        p.attrs[f].value(),
         1 << 12,
         "SOURCE_QPN travels as its own attribute"
     );
@@ -1047,7 +1047,7 @@ fn destroy_qp_and_open_qp() {
         (UVERBS_ATTR_DESTROY_QP_RESP, 4)
     );
     let st = CmdState::new(RXE, false);
-    let fake = Fake::new([Reply::WriteOk(vec![3, 0, 0, 0])]);
+    let fake = Fake::new([Reply::WriteOk(common::ne32(&[3]))]);
     let (mut req, mut resp) = (
         vec![0u8; size_of::<ibv_open_qp>()],
         vec![0u8; size_of::<ib_uverbs_create_qp_resp>()],
@@ -1186,7 +1186,7 @@ fn srq_commands() {
     let fake = Fake::new([
         Reply::WriteOk(vec![]),
         Reply::WriteOk(vec![]),
-        Reply::WriteOk(vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]),
+        Reply::WriteOk(common::ne32(&[1, 2, 3])),
     ]);
     let mut mreq = vec![0u8; size_of::<ibv_modify_srq>() + 8];
     mreq[24..].copy_from_slice(&[0x5a; 8]);

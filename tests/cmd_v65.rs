@@ -200,7 +200,7 @@ fn qp_attach_sends_known_ops_only() {
                 len: 4,
                 flags: M,
                 attr_data: 0,
-                data: 0x05
+                data: common::inline(4, 0x05)
             },
         ]
     );
@@ -286,14 +286,14 @@ fn dmah_alloc_free_and_dmabuf_export() {
                 len: 4,
                 flags: M,
                 attr_data: 0,
-                data: 3
+                data: common::inline(4, 3)
             },
             // fill_attr_in_enum(…, tph_mem_type, NULL, 0): the element in attr_data, no data.
             A {
                 id: UVERBS_ATTR_ALLOC_DMAH_TPH_MEM_TYPE,
                 len: 0,
                 flags: M,
-                attr_data: 1,
+                attr_data: u16::from_ne_bytes([1, 0]), // enum_data.elem_id
                 data: 0
             },
             // One inline byte.
@@ -302,7 +302,7 @@ fn dmah_alloc_free_and_dmabuf_export() {
                 len: 1,
                 flags: M,
                 attr_data: 0,
-                data: 2
+                data: common::inline(1, 2)
             },
         ]
     );
@@ -410,7 +410,12 @@ fn reg_mr_ex_by_address_and_by_dmabuf() {
     // The iova defaults to the address.
     assert_eq!(
         [
-            a[0].data, a[1].data, a[5].data, a[6].data, a[7].data, a[8].data
+            a[0].data,
+            a[1].data,
+            a[5].data,
+            a[6].data,
+            a[7].value(),
+            a[8].data
         ],
         [0x1000, 0x1000, 9, 4096, 7, 12]
     );

@@ -166,7 +166,7 @@ fn legacy_over_ioctl() {
 #[test]
 fn extended_over_ioctl() {
     let mut req = vec![0u8; EX_HDR_SIZE + 8];
-    req[24] = 0x42;
+    req[24..].copy_from_slice(&0x42u64.to_ne_bytes());
     let mut resp = vec![0u8; 304];
     let fake = Fake::new([Reply::IoctlOk(vec![])]);
     let st = CmdState::new(14, true);

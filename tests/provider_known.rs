@@ -468,6 +468,42 @@ fn netlink_device(driver_id: u32) -> Device {
             .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
             .collect()
     }
+    /// The captured (x86_64, little-endian) messages in this host's order, as its kernel would
+    /// send them: netlink headers and numeric attributes are native-endian. Attribute types
+    /// holding strings (DEV_NAME 2, DEV_PROTOCOL 67, CHARDEV_NAME 70) keep their bytes; every
+    /// other 2-, 4- or 8-byte payload is a number. NLMSG_DONE carries one i32.
+    fn native(mut b: Vec<u8>) -> Vec<u8> {
+        fn swap(b: &mut [u8]) {
+            if cfg!(target_endian = "big") {
+                b.reverse();
+            }
+        }
+        let mut at = 0;
+        while at < b.len() {
+            let len = u32::from_le_bytes(b[at..at + 4].try_into().unwrap()) as usize;
+            let ty = u16::from_le_bytes(b[at + 4..at + 6].try_into().unwrap());
+            for (o, n) in [(0, 4), (4, 2), (6, 2), (8, 4), (12, 4)] {
+                swap(&mut b[at + o..at + o + n]);
+            }
+            let mut a = at + 16;
+            if ty == 3 {
+                swap(&mut b[a..a + 4]);
+                a = at + len;
+            }
+            while a < at + len {
+                let alen = u16::from_le_bytes(b[a..a + 2].try_into().unwrap()) as usize;
+                let aty = u16::from_le_bytes(b[a + 2..a + 4].try_into().unwrap());
+                swap(&mut b[a..a + 2]);
+                swap(&mut b[a + 2..a + 4]);
+                if !matches!(aty, 2 | 67 | 70) && matches!(alen - 4, 2 | 4 | 8) {
+                    swap(&mut b[a + 4..a + alen]);
+                }
+                a += alen.next_multiple_of(4);
+            }
+            at += len.next_multiple_of(4);
+        }
+        b
+    }
     struct Replay(Vec<Vec<Vec<u8>>>, Vec<Vec<u8>>);
     impl NlTransport for Replay {
         fn send(&mut self, _: &[u8]) -> Result<(), Errno> {
@@ -491,10 +527,13 @@ fn netlink_device(driver_id: u32) -> Device {
     const DONE: &str = "1400000003000200010000008000000000000000";
     // RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID (73) is the first attribute: bytes 20..24 hold its value.
     const CHARDEV: &str = "3c0000000f1400000200000080000000080049000e0000000c004800c0e70000000000000c00470002000000000000000c0046007576657262733000";
-    let mut chardev = hex(CHARDEV);
-    chardev[20..24].copy_from_slice(&driver_id.to_le_bytes());
+    let mut chardev = native(hex(CHARDEV));
+    chardev[20..24].copy_from_slice(&driver_id.to_ne_bytes());
     let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-sysfs/two-devices");
-    let mut t = Replay(vec![vec![hex(DUMP), hex(DONE)], vec![chardev]], Vec::new());
+    let mut t = Replay(
+        vec![vec![native(hex(DUMP)), native(hex(DONE))], vec![chardev]],
+        Vec::new(),
+    );
     let e = device::enumerate_with(
         &base.join("sys"),
         &base.join("dev/infiniband"),

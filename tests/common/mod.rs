@@ -78,6 +78,45 @@ pub struct A {
     pub data: u64,
 }
 
+impl A {
+    /// The value the kernel reads from an inline attribute (`len` of 1 to 7 bytes): the first
+    /// `len` bytes of `data` in memory, in native order (rdma-core's `fill_attr_in_uint32`
+    /// copies 4 bytes to the start of `data`, so on a big-endian host the u64 reads value << 32).
+    /// Other attributes (`len` 0 or 8: handles, fds, enums, `fill_attr_in_uint64`) carry `data`.
+    pub fn value(&self) -> u64 {
+        let n = self.len as usize;
+        if n == 0 || n >= 8 {
+            return self.data;
+        }
+        let b = self.data.to_ne_bytes();
+        match n {
+            1 => b[0] as u64,
+            2 => u16_at(&b, 0) as u64,
+            4 => u32_at(&b, 0) as u64,
+            _ => panic!("inline attribute of {n} bytes"),
+        }
+    }
+}
+
+/// The `data` word of an inline attribute of `len` bytes holding `value` (see [`A::value`]),
+/// for expectations written from native values.
+pub fn inline(len: usize, value: u64) -> u64 {
+    let mut b = [0u8; 8];
+    match len {
+        1 => b[0] = value as u8,
+        2 => b[..2].copy_from_slice(&(value as u16).to_ne_bytes()),
+        4 => b[..4].copy_from_slice(&(value as u32).to_ne_bytes()),
+        8 => b = value.to_ne_bytes(),
+        _ => panic!("inline attribute of {len} bytes"),
+    }
+    u64::from_ne_bytes(b)
+}
+
+/// `u32` words in native order, as the kernel writes a reply's fields.
+pub fn ne32(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_ne_bytes()).collect()
+}
+
 /// The header fields and attributes of an ioctl buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Parsed {
