@@ -296,7 +296,7 @@ fn create_qp_ex2_sets_the_verbs_qp_and_keeps_the_providers_fields() {
     assert_eq!(vqp.comp_mask, 1, "VERBS_QP_XRCD only");
     assert_eq!(vqp.xrcd, addr_of_mut!(w.xrcd));
     assert!(
-        // SAFETY: as above.
+        // SAFETY: the union's qp_ex view of a verbs_qp the call filled; reading a fn pointer field.
         unsafe { vqp.anon_1.qp_ex.wr_start }.is_some(),
         "the extended fields are the provider's"
     );
@@ -673,7 +673,7 @@ fn destroy_qp_waits_for_the_acks() {
     // A failed destroy does not wait.
     let fake = Fake::new([Reply::IoctlErr(libc::EBUSY)]);
     qp.events_completed = 0;
-    // SAFETY: as above.
+    // SAFETY: the same live QP on the same context; the fake kernel answers EBUSY.
     let r = unsafe { destroy_qp_with(Ctx::new(&fake, &st), &mut *qp) };
     assert_eq!(r, libc::EBUSY);
 }

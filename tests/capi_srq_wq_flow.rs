@@ -556,7 +556,7 @@ fn create_flow_builds_the_rule() {
     // A mask bit beyond what the kernel takes: EOPNOTSUPP, nothing sent.
     rule.extra[5] = 1;
     let fake = Fake::new([]);
-    // SAFETY: as above.
+    // SAFETY: the same live QP and rule buffer; the call refuses the mask before sending.
     let r = unsafe {
         create_flow_with(
             Ctx::new(&fake, &st),

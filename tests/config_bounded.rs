@@ -9,7 +9,7 @@ use ibverbs::provider::config;
 fn max_rss_kib() -> i64 {
     // SAFETY: getrusage fills the struct we pass.
     let mut u: libc::rusage = unsafe { core::mem::zeroed() };
-    // SAFETY: as above.
+    // SAFETY: getrusage writes only into `u`, a live local of its type.
     assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) }, 0);
     u.ru_maxrss
 }

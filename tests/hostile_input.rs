@@ -63,13 +63,13 @@ fn query_context_refuses_command_buffers_no_kernel_could_take() {
     // Not a whole attribute into the array, or before it.
     b.next_attr = base.cast::<u8>().wrapping_add(3).cast();
     assert_eq!(
-        // SAFETY: as above.
+        // SAFETY: the zeroed context; the misplaced chain is refused before any attribute is read.
         unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) },
         libc::EINVAL
     );
     b.next_attr = base.wrapping_sub(1);
     assert_eq!(
-        // SAFETY: as above.
+        // SAFETY: the zeroed context; the chain before its array is refused before any read.
         unsafe { cmd_device::ibv_cmd_query_context(ctx, &mut *b) },
         libc::EINVAL
     );
@@ -79,7 +79,7 @@ fn query_context_refuses_command_buffers_no_kernel_could_take() {
     let me = &raw mut *b;
     b.next = me;
     assert_eq!(
-        // SAFETY: as above; every buffer of the loop is this one, holding no attributes.
+        // SAFETY: the zeroed context; every buffer of the loop is this one, holding no attributes.
         unsafe { cmd_device::ibv_cmd_query_context(ctx, me) },
         libc::EINVAL
     );
@@ -130,7 +130,8 @@ fn create_qp_checks_the_attributes_before_the_context() {
             (libc::EINVAL, libc::EINVAL),
             "context of {byte:#x} bytes"
         );
-        // SAFETY: as above.
+        // SAFETY: every pointer is our memory, large enough for what it stands for; the context's
+        // bytes (zero or 0xa5) are not read before the attributes are refused.
         let (r, e) = with_errno(|| unsafe {
             cmd_qp::ibv_cmd_create_qp_ex2(
                 ctx,
@@ -149,7 +150,8 @@ fn create_qp_checks_the_attributes_before_the_context() {
         );
         // A comp_mask the entry point does not take: refused first, the QP left alone.
         attr.comp_mask = ibv_qp_init_attr_mask::IBV_QP_INIT_ATTR_CREATE_FLAGS as u32;
-        // SAFETY: as above.
+        // SAFETY: every pointer is our memory, large enough for what it stands for; the mask is
+        // refused first, the QP left alone.
         let r = unsafe {
             cmd_qp::ibv_cmd_create_qp_ex(
                 ctx,
@@ -185,21 +187,21 @@ fn modify_and_query_check_their_masks_before_the_object() {
             with_errno(|| cmd_qp::ibv_cmd_query_qp(qp, &mut qa, rate_limit, &mut qi, cmd.at(), 64));
         assert_eq!((r, e), (libc::EOPNOTSUPP, SENTINEL));
     }
-    // SAFETY: as above.
+    // SAFETY: an all-zero attribute struct, its mask set below.
     let mut ca: ibv_modify_cq_attr = unsafe { core::mem::zeroed() };
     ca.attr_mask = ibv_cq_attr_mask::IBV_CQ_ATTR_RESERVED as u32;
-    // SAFETY: as above, for the CQ.
+    // SAFETY: the CQ is garbage but the call returns on the mask before reading its context.
     let (r, e) = with_errno(|| unsafe { cq::ibv_cmd_modify_cq(cq, &mut ca, cmd.at(), 64) });
     assert_eq!((r, e), (libc::EINVAL, SENTINEL));
-    // SAFETY: as above.
+    // SAFETY: an all-zero attribute struct, its masks set below.
     let mut wa: ibv_wq_attr = unsafe { core::mem::zeroed() };
     wa.attr_mask = ibv_wq_attr_mask::IBV_WQ_ATTR_RESERVED as u32;
-    // SAFETY: as above, for the WQ.
+    // SAFETY: the WQ is garbage but the call returns on the mask before reading its context.
     let (r, e) = with_errno(|| unsafe { wq::ibv_cmd_modify_wq(wq, &mut wa, cmd.at(), 64) });
     assert_eq!((r, e), (libc::EINVAL, SENTINEL));
     wa.attr_mask = ibv_wq_attr_mask::IBV_WQ_ATTR_FLAGS as u32;
     wa.flags_mask = u32::MAX;
-    // SAFETY: as above.
+    // SAFETY: the same garbage WQ; the call returns on the flags mask before reading its context.
     let (r, e) = with_errno(|| unsafe { wq::ibv_cmd_modify_wq(wq, &mut wa, cmd.at(), 64) });
     assert_eq!((r, e), (libc::EOPNOTSUPP, SENTINEL));
 }
@@ -291,7 +293,7 @@ fn a_context_without_a_private_part_fails_its_commands() {
     let mut cq: Box<ibv_cq> = Box::new(unsafe { core::mem::zeroed() });
     cq.context = ctx;
     assert_eq!(
-        // SAFETY: as above.
+        // SAFETY: a zeroed CQ of the test's context; the call fails on its command fd (EBADF).
         unsafe { cq::ibv_cmd_req_notify_cq(&mut *cq, 0) },
         libc::EBADF
     );

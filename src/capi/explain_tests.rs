@@ -48,11 +48,11 @@ fn failing_context() -> *mut ibv_context {
         crate::cmd::CmdState::new(0, false),
         false,
     ));
-    // SAFETY: as above.
+    // SAFETY: zeroed plain data: a verbs_context of NULL pointers and absent ops is a valid value.
     let v: *mut verbs_context_pabi34 = Box::into_raw(Box::new(unsafe { core::mem::zeroed() }));
     // SAFETY: our own allocation.
     unsafe { (*v).r#priv = Box::into_raw(p).cast() };
-    // SAFETY: as above.
+    // SAFETY: `v` is the live allocation just made; only its field's address is taken.
     unsafe { &raw mut (*v).context }
 }
 
@@ -68,7 +68,7 @@ fn child() {
     let mr = unsafe { crate::capi::mr::ibv_reg_mr(&mut pd, buf.as_mut_ptr().cast(), 1 << 20, 1) };
     assert!(mr.is_null());
     assert_eq!(crate::sys::errno(), libc::ENOMEM, "errno after ibv_reg_mr");
-    // SAFETY: as above.
+    // SAFETY: the same PD of this context and the same buffer, longer than the 4096 bytes asked.
     let mr = unsafe { crate::capi::mr::ibv_reg_mr(&mut pd, buf.as_mut_ptr().cast(), 4096, 1) };
     assert!(mr.is_null());
     assert_eq!(

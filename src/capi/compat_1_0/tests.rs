@@ -49,7 +49,8 @@ fn device_and_context_verbs_reject_null() {
 
 #[test]
 fn object_verbs_reject_null() {
-    // SAFETY: as above. The 1.1 exports reject the NULL real object (EINVAL once implemented).
+    // SAFETY: NULL is the input under test, and every export checks it before any dereference. The
+    // 1.1 exports reject the NULL real object (EINVAL once implemented).
     unsafe {
         let (pd, e) = with_errno(|| objects::ibv_alloc_pd_1_0(null_mut()));
         assert!(pd.is_null());
@@ -149,7 +150,7 @@ unsafe extern "C" fn fake_post_send(
         }
         // SAFETY: a union of plain integers: every bit pattern is valid.
         let u = unsafe { w.wr.ud };
-        // SAFETY: as above.
+        // SAFETY: the same union of plain integers: every bit pattern is valid.
         let a = unsafe { w.wr.rdma };
         SENDS.with_borrow_mut(|s| {
             s.push(SeenSend {
@@ -313,7 +314,8 @@ fn post_send_maps_the_refused_request_back() {
         let mut c = send_chain(n);
         c[2].wr_id = REFUSED;
         let mut bad = null_mut();
-        // SAFETY: as above.
+        // SAFETY: the fixture's live 1.0 QP; `c` is a WR chain linked inside its own array, alive
+        // for the call.
         let r = unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) };
         assert_eq!(r, libc::EINVAL);
         assert_eq!(bad, &raw mut c[2]);
@@ -338,7 +340,7 @@ fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
     }
     let mut bad = null_mut();
     assert_eq!(
-        // SAFETY: as above.
+        // SAFETY: the fixture's live 1.0 QP and the relinked chain `c`, alive for the call.
         unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) },
         0
     );
@@ -354,7 +356,8 @@ fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
     // A request without an AH: the ones before it are posted, then EINVAL at it.
     SENDS.with_borrow_mut(Vec::clear);
     c[1].wr.ud.ah = null_mut();
-    // SAFETY: as above.
+    // SAFETY: the fixture's live 1.0 QP; `c` is linked inside its array, its second WR without an
+    // AH on purpose.
     let r = unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) };
     assert_eq!(r, libc::EINVAL);
     assert_eq!(bad, &raw mut c[1]);
@@ -363,7 +366,8 @@ fn post_send_swaps_the_ud_ah_and_stops_at_a_missing_one() {
     // ... and at the head: nothing is posted.
     SENDS.with_borrow_mut(Vec::clear);
     c[0].wr.ud.ah = null_mut();
-    // SAFETY: as above.
+    // SAFETY: the fixture's live 1.0 QP; `c` is linked inside its array, its first WR without an AH
+    // on purpose.
     let r = unsafe { datapath::post_send(&mut *f.qp10, c.as_mut_ptr(), &mut bad) };
     assert_eq!((r, bad), (libc::EINVAL, &raw mut c[0]));
     SENDS.with_borrow(|s| assert!(s.is_empty()));

@@ -193,7 +193,7 @@ fn context(abi: u32) -> *mut ibv_context {
         t.alloc_buf = Some(fake::alloc_buf);
         t.free_buf = Some(fake::free_buf);
     }
-    // SAFETY: as above.
+    // SAFETY: zeroed plain data: a verbs_context of NULL pointers and absent ops is a valid value.
     let v: *mut verbs_context_pabi34 = Box::into_raw(Box::new(unsafe { core::mem::zeroed() }));
     // SAFETY: our own allocation; a plain open().
     unsafe {
@@ -300,7 +300,8 @@ fn an_abi34_context_keeps_rdma_cores_defaults() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     CALLED.store(0, Ordering::Relaxed);
     let ctx = context(34);
-    // SAFETY: as above.
+    // SAFETY: `ctx` is the live context context(34) made; every struct passed is a local alive for
+    // its call.
     unsafe {
         let mut cc = ibv_comp_cntr {
             context: ctx,
@@ -346,7 +347,8 @@ fn an_abi34_context_keeps_rdma_cores_defaults() {
 #[test]
 fn cmd_exports_glue_over_a_channel_without_ioctl() {
     let ctx = context(34);
-    // SAFETY: as above; the provider-side objects are ours.
+    // SAFETY: `ctx` is the live context context(34) made; the provider-side objects are this test's
+    // locals.
     unsafe {
         // Ioctl-only commands: the kernel's ENOTTY, positive and in errno.
         let mut cc = ibv_comp_cntr {
@@ -548,7 +550,8 @@ fn dmabuf_heap_free_unmaps_only_its_own() {
     let r = unsafe { libc::mincore(p, 4096, vec.as_mut_ptr()) };
     assert_eq!(r, -1);
     // Taken back once: a second free of it is ignored.
-    // SAFETY: as above; now a stale address, which the export ignores.
+    // SAFETY: the export only looks `p` up among what it handed out and never dereferences it; now
+    // a stale address, which it ignores.
     unsafe { ibv_dmabuf_heap_free(p, 4096, -1) };
     // SAFETY: the second page, still ours, unmapped once.
     unsafe { libc::munmap(second.cast(), 4096) };

@@ -164,7 +164,7 @@ fn init_defaults_fills_every_private_slot() {
 fn init_defaults_fills_exactly_the_public_slots() {
     for &abi in &pabi::LAYOUTS {
         let c = Ctx::new(abi, empty());
-        // SAFETY: as above.
+        // SAFETY: `c.vctx` is the fixture's live, writable verbs_context of `abi`'s layout.
         unsafe { init_defaults(c.vctx, abi) };
         let w = c.words();
         let word = size_of::<usize>();
@@ -263,7 +263,7 @@ unsafe extern "C" fn p_post_send2(
 #[test]
 fn provider_ops_land_in_private_and_public_slots() {
     let c = Ctx::new(34, empty());
-    // SAFETY: as above.
+    // SAFETY: `c.vctx` is the fixture's live, writable verbs_context of ABI 34's layout.
     unsafe { init_defaults(c.vctx, 34) };
     let before = c.words();
     let mut p = empty();
@@ -272,7 +272,7 @@ fn provider_ops_land_in_private_and_public_slots() {
     p.query_device_ex = Some(p_query_device_ex);
     p.create_flow = Some(p_create_flow);
     p.query_ece = Some(p_query_ece);
-    // SAFETY: as above; p is a readable table.
+    // SAFETY: `c.vctx` is the fixture's live, writable verbs_context; `p` is a readable table.
     unsafe { set_ops_table(c.vctx, 34, &p) };
 
     let t = c.table();
@@ -338,7 +338,8 @@ fn later_set_ops_override_only_given_slots() {
     p.alloc_pd = Some(p_alloc_pd);
     let mut q = empty();
     q.post_send = Some(p_post_send2);
-    // SAFETY: as above.
+    // SAFETY: `c.vctx` is the fixture's live, writable verbs_context; `p` and `q` are readable
+    // tables.
     unsafe {
         init_defaults(c.vctx, 34);
         set_ops_table(c.vctx, 34, &p);
@@ -448,7 +449,8 @@ fn newer_ops_land_in_front_slots_the_abi_has() {
         p.reg_mr_ex = Some(p_reg_mr_ex);
         p.free_buf = Some(p_free_buf);
         p.read_comp_cntr = Some(p_read_comp_cntr);
-        // SAFETY: as above.
+        // SAFETY: `c.vctx` is the fixture's live, writable verbs_context of `abi`'s layout; `p` is
+        // a readable table.
         unsafe {
             init_defaults(c.vctx, abi);
             set_ops_table(c.vctx, abi, &p);
