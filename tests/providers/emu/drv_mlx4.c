@@ -84,15 +84,6 @@ static int resize_cq(struct emu_req *r, struct emu_obj *cq, uint32_t cqe)
 	return 0;
 }
 
-/* Bytes [from, len) of the driver data are zero (ib_is_udata_cleared). */
-static bool cleared(struct emu_req *r, size_t from)
-{
-	for (size_t i = from; i < r->uin_len; i++)
-		if (r->uin[i])
-			return false;
-	return true;
-}
-
 static int rss_qp(struct emu_req *r)
 {
 	struct mlx4_ib_create_qp_rss req = { 0 };
@@ -105,7 +96,7 @@ static int rss_qp(struct emu_req *r)
 	for (size_t i = 0; i < sizeof(req.reserved); i++)
 		if (req.reserved[i])
 			return EOPNOTSUPP;
-	if (req.comp_mask || req.reserved1 || !cleared(r, sizeof(req)))
+	if (req.comp_mask || req.reserved1 || !emu_udata_cleared(r, sizeof(req)))
 		return EOPNOTSUPP;
 	if (req.rx_hash_function != MLX4_IB_RX_HASH_FUNC_TOEPLITZ)
 		return EOPNOTSUPP;
@@ -116,14 +107,13 @@ static int create_wq(struct emu_req *r, struct emu_obj *wq)
 {
 	struct mlx4_ib_create_wq req = { 0 };
 
+	int e = emu_udata_in(r, &req, sizeof(req));
+
 	(void)wq;
-	if (r->uin_len < sizeof(req))
-		return EINVAL;
-	if (!cleared(r, sizeof(req)))
-		return EOPNOTSUPP;
+	if (e)
+		return e;
 	if (r->uout_len)
 		return EOPNOTSUPP;
-	memcpy(&req, r->uin, sizeof(req));
 	if (req.comp_mask || req.reserved[0] || req.reserved[1] || req.reserved[2])
 		return EOPNOTSUPP;
 	if (req.log_range_size > 3) /* ilog2 of max_rss_tbl_sz: core_wq.c takes tables of up to 8 WQs */
@@ -135,12 +125,11 @@ static int modify_wq(struct emu_req *r, struct emu_obj *wq)
 {
 	struct mlx4_ib_modify_wq req = { 0 };
 
+	int e = emu_udata_in(r, &req, sizeof(req));
+
 	(void)wq;
-	if (r->uin_len < sizeof(req))
-		return EINVAL;
-	if (!cleared(r, sizeof(req)))
-		return EOPNOTSUPP;
-	memcpy(&req, r->uin, sizeof(req));
+	if (e)
+		return e;
 	return req.comp_mask || req.reserved ? EOPNOTSUPP : 0;
 }
 
@@ -149,7 +138,7 @@ static int create_rwq_ind_tbl(struct emu_req *r, struct emu_obj *tbl)
 	struct mlx4_ib_create_rwq_ind_tbl_resp resp = { 0 };
 
 	(void)tbl;
-	if (!cleared(r, 0))
+	if (!emu_udata_cleared(r, 0))
 		return EOPNOTSUPP;
 	if (r->uout_len && r->uout_len < sizeof(resp))
 		return EINVAL;
@@ -163,7 +152,7 @@ static int create_rwq_ind_tbl(struct emu_req *r, struct emu_obj *tbl)
 static int create_flow(struct emu_req *r, struct emu_obj *flow)
 {
 	(void)flow;
-	return cleared(r, 0) ? 0 : EOPNOTSUPP;
+	return emu_udata_cleared(r, 0) ? 0 : EOPNOTSUPP;
 }
 
 static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)

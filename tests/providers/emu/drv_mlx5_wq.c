@@ -11,15 +11,6 @@
 #include <rdma/mlx5-abi.h>
 #include <string.h>
 
-/* Bytes [from, len) of the driver data are zero (ib_is_udata_cleared). */
-static bool cleared(struct emu_req *r, size_t from)
-{
-	for (size_t i = from; i < r->uin_len; i++)
-		if (r->uin[i])
-			return false;
-	return true;
-}
-
 int emu_mlx5_create_wq(struct emu_req *r, struct emu_obj *wq)
 {
 	struct mlx5_ib_create_wq req = { 0 };
@@ -27,7 +18,7 @@ int emu_mlx5_create_wq(struct emu_req *r, struct emu_obj *wq)
 
 	if (r->uin_len < offsetof(struct mlx5_ib_create_wq, single_wqe_log_num_of_strides))
 		return EINVAL;
-	if (r->uin_len > sizeof(req) && !cleared(r, sizeof(req)))
+	if (r->uin_len > sizeof(req) && !emu_udata_cleared(r, sizeof(req)))
 		return EOPNOTSUPP;
 	memcpy(&req, r->uin, r->uin_len < sizeof(req) ? r->uin_len : sizeof(req));
 	if (req.comp_mask & ~(uint32_t)MLX5_IB_CREATE_WQ_STRIDING_RQ)
@@ -46,12 +37,11 @@ int emu_mlx5_modify_wq(struct emu_req *r, struct emu_obj *wq)
 {
 	struct mlx5_ib_modify_wq req = { 0 };
 
+	int e = emu_udata_in(r, &req, sizeof(req));
+
 	(void)wq;
-	if (r->uin_len < sizeof(req))
-		return EINVAL;
-	if (!cleared(r, sizeof(req)))
-		return EOPNOTSUPP;
-	memcpy(&req, r->uin, sizeof(req));
+	if (e)
+		return e;
 	return req.comp_mask || req.reserved ? EOPNOTSUPP : 0;
 }
 
@@ -60,7 +50,7 @@ int emu_mlx5_create_rwq_ind_tbl(struct emu_req *r, struct emu_obj *tbl)
 	struct mlx5_ib_create_rwq_ind_tbl_resp resp = { 0 };
 
 	(void)tbl;
-	if (!cleared(r, 0))
+	if (!emu_udata_cleared(r, 0))
 		return EOPNOTSUPP;
 	if (r->uout_len && r->uout_len < sizeof(resp))
 		return EINVAL;
@@ -74,14 +64,13 @@ int emu_mlx5_rss_qp(struct emu_req *r, struct emu_obj *qp)
 {
 	struct mlx5_ib_create_qp_rss req = { 0 };
 	struct mlx5_ib_create_qp_resp resp = { 0 };
+	int e;
 
 	if (r->uout_len < offsetof(struct mlx5_ib_create_qp_resp, ece_options))
 		return EINVAL;
-	if (r->uin_len < sizeof(req))
-		return EINVAL;
-	if (!cleared(r, sizeof(req)))
-		return EOPNOTSUPP;
-	memcpy(&req, r->uin, sizeof(req));
+	e = emu_udata_in(r, &req, sizeof(req));
+	if (e)
+		return e;
 	if (req.comp_mask || (req.flags & ~(uint32_t)(MLX5_QP_FLAG_TUNNEL_OFFLOADS | MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_UC |
 							MLX5_QP_FLAG_TIR_ALLOW_SELF_LB_MC)))
 		return EOPNOTSUPP;
@@ -115,7 +104,7 @@ int emu_mlx5_create_flow(struct emu_req *r, struct emu_obj *flow)
 		need += hdr.ncounters_data * sizeof(data);
 		if (r->uin_len < need)
 			return EINVAL;
-		if (!cleared(r, need))
+		if (!emu_udata_cleared(r, need))
 			return EOPNOTSUPP;
 		if (hdr.ncounters_data)
 			memcpy(&data, r->uin + sizeof(hdr), sizeof(data));

@@ -223,6 +223,24 @@ void emu_resp_out(struct emu_req *r, const void *resp, size_t len)
 		memset(r->out + len, 0, r->out_len - len);
 }
 
+bool emu_udata_cleared(const struct emu_req *r, size_t from)
+{
+	for (size_t i = from; i < r->uin_len; i++)
+		if (r->uin[i])
+			return false;
+	return true;
+}
+
+int emu_udata_in(const struct emu_req *r, void *req, size_t len)
+{
+	if (r->uin_len < len)
+		return EINVAL;
+	if (!emu_udata_cleared(r, len))
+		return EOPNOTSUPP;
+	memcpy(req, r->uin, len);
+	return 0;
+}
+
 void emu_udata_out(struct emu_req *r, const void *resp, size_t len)
 {
 	size_t n = len < r->uout_len ? len : r->uout_len;

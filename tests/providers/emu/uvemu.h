@@ -198,6 +198,11 @@ uint64_t emu_attr_u64(struct emu_req *r, uint16_t id, uint64_t dflt);
 int emu_attr_out(struct emu_req *r, uint16_t id, const void *data, size_t len);
 /* Driver response: copy up to uout_len (half of it under a short-answer fault). */
 void emu_udata_out(struct emu_req *r, const void *resp, size_t len);
+/* Bytes [from, uin_len) of the driver data are zero (the kernel's ib_is_udata_cleared). */
+bool emu_udata_cleared(const struct emu_req *r, size_t from);
+/* A driver request of exactly len bytes into req, as a kernel driver copies it: EINVAL when the
+ * driver data is shorter, EOPNOTSUPP when bytes past it are not zero, else 0. */
+int emu_udata_in(const struct emu_req *r, void *req, size_t len);
 /* A core write command's response: at most what the caller offered, the rest of its buffer
  * zeroed (the kernel's uverbs_response). */
 void emu_resp_out(struct emu_req *r, const void *resp, size_t len);
