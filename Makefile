@@ -26,6 +26,7 @@
 #   make msrv            the library, its programs and every test with trixie's rustc 1.85 (rust-version)
 #   make bench           instructions per call, rdma-core vs ours, on fake sysfs trees (bench/README.md)
 #   make bench-vm        the same for the control verbs on rxe0 in the soft-RoCE guest (slow)
+#   make vm-releases     the guest's rdma-core release matrix with every release's pyverbs suite (~20 min)
 #
 # Why not a cdylib: rustc hands the linker its own anonymous version script for a cdylib, which
 # cannot be combined with named version nodes; a staticlib linked by cc takes ours unchanged.
@@ -69,7 +70,7 @@ LIB        := $(OUT)/libibverbs.so.1
 DOCTOR     := $(OUT)/ibverbs-doctor
 NATIVE_LIBS := -lgcc_s -lpthread -ldl -lc
 
-.PHONY: all lib doctor man shared deps releases demo test cross cross-smoke cross-test msrv lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test man-test doctor-test deb deb-test rpm-aarch64 rpm-aarch64-test bench bench-vm headers install uninstall clean FORCE
+.PHONY: all lib doctor man shared deps releases demo test cross cross-smoke cross-test msrv lint cargo-test abi-test install-test clients-test inline-test provider-test providers secure-test vm-test vm-releases man-test doctor-test deb deb-test rpm-aarch64 rpm-aarch64-test bench bench-vm headers install uninstall clean FORCE
 
 all: lib doctor man
 lib: $(LIB)
@@ -188,6 +189,13 @@ vm-test: lib doctor man clients-test provider-test
 	tools/deps.sh vm
 	IBVERBS_RS_HDR=$(CURDIR)/$(OUT)/clients IBVERBS_RS_PROVIDER_BUILD=$(CURDIR)/$(OUT)/provider-build \
 	  tests/vm/run $(CURDIR)/$(OUT)
+
+# The guest's release matrix alone, with every release's pyverbs suite (make test runs the oldest
+# and the newest release's): before a release, or after a change to a provider ABI's op table
+# (~20 min on 2 cores: 17 of them the ten suite runs in two lanes).
+vm-releases: lib
+	tools/deps.sh vm
+	IBVERBS_RS_VM_ONLY=releases IBVERBS_RS_VM_RELEASE_PYVERBS=all tests/vm/run $(CURDIR)/$(OUT)
 
 # Real programs against `make install`'s headers (rdma-core's examples, perftest); the VM runs them.
 clients-test: lib doctor man
