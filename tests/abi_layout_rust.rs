@@ -59,6 +59,34 @@ fn load(file: &str) -> Option<BTreeMap<String, CLayout>> {
     Some(out)
 }
 
+/// The layout file of the newest provider ABI in ../shared/abi (`layouts-v<release>-pabi<N>.tsv`
+/// with N = `pabi::NEWEST`, the newest release if there are several), or None (said once) when the
+/// shared folder is missing.
+fn newest_layout_file() -> Option<String> {
+    let dir = shared::file("abi")?;
+    let newest = ibverbs::abi::driver::pabi::NEWEST;
+    let suffix = format!("-pabi{newest}.tsv");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("layouts-v") && n.ends_with(&suffix))
+        .collect();
+    files.sort_by_key(|n| {
+        let release = &n["layouts-v".len()..n.len() - suffix.len()];
+        release
+            .split('.')
+            .map(|p| p.parse::<u32>().unwrap_or(0))
+            .collect::<Vec<_>>()
+    });
+    let file = files.pop();
+    assert!(
+        file.is_some(),
+        "no layout file of provider ABI {newest} (the newest) in {}",
+        dir.display()
+    );
+    file
+}
+
 /// What the Rust side says about one type.
 struct RLayout {
     rust: &'static str,
@@ -385,7 +413,9 @@ fn verbs_h_v65_layouts() {
             ABI_placeholder2, ibv_create_flow, ABI_placeholder1, open_qp, create_qp_ex,
             get_srq_num, create_srq_ex, open_xrcd, close_xrcd, _ABI_placeholder3, sz, context }
     };
-    check("layouts-v65.0-pabi65.tsv", VERBS_H_V65, rust);
+    if let Some(file) = newest_layout_file() {
+        check(&file, VERBS_H_V65, rust);
+    }
 }
 
 #[test]
@@ -425,53 +455,74 @@ fn driver_h_v44_pabi34_layouts() {
     check("layouts-v44.0-pabi34.tsv", DRIVER_H_V44, rust);
 }
 
-/// The `driver.h` types of provider ABIs after 34: `verbs_context_ops` in the newest layout (each
-/// ABI's own table is derived from it by `pabi::OPS_ADDED`: src/verbs/ops/tests.rs checks those
-/// against v44's, v56's and v64's layouts) and the DMA handle wrapper.
-const DRIVER_H_V65_ONLY: &[&str] = &[
+/// The `driver.h` types of provider ABIs after 34, in the newest provider ABI's layout file:
+/// `verbs_context_ops` in the newest layout (each ABI's own table is derived from it by
+/// `pabi::OPS_ADDED`: src/verbs/ops/tests.rs checks those against every layout file) and the DMA
+/// handle wrapper.
+const DRIVER_H_NEWEST_ONLY: &[&str] = &[
     "verbs_dmah",
     "verbs_context_ops",
     "verbs_create_cq_prov_attr",
 ];
 
 #[test]
-fn driver_h_v65_pabi65_layouts() {
+fn driver_h_newest_pabi_layouts() {
     use ibverbs::abi::driver::*;
-    let rust = layouts! {
+    let mut rust = layouts! {
         verbs_dmah { dmah, handle }
         verbs_create_cq_prov_attr { buffer, buffer.length, buffer.anon_1, buffer.anon_1.ptr,
             buffer.anon_1.dmabuf,
             buffer.anon_1.dmabuf.offset, buffer.anon_1.dmabuf.fd }
-        verbs_context_ops { advise_mr, alloc_buf, alloc_dm, alloc_dmah, alloc_mw, alloc_null_mr, alloc_parent_domain, alloc_pd, alloc_td, async_event, attach_counters_point_flow, attach_mcast, bind_mw, close_xrcd, cq_event, create_ah, create_comp_cntr, create_counters, create_cq, create_cq_ex, create_flow, create_flow_action_esp, create_qp, create_qp_ex, create_rwq_ind_table, create_srq, create_srq_ex, create_wq, dealloc_dmah, dealloc_mw, dealloc_pd, dealloc_td, dereg_mr, destroy_ah, destroy_comp_cntr, destroy_counters, destroy_cq, destroy_flow, destroy_flow_action, destroy_qp, destroy_rwq_ind_table, destroy_srq, destroy_wq, detach_mcast, dm_export_dmabuf_fd, free_buf, free_context, free_dm, get_srq_num, import_dm, import_mr, import_pd, inc_comp_cntr, inc_err_comp_cntr, modify_cq, modify_flow_action_esp, modify_qp, modify_qp_rate_limit, modify_srq, modify_wq, open_qp, open_xrcd, poll_cq, post_recv, post_send, post_srq_ops, post_srq_recv, qp_attach_comp_cntr, query_comp_cntr_caps, query_device_ex, query_ece, query_port, query_port_speed, query_qp, query_qp_data_in_order, query_rt_values, query_srq, read_comp_cntr, read_counters, read_err_comp_cntr, reg_dm_mr, reg_dmabuf_mr, reg_mr, reg_mr_ex, req_notify_cq, rereg_mr, resize_cq, set_comp_cntr, set_ece, set_err_comp_cntr, unimport_dm, unimport_mr, unimport_pd }
     };
-    // The ops each ABI added, as `pabi::OPS_ADDED` has them, are the members ops.rs marks
-    // `pabi: N` for the header generator.
-    let ops = rust.iter().find(|r| r.c == "verbs_context_ops").unwrap();
+    // verbs_context_ops: its members as src/abi/driver/ops.rs declares them (every one an
+    // `Option` of a function pointer in a #[repr(C)] struct, so member i sits at i pointers; the
+    // struct's size is checked against the C one), each with the `pabi: N` mark ops.rs gives the
+    // members a later provider ABI added (for the header generator).
     let src = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/src/abi/driver/ops.rs"
     ))
     .unwrap();
+    let body = src
+        .split_once("pub struct verbs_context_ops {")
+        .expect("ops.rs declares verbs_context_ops")
+        .1;
+    let mut members: Vec<(&'static str, usize)> = Vec::new();
     let mut marked = BTreeSet::new();
     let mut mark = None;
-    for line in src.lines().map(str::trim) {
+    for line in body.lines().map(str::trim).take_while(|l| *l != "}") {
         if let Some(n) = line.strip_prefix("/// pabi: ") {
             mark = n
                 .split_whitespace()
                 .next()
                 .map(|n| n.parse::<u32>().unwrap());
         } else if let Some(field) = line.strip_prefix("pub ") {
-            let name = field.split(':').next().unwrap();
+            let name: &'static str = Box::leak(field.split(':').next().unwrap().trim().into());
+            let off = members.len() * size_of::<usize>();
             if let Some(n) = mark.take() {
-                let off = ops.members.iter().find(|(f, _)| *f == name).unwrap().1;
                 marked.insert((n, off));
             }
+            members.push((name, off));
         }
     }
+    assert_eq!(
+        members.len() * size_of::<usize>(),
+        size_of::<verbs_context_ops>(),
+        "a member of verbs_context_ops in ops.rs not read as one `pub name:` line"
+    );
+    rust.push(RLayout {
+        rust: "verbs_context_ops",
+        c: "verbs_context_ops",
+        size: size_of::<verbs_context_ops>(),
+        members,
+    });
+    // The ops each ABI added, as `pabi::OPS_ADDED` has them, are the members ops.rs marks.
     let added: BTreeSet<(u32, usize)> = ibverbs::abi::driver::pabi::OPS_ADDED
         .iter()
         .flat_map(|(n, offs)| offs.iter().map(move |o| (*n, *o)))
         .collect();
     assert_eq!(marked, added, "ops.rs's `pabi: N` marks vs pabi::OPS_ADDED");
-    check("layouts-v65.0-pabi65.tsv", DRIVER_H_V65_ONLY, rust);
+    if let Some(file) = newest_layout_file() {
+        check(&file, DRIVER_H_NEWEST_ONLY, rust);
+    }
 }

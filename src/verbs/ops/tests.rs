@@ -104,9 +104,10 @@ fn empty() -> verbs_context_ops {
 #[test]
 fn table_has_a_pointer_slot_per_op_of_each_abi() {
     assert_eq!(size_of::<verbs_context_ops>(), NOPS * size_of::<usize>());
-    assert_eq!(size_of::<verbs_context_ops>(), 744);
-    // rdma-core's layouts, one row each, in release order: (layout, ops in verbs_context_ops,
-    // bytes of public ops in front of verbs_context).
+    // rdma-core's layouts up to v65's, one row each, in release order: (layout, ops in
+    // verbs_context_ops, bytes of public ops in front of verbs_context). History, typed from the
+    // releases; a later layout's op count is checked against its layout file in ../shared/abi by
+    // provider_tables_match_rdma_core_layouts.
     let want: Vec<(u32, usize, usize)> = vec![
         (32, 73, 0),  // v34 (ABI 34)
         (33, 75, 0),  // v35 (ABI 34)
@@ -120,6 +121,7 @@ fn table_has_a_pointer_slot_per_op_of_each_abi() {
     ];
     let got: Vec<(u32, usize, usize)> = pabi::LAYOUTS
         .iter()
+        .filter(|&&a| a <= 65)
         .map(|&a| (a, pabi::op_count(a), pabi::front_bytes(a)))
         .collect();
     assert_eq!(got, want);

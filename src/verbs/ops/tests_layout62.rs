@@ -109,9 +109,17 @@ unsafe extern "C" fn p_query_port_speed(_: *mut ibv_context, _: u32, _: *mut u64
     8
 }
 
-/// The newest table's op names in slot order (rdma-core v65's layout file).
-static NEWEST_NAMES: std::sync::LazyLock<Vec<String>> =
-    std::sync::LazyLock::new(|| ops_names("layouts-v65.0-pabi65.tsv"));
+/// The newest table's op names in slot order (the layout file of the newest provider ABI in
+/// ../shared/abi, as `provider_tables_match_rdma_core_layouts` finds it).
+static NEWEST_NAMES: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+    let files = super::layout_files();
+    let newest = files
+        .iter()
+        .find(|(abi, _)| *abi == pabi::NEWEST)
+        .map(|(_, f)| f.as_str())
+        .expect("a layout file of the newest provider ABI in ../shared/abi");
+    ops_names(newest)
+});
 
 /// The slot of op `name` in the newest table.
 pub(super) fn newest_at(name: &str) -> usize {
