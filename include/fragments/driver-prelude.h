@@ -2,12 +2,7 @@
  * driver.h is what a provider (lib<name>-rdmav<ABI>.so) compiles against. It serves every provider
  * ABI since 34 (@IBVERBS_PABI_LIST@), chosen at compile time by IBVERBS_PABI_VERSION, as rdma-core's own
  * build does through its config.h:
- *   34  rdma-core v34 to v56 (Debian 12 and 13, Ubuntu 24.04, RHEL 9): lib<name>-rdmav34.so, the
- *       default when nothing says otherwise;
- *   57  rdma-core v57 and v58 (UBI 9): GET_CONTEXT takes file descriptors;
- *   59  rdma-core v59 to v63 (Ubuntu 26.04): DMA handles, reg_mr_ex, provider-allocated CQ rings;
- *   64  rdma-core v64 (Ubuntu 26.10): buffers, dma-buf export, port speed;
- *   65  rdma-core v65 (Debian sid): completion counters.
+@IBVERBS_PABI_NOTES@
  * Define it before the first infiniband/ header (in the provider's config.h, or
  * -DIBVERBS_PABI_VERSION=59); in rdma-core's own tree (ccan/ on the include path) its config.h is
  * read first, as rdma-core's driver.h reads it. It picks the layouts of struct verbs_context,

@@ -36,6 +36,44 @@ use crate::abi::verbs::verbs_context;
 pub const PROVIDER_ABIS: [u32; ibverbs_edge::provider_abis!().len()] =
     ibverbs_edge::provider_abis!();
 
+/// Each provider ABI for a provider author, in [`PROVIDER_ABIS`]' order: the rdma-core releases
+/// (and distributions) that build it and what it added. driver.h's opening comment lists them
+/// (tools/headers fills its `@IBVERBS_PABI_NOTES@`); a provider ABI without its note does not
+/// compile.
+///
+/// cbindgen:ignore
+pub const PABI_NOTES: [(u32, &str); PROVIDER_ABIS.len()] = [
+    (
+        34,
+        "rdma-core v34 to v56 (Debian 12 and 13, Ubuntu 24.04, RHEL 9): lib<name>-rdmav34.so, \
+         the default when nothing says otherwise",
+    ),
+    (
+        57,
+        "rdma-core v57 and v58 (UBI 9): GET_CONTEXT takes file descriptors",
+    ),
+    (
+        59,
+        "rdma-core v59 to v63 (Ubuntu 26.04): DMA handles, reg_mr_ex, provider-allocated CQ rings",
+    ),
+    (
+        64,
+        "rdma-core v64 (Ubuntu 26.10): buffers, dma-buf export, port speed",
+    ),
+    (65, "rdma-core v65 (Debian sid): completion counters"),
+];
+
+const _: () = {
+    let mut i = 0;
+    while i < PROVIDER_ABIS.len() {
+        assert!(
+            PABI_NOTES[i].0 == PROVIDER_ABIS[i],
+            "PABI_NOTES: one note per provider ABI, in order"
+        );
+        i += 1;
+    }
+};
+
 /// The newest provider ABI, whose layout `verbs_context_ops` and the public `verbs_context` are.
 pub const NEWEST: u32 = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1];
 

@@ -278,7 +278,8 @@ pub(crate) fn declare_exports(text: &str, decls: &[String]) -> String {
 /// for any other value of `IBVERBS_PABI_VERSION`; `@IBVERBS_PABI_LIST@`, the list in words;
 /// `@IBVERBS_LAYOUT_V62@` and `@IBVERBS_NODE_V62@`, rdma-core v62/v63's layout and its ABI;
 /// `@IBVERBS_LAYOUT_NOT_KNOWN@`, a condition true for an `IBVERBS_PABI_LAYOUT` that is neither
-/// the ABI's own nor one of its other layouts; `@IBVERBS_OTHER_LAYOUTS@`, those in words.
+/// the ABI's own nor one of its other layouts; `@IBVERBS_OTHER_LAYOUTS@`, those in words; a line
+/// `@IBVERBS_PABI_NOTES@`, each ABI with its note (`pabi::PABI_NOTES`) as comment lines.
 pub(crate) fn abi_facts(text: &str) -> String {
     use ibverbs::abi::driver::pabi::PROVIDER_ABIS;
     let newest = PROVIDER_ABIS[PROVIDER_ABIS.len() - 1].to_string();
@@ -296,7 +297,9 @@ pub(crate) fn abi_facts(text: &str) -> String {
         ));
         others.push(format!("{l} with {n}"));
     }
-    text.replace("@IBVERBS_NEWEST_PABI@", &newest)
+    let notes = pabi_notes();
+    text.replace("@IBVERBS_PABI_NOTES@", &notes)
+        .replace("@IBVERBS_NEWEST_PABI@", &newest)
         .replace(
             "@IBVERBS_LAYOUT_NOT_KNOWN@",
             &layout_unknown.join(" && \\\n\t"),
@@ -306,4 +309,31 @@ pub(crate) fn abi_facts(text: &str) -> String {
         .replace("@IBVERBS_NODE_V62@", &NODE_V62.to_string())
         .replace("@IBVERBS_PABI_NOT_KNOWN@", &unknown.join(" && "))
         .replace("@IBVERBS_PABI_LIST@", &list.join(", "))
+}
+
+/// `pabi::PABI_NOTES` as the lines of a C comment: ` *   34  note;` (the last ends with a full
+/// stop), words wrapped before column 100 under the note's first word.
+fn pabi_notes() -> String {
+    use ibverbs::abi::driver::pabi::PABI_NOTES;
+    let mut lines = Vec::new();
+    for (i, (abi, note)) in PABI_NOTES.iter().enumerate() {
+        let end = if i + 1 == PABI_NOTES.len() { "." } else { ";" };
+        let mut line = format!(" *   {abi:<2}  ");
+        let indent = " ".repeat(line.len() - 2);
+        let mut first = true;
+        for word in format!("{note}{end}").split_whitespace() {
+            if !first && line.len() + 1 + word.len() > 99 {
+                lines.push(line);
+                line = format!(" *{indent}");
+                first = true;
+            }
+            if !first {
+                line.push(' ');
+            }
+            line.push_str(word);
+            first = false;
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
 }
