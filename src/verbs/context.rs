@@ -130,8 +130,11 @@ fn device_layout(abi: u32, device: *mut ibv_device) -> u32 {
     }
 }
 
-/// The body of `verbs_open_device` / `ibv_open_device`. The C caller's contract: `device` is
-/// NULL or a listed device.
+/// The body of `verbs_open_device` / `ibv_open_device`: opens the device's uverbs node, lets the
+/// provider build its context, installs the library's own entry points and gets the async event fd
+/// if the provider did not ([`finish_open`]). The errno when it fails: the open's (e.g. EACCES),
+/// the provider's, or EINVAL for a NULL device. The C caller's contract: `device` is NULL or a
+/// listed device.
 pub(crate) fn open_device(
     device: *mut ibv_device,
     private_data: *mut c_void,

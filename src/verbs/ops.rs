@@ -316,9 +316,10 @@ pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
 }
 
 /// `verbs_set_ops` of a provider of ABI `ABI`: its table `ops` into the context whose
-/// `verbs_context` starts at `vctx` (NULL arguments are ignored). The C caller's contract: `vctx`
-/// is a context `_verbs_init_and_alloc_context` of this ABI made; `ops` the provider's table of
-/// its ABI.
+/// `verbs_context` starts at `vctx`, each non-NULL op into the context's private table and, per
+/// rdma-core's rules, into its public slot (NULL arguments are ignored). The C caller's contract:
+/// `vctx` is a context `_verbs_init_and_alloc_context` of this ABI made; `ops` the provider's table
+/// of its ABI.
 pub(crate) fn verbs_set_ops<const ABI: u32>(
     vctx: *mut core::ffi::c_void,
     ops: *const core::ffi::c_void,

@@ -283,9 +283,10 @@ fn destroy_on(c: crate::cmd::Ctx<'_>, srq: Ptr<ibv_srq>) -> Result<()> {
     unsafe { destroy_and_wait(destroyed, m, cv, reached) }
 }
 
-/// `ibv_cmd_post_srq_recv`: the receive work request list posted through the kernel
-/// (POST_SRQ_RECV); on failure `*bad_wr` (when given) is the WR the kernel named, or the one that
-/// could not be taken (a negative SGE count or a NULL SGE list: EINVAL before anything is sent).
+/// `ibv_cmd_post_srq_recv`: the receive work request list posted through the kernel (POST_SRQ_RECV:
+/// [`cmd::post::post_srq_recv`](crate::cmd::post::post_srq_recv)); on failure `*bad_wr` (when
+/// given) is the WR the kernel named, or the one that could not be taken (a negative SGE count or a
+/// NULL SGE list: EINVAL before anything is sent).
 pub(crate) fn cmd_post_recv(
     srq: Srq,
     wr: Option<Ptr<ibv_recv_wr>>,

@@ -43,10 +43,12 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
         .map_or(pabi::OLDEST, |&(_, _, layout)| layout)
 }
 
-/// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
-/// pointer is kept now (it is the provider's identity from here on); the table is read by
-/// [`read_match`] when a device is first matched, as rdma-core reads it only then. A provider of
-/// an ABI with several layouts (34, 59) has its layout told here (`ctxlayout::of_provider`).
+/// `verbs_register_driver_<N>` (provider ABI `provider_abi`), called by a provider's ELF
+/// constructor from inside our dlopen (or at program start for a provider linked into the program):
+/// record a provider's ops (NULL is ignored) and its ABI, for device matching. Only the pointer is
+/// kept now (it is the provider's identity from here on); the table is read by [`read_match`] when
+/// a device is first matched, as rdma-core reads it only then. A provider of an ABI with several
+/// layouts (34, 59) has its layout told here (`ctxlayout::of_provider`).
 ///
 /// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
 /// (it lives as long as the process).
