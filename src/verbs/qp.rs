@@ -35,9 +35,9 @@ mod create;
 pub(crate) use create::{cmd_create, cmd_create_ex, cmd_open};
 pub use create::{create_qp_ex2_with, create_qp_with, open_qp_with};
 
-/// A context without the op (one this library never initialised: `ctxpriv::DETACHED` has no
-/// ops): EOPNOTSUPP, errno set. Its own cold path: the provider's answer is the verb's, passed on
-/// from a tail call where there is nothing to add (bench rows `create_qp`, `destroy_qp`).
+/// A context without the op (one this library never initialised: `ctxpriv::DETACHED` has no ops):
+/// EOPNOTSUPP, errno set. Its own cold path: the provider's answer is the verb's, passed on from a
+/// tail call where there is nothing to add (bench rows `create_qp`, `destroy_qp`).
 #[cold]
 fn no_op() -> c_int {
     Errno::EOPNOTSUPP.ret_errno()
