@@ -1,6 +1,6 @@
-//! PD and XRCD commands (rdma-core: `libibverbs/cmd.c`: `ibv_cmd_alloc_pd`,
-//! `ibv_cmd_open_xrcd`; `cmd_pd.c`, `cmd_xrcd.c`: the destroys). The MR and MW commands are in
-//! `mr`, AH in `ah`, multicast in `mcast`.
+//! PD and XRCD commands (rdma-core: `libibverbs/cmd.c`: `ibv_cmd_alloc_pd`, `ibv_cmd_open_xrcd`;
+//! `cmd_pd.c`, `cmd_xrcd.c`: the destroys). The MR and MW commands are in [`mr`](super::mr), AH in
+//! [`ah`](super::ah), multicast in [`mcast`](super::mcast).
 //!
 //! `req`/`resp` are the provider's whole request/response structs (`cmd`, `cmd_size`;
 //! `resp`, `resp_size`); the core fields are written into `req` as rdma-core does. Results are
@@ -21,7 +21,8 @@ use crate::sys::pod;
 
 const H: usize = CMD_HDR_SIZE;
 
-/// `ibv_cmd_alloc_pd`: `IB_USER_VERBS_CMD_ALLOC_PD`; returns `pd->handle`.
+/// `ibv_cmd_alloc_pd`: `IB_USER_VERBS_CMD_ALLOC_PD` (the write command, or its ioctl wrapper);
+/// returns `pd->handle`.
 pub fn alloc_pd(ctx: Ctx<'_>, req: &mut [u8], resp: &mut [u8]) -> Result<u32> {
     execute_cmd_write::<ibv_alloc_pd>(ctx, req, resp)?;
     Ok(pod::read::<ib_uverbs_alloc_pd_resp>(resp).pd_handle)
@@ -100,9 +101,9 @@ pub fn check_xrcd_mask(comp_mask: u32) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_open_xrcd`: checks `attr->comp_mask` (unknown bits EOPNOTSUPP; FD and OFLAGS both
-/// required, else EINVAL), then `IB_USER_VERBS_CMD_OPEN_XRCD`; returns the XRCD handle (which
-/// the caller stores only if its `verbs_xrcd` is large enough, setting `VERBS_XRCD_HANDLE`).
+/// `ibv_cmd_open_xrcd`: checks `attr->comp_mask` ([`check_xrcd_mask`]), then
+/// `IB_USER_VERBS_CMD_OPEN_XRCD`; returns the XRCD handle (which the caller stores only if its
+/// `verbs_xrcd` is large enough, setting `VERBS_XRCD_HANDLE`).
 pub fn open_xrcd(
     ctx: Ctx<'_>,
     comp_mask: u32,

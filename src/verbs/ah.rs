@@ -138,9 +138,12 @@ fn find_gid_index(ctx: Ctx, port: u8, gid: &[u8; 16], gid_type: u32) -> Result<u
 }
 
 /// `ibv_init_ah_from_wc`: the address vector that answers the sender of a received completion,
-/// written into `attr` (zeroed first); the local GID the packet was sent to is looked up on
-/// `ctx`, which is needed only for a completion with a GRH (else EINVAL). EINVAL for a
-/// multicast destination, EPROTONOSUPPORT for an unknown header, or the failing GID query's
+/// written into `attr` (zeroed first): dlid (the source LID), sl, src_path_bits, port and the GRH
+/// flow label; with `IBV_WC_GRH` also `is_global`, the destination GID (the packet's source
+/// address), hop limit, traffic class and the source GID index (the local GID the packet was sent
+/// to: RoCE v2 for UDP/IPv4, IB/RoCE v1 for an IB next header). The local GID the packet was sent
+/// to is looked up on `ctx`, which is needed only for a completion with a GRH (else EINVAL). EINVAL
+/// for a multicast destination, EPROTONOSUPPORT for an unknown header, or the failing GID query's
 /// errno when no local GID matches.
 pub(crate) fn init_from_wc(
     ctx: Option<Ctx>,
@@ -235,11 +238,15 @@ fn neg_errno(e: Errno) -> c_int {
     -e.0
 }
 
-/// `ibv_resolve_eth_l2_from_gid`, computing its C value: 0; -1 (errno from the query) when the
-/// source GID cannot be read; -EINVAL when no interface holds the source address; -EHOSTUNREACH
-/// when there is no route or the neighbour does not resolve; errno as rdma-core leaves it.
-/// Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL with errno EINVAL; a
-/// NETLINK_ROUTE socket that cannot be opened gives the negated errno of socket(2).
+/// `ibv_resolve_eth_l2_from_gid`, computing its C value, for the MAC (and, when `vid` is not NULL,
+/// the VLAN id: 0xffff without VLAN) that reaches `attr->grh.dgid` from the net device holding the
+/// GID at `attr->grh.sgid_index` of `attr->port_num`, from the kernel's route and neighbour tables
+/// ([`crate::device::neigh`]; blocks up to 3 s while a neighbour resolves): 0; -1 (errno from the
+/// query) when the source GID cannot be read; -EINVAL when no interface holds the source address;
+/// -EHOSTUNREACH when there is no route or the neighbour does not resolve; errno as rdma-core
+/// leaves it (often untouched; ENODATA after an empty slot; the failing call's errno; EDESTADDRREQ
+/// after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL with errno
+/// EINVAL; a NETLINK_ROUTE socket that cannot be opened gives the negated errno of socket(2).
 ///
 /// # Safety
 /// The C contract of `ibv_resolve_eth_l2_from_gid`: each pointer NULL or valid (`context` an
@@ -299,9 +306,9 @@ pub(crate) unsafe fn resolve_eth_l2(
     out.ret
 }
 
-/// `ibv_cmd_create_ah`: CREATE_AH on the PD with the caller's attributes (the AH's address as
-/// its user handle) and the provider's response; sets the AH's `handle` and `context` (the
-/// public verb sets `pd`).
+/// `ibv_cmd_create_ah`: CREATE_AH ([`cmd::ah::create_ah`](crate::cmd::ah::create_ah)) on the PD
+/// with the caller's attributes (the AH's address as its user handle) and the provider's response;
+/// sets the AH's `handle` and `context` (the public verb sets `pd`).
 pub(crate) fn cmd_create(
     pd: Pd,
     ah: Ptr<ibv_ah>,
@@ -318,8 +325,9 @@ pub(crate) fn cmd_create(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_ah`: the AH destroyed by handle; EIO counts as done on a disassociated
-/// device when allowed.
+/// `ibv_cmd_destroy_ah`: the AH destroyed by handle
+/// ([`cmd::ah::destroy_ah`](crate::cmd::ah::destroy_ah)); EIO counts as done on a disassociated
+/// device when [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
 pub(crate) fn cmd_destroy(ah: Ah) -> Result<()> {
     // SAFETY: a live AH (the handle's contract).
     let h = unsafe { (*ah.raw()).handle };

@@ -167,9 +167,11 @@ pub(crate) fn execute(
     unsafe { execute_c(ctx.channel().cmd(), cmd.as_ptr()) }
 }
 
-/// The provider-facing `execute_ioctl(context, cmd)`: run a C chain and leave the C buffers as
-/// rdma-core does (the head holds the header and the whole linear array; each link its own
-/// attributes, on success).
+/// The provider-facing `execute_ioctl(context, cmd)`: run a C chain (links linearised into the
+/// head, driver id in the header) and leave the C buffers as rdma-core does (the head holds the
+/// header and the whole linear array; each link its own attributes, the kernel's answers copied
+/// back, on success). EINVAL for a buffer error or a chain longer than the head's room, else the
+/// ioctl's errno.
 ///
 /// # Safety
 /// `cmd` heads a live chain; `ctx` is a context of this library.

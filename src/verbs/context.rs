@@ -4,12 +4,14 @@
 //! Opening a device's uverbs node, the core half of every context (the private part, the device's
 //! reference, the library's entry points in the public slots), and closing it through the
 //! provider. Called by the exports of [`capi::driver`](crate::capi::driver),
-//! [`capi::device`](crate::capi::device); calls the registry (`devlist`), the private part
-//! (`ctxpriv`), the op tables (`ops`) and `cmd`.
+//! [`capi::device`](crate::capi::device); calls the registry
+//! ([`devlist`](crate::verbs::devlist)), the private part ([`ctxpriv`](crate::verbs::ctxpriv)),
+//! the op tables ([`ops`](crate::verbs::ops)) and [`cmd`](crate::cmd).
 //!
 //! Invariant for the unsafe here: every `verbs_context` pointer handed in is inside memory the
-//! provider allocated for a context of this library (PABI-34 view, see `ctxpriv::view34`), and no
-//! `&mut` to it is held while a provider op runs.
+//! provider allocated for a context of this library (PABI-34 view, see
+//! [`ctxpriv::view34`](crate::verbs::ctxpriv::view34)), and no `&mut` to it is held while a
+//! provider op runs.
 use core::ffi::{c_int, c_void};
 
 use crate::abi::driver::pabi;
@@ -17,11 +19,12 @@ use crate::abi::driver::verbs_context_pabi34 as verbs_context;
 use crate::abi::verbs::{ibv_context, ibv_device};
 
 /// rdma-core's `verbs_init_context`: the core half of every context, of layout `abi`
-/// (`pabi::LAYOUTS`: a provider ABI, or another layout of one). Owns `cmd_fd` (closed on failure).
+/// ([`pabi::LAYOUTS`]: a provider ABI, or another layout of one). Owns `cmd_fd` (closed on
+/// failure).
 ///
 /// # Safety
-/// `vctx` is the common part (PABI-34 view, `ctxpriv::view34`) of a zeroed `verbs_context` of
-/// provider ABI `abi` in memory the provider owns; `device` is listed.
+/// `vctx` is the common part (PABI-34 view, [`ctxpriv::view34`](crate::verbs::ctxpriv::view34)) of
+/// a zeroed `verbs_context` of provider ABI `abi` in memory the provider owns; `device` is listed.
 pub(crate) unsafe fn init_context(
     vctx: *mut verbs_context,
     abi: u32,
@@ -113,8 +116,9 @@ pub(crate) fn alloc_context(
     }
 }
 
-/// The layout of the contexts of `device`'s driver, a provider of ABI `abi`: the one it
-/// registered with when that is a layout of `abi` (`devlist::ops_abi`), else `abi`'s own.
+/// The layout of the contexts of `device`'s driver, a provider of ABI `abi`: the one it registered
+/// with when that is a layout of `abi` ([`devlist::ops_abi`](crate::verbs::devlist::ops_abi)), else
+/// `abi`'s own.
 fn device_layout(abi: u32, device: *mut ibv_device) -> u32 {
     if device.is_null() {
         return abi;
@@ -130,8 +134,11 @@ fn device_layout(abi: u32, device: *mut ibv_device) -> u32 {
     }
 }
 
-/// The body of `verbs_open_device` / `ibv_open_device`. The C caller's contract: `device` is
-/// NULL or a listed device.
+/// The body of `verbs_open_device` / `ibv_open_device`: opens the device's uverbs node, lets the
+/// provider build its context, installs the library's own entry points and gets the async event fd
+/// if the provider did not ([`finish_open`]). The errno when it fails: the open's (e.g. EACCES),
+/// the provider's, or EINVAL for a NULL device. The C caller's contract: `device` is NULL or a
+/// listed device.
 pub(crate) fn open_device(
     device: *mut ibv_device,
     private_data: *mut c_void,

@@ -17,7 +17,8 @@ use crate::verbs::cmdbuf::Chain;
 use crate::verbs::disassoc::allow_disassociate;
 use crate::verbs::handle::{CompCntr, Ctx, Ptr, Qp, Region, set};
 
-/// `_ibv_query_comp_cntr_caps`: `caps` zeroed, then the provider's `query_comp_cntr_caps`.
+/// `_ibv_query_comp_cntr_caps`: `caps` (its first `caps_size` bytes) zeroed, then the provider's
+/// `query_comp_cntr_caps` (ABI 65), else EOPNOTSUPP.
 pub(crate) fn query_caps(ctx: Ctx, caps: Region<ibv_comp_cntr_caps>) -> c_int {
     caps.zero();
     match ctx.ops().query_comp_cntr_caps {
@@ -27,8 +28,8 @@ pub(crate) fn query_caps(ctx: Ctx, caps: Region<ibv_comp_cntr_caps>) -> c_int {
     }
 }
 
-/// `ibv_create_comp_cntr`: a counter from the provider's `create_comp_cntr`, `attr` handed over
-/// as given.
+/// `ibv_create_comp_cntr`: a counter from the provider's `create_comp_cntr` (ABI 65), `attr` handed
+/// over as given; EOPNOTSUPP without the op.
 pub(crate) fn create(ctx: Ctx, attr: *mut ibv_comp_cntr_init_attr) -> Result<*mut ibv_comp_cntr> {
     let op = ctx.ops().create_comp_cntr.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own open context; `attr` is the caller's.
@@ -84,7 +85,8 @@ pub(crate) fn inc_err(c: CompCntr, amount: u64) -> c_int {
     }
 }
 
-/// `ibv_read_comp_cntr`: the provider's status (`value` handed over as given).
+/// `ibv_read_comp_cntr`: the provider's status (`value` handed over as given; untouched without the
+/// op).
 pub(crate) fn read(c: CompCntr, value: *mut u64) -> c_int {
     match c.ops().read_comp_cntr {
         // SAFETY: the provider's op on its own counter; `value` is the caller's.
@@ -93,7 +95,8 @@ pub(crate) fn read(c: CompCntr, value: *mut u64) -> c_int {
     }
 }
 
-/// `ibv_read_err_comp_cntr`: the provider's status (`value` handed over as given).
+/// `ibv_read_err_comp_cntr`: the provider's status (`value` handed over as given; untouched without
+/// the op).
 pub(crate) fn read_err(c: CompCntr, value: *mut u64) -> c_int {
     match c.ops().read_err_comp_cntr {
         // SAFETY: the provider's op on its own counter; `value` is the caller's.
@@ -117,7 +120,9 @@ pub(crate) fn qp_attach(
 }
 
 /// `ibv_cmd_create_comp_cntr`: sets the counter's context first (as rdma-core, whatever the
-/// outcome), then COMP_CNTR_CREATE with the provider's `link` chain; sets the handle.
+/// outcome), then COMP_CNTR_CREATE (ioctl only:
+/// [`cmd::counters::create_comp_cntr`](crate::cmd::counters::create_comp_cntr)) with the provider's
+/// `link` chain; on success sets the handle.
 pub(crate) fn cmd_create(ctx: Ctx, cntr: Ptr<ibv_comp_cntr>, mut link: Chain) -> Result<()> {
     set!(cntr.context = ctx.raw());
     let h = crate::cmd::counters::create_comp_cntr(ctx.channel().cmd(), &mut link)?;
@@ -125,8 +130,9 @@ pub(crate) fn cmd_create(ctx: Ctx, cntr: Ptr<ibv_comp_cntr>, mut link: Chain) ->
     Ok(())
 }
 
-/// `ibv_cmd_destroy_comp_cntr`: the counter destroyed by handle; EIO counts as done on a
-/// disassociated device when allowed.
+/// `ibv_cmd_destroy_comp_cntr`: the counter destroyed by handle (COMP_CNTR_DESTROY:
+/// [`cmd::counters::destroy_comp_cntr`](crate::cmd::counters::destroy_comp_cntr)); EIO counts as
+/// done on a disassociated device when [`allow_disassociate`].
 pub(crate) fn cmd_destroy(c: CompCntr) -> Result<()> {
     // SAFETY: the provider's live counter (the handle's contract).
     let h = unsafe { (*c.raw()).handle };
@@ -134,8 +140,11 @@ pub(crate) fn cmd_destroy(c: CompCntr) -> Result<()> {
     crate::cmd::counters::destroy_comp_cntr(x.cmd(), h, allow_disassociate())
 }
 
-/// COMP_CNTR_MODIFY of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`) by one operation
-/// (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`).
+/// `ibv_cmd_set_comp_cntr`, `ibv_cmd_set_err_comp_cntr`, `ibv_cmd_inc_comp_cntr`,
+/// `ibv_cmd_inc_err_comp_cntr`: COMP_CNTR_MODIFY
+/// ([`cmd::counters::modify_comp_cntr`](crate::cmd::counters::modify_comp_cntr)) of one entry
+/// (`IB_UVERBS_COMP_CNTR_ENTRY_*`: COMP or ERR) by one operation
+/// (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
 pub(crate) fn cmd_modify(c: CompCntr, entry: u32, op: u32, value: u64) -> Result<()> {
     // SAFETY: the provider's live counter (the handle's contract).
     let h = unsafe { (*c.raw()).handle };
@@ -143,7 +152,9 @@ pub(crate) fn cmd_modify(c: CompCntr, entry: u32, op: u32, value: u64) -> Result
     crate::cmd::counters::modify_comp_cntr(x.cmd(), h, entry as u8, op as u8, value)
 }
 
-/// COMP_CNTR_READ of one entry into `*value`.
+/// `ibv_cmd_read_comp_cntr`, `ibv_cmd_read_err_comp_cntr`: COMP_CNTR_READ
+/// ([`cmd::counters::read_comp_cntr`](crate::cmd::counters::read_comp_cntr)) of one entry (COMP or
+/// ERR) into `*value`.
 pub(crate) fn cmd_read(c: CompCntr, entry: u32, value: Ptr<u64>) -> Result<()> {
     // SAFETY: the provider's live counter (the handle's contract).
     let h = unsafe { (*c.raw()).handle };
@@ -153,8 +164,10 @@ pub(crate) fn cmd_read(c: CompCntr, entry: u32, value: Ptr<u64>) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_qp_attach_comp_cntr`: QP_ATTACH_COMP_CNTR of the QP's operations in
-/// `attr.op_mask` on the counter.
+/// `ibv_cmd_qp_attach_comp_cntr`: QP_ATTACH_COMP_CNTR (ioctl only:
+/// [`cmd::counters::qp_attach_comp_cntr`](crate::cmd::counters::qp_attach_comp_cntr)) of the QP's
+/// operations in `attr.op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the
+/// counter.
 pub(crate) fn cmd_qp_attach(
     qp: Qp,
     cntr: Ptr<ibv_comp_cntr>,
@@ -178,8 +191,10 @@ pub(crate) fn check_caps_size(caps_size: usize) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_query_comp_cntr_caps` after [`check_caps_size`]: QUERY_COMP_CNTR_CAPS into `caps`.
-/// Divergence: NULL `caps` or context gives EINVAL.
+/// `ibv_cmd_query_comp_cntr_caps` after [`check_caps_size`]: QUERY_COMP_CNTR_CAPS
+/// ([`cmd::counters::query_comp_cntr_caps`](crate::cmd::counters::query_comp_cntr_caps)) into
+/// `caps`: the maximum number of counters, their maximum value and the
+/// `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. Divergence: NULL `caps` or context gives EINVAL.
 pub(crate) fn cmd_query_caps(
     ctx: Option<Ctx>,
     caps: Option<Ptr<ibv_comp_cntr_caps>>,

@@ -26,8 +26,11 @@ use crate::errno::{Errno, Result};
 use crate::verbs::cmdbuf::Chain;
 use crate::verbs::handle::{Cq, Ctx, Ptr};
 
-/// `ibv_create_cq`: the provider's `create_cq`, then the core fields ([`init_cq`]); the
-/// provider's NULL (and errno) as it is when it fails.
+/// `ibv_create_cq`: a CQ of at least `cqe` entries from the provider's `create_cq`, its completion
+/// events going to `channel` (optional; its use count goes up) on vector `comp_vector`, then the
+/// core fields ([`init_cq`]). When it fails, the provider's NULL (and the provider's or kernel's
+/// errno: EINVAL for a `cqe` below 1 or above the device's `max_cqe` on rxe) as it is; EOPNOTSUPP
+/// without the op.
 // Always inlined into both versions of the export: bench row ibv_create_cq.
 #[inline(always)]
 pub(crate) fn create(
@@ -50,15 +53,17 @@ pub(crate) fn create(
     Ok(cq)
 }
 
-/// `ibv_resize_cq`: the provider's `resize_cq` status.
+/// `ibv_resize_cq`: the provider's `resize_cq` status (it resizes the CQ to at least `cqe` entries,
+/// `cq->cqe` becoming the new size); EOPNOTSUPP without the op.
 pub(crate) fn resize(cq: Cq, cqe: c_int) -> Result<c_int> {
     let op = cq.ops().resize_cq.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own CQ.
     Ok(unsafe { op(cq.raw(), cqe) })
 }
 
-/// `ibv_destroy_cq`: the provider's `destroy_cq` status (it waits for the CQ's events to be
-/// acknowledged); on success the CQ's completion channel, if any, is used by one CQ less.
+/// `ibv_destroy_cq`: the provider's `destroy_cq` status (it waits until every completion and
+/// asynchronous event the kernel reported for the CQ was acknowledged; on failure the CQ stays); on
+/// success the CQ's completion channel, if any, is used by one CQ less. EOPNOTSUPP without the op.
 // Always inlined into both versions of the export: bench row ibv_destroy_cq.
 #[inline(always)]
 pub(crate) fn destroy(cq: Cq) -> Result<c_int> {
@@ -182,8 +187,9 @@ fn store_created(cq: *mut ibv_cq, c: CqCreated) {
     unsafe { (*cq).cqe = c.cqe as c_int };
 }
 
-/// `ibv_cmd_create_cq`: CQ_CREATE with the provider's request and response (either may be
-/// empty: no driver data); sets the CQ's `context`, then on success its handle and size.
+/// `ibv_cmd_create_cq`: CQ_CREATE ([`cmd::cq::create_cq`](crate::cmd::cq::create_cq)) with the
+/// provider's request and response (either may be empty: no driver data); sets the CQ's `context`,
+/// then on success its handle and size.
 // Always inlined into the export: bench row ibv_create_cq (rxe's create_cq calls it).
 #[inline(always)]
 pub(crate) fn cmd_create(
@@ -205,11 +211,12 @@ pub(crate) fn cmd_create(
     Ok(())
 }
 
-/// `ibv_cmd_create_cq_ex` and `_ex2` of every provider ABI: CQ_CREATE from extended attributes
-/// (their mask checked first, errno untouched: the export returns it quietly), with the
-/// provider's `driver` chain after its driver data (and written back), and the provider's own
-/// CQ ring (`buffer`, provider ABI 59 on); sets the CQ's `context`, then on success its handle
-/// and size.
+/// `ibv_cmd_create_cq_ex` and `_ex2` of every provider ABI: CQ_CREATE
+/// ([`cmd::cq::create_cq_ex`](crate::cmd::cq::create_cq_ex)) from extended attributes (their mask
+/// checked first by [`cq_ex_flags`](crate::cmd::cq::cq_ex_flags), errno untouched: the export
+/// returns it quietly), with the provider's `driver` chain after its driver data (and written
+/// back), and the provider's own CQ ring (`buffer`, provider ABI 59 on); sets the CQ's `context`,
+/// then on success its handle and size.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn cmd_create_ex(
     ctx: Ctx,
@@ -289,10 +296,11 @@ pub(crate) fn prov_buffer(
     }))
 }
 
-/// `ibv_cmd_poll_cq`: up to `ne` completions through the kernel (POLL_CQ) into `wc` (room for
-/// `ne` entries, the C contract); their number. The response buffer comes first, as in
-/// rdma-core: a count no memory holds is ENOMEM before the command. Divergence: a negative `ne`,
-/// or a NULL `wc` with `ne` > 0, is EINVAL.
+/// `ibv_cmd_poll_cq`: up to `ne` completions through the kernel (POLL_CQ:
+/// [`cmd::cq::poll_cq_into`](crate::cmd::cq::poll_cq_into)) into `wc` (room for `ne` entries, the C
+/// contract); their number. The response buffer comes first, as in rdma-core: a count no memory
+/// holds is ENOMEM before the command. Divergence: a negative `ne`, or a NULL `wc` with `ne` > 0,
+/// is EINVAL.
 pub(crate) fn cmd_poll(cq: Cq, ne: c_int, wc: Option<Ptr<ibv_wc>>) -> Result<c_int> {
     if ne < 0 || (ne > 0 && wc.is_none()) {
         return Err(Errno::EINVAL);
@@ -309,15 +317,17 @@ pub(crate) fn cmd_poll(cq: Cq, ne: c_int, wc: Option<Ptr<ibv_wc>>) -> Result<c_i
     Ok(v.len() as c_int)
 }
 
-/// `ibv_cmd_req_notify_cq`: arms the CQ (REQ_NOTIFY_CQ).
+/// `ibv_cmd_req_notify_cq`: arms the CQ (REQ_NOTIFY_CQ:
+/// [`cmd::cq::req_notify_cq`](crate::cmd::cq::req_notify_cq)): its next completion (or next
+/// solicited one) sends a completion event to its channel.
 pub(crate) fn cmd_req_notify(cq: Cq, solicited_only: c_int) -> Result<()> {
     // SAFETY: a live CQ (the handle's contract).
     let h = unsafe { (*cq.raw()).handle };
     crate::cmd::cq::req_notify_cq(cq.ctx().channel().cmd(), h, solicited_only != 0)
 }
 
-/// `ibv_cmd_resize_cq`: RESIZE_CQ with the provider's request and response; on success the CQ's
-/// `cqe` is the new size.
+/// `ibv_cmd_resize_cq`: RESIZE_CQ ([`cmd::cq::resize_cq`](crate::cmd::cq::resize_cq)) with the
+/// provider's request and response; on success the CQ's `cqe` is the new size.
 pub(crate) fn cmd_resize(cq: Cq, cqe: c_int, req: &mut [u8], resp: &mut [u8]) -> Result<()> {
     let c = cq.raw();
     // SAFETY: a live CQ (the handle's contract).
@@ -328,7 +338,8 @@ pub(crate) fn cmd_resize(cq: Cq, cqe: c_int, req: &mut [u8], resp: &mut [u8]) ->
     Ok(())
 }
 
-/// `ibv_cmd_modify_cq`: the CQ's moderation (extended MODIFY_CQ); an `attr_mask` at or above
+/// `ibv_cmd_modify_cq`: the CQ's moderation (extended MODIFY_CQ:
+/// [`cmd::cq::modify_cq`](crate::cmd::cq::modify_cq)); an `attr_mask` at or above
 /// `IBV_CQ_ATTR_RESERVED` is EINVAL before the CQ is looked at, errno untouched (as rdma-core).
 pub(crate) fn cmd_modify(cq: Cq, attr: Ptr<ibv_modify_cq_attr>, req: &mut [u8]) -> Result<()> {
     let a = attr.read();
@@ -342,9 +353,11 @@ pub(crate) fn cmd_modify(cq: Cq, attr: Ptr<ibv_modify_cq_attr>, req: &mut [u8]) 
     crate::cmd::cq::modify_cq(c.cmd(), h, a.attr_mask, count, period, req)
 }
 
-/// `ibv_cmd_destroy_cq`: CQ_DESTROY, then wait, under the CQ's event lock, until the acks reach
-/// the completion and asynchronous events the kernel says it reported (no wait after an error,
-/// or after a forgiven EIO on a disassociated device).
+/// `ibv_cmd_destroy_cq`: CQ_DESTROY ([`cmd::cq::destroy_cq`](crate::cmd::cq::destroy_cq)), then
+/// wait, under the CQ's event lock (`cq->mutex`/`cq->cond`), until `ibv_ack_cq_events` and
+/// `ibv_ack_async_event` have acknowledged as many completion and asynchronous events as the kernel
+/// says it reported (no wait after an error, or after an EIO on a disassociated device forgiven by
+/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 // Always inlined into the export: bench row ibv_destroy_cq (rxe's destroy_cq calls it).
 #[inline(always)]
 pub(crate) fn cmd_destroy(cq: Cq) -> Result<()> {

@@ -1,15 +1,16 @@
 //! Which layout a context of a provider ABI rdma-core changed in place has
-//! (`pabi::OTHER_LAYOUTS`): for ABI 34 rdma-core v34's or v35's (fewer ops in
+//! ([`pabi::OTHER_LAYOUTS`]): for ABI 34 rdma-core v34's or v35's (fewer ops in
 //! `verbs_context_ops`) or v36-v56's (its own), for ABI 59 v59-v61's (its own) or v62/v63's
-//! (`pabi::LAYOUT_V62`: one more public op in front of `verbs_context`, two more ops).
+//! ([`pabi::LAYOUT_V62`]: one more public op in front of `verbs_context`, two more ops).
 //!
 //! rdma-core has no counterpart (one build has one layout). The provider's layout is told when it
 //! registers ([`of_provider`], from [`provider::release`](crate::provider::release), for
 //! `devlist`); its contexts are made by `_verbs_init_and_alloc_context`, which knows the device and
 //! so the driver, and records here the start of each `verbs_context` it makes whose tables differ
-//! from its ABI's own (`pabi::tables_differ`). The calls that only get that start (`verbs_set_ops`,
-//! `ibv_cmd_get_context`, `verbs_uninit_context` of such a node) look it up. Without such
-//! providers (everyone else) nothing is recorded and nothing is locked: a flag says so.
+//! from its ABI's own ([`pabi::tables_differ`]). The calls that only get that start
+//! (`verbs_set_ops`, `ibv_cmd_get_context`, `verbs_uninit_context` of such a node) look it up.
+//! Without such providers (everyone else) nothing is recorded and nothing is locked: a flag says
+//! so.
 //!
 //! Called by [`verbs::devlist`](crate::verbs::devlist), [`verbs::context`](crate::verbs::context),
 //! [`verbs::ops`](crate::verbs::ops) and [`capi::pabi`](crate::capi::pabi); calls `provider` and

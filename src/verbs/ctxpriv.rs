@@ -14,8 +14,8 @@ use crate::abi::verbs::ibv_context;
 /// `verbs_context.priv` of a context this library initialised.
 pub(crate) struct ContextPriv {
     /// Every op, in the newest provider ABI's layout: the provider's where it gave one
-    /// (`verbs_set_ops`), the defaults otherwise; the ops later provider ABIs added stay None
-    /// where the provider gave none (see `ops::init_defaults`).
+    /// (`verbs_set_ops`), the defaults otherwise; the ops later provider ABIs added stay None where
+    /// the provider gave none (see [`ops::init_defaults`](crate::verbs::ops::init_defaults)).
     pub ops: verbs_context_ops,
     /// The command layer's state: the driver id for ioctl headers, whether write commands may
     /// travel over the ioctl interface, which ioctls the kernel refused.
@@ -34,7 +34,8 @@ impl ContextPriv {
 /// The common part (`verbs_context_pabi34` view) of a `verbs_context` a provider of ABI `abi`
 /// handed us: the members from `query_port` to `context` (`priv`, `sz`, the public slots the
 /// library fills) sit at the same distance before `ibv_context` in every ABI's layout, after the
-/// public ops that ABI put in front (`pabi::front_bytes`); the library works on this view.
+/// public ops that ABI put in front ([`pabi::front_bytes`](crate::abi::driver::pabi::front_bytes));
+/// the library works on this view.
 pub(crate) fn view34(vctx: *mut core::ffi::c_void, abi: u32) -> *mut verbs_context_pabi34 {
     vctx.cast::<u8>()
         .wrapping_add(crate::abi::driver::pabi::front_bytes(abi))
@@ -96,8 +97,9 @@ impl Context {
 }
 
 /// The common part (PABI-34 view) of the `verbs_context` that holds `ctx` (it is the context's last
-/// member): [`view34`] for every provider ABI, valid from `query_port` on, which is all the
-/// library touches but the public ops in front (`ops::set_ops` reaches those).
+/// member): [`view34`] for every provider ABI, valid from `query_port` on, which is all the library
+/// touches but the public ops in front ([`ops::set_ops`](crate::verbs::ops::set_ops) reaches
+/// those).
 pub(crate) fn vctx_of(ctx: *mut ibv_context) -> *mut verbs_context_pabi34 {
     let off = core::mem::offset_of!(verbs_context_pabi34, context);
     ctx.cast::<u8>().wrapping_sub(off).cast()
@@ -166,14 +168,14 @@ pub(crate) unsafe fn set_imported(ctx: *mut ibv_context, imported: bool) {
 }
 
 /// The op table of a context this library initialised, read without [`priv_of`]'s test for a
-/// missing private part: for a context reached through an object created on it (the CQ a
-/// completion event names was made by `ibv_create_cq` on a context with ops, which a context
-/// without a private part does not have). Its table was filled by `ops::init_defaults` (so its
-/// `cq_event` is set).
+/// missing private part: for a context reached through an object created on it (the CQ a completion
+/// event names was made by `ibv_create_cq` on a context with ops, which a context without a private
+/// part does not have). Its table was filled by
+/// [`ops::init_defaults`](crate::verbs::ops::init_defaults) (so its `cq_event` is set).
 ///
 /// # Safety
 /// `ctx` is a live context initialised by this library (`priv` set, its table filled by
-/// `ops::init_defaults`).
+/// [`ops::init_defaults`](crate::verbs::ops::init_defaults)).
 #[inline(always)]
 pub(crate) unsafe fn live_ops_of<'a>(ctx: *mut ibv_context) -> &'a verbs_context_ops {
     // SAFETY: the caller's contract: a live context.

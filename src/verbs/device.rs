@@ -2,8 +2,9 @@
 //! `ibv_get_device_list`, `ibv_free_device_list`, `ibv_get_device_name`/`_guid`/`_index`,
 //! `ibv_open_device`, `ibv_close_device`, `ibv_import_device`).
 //!
-//! The registry itself (discovery, matching, references) is `devlist`; contexts are `context`.
-//! Called by [`capi::device`](crate::capi::device) and the 1.0 twins.
+//! The registry itself (discovery, matching, references) is [`devlist`]; contexts are
+//! [`context`](crate::verbs::context). Called by [`capi::device`](crate::capi::device) and the 1.0
+//! twins.
 use core::ffi::{c_char, c_int};
 
 use crate::abi::driver::verbs_context_pabi34;
@@ -24,7 +25,8 @@ pub(crate) static LISTS: crate::verbs::handed::Handed =
     crate::verbs::handed::Handed::new("device list");
 
 /// `ibv_get_device_list`: a NULL-terminated array from libc's allocator, every device in it held
-/// once; `*num_devices` (if given) its length, 0 on failure (ENOSYS without uverbs, ENOMEM).
+/// once (released by [`free_list`]); `*num_devices` (if given) its length, 0 on failure (ENOSYS
+/// without uverbs, ENOMEM).
 pub(crate) fn get_list(num_devices: Option<Ptr<c_int>>) -> Result<*mut *mut ibv_device> {
     if let Some(n) = num_devices {
         n.write(0);
@@ -87,7 +89,8 @@ pub(crate) fn guid(device: Dev) -> u64 {
     devlist::device_guid(device.vdev()).unwrap_or(0)
 }
 
-/// `ibv_get_device_index`: the kernel's device index, or -1 when discovery had none (sysfs walk).
+/// `ibv_get_device_index`: the kernel's device index, or -1 when discovery had none (sysfs walk),
+/// without errno, as rdma-core.
 pub(crate) fn index(device: Dev) -> c_int {
     let v = device.vdev();
     // SAFETY: a listed device: its sysfs record (or NULL) lives as long as the device.
@@ -99,13 +102,15 @@ pub(crate) fn index(device: Dev) -> c_int {
     unsafe { (*s).ibdev_idx }
 }
 
-/// `ibv_open_device`: `verbs_open_device(device, NULL)`.
+/// `ibv_open_device`: `verbs_open_device(device, NULL)`
+/// ([`context::open_device`](crate::verbs::context::open_device)); its errno when it fails.
 pub(crate) fn open(device: Dev) -> Result<*mut ibv_context> {
     // A held device (Dev's contract).
     crate::verbs::context::open_device(device.raw(), core::ptr::null_mut())
 }
 
-/// `ibv_close_device`: the provider's free_context.
+/// `ibv_close_device`: the provider's free_context
+/// ([`context::close_context`](crate::verbs::context::close_context)); rdma-core always returns 0.
 pub(crate) fn close(context: Ctx) {
     // SAFETY: an open context of this library (Ctx's contract), closed once by its caller.
     unsafe { crate::verbs::context::close_context(context.raw()) }
@@ -152,10 +157,10 @@ fn import_from(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> Result<*mu
     unsafe { crate::verbs::context::finish_open(vctx, true) }
 }
 
-/// `ibv_cmd_get_context` (every provider ABI, on the context's common part): GET_CONTEXT with
-/// the provider's driver data (and, ABI 57 on, the file descriptors `fds` as bytes); sets the
-/// context's `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support`
-/// (ioctl path).
+/// `ibv_cmd_get_context` (every provider ABI, on the context's common part): GET_CONTEXT with the
+/// provider's driver data (and, ABI 57 on, the file descriptors `fds` as bytes); sets the context's
+/// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl path).
+/// The command: [`cmd::device::get_context`](crate::cmd::device::get_context).
 pub(crate) fn cmd_get_context(
     vctx: Ptr<verbs_context_pabi34>,
     req: &mut [u8],
@@ -202,8 +207,10 @@ fn set_core_support(ctx: Ctx, cs: u64) {
     }
 }
 
-/// `ibv_cmd_query_context`: QUERY_CONTEXT (ioctl only) with the provider's `driver` chain (read
-/// from and written back to C); sets `num_comp_vectors` and the device's `core_support`.
+/// `ibv_cmd_query_context`: QUERY_CONTEXT (ioctl only:
+/// [`cmd::device::query_context`](crate::cmd::device::query_context)) with the provider's `driver`
+/// chain (read from and written back to C); sets `num_comp_vectors` and the device's
+/// `core_support`.
 pub(crate) fn cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Result<()> {
     // SAFETY: NULL or the provider's chain (the C contract).
     let mut chain = unsafe { crate::verbs::cmdbuf::Chain::from_raw(driver) };
@@ -215,10 +222,11 @@ pub(crate) fn cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Re
 }
 
 /// `ibv_cmd_query_device_any`: the device attributes, legacy or extended as `attr_size` asks
-/// (extended write command, legacy fallback); the response's length into `*resp_size` when the
-/// provider gave a response buffer. An input `comp_mask` or an `attr` shorter than the legacy
-/// attributes is EINVAL with errno untouched (rdma-core refuses them before the context); a
-/// response without its size is EINVAL.
+/// (extended write command, legacy fallback:
+/// [`cmd::device::query_device_any`](crate::cmd::device::query_device_any)); the response's length
+/// into `*resp_size` when the provider gave a response buffer. An input `comp_mask` or an `attr`
+/// shorter than the legacy attributes is EINVAL with errno untouched (rdma-core refuses them before
+/// the context); a response without its size is EINVAL.
 pub(crate) fn cmd_query_device_any(
     ctx: Ctx,
     input: *const ibv_query_device_ex_input,
@@ -269,7 +277,8 @@ fn sysfs_ports(ctx: Ctx) -> u32 {
 }
 
 /// `ibv_cmd_query_port`: the port attributes (QUERY_PORT ioctl with the extended fields, else the
-/// write command) into the caller's full `ibv_port_attr`.
+/// write command: [`cmd::device::query_port`](crate::cmd::device::query_port)) into the caller's
+/// full `ibv_port_attr`.
 pub(crate) fn cmd_query_port(
     ctx: Ctx,
     port_num: u8,

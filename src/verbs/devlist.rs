@@ -50,7 +50,7 @@ pub(crate) struct VdevPtr(pub *mut verbs_device);
 // is atomic and the rest is immutable after try_driver.
 unsafe impl Send for VdevPtr {}
 
-/// The listed devices, keyed by their uverbs identity (`device::records`).
+/// The listed devices, keyed by their uverbs identity ([`device::records`]).
 static LIST: Mutex<Records<VdevPtr>> = Mutex::new(Records::new());
 
 /// The process-wide uverbs ABI (rdma-core's static `abi_ver`): 0 until read once.

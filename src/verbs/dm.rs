@@ -33,8 +33,8 @@ use crate::verbs::disassoc::allow_disassociate;
 use crate::verbs::handle::{Ctx, Dm, Dmah, Pd, Ptr, VerbsDm, VerbsDmah};
 use crate::verbs::mr::cmd::{MrStore, store};
 
-/// `ibv_import_dm`: the device memory `handle` of another process sharing the command fd, from
-/// the provider's `import_dm`.
+/// `ibv_import_dm`: the device memory `handle` of another process sharing the command fd, from the
+/// provider's `import_dm`; EOPNOTSUPP when the provider cannot import, else its errno.
 pub(crate) fn import(ctx: Ctx, handle: u32) -> Result<*mut ibv_dm> {
     let op = ctx.ops().import_dm.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own open context.
@@ -45,7 +45,8 @@ pub(crate) fn import(ctx: Ctx, handle: u32) -> Result<*mut ibv_dm> {
     Ok(dm)
 }
 
-/// `ibv_unimport_dm`: the provider forgets imported device memory.
+/// `ibv_unimport_dm`: the provider forgets imported device memory (its `unimport_dm`) without
+/// freeing the kernel object.
 pub(crate) fn unimport(dm: Dm) {
     if let Some(op) = dm.ops().unimport_dm {
         // SAFETY: the provider's op on its own DM.
@@ -53,14 +54,16 @@ pub(crate) fn unimport(dm: Dm) {
     }
 }
 
-/// `ibv_dm_export_dmabuf_fd`: the provider's answer as it is (an fd, or -1 with its errno).
+/// `ibv_dm_export_dmabuf_fd`: the provider's `dm_export_dmabuf_fd` (ABI 65), its answer as it is
+/// (an fd, or -1 with its errno); EOPNOTSUPP without the op, as rdma-core's default.
 pub(crate) fn export_dmabuf_fd(dm: Dm) -> Result<c_int> {
     let op = dm.ops().dm_export_dmabuf_fd.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own DM.
     Ok(unsafe { op(dm.raw()) })
 }
 
-/// `ibv_alloc_dmah`: a DMA handle from the provider's `alloc_dmah`, `attr` handed over as given.
+/// `ibv_alloc_dmah`: a DMA handle (TPH steering hints) from the provider's `alloc_dmah` (ABI 65),
+/// `attr` handed over as given; EOPNOTSUPP without the op, as rdma-core's default.
 pub(crate) fn alloc_dmah(ctx: Ctx, attr: *mut ibv_dmah_init_attr) -> Result<*mut ibv_dmah> {
     let op = ctx.ops().alloc_dmah.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own open context; `attr` is the caller's.
@@ -80,8 +83,9 @@ pub(crate) fn dealloc_dmah(dmah: Dmah) -> c_int {
     }
 }
 
-/// `ibv_cmd_alloc_dm`: DM_ALLOC of `attr`'s length and alignment with the provider's `link`
-/// chain; sets the handle (both), `IBV_DM_MASK_HANDLE` and the context.
+/// `ibv_cmd_alloc_dm`: DM_ALLOC (ioctl only: [`cmd::dm::alloc_dm`](crate::cmd::dm::alloc_dm)) of
+/// `attr`'s length and alignment `2^log_align_req` with the provider's `link` chain; sets the
+/// handle (both), `IBV_DM_MASK_HANDLE` and the context.
 pub(crate) fn cmd_alloc(
     ctx: Ctx,
     attr: &ibv_alloc_dm_attr,
@@ -100,8 +104,9 @@ pub(crate) fn cmd_alloc(
     Ok(())
 }
 
-/// `ibv_cmd_free_dm`: the DM destroyed by handle; EIO counts as done on a disassociated device
-/// when allowed.
+/// `ibv_cmd_free_dm`: the DM destroyed by handle (DM_FREE:
+/// [`cmd::dm::free_dm`](crate::cmd::dm::free_dm)); EIO counts as done on a disassociated device
+/// when [`allow_disassociate`].
 pub(crate) fn cmd_free(dm: VerbsDm) -> Result<()> {
     // SAFETY: the provider's live DM (the handle's contract).
     let h = unsafe { (*dm.raw()).handle };
@@ -109,9 +114,9 @@ pub(crate) fn cmd_free(dm: VerbsDm) -> Result<()> {
     crate::cmd::dm::free_dm(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_reg_dm_mr`: DM_MR_REG of `length` bytes at `offset` of `dm` with the provider's
-/// `link` chain (`access` without ZERO_BASED is EINVAL, nothing sent); stores the handle,
-/// keys, context, pd, `addr = NULL`, length and type MR.
+/// `ibv_cmd_reg_dm_mr`: DM_MR_REG ([`cmd::dm::reg_dm_mr`](crate::cmd::dm::reg_dm_mr)) of `length`
+/// bytes at `offset` of `dm` with the provider's `link` chain (`access` without ZERO_BASED is
+/// EINVAL, nothing sent); stores the handle, keys, context, pd, `addr = NULL`, length and type MR.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn cmd_reg_mr(
     pd: Pd,
@@ -140,8 +145,9 @@ pub(crate) fn cmd_reg_mr(
     Ok(())
 }
 
-/// `ibv_cmd_alloc_dmah`: DMAH_ALLOC with the CPU id, TPH memory type and processing hint that
-/// `attr.comp_mask` names; sets the handle and the context.
+/// `ibv_cmd_alloc_dmah`: DMAH_ALLOC ([`cmd::dm::alloc_dmah`](crate::cmd::dm::alloc_dmah)) with the
+/// CPU id, TPH memory type and processing hint that `attr.comp_mask` names; sets the handle and the
+/// context.
 pub(crate) fn cmd_alloc_dmah(
     ctx: Ctx,
     st: Ptr<verbs_dmah>,
@@ -161,8 +167,9 @@ pub(crate) fn cmd_alloc_dmah(
     Ok(())
 }
 
-/// `ibv_cmd_free_dmah`: the DMA handle destroyed by handle; EIO counts as done on a disassociated
-/// device when allowed.
+/// `ibv_cmd_free_dmah`: the DMA handle destroyed by handle (DMAH_FREE:
+/// [`cmd::dm::free_dmah`](crate::cmd::dm::free_dmah)); EIO counts as done on a disassociated device
+/// when [`allow_disassociate`].
 pub(crate) fn cmd_free_dmah(dmah: VerbsDmah) -> Result<()> {
     // SAFETY: the provider's live DMA handle (the handle's contract).
     let h = unsafe { (*dmah.raw()).handle };
@@ -170,8 +177,9 @@ pub(crate) fn cmd_free_dmah(dmah: VerbsDmah) -> Result<()> {
     crate::cmd::dm::free_dmah(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_export_dmabuf_fd`: a dma-buf fd for the device memory at page offset `pg_off` of the
-/// command fd.
+/// `ibv_cmd_export_dmabuf_fd`: a new dma-buf fd for the device memory mapped at page offset
+/// `pg_off` of the command fd (DMABUF_ALLOC, ioctl only:
+/// [`cmd::dm::export_dmabuf_fd`](crate::cmd::dm::export_dmabuf_fd)).
 pub(crate) fn cmd_export_dmabuf_fd(ctx: Ctx, pg_off: i64) -> Result<c_int> {
     crate::cmd::dm::export_dmabuf_fd(ctx.channel().cmd(), pg_off as u64)
 }
@@ -215,13 +223,15 @@ pub(crate) static HEAPS: crate::verbs::handed::Handed =
 pub(crate) static BUFFERS: crate::verbs::handed::Handed =
     crate::verbs::handed::Handed::new("dma-buf heap buffer");
 
-/// `ibv_dmabuf_heap_cc_shared_init`: the confidential-computing shared heap, opened.
+/// `ibv_dmabuf_heap_cc_shared_init`: the confidential-computing shared heap ([`CC_SHARED_HEAP`]
+/// under [`DMA_HEAP_DIR`]), opened ([`heap_open`]: open()'s errno, ENOENT on a kernel without that
+/// heap).
 pub(crate) fn heap_cc_shared_init() -> Result<*mut ibv_dmabuf_heap> {
     heap_open(DMA_HEAP_DIR, CC_SHARED_HEAP).map(|h| HEAPS.give(Box::into_raw(h)))
 }
 
-/// `ibv_dmabuf_heap_destroy`: closes a heap [`heap_cc_shared_init`] handed out and frees its
-/// handle; anything else (NULL included) is ignored.
+/// `ibv_dmabuf_heap_destroy`: closes a heap [`heap_cc_shared_init`] handed out and frees its handle
+/// (buffers already allocated stay valid until freed); anything else (NULL included) is ignored.
 pub(crate) fn heap_destroy(heap: *mut ibv_dmabuf_heap) {
     if heap.is_null() || !HEAPS.take(heap) {
         return;
@@ -232,7 +242,7 @@ pub(crate) fn heap_destroy(heap: *mut ibv_dmabuf_heap) {
 }
 
 /// `ibv_dmabuf_heap_alloc`: `size` bytes from the heap, mapped read-write and shared, its dma-buf
-/// fd in `*dmabuf_fd`; nothing left open on failure.
+/// fd (close-on-exec) in `*dmabuf_fd` ([`heap_alloc`]); nothing left open on failure.
 pub(crate) fn heap_alloc_buf(
     heap: Ptr<ibv_dmabuf_heap>,
     size: usize,

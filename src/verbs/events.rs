@@ -11,7 +11,8 @@
 //! which waits ([`destroy_and_wait`]) until the counters reach what the kernel reported.
 //!
 //! Called by [`capi::events`](crate::capi::events) (and the 1.0 twins), and by the destroys of
-//! [`verbs::cq`](crate::verbs::cq), `srq`, `wq` and the QP's.
+//! [`verbs::cq`](crate::verbs::cq), [`srq`](crate::verbs::srq), [`wq`](crate::verbs::wq) and the
+//! QP's ([`verbs::qp`](crate::verbs::qp)).
 use core::ffi::{c_int, c_void};
 
 use crate::abi::uapi::{ib_uverbs_async_event_desc, ib_uverbs_comp_event_desc};
@@ -76,9 +77,10 @@ const OBJECT_EVENTS: u32 = {
     mask
 };
 
-/// `ibv_get_async_event`: the next record of the context's `async_fd` into `event` (the
-/// affiliated CQ, QP, SRQ or WQ the kernel echoes back, else the port number), then the
-/// provider's `async_event` op sees it. `Ok(0)`, or the read's errno (the event stays queued).
+/// `ibv_get_async_event`: the next record of the context's `async_fd` (blocking unless the caller
+/// made the fd non-blocking) into `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes back,
+/// else the port number), then the provider's `async_event` op sees it. `Ok(0)`, or the read's
+/// errno (e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays queued).
 // Always inlined into both versions of the export: bench row ibv_get_async_event+ibv_ack_async_event.
 #[inline(always)]
 pub(crate) fn get_async_event(ctx: Ctx, event: Ptr<ibv_async_event>) -> Result<c_int> {
@@ -245,8 +247,9 @@ pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
     }
 }
 
-/// `ibv_create_comp_channel`: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
-/// it yet.
+/// `ibv_create_comp_channel`: the kernel's CREATE_COMP_CHANNEL command
+/// ([`cmd::cq::create_comp_channel`](crate::cmd::cq::create_comp_channel)) gives its fd; no CQ uses
+/// it yet. The command's errno (e.g. EMFILE) when it fails.
 pub(crate) fn create_comp_channel(ctx: Ctx) -> Result<*mut ibv_comp_channel> {
     let fd = crate::cmd::cq::create_comp_channel(ctx.channel().cmd())?;
     Ok(Box::into_raw(Box::new(ibv_comp_channel {
@@ -279,9 +282,11 @@ pub(crate) fn destroy_comp_channel(channel: Channel) -> Result<()> {
     r
 }
 
-/// `ibv_get_cq_event`: the next record of the channel's fd: `*cq` is the CQ the kernel echoes
-/// (the address given at its creation), `*cq_context` its user context; then the provider's
-/// `cq_event` op sees it. `Ok(0)`, or the read's errno (the event stays queued).
+/// `ibv_get_cq_event`: the next record of the channel's fd (blocking unless the caller made it
+/// non-blocking): `*cq` is the CQ the kernel echoes (the address given at its creation, armed with
+/// `ibv_req_notify_cq`), `*cq_context` its user context; then the provider's `cq_event` op sees it.
+/// Every event must later be acknowledged ([`ack_cq_events`]). `Ok(0)`, or the read's errno (e.g.
+/// EAGAIN on a non-blocking fd with nothing queued; the event stays queued).
 // Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
 #[inline(always)]
 pub(crate) fn get_cq_event(

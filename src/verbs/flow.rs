@@ -67,9 +67,12 @@ fn flow_specs(flow_attr: Ptr<ibv_flow_attr>) -> Result<(FlowAttr, Vec<Vec<u8>>)>
     Ok((attr, specs))
 }
 
-/// `ibv_cmd_create_flow`: the rule on the QP with the provider's `ucmd`; sets the flow's
-/// context and handle. The specs are converted (and refused) before the QP's context is looked
-/// at, as rdma-core does.
+/// `ibv_cmd_create_flow`: the rule on the QP (extended CREATE_FLOW:
+/// [`cmd::flow::create_flow`](crate::cmd::flow::create_flow)): the specs that follow `flow_attr` in
+/// memory, converted to the kernel's layout (action specs name their flow action or counters by
+/// handle), then the provider's `ucmd` (NULL counts as empty whatever its size); sets the flow's
+/// context and handle. The specs are converted (and refused) before the QP's context is looked at,
+/// as rdma-core does.
 pub(crate) fn cmd_create_flow(
     qp: Qp,
     flow_id: Ptr<ibv_flow>,
@@ -110,8 +113,9 @@ fn create_flow_run(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_flow`: the rule destroyed by handle; EIO counts as done on a disassociated
-/// device when allowed.
+/// `ibv_cmd_destroy_flow`: the rule destroyed by handle (FLOW_DESTROY ioctl, else the extended
+/// write command: [`cmd::flow::destroy_flow`](crate::cmd::flow::destroy_flow)); EIO counts as done
+/// on a disassociated device when [`allow_disassociate`].
 pub(crate) fn cmd_destroy_flow(flow: Flow) -> Result<()> {
     // SAFETY: a live flow (the handle's contract).
     let h = unsafe { (*flow.raw()).handle };
@@ -155,8 +159,10 @@ fn esp_attrs(a: Ptr<ibv_flow_action_esp_attr>) -> EspAttrs<'static> {
     }
 }
 
-/// `ibv_cmd_create_flow_action_esp`: an ESP flow action with the present attributes and the
-/// provider's `driver` chain; sets the action's context, type ESP and handle.
+/// `ibv_cmd_create_flow_action_esp`: an ESP flow action (ioctl only:
+/// [`cmd::flow::create_flow_action_esp`](crate::cmd::flow::create_flow_action_esp)) with the
+/// present attributes and the provider's `driver` chain; sets the action's context, type ESP and
+/// handle.
 pub(crate) fn cmd_create_flow_action_esp(
     ctx: Ctx,
     attr: Ptr<ibv_flow_action_esp_attr>,
@@ -179,8 +185,9 @@ fn action_handle(action: FlowAction) -> u32 {
     unsafe { (*v).handle }
 }
 
-/// `ibv_cmd_modify_flow_action_esp`: the action modified with the present attributes and the
-/// provider's `driver` chain.
+/// `ibv_cmd_modify_flow_action_esp`: the action modified (ioctl only:
+/// [`cmd::flow::modify_flow_action_esp`](crate::cmd::flow::modify_flow_action_esp)) with the
+/// present attributes and the provider's `driver` chain.
 pub(crate) fn cmd_modify_flow_action_esp(
     action: FlowAction,
     attr: Ptr<ibv_flow_action_esp_attr>,
@@ -191,8 +198,9 @@ pub(crate) fn cmd_modify_flow_action_esp(
     crate::cmd::flow::modify_flow_action_esp(c.cmd(), h, &esp_attrs(attr), &mut driver)
 }
 
-/// `ibv_cmd_destroy_flow_action`: the action destroyed by handle; EIO counts as done on a
-/// disassociated device when allowed.
+/// `ibv_cmd_destroy_flow_action`: the action destroyed by handle (ioctl only:
+/// [`cmd::flow::destroy_flow_action`](crate::cmd::flow::destroy_flow_action)); EIO counts as done
+/// on a disassociated device when [`allow_disassociate`].
 pub(crate) fn cmd_destroy_flow_action(action: FlowAction) -> Result<()> {
     let c = action.ctx().channel();
     let h = action_handle(action);
@@ -208,8 +216,9 @@ pub(crate) fn check_counters_attr(attr: Ptr<ibv_counters_init_attr>) -> Result<(
     Ok(())
 }
 
-/// `ibv_cmd_create_counters`: new counters with the provider's `link` chain; sets their context
-/// and handle.
+/// `ibv_cmd_create_counters`: new counters (ioctl only:
+/// [`cmd::dm::create_counters`](crate::cmd::dm::create_counters)) with the provider's `link` chain,
+/// after [`check_counters_attr`]; sets their context and handle.
 pub(crate) fn cmd_create_counters(
     ctx: Ctx,
     vcounters: Ptr<verbs_counters>,
@@ -230,16 +239,18 @@ fn counters_handle(counters: Counters) -> u32 {
     unsafe { (*v).handle }
 }
 
-/// `ibv_cmd_destroy_counters`: the counters destroyed by handle; EIO counts as done on a
-/// disassociated device when allowed.
+/// `ibv_cmd_destroy_counters`: the counters destroyed by handle (ioctl only:
+/// [`cmd::dm::destroy_counters`](crate::cmd::dm::destroy_counters)); EIO counts as done on a
+/// disassociated device when [`allow_disassociate`].
 pub(crate) fn cmd_destroy_counters(counters: Counters) -> Result<()> {
     let c = counters.ctx().channel();
     let h = counters_handle(counters);
     crate::cmd::dm::destroy_counters(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_read_counters`: the counters' values into `values`, with `flags` and the
-/// provider's `link` chain.
+/// `ibv_cmd_read_counters`: the counters' values into `values` (ioctl only:
+/// [`cmd::dm::read_counters`](crate::cmd::dm::read_counters)), with `flags` and the provider's
+/// `link` chain.
 pub(crate) fn cmd_read_counters(
     counters: Counters,
     values: &mut [u64],

@@ -242,7 +242,8 @@ pub(crate) fn gid(ctx: Ctx, port_num: u8, index: c_int, gid: Ptr<ibv_gid>) -> Re
 }
 
 /// `_ibv_query_gid_ex`: one GID table entry (GID, type, net device) into `entry_size` bytes at
-/// `entry` (at least an `ibv_gid_entry`, else EINVAL): the kernel's answer, or sysfs's.
+/// `entry` (at least an `ibv_gid_entry`, else EINVAL): the kernel's answer, or sysfs's on kernels
+/// without the ioctl ([`query_gid_entry`]: ENODATA for an empty slot).
 pub(crate) fn gid_ex(
     ctx: Ctx,
     port_num: u32,
@@ -272,7 +273,8 @@ pub(crate) fn gid_ex(
 }
 
 /// `_ibv_query_gid_table`: every non-empty GID of every port, as entries `entry_size` bytes apart
-/// in `entries` (NULL only with `max_entries` 0, else EINVAL); the count.
+/// in `entries` (NULL only with `max_entries` 0, else EINVAL); the count (EINVAL when more than
+/// `max_entries` exist).
 pub(crate) fn gid_table(
     ctx: Ctx,
     entries: *mut ibv_gid_entry,
@@ -325,8 +327,8 @@ pub(crate) fn pkey_index(ctx: Ctx, port_num: u8, pkey_be: u16) -> Result<c_int> 
     }
 }
 
-/// `ibv_query_gid_type`: the sysfs-style type of GID `index` of `port` (0: IB/RoCE v1, 1: RoCE
-/// v2); an empty slot (ENODATA) reads as v1.
+/// `ibv_query_gid_type`: the sysfs-style type of GID `index` of `port` (0: IB/RoCE v1, 1: RoCE v2);
+/// an empty slot (ENODATA) reads as v1; the failing query's errno otherwise.
 pub(crate) fn gid_type(ctx: Ctx, port: u8, index: u32) -> Result<u32> {
     let mut entry = crate::sys::pod::zeroed::<ibv_gid_entry>();
     let size = size_of::<ibv_gid_entry>();

@@ -31,7 +31,9 @@ pub(crate) fn detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     }
 }
 
-/// `ibv_cmd_attach_mcast`: ATTACH_MCAST for the QP's handle.
+/// `ibv_cmd_attach_mcast`: ATTACH_MCAST
+/// ([`cmd::mcast::attach_mcast`](crate::cmd::mcast::attach_mcast)) for the QP's handle: joins it (a
+/// UD QP) to multicast group `gid`/`lid`.
 pub(crate) fn cmd_attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::Result<()> {
     // SAFETY: a live QP (the handle's contract).
     let h = unsafe { (*qp.raw()).handle };
@@ -39,8 +41,10 @@ pub(crate) fn cmd_attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::R
     crate::cmd::mcast::attach_mcast(c.cmd(), h, &gid.read(), lid)
 }
 
-/// `ibv_cmd_detach_mcast`: DETACH_MCAST for the QP's handle; EIO counts as done on a
-/// disassociated device when allowed.
+/// `ibv_cmd_detach_mcast`: DETACH_MCAST
+/// ([`cmd::mcast::detach_mcast`](crate::cmd::mcast::detach_mcast)) for the QP's handle, which
+/// leaves group `gid`/`lid`; EIO counts as done on a disassociated device when
+/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
 pub(crate) fn cmd_detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::Result<()> {
     // SAFETY: a live QP (the handle's contract).
     let h = unsafe { (*qp.raw()).handle };

@@ -191,8 +191,8 @@ macro_rules! install_op {
 /// - 2 go to a differently named `verbs_context` slot (`create_flow` → `ibv_create_flow`,
 ///   `destroy_flow` → `ibv_destroy_flow`);
 /// - 22 go, untyped, to `context.ops._compat_<op>` (kept only for old binaries);
-/// - 6 of the ops later ABIs added go to their slots in front of the context (`pabi::FRONT_OPS`)
-///   when the context's ABI has them;
+/// - 6 of the ops later ABIs added go to their slots in front of the context
+///   ([`pabi::FRONT_OPS`]) when the context's ABI has them;
 /// - the others stay private: `create_cq_ex`, `free_context`, `import_dm`, `import_mr`,
 ///   `import_pd`, `query_ece`, `query_port`, `query_qp_data_in_order`, `reg_dmabuf_mr`,
 ///   `set_ece`, `unimport_dm`, `unimport_mr`, `unimport_pd` (`create_cq_ex` and `query_port`
@@ -316,9 +316,10 @@ pub(crate) unsafe fn set_ops<const SRC: u32, const PRIVATE: bool>(
 }
 
 /// `verbs_set_ops` of a provider of ABI `ABI`: its table `ops` into the context whose
-/// `verbs_context` starts at `vctx` (NULL arguments are ignored). The C caller's contract: `vctx`
-/// is a context `_verbs_init_and_alloc_context` of this ABI made; `ops` the provider's table of
-/// its ABI.
+/// `verbs_context` starts at `vctx`, each non-NULL op into the context's private table and, per
+/// rdma-core's rules, into its public slot (NULL arguments are ignored). The C caller's contract:
+/// `vctx` is a context `_verbs_init_and_alloc_context` of this ABI made; `ops` the provider's table
+/// of its ABI.
 pub(crate) fn verbs_set_ops<const ABI: u32>(
     vctx: *mut core::ffi::c_void,
     ops: *const core::ffi::c_void,
@@ -342,7 +343,7 @@ pub(crate) fn verbs_set_ops<const ABI: u32>(
 }
 
 /// [`verbs_set_ops`] on a context of `layout`, another layout of its ABI whose tables differ
-/// (`pabi::tables_differ`: it was recorded).
+/// ([`pabi::tables_differ`]: it was recorded).
 #[cold]
 fn set_ops_other(vctx: *mut core::ffi::c_void, layout: u32, ops: *const core::ffi::c_void) {
     let view = crate::verbs::ctxpriv::view34(vctx, layout);

@@ -14,8 +14,8 @@ use crate::abi::verbs::{ibv_pd, ibv_xrcd_init_attr};
 use crate::errno::{Errno, Result};
 use crate::verbs::handle::{Ctx, Pd, Ptr, Xrcd, set};
 
-/// `ibv_alloc_pd`: a new PD from the provider's `alloc_pd`, its `context` set; the provider's
-/// errno when it fails.
+/// `ibv_alloc_pd`: a new PD from the provider's `alloc_pd`, its `context` set; the provider's errno
+/// when it fails, EOPNOTSUPP when the context has no `alloc_pd`.
 #[inline]
 pub(crate) fn alloc(ctx: Ctx) -> Result<*mut ibv_pd> {
     let op = ctx.ops().alloc_pd.ok_or(Errno::EOPNOTSUPP)?;
@@ -40,8 +40,9 @@ pub(crate) fn dealloc(pd: Pd) -> c_int {
     }
 }
 
-/// `ibv_import_pd`: the PD `handle` of another process sharing the command fd, from the
-/// provider's `import_pd`.
+/// `ibv_import_pd`: the PD `handle` of another process sharing this context's command fd (see
+/// `ibv_import_device`), from the provider's `import_pd`; EOPNOTSUPP when the provider cannot
+/// import, else the provider's errno when it fails.
 pub(crate) fn import(ctx: Ctx, handle: u32) -> Result<*mut ibv_pd> {
     let op = ctx.ops().import_pd.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own open context.
@@ -52,7 +53,8 @@ pub(crate) fn import(ctx: Ctx, handle: u32) -> Result<*mut ibv_pd> {
     Ok(pd)
 }
 
-/// `ibv_unimport_pd`: the provider forgets an imported PD.
+/// `ibv_unimport_pd`: the provider forgets an imported PD (its `unimport_pd`, nothing without one)
+/// without destroying the kernel object.
 pub(crate) fn unimport(pd: Pd) {
     if let Some(op) = pd.ops().unimport_pd {
         // SAFETY: the provider's op on its own PD.
@@ -60,8 +62,8 @@ pub(crate) fn unimport(pd: Pd) {
     }
 }
 
-/// `ibv_cmd_alloc_pd`: ALLOC_PD with the provider's request and response; sets the PD's
-/// `handle` and `context`.
+/// `ibv_cmd_alloc_pd`: ALLOC_PD ([`cmd::pd::alloc_pd`](crate::cmd::pd::alloc_pd)) with the
+/// provider's request and response; sets the PD's `handle` and `context`.
 pub(crate) fn cmd_alloc(ctx: Ctx, pd: Ptr<ibv_pd>, req: &mut [u8], resp: &mut [u8]) -> Result<()> {
     let h = crate::cmd::pd::alloc_pd(ctx.channel().cmd(), req, resp)?;
     set!(pd.handle = h);
@@ -69,8 +71,10 @@ pub(crate) fn cmd_alloc(ctx: Ctx, pd: Ptr<ibv_pd>, req: &mut [u8], resp: &mut [u
     Ok(())
 }
 
-/// `ibv_cmd_dealloc_pd`: the PD destroyed by handle; EIO counts as done on a disassociated device
-/// when allowed.
+/// `ibv_cmd_dealloc_pd`: the PD destroyed by handle
+/// ([`cmd::pd::dealloc_pd`](crate::cmd::pd::dealloc_pd)); EBUSY while MRs, AHs, QPs… still use it;
+/// EIO counts as done on a disassociated device when
+/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
 pub(crate) fn cmd_dealloc(pd: Pd) -> Result<()> {
     // SAFETY: a live PD (the handle's contract).
     let h = unsafe { (*pd.raw()).handle };
@@ -78,9 +82,11 @@ pub(crate) fn cmd_dealloc(pd: Pd) -> Result<()> {
     crate::cmd::pd::dealloc_pd(c.cmd(), h, crate::verbs::disassoc::allow_disassociate())
 }
 
-/// `ibv_cmd_open_xrcd`: OPEN_XRCD with the attributes' fd and flags (the mask checked first,
-/// errno untouched: `Err` is returned quietly by the export); sets the XRCD's context, and its
-/// handle when `vxrcd_size` reaches it.
+/// `ibv_cmd_open_xrcd`: OPEN_XRCD ([`cmd::pd::open_xrcd`](crate::cmd::pd::open_xrcd)) with the
+/// attributes' fd and flags, the mask checked first
+/// ([`check_xrcd_mask`](crate::cmd::pd::check_xrcd_mask): errno untouched, the export returns that
+/// `Err` quietly); sets the XRCD's `xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with
+/// `handle` when `vxrcd_size` reaches the handle (else `comp_mask` 0).
 pub(crate) fn cmd_open_xrcd(
     ctx: Ctx,
     xrcd: Ptr<verbs_xrcd>,
@@ -110,8 +116,9 @@ pub(crate) fn cmd_open_xrcd(
     Ok(())
 }
 
-/// `ibv_cmd_close_xrcd`: the XRCD destroyed by handle; EIO counts as done on a disassociated
-/// device when allowed.
+/// `ibv_cmd_close_xrcd`: the XRCD destroyed by handle
+/// ([`cmd::pd::close_xrcd`](crate::cmd::pd::close_xrcd)); EIO counts as done on a disassociated
+/// device when [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
 pub(crate) fn cmd_close_xrcd(xrcd: Xrcd) -> Result<()> {
     let v = xrcd.raw().cast::<verbs_xrcd>();
     // SAFETY: a live XRCD of this library's provider: the `xrcd` member of a `verbs_xrcd`.

@@ -16,8 +16,11 @@ use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::verbs::handle::{Ptr, Qp};
 
-/// `ibv_cmd_post_send`: the send list `wr` (None: empty) through the kernel; on failure
-/// `*bad_wr` (when given) names the WR the kernel named, or the one that could not be taken.
+/// `ibv_cmd_post_send`: the send list `wr` (None: empty) through the kernel (POST_SEND:
+/// [`cmd::post::post_send`](crate::cmd::post::post_send), for providers without a user-space send
+/// queue); on failure `*bad_wr` (when given) names the WR the kernel named (the first one when it
+/// named none), or the one that could not be taken: a negative SGE count, a NULL SGE list or (UD) a
+/// NULL AH is EINVAL before anything is sent.
 pub(crate) fn cmd_post_send(
     qp: Qp,
     wr: Option<Ptr<ibv_send_wr>>,
@@ -33,8 +36,9 @@ pub(crate) fn cmd_post_send(
     unsafe { post_send_on(c.cmd(), qp.raw(), wr, bad_wr) }
 }
 
-/// `ibv_cmd_post_recv`: the receive list `wr` (None: empty) through the kernel; `*bad_wr` as
-/// for [`cmd_post_send`].
+/// `ibv_cmd_post_recv`: the receive list `wr` (None: empty) through the kernel (POST_RECV:
+/// [`cmd::post::post_recv`](crate::cmd::post::post_recv)); `*bad_wr` as for [`cmd_post_send`] (a
+/// negative SGE count or a NULL SGE list is EINVAL before anything is sent).
 pub(crate) fn cmd_post_recv(
     qp: Qp,
     wr: Option<Ptr<ibv_recv_wr>>,

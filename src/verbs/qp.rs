@@ -11,8 +11,9 @@
 //! functions run a command on a given channel (the tests' seam: a fake kernel) and return as the
 //! export does.
 //!
-//! Called by `capi::qp`, the 1.0 twins of `capi::compat_1_0` and `capi::pabi::forms`. Making
-//! QPs (create, open) is `create`.
+//! Called by [`capi::qp`](crate::capi::qp), the 1.0 twins of
+//! [`capi::compat_1_0`](crate::capi::compat_1_0) and `capi::pabi::forms`. Making QPs (create, open)
+//! is `create`.
 use core::ffi::c_int;
 use core::mem::offset_of;
 use core::ptr::null_mut;
@@ -34,16 +35,16 @@ mod create;
 pub(crate) use create::{cmd_create, cmd_create_ex, cmd_open};
 pub use create::{create_qp_ex2_with, create_qp_with, open_qp_with};
 
-/// A context without the op (one this library never initialised: `ctxpriv::DETACHED` has no
-/// ops): EOPNOTSUPP, errno set. Its own cold path: the provider's answer is the verb's, passed on
-/// from a tail call where there is nothing to add (bench rows `create_qp`, `destroy_qp`).
+/// A context without the op (one this library never initialised: `ctxpriv::DETACHED` has no ops):
+/// EOPNOTSUPP, errno set. Its own cold path: the provider's answer is the verb's, passed on from a
+/// tail call where there is nothing to add (bench rows `create_qp`, `destroy_qp`).
 #[cold]
 fn no_op() -> c_int {
     Errno::EOPNOTSUPP.ret_errno()
 }
 
-/// `ibv_create_qp`: the provider's `create_qp`, its answer as it is (NULL with the provider's
-/// errno).
+/// `ibv_create_qp`: the provider's `create_qp`, its answer as it is: a QP in state RESET with the
+/// granted capabilities written back into `attr->cap`, or NULL with the provider's errno.
 #[inline]
 pub(crate) fn create(pd: Pd, attr: Ptr<ibv_qp_init_attr>) -> *mut ibv_qp {
     match pd.ops().create_qp {
@@ -111,8 +112,10 @@ pub(crate) fn destroy(qp: Qp) -> c_int {
     }
 }
 
-/// `ibv_qp_to_qp_ex`: the QP itself when its provider's `verbs_qp` carries VERBS_QP_EX, else
-/// NULL. Within provider ABI 34 `verbs_qp` has two layouts (see [`vqp_is_ex`]).
+/// `ibv_qp_to_qp_ex`: the QP itself (its extended view) when its provider created it with the
+/// extended interface (its `verbs_qp` carries VERBS_QP_EX), else NULL, errno untouched (the QP's
+/// `context` is not looked at). Within provider ABI 34 `verbs_qp` has two layouts (see
+/// [`vqp_is_ex`]).
 pub(crate) fn to_qp_ex(qp: Ptr<ibv_qp>) -> *mut ibv_qp_ex {
     let base = qp.as_ptr().cast::<u8>();
     let at_352 = base
@@ -187,7 +190,8 @@ pub(crate) fn set_ece(qp: Qp, ece: Ptr<ibv_ece>) -> c_int {
     }
 }
 
-/// `ibv_query_ece`: the provider's status.
+/// `ibv_query_ece`: the provider's status (EOPNOTSUPP, errno untouched, from a provider without
+/// ECE).
 pub(crate) fn query_ece(qp: Qp, ece: Ptr<ibv_ece>) -> c_int {
     match qp.ops().query_ece {
         // SAFETY: the provider's op on its own QP and the caller's record.
@@ -206,9 +210,9 @@ fn mask_below_rate_limit(attr_mask: c_int) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_query_qp`: QUERY_QP; `attr` filled, and in `init` the capabilities and
-/// `sq_sig_all` from the kernel, the rest from the QP. The mask is refused first (before the
-/// QP's context is looked at), quietly.
+/// `ibv_cmd_query_qp`: QUERY_QP; `attr` filled, and in `init` the capabilities and `sq_sig_all`
+/// from the kernel, the user context, CQs, SRQ and type from the QP. A mask from IBV_QP_RATE_LIMIT
+/// up is refused first ([`mask_below_rate_limit`], before the QP's context is looked at), quietly.
 pub(crate) fn cmd_query(
     qp: Qp,
     attr: Ptr<ibv_qp_attr>,
@@ -278,8 +282,9 @@ pub unsafe fn query_qp_with(
     unsafe { query_qp_on(c, qp, attr, attr_mask, init, req) }.ret_errno()
 }
 
-/// `ibv_cmd_modify_qp`: MODIFY_QP with the masked attributes; the mask is refused first (before
-/// the QP's context is looked at), quietly. `qp->state` is `ibv_modify_qp`'s to update.
+/// `ibv_cmd_modify_qp`: MODIFY_QP with the masked attributes in the provider's request; a mask from
+/// IBV_QP_RATE_LIMIT up is refused first ([`mask_below_rate_limit`], before the QP's context is
+/// looked at), quietly. `qp->state` is `ibv_modify_qp`'s to update.
 #[inline]
 pub(crate) fn cmd_modify(
     qp: Qp,
@@ -327,8 +332,8 @@ pub unsafe fn modify_qp_with(
     unsafe { modify_qp_on(c, qp, attr, attr_mask, req) }.ret_errno()
 }
 
-/// `ibv_cmd_modify_qp_ex`: the extended MODIFY_QP; IBV_QP_RATE_LIMIT needs a request with room
-/// for `rate_limit` (else EINVAL, quietly, as rdma-core).
+/// `ibv_cmd_modify_qp_ex`: the extended MODIFY_QP (any mask); IBV_QP_RATE_LIMIT needs a request
+/// with room for `rate_limit` (else EINVAL, quietly, as rdma-core).
 pub(crate) fn cmd_modify_ex(
     qp: Qp,
     attr: Ptr<ibv_qp_attr>,
@@ -381,8 +386,11 @@ pub unsafe fn modify_qp_ex_with(
     unsafe { modify_qp_ex_on(c, qp, attr, attr_mask, req, resp) }.ret_errno()
 }
 
-/// `ibv_cmd_destroy_qp`: QP_DESTROY, then the wait (under the QP's event lock) until every
-/// async event the kernel reported for it was acknowledged; a forgiven EIO does not wait.
+/// `ibv_cmd_destroy_qp`: QP_DESTROY (ioctl, else the write command:
+/// [`cmd::qp::destroy_qp`](crate::cmd::qp::destroy_qp)), then the wait (under the QP's event lock,
+/// `qp->mutex`/`qp->cond`) until every async event the kernel reported for it was acknowledged
+/// (`events_completed` reaching the kernel's `events_reported`); an EIO on a disassociated device
+/// forgiven by [`allow_disassociate`] counts as success and does not wait.
 pub(crate) fn cmd_destroy(qp: Qp) -> Result<()> {
     let c = qp.ctx().channel();
     // SAFETY: a live QP whose event lock was initialised when it was created (`Qp`).

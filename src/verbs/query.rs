@@ -36,7 +36,10 @@ pub(crate) fn device(ctx: Ctx, attr: Ptr<ibv_device_attr>) -> Result<c_int> {
     })
 }
 
-/// `ibv_query_port` (the exported, compat-layout one) on typed arguments.
+/// `ibv_query_port` (the exported, compat-layout one: the symbol behind verbs.h's inline
+/// `ibv_query_port` for contexts without the `query_port` slot, and for old binaries) on typed
+/// arguments: fills the pre-`port_cap_flags2` attribute layout ([`COMPAT_PORT_ATTR_SIZE`] bytes);
+/// 0, or the positive errno.
 #[inline]
 pub(crate) fn port_compat(ctx: Ctx, port_num: u8, attr: Ptr<_compat_ibv_port_attr>) -> c_int {
     // SAFETY: an open context and the caller's compat-sized attribute (the handles' contract).
@@ -131,7 +134,9 @@ pub(crate) unsafe extern "C" fn lib_query_port(
     unsafe { q(context, port_num, port_attr) }
 }
 
-/// `ibv_cmd_query_port_speed`: QUERY_PORT_SPEED (ioctl only): the port's speed.
+/// `ibv_cmd_query_port_speed`: QUERY_PORT_SPEED (ioctl only:
+/// [`cmd::device::query_port_speed`](crate::cmd::device::query_port_speed); rdma-core v62 on): the
+/// port's speed (which the export stores in `*speed`); EOPNOTSUPP from a kernel without the method.
 pub(crate) fn cmd_port_speed(
     ctx: crate::verbs::handle::Ctx,
     port_num: u32,

@@ -26,7 +26,8 @@ use crate::verbs::events::{destroy_and_wait, init_lock};
 use crate::verbs::handle::{Pd, Ptr, Srq, get, place, set};
 
 /// `ibv_create_srq`: the provider's `create_srq`, then the new SRQ's context, user context, PD,
-/// event count and event lock. The provider's NULL (and errno) passes through.
+/// event count and event lock; the granted sizes are in `srq_init_attr->attr`. The provider's NULL
+/// (and errno) passes through.
 pub(crate) fn create(pd: Pd, attr: Ptr<ibv_srq_init_attr>) -> Result<*mut ibv_srq> {
     let op = pd.ops().create_srq.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own PD and the caller's attributes.
@@ -43,7 +44,8 @@ pub(crate) fn create(pd: Pd, attr: Ptr<ibv_srq_init_attr>) -> Result<*mut ibv_sr
     Ok(srq)
 }
 
-/// `ibv_modify_srq`: the provider's `modify_srq` status.
+/// `ibv_modify_srq`: the provider's `modify_srq` status (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms
+/// the limit event).
 pub(crate) fn modify(srq: Srq, attr: Ptr<ibv_srq_attr>, mask: c_int) -> Result<c_int> {
     let op = srq.ops().modify_srq.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own SRQ and the caller's attributes.
@@ -57,7 +59,8 @@ pub(crate) fn query(srq: Srq, attr: Ptr<ibv_srq_attr>) -> Result<c_int> {
     Ok(unsafe { op(srq.raw(), attr.as_ptr()) })
 }
 
-/// `ibv_destroy_srq`: the provider's `destroy_srq` status.
+/// `ibv_destroy_srq`: the provider's `destroy_srq` status (it waits for the SRQ's async events to
+/// be acknowledged).
 pub(crate) fn destroy(srq: Srq) -> Result<c_int> {
     let op = srq.ops().destroy_srq.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own SRQ.
@@ -131,9 +134,10 @@ fn icmd_create(
     Ok(())
 }
 
-/// `ibv_cmd_create_srq`: a basic SRQ on `pd` (SRQ_CREATE with the provider's driver data, else
-/// the write command); sets the SRQ's PD, context, event lock and handle, and the granted
-/// `max_wr`/`max_sge` in `attr->attr`.
+/// `ibv_cmd_create_srq`: a basic SRQ on `pd` (SRQ_CREATE with the provider's driver data, else the
+/// write command of the kernel's ABI: [`cmd::srq::create_srq`](crate::cmd::srq::create_srq)); sets
+/// the SRQ's PD, context, event lock and handle, and the granted `max_wr`/`max_sge` in
+/// `attr->attr`.
 pub(crate) fn cmd_create(
     pd: Pd,
     srq: Ptr<ibv_srq>,
@@ -181,9 +185,11 @@ fn pd_of(a: &ibv_srq_init_attr_ex) -> Result<Pd> {
     unsafe { Pd::from_raw(a.pd) }
 }
 
-/// `ibv_cmd_create_srq_ex`: a basic, XRC or tag-matching SRQ on `attr_ex->pd` (see [`pd_of`];
-/// XRC needs XRCD and CQ, TM needs CQ, TM and tags): as [`cmd_create`], plus the `verbs_srq`
-/// fields.
+/// `ibv_cmd_create_srq_ex`: a basic, XRC or tag-matching SRQ on `attr_ex->pd` (see [`pd_of`]; XRC
+/// needs XRCD and CQ, TM needs CQ, TM and tags; the command:
+/// [`cmd::srq::create_srq_ex`](crate::cmd::srq::create_srq_ex)): as [`cmd_create`], plus the
+/// `verbs_srq` type, XRC number and domain, and CQ (set on the write fallback for a basic SRQ too,
+/// where rdma-core sets them only on its other paths).
 pub(crate) fn cmd_create_ex(
     srq: Ptr<verbs_srq>,
     attr_ex: Ptr<ibv_srq_init_attr_ex>,
@@ -212,8 +218,9 @@ fn create_ex_on(
     })
 }
 
-/// `ibv_cmd_modify_srq`: MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's
-/// request; the older layout on a kernel of uverbs ABI 3).
+/// `ibv_cmd_modify_srq`: MODIFY_SRQ ([`cmd::srq::modify_srq`](crate::cmd::srq::modify_srq):
+/// `max_wr` and `srq_limit` with the mask, in the provider's request; the older layout on a kernel
+/// of uverbs ABI 3).
 pub(crate) fn cmd_modify(
     srq: Srq,
     attr: Ptr<ibv_srq_attr>,
@@ -227,7 +234,8 @@ pub(crate) fn cmd_modify(
     crate::cmd::srq::modify_srq(c.cmd(), h, mask, a.max_wr, a.srq_limit, req)
 }
 
-/// `ibv_cmd_query_srq`: QUERY_SRQ into `attr` (`max_wr`, `max_sge`, `srq_limit`).
+/// `ibv_cmd_query_srq`: QUERY_SRQ ([`cmd::srq::query_srq`](crate::cmd::srq::query_srq)) into `attr`
+/// (`max_wr`, `max_sge`, `srq_limit`).
 pub(crate) fn cmd_query(srq: Srq, attr: Ptr<ibv_srq_attr>, req: &mut [u8]) -> Result<()> {
     query_on(srq.ctx().channel().cmd(), srq.into(), attr, req)
 }
@@ -250,9 +258,11 @@ fn query_on(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_srq`: SRQ_DESTROY, then wait, under the SRQ's event lock, until its
-/// acknowledged events reach the kernel's `events_reported` (no wait after an error, or after a
-/// forgiven EIO on a disassociated device).
+/// `ibv_cmd_destroy_srq`: SRQ_DESTROY ([`cmd::srq::destroy_srq`](crate::cmd::srq::destroy_srq)),
+/// then wait, under the SRQ's event lock (`srq->mutex`/`srq->cond`), until its acknowledged events
+/// (`srq->events_completed`) reach the kernel's `events_reported` (no wait after an error, or after
+/// an EIO on a disassociated device forgiven by
+/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_destroy(srq: Srq) -> Result<()> {
     destroy_on(srq.ctx().channel().cmd(), srq.into())
 }
@@ -273,9 +283,10 @@ fn destroy_on(c: crate::cmd::Ctx<'_>, srq: Ptr<ibv_srq>) -> Result<()> {
     unsafe { destroy_and_wait(destroyed, m, cv, reached) }
 }
 
-/// `ibv_cmd_post_srq_recv`: the receive work request list posted through the kernel
-/// (POST_SRQ_RECV); on failure `*bad_wr` (when given) is the WR the kernel named, or the one that
-/// could not be taken (a negative SGE count or a NULL SGE list: EINVAL before anything is sent).
+/// `ibv_cmd_post_srq_recv`: the receive work request list posted through the kernel (POST_SRQ_RECV:
+/// [`cmd::post::post_srq_recv`](crate::cmd::post::post_srq_recv)); on failure `*bad_wr` (when
+/// given) is the WR the kernel named, or the one that could not be taken (a negative SGE count or a
+/// NULL SGE list: EINVAL before anything is sent).
 pub(crate) fn cmd_post_recv(
     srq: Srq,
     wr: Option<Ptr<ibv_recv_wr>>,

@@ -26,10 +26,11 @@ use crate::errno::{Errno, Result};
 use crate::verbs::events::destroy_and_wait;
 use crate::verbs::handle::{Ctx, Ptr, RwqIndTable, Wq, get, place, set};
 
-/// `ibv_cmd_create_wq`: a work queue (WQ_CREATE with the provider's driver data, else the
-/// extended write command): comp_mask bits from IBV_WQ_INIT_ATTR_RESERVED up are EINVAL before
-/// anything is touched; sets the WQ's context, CQ, PD and type (EINVAL then without a PD or CQ),
-/// and on success its handle and number, and the granted `max_wr`/`max_sge` in `attr`.
+/// `ibv_cmd_create_wq`: a work queue (WQ_CREATE with the provider's driver data, else the extended
+/// write command: [`cmd::wq::create_wq`](crate::cmd::wq::create_wq)): comp_mask bits from
+/// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL before anything is touched; sets the WQ's context, CQ,
+/// PD and type (EINVAL then without a PD or CQ), and on success its handle and number, and the
+/// granted `max_wr`/`max_sge` in `attr`. Unknown create flags are EOPNOTSUPP.
 pub(crate) fn cmd_create(
     ctx: Ctx,
     attr: Ptr<ibv_wq_init_attr>,
@@ -104,9 +105,9 @@ fn check_modify(a: &ibv_wq_attr) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_modify_wq`: extended MODIFY_WQ (the provider's request, its core zeroed first), the
-/// attributes checked before the WQ is looked at ([`check_modify`]); on success with
-/// IBV_WQ_ATTR_STATE the WQ's `state` follows.
+/// `ibv_cmd_modify_wq`: extended MODIFY_WQ ([`cmd::wq::modify_wq`](crate::cmd::wq::modify_wq): the
+/// provider's request, its core zeroed first), the attributes checked before the WQ is looked at
+/// ([`check_modify`]); on success with IBV_WQ_ATTR_STATE the WQ's `state` follows.
 pub(crate) fn cmd_modify(wq: Wq, attr: Ptr<ibv_wq_attr>, req: &mut [u8]) -> Result<()> {
     // rdma-core checks the attributes before it looks at the WQ's context.
     check_modify(&attr.read())?;
@@ -131,9 +132,11 @@ fn modify_on(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_wq`: WQ_DESTROY, then wait, under the WQ's event lock, until its
-/// acknowledged events reach the kernel's `events_reported` (no wait after an error, or after a
-/// forgiven EIO on a disassociated device).
+/// `ibv_cmd_destroy_wq`: WQ_DESTROY (ioctl, else the extended write command:
+/// [`cmd::wq::destroy_wq`](crate::cmd::wq::destroy_wq)), then wait, under the WQ's event lock
+/// (`wq->mutex`/`wq->cond`), until its acknowledged events (`wq->events_completed`) reach the
+/// kernel's `events_reported` (no wait after an error, or after an EIO on a disassociated device
+/// forgiven by [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_destroy(wq: Wq) -> Result<()> {
     destroy_on(wq.ctx().channel().cmd(), wq.into())
 }
@@ -154,11 +157,13 @@ fn destroy_on(c: crate::cmd::Ctx<'_>, wq: Ptr<ibv_wq>) -> Result<()> {
     unsafe { destroy_and_wait(destroyed, m, cv, reached) }
 }
 
-/// `ibv_cmd_create_rwq_ind_table`: an RSS indirection table over the `1 << log_ind_tbl_size`
-/// WQs of `attr->ind_tbl` (extended CREATE_RWQ_IND_TBL); sets the table's handle, number and
-/// context. comp_mask bits from IBV_CREATE_IND_TABLE_RESERVED up are EINVAL with errno left alone
-/// (as rdma-core). Divergence: a NULL table or WQ is EINVAL; so is a log size above the
-/// kernel's maximum, without reading the table (rdma-core reads it, then the kernel refuses).
+/// `ibv_cmd_create_rwq_ind_table`: an RSS indirection table over the `1 << log_ind_tbl_size` WQs of
+/// `attr->ind_tbl` (extended CREATE_RWQ_IND_TBL:
+/// [`cmd::wq::create_rwq_ind_table`](crate::cmd::wq::create_rwq_ind_table)); sets the table's
+/// handle, number and context. comp_mask bits from IBV_CREATE_IND_TABLE_RESERVED up are EINVAL with
+/// errno left alone (as rdma-core); a response shorter than the core one is EINVAL. Divergence: a
+/// NULL table or WQ is EINVAL; so is a log size above the kernel's maximum, without reading the
+/// table (rdma-core reads it, then the kernel refuses).
 pub(crate) fn cmd_create_rwq_ind_table(
     ctx: Ctx,
     attr: Ptr<ibv_rwq_ind_table_init_attr>,
@@ -206,8 +211,10 @@ fn create_rwq_ind_table_on(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_rwq_ind_table`: RWQ_IND_TBL_DESTROY (ioctl, else the extended write
-/// command); a forgiven EIO (disassociated device) is success.
+/// `ibv_cmd_destroy_rwq_ind_table`: RWQ_IND_TBL_DESTROY (ioctl, else the extended write command:
+/// [`cmd::wq::destroy_rwq_ind_table`](crate::cmd::wq::destroy_rwq_ind_table)); an EIO on a
+/// disassociated device forgiven by
+/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate) is success.
 pub(crate) fn cmd_destroy_rwq_ind_table(table: RwqIndTable) -> Result<()> {
     // SAFETY: a live table (the handle's contract).
     let h = unsafe { (*table.raw()).ind_tbl_handle } as u32;

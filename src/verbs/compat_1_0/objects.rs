@@ -49,7 +49,7 @@ fn wrap<W, R>(
     }
 }
 
-/// `ibv_alloc_pd@IBVERBS_1.0`: `ibv_alloc_pd` on the real context, wrapped.
+/// `ibv_alloc_pd@IBVERBS_1.0`: [`pd::alloc`] on the real context, wrapped.
 pub(crate) fn alloc_pd(context: Ctx10) -> Result<*mut ibv_pd_1_0> {
     wrap(
         || pd::alloc(context.real()),
@@ -61,13 +61,13 @@ pub(crate) fn alloc_pd(context: Ctx10) -> Result<*mut ibv_pd_1_0> {
     )
 }
 
-/// `ibv_dealloc_pd@IBVERBS_1.0`: `ibv_dealloc_pd`'s status; the wrapper freed on success.
+/// `ibv_dealloc_pd@IBVERBS_1.0`: [`pd::dealloc`]'s status; the wrapper freed on success.
 pub(crate) fn dealloc_pd(pd: Pd10) -> c_int {
     destroyed(pd, pd::dealloc(pd.real()))
 }
 
-/// `ibv_reg_mr@IBVERBS_1.0`: `ibv_reg_mr` on the real PD, wrapped with its context, PD, handle
-/// and keys.
+/// `ibv_reg_mr@IBVERBS_1.0`: [`mr::reg`] on the real PD, wrapped with its context, PD, handle and
+/// keys.
 pub(crate) fn reg_mr(
     pd: Pd10,
     addr: *mut c_void,
@@ -88,12 +88,12 @@ pub(crate) fn reg_mr(
     )
 }
 
-/// `ibv_dereg_mr@IBVERBS_1.0`: `ibv_dereg_mr`'s status; the wrapper freed on success.
+/// `ibv_dereg_mr@IBVERBS_1.0`: [`mr::dereg`]'s status; the wrapper freed on success.
 pub(crate) fn dereg_mr(mr: Mr10) -> c_int {
     destroyed(mr, mr::dereg(mr.real()))
 }
 
-/// `ibv_create_cq@IBVERBS_1.0`: `ibv_create_cq` on the real context, wrapped; the wrapper keeps
+/// `ibv_create_cq@IBVERBS_1.0`: [`cq::create`] on the real context, wrapped; the wrapper keeps
 /// `cq_context` and the `cqe` asked for (as rdma-core), the real CQ's `cq_context` becomes the
 /// wrapper.
 pub(crate) fn create_cq(
@@ -116,18 +116,18 @@ pub(crate) fn create_cq(
     )
 }
 
-/// `ibv_resize_cq@IBVERBS_1.0`: `ibv_resize_cq` on the real CQ. The wrapper's `cqe` is left
-/// alone (as rdma-core).
+/// `ibv_resize_cq@IBVERBS_1.0`: [`cq::resize`] on the real CQ. The wrapper's `cqe` is left alone
+/// (as rdma-core).
 pub(crate) fn resize_cq(cq: Cq10, cqe: c_int) -> Result<c_int> {
     cq::resize(cq.real(), cqe)
 }
 
-/// `ibv_destroy_cq@IBVERBS_1.0`: `ibv_destroy_cq`'s status; the wrapper freed on success.
+/// `ibv_destroy_cq@IBVERBS_1.0`: [`cq::destroy`]'s status; the wrapper freed on success.
 pub(crate) fn destroy_cq(cq: Cq10) -> Result<c_int> {
     cq::destroy(cq.real()).map(|s| destroyed(cq, s))
 }
 
-/// `ibv_get_cq_event@IBVERBS_1.0`: `ibv_get_cq_event`; the CQ handed back is the real CQ's
+/// `ibv_get_cq_event@IBVERBS_1.0`: [`events::get_cq_event`]; the CQ handed back is the real CQ's
 /// wrapper (its `cq_context`) and `*cq_context` the wrapper's.
 pub(crate) fn get_cq_event(
     channel: Ptr<ibv_comp_channel>,
@@ -143,7 +143,7 @@ pub(crate) fn get_cq_event(
     Ok(0)
 }
 
-/// `ibv_ack_cq_events@IBVERBS_1.0`: `ibv_ack_cq_events` on the real CQ (none for a wrapper
+/// `ibv_ack_cq_events@IBVERBS_1.0`: [`events::ack_cq_events`] on the real CQ (none for a wrapper
 /// without one, as the 1.1 export ignores NULL).
 pub(crate) fn ack_cq_events(cq: Ptr<ibv_cq_1_0>, nevents: c_uint) {
     // SAFETY: a 1.0 CQ of this library (the C contract).
@@ -154,7 +154,7 @@ pub(crate) fn ack_cq_events(cq: Ptr<ibv_cq_1_0>, nevents: c_uint) {
     }
 }
 
-/// `ibv_create_srq@IBVERBS_1.0`: `ibv_create_srq` on the real PD, wrapped; the real SRQ's
+/// `ibv_create_srq@IBVERBS_1.0`: [`srq::create`] on the real PD, wrapped; the real SRQ's
 /// `srq_context` becomes the wrapper.
 pub(crate) fn create_srq(pd: Pd10, attr: Ptr<ibv_srq_init_attr>) -> Result<*mut ibv_srq_1_0> {
     wrap(
@@ -170,17 +170,17 @@ pub(crate) fn create_srq(pd: Pd10, attr: Ptr<ibv_srq_init_attr>) -> Result<*mut 
     )
 }
 
-/// `ibv_modify_srq@IBVERBS_1.0`: `ibv_modify_srq` on the real SRQ.
+/// `ibv_modify_srq@IBVERBS_1.0`: [`srq::modify`] on the real SRQ.
 pub(crate) fn modify_srq(srq: Srq10, attr: Ptr<ibv_srq_attr>, mask: c_int) -> Result<c_int> {
     srq::modify(srq.real(), attr, mask)
 }
 
-/// `ibv_query_srq@IBVERBS_1.0`: `ibv_query_srq` on the real SRQ.
+/// `ibv_query_srq@IBVERBS_1.0`: [`srq::query`] on the real SRQ.
 pub(crate) fn query_srq(srq: Srq10, attr: Ptr<ibv_srq_attr>) -> Result<c_int> {
     srq::query(srq.real(), attr)
 }
 
-/// `ibv_destroy_srq@IBVERBS_1.0`: `ibv_destroy_srq`'s status; the wrapper freed on success.
+/// `ibv_destroy_srq@IBVERBS_1.0`: [`srq::destroy`]'s status; the wrapper freed on success.
 pub(crate) fn destroy_srq(srq: Srq10) -> Result<c_int> {
     srq::destroy(srq.real()).map(|s| destroyed(srq, s))
 }
@@ -193,9 +193,9 @@ fn mirror_state(qp: Qp10) {
     unsafe { (*qp.raw()).state = s };
 }
 
-/// `ibv_create_qp@IBVERBS_1.0`: `ibv_create_qp` on the real PD with the CQs and SRQ unwrapped;
-/// the granted capabilities are written back to `attr.cap` and the real QP's `qp_context`
-/// becomes the wrapper. A NULL CQ or SRQ is passed on as NULL (the 1.1 function decides).
+/// `ibv_create_qp@IBVERBS_1.0`: [`qp::create`] on the real PD with the CQs and SRQ unwrapped; the
+/// granted capabilities are written back to `attr.cap` and the real QP's `qp_context` becomes the
+/// wrapper. A NULL CQ or SRQ is passed on as NULL (the 1.1 function decides).
 pub(crate) fn create_qp(pd: Pd10, attr: Ptr<ibv_qp_init_attr_1_0>) -> Result<*mut ibv_qp_1_0> {
     let a = attr.read();
     let mut ra = ibv_qp_init_attr {
@@ -232,9 +232,9 @@ pub(crate) fn create_qp(pd: Pd10, attr: Ptr<ibv_qp_init_attr_1_0>) -> Result<*mu
     )
 }
 
-/// `ibv_query_qp@IBVERBS_1.0`: `ibv_query_qp` on the real QP; `init_attr` gets the 1.0 wrappers
-/// of its CQs and SRQ (NULL for none: Divergence, rdma-core crashes on a QP without an SRQ) and
-/// the wrapper's `state` follows the real QP's. 0, or the 1.1 function's status.
+/// `ibv_query_qp@IBVERBS_1.0`: [`qp::query`] on the real QP; `init_attr` gets the 1.0 wrappers of
+/// its CQs and SRQ (NULL for none: Divergence, rdma-core crashes on a QP without an SRQ) and the
+/// wrapper's `state` follows the real QP's. 0, or the 1.1 function's status.
 pub(crate) fn query_qp(
     qp: Qp10,
     attr: Ptr<ibv_qp_attr>,
@@ -267,7 +267,7 @@ pub(crate) fn query_qp(
     0
 }
 
-/// `ibv_modify_qp@IBVERBS_1.0`: `ibv_modify_qp` on the real QP; on success the wrapper's `state`
+/// `ibv_modify_qp@IBVERBS_1.0`: [`qp::modify`] on the real QP; on success the wrapper's `state`
 /// follows the real QP's (Divergence: rdma-core never sets it).
 pub(crate) fn modify_qp(qp: Qp10, attr: Ptr<ibv_qp_attr>, mask: c_int) -> c_int {
     let ret = qp::modify(qp.real(), attr, mask);
@@ -277,12 +277,12 @@ pub(crate) fn modify_qp(qp: Qp10, attr: Ptr<ibv_qp_attr>, mask: c_int) -> c_int 
     ret
 }
 
-/// `ibv_destroy_qp@IBVERBS_1.0`: `ibv_destroy_qp`'s status; the wrapper freed on success.
+/// `ibv_destroy_qp@IBVERBS_1.0`: [`qp::destroy`]'s status; the wrapper freed on success.
 pub(crate) fn destroy_qp(qp: Qp10) -> c_int {
     destroyed(qp, qp::destroy(qp.real()))
 }
 
-/// `ibv_create_ah@IBVERBS_1.0`: `ibv_create_ah` on the real PD, wrapped.
+/// `ibv_create_ah@IBVERBS_1.0`: [`ah::create`] on the real PD, wrapped.
 pub(crate) fn create_ah(pd: Pd10, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah_1_0> {
     wrap(
         || ah::create(pd.real(), attr),
@@ -295,17 +295,17 @@ pub(crate) fn create_ah(pd: Pd10, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah_
     )
 }
 
-/// `ibv_destroy_ah@IBVERBS_1.0`: `ibv_destroy_ah`'s status; the wrapper freed on success.
+/// `ibv_destroy_ah@IBVERBS_1.0`: [`ah::destroy`]'s status; the wrapper freed on success.
 pub(crate) fn destroy_ah(ah: Ah10) -> c_int {
     destroyed(ah, ah::destroy(ah.real()))
 }
 
-/// `ibv_attach_mcast@IBVERBS_1.0`: `ibv_attach_mcast` on the real QP.
+/// `ibv_attach_mcast@IBVERBS_1.0`: [`mcast::attach`] on the real QP.
 pub(crate) fn attach_mcast(qp: Qp10, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     mcast::attach(qp.real(), gid, lid)
 }
 
-/// `ibv_detach_mcast@IBVERBS_1.0`: `ibv_detach_mcast` on the real QP.
+/// `ibv_detach_mcast@IBVERBS_1.0`: [`mcast::detach`] on the real QP.
 pub(crate) fn detach_mcast(qp: Qp10, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     mcast::detach(qp.real(), gid, lid)
 }

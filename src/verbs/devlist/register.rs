@@ -21,17 +21,17 @@ use crate::provider::matcher::{
 use crate::provider::registry::REGISTRY;
 use crate::sys::sync::Mutex;
 
-/// The `verbs_device_ops` tables whose layout is not the oldest ABI's own: registered through
-/// the entry point of a later provider ABI, or a provider of ABI 34 built by rdma-core v34, v35
-/// or v54-v56 (`pabi::OTHER_LAYOUTS`), with that ABI and its layout.
+/// The `verbs_device_ops` tables whose layout is not the oldest ABI's own: registered through the
+/// entry point of a later provider ABI, or a provider of ABI 34 built by rdma-core v34, v35 or
+/// v54-v56 ([`pabi::OTHER_LAYOUTS`]), with that ABI and its layout.
 static NEWER_DRIVERS: Mutex<Vec<(usize, u32, u32)>> = Mutex::new(Vec::new());
 /// Whether [`NEWER_DRIVERS`] holds any table (set under its lock after the push, never cleared).
 pub(super) static ANY_NEWER: AtomicBool = AtomicBool::new(false);
 
-/// The layout (`pabi::LAYOUTS`) of the driver whose ops table is `ops`: the ABI of the
-/// `verbs_register_driver_<N>` it registered through, or the other layout of that ABI its
-/// provider was built with ([`provider::release`](crate::provider::release)). It decides the layout
-/// of the `verbs_context` its `alloc_context`/`import_context` return.
+/// The layout ([`pabi::LAYOUTS`]) of the driver whose ops table is `ops`: the ABI of the
+/// `verbs_register_driver_<N>` it registered through, or the other layout of that ABI its provider
+/// was built with ([`provider::release`](crate::provider::release)). It decides the layout of the
+/// `verbs_context` its `alloc_context`/`import_context` return.
 pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
     // Without such providers (the usual case) there is nothing to look up: no lock per open.
     if !ANY_NEWER.load(Ordering::Acquire) {
@@ -43,10 +43,13 @@ pub(crate) fn ops_abi(ops: *const verbs_device_ops) -> u32 {
         .map_or(pabi::OLDEST, |&(_, _, layout)| layout)
 }
 
-/// `verbs_register_driver_<N>` (provider ABI `provider_abi`): record a provider's ops. Only the
-/// pointer is kept now (it is the provider's identity from here on); the table is read by
-/// [`read_match`] when a device is first matched, as rdma-core reads it only then. A provider of
-/// an ABI with several layouts (34, 59) has its layout told here (`ctxlayout::of_provider`).
+/// `verbs_register_driver_<N>` (provider ABI `provider_abi`), called by a provider's ELF
+/// constructor from inside our dlopen (or at program start for a provider linked into the program):
+/// record a provider's ops (NULL is ignored) and its ABI, for device matching. Only the pointer is
+/// kept now (it is the provider's identity from here on); the table is read by [`read_match`] when
+/// a device is first matched, as rdma-core reads it only then. A provider of an ABI with several
+/// layouts (34, 59) has its layout told here
+/// ([`ctxlayout::of_provider`](crate::verbs::ctxlayout::of_provider)).
 ///
 /// The C caller's contract: `ops` is NULL or points to a provider's static `verbs_device_ops`
 /// (it lives as long as the process).

@@ -56,8 +56,9 @@ pub(super) fn attr_from_buf(pd: Pd, a: &mut ibv_mr_init_attr) -> Result<()> {
 static BUFS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("ibv_buf");
 
 /// `ibv_alloc_buf`: the provider's `alloc_buf` (ABI 65), else rdma-core's default: `size` bytes of
-/// page-aligned memory and a handle of ours (malloc'd, as rdma-core's: a provider's `free_buf`
-/// may be handed it) in `*buf`.
+/// page-aligned memory and a handle of ours (malloc'd, as rdma-core's: a provider's `free_buf` may
+/// be handed it) in `*buf`, for [`reg_buf`](super::reg_buf) and [`free_buf`]. ENOMEM when there is
+/// no memory.
 pub(crate) fn alloc_buf(pd: Pd, size: usize, buf: Ptr<*mut ibv_buf>) -> Result<*mut c_void> {
     if let Some(f) = pd.ops().alloc_buf {
         // SAFETY: the provider's op on its own PD; on success it stored its handle into `*buf`.
@@ -88,8 +89,9 @@ pub(crate) fn alloc_buf(pd: Pd, size: usize, buf: Ptr<*mut ibv_buf>) -> Result<*
     Ok(p)
 }
 
-/// `ibv_free_buf`: a buffer [`alloc_buf`] handed out (others are ignored: rdma-core would free
-/// them) and its handle, by the provider's `free_buf` where its `alloc_buf` made it.
+/// `ibv_free_buf`: a buffer [`alloc_buf`] handed out (others, NULL among them, are ignored:
+/// rdma-core would free them) and its handle, by the provider's `free_buf` where its `alloc_buf`
+/// made it. Its MRs are to be deregistered first.
 pub(crate) fn free_buf(buf: Ptr<ibv_buf>) {
     let b = buf.as_ptr();
     if !BUFS.take(b) {

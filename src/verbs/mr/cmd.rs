@@ -56,8 +56,9 @@ pub(crate) fn store(vmr: Ptr<verbs_mr>, s: MrStore) {
     v.mr_type = CEnum::new(s.mr_type);
 }
 
-/// `ibv_cmd_reg_mr`: REG_MR with the provider's request and response (the implicit ODP MR with an
-/// address is EINVAL, nothing sent); stores the handle, keys, context, type MR and `access`.
+/// `ibv_cmd_reg_mr`: REG_MR ([`cmd::mr::reg_mr`](crate::cmd::mr::reg_mr)) with the provider's
+/// request and response (the implicit ODP MR with an address is EINVAL, nothing sent); stores the
+/// handle, keys, context, type MR and `access` (the public verb sets pd, addr and length).
 #[inline(always)] // the `ibv_reg_mr` rows of `make bench-vm` (rxe's reg_mr calls the export)
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn reg(
@@ -121,9 +122,10 @@ unsafe fn dmabuf_chain_of(layout: u32, driver: *mut ibv_command_buffer) -> Chain
     }
 }
 
-/// `ibv_cmd_reg_dmabuf_mr` of every provider ABI: REG_DMABUF_MR with the provider's `driver`
-/// chain (none for the ABI-34 form); stores the handle, keys, context, pd, `addr = offset`,
-/// length and type DMABUF_MR.
+/// `ibv_cmd_reg_dmabuf_mr` of every provider ABI: REG_DMABUF_MR
+/// ([`cmd::mr::reg_dmabuf_mr`](crate::cmd::mr::reg_dmabuf_mr)) with the provider's `driver` chain
+/// (none for the ABI-34 form); stores the handle, keys, context, pd, `addr = offset`, length and
+/// type DMABUF_MR.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn reg_dmabuf(
     pd: Pd,
@@ -152,9 +154,10 @@ pub(crate) fn reg_dmabuf(
     Ok(())
 }
 
-/// `ibv_cmd_rereg_mr`: REREG_MR with the provider's request and response (`pd` sent only with
-/// CHANGE_PD, which needs one: EINVAL); stores the new keys, and with CHANGE_PD the new PD's
-/// context.
+/// `ibv_cmd_rereg_mr`: REREG_MR ([`cmd::mr::rereg_mr`](crate::cmd::mr::rereg_mr)) with the
+/// provider's request and response (`pd` sent only with CHANGE_PD, which needs one: EINVAL); stores
+/// the new keys, and with CHANGE_PD the new PD's context (the public verb updates pd, addr and
+/// length).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn rereg(
     vmr: VerbsMr,
@@ -199,8 +202,9 @@ pub(crate) fn rereg(
     Ok(())
 }
 
-/// `ibv_cmd_dereg_mr`: the MR destroyed by handle; EIO counts as done on a disassociated device
-/// when allowed.
+/// `ibv_cmd_dereg_mr`: the MR destroyed by handle
+/// ([`cmd::mr::dereg_mr`](crate::cmd::mr::dereg_mr)); EBUSY while a memory window is bound to it;
+/// EIO counts as done on a disassociated device when [`allow_disassociate`].
 #[inline(always)] // the `ibv_dereg_mr` rows of `make bench-vm` (rxe's dereg_mr calls the export)
 pub(crate) fn dereg(vmr: VerbsMr) -> Result<()> {
     let c = vmr.ctx().channel();
@@ -209,8 +213,9 @@ pub(crate) fn dereg(vmr: VerbsMr) -> Result<()> {
     crate::cmd::mr::dereg_mr(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_query_mr`: QUERY_MR of `handle` (an imported MR); stores its keys and length, and on
-/// success the handle, pd, context, `addr = NULL` and type IMPORTED_MR.
+/// `ibv_cmd_query_mr`: QUERY_MR ([`cmd::mr::query_mr`](crate::cmd::mr::query_mr)) of `handle` (an
+/// imported MR); stores its keys and length, and on success the handle, pd, context, `addr = NULL`
+/// and type IMPORTED_MR.
 pub(crate) fn query(pd: Pd, vmr: Ptr<verbs_mr>, handle: u32) -> Result<()> {
     let c = pd.ctx().channel();
     let (lkey, rkey, length) = crate::cmd::mr::query_mr(c.cmd(), handle)?;
@@ -226,7 +231,8 @@ pub(crate) fn query(pd: Pd, vmr: Ptr<verbs_mr>, handle: u32) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_advise_mr`: ADVISE_MR for the ranges of `sges` (an `ibv_sge` array's bytes).
+/// `ibv_cmd_advise_mr`: ADVISE_MR ([`cmd::mr::advise_mr`](crate::cmd::mr::advise_mr)): `advice`
+/// (e.g. prefetch) for the ranges of `sges` (an `ibv_sge` array's bytes).
 pub(crate) fn advise(pd: Pd, advice: u32, flags: u32, sges: &[u8]) -> Result<()> {
     // SAFETY: a live PD (the handle's contract).
     let h = unsafe { (*pd.raw()).handle };
@@ -234,8 +240,8 @@ pub(crate) fn advise(pd: Pd, advice: u32, flags: u32, sges: &[u8]) -> Result<()>
     crate::cmd::mr::advise_mr(c.cmd(), h, advice, flags, sges)
 }
 
-/// `ibv_cmd_alloc_mw`: ALLOC_MW of `mw_type` with the provider's request and response; sets the
-/// MW's context, pd, rkey, handle and type.
+/// `ibv_cmd_alloc_mw`: ALLOC_MW ([`cmd::mr::alloc_mw`](crate::cmd::mr::alloc_mw)) of `mw_type` with
+/// the provider's request and response; sets the MW's context, pd, rkey, handle and type.
 pub(crate) fn alloc_mw(
     pd: Pd,
     mw_type: u32,
@@ -257,8 +263,9 @@ pub(crate) fn alloc_mw(
     Ok(())
 }
 
-/// `ibv_cmd_dealloc_mw`: the MW destroyed by handle; EIO counts as done on a disassociated device
-/// when allowed.
+/// `ibv_cmd_dealloc_mw`: the MW destroyed by handle
+/// ([`cmd::mr::dealloc_mw`](crate::cmd::mr::dealloc_mw)); EIO counts as done on a disassociated
+/// device when [`allow_disassociate`].
 pub(crate) fn dealloc_mw(mw: Mw) -> Result<()> {
     // SAFETY: a live MW (the handle's contract).
     let h = unsafe { (*mw.raw()).handle };

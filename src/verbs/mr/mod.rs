@@ -96,9 +96,10 @@ fn fill(mr: *mut ibv_mr, pd: Pd, addr: *mut c_void, length: usize) {
 }
 
 /// `ibv_reg_mr_iova2` (and `ibv_reg_mr`, `ibv_reg_mr_iova`): the provider's `reg_mr` of `length`
-/// bytes at `addr` seen at `iova`, the optional-access bits dropped unless the kernel takes
-/// them; unless on-demand, the range is marked don't-fork first and released if the provider
-/// fails (its errno kept).
+/// bytes at `addr` seen at `iova`, the optional-access bits dropped unless the kernel takes them;
+/// unless on-demand, the range is marked don't-fork first (its failure: that errno) and released if
+/// the provider fails (its errno kept). On success the MR's context, pd, addr and length are set
+/// ([`fill`]).
 #[inline(always)] // the `ibv_reg_mr` rows of `make bench-vm` (the export is this body)
 pub(crate) fn reg(
     pd: Pd,
@@ -136,8 +137,8 @@ fn reg_failed(addr: *mut c_void, length: usize, odp: bool) -> Errno {
     e
 }
 
-/// `ibv_reg_dmabuf_mr`: the provider's `reg_dmabuf_mr` (nothing of this process is pinned: no
-/// fork protection); `addr` is set to `offset`.
+/// `ibv_reg_dmabuf_mr`: the provider's `reg_dmabuf_mr` (nothing of this process is pinned: no fork
+/// protection); on success the MR's context, pd and length are set, and `addr` to `offset`.
 pub(crate) fn reg_dmabuf(
     pd: Pd,
     offset: u64,
@@ -179,9 +180,15 @@ pub(crate) fn dereg(mr: Mr) -> c_int {
     ret
 }
 
-/// `ibv_rereg_mr`: `Err` is `IBV_REREG_MR_ERR_INPUT` with its errno (EINVAL for bad input); the
-/// other results are `Ok` of 0 or a negative `ibv_rereg_mr_err_code`, errno set (here, or by the
-/// provider for `_CMD`: EOPNOTSUPP when it has no `rereg_mr`).
+/// `ibv_rereg_mr`: changes an MR's translation (`addr`, `length`), PD and/or access through the
+/// provider's `rereg_mr`. `Err` is `IBV_REREG_MR_ERR_INPUT` (-1) with EINVAL: an MR not registered
+/// by address, unknown flags, a translation change with no address or length, access bits without
+/// CHANGE_ACCESS, CHANGE_PD with a NULL `pd`. The other results are `Ok` of 0 or a negative
+/// `ibv_rereg_mr_err_code`, errno set (here, or by the provider for `_CMD`): `_DONT_FORK_NEW` (-2)
+/// when the new range cannot be marked don't-fork; `_CMD` (-4) when the provider fails (without a
+/// `rereg_mr`: EOPNOTSUPP), `_CMD_AND_DO_FORK_NEW` (-5) if the new range's mark could not be undone
+/// then; `_DO_FORK_OLD` (-3) when the old range's mark cannot be released after success. On success
+/// updates `pd` and, with a new translation, `addr` and `length`.
 pub(crate) fn rereg(
     mr: Mr,
     flags: c_int,
@@ -248,8 +255,8 @@ pub(crate) fn rereg(
     Ok(IBV_REREG_MR_ERR_CMD as c_int)
 }
 
-/// `ibv_import_mr`: the MR `handle` of another process sharing the command fd, from the
-/// provider's `import_mr`.
+/// `ibv_import_mr`: the MR `handle` of another process sharing the command fd, from the provider's
+/// `import_mr`; EOPNOTSUPP when the provider cannot import, else its errno.
 pub(crate) fn import(pd: Pd, handle: u32) -> Result<*mut ibv_mr> {
     let op = pd.ops().import_mr.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own PD.
@@ -260,7 +267,8 @@ pub(crate) fn import(pd: Pd, handle: u32) -> Result<*mut ibv_mr> {
     Ok(mr)
 }
 
-/// `ibv_unimport_mr`: the provider forgets an imported MR.
+/// `ibv_unimport_mr`: the provider forgets an imported MR (its `unimport_mr`) without destroying
+/// the kernel object.
 pub(crate) fn unimport(mr: Mr) {
     if let Some(op) = mr.ops().unimport_mr {
         // SAFETY: the provider's op on its own MR.
@@ -300,7 +308,8 @@ pub(crate) fn reg_ex(pd: Pd, attr: Ptr<ibv_mr_init_attr>) -> Result<*mut ibv_mr>
     reg_attr(pd, a)
 }
 
-/// `ibv_reg_buf_mr`: [`reg_attr`] of `length` bytes at `addr` inside `buf`.
+/// `ibv_reg_buf_mr`: [`reg_attr`] of `length` bytes at `addr` inside `buf` (BUF and ADDR given):
+/// EINVAL unless `buf` belongs to `pd` and holds the whole range.
 pub(crate) fn reg_buf(
     pd: Pd,
     buf: *mut ibv_buf,

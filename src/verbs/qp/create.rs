@@ -3,7 +3,8 @@
 //! the provider's attributes read as rdma-core reads them, the command sent by
 //! [`cmd::qp`](crate::cmd::qp), and the provider's new QP filled in from the answer.
 //!
-//! Part of `verbs::qp`, called by `capi::qp` (and `capi::pabi::forms`).
+//! Part of [`verbs::qp`](crate::verbs::qp), called by [`capi::qp`](crate::capi::qp) (and
+//! `capi::pabi::forms`).
 use core::ffi::c_int;
 use core::mem::offset_of;
 use core::ptr::null_mut;
@@ -268,8 +269,12 @@ unsafe fn icmd_create_qp_init(
     Ok(())
 }
 
-/// `ibv_cmd_create_qp`: CREATE_QP for an `ibv_qp_init_attr` on `pd`, the granted capabilities
-/// stored into `attr->cap`.
+/// `ibv_cmd_create_qp`: CREATE_QP for an `ibv_qp_init_attr` on `pd` (QP_CREATE ioctl with the
+/// provider's driver data, else the legacy write command of the kernel's ABI:
+/// [`cmd::qp::create_qp`](crate::cmd::qp::create_qp)); sets the QP's context, handle, number,
+/// objects, type, state RESET and event lock ([`set_qp`]), the granted capabilities stored into
+/// `attr->cap`. A NULL CQ where the type needs one is EINVAL
+/// ([`check_objects`](crate::cmd::qp::check_objects)).
 // Inlined into the export (bench row `create_qp`: one frame, as before the declarations).
 #[inline(always)]
 pub(crate) fn cmd_create(
@@ -419,7 +424,13 @@ pub unsafe fn create_qp_ex2_with(
     .ret_errno()
 }
 
-/// `ibv_cmd_open_qp`: OPEN_QP by number on the XRCD, the QP filled in (see the export).
+/// `ibv_cmd_open_qp`: opens a shareable XRC QP by number on its XRCD (OPEN_QP:
+/// [`cmd::qp::open_qp`](crate::cmd::qp::open_qp)) and fills in `qp`: handle, context, number, type
+/// and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN, event lock, and the `verbs_qp` XRCD
+/// when `vqp_sz` covers it (`vqp_sz` also tells the v44 from the v45-v56 `verbs_qp` layout:
+/// [`VqpLayout`]). Unknown comp_mask bits are EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL
+/// (errno left alone, as rdma-core); a NULL XRCD or a short response is EINVAL; `comp_mask` is
+/// written only when `vqp_sz` covers it.
 pub(crate) fn cmd_open(
     ctx: Ctx,
     qp: Ptr<verbs_qp>,
