@@ -6,7 +6,7 @@
  *
  *   lifecycle [-q] [FAMILY]   -q: print only the step results, not the attributes; FAMILY: instead
  *                             of the lifecycle, one family's (family_*.c: xrc, dm, mr,
- *                             mcast, cqmod, wq, flow, ex)
+ *                             mcast, cqmod, wq, flow, ex, kpost)
  *
  * The memory registered lives at a fixed address (FIXED_BASE), so the command stream shows the
  * same start address under both libraries.
@@ -23,8 +23,6 @@
 #include <sys/mman.h>
 
 #include "lifecycle.h"
-
-#define FIXED_BASE ((void *)0x7e0000000000ull)
 
 int quiet;
 
@@ -152,8 +150,7 @@ static int modify(struct ibv_qp *qp, const char *step, struct ibv_qp_attr *a, in
 	return ret;
 }
 
-/* RC: RESET -> INIT -> RTR -> RTS, connected to itself. */
-static void connect_rc(struct ibv_qp *qp, const char *name, const struct ibv_port_attr *port,
+void connect_rc(struct ibv_qp *qp, const char *name, const struct ibv_port_attr *port,
 		       const union ibv_gid *gid)
 {
 	struct ibv_qp_attr a;
@@ -414,6 +411,8 @@ int main(int argc, char **argv)
 			family_flow(ctx);
 		else if (!strcmp(family, "ex"))
 			family_ex(ctx);
+		else if (!strcmp(family, "kpost"))
+			family_kpost(ctx);
 		else
 			printf("family %s: unknown\n", family);
 		result("close_device", ibv_close_device(ctx));

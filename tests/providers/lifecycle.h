@@ -7,6 +7,10 @@
 
 extern int quiet;
 
+/* The lifecycle's buffer (64 KiB, mapped by main before anything else): the memory registered lives
+ * at a fixed address, so the command stream shows the same addresses under both libraries. */
+#define FIXED_BASE ((void *)0x7e0000000000ull)
+
 /* errno's name ("0" for 0). */
 const char *ename(int e);
 /* "step: 0" or "step: ERRNO" for a verb's result. */
@@ -19,6 +23,10 @@ void family_pd_cq(struct ibv_context *ctx, struct ibv_pd **pd, struct ibv_cq **c
 /* A QP of `type` on pd and cq, 8 WRs and 1 SGE each way (step "create_qp NAME"), or NULL;
  * skipped without pd or cq. */
 struct ibv_qp *family_qp(struct ibv_pd *pd, struct ibv_cq *cq, enum ibv_qp_type type, const char *name);
+
+/* RC: RESET -> INIT -> RTR -> RTS, connected to itself (steps "modify_qp NAME STATE"). */
+void connect_rc(struct ibv_qp *qp, const char *name, const struct ibv_port_attr *port,
+		const union ibv_gid *gid);
 
 #define SHOW(fmt, ...)                                      \
 	do {                                                \
@@ -44,5 +52,9 @@ void family_flow(struct ibv_context *ctx);
 /* family_ex.c: CQs with creation flags (EX_CREATE_CQ on a write kernel), a raw packet QP's rate
  * limit (EX_MODIFY_QP). */
 void family_ex(struct ibv_context *ctx);
+/* family_post.c: posting and polling through the kernel (a provider without a user-space data
+ * path): receives and sends refused in the wrong state or with too many entries, sends completed
+ * and polled, more than one command's worth of sends, an SRQ's receives. */
+void family_kpost(struct ibv_context *ctx);
 
 #endif

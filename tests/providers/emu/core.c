@@ -48,6 +48,7 @@ static const struct wdesc legacy[] = {
 	W(DESTROY_QP, struct ib_uverbs_destroy_qp, sizeof(struct ib_uverbs_destroy_qp_resp)),
 	W(POST_SEND, struct ib_uverbs_post_send, sizeof(struct ib_uverbs_post_send_resp)),
 	W(POST_RECV, struct ib_uverbs_post_recv, sizeof(struct ib_uverbs_post_recv_resp)),
+	W(POLL_CQ, struct ib_uverbs_poll_cq, sizeof(struct ib_uverbs_poll_cq_resp)),
 	W(ATTACH_MCAST, struct ib_uverbs_attach_mcast, 0),
 	W(DETACH_MCAST, struct ib_uverbs_detach_mcast, 0),
 	W(CREATE_SRQ, struct ib_uverbs_create_srq, sizeof(struct ib_uverbs_create_srq_resp)),
@@ -297,6 +298,8 @@ int emu_core_write(struct emu_req *r)
 	case IB_USER_VERBS_CMD_QUERY_PORT:
 		return query_port(r);
 	}
+	if (emu_post_cmd(cmd))
+		return emu_post_write(r);
 	if (emu_wq_cmd(cmd))
 		return emu_wq_write(r);
 	if (emu_flow_cmd(cmd))

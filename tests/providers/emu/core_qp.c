@@ -91,6 +91,8 @@ static int create_qp(struct emu_req *r, struct qp_args *a, uint32_t *handle, uin
 	qp->srq = a->has_srq ? a->srq : ~0u;
 	qp->xrcd = a->xrcd;
 	qp->tbl = a->tbl;
+	qp->send_sge = a->init.max_send_sge;
+	qp->recv_sge = a->init.max_recv_sge;
 	a->init.srq = a->has_srq;
 	a->init.rss = a->tbl != ~0u;
 	ret = emu_req_drv(r)->create_qp ? emu_req_drv(r)->create_qp(r, qp, &a->init) : 0;
@@ -172,6 +174,7 @@ static int create_srq(struct emu_req *r, uint64_t user_handle, uint32_t type, ui
 		emu_obj_free(r->ctx, *handle);
 		return ret;
 	}
+	srq->recv_sge = *max_sge;
 	emu_obj_use(r->ctx, UVERBS_OBJECT_PD, pd, 1);
 	if (type == IB_UVERBS_SRQT_XRC) {
 		srq->xrcd = xrcd;

@@ -82,6 +82,12 @@ static const struct emu_dev devices[] = {
 	{ .provider = "siw", .ibdev = "siw0", .driver_id = RDMA_DRIVER_SIW, .abi_ver = 1, .node_type = 4,
 	  .protocol = "iw", ETH, .vendor_id = 0x626d74, .vendor_part_id = 0, .node_guid = 0x7a7b7c0000000001ull,
 	  LIMITS, .qp_types = 1 << IB_UVERBS_QPT_RC },
+	/* hfi1 (Omni-Path) at its driver's first uverbs ABI: hfi1verbs then maps no queue and posts,
+	 * polls and receives through the kernel (its sends always go so) */
+	{ .provider = "hfi1verbs", .ibdev = "hfi1_0", .driver_id = RDMA_DRIVER_HFI1, .abi_ver = 1,
+	  .node_type = 1, .pci_vendor = 0x8086, .pci_device = 0x24f0, .protocol = "opa", IB,
+	  .vendor_id = 0x1175, .vendor_part_id = 0x24f0, .node_guid = 0x0011750101a2b3c4ull, LIMITS,
+	  .kpost = true },
 	{ .provider = "rxe", .ibdev = "rxe0", .driver_id = RDMA_DRIVER_RXE, .abi_ver = 2, .node_type = 1,
 	  .protocol = "roce", ETH, .vendor_id = 0xffffff, .vendor_part_id = 0,
 	  .node_guid = 0x7221abfffe8af353ull, LIMITS, .mcast = true },

@@ -285,7 +285,7 @@ static bool has_uhw(uint16_t obj, uint16_t meth)
 
 /* Log a request's bytes as the kernel reads them: the core request of write command wcmd
  * (obj ~0), or driver data (the provider's canonical form). */
-static void log_canon(const void *p, size_t len, uint32_t wcmd, int obj, int meth)
+static void log_canon(const struct emu_req *r, const void *p, size_t len, uint32_t wcmd, int obj, int meth)
 {
 	uint8_t copy[4096];
 	const struct emu_drv *d = emu_device ? emu_drv_find(emu_device->provider) : NULL;
@@ -304,7 +304,9 @@ static void log_canon(const void *p, size_t len, uint32_t wcmd, int obj, int met
 		wcmd = IB_USER_VERBS_CMD_CREATE_QP;
 	else if (obj == UVERBS_OBJECT_SRQ && meth == UVERBS_METHOD_SRQ_CREATE)
 		wcmd = IB_USER_VERBS_CMD_CREATE_SRQ;
-	if (obj == ~0)
+	if (emu_post_cmd(wcmd))
+		emu_post_canon(r, wcmd, copy, len, obj == ~0);
+	else if (obj == ~0)
 		emu_canon_core_in(wcmd, copy, len);
 	else if (d && d->canon_uhw)
 		d->canon_uhw(obj, meth, wcmd & ~IB_USER_VERBS_CMD_FLAG_EXTENDED, copy, len);
@@ -375,9 +377,9 @@ static void log_attr_in(struct emu_req *r, struct ib_uverbs_attr *a, char kind)
 
 		emu_log("%s in len=%u:", label, a->len);
 		if (invoke && a->attr_id == UVERBS_ATTR_CORE_IN)
-			log_canon(p, a->len, wcmd, ~0, 0);
+			log_canon(r, p, a->len, wcmd, ~0, 0);
 		else if (has_uhw(obj, meth) && a->attr_id == UVERBS_ATTR_UHW_IN)
-			log_canon(p, a->len, wcmd, obj, meth);
+			log_canon(r, p, a->len, wcmd, obj, meth);
 		else
 			emu_log_bytes("", p, a->len);
 		break;
@@ -539,10 +541,10 @@ static void log_write(struct emu_req *r, const char *how)
 {
 	emu_log("#%u %s %s\n", cmd_count, how, emu_write_name(r->wcmd));
 	emu_log("  in len=%zu:", r->in_len);
-	log_canon(r->in, r->in_len, r->wcmd, ~0, 0);
+	log_canon(r, r->in, r->in_len, r->wcmd, ~0, 0);
 	if (r->uin_len) {
 		emu_log("  uhw in len=%zu:", r->uin_len);
-		log_canon(r->uin, r->uin_len, r->wcmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
+		log_canon(r, r->uin, r->uin_len, r->wcmd, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_INVOKE_WRITE);
 	}
 	emu_log("  out len=%zu uhw out len=%zu\n", r->out_len, r->uout_len);
 }

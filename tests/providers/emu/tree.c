@@ -29,6 +29,8 @@ int main(int argc, char **argv)
 			printf("wq\nflow\n");
 		if (d && d->cq_flags)
 			printf("ex\n");
+		if (d && d->kpost)
+			printf("kpost\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

@@ -66,6 +66,8 @@ struct emu_dev {
 	uint32_t cq_flags;     /* the IB_UVERBS_CQ_FLAGS_* its create_cq takes (any other: EOPNOTSUPP) */
 	bool rate_limit;       /* packet pacing: a raw packet QP's IB_QP_RATE_LIMIT */
 	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
+	bool kpost;            /* its provider posts and polls through the kernel (POST_SEND, POST_RECV,
+				* POST_SRQ_RECV, POLL_CQ: hfi1verbs at uverbs ABI 1): the family kpost */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
@@ -94,6 +96,7 @@ struct emu_evq {
 	unsigned head, n;
 };
 
+#define EMU_CQ_WCS 16 /* completions a CQ holds for POLL_CQ (more: the CQ overruns, EIO) */
 struct emu_obj {
 	uint16_t type;        /* UVERBS_OBJECT_*; 0 with live false: free slot */
 	bool live;
@@ -111,6 +114,9 @@ struct emu_obj {
 	int channel;          /* CQ: its completion channel's fd, or -1 */
 	uint32_t comp_events, async_events; /* events read by the user (reported at destroy) */
 	uint64_t drv[8];      /* provider scratch */
+	uint32_t send_sge, recv_sge; /* QP: its send and receive SGE limits; SRQ: recv_sge */
+	unsigned nwc;         /* CQ: completions waiting for POLL_CQ (core_post.c), oldest first */
+	struct ib_uverbs_wc wc[EMU_CQ_WCS];
 };
 
 /* An mmap key the kernel handed out: what mapping that offset gives. */
@@ -266,6 +272,14 @@ void emu_mcast_release(const struct emu_ctx *c);
 /* core_wq.c: WQs and receive WQ indirection tables (EX_CREATE_WQ ... EX_DESTROY_RWQ_IND_TBL, the
  * WQ and RWQ_IND_TBL objects); core_flow.c: flows (EX_CREATE_FLOW, EX_DESTROY_FLOW, FLOW) and
  * counters (COUNTERS). *_cmd: whether the write command is the file's. */
+/* core_post.c: posting and polling through the kernel (POST_SEND, POST_RECV, POST_SRQ_RECV,
+ * POLL_CQ); *_cmd: whether the write command is the file's. */
+bool emu_post_cmd(uint32_t wcmd);
+int emu_post_write(struct emu_req *r);
+/* The logged copy of a post command's request as the kernel reads it (the reserved words and the
+ * union members its opcode and QP type leave unread zeroed); buf: the whole request (with_fixed:
+ * the ioctl's CORE_IN) or the work requests after the fixed part (a write's, in r->in). */
+void emu_post_canon(const struct emu_req *r, uint32_t wcmd, uint8_t *buf, size_t len, bool with_fixed);
 bool emu_wq_cmd(uint32_t wcmd);
 int emu_wq_write(struct emu_req *r);
 int emu_wq_ioctl(struct emu_req *r);
