@@ -64,6 +64,23 @@ static const uint8_t *wr_area(const struct emu_req *r, size_t fixed, uint32_t wr
 	return p;
 }
 
+/* uverbs' first pass over the requests (send and receive requests both start with wr_id and
+ * num_sge): each one's entries within the sge_count the command sent, else EINVAL. */
+static int entries_within(const uint8_t *wrs, uint32_t wr_count, uint32_t wqe_size, uint32_t sge_count)
+{
+	uint32_t used = 0, n;
+
+	for (uint32_t i = 0; i < wr_count; i++) {
+		memcpy(&n, wrs + (size_t)i * wqe_size + offsetof(struct ib_uverbs_recv_wr, num_sge), sizeof(n));
+		if (n > sge_count - used)
+			return EINVAL;
+		used += n;
+	}
+	return 0;
+}
+_Static_assert(offsetof(struct ib_uverbs_send_wr, num_sge) == offsetof(struct ib_uverbs_recv_wr, num_sge),
+	       "send and receive requests keep num_sge at one offset");
+
 /* The opcode of a send's completion (ib_wc_opcode) for its work request's (ib_wr_opcode). */
 static uint32_t wc_opcode(uint32_t wr_opcode)
 {
@@ -96,17 +113,13 @@ static int post_send(struct emu_req *r)
 	if (!wrs)
 		return EINVAL;
 	qp = emu_obj_get(r->ctx, UVERBS_OBJECT_QP, c.qp_handle);
-	if (!qp)
+	if (!qp || entries_within(wrs, c.wr_count, c.wqe_size, c.sge_count))
 		return EINVAL;
-	/* uverbs: each request's entries within the count sent, a UD request a send with an
-	 * address handle that exists */
+	/* uverbs: a known opcode, and a UD request a send with an address handle that exists */
 	for (uint32_t i = 0; i < c.wr_count; i++) {
 		struct ib_uverbs_send_wr w;
 
 		memcpy(&w, wrs + (size_t)i * c.wqe_size, sizeof(w));
-		if (w.num_sge > c.sge_count - used)
-			return EINVAL;
-		used += w.num_sge;
 		if (w.opcode > IB_UVERBS_WR_SEND_WITH_INV ||
 		    w.opcode == IB_UVERBS_WR_LOCAL_INV || w.opcode == IB_UVERBS_WR_BIND_MW)
 			return EINVAL;
@@ -117,7 +130,6 @@ static int post_send(struct emu_req *r)
 	}
 	/* the driver: one request at a time, the first it refuses named in the response */
 	cq = emu_obj_get(r->ctx, UVERBS_OBJECT_CQ, qp->scq);
-	used = 0;
 	for (uint32_t i = 0; i < c.wr_count && !ret; i++) {
 		struct ib_uverbs_send_wr w;
 		uint32_t len = 0;
@@ -154,22 +166,13 @@ static int post_recv(struct emu_req *r, uint16_t type)
 	const uint8_t *wrs = wr_area(r, sizeof(c), c.wr_count, c.sge_count, c.wqe_size,
 				     sizeof(struct ib_uverbs_recv_wr));
 	struct emu_obj *q;
-	uint32_t used = 0;
 	int ret = 0;
 
 	if (!wrs)
 		return EINVAL;
 	q = emu_obj_get(r->ctx, type, c.qp_handle);
-	if (!q)
+	if (!q || entries_within(wrs, c.wr_count, c.wqe_size, c.sge_count))
 		return EINVAL;
-	for (uint32_t i = 0; i < c.wr_count; i++) {
-		struct ib_uverbs_recv_wr w;
-
-		memcpy(&w, wrs + (size_t)i * c.wqe_size, sizeof(w));
-		if (w.num_sge > c.sge_count - used)
-			return EINVAL;
-		used += w.num_sge;
-	}
 	for (uint32_t i = 0; i < c.wr_count && !ret; i++) {
 		struct ib_uverbs_recv_wr w;
 
