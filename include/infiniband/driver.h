@@ -709,9 +709,12 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd,
 
 // `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
 //
-// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
-// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
-// buffers shorter than the core request/response, give EINVAL.
+// ALLOC_PD (`cmd::pd::alloc_pd`) with the provider's request and response; sets the PD's `handle`
+// and `context`.
+//
+// 0, or the positive errno.
+//
+// Divergence: NULL arguments, or buffers shorter than the core request/response, give EINVAL.
 int ibv_cmd_alloc_pd(struct ibv_context *context,
                      struct ibv_pd *pd,
                      struct ibv_alloc_pd *cmd,
@@ -727,8 +730,10 @@ int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t l
 
 // `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
 //
-// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
-// the positive errno; EIO counts as success on a disassociated device when allowed.
+// The XRCD destroyed by handle (`cmd::pd::close_xrcd`); EIO counts as done on a disassociated
+// device when `allow_disassociate`.
+//
+// 0, or the positive errno.
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
 
 // `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
@@ -888,10 +893,10 @@ int ibv_cmd_create_qp(struct ibv_pd *pd,
 
 // `int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// As [`ibv_cmd_create_qp`] from an `ibv_qp_init_attr_ex` (comp_mask PD, XRCD and
+// As `ibv_cmd_create_qp` from an `ibv_qp_init_attr_ex` (comp_mask PD, XRCD and
 // SEND_OPS_FLAGS only, else EINVAL; XRC receive QPs on their XRCD), also setting the
 // `verbs_qp` XRCD fields; the granted capabilities go into `attr_ex->cap`. 0, or the positive
-// errno. Divergence: as for [`ibv_cmd_create_qp`].
+// errno. Divergence: as for `ibv_cmd_create_qp`.
 int ibv_cmd_create_qp_ex(struct ibv_context *context,
                          struct verbs_qp *qp,
                          struct ibv_qp_init_attr_ex *attr_ex,
@@ -903,7 +908,7 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 64  /* ibv_cmd_create_qp_ex2, provider ABIs 34, 57, 59 */
 // `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
 //
-// As [`ibv_cmd_create_qp_ex`], also allowing CREATE_FLAGS (the supported ones; others EINVAL),
+// As `ibv_cmd_create_qp_ex`, also allowing CREATE_FLAGS (the supported ones; others EINVAL),
 // MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command. 0, or the
 // positive errno.
 //
@@ -965,7 +970,7 @@ int ibv_cmd_create_srq(struct ibv_pd *pd,
 //
 // Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (and its context's
 // command channel, as rdma-core; unknown comp_mask bits EOPNOTSUPP, no PD EINVAL; XRC needs
-// XRCD and CQ, TM needs CQ, TM and tags): as [`ibv_cmd_create_srq`], plus the `verbs_srq` type,
+// XRCD and CQ, TM needs CQ, TM and tags): as `ibv_cmd_create_srq`, plus the `verbs_srq` type,
 // XRC number and domain, and CQ. 0, or the positive errno. Divergence: a NULL object the type
 // needs, or a short buffer, gives EINVAL; the `verbs_srq` fields are set on the write fallback
 // for a basic SRQ too (rdma-core sets them only on its other paths).
@@ -1000,9 +1005,10 @@ int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 
 // `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
 //
-// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
-// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
-// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set.
+// The PD destroyed by handle (`cmd::pd::dealloc_pd`); EBUSY while MRs, AHs, QPs… still use it;
+// EIO counts as done on a disassociated device when `allow_disassociate`.
+//
+// 0, or the positive errno.
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`
@@ -1239,11 +1245,14 @@ int ibv_cmd_open_qp(struct ibv_context *context,
 
 // `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 //
-// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
-// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
-// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
-// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
-// arguments, or buffers shorter than the core request/response, give EINVAL.
+// OPEN_XRCD (`cmd::pd::open_xrcd`) with the attributes' fd and flags, the mask checked first
+// (`check_xrcd_mask`; nothing sent and errno untouched when it refuses); sets the XRCD's
+// `xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size` reaches
+// the handle (else `comp_mask` 0).
+//
+// 0, or the positive errno.
+//
+// Divergence: NULL arguments, or buffers shorter than the core request/response, give EINVAL.
 int ibv_cmd_open_xrcd(struct ibv_context *context,
                       struct verbs_xrcd *xrcd,
                       int vxrcd_size,
@@ -1263,7 +1272,7 @@ int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 // `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
 //
 // Posts the receive work request list through the kernel (write command POST_RECV). 0, or the
-// positive errno with `*bad_wr` as for [`ibv_cmd_post_send`]. Divergence: as there.
+// positive errno with `*bad_wr` as for `ibv_cmd_post_send`. Divergence: as there.
 int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 
 // `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`

@@ -2409,7 +2409,7 @@ void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
 //
 // The provider's `alloc_buf` (ABI 65; mlx5 may place the buffer in a dma-buf heap). Without one
 // (every ABI-34 provider), rdma-core's default: `size` bytes of page-aligned memory for
-// registering on `pd`. `*buf` receives the handle for [`ibv_reg_buf_mr`] and [`ibv_free_buf`].
+// registering on `pd`. `*buf` receives the handle for `ibv_reg_buf_mr` and `ibv_free_buf`.
 // The memory, or NULL with errno (ENOMEM). Divergence: a NULL `pd` or `buf` gives EINVAL.
 void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
 
@@ -2421,7 +2421,10 @@ struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_ini
 
 // `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 //
-// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
+// A new PD from the provider's `alloc_pd`, its `context` set; the provider's errno when it fails,
+// EOPNOTSUPP when the context has no `alloc_pd`.
+//
+// NULL with errno on failure.
 struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
 
 // `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
@@ -2459,7 +2462,7 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_
 //
 // The kernel's QP attributes into the verbs ones: everything the two share except `qp_state`
 // (as rdma-core: only `cur_qp_state` is copied); `cap` from the five `max_*` fields, both
-// address vectors as [`ibv_copy_ah_attr_from_kern`]. `rate_limit` is left alone.
+// address vectors as `ibv_copy_ah_attr_from_kern`. `rate_limit` is left alone.
 void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
 
 // `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
@@ -2470,7 +2473,7 @@ struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 
 // `struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)`
 //
-// [`ibv_init_ah_from_wc`] on `pd`'s context, then [`ibv_create_ah`]. NULL with errno on
+// `ibv_init_ah_from_wc` on `pd`'s context, then `ibv_create_ah`. NULL with errno on
 // failure.
 struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
                                      struct ibv_wc *wc,
@@ -2527,8 +2530,10 @@ int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 // `int ibv_dealloc_pd(struct ibv_pd *pd)`
 //
-// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
-// use the PD); errno is what the provider left.
+// The provider's status (EBUSY while objects use the PD), errno as the provider left it; a missing
+// op answers EOPNOTSUPP with errno untouched.
+//
+// 0, or the positive errno.
 int ibv_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_dereg_mr(struct ibv_mr *mr)`
@@ -2619,9 +2624,9 @@ int ibv_fork_init(void);
 
 // `void ibv_free_buf(struct ibv_buf *buf)`
 //
-// Frees a buffer from [`ibv_alloc_buf`] and its handle (deregister its MRs first), by the
+// Frees a buffer from `ibv_alloc_buf` and its handle (deregister its MRs first), by the
 // provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored. Divergence: so
-// is a handle [`ibv_alloc_buf`] did not hand out (rdma-core frees it: libc aborts the process).
+// is a handle `ibv_alloc_buf` did not hand out (rdma-core frees it: libc aborts the process).
 void ibv_free_buf(struct ibv_buf *buf);
 
 // `void ibv_free_device_list(struct ibv_device **list)`
@@ -2711,9 +2716,11 @@ struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
 
 // `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 //
-// The PD with `pd_handle` of another process sharing this context's command fd (see
-// `ibv_import_device`), from the provider's `import_pd`. NULL with errno on failure (EOPNOTSUPP
-// when the provider cannot import).
+// The PD `handle` of another process sharing this context's command fd (see `ibv_import_device`),
+// from the provider's `import_pd`; EOPNOTSUPP when the provider cannot import, else the provider's
+// errno when it fails.
+//
+// NULL with errno on failure.
 struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle);
 
 // `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
@@ -2880,7 +2887,7 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t siz
 
 // `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
 //
-// [`ibv_reg_mr_ex`] of `length` bytes at `addr` inside `buf` (BUF and ADDR given): NULL with
+// `ibv_reg_mr_ex` of `length` bytes at `addr` inside `buf` (BUF and ADDR given): NULL with
 // EINVAL unless `buf` belongs to `pd` and holds the whole range.
 struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
                               struct ibv_buf *buf,
@@ -2902,16 +2909,16 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
 //
-// [`ibv_reg_mr_iova2`] with the I/O virtual address equal to `addr`. The IBVERBS_1.0 twin is in
+// `ibv_reg_mr_iova2` with the I/O virtual address equal to `addr`. The IBVERBS_1.0 twin is in
 // `compat_1_0`.
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
 
 // `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
 //
 // Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
-// addr, fd, fd_offset, dmah and buf are given). A `buf` from [`ibv_alloc_buf`] is checked to
+// addr, fd, fd_offset, dmah and buf are given). A `buf` from `ibv_alloc_buf` is checked to
 // belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
-// in [`ibv_reg_mr_iova2`]. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
+// in `ibv_reg_mr_iova2`. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
 // one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
 // `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On success sets the MR's context, pd, length,
 // and addr (the address, or `fd_offset` for a dma-buf). NULL with errno on failure.
@@ -2920,7 +2927,7 @@ struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init
 
 // `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
 //
-// [`ibv_reg_mr_iova2`] with a signed `access`.
+// `ibv_reg_mr_iova2` with a signed `access`.
 struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
                                void *addr,
                                size_t length,
@@ -3014,7 +3021,8 @@ void ibv_unimport_mr(struct ibv_mr *mr);
 
 // `void ibv_unimport_pd(struct ibv_pd *pd)`
 //
-// Forgets an imported PD (the provider's `unimport_pd`) without destroying the kernel object.
+// The provider forgets an imported PD (its `unimport_pd`, nothing without one) without destroying
+// the kernel object.
 void ibv_unimport_pd(struct ibv_pd *pd);
 
 // `const char *ibv_wc_status_str(enum ibv_wc_status status)`

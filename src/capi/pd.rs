@@ -16,7 +16,7 @@ use crate::verbs::pd;
 
 /// `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
 ///
-/// A new PD from the provider's `alloc_pd`, its `context` set. NULL with errno on failure.
+/// The C form of [`pd::alloc`]: NULL with errno on failure.
 #[export("IBVERBS_1.1")]
 fn ibv_alloc_pd(context: Ctx) -> Null<*mut ibv_pd> {
     pd::alloc(context)
@@ -24,8 +24,7 @@ fn ibv_alloc_pd(context: Ctx) -> Null<*mut ibv_pd> {
 
 /// `int ibv_dealloc_pd(struct ibv_pd *pd)`
 ///
-/// The provider's `dealloc_pd`: 0, or the positive errno it returns (EBUSY while objects still
-/// use the PD); errno is what the provider left.
+/// The C form of [`pd::dealloc`]: 0, or the positive errno.
 #[export("IBVERBS_1.1")]
 fn ibv_dealloc_pd(pd: Pd) -> Status {
     Ok(pd::dealloc(pd))
@@ -33,9 +32,7 @@ fn ibv_dealloc_pd(pd: Pd) -> Status {
 
 /// `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
 ///
-/// The PD with `pd_handle` of another process sharing this context's command fd (see
-/// `ibv_import_device`), from the provider's `import_pd`. NULL with errno on failure (EOPNOTSUPP
-/// when the provider cannot import).
+/// The C form of [`pd::import`]: NULL with errno on failure.
 #[export("IBVERBS_1.10")]
 fn ibv_import_pd(context: Ctx, pd_handle: u32) -> Null<*mut ibv_pd> {
     pd::import(context, pd_handle)
@@ -43,7 +40,7 @@ fn ibv_import_pd(context: Ctx, pd_handle: u32) -> Null<*mut ibv_pd> {
 
 /// `void ibv_unimport_pd(struct ibv_pd *pd)`
 ///
-/// Forgets an imported PD (the provider's `unimport_pd`) without destroying the kernel object.
+/// The C form of [`pd::unimport`].
 #[export("IBVERBS_1.10")]
 fn ibv_unimport_pd(pd: Pd) -> Void {
     pd::unimport(pd)
@@ -51,9 +48,9 @@ fn ibv_unimport_pd(pd: Pd) -> Void {
 
 /// `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
 ///
-/// ALLOC_PD (write command, or its ioctl wrapper) with the provider's request and response: sets
-/// `pd->handle` and `pd->context`. 0, or the positive errno. Divergence: NULL arguments, or
-/// buffers shorter than the core request/response, give EINVAL.
+/// The C form of [`pd::cmd_alloc`]: 0, or the positive errno.
+///
+/// Divergence: NULL arguments, or buffers shorter than the core request/response, give EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_alloc_pd(
     context: Ctx,
@@ -66,9 +63,7 @@ fn ibv_cmd_alloc_pd(
 
 /// `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
 ///
-/// Destroys the PD by handle (PD_DESTROY ioctl, else the DEALLOC_PD write command). 0, or the
-/// positive errno (EBUSY while MRs, AHs, QPs… still use it); EIO counts as success on a
-/// disassociated device when `RDMAV_ALLOW_DISASSOC_DESTROY` is set.
+/// The C form of [`pd::cmd_dealloc`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_dealloc_pd(pd: Pd) -> Errno {
     pd::cmd_dealloc(pd)
@@ -76,11 +71,9 @@ fn ibv_cmd_dealloc_pd(pd: Pd) -> Errno {
 
 /// `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 ///
-/// OPEN_XRCD with `attr->fd` and `attr->oflags`: unknown `comp_mask` bits give EOPNOTSUPP, a
-/// mask without both FD and OFLAGS EINVAL (nothing sent, errno untouched). On success sets
-/// `xrcd->xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size`
-/// reaches the handle (else `comp_mask` 0). 0, or the positive errno. Divergence: NULL
-/// arguments, or buffers shorter than the core request/response, give EINVAL.
+/// The C form of [`pd::cmd_open_xrcd`]: 0, or the positive errno.
+///
+/// Divergence: NULL arguments, or buffers shorter than the core request/response, give EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_open_xrcd(
     context: Ctx,
@@ -98,8 +91,7 @@ fn ibv_cmd_open_xrcd(
 
 /// `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
 ///
-/// Destroys the XRCD by handle (XRCD_DESTROY ioctl, else the CLOSE_XRCD write command). 0, or
-/// the positive errno; EIO counts as success on a disassociated device when allowed.
+/// The C form of [`pd::cmd_close_xrcd`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_close_xrcd(xrcd: Xrcd) -> Errno {
     pd::cmd_close_xrcd(xrcd)

@@ -84,9 +84,9 @@ pub(crate) fn cmd_dealloc(pd: Pd) -> Result<()> {
 
 /// `ibv_cmd_open_xrcd`: OPEN_XRCD ([`cmd::pd::open_xrcd`](crate::cmd::pd::open_xrcd)) with the
 /// attributes' fd and flags, the mask checked first
-/// ([`check_xrcd_mask`](crate::cmd::pd::check_xrcd_mask): errno untouched, the export returns that
-/// `Err` quietly); sets the XRCD's `xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with
-/// `handle` when `vxrcd_size` reaches the handle (else `comp_mask` 0).
+/// ([`check_xrcd_mask`](crate::cmd::pd::check_xrcd_mask); nothing sent and errno untouched when it
+/// refuses); sets the XRCD's `xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle`
+/// when `vxrcd_size` reaches the handle (else `comp_mask` 0).
 pub(crate) fn cmd_open_xrcd(
     ctx: Ctx,
     xrcd: Ptr<verbs_xrcd>,

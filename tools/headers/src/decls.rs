@@ -24,7 +24,8 @@ pub(crate) struct Decl {
     pub(crate) per_abi: bool,
     /// The C prototype (or data declaration), without a trailing `;`.
     pub(crate) proto: String,
-    /// The doc comment, each line without its `///`.
+    /// The header comment, each line without its `//`: the doc, its contract links written out
+    /// ([`crate::contract`]).
     pub(crate) doc: Vec<String>,
 }
 
@@ -65,6 +66,7 @@ pub(crate) fn declarations(root: &Path) -> Vec<Decl> {
                 .unwrap_or_else(|| panic!("{}:{}: no C prototype in the doc", f.display(), i + 1))
                 .trim_end_matches(';')
                 .to_string();
+            let doc = crate::contract::render(root, &f, &text, &doc);
             let item = lines[i + 1..]
                 .iter()
                 .map(|x| x.trim())

@@ -23,6 +23,7 @@
 //! Usage: `ibverbs-headers [--check]` (the repository is found from this crate's place in it).
 
 mod config;
+mod contract;
 mod decls;
 mod forward;
 mod generate;
