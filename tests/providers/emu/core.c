@@ -334,6 +334,9 @@ static int ioctl_context(struct emu_req *r, bool get)
 	}
 	emu_attr_out(r, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &vectors, sizeof(vectors));
 	emu_attr_out(r, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, &support, sizeof(support));
+	/* QUERY_CONTEXT (ibv_import_device): then the driver's query_ucontext, where it has one. */
+	if (!get && emu_req_drv(r)->query_context)
+		return emu_req_drv(r)->query_context(r);
 	return 0;
 }
 

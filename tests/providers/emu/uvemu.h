@@ -68,6 +68,8 @@ struct emu_dev {
 	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 	bool kpost;            /* its provider posts and polls through the kernel (POST_SEND, POST_RECV,
 				* POST_SRQ_RECV, POLL_CQ: hfi1verbs at uverbs ABI 1): the family kpost */
+	bool import;           /* its provider imports contexts, PDs and MRs (QUERY_CONTEXT with the
+				* driver's answer; mlx5's PD_QUERY): the family import */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
@@ -129,6 +131,7 @@ struct emu_key {
 
 struct emu_ctx {
 	int cmd_fd;
+	unsigned refs;        /* command fds open on it (dup of one: the same file; interpose.c) */
 	bool have_context;    /* GET_CONTEXT done */
 	int async_fd;         /* -1 until allocated */
 	const struct emu_dev *dev;
@@ -299,6 +302,9 @@ struct emu_qp_init {
 struct emu_drv {
 	const char *name;
 	int (*get_context)(struct emu_req *r);
+	/* QUERY_CONTEXT's driver part (the kernel's query_ucontext; ibv_import_device): its attributes
+	 * answered; without it the core's answer alone. */
+	int (*query_context)(struct emu_req *r);
 	int (*query_device)(struct emu_req *r);
 	int (*alloc_pd)(struct emu_req *r, struct emu_obj *pd);
 	int (*reg_mr)(struct emu_req *r, struct emu_obj *mr);
