@@ -4,7 +4,8 @@ coverage lines): the public verb that sends it, checked against the libraries th
 SENT_BY is the one typed fact per command: the rdma-core verb that sends it (rdma-core's
 libibverbs/cmd_*.c; the provider op of the same name without `ibv_`). Everything else is read
 where it lives: whether rdma-core 44 (the system's libibverbs, which the lifecycles are built
-against) exports the verb (objdump -T), the first release of ../shared/rdma-core whose
+against) exports the verb (objdump -T; the verbs lifecycle_new.c calls, against the newest
+release, are reached and need no reason), the first release of ../shared/rdma-core whose
 libibverbs.map.in lists it, and which providers of the newest release set that op. OWN holds the
 commands whose reason is not a missing verb.
 """
@@ -105,4 +106,5 @@ def why(name):
             (f", set by {newest}'s {', '.join(have)}" if have else "")
     if verb in exported or "_" + verb in exported:
         return f"sent by {verb}, which no lifecycle calls{where}"
-    return f"sent by {verb}, which rdma-core {sysver}'s libibverbs (the lifecycles' API) lacks{where}"
+    return (f"sent by {verb}, which rdma-core {sysver}'s libibverbs (the lifecycles' API) lacks{where}; "
+            f"lifecycle_new.c (the newest release's) does not call it: the emulator has no kernel side for it")

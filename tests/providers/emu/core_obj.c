@@ -120,6 +120,10 @@ static int reg_mr(struct emu_req *r, const struct ib_uverbs_reg_mr *c, struct ib
 		return EINVAL;
 	if ((c->start & 4095) != (c->hca_va & 4095) || !c->length)
 		return EINVAL;
+	/* ib_check_mr_access: remote write or atomic needs local write */
+	if ((c->access_flags & (IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
+	    !(c->access_flags & IB_UVERBS_ACCESS_LOCAL_WRITE))
+		return EINVAL;
 	if ((c->access_flags & IB_UVERBS_ACCESS_ON_DEMAND) && !r->dev->odp)
 		return EOPNOTSUPP;
 	mr = emu_obj_new(r->ctx, UVERBS_OBJECT_MR, &h);

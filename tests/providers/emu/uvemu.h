@@ -68,6 +68,7 @@ struct emu_dev {
 	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 	bool kpost;            /* its provider posts and polls through the kernel (POST_SEND, POST_RECV,
 				* POST_SRQ_RECV, POLL_CQ: hfi1verbs at uverbs ABI 1): the family kpost */
+	uint32_t port_speed;   /* QUERY_PORT_SPEED's answer (100 Mb/s units); 0: no query_port_speed */
 	bool import;           /* its provider imports contexts, PDs and MRs (QUERY_CONTEXT with the
 				* driver's answer; mlx5's PD_QUERY): the family import */
 };
@@ -291,6 +292,11 @@ bool emu_flow_cmd(uint32_t wcmd);
 int emu_flow_write(struct emu_req *r);
 int emu_flow_ioctl(struct emu_req *r);
 char emu_flow_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
+/* core_newer.c: the methods newer than the system's uapi headers (QUERY_PORT_SPEED, the MR's
+ * REG_MR): whether a method is one, the method, its attributes' kinds. */
+bool emu_newer_method(uint16_t obj, uint16_t meth);
+int emu_newer_ioctl(struct emu_req *r);
+char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* ---- providers (drv_*.c) ---- */
 
 struct emu_qp_init {

@@ -1,0 +1,132 @@
+/* uvemu: the core methods newer than the system's uapi headers (Debian 12's, Linux 6.1), which
+ * rdma-core sends from 61.0 (REG_MR: ibv_reg_mr_ex) and 64.0 (QUERY_PORT_SPEED:
+ * ibv_query_port_speed) on; the newest release's lifecycle (lifecycle_new.c) reaches them.
+ *
+ * QUERY_PORT_SPEED as uverbs_std_types_device.c: EOPNOTSUPP for a driver without query_port_speed
+ * (emu_dev's port_speed 0), EINVAL for a port that is none, else the driver's speed (100 Mb/s
+ * units). REG_MR as uverbs_std_types_mr.c: the iova and length; an address (its offset in the
+ * page the iova's) or a dma-buf fd with its offset (a driver without reg_user_mr_dmabuf:
+ * EOPNOTSUPP; then only the access flags a dma-buf MR takes), never both; the access flags known
+ * and ib_check_mr_access's rules; a DMA handle none of which exists here (EINVAL); then the MR as
+ * the write command makes it (core_obj.c).
+ */
+#define _GNU_SOURCE
+#include "uvemu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+
+/* The kernel uapi's numbers (include/uapi/rdma/ib_user_ioctl_cmds.h; the system's headers
+ * predate them). */
+#define EMU_METHOD_QUERY_PORT_SPEED (UVERBS_METHOD_QUERY_GID_ENTRY + 1)
+enum { SPEED_PORT_NUM, SPEED_RESP };
+#define EMU_METHOD_REG_MR (UVERBS_METHOD_REG_DMABUF_MR + 1)
+enum {
+	MR_HANDLE, MR_PD_HANDLE, MR_DMA_HANDLE, MR_IOVA, MR_ADDR, MR_LENGTH, MR_ACCESS_FLAGS, MR_FD,
+	MR_FD_OFFSET, MR_RESP_LKEY, MR_RESP_RKEY,
+};
+
+#define PAGE_OFF(x) ((x) & 4095)
+/* IB_ACCESS_SUPPORTED: every flag up to HUGETLB and the optional ones. */
+#define ACCESS_SUPPORTED (((IB_UVERBS_ACCESS_HUGETLB << 1) - 1) | IB_UVERBS_ACCESS_OPTIONAL_RANGE)
+#define ACCESS_DMABUF (IB_UVERBS_ACCESS_LOCAL_WRITE | IB_UVERBS_ACCESS_REMOTE_READ | \
+		       IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC | \
+		       IB_UVERBS_ACCESS_RELAXED_ORDERING)
+
+bool emu_newer_method(uint16_t obj, uint16_t meth)
+{
+	return (obj == UVERBS_OBJECT_DEVICE && meth == EMU_METHOD_QUERY_PORT_SPEED) ||
+	       (obj == UVERBS_OBJECT_MR && meth == EMU_METHOD_REG_MR);
+}
+
+/* A u64 PTR_IN attribute: 0, ENOENT when absent, EINVAL when not 8 bytes. */
+static int in_u64(struct emu_req *r, uint16_t id, uint64_t *v)
+{
+	size_t len;
+	const void *p = emu_attr_in(r, id, &len);
+
+	if (!p)
+		return ENOENT;
+	if (len != sizeof(*v))
+		return EINVAL;
+	memcpy(v, p, sizeof(*v));
+	return 0;
+}
+
+static int query_port_speed(struct emu_req *r)
+{
+	uint64_t speed = r->dev->port_speed;
+
+	if (!speed)
+		return EOPNOTSUPP;
+	if (emu_attr_u64(r, SPEED_PORT_NUM, 0) != 1)
+		return EINVAL;
+	return emu_attr_out(r, SPEED_RESP, &speed, sizeof(speed));
+}
+
+static int reg_mr(struct emu_req *r)
+{
+	uint64_t iova, length, addr = 0, off = 0, flags = emu_attr_u64(r, MR_ACCESS_FLAGS, 0), valid = ACCESS_SUPPORTED;
+	uint32_t pdh = emu_attr_handle(r, MR_PD_HANDLE), h;
+	bool has_addr, has_off, has_fd = emu_attr(r, MR_FD) != NULL;
+	struct emu_obj *mr;
+
+	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_PD, pdh) || emu_attr(r, MR_DMA_HANDLE))
+		return EINVAL;
+	if (in_u64(r, MR_IOVA, &iova) || in_u64(r, MR_LENGTH, &length))
+		return EINVAL;
+	has_addr = !in_u64(r, MR_ADDR, &addr);
+	has_off = !in_u64(r, MR_FD_OFFSET, &off);
+	if (has_fd) {
+		if (!r->dev->dmabuf)
+			return EOPNOTSUPP;
+		if (!has_off || has_addr || PAGE_OFF(off) != PAGE_OFF(iova))
+			return EINVAL;
+		valid = ACCESS_DMABUF;
+	} else if (!has_addr || has_off || PAGE_OFF(addr) != PAGE_OFF(iova)) {
+		return EINVAL;
+	}
+	if (flags & ~valid)
+		return EINVAL;
+	/* ib_check_mr_access */
+	if ((flags & (IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
+	    !(flags & IB_UVERBS_ACCESS_LOCAL_WRITE))
+		return EINVAL;
+	if ((flags & IB_UVERBS_ACCESS_ON_DEMAND) && !r->dev->odp)
+		return EOPNOTSUPP;
+	if (has_fd && fcntl((int)emu_attr_u64(r, MR_FD, ~0ull), F_GETFD) < 0)
+		return EBADF;
+	mr = emu_obj_new(r->ctx, UVERBS_OBJECT_MR, &h);
+	if (!mr)
+		return ENOMEM;
+	mr->num = emu_next_num(r->ctx, UVERBS_OBJECT_MR) << 8;
+	mr->pd = pdh;
+	mr->length = length;
+	mr->iova = iova;
+	mr->odp = flags & IB_UVERBS_ACCESS_ON_DEMAND;
+	emu_obj_use(r->ctx, UVERBS_OBJECT_PD, pdh, 1);
+	emu_attr_new_handle(r, MR_HANDLE, h);
+	emu_attr_out(r, MR_RESP_LKEY, &mr->num, sizeof(mr->num));
+	return emu_attr_out(r, MR_RESP_RKEY, &mr->num, sizeof(mr->num));
+}
+
+int emu_newer_ioctl(struct emu_req *r)
+{
+	return r->hdr->object_id == UVERBS_OBJECT_DEVICE ? query_port_speed(r) : reg_mr(r);
+}
+
+char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
+{
+	if (obj == UVERBS_OBJECT_DEVICE)
+		return attr == SPEED_PORT_NUM ? 'c' : attr == SPEED_RESP ? 'o' : 0;
+	switch (attr) {
+	case MR_HANDLE: return 'n';
+	case MR_PD_HANDLE:
+	case MR_DMA_HANDLE: return 'h';
+	case MR_FD: return 'f';
+	case MR_RESP_LKEY:
+	case MR_RESP_RKEY: return 'o';
+	case MR_ACCESS_FLAGS: return 'c';
+	}
+	return attr < MR_RESP_LKEY ? 'i' : 0;
+}

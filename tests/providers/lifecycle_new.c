@@ -1,0 +1,104 @@
+/* The verbs newer than rdma-core 44, on a provider of the newest rdma-core release: built against
+ * that release's headers and run under its libibverbs and under ours (tests/providers/newest.py),
+ * on the uverbs emulator, every result printed as lifecycle.c prints them.
+ *
+ *   ibv_query_port_speed: port 1 (QUERY_PORT_SPEED), a port that is none (the kernel's EINVAL);
+ *   ibv_reg_mr_ex: from an address with its iova (REG_MR), with another iova in the same page
+ *   offset, ODP; refused by the library (an fd offset without an fd, no address: EINVAL, no
+ *   command) and by the kernel (an iova in another page offset: EINVAL); each MR deregistered.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* The lifecycle's buffer address (lifecycle.h's FIXED_BASE): the stream shows it verbatim. */
+#define FIXED_BASE ((void *)0x7e0000000000ull)
+
+static const char *ename(int e)
+{
+	const char *n = e ? strerrorname_np(e) : "0";
+
+	return n ? n : "?";
+}
+
+static void result(const char *step, int ret)
+{
+	printf("%s: %s\n", step, ename(ret));
+}
+
+static int made(const char *step, const void *obj)
+{
+	int e = errno;
+
+	printf("%s: %s\n", step, obj ? "ok" : ename(e ? e : -1));
+	return obj != NULL;
+}
+
+static void reg(struct ibv_pd *pd, const char *step, uint64_t mask, uint64_t iova, int access)
+{
+	struct ibv_mr_init_attr a = {
+		.length = 4096, .access = access, .comp_mask = mask,
+		.addr = (char *)FIXED_BASE + 0x4000, .iova = iova,
+	};
+	struct ibv_mr *mr;
+
+	errno = 0;
+	mr = ibv_reg_mr_ex(pd, &a);
+	if (!made(step, mr))
+		return;
+	printf("  lkey=%#x rkey=%#x length=%zu addr=%p\n", mr->lkey, mr->rkey, mr->length, mr->addr);
+	result("dereg_mr", ibv_dereg_mr(mr));
+}
+
+int main(void)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint64_t speed = 0;
+	int num = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (mmap(FIXED_BASE, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+		 -1, 0) != FIXED_BASE) {
+		fprintf(stderr, "lifecycle_new: cannot map the buffer at %p\n", FIXED_BASE);
+		return 2;
+	}
+	errno = 0;
+	list = ibv_get_device_list(&num);
+	if (!made("get_device_list", list) || num < 1)
+		return 0;
+	errno = 0;
+	ctx = ibv_open_device(list[0]);
+	if (!made("open_device", ctx))
+		goto out;
+
+	result("query_port_speed", ibv_query_port_speed(ctx, 1, &speed));
+	printf("  speed=%llu\n", (unsigned long long)speed);
+	result("query_port_speed (port 9)", ibv_query_port_speed(ctx, 9, &speed));
+
+	errno = 0;
+	pd = ibv_alloc_pd(ctx);
+	if (made("alloc_pd", pd)) {
+		int rw = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+
+		reg(pd, "reg_mr_ex", IBV_REG_MR_MASK_ADDR, 0, rw);
+		reg(pd, "reg_mr_ex (iova)", IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_IOVA, 0x1000000, rw);
+		reg(pd, "reg_mr_ex ODP", IBV_REG_MR_MASK_ADDR, 0, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND);
+		reg(pd, "reg_mr_ex (iova in another page offset)", IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_IOVA,
+		    0x1000100, rw);
+		reg(pd, "reg_mr_ex (remote write, no local write)", IBV_REG_MR_MASK_ADDR, 0,
+		    IBV_ACCESS_REMOTE_WRITE);
+		reg(pd, "reg_mr_ex (fd offset, no fd)", IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD_OFFSET, 0, rw);
+		reg(pd, "reg_mr_ex (no address)", 0, 0, rw);
+		result("dealloc_pd", ibv_dealloc_pd(pd));
+	}
+	result("close_device", ibv_close_device(ctx));
+out:
+	ibv_free_device_list(list);
+	return 0;
+}
