@@ -5,7 +5,8 @@
  *   ibv_query_port_speed: port 1 (QUERY_PORT_SPEED), a port that is none (the kernel's EINVAL);
  *   ibv_reg_mr_ex: from an address with its iova (REG_MR), with another iova in the same page
  *   offset, ODP; refused by the library (an fd offset without an fd, no address: EINVAL, no
- *   command) and by the kernel (an iova in another page offset: EINVAL); each MR deregistered.
+ *   command) and by the kernel (an iova in another page offset: EINVAL); each MR deregistered;
+ *   ibv_alloc_dmah, ibv_dealloc_dmah (DMAH_ALLOC, DMAH_FREE) and an MR holding a DMA handle.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,20 +39,70 @@ static int made(const char *step, const void *obj)
 	return obj != NULL;
 }
 
-static void reg(struct ibv_pd *pd, const char *step, uint64_t mask, uint64_t iova, int access)
+static struct ibv_mr *reg_keep(struct ibv_pd *pd, const char *step, uint64_t mask, uint64_t iova, int access,
+			       struct ibv_dmah *dmah)
 {
 	struct ibv_mr_init_attr a = {
 		.length = 4096, .access = access, .comp_mask = mask,
-		.addr = (char *)FIXED_BASE + 0x4000, .iova = iova,
+		.addr = (char *)FIXED_BASE + 0x4000, .iova = iova, .dmah = dmah,
 	};
 	struct ibv_mr *mr;
 
 	errno = 0;
 	mr = ibv_reg_mr_ex(pd, &a);
-	if (!made(step, mr))
+	if (made(step, mr))
+		printf("  lkey=%#x rkey=%#x length=%zu addr=%p\n", mr->lkey, mr->rkey, mr->length, mr->addr);
+	return mr;
+}
+
+static void reg(struct ibv_pd *pd, const char *step, uint64_t mask, uint64_t iova, int access)
+{
+	struct ibv_mr *mr = reg_keep(pd, step, mask, iova, access, NULL);
+
+	if (mr)
+		result("dereg_mr", ibv_dereg_mr(mr));
+}
+
+/* DMA handles: one with a processing hint only, one with a steering tag (CPU 0, volatile memory),
+ * refusals (no hint: the provider's EINVAL; a CPU that is none: the kernel's EINVAL), one held by
+ * an MR (freeing it then: EBUSY). */
+static void dmah(struct ibv_context *ctx, struct ibv_pd *pd)
+{
+	struct ibv_dmah_init_attr ph = { .comp_mask = IBV_DMAH_INIT_ATTR_MASK_PH, .ph = 1 };
+	struct ibv_dmah_init_attr st = {
+		.comp_mask = IBV_DMAH_INIT_ATTR_MASK_PH | IBV_DMAH_INIT_ATTR_MASK_CPU_ID |
+			     IBV_DMAH_INIT_ATTR_MASK_TPH_MEM_TYPE,
+		.ph = 2, .cpu_id = 0, .tph_mem_type = IBV_TPH_MEM_TYPE_VM,
+	};
+	struct ibv_dmah_init_attr none = { .comp_mask = IBV_DMAH_INIT_ATTR_MASK_CPU_ID };
+	struct ibv_dmah_init_attr far = st;
+	struct ibv_dmah *d, *e;
+	struct ibv_mr *mr;
+
+	far.cpu_id = 1u << 20;
+	errno = 0;
+	e = ibv_alloc_dmah(ctx, &none);
+	if (made("alloc_dmah (no hint)", e))
+		result("dealloc_dmah", ibv_dealloc_dmah(e));
+	errno = 0;
+	e = ibv_alloc_dmah(ctx, &far);
+	if (made("alloc_dmah (a CPU that is none)", e))
+		result("dealloc_dmah", ibv_dealloc_dmah(e));
+	errno = 0;
+	e = ibv_alloc_dmah(ctx, &st);
+	if (made("alloc_dmah (steering tag)", e))
+		result("dealloc_dmah", ibv_dealloc_dmah(e));
+	errno = 0;
+	d = ibv_alloc_dmah(ctx, &ph);
+	if (!made("alloc_dmah", d))
 		return;
-	printf("  lkey=%#x rkey=%#x length=%zu addr=%p\n", mr->lkey, mr->rkey, mr->length, mr->addr);
-	result("dereg_mr", ibv_dereg_mr(mr));
+	mr = reg_keep(pd, "reg_mr_ex (dma handle)", IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_DMAH, 0,
+		      IBV_ACCESS_LOCAL_WRITE, d);
+	if (mr) {
+		result("dealloc_dmah (in use)", ibv_dealloc_dmah(d));
+		result("dereg_mr", ibv_dereg_mr(mr));
+	}
+	result("dealloc_dmah", ibv_dealloc_dmah(d));
 }
 
 int main(void)
@@ -95,6 +146,7 @@ int main(void)
 		    IBV_ACCESS_REMOTE_WRITE);
 		reg(pd, "reg_mr_ex (fd offset, no fd)", IBV_REG_MR_MASK_ADDR | IBV_REG_MR_MASK_FD_OFFSET, 0, rw);
 		reg(pd, "reg_mr_ex (no address)", 0, 0, rw);
+		dmah(ctx, pd);
 		result("dealloc_pd", ibv_dealloc_pd(pd));
 	}
 	result("close_device", ibv_close_device(ctx));

@@ -1,6 +1,6 @@
 /* uvemu: the core methods newer than the system's uapi headers (Debian 12's, Linux 6.1), which
- * rdma-core sends from 61.0 (REG_MR: ibv_reg_mr_ex) and 64.0 (QUERY_PORT_SPEED:
- * ibv_query_port_speed) on; the newest release's lifecycle (lifecycle_new.c) reaches them.
+ * rdma-core sends from 61.0 (REG_MR: ibv_reg_mr_ex; DMAH: ibv_alloc_dmah) and 64.0
+ * (QUERY_PORT_SPEED: ibv_query_port_speed) on; the newest release's lifecycle (lifecycle_new.c) reaches them.
  *
  * QUERY_PORT_SPEED as uverbs_std_types_device.c: EOPNOTSUPP for a driver without query_port_speed
  * (emu_dev's port_speed 0), EINVAL for a port that is none, else the driver's speed (100 Mb/s
@@ -8,13 +8,16 @@
  * page the iova's) or a dma-buf fd with its offset (a driver without reg_user_mr_dmabuf:
  * EOPNOTSUPP; then only the access flags a dma-buf MR takes), never both; the access flags known
  * and ib_check_mr_access's rules; a DMA handle none of which exists here (EINVAL); then the MR as
- * the write command makes it (core_obj.c).
+ * the write command makes it (core_obj.c), holding its DMA handle. DMAH_ALLOC and DMAH_FREE on a
+ * device whose driver has DMA handles (emu_dev's dmah; mlx5's TPH steering tags), the handle
+ * refused while an MR holds it (EBUSY).
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 
 /* The kernel uapi's numbers (include/uapi/rdma/ib_user_ioctl_cmds.h; the system's headers
  * predate them). */
@@ -26,6 +29,11 @@ enum {
 	MR_FD_OFFSET, MR_RESP_LKEY, MR_RESP_RKEY,
 };
 
+/* The DMAH object (EMU_OBJECT_DMAH, uvemu.h). */
+enum { DMAH_ALLOC, DMAH_FREE };
+enum { DMAH_HANDLE, DMAH_CPU_ID, DMAH_TPH_MEM_TYPE, DMAH_PH };
+#define TPH_MEM_TYPES 2 /* the enum's elements: volatile and persistent memory */
+
 #define PAGE_OFF(x) ((x) & 4095)
 /* IB_ACCESS_SUPPORTED: every flag up to HUGETLB and the optional ones. */
 #define ACCESS_SUPPORTED (((IB_UVERBS_ACCESS_HUGETLB << 1) - 1) | IB_UVERBS_ACCESS_OPTIONAL_RANGE)
@@ -36,7 +44,7 @@ enum {
 bool emu_newer_method(uint16_t obj, uint16_t meth)
 {
 	return (obj == UVERBS_OBJECT_DEVICE && meth == EMU_METHOD_QUERY_PORT_SPEED) ||
-	       (obj == UVERBS_OBJECT_MR && meth == EMU_METHOD_REG_MR);
+	       (obj == UVERBS_OBJECT_MR && meth == EMU_METHOD_REG_MR) || obj == EMU_OBJECT_DMAH;
 }
 
 /* A u64 PTR_IN attribute: 0, ENOENT when absent, EINVAL when not 8 bytes. */
@@ -71,7 +79,11 @@ static int reg_mr(struct emu_req *r)
 	bool has_addr, has_off, has_fd = emu_attr(r, MR_FD) != NULL;
 	struct emu_obj *mr;
 
-	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_PD, pdh) || emu_attr(r, MR_DMA_HANDLE))
+	uint32_t dmah = emu_attr_handle(r, MR_DMA_HANDLE);
+
+	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_PD, pdh))
+		return EINVAL;
+	if (emu_attr(r, MR_DMA_HANDLE) && !emu_obj_get(r->ctx, EMU_OBJECT_DMAH, dmah))
 		return EINVAL;
 	if (in_u64(r, MR_IOVA, &iova) || in_u64(r, MR_LENGTH, &length))
 		return EINVAL;
@@ -105,13 +117,57 @@ static int reg_mr(struct emu_req *r)
 	mr->iova = iova;
 	mr->odp = flags & IB_UVERBS_ACCESS_ON_DEMAND;
 	emu_obj_use(r->ctx, UVERBS_OBJECT_PD, pdh, 1);
+	if (emu_attr(r, MR_DMA_HANDLE)) {
+		mr->dmah = dmah;
+		emu_obj_use(r->ctx, EMU_OBJECT_DMAH, dmah, 1);
+	}
 	emu_attr_new_handle(r, MR_HANDLE, h);
 	emu_attr_out(r, MR_RESP_LKEY, &mr->num, sizeof(mr->num));
 	return emu_attr_out(r, MR_RESP_RKEY, &mr->num, sizeof(mr->num));
 }
 
+/* DMAH_ALLOC: the core's (uverbs_std_types_dmah.c: a CPU that is none, EINVAL; one the caller may
+ * not run on, EPERM; the memory type an element of its enum, else EOPNOTSUPP), then the driver's
+ * (mlx5_ib_alloc_dmah: PH required; a steering tag needs both the CPU and the memory type). */
+static int dmah_alloc(struct emu_req *r)
+{
+	struct ib_uverbs_attr *cpu = emu_attr(r, DMAH_CPU_ID), *mem = emu_attr(r, DMAH_TPH_MEM_TYPE);
+	struct emu_obj *o;
+	cpu_set_t set;
+	uint32_t h;
+
+	if (!r->dev->dmah)
+		return EPROTONOSUPPORT; /* the object needs the driver's alloc_dmah */
+	if (cpu) {
+		uint32_t id = emu_attr_u64(r, DMAH_CPU_ID, 0);
+
+		if (cpu->len != sizeof(id) || id >= CPU_SETSIZE)
+			return EINVAL;
+		if (sched_getaffinity(0, sizeof(set), &set) || !CPU_ISSET(id, &set))
+			return EPERM;
+	}
+	if (mem && mem->attr_data.enum_data.elem_id >= TPH_MEM_TYPES)
+		return EOPNOTSUPP;
+	if (!emu_attr(r, DMAH_PH) || !cpu != !mem)
+		return EINVAL;
+	o = emu_obj_new(r->ctx, EMU_OBJECT_DMAH, &h);
+	if (!o)
+		return ENOMEM;
+	emu_attr_new_handle(r, DMAH_HANDLE, h);
+	return 0;
+}
+
 int emu_newer_ioctl(struct emu_req *r)
 {
+	if (r->hdr->object_id == EMU_OBJECT_DMAH) {
+		if (!r->dev->dmah)
+			return EPROTONOSUPPORT;
+		if (r->hdr->method_id == DMAH_ALLOC)
+			return dmah_alloc(r);
+		if (r->hdr->method_id == DMAH_FREE)
+			return emu_obj_destroy(r, EMU_OBJECT_DMAH, emu_attr_handle(r, DMAH_HANDLE));
+		return EPROTONOSUPPORT;
+	}
 	return r->hdr->object_id == UVERBS_OBJECT_DEVICE ? query_port_speed(r) : reg_mr(r);
 }
 
@@ -119,6 +175,12 @@ char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 {
 	if (obj == UVERBS_OBJECT_DEVICE)
 		return attr == SPEED_PORT_NUM ? 'c' : attr == SPEED_RESP ? 'o' : 0;
+	if (obj == EMU_OBJECT_DMAH) {
+		if (meth == DMAH_FREE)
+			return attr == DMAH_HANDLE ? 'h' : 0;
+		return attr == DMAH_HANDLE ? 'n' : attr == DMAH_CPU_ID ? 'c' : attr == DMAH_TPH_MEM_TYPE ? 'e'
+		       : attr == DMAH_PH ? 'c' : 0;
+	}
 	switch (attr) {
 	case MR_HANDLE: return 'n';
 	case MR_PD_HANDLE:

@@ -44,6 +44,7 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 		use(r->ctx, UVERBS_OBJECT_CQ, o->scq, -1);
 	use(r->ctx, UVERBS_OBJECT_XRCD, o->xrcd, -1);
 	use(r->ctx, UVERBS_OBJECT_DM, o->dm, -1);
+	use(r->ctx, EMU_OBJECT_DMAH, o->dmah, -1);
 	use(r->ctx, UVERBS_OBJECT_QP, o->shared, -1);
 	use(r->ctx, UVERBS_OBJECT_RWQ_IND_TBL, o->tbl, -1);
 	if (type == UVERBS_OBJECT_QP) {

@@ -69,6 +69,7 @@ struct emu_dev {
 	bool kpost;            /* its provider posts and polls through the kernel (POST_SEND, POST_RECV,
 				* POST_SRQ_RECV, POLL_CQ: hfi1verbs at uverbs ABI 1): the family kpost */
 	uint32_t port_speed;   /* QUERY_PORT_SPEED's answer (100 Mb/s units); 0: no query_port_speed */
+	bool dmah;             /* DMA handles (alloc_dmah: TPH steering tags; core_newer.c) */
 	bool import;           /* its provider imports contexts, PDs and MRs (QUERY_CONTEXT with the
 				* driver's answer; mlx5's PD_QUERY): the family import */
 };
@@ -111,6 +112,7 @@ struct emu_obj {
 	uint32_t shared;      /* a QP opened by OPEN_QP: the XRC_TGT QP it shares (~0u: none) */
 	uint64_t length, iova; /* MR: what it registers (QUERY_MR); DM: its size */
 	uint32_t dm;          /* DM MR: its DM (~0u: none) */
+	uint32_t dmah;        /* MR: its DMA handle (~0u: none; core_newer.c) */
 	bool odp;             /* MR: on-demand paging */
 	uint32_t tbl;         /* an RSS QP: its receive WQ indirection table (~0u: none) */
 	uint32_t usecnt;      /* objects using this one (destroying it then is EBUSY) */
@@ -293,7 +295,8 @@ int emu_flow_write(struct emu_req *r);
 int emu_flow_ioctl(struct emu_req *r);
 char emu_flow_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* core_newer.c: the methods newer than the system's uapi headers (QUERY_PORT_SPEED, the MR's
- * REG_MR): whether a method is one, the method, its attributes' kinds. */
+ * REG_MR, the DMAH object): whether a method is one, the method, its attributes' kinds. */
+#define EMU_OBJECT_DMAH (UVERBS_OBJECT_ASYNC_EVENT + 1)
 bool emu_newer_method(uint16_t obj, uint16_t meth);
 int emu_newer_ioctl(struct emu_req *r);
 char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
