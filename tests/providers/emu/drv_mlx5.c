@@ -91,11 +91,19 @@ static int query_context(struct emu_req *r)
 {
 	struct ib_uverbs_attr *a = emu_attr(r, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX);
 	struct mlx5_ib_alloc_ucontext_resp resp;
+	size_t n = sizeof(resp);
 
+	if (!a)
+		return 0;
 	ucontext_resp(r, &resp);
-	if (a && a->len < sizeof(resp))
+	if (a->len < n)
 		resp.response_length = a->len;
-	return a ? emu_attr_out(r, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX, &resp, sizeof(resp)) : 0;
+	/* uverbs_copy_to_struct_or_zero: the rest of the caller's buffer zeroed; a short answer (an
+	 * older driver's smaller struct) gives half. */
+	if (r->short_answer)
+		n /= 2;
+	memset((void *)(uintptr_t)a->data, 0, a->len);
+	return emu_attr_out(r, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX, &resp, n);
 }
 
 static int query_device(struct emu_req *r)
