@@ -6,7 +6,8 @@
  *   ibv_reg_mr_ex: from an address with its iova (REG_MR), with another iova in the same page
  *   offset, ODP; refused by the library (an fd offset without an fd, no address: EINVAL, no
  *   command) and by the kernel (an iova in another page offset: EINVAL); each MR deregistered;
- *   ibv_alloc_dmah, ibv_dealloc_dmah (DMAH_ALLOC, DMAH_FREE) and an MR holding a DMA handle.
+ *   ibv_alloc_dmah, ibv_dealloc_dmah (DMAH_ALLOC, DMAH_FREE) and an MR holding a DMA handle;
+ *   ibv_dm_export_dmabuf_fd of a DM (DMABUF_ALLOC).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 /* The lifecycle's buffer address (lifecycle.h's FIXED_BASE): the stream shows it verbatim. */
 #define FIXED_BASE ((void *)0x7e0000000000ull)
@@ -105,6 +107,25 @@ static void dmah(struct ibv_context *ctx, struct ibv_pd *pd)
 	result("dealloc_dmah", ibv_dealloc_dmah(d));
 }
 
+/* A DM's pages exported as a dma-buf (DMABUF_ALLOC), the fd closed, the DM freed. */
+static void dmabuf(struct ibv_context *ctx)
+{
+	struct ibv_alloc_dm_attr da = { .length = 4096 };
+	struct ibv_dm *dm;
+	int fd;
+
+	errno = 0;
+	dm = ibv_alloc_dm(ctx, &da);
+	if (!made("alloc_dm", dm))
+		return;
+	errno = 0;
+	fd = ibv_dm_export_dmabuf_fd(dm);
+	result("dm_export_dmabuf_fd", fd < 0 ? errno : 0);
+	if (fd >= 0)
+		close(fd);
+	result("free_dm", ibv_free_dm(dm));
+}
+
 int main(void)
 {
 	struct ibv_device **list;
@@ -149,6 +170,7 @@ int main(void)
 		dmah(ctx, pd);
 		result("dealloc_pd", ibv_dealloc_pd(pd));
 	}
+	dmabuf(ctx);
 	result("close_device", ibv_close_device(ctx));
 out:
 	ibv_free_device_list(list);

@@ -10,7 +10,8 @@
  * and ib_check_mr_access's rules; a DMA handle none of which exists here (EINVAL); then the MR as
  * the write command makes it (core_obj.c), holding its DMA handle. DMAH_ALLOC and DMAH_FREE on a
  * device whose driver has DMA handles (emu_dev's dmah; mlx5's TPH steering tags), the handle
- * refused while an MR holds it (EBUSY).
+ * refused while an MR holds it (EBUSY). DMABUF_ALLOC (ibv_dm_export_dmabuf_fd, 64.0 on) of a DM's
+ * pages on a device whose driver maps offsets to entries (emu_drv's dmabuf_dm: mlx5).
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
@@ -18,6 +19,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The kernel uapi's numbers (include/uapi/rdma/ib_user_ioctl_cmds.h; the system's headers
  * predate them). */
@@ -34,6 +37,10 @@ enum { DMAH_ALLOC, DMAH_FREE };
 enum { DMAH_HANDLE, DMAH_CPU_ID, DMAH_TPH_MEM_TYPE, DMAH_PH };
 #define TPH_MEM_TYPES 2 /* the enum's elements: volatile and persistent memory */
 
+/* The DMABUF object (EMU_OBJECT_DMABUF, uvemu.h). */
+enum { DMABUF_ALLOC };
+enum { DMABUF_HANDLE, DMABUF_PGOFF };
+
 #define PAGE_OFF(x) ((x) & 4095)
 /* IB_ACCESS_SUPPORTED: every flag up to HUGETLB and the optional ones. */
 #define ACCESS_SUPPORTED (((IB_UVERBS_ACCESS_HUGETLB << 1) - 1) | IB_UVERBS_ACCESS_OPTIONAL_RANGE)
@@ -44,7 +51,8 @@ enum { DMAH_HANDLE, DMAH_CPU_ID, DMAH_TPH_MEM_TYPE, DMAH_PH };
 bool emu_newer_method(uint16_t obj, uint16_t meth)
 {
 	return (obj == UVERBS_OBJECT_DEVICE && meth == EMU_METHOD_QUERY_PORT_SPEED) ||
-	       (obj == UVERBS_OBJECT_MR && meth == EMU_METHOD_REG_MR) || obj == EMU_OBJECT_DMAH;
+	       (obj == UVERBS_OBJECT_MR && meth == EMU_METHOD_REG_MR) || obj == EMU_OBJECT_DMAH ||
+	       obj == EMU_OBJECT_DMABUF;
 }
 
 /* A u64 PTR_IN attribute: 0, ENOENT when absent, EINVAL when not 8 bytes. */
@@ -157,8 +165,45 @@ static int dmah_alloc(struct emu_req *r)
 	return 0;
 }
 
+/* DMABUF_ALLOC (uverbs_std_types_dmabuf.c): the driver's mmap entry at the offset (none:
+ * EINVAL), exported as a dma-buf fd (here a memfd of the DM's pages, close-on-exec) written into
+ * the handle attribute. */
+static int dmabuf_alloc(struct emu_req *r)
+{
+	const struct emu_drv *d = emu_req_drv(r);
+	struct ib_uverbs_attr *a = emu_attr(r, DMABUF_HANDLE);
+	int64_t num;
+	int fd;
+
+	if (!d->dmabuf_dm)
+		return EPROTONOSUPPORT;
+	if (!a || r->hdr->method_id != DMABUF_ALLOC)
+		return EINVAL;
+	num = d->dmabuf_dm(emu_attr_u64(r, DMABUF_PGOFF, ~0ull));
+	for (uint32_t h = 0; num >= 0 && h < EMU_MAX_OBJ; h++) {
+		struct emu_obj *dm = emu_obj_get(r->ctx, UVERBS_OBJECT_DM, h);
+
+		if (!dm || dm->num != num)
+			continue;
+		fd = memfd_create("uverbs-dmabuf", MFD_CLOEXEC);
+		if (fd < 0)
+			return errno;
+		if (ftruncate(fd, (dm->length + 4095) & ~4095ull)) {
+			int e = errno;
+
+			real_close(fd);
+			return e;
+		}
+		a->data = fd;
+		return 0;
+	}
+	return EINVAL;
+}
+
 int emu_newer_ioctl(struct emu_req *r)
 {
+	if (r->hdr->object_id == EMU_OBJECT_DMABUF)
+		return dmabuf_alloc(r);
 	if (r->hdr->object_id == EMU_OBJECT_DMAH) {
 		if (!r->dev->dmah)
 			return EPROTONOSUPPORT;
@@ -175,6 +220,8 @@ char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 {
 	if (obj == UVERBS_OBJECT_DEVICE)
 		return attr == SPEED_PORT_NUM ? 'c' : attr == SPEED_RESP ? 'o' : 0;
+	if (obj == EMU_OBJECT_DMABUF)
+		return attr == DMABUF_HANDLE ? 'F' : attr == DMABUF_PGOFF ? 'c' : 0;
 	if (obj == EMU_OBJECT_DMAH) {
 		if (meth == DMAH_FREE)
 			return attr == DMAH_HANDLE ? 'h' : 0;

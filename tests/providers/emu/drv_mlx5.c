@@ -324,6 +324,16 @@ static char attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 	return 0;
 }
 
+/* DMABUF_ALLOC's entry (mlx5_ib_pgoff_to_mmap_entry: the byte offset's page, its command and
+ * extended index): a DM's MEMIC pages, the one kind of entry here mmap_get_pfns exports. */
+static int64_t dmabuf_dm(uint64_t off)
+{
+	unsigned cmd, idx;
+
+	decode(off, &cmd, &idx);
+	return cmd == MLX5_IB_MMAP_DEVICE_MEM ? (int64_t)idx : -1;
+}
+
 static int mmap_check(struct emu_ctx *c, void *addr, size_t len, int prot, off_t off)
 {
 	unsigned cmd, idx;
@@ -355,6 +365,7 @@ const struct emu_drv emu_drv_mlx5 = {
 	.name = "mlx5",
 	.get_context = get_context,
 	.query_context = query_context,
+	.dmabuf_dm = dmabuf_dm,
 	.query_device = query_device,
 	.alloc_pd = alloc_pd,
 	.create_cq = create_cq,

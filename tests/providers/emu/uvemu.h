@@ -295,8 +295,9 @@ int emu_flow_write(struct emu_req *r);
 int emu_flow_ioctl(struct emu_req *r);
 char emu_flow_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* core_newer.c: the methods newer than the system's uapi headers (QUERY_PORT_SPEED, the MR's
- * REG_MR, the DMAH object): whether a method is one, the method, its attributes' kinds. */
+ * REG_MR, the DMAH and DMABUF objects): whether a method is one, the method, its attributes' kinds. */
 #define EMU_OBJECT_DMAH (UVERBS_OBJECT_ASYNC_EVENT + 1)
+#define EMU_OBJECT_DMABUF (EMU_OBJECT_DMAH + 1)
 bool emu_newer_method(uint16_t obj, uint16_t meth);
 int emu_newer_ioctl(struct emu_req *r);
 char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
@@ -333,6 +334,9 @@ struct emu_drv {
 	int (*create_rwq_ind_tbl)(struct emu_req *r, struct emu_obj *tbl);
 	int (*create_flow)(struct emu_req *r, struct emu_obj *flow);
 	int (*destroy)(struct emu_ctx *c, struct emu_obj *o);
+	/* DMABUF_ALLOC (core_newer.c): the DM (its num) a mmap offset names (the driver's
+	 * pgoff_to_mmap_entry), or -1; without it the method is EPROTONOSUPPORT. */
+	int64_t (*dmabuf_dm)(uint64_t off);
 	/* Driver-namespace ioctl methods; EPROTONOSUPPORT when unknown. */
 	int (*ioctl)(struct emu_req *r);
 	char (*attr_kind)(uint16_t obj, uint16_t meth, uint16_t attr);
