@@ -56,5 +56,8 @@ void family_ex(struct ibv_context *ctx);
  * path): receives and sends refused in the wrong state or with too many entries, sends completed
  * and polled, more than one command's worth of sends, an SRQ's receives. */
 void family_kpost(struct ibv_context *ctx);
+/* family_import.c: a context imported by its command fd (ibv_import_device), a PD and an MR
+ * imported into it by handle. */
+void family_import(struct ibv_context *ctx);
 
 #endif

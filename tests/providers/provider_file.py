@@ -96,7 +96,8 @@ def file_envs(provider, lib, ref_lib, kernel_env):
     return ours, ref
 
 
-def check_pair(run, binp, tree, provider, name, lib, ref_lib, kernel_env, tag, family=None):
+def check_pair(run, binp, tree, provider, name, lib, ref_lib, kernel_env, tag, family=None, prog="lifecycle",
+               fail=None, cover=None):
     """The lifecycle (or a family's) for the file `provider` under the reference and ours:
     (reference run, our run, None or the first difference, [why a run is refused]). A run that
     mapped another file than `provider` is refused: its difference would be two providers'. One
@@ -108,8 +109,13 @@ def check_pair(run, binp, tree, provider, name, lib, ref_lib, kernel_env, tag, f
     kernel rdma-core's stream alone has siw's and mana's."""
     so = provider.resolve()
     ours_env, ref_env = file_envs(provider, lib, ref_lib, kernel_env)
-    ref = run.run_lifecycle(binp, tree, name, ref_lib, f"{tag}.reference", extra_env=ref_env, family=family)
-    ours = run.run_lifecycle(binp, tree, name, lib, f"{tag}.ours", extra_env=ours_env, family=family)
+    if cover:
+        cover.unlink(missing_ok=True)
+        ours_env["UVEMU_COVER"] = str(cover)
+    ref = run.run_lifecycle(binp, tree, name, ref_lib, f"{tag}.reference", extra_env=ref_env, family=family,
+                            prog=prog, fail=fail)
+    ours = run.run_lifecycle(binp, tree, name, lib, f"{tag}.ours", extra_env=ours_env, family=family, prog=prog,
+                             fail=fail)
     refused = [w for w in (wrong_file(ref, so, "the reference"), wrong_file(ours, so, "ours"))
                if w and "never opened" not in w]
     quiet = [run.Run(r.rc, r.out, "".join(l for l in r.log.splitlines(True) if not l.startswith("dlopen ")))

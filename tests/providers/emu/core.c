@@ -334,6 +334,9 @@ static int ioctl_context(struct emu_req *r, bool get)
 	}
 	emu_attr_out(r, UVERBS_ATTR_GET_CONTEXT_NUM_COMP_VECTORS, &vectors, sizeof(vectors));
 	emu_attr_out(r, UVERBS_ATTR_GET_CONTEXT_CORE_SUPPORT, &support, sizeof(support));
+	/* QUERY_CONTEXT (ibv_import_device): then the driver's query_ucontext, where it has one. */
+	if (!get && emu_req_drv(r)->query_context)
+		return emu_req_drv(r)->query_context(r);
 	return 0;
 }
 
@@ -413,6 +416,8 @@ int emu_core_ioctl(struct emu_req *r)
 		return ioctl_context(r, true);
 	if (!r->ctx->have_context)
 		return EINVAL;
+	if (emu_newer_method(obj, meth))
+		return emu_newer_ioctl(r);
 	if (obj == UVERBS_OBJECT_DEVICE) {
 		switch (meth) {
 		case UVERBS_METHOD_QUERY_PORT:
@@ -437,6 +442,8 @@ int emu_core_ioctl(struct emu_req *r)
 
 char emu_core_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 {
+	if (emu_newer_method(obj, meth))
+		return emu_newer_attr_kind(obj, meth, attr);
 	if (obj == UVERBS_OBJECT_DEVICE) {
 		switch (meth) {
 		case UVERBS_METHOD_INVOKE_WRITE:

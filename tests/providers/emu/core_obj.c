@@ -44,6 +44,7 @@ static int destroy(struct emu_req *r, uint16_t type, uint32_t h, struct emu_obj 
 		use(r->ctx, UVERBS_OBJECT_CQ, o->scq, -1);
 	use(r->ctx, UVERBS_OBJECT_XRCD, o->xrcd, -1);
 	use(r->ctx, UVERBS_OBJECT_DM, o->dm, -1);
+	use(r->ctx, EMU_OBJECT_DMAH, o->dmah, -1);
 	use(r->ctx, UVERBS_OBJECT_QP, o->shared, -1);
 	use(r->ctx, UVERBS_OBJECT_RWQ_IND_TBL, o->tbl, -1);
 	if (type == UVERBS_OBJECT_QP) {
@@ -119,6 +120,10 @@ static int reg_mr(struct emu_req *r, const struct ib_uverbs_reg_mr *c, struct ib
 	if (!emu_obj_get(r->ctx, UVERBS_OBJECT_PD, c->pd_handle))
 		return EINVAL;
 	if ((c->start & 4095) != (c->hca_va & 4095) || !c->length)
+		return EINVAL;
+	/* ib_check_mr_access: remote write or atomic needs local write */
+	if ((c->access_flags & (IB_UVERBS_ACCESS_REMOTE_WRITE | IB_UVERBS_ACCESS_REMOTE_ATOMIC)) &&
+	    !(c->access_flags & IB_UVERBS_ACCESS_LOCAL_WRITE))
 		return EINVAL;
 	if ((c->access_flags & IB_UVERBS_ACCESS_ON_DEMAND) && !r->dev->odp)
 		return EOPNOTSUPP;

@@ -30,10 +30,38 @@ static void decode(uint64_t off, unsigned *cmd, unsigned *idx)
 	*idx = (pg & 0xff) | ((pg >> 16) << 8);
 }
 
+/* The ucontext's description (the kernel's set_ucontext_resp), from what GET_CONTEXT settled:
+ * tot_bfregs in drv[0], cqe_version in drv[2]. */
+static void ucontext_resp(struct emu_req *r, struct mlx5_ib_alloc_ucontext_resp *resp)
+{
+	memset(resp, 0, sizeof(*resp));
+	resp->qp_tab_size = 1 << 18;
+	resp->bf_reg_size = 512;
+	resp->tot_bfregs = r->ctx->drv[0];
+	resp->cache_line_size = 64;
+	resp->max_sq_desc_sz = 1024;
+	resp->max_rq_desc_sz = 512;
+	resp->max_send_wqebb = 1 << 15;
+	resp->max_recv_wr = 1 << 15;
+	resp->max_srq_recv_wr = (1 << 15) - 1;
+	resp->num_ports = 1;
+	resp->comp_mask = MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET |
+			  MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_DUMP_FILL_MKEY;
+	resp->response_length = sizeof(*resp);
+	resp->cqe_version = r->ctx->drv[2];
+	resp->cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE | MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
+	resp->eth_min_inline = r->dev->link_layer == IB_LINK_LAYER_ETHERNET ? MLX5_USER_INLINE_MODE_NONE + 1 : 0;
+	resp->hca_core_clock_offset = CLOCK_OFFSET;
+	resp->log_uar_size = 12;
+	resp->num_uars_per_page = 1;
+	resp->num_dyn_bfregs = 64;
+	resp->dump_fill_mkey = 0x100;
+}
+
 static int get_context(struct emu_req *r)
 {
 	struct mlx5_ib_alloc_ucontext_req_v2 req = { 0 };
-	struct mlx5_ib_alloc_ucontext_resp resp = { 0 };
+	struct mlx5_ib_alloc_ucontext_resp resp;
 
 	if (r->uin_len < offsetof(struct mlx5_ib_alloc_ucontext_req_v2, flags))
 		return EINVAL;
@@ -44,36 +72,38 @@ static int get_context(struct emu_req *r)
 		return ENOMEM;
 	if (req.num_low_latency_bfregs > (req.total_num_bfregs ? req.total_num_bfregs - 1 : 0))
 		return EINVAL;
-	resp.qp_tab_size = 1 << 18;
-	resp.bf_reg_size = 512;
 	/* Dynamic UARs came with the ioctl framework's UAR objects (5.x): an older kernel maps the
 	 * blue-flame registers the library asked for statically. */
 	if ((req.lib_caps & MLX5_LIB_CAP_DYN_UAR) && !emu_write_only_kernel())
-		resp.tot_bfregs = 0;
+		r->ctx->drv[0] = 0;
 	else
-		resp.tot_bfregs = (req.total_num_bfregs + 1) & ~1u;
-	resp.cache_line_size = 64;
-	resp.max_sq_desc_sz = 1024;
-	resp.max_rq_desc_sz = 512;
-	resp.max_send_wqebb = 1 << 15;
-	resp.max_recv_wr = 1 << 15;
-	resp.max_srq_recv_wr = (1 << 15) - 1;
-	resp.num_ports = 1;
-	resp.comp_mask = MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_CORE_CLOCK_OFFSET |
-			 MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_DUMP_FILL_MKEY;
-	resp.response_length = sizeof(resp);
-	resp.cqe_version = req.max_cqe_version < 1 ? req.max_cqe_version : 1;
-	resp.cmds_supp_uhw = MLX5_USER_CMDS_SUPP_UHW_QUERY_DEVICE | MLX5_USER_CMDS_SUPP_UHW_CREATE_AH;
-	resp.eth_min_inline = r->dev->link_layer == IB_LINK_LAYER_ETHERNET ? MLX5_USER_INLINE_MODE_NONE + 1 : 0;
-	resp.hca_core_clock_offset = CLOCK_OFFSET;
-	resp.log_uar_size = 12;
-	resp.num_uars_per_page = 1;
-	resp.num_dyn_bfregs = 64;
-	resp.dump_fill_mkey = 0x100;
+		r->ctx->drv[0] = (req.total_num_bfregs + 1) & ~1u;
+	r->ctx->drv[2] = req.max_cqe_version < 1 ? req.max_cqe_version : 1;
 	r->ctx->next_key = ENTRY_BASE;
-	r->ctx->drv[0] = resp.tot_bfregs;
+	ucontext_resp(r, &resp);
 	emu_udata_out(r, &resp, sizeof(resp));
 	return 0;
+}
+
+/* QUERY_CONTEXT's driver part (mlx5_ib_query_ucontext: ibv_import_device): the ucontext's
+ * description again, its response_length what the attribute holds. */
+static int query_context(struct emu_req *r)
+{
+	struct ib_uverbs_attr *a = emu_attr(r, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX);
+	struct mlx5_ib_alloc_ucontext_resp resp;
+	size_t n = sizeof(resp);
+
+	if (!a)
+		return 0;
+	ucontext_resp(r, &resp);
+	if (a->len < n)
+		resp.response_length = a->len;
+	/* uverbs_copy_to_struct_or_zero: the rest of the caller's buffer zeroed; a short answer (an
+	 * older driver's smaller struct) gives half. */
+	if (r->short_answer)
+		n /= 2;
+	memset((void *)(uintptr_t)a->data, 0, a->len);
+	return emu_attr_out(r, MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX, &resp, n);
 }
 
 static int query_device(struct emu_req *r)
@@ -251,10 +281,23 @@ static int uar_ioctl(struct emu_req *r)
 	return EPROTONOSUPPORT;
 }
 
+/* MLX5_IB_METHOD_PD_QUERY (ibv_import_pd): a PD of the context by handle, its pdn. */
+static int pd_query(struct emu_req *r)
+{
+	struct emu_obj *pd = emu_obj_get(r->ctx, UVERBS_OBJECT_PD,
+					 emu_attr_u64(r, MLX5_IB_ATTR_QUERY_PD_HANDLE, ~0u));
+
+	if (!pd)
+		return EINVAL;
+	return emu_attr_out(r, MLX5_IB_ATTR_QUERY_PD_RESP_PDN, &pd->num, sizeof(pd->num));
+}
+
 static int ioctl(struct emu_req *r)
 {
 	if (r->hdr->object_id == MLX5_IB_OBJECT_UAR)
 		return uar_ioctl(r);
+	if (r->hdr->object_id == UVERBS_OBJECT_PD && r->hdr->method_id == MLX5_IB_METHOD_PD_QUERY)
+		return pd_query(r);
 	/* DEVX and the rest: no firmware behind this device. */
 	return EPROTONOSUPPORT;
 }
@@ -274,9 +317,21 @@ static char attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 		return attr == MLX5_IB_ATTR_DEVX_OTHER_CMD_IN ? 'i' : 'o';
 	if (obj == UVERBS_OBJECT_DM && meth == UVERBS_METHOD_DM_ALLOC)
 		return attr == MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE ? 'c' : 'o';
+	if (obj == UVERBS_OBJECT_PD && meth == MLX5_IB_METHOD_PD_QUERY)
+		return attr == MLX5_IB_ATTR_QUERY_PD_HANDLE ? 'h' : 'o';
 	if (obj == UVERBS_OBJECT_DEVICE && meth == UVERBS_METHOD_QUERY_CONTEXT)
 		return attr == MLX5_IB_ATTR_QUERY_CONTEXT_RESP_UCTX ? 'o' : 0;
 	return 0;
+}
+
+/* DMABUF_ALLOC's entry (mlx5_ib_pgoff_to_mmap_entry: the byte offset's page, its command and
+ * extended index): a DM's MEMIC pages, the one kind of entry here mmap_get_pfns exports. */
+static int64_t dmabuf_dm(uint64_t off)
+{
+	unsigned cmd, idx;
+
+	decode(off, &cmd, &idx);
+	return cmd == MLX5_IB_MMAP_DEVICE_MEM ? (int64_t)idx : -1;
 }
 
 static int mmap_check(struct emu_ctx *c, void *addr, size_t len, int prot, off_t off)
@@ -309,6 +364,8 @@ static int mmap_check(struct emu_ctx *c, void *addr, size_t len, int prot, off_t
 const struct emu_drv emu_drv_mlx5 = {
 	.name = "mlx5",
 	.get_context = get_context,
+	.query_context = query_context,
+	.dmabuf_dm = dmabuf_dm,
 	.query_device = query_device,
 	.alloc_pd = alloc_pd,
 	.create_cq = create_cq,

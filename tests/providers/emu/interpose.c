@@ -9,8 +9,9 @@
  * makes socket() fail as on a kernel without the RDMA netlink family. Everything else passes
  * through to libc.
  *
- * Not interposed (nothing in the lifecycles needs them): dup/dup2/dup3 and fcntl(F_DUPFD) of an
- * emulator fd (the copy would be a plain eventfd).
+ * dup() of a command fd is the same file (ibv_import_device's copy): the context is released when
+ * its last fd is closed. Not interposed (nothing in the lifecycles needs them): dup2/dup3 and
+ * fcntl(F_DUPFD), and dup() of an event fd (the copy would be a plain eventfd).
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
@@ -288,6 +289,7 @@ static int open_common(const char *path, int flags, int *handled)
 		return -1;
 	}
 	c->async_fd = -1;
+	c->refs = 1;
 	c->dev = emu_device;
 	c->node = n - nodes;
 	fd = emu_fd_new(FD_CMD, c, flags & O_CLOEXEC, flags & O_NONBLOCK);
@@ -473,7 +475,9 @@ int close(int fd)
 		char nb[32];
 
 		emu_log("close %s\n", emu_fd_name(fd, nb));
-		if (f->kind == FD_CMD && f->ctx) {
+		if (f->kind == FD_CMD && f->ctx && --f->ctx->refs) {
+			/* Another fd of the same file (dup) keeps the context. */
+		} else if (f->kind == FD_CMD && f->ctx) {
 			/* Its event fds may outlive it (the kernel keeps the file open): they forget it. */
 			for (int i = 0; i < EMU_MAX_FD; i++)
 				if (i != fd && emu_fds[i].ctx == f->ctx)
@@ -491,6 +495,37 @@ int close(int fd)
 	}
 	pthread_mutex_unlock(&emu_lock);
 	ret = real_close(fd);
+	kernel_leave();
+	return ret;
+}
+
+/* dup of a command fd: another fd of the same file, named as the first (cmdfd#N). */
+static int (*real_dup)(int);
+
+int dup(int fd)
+{
+	struct emu_fd *f;
+	int ret;
+
+	init();
+	if (!real_dup)
+		real_dup = dlsym(RTLD_NEXT, "dup");
+	kernel_enter();
+	pthread_mutex_lock(&emu_lock);
+	ret = real_dup(fd);
+	f = emu_fd_get(fd);
+	if (ret >= EMU_MAX_FD && f) {
+		real_close(ret);
+		errno = EMFILE;
+		ret = -1;
+	} else if (ret >= 0 && f && f->kind == FD_CMD && f->ctx) {
+		char nb[32];
+
+		emu_fds[ret] = *f;
+		f->ctx->refs++;
+		emu_log("dup %s\n", emu_fd_name(ret, nb));
+	}
+	pthread_mutex_unlock(&emu_lock);
 	kernel_leave();
 	return ret;
 }

@@ -97,6 +97,7 @@ struct emu_obj *emu_obj_new(struct emu_ctx *c, uint16_t type, uint32_t *handle)
 			c->obj[h].xrcd = ~0u;
 			c->obj[h].shared = ~0u;
 			c->obj[h].dm = ~0u;
+			c->obj[h].dmah = ~0u;
 			c->obj[h].tbl = ~0u;
 			*handle = h;
 			return &c->obj[h];
@@ -398,6 +399,9 @@ static void log_attr_in(struct emu_req *r, struct ib_uverbs_attr *a, char kind)
 		break;
 	case 'c':
 		emu_log("%s const len=%u %#llx\n", label, a->len, (unsigned long long)emu_attr_u64(r, a->attr_id, 0));
+		break;
+	case 'e': /* an enum attribute: its element */
+		emu_log("%s enum %u\n", label, a->attr_data.enum_data.elem_id);
 		break;
 	default:
 		emu_log("%s len=%u flags=%#x\n", label, a->len, a->flags);

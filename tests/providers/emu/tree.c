@@ -31,6 +31,8 @@ int main(int argc, char **argv)
 			printf("ex\n");
 		if (d && d->kpost)
 			printf("kpost\n");
+		if (d && d->import)
+			printf("import\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

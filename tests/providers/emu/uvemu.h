@@ -68,6 +68,10 @@ struct emu_dev {
 	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 	bool kpost;            /* its provider posts and polls through the kernel (POST_SEND, POST_RECV,
 				* POST_SRQ_RECV, POLL_CQ: hfi1verbs at uverbs ABI 1): the family kpost */
+	uint32_t port_speed;   /* QUERY_PORT_SPEED's answer (100 Mb/s units); 0: no query_port_speed */
+	bool dmah;             /* DMA handles (alloc_dmah: TPH steering tags; core_newer.c) */
+	bool import;           /* its provider imports contexts, PDs and MRs (QUERY_CONTEXT with the
+				* driver's answer; mlx5's PD_QUERY): the family import */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
@@ -108,6 +112,7 @@ struct emu_obj {
 	uint32_t shared;      /* a QP opened by OPEN_QP: the XRC_TGT QP it shares (~0u: none) */
 	uint64_t length, iova; /* MR: what it registers (QUERY_MR); DM: its size */
 	uint32_t dm;          /* DM MR: its DM (~0u: none) */
+	uint32_t dmah;        /* MR: its DMA handle (~0u: none; core_newer.c) */
 	bool odp;             /* MR: on-demand paging */
 	uint32_t tbl;         /* an RSS QP: its receive WQ indirection table (~0u: none) */
 	uint32_t usecnt;      /* objects using this one (destroying it then is EBUSY) */
@@ -129,6 +134,7 @@ struct emu_key {
 
 struct emu_ctx {
 	int cmd_fd;
+	unsigned refs;        /* command fds open on it (dup of one: the same file; interpose.c) */
 	bool have_context;    /* GET_CONTEXT done */
 	int async_fd;         /* -1 until allocated */
 	const struct emu_dev *dev;
@@ -288,6 +294,13 @@ bool emu_flow_cmd(uint32_t wcmd);
 int emu_flow_write(struct emu_req *r);
 int emu_flow_ioctl(struct emu_req *r);
 char emu_flow_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
+/* core_newer.c: the methods newer than the system's uapi headers (QUERY_PORT_SPEED, the MR's
+ * REG_MR, the DMAH and DMABUF objects): whether a method is one, the method, its attributes' kinds. */
+#define EMU_OBJECT_DMAH (UVERBS_OBJECT_ASYNC_EVENT + 1)
+#define EMU_OBJECT_DMABUF (EMU_OBJECT_DMAH + 1)
+bool emu_newer_method(uint16_t obj, uint16_t meth);
+int emu_newer_ioctl(struct emu_req *r);
+char emu_newer_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 /* ---- providers (drv_*.c) ---- */
 
 struct emu_qp_init {
@@ -299,6 +312,9 @@ struct emu_qp_init {
 struct emu_drv {
 	const char *name;
 	int (*get_context)(struct emu_req *r);
+	/* QUERY_CONTEXT's driver part (the kernel's query_ucontext; ibv_import_device): its attributes
+	 * answered; without it the core's answer alone. */
+	int (*query_context)(struct emu_req *r);
 	int (*query_device)(struct emu_req *r);
 	int (*alloc_pd)(struct emu_req *r, struct emu_obj *pd);
 	int (*reg_mr)(struct emu_req *r, struct emu_obj *mr);
@@ -318,6 +334,9 @@ struct emu_drv {
 	int (*create_rwq_ind_tbl)(struct emu_req *r, struct emu_obj *tbl);
 	int (*create_flow)(struct emu_req *r, struct emu_obj *flow);
 	int (*destroy)(struct emu_ctx *c, struct emu_obj *o);
+	/* DMABUF_ALLOC (core_newer.c): the DM (its num) a mmap offset names (the driver's
+	 * pgoff_to_mmap_entry), or -1; without it the method is EPROTONOSUPPORT. */
+	int64_t (*dmabuf_dm)(uint64_t off);
 	/* Driver-namespace ioctl methods; EPROTONOSUPPORT when unknown. */
 	int (*ioctl)(struct emu_req *r);
 	char (*attr_kind)(uint16_t obj, uint16_t meth, uint16_t attr);
