@@ -665,8 +665,12 @@ int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
 
 // `int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)`
 //
-// ADVISE_MR (ioctl only): `advice` (e.g. prefetch) for the `num_sge` ranges of `sg_list`. 0, or
-// the positive errno. Divergence: a NULL `sg_list` with a non-zero `num_sge` gives EINVAL.
+// ADVISE_MR (ioctl only: `cmd::mr::advise_mr`): `advice` (e.g. prefetch) for the `num_sge` ranges
+// of `sg_list` (here `sges`, the array's bytes).
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `sg_list` with a non-zero `num_sge` gives EINVAL.
 int ibv_cmd_advise_mr(struct ibv_pd *pd,
                       enum ibv_advise_mr_advice advice,
                       uint32_t flags,
@@ -696,9 +700,12 @@ int ibv_cmd_alloc_dmah(struct ibv_context *ctx,
 
 // `int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw, struct ibv_alloc_mw *cmd, size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)`
 //
-// ALLOC_MW (write command) of `type` with the provider's request and response. On success sets
-// the MW's context, pd, rkey, handle and type. 0, or the positive errno. Divergence: buffers
-// shorter than the core request/response give EINVAL.
+// Write command ALLOC_MW (`cmd::mr::alloc_mw`) of `type` with the provider's request and response;
+// on success sets the MW's context, pd, rkey, handle and type.
+//
+// 0, or the positive errno.
+//
+// Divergence: buffers shorter than the core request/response give EINVAL.
 int ibv_cmd_alloc_mw(struct ibv_pd *pd,
                      enum ibv_mw_type type,
                      struct ibv_mw *mw,
@@ -724,8 +731,10 @@ int ibv_cmd_alloc_pd(struct ibv_context *context,
 
 // `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`. 0, or the
-// positive errno (also left in errno).
+// ATTACH_MCAST (write command: `cmd::mcast::attach_mcast`) for the QP's handle: joins it (a UD QP)
+// to multicast group `gid`/`lid`.
+//
+// 0, or the positive errno (also left in errno).
 int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
@@ -738,10 +747,13 @@ int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
 
 // `int ibv_cmd_create_ah(struct ibv_pd *pd, struct ibv_ah *ah, struct ibv_ah_attr *attr, struct ib_uverbs_create_ah_resp *resp, size_t resp_size)`
 //
-// CREATE_AH (write command; the core request is built here, `ah`'s address as its user
-// handle) with the provider's response buffer. On success sets `ah->handle` and
-// `ah->context` (the public verb sets `pd`). 0, or the positive errno. Divergence: a NULL
-// `resp`, or `resp_size` below the core response, gives EINVAL.
+// CREATE_AH (write command: `cmd::ah::create_ah`, the core request built here) on the PD with the
+// caller's attributes (the AH's address as its user handle) and the provider's response; sets the
+// AH's `handle` and `context` (the public verb sets `pd`).
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `resp`, or `resp_size` below the core response, gives EINVAL.
 int ibv_cmd_create_ah(struct ibv_pd *pd,
                       struct ibv_ah *ah,
                       struct ibv_ah_attr *attr,
@@ -771,9 +783,11 @@ int ibv_cmd_create_counters(struct ibv_context *context,
 
 // `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 //
-// CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
-// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
-// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno.
+// CQ_CREATE (ioctl, else the write command: `cmd::cq::create_cq`) with the provider's request and
+// response as driver data (a `cmd` or `resp` no longer than its core part, or NULL, carries none:
+// rxe passes `NULL, 0`); sets `cq->context`, then on success `cq->handle` and `cq->cqe`.
+//
+// 0, or the positive errno.
 int ibv_cmd_create_cq(struct ibv_context *context,
                       int cqe,
                       struct ibv_comp_channel *channel,
@@ -787,11 +801,16 @@ int ibv_cmd_create_cq(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 59  /* ibv_cmd_create_cq_ex, provider ABIs 34, 57 */
 // `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 //
-// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
-// flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
-// success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
-// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for
-// `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
+// CQ_CREATE (`cmd::cq::create_cq_ex`) from extended attributes (completion timestamps and
+// IGNORE_OVERRUN become kernel flags; the extended write command when the kernel must see them).
+// comp_mask bits other than FLAGS and PD are EOPNOTSUPP, checked first with errno untouched as in
+// rdma-core (`cq_ex_flags`; the export returns it quietly). `cmd`/`resp` as for
+// `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain (NULL: none) is linked after the driver
+// data (and written back), and the provider's own CQ ring (`buffer`) goes with it from provider ABI
+// 59 on. Sets `cq->context`, then on success `cq->handle` and `cq->cqe`. The forms of every
+// provider ABI come here.
+//
+// 0, or the positive errno.
 //
 // Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 // verbs_create_cq_prov_attr *prov_attr` after `cq_attr` (`capi::pabi::forms`).
@@ -823,8 +842,16 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 59  /* ibv_cmd_create_cq_ex2, provider ABIs 34, 57 */
 // `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
 //
-// As `ibv_cmd_create_cq_ex`, with the provider's `driver` attribute chain (NULL: none) linked
-// after its driver data (and written back). 0, or the positive errno.
+// CQ_CREATE (`cmd::cq::create_cq_ex`) from extended attributes (completion timestamps and
+// IGNORE_OVERRUN become kernel flags; the extended write command when the kernel must see them).
+// comp_mask bits other than FLAGS and PD are EOPNOTSUPP, checked first with errno untouched as in
+// rdma-core (`cq_ex_flags`; the export returns it quietly). `cmd`/`resp` as for
+// `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain (NULL: none) is linked after the driver
+// data (and written back), and the provider's own CQ ring (`buffer`) goes with it from provider ABI
+// 59 on. Sets `cq->context`, then on success `cq->handle` and `cq->cqe`. The forms of every
+// provider ABI come here.
+//
+// 0, or the positive errno.
 //
 // Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
 // `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -878,11 +905,15 @@ int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
 
 // `int ibv_cmd_create_qp(struct ibv_pd *pd, struct ibv_qp *qp, struct ibv_qp_init_attr *attr, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// Creates the QP on `pd` (QP_CREATE ioctl with the provider's driver data, else the legacy
-// write command of the kernel's ABI): sets `qp`'s context, handle, number, objects, type,
-// state RESET and event lock, and stores the granted capabilities into `attr->cap`. 0, or the
-// positive errno. Divergence: a NULL CQ where the type needs one, or buffers shorter than
-// their core structs, give EINVAL (rdma-core crashes or overruns).
+// CREATE_QP for an `ibv_qp_init_attr` on `pd` (QP_CREATE ioctl with the provider's driver data,
+// else the legacy write command of the kernel's ABI: `cmd::qp::create_qp`); sets the QP's context,
+// handle, number, objects, type, state RESET and event lock (`set_qp`), the granted capabilities
+// stored into `attr->cap`. A NULL CQ where the type needs one, or a request or response shorter
+// than its core struct, is EINVAL (a divergence: rdma-core crashes or overruns; `check_objects`).
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `cmd` or `resp` gives EINVAL.
 int ibv_cmd_create_qp(struct ibv_pd *pd,
                       struct ibv_qp *qp,
                       struct ibv_qp_init_attr *attr,
@@ -893,10 +924,19 @@ int ibv_cmd_create_qp(struct ibv_pd *pd,
 
 // `int ibv_cmd_create_qp_ex(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *attr_ex, struct ibv_create_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// As `ibv_cmd_create_qp` from an `ibv_qp_init_attr_ex` (comp_mask PD, XRCD and
-// SEND_OPS_FLAGS only, else EINVAL; XRC receive QPs on their XRCD), also setting the
-// `verbs_qp` XRCD fields; the granted capabilities go into `attr_ex->cap`. 0, or the positive
-// errno. Divergence: as for `ibv_cmd_create_qp`.
+// As `ibv_cmd_create_qp`, from an `ibv_qp_init_attr_ex` (`attr_ex`) checked as rdma-core does
+// against the entry's comp_mask (`allowed`; XRC receive QPs on their XRCD), then the entry's
+// command (`send`), the `verbs_qp` XRCD fields and the granted capabilities (into `attr_ex->cap`)
+// stored. The forms of every provider ABI come here. A NULL CQ where the type needs one, or a
+// request or response shorter than its core struct, is EINVAL (a divergence: rdma-core crashes or
+// overruns).
+//
+// 0, or the positive errno.
+//
+// This entry allows comp_mask PD, XRCD and SEND_OPS_FLAGS (others EINVAL); its write fallback is
+// the command CREATE_QP.
+//
+// Divergence: a NULL `cmd` or `resp` gives EINVAL.
 int ibv_cmd_create_qp_ex(struct ibv_context *context,
                          struct verbs_qp *qp,
                          struct ibv_qp_init_attr_ex *attr_ex,
@@ -908,9 +948,19 @@ int ibv_cmd_create_qp_ex(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 64  /* ibv_cmd_create_qp_ex2, provider ABIs 34, 57, 59 */
 // `int ibv_cmd_create_qp_ex2(struct ibv_context *context, struct verbs_qp *qp, struct ibv_qp_init_attr_ex *qp_attr, struct ibv_create_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_qp_resp *resp, size_t resp_size)`
 //
-// As `ibv_cmd_create_qp_ex`, also allowing CREATE_FLAGS (the supported ones; others EINVAL),
-// MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command. 0, or the
-// positive errno.
+// As `ibv_cmd_create_qp`, from an `ibv_qp_init_attr_ex` (`attr_ex`) checked as rdma-core does
+// against the entry's comp_mask (`allowed`; XRC receive QPs on their XRCD), then the entry's
+// command (`send`), the `verbs_qp` XRCD fields and the granted capabilities (into `attr_ex->cap`)
+// stored. The forms of every provider ABI come here. A NULL CQ where the type needs one, or a
+// request or response shorter than its core struct, is EINVAL (a divergence: rdma-core crashes or
+// overruns).
+//
+// 0, or the positive errno.
+//
+// This entry allows comp_mask PD, XRCD, SEND_OPS_FLAGS, CREATE_FLAGS (the supported ones; others
+// EINVAL), MAX_TSO_HEADER, IND_TABLE and RX_HASH; its write fallback is the extended command.
+//
+// Divergence: a NULL `cmd` or `resp` gives EINVAL.
 //
 // The form of the provider ABIs before 64, which appended `struct ibv_command_buffer *driver`
 // (`pabi::forms`).
@@ -939,13 +989,14 @@ int ibv_cmd_create_qp_ex2(struct ibv_context *context,
 
 // `int ibv_cmd_create_rwq_ind_table(struct ibv_context *context, struct ibv_rwq_ind_table_init_attr *init_attr, struct ibv_rwq_ind_table *rwq_ind_table, struct ib_uverbs_ex_create_rwq_ind_table_resp *resp, size_t resp_size)`
 //
-// Creates an RSS indirection table over the `1 << log_ind_tbl_size` WQs of
-// `init_attr->ind_tbl` (extended write command CREATE_RWQ_IND_TBL): sets the table's handle,
-// number and context. 0, or the positive errno: comp_mask bits from
-// IBV_CREATE_IND_TABLE_RESERVED up EINVAL (errno left alone, as rdma-core), a response
-// shorter than the core one EINVAL. Divergence: NULL WQs give EINVAL; so does a log size above
-// the kernel's maximum (13) without reading the table (rdma-core reads it, then the kernel
-// refuses the size).
+// An RSS indirection table over the `1 << log_ind_tbl_size` WQs of `attr->ind_tbl` (extended
+// CREATE_RWQ_IND_TBL: `cmd::wq::create_rwq_ind_table`); sets the table's handle, number and
+// context. comp_mask bits from IBV_CREATE_IND_TABLE_RESERVED up are EINVAL with errno left alone
+// (as rdma-core); a response shorter than the core one is EINVAL. Divergence: a NULL table or WQ is
+// EINVAL; so is a log size above the kernel's maximum (`IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE`, 13),
+// without reading the table (rdma-core reads it, then the kernel refuses the size).
+//
+// 0, or the positive errno.
 int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
                                  struct ibv_rwq_ind_table_init_attr *init_attr,
                                  struct ibv_rwq_ind_table *rwq_ind_table,
@@ -954,9 +1005,12 @@ int ibv_cmd_create_rwq_ind_table(struct ibv_context *context,
 
 // `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 //
-// Creates a basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data, else the
-// write command of the kernel's ABI): sets `srq`'s PD, context, event lock and handle, and
-// stores the granted `max_wr`/`max_sge` into `attr->attr`. 0, or the positive errno.
+// A basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data, else the write command of
+// the kernel's ABI: `cmd::srq::create_srq`); sets the SRQ's PD, context, event lock and handle, and
+// the granted `max_wr`/`max_sge` in `attr->attr`.
+//
+// 0, or the positive errno.
+//
 // Divergence: buffers shorter than their core structs give EINVAL.
 int ibv_cmd_create_srq(struct ibv_pd *pd,
                        struct ibv_srq *srq,
@@ -968,12 +1022,16 @@ int ibv_cmd_create_srq(struct ibv_pd *pd,
 
 // `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 //
-// Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (and its context's
-// command channel, as rdma-core; unknown comp_mask bits EOPNOTSUPP, no PD EINVAL; XRC needs
-// XRCD and CQ, TM needs CQ, TM and tags): as `ibv_cmd_create_srq`, plus the `verbs_srq` type,
-// XRC number and domain, and CQ. 0, or the positive errno. Divergence: a NULL object the type
-// needs, or a short buffer, gives EINVAL; the `verbs_srq` fields are set on the write fallback
-// for a basic SRQ too (rdma-core sets them only on its other paths).
+// A basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` and its context's command
+// channel, as rdma-core (unknown comp_mask bits are EOPNOTSUPP, no PD EINVAL; XRC needs XRCD and
+// CQ, TM needs CQ, TM and tags; the command: `cmd::srq::create_srq_ex`): as `ibv_cmd_create_srq`,
+// plus the `verbs_srq` type, XRC number and domain, and CQ. Divergence: a NULL object the type
+// needs is EINVAL; the `verbs_srq` fields are set on the write fallback for a basic SRQ too
+// (rdma-core sets them only on its other paths).
+//
+// 0, or the positive errno.
+//
+// Divergence: a buffer shorter than its core struct gives EINVAL.
 int ibv_cmd_create_srq_ex(struct ibv_context *context,
                           struct verbs_srq *srq,
                           struct ibv_srq_init_attr_ex *attr_ex,
@@ -984,11 +1042,13 @@ int ibv_cmd_create_srq_ex(struct ibv_context *context,
 
 // `int ibv_cmd_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *wq_init_attr, struct ibv_wq *wq, struct ibv_create_wq *cmd, size_t cmd_size, struct ib_uverbs_ex_create_wq_resp *resp, size_t resp_size)`
 //
-// Creates a work queue (WQ_CREATE ioctl with the provider's driver data, else the extended
-// write command): sets `wq`'s context, CQ, PD, type, handle and number, and stores the granted
-// `max_wr`/`max_sge` into `wq_init_attr`. 0, or the positive errno: comp_mask bits from
-// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL, unknown create flags EOPNOTSUPP. Divergence: a NULL
-// PD or CQ in the attributes gives EINVAL.
+// A work queue (WQ_CREATE with the provider's driver data, else the extended write command:
+// `cmd::wq::create_wq`): comp_mask bits from IBV_WQ_INIT_ATTR_RESERVED up are EINVAL before
+// anything is touched; sets the WQ's context, CQ, PD and type (EINVAL then without a PD or CQ, a
+// divergence: rdma-core crashes), and on success its handle and number, and the granted
+// `max_wr`/`max_sge` in `wq_init_attr`. Unknown create flags are EOPNOTSUPP.
+//
+// 0, or the positive errno.
 int ibv_cmd_create_wq(struct ibv_context *context,
                       struct ibv_wq_init_attr *wq_init_attr,
                       struct ibv_wq *wq,
@@ -999,8 +1059,11 @@ int ibv_cmd_create_wq(struct ibv_context *context,
 
 // `int ibv_cmd_dealloc_mw(struct ibv_mw *mw)`
 //
-// Destroys the MW by handle (MW_DESTROY ioctl, else the DEALLOC_MW write command). 0, or the
-// positive errno; EIO counts as success on a disassociated device when allowed.
+// The MW destroyed by handle (MW_DESTROY ioctl, else the DEALLOC_MW write command:
+// `cmd::mr::dealloc_mw`); EIO counts as done on a disassociated device when allowed
+// (`allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 
 // `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
@@ -1013,15 +1076,20 @@ int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_cmd_dereg_mr(struct verbs_mr *vmr)`
 //
-// Destroys the MR by handle (MR_DESTROY ioctl, else the DEREG_MR write command). 0, or the
-// positive errno (EBUSY while a memory window is bound to it); EIO counts as success on a
-// disassociated device when allowed.
+// The MR destroyed by handle (MR_DESTROY ioctl, else the DEREG_MR write command:
+// `cmd::mr::dereg_mr`); EBUSY while a memory window is bound to it; EIO counts as done on a
+// disassociated device when allowed (`allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
 
 // `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
 //
-// Destroys the AH by handle (AH_DESTROY ioctl, else the DESTROY_AH write command). 0, or the
-// positive errno; EIO counts as success on a disassociated device when allowed.
+// The AH destroyed by handle (AH_DESTROY ioctl, else the DESTROY_AH write command:
+// `cmd::ah::destroy_ah`); EIO counts as done on a disassociated device when allowed
+// (`allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_destroy_comp_cntr, provider ABI 65 */
@@ -1040,11 +1108,13 @@ int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
 
 // `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
 //
-// CQ_DESTROY (ioctl, else the write command), then waits, under `cq->mutex`/`cq->cond`, until
-// `ibv_ack_cq_events` and `ibv_ack_async_event` have acknowledged as many completion and
-// asynchronous events as the kernel says it reported for this CQ. 0, or the positive errno (no
-// wait then). EIO from a disassociated device counts as success, without the wait, when
-// `verbs_allow_disassociate_destroy` is set.
+// CQ_DESTROY (ioctl, else the write command: `cmd::cq::destroy_cq`), then wait, under the CQ's
+// event lock (`cq->mutex`/`cq->cond`), until `ibv_ack_cq_events` and `ibv_ack_async_event` have
+// acknowledged as many completion and asynchronous events as the kernel says it reported (no wait
+// after an error, or after an EIO on a disassociated device forgiven when allowed,
+// `verbs_allow_disassociate_destroy`: `allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
@@ -1061,39 +1131,50 @@ int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
 
 // `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
 //
-// QP_DESTROY (ioctl, else the write command), then waits, under `qp->mutex`/`qp->cond`, until
-// the application has acknowledged every async event the kernel reported for the QP
-// (`events_completed` reaching the kernel's `events_reported`). 0, or the positive errno; EIO
-// on a disassociated device counts as success when RDMAV_ALLOW_DISASSOC_DESTROY is set (then
-// without the wait).
+// QP_DESTROY (ioctl, else the write command: `cmd::qp::destroy_qp`), then the wait (under the QP's
+// event lock, `qp->mutex`/`qp->cond`) until every async event the kernel reported for it was
+// acknowledged (`events_completed` reaching the kernel's `events_reported`); an EIO on a
+// disassociated device counts as success and does not wait when allowed,
+// `RDMAV_ALLOW_DISASSOC_DESTROY` (`allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_qp(struct ibv_qp *qp);
 
 // `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
 //
-// RWQ_IND_TBL_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a
-// forgiven EIO (disassociated device) is success.
+// RWQ_IND_TBL_DESTROY (ioctl, else the extended write command: `cmd::wq::destroy_rwq_ind_table`);
+// an EIO on a disassociated device is success when allowed (`allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
 
 // `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
 //
-// SRQ_DESTROY (ioctl, else the write command), then waits, under `srq->mutex`/`srq->cond`,
-// until `srq->events_completed` reaches the kernel's `events_reported` (every async event of
-// the SRQ acknowledged). 0, or the positive errno; a forgiven EIO (disassociated device,
-// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait.
+// SRQ_DESTROY (ioctl, else the write command: `cmd::srq::destroy_srq`), then wait, under the SRQ's
+// event lock (`srq->mutex`/`srq->cond`), until its acknowledged events (`srq->events_completed`)
+// reach the kernel's `events_reported`, every async event of the SRQ acknowledged (no wait after an
+// error, or after an EIO on a disassociated device forgiven when allowed,
+// `RDMAV_ALLOW_DISASSOC_DESTROY`: `allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_srq(struct ibv_srq *srq);
 
 // `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`
 //
-// WQ_DESTROY (ioctl, else the extended write command), then waits, under
-// `wq->mutex`/`wq->cond`, until `wq->events_completed` reaches the kernel's `events_reported`.
-// 0, or the positive errno; a forgiven EIO (disassociated device) is success without the
-// wait.
+// WQ_DESTROY (ioctl, else the extended write command: `cmd::wq::destroy_wq`), then wait, under the
+// WQ's event lock (`wq->mutex`/`wq->cond`), until its acknowledged events (`wq->events_completed`)
+// reach the kernel's `events_reported` (no wait after an error, or after an EIO on a disassociated
+// device forgiven when allowed: `allow_disassociate`).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 
 // `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. 0, or the positive
-// errno (also left in errno); EIO counts as success on a disassociated device when allowed.
+// DETACH_MCAST (write command: `cmd::mcast::detach_mcast`) for the QP's handle, which leaves group
+// `gid`/`lid`; EIO counts as done on a disassociated device when allowed (`allow_disassociate`).
+//
+// 0, or the positive errno (also left in errno).
 int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_export_dmabuf_fd, provider ABIs 59, 64, 65 */
@@ -1164,9 +1245,12 @@ int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
 //
-// Changes the CQ's moderation (extended MODIFY_CQ write command). 0, or the positive errno
-// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`, errno untouched as in
-// rdma-core). Divergence: NULL or a short buffer gives EINVAL.
+// The CQ's moderation (extended MODIFY_CQ: `cmd::cq::modify_cq`); an `attr_mask` at or above
+// `IBV_CQ_ATTR_RESERVED` is EINVAL before the CQ is looked at, errno untouched (as rdma-core).
+//
+// 0, or the positive errno.
+//
+// Divergence: NULL or a short buffer gives EINVAL.
 int ibv_cmd_modify_cq(struct ibv_cq *cq,
                       struct ibv_modify_cq_attr *attr,
                       struct ibv_modify_cq *cmd,
@@ -1182,10 +1266,12 @@ int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
 
 // `int ibv_cmd_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp *cmd, size_t cmd_size)`
 //
-// Write command MODIFY_QP with the masked attributes in the provider's request. 0, or the
-// positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left alone, as
-// rdma-core, before the QP's context is looked at). `qp->state` is the caller's
-// (`ibv_modify_qp`) to update.
+// Write command MODIFY_QP with the masked attributes in the provider's request; a mask from
+// IBV_QP_RATE_LIMIT up is EOPNOTSUPP, refused first (before the QP's context is looked at, as
+// rdma-core: `mask_below_rate_limit`) with errno left alone. `qp->state` is `ibv_modify_qp`'s to
+// update.
+//
+// 0, or the positive errno.
 int ibv_cmd_modify_qp(struct ibv_qp *qp,
                       struct ibv_qp_attr *attr,
                       int attr_mask,
@@ -1194,8 +1280,10 @@ int ibv_cmd_modify_qp(struct ibv_qp *qp,
 
 // `int ibv_cmd_modify_qp_ex(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_modify_qp_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_modify_qp_resp *resp, size_t resp_size)`
 //
-// Extended write command MODIFY_QP (any mask, `rate_limit` included when the request has room
-// for it, else EINVAL with errno left alone, as rdma-core). 0, or the positive errno.
+// The extended write command MODIFY_QP (any mask); IBV_QP_RATE_LIMIT needs a request with room for
+// `rate_limit` (else EINVAL with errno left alone, as rdma-core).
+//
+// 0, or the positive errno.
 int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
                          struct ibv_qp_attr *attr,
                          int attr_mask,
@@ -1206,8 +1294,10 @@ int ibv_cmd_modify_qp_ex(struct ibv_qp *qp,
 
 // `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
 //
-// Write command MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's request;
-// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno.
+// Write command MODIFY_SRQ (`cmd::srq::modify_srq`: `max_wr` and `srq_limit` with the mask, in the
+// provider's request; the older layout on a kernel of uverbs ABI 3).
+//
+// 0, or the positive errno.
 int ibv_cmd_modify_srq(struct ibv_srq *srq,
                        struct ibv_srq_attr *srq_attr,
                        int srq_attr_mask,
@@ -1216,10 +1306,12 @@ int ibv_cmd_modify_srq(struct ibv_srq *srq,
 
 // `int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr, struct ibv_modify_wq *cmd, size_t cmd_size)`
 //
-// Extended write command MODIFY_WQ (the provider's request, its core zeroed first); on
-// success with IBV_WQ_ATTR_STATE sets `wq->state`. 0, or the positive errno: attr_mask bits
-// from IBV_WQ_ATTR_RESERVED up EINVAL, unknown flags EOPNOTSUPP (both with errno left alone,
-// as rdma-core).
+// Extended MODIFY_WQ (`cmd::wq::modify_wq`: the provider's request, its core zeroed first); on
+// success with IBV_WQ_ATTR_STATE the WQ's `state` follows. The attributes are checked before the WQ
+// is looked at: attr_mask bits from IBV_WQ_ATTR_RESERVED up are EINVAL, unknown flags EOPNOTSUPP
+// (both with errno left alone, as rdma-core).
+//
+// 0, or the positive errno.
 int ibv_cmd_modify_wq(struct ibv_wq *wq,
                       struct ibv_wq_attr *attr,
                       struct ibv_modify_wq *cmd,
@@ -1227,13 +1319,16 @@ int ibv_cmd_modify_wq(struct ibv_wq *wq,
 
 // `int ibv_cmd_open_qp(struct ibv_context *context, struct verbs_qp *qp, int vqp_sz, struct ibv_qp_open_attr *attr, struct ibv_open_qp *cmd, size_t cmd_size, struct ib_uverbs_create_qp_resp *resp, size_t resp_size)`
 //
-// Opens a shareable XRC QP by number on its XRCD (write command OPEN_QP) and fills in `qp`:
-// handle, context, number, type and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN,
-// event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
-// from the v45-v56 `verbs_qp` layout). 0, or the positive errno: unknown comp_mask bits
-// EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core).
-// Divergence: a NULL XRCD or a short response gives EINVAL; `comp_mask` is written only when
-// `vqp_sz` covers it.
+// Opens a shareable XRC QP by number on its XRCD (write command OPEN_QP: `cmd::qp::open_qp`) and
+// fills in `qp`: handle, context, number, type and user context from `attr`, no PD/CQs/SRQ, state
+// UNKNOWN, event lock, and the `verbs_qp` XRCD when `vqp_sz` covers it (`vqp_sz` also tells the v44
+// from the v45-v56 `verbs_qp` layout: `VqpLayout`). Unknown comp_mask bits are EOPNOTSUPP and a
+// missing XRCD, NUM or TYPE EINVAL (errno left alone, as rdma-core). Divergence: a NULL XRCD or a
+// short response is EINVAL; `comp_mask` is written only when `vqp_sz` covers it.
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `cmd` or `resp` gives EINVAL.
 int ibv_cmd_open_qp(struct ibv_context *context,
                     struct verbs_qp *qp,
                     int vqp_sz,
@@ -1264,32 +1359,42 @@ int ibv_cmd_open_xrcd(struct ibv_context *context,
 
 // `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
 //
-// Polls up to `ne` completions through the kernel (POLL_CQ write command) into `wc`. The number
-// of completions, or -1 with errno. Divergence: a NULL `wc` with `ne` > 0, or a negative `ne`,
-// gives -1 with errno EINVAL.
+// Up to `ne` completions through the kernel (write command POLL_CQ: `cmd::cq::poll_cq_into`) into
+// `wc` (room for `ne` entries, the C contract); their number. The response buffer comes first, as
+// in rdma-core: a count no memory holds is ENOMEM before the command. Divergence: a negative `ne`,
+// or a NULL `wc` with `ne` > 0, is EINVAL.
+//
+// The number of completions, or -1 with errno.
 int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc);
 
 // `int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
 //
-// Posts the receive work request list through the kernel (write command POST_RECV). 0, or the
-// positive errno with `*bad_wr` as for `ibv_cmd_post_send`. Divergence: as there.
+// The receive list `wr` (NULL: empty) through the kernel (write command POST_RECV:
+// `cmd::post::post_recv`); `*bad_wr` as for `ibv_cmd_post_send` (a divergence: a negative SGE count
+// or a NULL SGE list is EINVAL before anything is sent).
+//
+// 0, or the positive errno.
 int ibv_cmd_post_recv(struct ibv_qp *ibqp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 
 // `int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)`
 //
-// Posts the send work request list through the kernel (write command POST_SEND, for providers
-// without a user-space send queue). 0, or the positive errno with `*bad_wr` the WR the kernel
-// named (the first one when it named none). Divergence: a WR with a negative SGE count, a NULL
-// SGE list or (UD) a NULL AH fails EINVAL before anything is sent, naming that WR; a NULL
-// `bad_wr` is not written.
+// The send list `wr` (NULL: empty) through the kernel (write command POST_SEND:
+// `cmd::post::post_send`, for providers without a user-space send queue); on failure `*bad_wr`
+// (when given: a NULL `bad_wr` is not written) names the WR the kernel named (the first one when it
+// named none), or the one that could not be taken (a divergence: a negative SGE count, a NULL SGE
+// list or (UD) a NULL AH is EINVAL before anything is sent).
+//
+// 0, or the positive errno.
 int ibv_cmd_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr);
 
 // `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
 //
-// Posts the receive work request list to the SRQ through the kernel (write command
-// POST_SRQ_RECV). 0, or the positive errno with `*bad_wr` the WR the kernel named (the first
-// one when it named none). Divergence: a WR with a negative SGE count or a NULL SGE list fails
-// EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is not written.
+// The receive work request list posted through the kernel (write command POST_SRQ_RECV:
+// `cmd::post::post_srq_recv`); on failure `*bad_wr` (when given: a NULL `bad_wr` is not written) is
+// the WR the kernel named (the first one when it named none), or the one that could not be taken (a
+// divergence: a negative SGE count or a NULL SGE list is EINVAL before anything is sent).
+//
+// 0, or the positive errno.
 int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr);
 
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_qp_attach_comp_cntr, provider ABI 65 */
@@ -1335,9 +1440,11 @@ int ibv_cmd_query_device_any(struct ibv_context *context,
 
 // `int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle)`
 //
-// QUERY_MR (ioctl only) of the MR with `mr_handle` (one imported from another process): stores
-// its lkey, rkey and length, and on success its handle, `pd`, `pd`'s context, `addr = NULL`
-// and `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`. 0, or the positive errno.
+// QUERY_MR (ioctl only: `cmd::mr::query_mr`) of the MR with `mr_handle` (one imported from another
+// process); stores its lkey, rkey and length, and on success its handle, `pd`, `pd`'s context,
+// `addr = NULL` and `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`.
+//
+// 0, or the positive errno.
 int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle);
 
 // `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
@@ -1362,10 +1469,12 @@ int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uin
 
 // `int ibv_cmd_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *qp_attr, int attr_mask, struct ibv_qp_init_attr *qp_init_attr, struct ibv_query_qp *cmd, size_t cmd_size)`
 //
-// The QP's attributes (write command QUERY_QP): fills `qp_attr` and, in `qp_init_attr`, the
-// capabilities and sq_sig_all from the kernel and the user context, CQs, SRQ and type from
-// `qp`. 0, or the positive errno; masks from IBV_QP_RATE_LIMIT up are EOPNOTSUPP (errno left
-// alone, as rdma-core, which refuses them before it looks at the QP's context).
+// Write command QUERY_QP; `qp_attr` filled, and in `qp_init_attr` the capabilities and `sq_sig_all`
+// from the kernel, the user context, CQs, SRQ and type from the QP. A mask from IBV_QP_RATE_LIMIT
+// up is EOPNOTSUPP, refused first (before the QP's context is looked at, as rdma-core:
+// `mask_below_rate_limit`) with errno left alone.
+//
+// 0, or the positive errno.
 int ibv_cmd_query_qp(struct ibv_qp *qp,
                      struct ibv_qp_attr *qp_attr,
                      int attr_mask,
@@ -1375,8 +1484,10 @@ int ibv_cmd_query_qp(struct ibv_qp *qp,
 
 // `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
 //
-// Write command QUERY_SRQ: fills `srq_attr` (`max_wr`, `max_sge`, `srq_limit`). 0, or the
-// positive errno.
+// Write command QUERY_SRQ (`cmd::srq::query_srq`) into `srq_attr` (`max_wr`, `max_sge`,
+// `srq_limit`).
+//
+// 0, or the positive errno.
 int ibv_cmd_query_srq(struct ibv_srq *srq,
                       struct ibv_srq_attr *srq_attr,
                       struct ibv_query_srq *cmd,
@@ -1426,9 +1537,13 @@ int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
 #if IBVERBS_PABI_VERSION < 57  /* ibv_cmd_reg_dmabuf_mr, provider ABI 34 */
 // `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr)`
 //
-// REG_DMABUF_MR (ioctl only): registers `length` bytes at `offset` of dma-buf `fd`. On success
-// sets the MR's handle, lkey, rkey, context and pd, `addr = offset`, `length`, and
-// `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. 0, or the positive errno.
+// REG_DMABUF_MR (ioctl only: `cmd::mr::reg_dmabuf_mr`) of `length` bytes at `offset` of dma-buf
+// `fd`, with the provider's `driver` attribute chain linked after the command's own attributes (and
+// written back; none for the ABI-34 form of v36-v53); on success stores the handle, lkey, rkey,
+// context, pd, `addr = offset`, `length` and `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. The forms of
+// every provider ABI come here.
+//
+// 0, or the positive errno.
 //
 // Provider ABI 34 signature of v44. rdma-core v54 appended `struct ibv_command_buffer *driver`
 // inside the same IBVERBS_PRIVATE_34 node, so its v54-v56 providers (Debian 13's) pass eight
@@ -1446,8 +1561,15 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
 #elif IBVERBS_PABI_VERSION >= 57  /* ibv_cmd_reg_dmabuf_mr, provider ABIs 57, 59, 64, 65 */
 // `int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access, struct verbs_mr *vmr, struct ibv_command_buffer *driver)`
 //
-// As the ABI-34 form, with the provider's `driver` attribute chain linked after the command's
-// own attributes (and written back).
+// REG_DMABUF_MR (ioctl only: `cmd::mr::reg_dmabuf_mr`) of `length` bytes at `offset` of dma-buf
+// `fd`, with the provider's `driver` attribute chain linked after the command's own attributes (and
+// written back; none for the ABI-34 form of v36-v53); on success stores the handle, lkey, rkey,
+// context, pd, `addr = offset`, `length` and `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. The forms of
+// every provider ABI come here.
+//
+// 0, or the positive errno.
+//
+// The form of provider ABI 57 on: `driver` is always the provider's chain (NULL: none).
 int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
                           uint64_t offset,
                           size_t length,
@@ -1460,12 +1582,14 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)`
 //
-// REG_MR (write command) with the provider's request and response. An on-demand (ODP) MR of
-// length `SIZE_MAX` is the implicit whole-address-space MR and must have a NULL `addr` (else
-// EINVAL, nothing sent). On success sets the MR's handle, lkey, rkey and context, and
-// `vmr->mr_type = IBV_MR_TYPE_MR`, `vmr->access = access` (the public verb sets pd, addr and
-// length). 0, or the positive errno. Divergence: buffers shorter than the core
-// request/response give EINVAL.
+// Write command REG_MR (`cmd::mr::reg_mr`) with the provider's request and response. An on-demand
+// (ODP) MR of length `SIZE_MAX` is the implicit whole-address-space MR and must have a NULL `addr`
+// (else EINVAL, nothing sent). On success stores the handle, lkey, rkey and context, `vmr->mr_type
+// = IBV_MR_TYPE_MR` and `vmr->access = access` (the public verb sets pd, addr and length).
+//
+// 0, or the positive errno.
+//
+// Divergence: buffers shorter than the core request/response give EINVAL.
 int ibv_cmd_reg_mr(struct ibv_pd *pd,
                    void *addr,
                    size_t length,
@@ -1480,12 +1604,14 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd,
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_reg_mr_ex, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_reg_mr_ex(struct ibv_pd *pd, struct verbs_mr *vmr, struct ibv_mr_init_attr *mr_init_attr)`
 //
-// UVERBS_METHOD_REG_MR (see `crate::cmd::mr::reg_mr_ex` for which `comp_mask` combinations are
-// accepted): on success sets the MR's handle, context, lkey and rkey, `vmr->mr_type`
-// (`IBV_MR_TYPE_DMABUF_MR` for a dma-buf, else `IBV_MR_TYPE_MR`) and `vmr->access`. A kernel
-// without the method gets the legacy REG_MR write for an address-based request (EOPNOTSUPP for a
-// dma-buf or DMA handle one). 0, or the positive errno (errno set too). Divergence: DMAH with a
-// NULL `dmah` gives EINVAL.
+// `UVERBS_METHOD_REG_MR` (`cmd::mr::reg_mr_ex`) from an address (`IBV_REG_MR_MASK_ADDR`) or a
+// dma-buf (`IBV_REG_MR_MASK_FD` with `_FD_OFFSET` and `_IOVA`), any other `comp_mask` combination
+// EINVAL; a kernel without the method gets the legacy REG_MR write command for an address-based
+// request (EOPNOTSUPP for a dma-buf or DMA handle one). On success stores the handle, context, lkey
+// and rkey, `vmr->mr_type` (`IBV_MR_TYPE_DMABUF_MR` for a dma-buf, else `IBV_MR_TYPE_MR`) and
+// `vmr->access`. Divergence: DMAH with a NULL `dmah` is EINVAL.
+//
+// 0, or the positive errno (errno set too).
 int ibv_cmd_reg_mr_ex(struct ibv_pd *pd,
                       struct verbs_mr *vmr,
                       struct ibv_mr_init_attr *mr_init_attr);
@@ -1493,17 +1619,22 @@ int ibv_cmd_reg_mr_ex(struct ibv_pd *pd,
 
 // `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
 //
-// Arms the CQ (REQ_NOTIFY_CQ write command): its next completion (or next solicited one) sends
-// a completion event to its channel. 0, or the positive errno.
+// Arms the CQ (write command REQ_NOTIFY_CQ: `cmd::cq::req_notify_cq`): its next completion (or next
+// solicited one) sends a completion event to its channel.
+//
+// 0, or the positive errno.
 int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
 // `int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr, size_t length, uint64_t hca_va, int access, struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)`
 //
-// REREG_MR (write command) with the provider's request and response; `pd` is read only with
-// `IBV_REREG_MR_CHANGE_PD`. On success stores the new lkey and rkey, and with CHANGE_PD the new
-// PD's context (the public verb updates pd, addr and length). 0, or the positive errno.
-// Divergence: CHANGE_PD with a NULL `pd`, and buffers shorter than the core request/response,
-// give EINVAL.
+// Write command REREG_MR (`cmd::mr::rereg_mr`) with the provider's request and response (`pd` read
+// only with `IBV_REREG_MR_CHANGE_PD`, which needs one: EINVAL, a divergence: rdma-core crashes);
+// stores the new lkey and rkey, and with CHANGE_PD the new PD's context (the public verb updates
+// pd, addr and length).
+//
+// 0, or the positive errno.
+//
+// Divergence: buffers shorter than the core request/response give EINVAL.
 int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
                      uint32_t flags,
                      void *addr,
@@ -1518,8 +1649,12 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
 
 // `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
 //
-// RESIZE_CQ write command with the provider's buffers; on success `cq->cqe` is the new size.
-// 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
+// Write command RESIZE_CQ (`cmd::cq::resize_cq`) with the provider's request and response; on
+// success the CQ's `cqe` is the new size.
+//
+// 0, or the positive errno.
+//
+// Divergence: NULL or short buffers give EINVAL.
 int ibv_cmd_resize_cq(struct ibv_cq *cq,
                       int cqe,
                       struct ibv_resize_cq *cmd,

@@ -2407,10 +2407,14 @@ void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
 
 // `void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf)`
 //
-// The provider's `alloc_buf` (ABI 65; mlx5 may place the buffer in a dma-buf heap). Without one
-// (every ABI-34 provider), rdma-core's default: `size` bytes of page-aligned memory for
-// registering on `pd`. `*buf` receives the handle for `ibv_reg_buf_mr` and `ibv_free_buf`.
-// The memory, or NULL with errno (ENOMEM). Divergence: a NULL `pd` or `buf` gives EINVAL.
+// The provider's `alloc_buf` (ABI 65; mlx5 may place the buffer in a dma-buf heap), else (every
+// ABI-34 provider) rdma-core's default: `size` bytes of page-aligned memory for registering on
+// `pd`, and a handle of ours (malloc'd, as rdma-core's: a provider's `free_buf` may be handed it)
+// in `*buf`, for `ibv_reg_buf_mr` and `ibv_free_buf`. ENOMEM when there is no memory.
+//
+// The memory, or NULL with errno.
+//
+// Divergence: a NULL `pd` or `buf` gives EINVAL.
 void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
 
 // `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
@@ -2429,7 +2433,10 @@ struct ibv_pd *ibv_alloc_pd(struct ibv_context *context);
 
 // `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// Joins UD QP `qp` to the multicast group `gid`/`lid` (the provider's `attach_mcast`).
+// The provider's `attach_mcast` for UD QP `qp` and group `gid`/`lid`: its status (0 or the positive
+// errno, errno as it left it); EOPNOTSUPP without the op.
+//
+// 0, or the positive errno.
 int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_close_device(struct ibv_context *context)`
@@ -2467,14 +2474,18 @@ void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_att
 
 // `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
 //
-// A new AH from the provider's `create_ah`, its `context` and `pd` set. NULL with errno on
-// failure. `attr` goes to the provider as it is.
+// A new AH from the provider's `create_ah` on the caller's attributes (passed as they are), its
+// `context` and `pd` set; the provider's errno when it fails.
+//
+// NULL with errno on failure.
 struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr);
 
 // `struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd, struct ibv_wc *wc, struct ibv_grh *grh, uint8_t port_num)`
 //
-// `ibv_init_ah_from_wc` on `pd`'s context, then `ibv_create_ah`. NULL with errno on
-// failure.
+// `ibv_init_ah_from_wc` on the PD's context, then `ibv_create_ah`; the errno of the step that
+// fails.
+//
+// NULL with errno on failure.
 struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
                                      struct ibv_wc *wc,
                                      struct ibv_grh *grh,
@@ -2495,10 +2506,13 @@ struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
 
 // `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 //
-// A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
-// to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
-// failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
-// `max_cqe` on rxe; EOPNOTSUPP without the op).
+// A CQ of at least `cqe` entries from the provider's `create_cq`, its completion events going to
+// `channel` (optional; its use count goes up) on vector `comp_vector`, then the core fields
+// (`verbs_init_cq`). When it fails, the provider's NULL (and the provider's or kernel's errno:
+// EINVAL for a `cqe` below 1 or above the device's `max_cqe` on rxe) as it is; EOPNOTSUPP without
+// the op.
+//
+// NULL with errno on failure.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_cq *ibv_create_cq(struct ibv_context *context,
@@ -2509,15 +2523,19 @@ struct ibv_cq *ibv_create_cq(struct ibv_context *context,
 
 // `struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr)`
 //
-// The provider's `create_qp`: a QP in state RESET with the granted capabilities written back
-// into `qp_init_attr->cap`, or NULL with errno.
+// The provider's `create_qp`, its answer as it is: a QP in state RESET with the granted
+// capabilities written back into `attr->cap`, or NULL with the provider's errno.
+//
+// NULL with errno on failure.
 struct ibv_qp *ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *qp_init_attr);
 
 // `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 //
-// The provider's `create_srq`, then the SRQ's context, user context, PD, event count and
-// event lock set by the library; the granted sizes are in `srq_init_attr->attr`. NULL with
-// errno on failure.
+// The provider's `create_srq`, then the new SRQ's context, user context, PD, event count and event
+// lock; the granted sizes are in `srq_init_attr->attr`. The provider's NULL (and errno) passes
+// through.
+//
+// NULL with errno on failure.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr);
@@ -2538,15 +2556,21 @@ int ibv_dealloc_pd(struct ibv_pd *pd);
 
 // `int ibv_dereg_mr(struct ibv_mr *mr)`
 //
-// The provider's `dereg_mr`: 0, or the positive errno it returns (errno as the provider left
-// it; a provider without the op: EOPNOTSUPP, errno untouched). After success an
-// address-registered, non-ODP MR's range is released from fork protection. The IBVERBS_1.0 twin
-// is in `compat_1_0`.
+// The provider's `dereg_mr` status (errno as it left it; a missing op answers EOPNOTSUPP, errno
+// untouched); after success an address-registered, non-ODP MR's range is released from fork
+// protection.
+//
+// 0, or the positive errno.
+//
+// The IBVERBS_1.0 twin is in `compat_1_0`.
 int ibv_dereg_mr(struct ibv_mr *mr);
 
 // `int ibv_destroy_ah(struct ibv_ah *ah)`
 //
-// The provider's `destroy_ah`: 0, or the positive errno it returns (errno as it left it).
+// The provider's `destroy_ah` status, errno as the provider left it; a missing op answers
+// EOPNOTSUPP with errno untouched, as rdma-core's default op does.
+//
+// 0, or the positive errno.
 int ibv_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
@@ -2562,22 +2586,26 @@ int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 
 // `int ibv_destroy_cq(struct ibv_cq *cq)`
 //
-// Destroys a CQ through the provider's `destroy_cq` op (which waits until every completion and
-// asynchronous event the kernel reported for it was acknowledged); on success its channel's use
-// count goes down. 0, or the positive errno (the CQ then stays).
+// The provider's `destroy_cq` status (it waits until every completion and asynchronous event the
+// kernel reported for the CQ was acknowledged; on failure the CQ stays); on success the CQ's
+// completion channel, if any, is used by one CQ less. EOPNOTSUPP without the op.
+//
+// 0, or the positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_destroy_qp(struct ibv_qp *qp)`
 //
-// The provider's `destroy_qp` (which waits for the QP's async events to be acknowledged).
+// The provider's status (its `destroy_qp` waits for the QP's events to be acknowledged).
+//
 // 0, or the provider's positive errno.
 int ibv_destroy_qp(struct ibv_qp *qp);
 
 // `int ibv_destroy_srq(struct ibv_srq *srq)`
 //
-// The provider's `destroy_srq` (which waits for the SRQ's async events to be acknowledged).
+// The provider's `destroy_srq` status (it waits for the SRQ's async events to be acknowledged).
+//
 // 0, or the provider's positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
@@ -2585,7 +2613,10 @@ int ibv_destroy_srq(struct ibv_srq *srq);
 
 // `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
-// Removes `qp` from the multicast group `gid`/`lid` (the provider's `detach_mcast`).
+// The provider's `detach_mcast`, which takes `qp` out of group `gid`/`lid`: its status (0 or the
+// positive errno, errno as it left it); EOPNOTSUPP without the op.
+//
+// 0, or the positive errno.
 int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
@@ -2611,9 +2642,12 @@ const char *ibv_event_type_str(enum ibv_event_type event);
 
 // `int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf)`
 //
-// A new close-on-exec duplicate of a dma-buf backed buffer's fd, or -1 with errno: ENODATA for
-// plain memory (every buffer at provider ABI 34), else fcntl's. Divergence: NULL gives -1 with
-// EINVAL.
+// A new close-on-exec duplicate of a dma-buf backed buffer's fd (fcntl's -1 and errno passed on);
+// ENODATA for plain memory (every buffer at provider ABI 34).
+//
+// The new fd, or -1 with errno.
+//
+// Divergence: NULL gives -1 with EINVAL.
 int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
 
 // `int ibv_fork_init(void)`
@@ -2624,9 +2658,9 @@ int ibv_fork_init(void);
 
 // `void ibv_free_buf(struct ibv_buf *buf)`
 //
-// Frees a buffer from `ibv_alloc_buf` and its handle (deregister its MRs first), by the
-// provider's `free_buf` where its `alloc_buf` made it (ABI 65). NULL is ignored. Divergence: so
-// is a handle `ibv_alloc_buf` did not hand out (rdma-core frees it: libc aborts the process).
+// Frees a buffer `ibv_alloc_buf` handed out and its handle, by the provider's `free_buf` where its
+// `alloc_buf` made it (ABI 65). Its MRs are to be deregistered first. NULL is ignored. Divergence:
+// so is a handle `ibv_alloc_buf` did not hand out (rdma-core frees it: libc aborts the process).
 void ibv_free_buf(struct ibv_buf *buf);
 
 // `void ibv_free_device_list(struct ibv_device **list)`
@@ -2710,8 +2744,10 @@ struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle);
 
 // `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
 //
-// The MR with `mr_handle` of another process sharing the command fd, from the provider's
-// `import_mr`. NULL with errno on failure (EOPNOTSUPP when the provider cannot import).
+// The MR `handle` of another process sharing the command fd, from the provider's `import_mr`;
+// EOPNOTSUPP when the provider cannot import, else its errno.
+//
+// NULL with errno on failure.
 struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle);
 
 // `struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle)`
@@ -2735,14 +2771,18 @@ int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc, struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)`
 //
-// The address vector that answers the sender of a received completion: zeroes `ah_attr`, then
-// sets dlid (the source LID), sl, src_path_bits, port and the GRH flow label; with
+// The address vector that answers the sender of a received completion, written into `ah_attr`
+// (zeroed first): dlid (the source LID), sl, src_path_bits, port and the GRH flow label; with
 // `IBV_WC_GRH` also `is_global`, the destination GID (the packet's source address), hop limit,
 // traffic class and the source GID index (the local GID the packet was sent to: RoCE v2 for
-// UDP/IPv4, IB/RoCE v1 for an IB next header). 0; -1 with errno EINVAL for a multicast
-// destination, EPROTONOSUPPORT for an unknown header, or the failing GID query's errno when no
-// local GID matches. Divergence: NULL `wc`, `grh` or `ah_attr`, or a NULL `context` with a GRH,
-// give -1 with EINVAL.
+// UDP/IPv4, IB/RoCE v1 for an IB next header). The local GID the packet was sent to is looked up on
+// `context`, which is needed only for a completion with a GRH (a NULL one is then EINVAL, a
+// divergence: rdma-core crashes). EINVAL for a multicast destination, EPROTONOSUPPORT for an
+// unknown header, or the failing GID query's errno when no local GID matches.
+//
+// 0, or -1 with errno.
+//
+// Divergence: NULL `wc`, `grh` or `ah_attr` give -1 with EINVAL.
 int ibv_init_ah_from_wc(struct ibv_context *context,
                         uint8_t port_num,
                         struct ibv_wc *wc,
@@ -2759,13 +2799,16 @@ enum ibv_fork_status ibv_is_fork_initialized(void);
 
 // `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
 //
-// The provider's `modify_qp`; on success with IBV_QP_STATE in the mask, `qp->state` becomes
-// `attr->qp_state`. 0, or the provider's positive errno.
+// The provider's `modify_qp` status; on success with IBV_QP_STATE in the mask, `qp->state` becomes
+// `attr->qp_state`.
+//
+// 0, or the provider's positive errno.
 int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask);
 
 // `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 //
-// The provider's `modify_srq` (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
+// The provider's `modify_srq` status (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
+//
 // 0, or the provider's positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
@@ -2792,10 +2835,11 @@ int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
 
 // `struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp)`
 //
-// The extended view of a QP its provider created with the extended interface (its
-// `verbs_qp` carries VERBS_QP_EX): the same address. NULL, errno untouched, for any other QP
-// (its `context` is not looked at). Within provider ABI 34 `verbs_qp` has two layouts; both
-// are understood.
+// The QP itself (its extended view) when its provider created it with the extended interface (its
+// `verbs_qp` carries VERBS_QP_EX), else NULL, errno untouched (the QP's `context` is not looked
+// at). Within provider ABI 34 `verbs_qp` has two layouts; both are understood (`vqp_is_ex`).
+//
+// The same address, or NULL with errno untouched.
 struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 // `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
@@ -2805,8 +2849,9 @@ int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device
 
 // `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
-// The provider's `query_ece`. 0, or the positive errno (EOPNOTSUPP, errno untouched, from a
-// provider without ECE).
+// The provider's `query_ece` status (EOPNOTSUPP, errno untouched, from a provider without ECE).
+//
+// 0, or the positive errno.
 int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
@@ -2838,8 +2883,10 @@ int ibv_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_
 
 // `int ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr *init_attr)`
 //
-// The provider's `query_qp`; on success with IBV_QP_STATE in the mask, `qp->state` takes the
-// reported state. 0, or the provider's positive errno.
+// The provider's `query_qp` status; on success with IBV_QP_STATE asked, `qp->state` follows the
+// answer.
+//
+// 0, or the provider's positive errno.
 int ibv_query_qp(struct ibv_qp *qp,
                  struct ibv_qp_attr *attr,
                  int attr_mask,
@@ -2847,16 +2894,21 @@ int ibv_query_qp(struct ibv_qp *qp,
 
 // `int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags)`
 //
-// Whether data of operation `op` lands in memory in order (rdma-core v65 semantics): flags
-// other than RETURN_CAPS and DEVICE_ONLY give 0; otherwise the provider's answer, where a
-// whole-message guarantee implies the 128-byte one — returned as capability bits with
-// RETURN_CAPS, else as 1 (whole message in order) or 0. Providers without the op answer 0.
+// Whether data of operation `op` lands in memory in order (rdma-core v65 semantics): flags other
+// than RETURN_CAPS and DEVICE_ONLY give 0; otherwise the provider's answer (0 without the op),
+// where a whole-message guarantee implies the 128-byte one, as capability bits with RETURN_CAPS,
+// else 1 (whole message in order) or 0.
+//
+// Its answer, as it is (the verb has no error value).
+//
 // Divergence: NULL gives 0 with errno EINVAL.
 int ibv_query_qp_data_in_order(struct ibv_qp *qp, enum ibv_wr_opcode op, uint32_t flags);
 
 // `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 //
-// The provider's `query_srq`. 0, or the provider's positive errno.
+// The provider's `query_srq` status.
+//
+// 0, or the provider's positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr);
@@ -2887,8 +2939,10 @@ int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t siz
 
 // `struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd, struct ibv_buf *buf, void *addr, size_t length, int access)`
 //
-// `ibv_reg_mr_ex` of `length` bytes at `addr` inside `buf` (BUF and ADDR given): NULL with
-// EINVAL unless `buf` belongs to `pd` and holds the whole range.
+// `ibv_reg_mr_ex` of `length` bytes at `addr` inside `buf` (BUF and ADDR given): EINVAL unless
+// `buf` belongs to `pd` and holds the whole range.
+//
+// NULL with errno on failure.
 struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
                               struct ibv_buf *buf,
                               void *addr,
@@ -2897,9 +2951,10 @@ struct ibv_mr *ibv_reg_buf_mr(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access)`
 //
-// Registers `length` bytes at `offset` of dma-buf `fd` through the provider's `reg_dmabuf_mr`
-// (no fork protection: nothing in this process is pinned). On success the MR's context, pd,
-// `addr = offset` and length are set. NULL with errno on failure.
+// The provider's `reg_dmabuf_mr` (nothing of this process is pinned: no fork protection); on
+// success the MR's context, pd and length are set, and `addr` to `offset`.
+//
+// NULL with errno on failure.
 struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
                                  uint64_t offset,
                                  size_t length,
@@ -2909,25 +2964,39 @@ struct ibv_mr *ibv_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access)`
 //
-// `ibv_reg_mr_iova2` with the I/O virtual address equal to `addr`. The IBVERBS_1.0 twin is in
-// `compat_1_0`.
+// The provider's `reg_mr` of `length` bytes at `addr` seen at `iova`, the optional-access bits
+// dropped unless the kernel takes them; unless on-demand, the range is marked don't-fork first (its
+// failure: that errno) and released if the provider fails (its errno kept). On success the MR's
+// context, pd, addr and length are set.
+//
+// With the I/O virtual address equal to `addr`: NULL with errno on failure.
+//
+// The IBVERBS_1.0 twin is in `compat_1_0`.
 struct ibv_mr *ibv_reg_mr(struct ibv_pd *pd, void *addr, size_t length, int access);
 
 // `struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr)`
 //
-// Registers memory described by `mr_init_attr` (read only; its `comp_mask` says which of iova,
-// addr, fd, fd_offset, dmah and buf are given). A `buf` from `ibv_alloc_buf` is checked to
-// belong to `pd` and to contain the range. Address-based, non-ODP ranges get fork protection as
-// in `ibv_reg_mr_iova2`. The request then goes to the provider's `reg_mr_ex` (ABI 65); without
-// one (every ABI-34 provider), as in rdma-core, it is served by the provider's `reg_mr` or
-// `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On success sets the MR's context, pd, length,
-// and addr (the address, or `fd_offset` for a dma-buf). NULL with errno on failure.
-// Divergence: a NULL `mr_init_attr`, or BUF with a NULL `buf`, gives EINVAL.
+// Registers the memory `mr_init_attr` describes (read only; its `comp_mask` says which of iova,
+// addr, fd, fd_offset, dmah and buf are given, and only those are read): a `buf` from
+// `ibv_alloc_buf` is checked to belong to `pd` and to contain the range (BUF with a NULL `buf` is
+// EINVAL, a divergence: rdma-core crashes); address-based, non-ODP ranges get fork protection as in
+// `ibv_reg_mr_iova2`; then the provider's `reg_mr_ex` (ABI 65), or without one (every ABI-34
+// provider), as in rdma-core, its `reg_mr` or `reg_dmabuf_mr` (a DMA handle is EOPNOTSUPP). On
+// success sets the MR's context, pd, length, and addr (the address, or `fd_offset` for a dma-buf).
+//
+// NULL with errno on failure.
+//
+// Divergence: a NULL `mr_init_attr` gives EINVAL.
 struct ibv_mr *ibv_reg_mr_ex(struct ibv_pd *pd, struct ibv_mr_init_attr *mr_init_attr);
 
 // `struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, int access)`
 //
-// `ibv_reg_mr_iova2` with a signed `access`.
+// The provider's `reg_mr` of `length` bytes at `addr` seen at `iova`, the optional-access bits
+// dropped unless the kernel takes them; unless on-demand, the range is marked don't-fork first (its
+// failure: that errno) and released if the provider fails (its errno kept). On success the MR's
+// context, pd, addr and length are set.
+//
+// With a signed `access`: NULL with errno on failure.
 struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
                                void *addr,
                                size_t length,
@@ -2936,11 +3005,12 @@ struct ibv_mr *ibv_reg_mr_iova(struct ibv_pd *pd,
 
 // `struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t length, uint64_t iova, unsigned int access)`
 //
-// Registers `length` bytes at `addr`, seen by the device at `iova`, through the provider's
-// `reg_mr`. The optional-access bits are dropped unless the kernel supports them. Unless the MR
-// is on-demand, its pages are first marked don't-fork (failure: NULL with that errno) and
-// released again if the provider fails. On success the MR's context, pd, addr and length are
-// set. NULL with errno on failure.
+// The provider's `reg_mr` of `length` bytes at `addr` seen at `iova`, the optional-access bits
+// dropped unless the kernel takes them; unless on-demand, the range is marked don't-fork first (its
+// failure: that errno) and released if the provider fails (its errno kept). On success the MR's
+// context, pd, addr and length are set.
+//
+// NULL with errno on failure.
 struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd,
                                 void *addr,
                                 size_t length,
@@ -2950,14 +3020,18 @@ struct ibv_mr *ibv_reg_mr_iova2(struct ibv_pd *pd,
 // `int ibv_rereg_mr(struct ibv_mr *mr, int flags, struct ibv_pd *pd, void *addr, size_t length, int access)`
 //
 // Changes an MR's translation (`addr`, `length`), PD and/or access through the provider's
-// `rereg_mr`. Returns 0 or an `enum ibv_rereg_mr_err_code`, errno set:
-// `IBV_REREG_MR_ERR_INPUT` (-1, EINVAL) for an MR not registered by address, unknown flags, a
-// translation change with no address or length, or access bits without CHANGE_ACCESS;
+// `rereg_mr`. `IBV_REREG_MR_ERR_INPUT` (-1) with EINVAL: an MR not registered by address, unknown
+// flags, a translation change with no address or length, access bits without CHANGE_ACCESS,
+// CHANGE_PD with a NULL `pd` (a divergence: rdma-core crashes). The other results are 0 or a
+// negative `enum ibv_rereg_mr_err_code`, errno set (here, or by the provider for `_CMD`):
 // `_DONT_FORK_NEW` (-2) when the new range cannot be marked don't-fork; `_CMD` (-4) when the
-// provider fails (a provider without the op: EOPNOTSUPP), `_CMD_AND_DO_FORK_NEW` (-5) if the new
-// range's mark could not be undone then; `_DO_FORK_OLD` (-3) when the old range's mark cannot be
-// released after success. On success updates `pd` and, with a new translation, `addr` and
-// `length`. Divergence: a NULL `mr`, or CHANGE_PD with a NULL `pd`, gives -1 with EINVAL.
+// provider fails (without a `rereg_mr`: EOPNOTSUPP), `_CMD_AND_DO_FORK_NEW` (-5) if the new range's
+// mark could not be undone then; `_DO_FORK_OLD` (-3) when the old range's mark cannot be released
+// after success. On success updates `pd` and, with a new translation, `addr` and `length`.
+//
+// 0, or a negative `enum ibv_rereg_mr_err_code` with errno set.
+//
+// Divergence: a NULL `mr` gives -1 (`IBV_REREG_MR_ERR_INPUT`) with EINVAL.
 int ibv_rereg_mr(struct ibv_mr *mr,
                  int flags,
                  struct ibv_pd *pd,
@@ -2967,24 +3041,28 @@ int ibv_rereg_mr(struct ibv_mr *mr,
 
 // `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 //
-// Resizes a CQ to at least `cqe` entries (the provider's `resize_cq` op; `cq->cqe` becomes the
-// new size). 0, or the positive errno.
+// The provider's `resize_cq` status (it resizes the CQ to at least `cqe` entries, `cq->cqe`
+// becoming the new size); EOPNOTSUPP without the op.
+//
+// 0, or the positive errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_resize_cq(struct ibv_cq *cq, int cqe);
 
 // `int ibv_resolve_eth_l2_from_gid(struct ibv_context *context, struct ibv_ah_attr *attr, uint8_t eth_mac[ETHERNET_LL_SIZE], uint16_t *vid)`
 //
-// The MAC (and, when `vid` is not NULL, the VLAN id: 0xffff without VLAN) that reaches
-// `attr->grh.dgid` from the net device holding the GID at `attr->grh.sgid_index` of
-// `attr->port_num`, from the kernel's route and neighbour tables. Blocks up to 3 s while a
-// neighbour resolves. Returns rdma-core's values: 0; -1 when the source GID cannot be read (errno from
-// the query); -EINVAL when no interface holds the source address (an empty GID slot too);
-// -EHOSTUNREACH when there is no route or the neighbour does not resolve. errno is left as
-// rdma-core leaves it (often untouched; ENODATA after an empty slot; the failing call's errno;
-// EDESTADDRREQ after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL
-// with errno EINVAL (rdma-core crashes); a NETLINK_ROUTE socket that cannot be opened gives the
-// negated errno of socket(2) (rdma-core: a libnl error code).
+// Its C value, computed here, for the MAC (and, when `vid` is not NULL, the VLAN id: 0xffff without
+// VLAN) that reaches `attr->grh.dgid` from the net device holding the GID at `attr->grh.sgid_index`
+// of `attr->port_num`, from the kernel's route and neighbour tables (asked over NETLINK_ROUTE:
+// `neigh`; blocks up to 3 s while a neighbour resolves). rdma-core's values: 0; -1 (errno from the
+// query) when the source GID cannot be read; -EINVAL when no interface holds the source address (an
+// empty GID slot too); -EHOSTUNREACH when there is no route or the neighbour does not resolve;
+// errno as rdma-core leaves it (often untouched; ENODATA after an empty slot; the failing call's
+// errno; EDESTADDRREQ after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give
+// -EINVAL with errno EINVAL (rdma-core crashes); a NETLINK_ROUTE socket that cannot be opened gives
+// the negated errno of socket(2) (rdma-core: a libnl error code).
+//
+// The value it computes, as it is.
 //
 // `Raw`: the C value mixes -1 (errno set) and negated errnos; the core computes it.
 int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
@@ -2999,7 +3077,9 @@ int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
 //
-// The provider's `set_ece`; a zero `vendor_id` is EOPNOTSUPP (errno set) without asking it.
+// A zero `vendor_id` is EOPNOTSUPP (errno set) without asking the provider; else the provider's
+// `set_ece` status.
+//
 // 0, or the positive errno.
 int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
@@ -3016,7 +3096,7 @@ void ibv_unimport_dm(struct ibv_dm *dm);
 
 // `void ibv_unimport_mr(struct ibv_mr *mr)`
 //
-// Forgets an imported MR (the provider's `unimport_mr`) without destroying the kernel object.
+// The provider forgets an imported MR (its `unimport_mr`) without destroying the kernel object.
 void ibv_unimport_mr(struct ibv_mr *mr);
 
 // `void ibv_unimport_pd(struct ibv_pd *pd)`

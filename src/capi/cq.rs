@@ -22,10 +22,7 @@ use crate::verbs::handle::{Cq, Ctx, Ptr};
 
 /// `struct ibv_cq *ibv_create_cq(struct ibv_context *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 ///
-/// A CQ of at least `cqe` entries from the provider's `create_cq` op, its completion events going
-/// to `channel` (optional; its use count goes up) on vector `comp_vector`. NULL with errno on
-/// failure (the provider's or kernel's: EINVAL for a `cqe` below 1 or above the device's
-/// `max_cqe` on rxe; EOPNOTSUPP without the op).
+/// The C form of [`cq::create`]: NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -41,8 +38,7 @@ fn ibv_create_cq(
 
 /// `int ibv_resize_cq(struct ibv_cq *cq, int cqe)`
 ///
-/// Resizes a CQ to at least `cqe` entries (the provider's `resize_cq` op; `cq->cqe` becomes the
-/// new size). 0, or the positive errno.
+/// The C form of [`cq::resize`]: 0, or the positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -52,9 +48,7 @@ fn ibv_resize_cq(cq: Cq, cqe: c_int) -> Status {
 
 /// `int ibv_destroy_cq(struct ibv_cq *cq)`
 ///
-/// Destroys a CQ through the provider's `destroy_cq` op (which waits until every completion and
-/// asynchronous event the kernel reported for it was acknowledged); on success its channel's use
-/// count goes down. 0, or the positive errno (the CQ then stays).
+/// The C form of [`cq::destroy`]: 0, or the positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -64,9 +58,7 @@ fn ibv_destroy_cq(cq: Cq) -> Status {
 
 /// `int ibv_cmd_create_cq(struct ibv_context *context, int cqe, struct ibv_comp_channel *channel, int comp_vector, struct ibv_cq *cq, struct ibv_create_cq *cmd, size_t cmd_size, struct ib_uverbs_create_cq_resp *resp, size_t resp_size)`
 ///
-/// CQ_CREATE (ioctl, else the write command) with the provider's driver data (a `cmd` or `resp`
-/// no longer than its core part, or NULL, has none: rxe passes `NULL, 0`); sets `cq->context`,
-/// then on success `cq->handle` and `cq->cqe`. 0, or the positive errno.
+/// The C form of [`cq::cmd_create`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_cq(
     context: Ctx,
@@ -82,11 +74,7 @@ fn ibv_cmd_create_cq(
 
 /// `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 ///
-/// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel
-/// flags; the extended write command when the kernel must see them). Sets `cq->context`, then on
-/// success `cq->handle` and `cq->cqe`. 0, or the positive errno (EOPNOTSUPP for comp_mask bits
-/// other than FLAGS and PD, errno untouched as in rdma-core). `cmd`/`resp` as for
-/// `ibv_cmd_create_cq` (rxe passes `NULL, 0`).
+/// The C form of [`cq::cmd_create_ex`]: 0, or the positive errno.
 ///
 /// Provider ABI 34 signature (v44-v56). Provider ABI 59 (v59) inserted `struct
 /// verbs_create_cq_prov_attr *prov_attr` after `cq_attr` (`capi::pabi::forms`).
@@ -104,8 +92,7 @@ fn ibv_cmd_create_cq_ex(
 
 /// `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
 ///
-/// As `ibv_cmd_create_cq_ex`, with the provider's `driver` attribute chain (NULL: none) linked
-/// after its driver data (and written back). 0, or the positive errno.
+/// The C form of [`cq::cmd_create_ex`]: 0, or the positive errno.
 ///
 /// Provider ABI 34 signature of v53-v56 (the name is not in v44); provider ABI 59 (v59) inserted
 /// `struct verbs_create_cq_prov_attr *prov_attr` after `cq_attr`.
@@ -124,9 +111,7 @@ fn ibv_cmd_create_cq_ex2(
 
 /// `int ibv_cmd_poll_cq(struct ibv_cq *cq, int ne, struct ibv_wc *wc)`
 ///
-/// Polls up to `ne` completions through the kernel (POLL_CQ write command) into `wc`. The number
-/// of completions, or -1 with errno. Divergence: a NULL `wc` with `ne` > 0, or a negative `ne`,
-/// gives -1 with errno EINVAL.
+/// The C form of [`cq::cmd_poll`]: the number of completions, or -1 with errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_poll_cq(cq: Cq, ne: c_int, wc: Option<Ptr<ibv_wc>>) -> MinusOne<c_int> {
     cq::cmd_poll(cq, ne, wc)
@@ -134,8 +119,7 @@ fn ibv_cmd_poll_cq(cq: Cq, ne: c_int, wc: Option<Ptr<ibv_wc>>) -> MinusOne<c_int
 
 /// `int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only)`
 ///
-/// Arms the CQ (REQ_NOTIFY_CQ write command): its next completion (or next solicited one) sends
-/// a completion event to its channel. 0, or the positive errno.
+/// The C form of [`cq::cmd_req_notify`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_req_notify_cq(cq: Cq, solicited_only: c_int) -> Errno {
     cq::cmd_req_notify(cq, solicited_only)
@@ -143,8 +127,9 @@ fn ibv_cmd_req_notify_cq(cq: Cq, solicited_only: c_int) -> Errno {
 
 /// `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
 ///
-/// RESIZE_CQ write command with the provider's buffers; on success `cq->cqe` is the new size.
-/// 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
+/// The C form of [`cq::cmd_resize`]: 0, or the positive errno.
+///
+/// Divergence: NULL or short buffers give EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_resize_cq(
     cq: Cq,
@@ -157,9 +142,9 @@ fn ibv_cmd_resize_cq(
 
 /// `int ibv_cmd_modify_cq(struct ibv_cq *cq, struct ibv_modify_cq_attr *attr, struct ibv_modify_cq *cmd, size_t cmd_size)`
 ///
-/// Changes the CQ's moderation (extended MODIFY_CQ write command). 0, or the positive errno
-/// (EINVAL for an `attr_mask` at or above `IBV_CQ_ATTR_RESERVED`, errno untouched as in
-/// rdma-core). Divergence: NULL or a short buffer gives EINVAL.
+/// The C form of [`cq::cmd_modify`]: 0, or the positive errno.
+///
+/// Divergence: NULL or a short buffer gives EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_modify_cq(
     cq: Cq,
@@ -171,11 +156,7 @@ fn ibv_cmd_modify_cq(
 
 /// `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
 ///
-/// CQ_DESTROY (ioctl, else the write command), then waits, under `cq->mutex`/`cq->cond`, until
-/// `ibv_ack_cq_events` and `ibv_ack_async_event` have acknowledged as many completion and
-/// asynchronous events as the kernel says it reported for this CQ. 0, or the positive errno (no
-/// wait then). EIO from a disassociated device counts as success, without the wait, when
-/// `verbs_allow_disassociate_destroy` is set.
+/// The C form of [`cq::cmd_destroy`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_cq(cq: Cq) -> Errno {
     cq::cmd_destroy(cq)

@@ -12,7 +12,7 @@ use crate::verbs::mcast;
 
 /// `int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// Joins UD QP `qp` to the multicast group `gid`/`lid` (the provider's `attach_mcast`).
+/// The C form of [`mcast::attach`]: 0, or the positive errno.
 #[export("IBVERBS_1.1")]
 fn ibv_attach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Status {
     Ok(mcast::attach(qp, gid, lid))
@@ -20,7 +20,7 @@ fn ibv_attach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Status {
 
 /// `int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// Removes `qp` from the multicast group `gid`/`lid` (the provider's `detach_mcast`).
+/// The C form of [`mcast::detach`]: 0, or the positive errno.
 #[export("IBVERBS_1.1")]
 fn ibv_detach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Status {
     Ok(mcast::detach(qp, gid, lid))
@@ -28,8 +28,7 @@ fn ibv_detach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Status {
 
 /// `int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// ATTACH_MCAST (write command): joins `qp` (a UD QP) to multicast group `gid`/`lid`. 0, or the
-/// positive errno (also left in errno).
+/// The C form of [`mcast::cmd_attach`]: 0, or the positive errno (also left in errno).
 #[export(PRIVATE 34..)]
 fn ibv_cmd_attach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Errno {
     mcast::cmd_attach(qp, gid, lid)
@@ -37,8 +36,7 @@ fn ibv_cmd_attach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Errno {
 
 /// `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 ///
-/// DETACH_MCAST (write command): `qp` leaves multicast group `gid`/`lid`. 0, or the positive
-/// errno (also left in errno); EIO counts as success on a disassociated device when allowed.
+/// The C form of [`mcast::cmd_detach`]: 0, or the positive errno (also left in errno).
 #[export(PRIVATE 34..)]
 fn ibv_cmd_detach_mcast(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> Errno {
     mcast::cmd_detach(qp, gid, lid)

@@ -21,9 +21,7 @@ use crate::verbs::srq;
 
 /// `struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
-/// The provider's `create_srq`, then the SRQ's context, user context, PD, event count and
-/// event lock set by the library; the granted sizes are in `srq_init_attr->attr`. NULL with
-/// errno on failure.
+/// The C form of [`srq::create`]: NULL with errno on failure.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -33,8 +31,7 @@ fn ibv_create_srq(pd: Pd, srq_init_attr: Ptr<ibv_srq_init_attr>) -> Null<*mut ib
 
 /// `int ibv_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
-/// The provider's `modify_srq` (IBV_SRQ_MAX_WR resizes, IBV_SRQ_LIMIT arms the limit event).
-/// 0, or the provider's positive errno.
+/// The C form of [`srq::modify`]: 0, or the provider's positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -44,7 +41,7 @@ fn ibv_modify_srq(srq: Srq, srq_attr: Ptr<ibv_srq_attr>, srq_attr_mask: c_int) -
 
 /// `int ibv_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr)`
 ///
-/// The provider's `query_srq`. 0, or the provider's positive errno.
+/// The C form of [`srq::query`]: 0, or the provider's positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -54,8 +51,7 @@ fn ibv_query_srq(srq: Srq, srq_attr: Ptr<ibv_srq_attr>) -> Status {
 
 /// `int ibv_destroy_srq(struct ibv_srq *srq)`
 ///
-/// The provider's `destroy_srq` (which waits for the SRQ's async events to be acknowledged).
-/// 0, or the provider's positive errno.
+/// The C form of [`srq::destroy`]: 0, or the provider's positive errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -65,9 +61,8 @@ fn ibv_destroy_srq(srq: Srq) -> Status {
 
 /// `int ibv_cmd_create_srq(struct ibv_pd *pd, struct ibv_srq *srq, struct ibv_srq_init_attr *attr, struct ibv_create_srq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 ///
-/// Creates a basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data, else the
-/// write command of the kernel's ABI): sets `srq`'s PD, context, event lock and handle, and
-/// stores the granted `max_wr`/`max_sge` into `attr->attr`. 0, or the positive errno.
+/// The C form of [`srq::cmd_create`]: 0, or the positive errno.
+///
 /// Divergence: buffers shorter than their core structs give EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_srq(
@@ -82,12 +77,9 @@ fn ibv_cmd_create_srq(
 
 /// `int ibv_cmd_create_srq_ex(struct ibv_context *context, struct verbs_srq *srq, struct ibv_srq_init_attr_ex *attr_ex, struct ibv_create_xsrq *cmd, size_t cmd_size, struct ib_uverbs_create_srq_resp *resp, size_t resp_size)`
 ///
-/// Creates a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` (and its context's
-/// command channel, as rdma-core; unknown comp_mask bits EOPNOTSUPP, no PD EINVAL; XRC needs
-/// XRCD and CQ, TM needs CQ, TM and tags): as [`ibv_cmd_create_srq`], plus the `verbs_srq` type,
-/// XRC number and domain, and CQ. 0, or the positive errno. Divergence: a NULL object the type
-/// needs, or a short buffer, gives EINVAL; the `verbs_srq` fields are set on the write fallback
-/// for a basic SRQ too (rdma-core sets them only on its other paths).
+/// The C form of [`srq::cmd_create_ex`]: 0, or the positive errno.
+///
+/// Divergence: a buffer shorter than its core struct gives EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_srq_ex(
     _context: Ctx,
@@ -101,8 +93,7 @@ fn ibv_cmd_create_srq_ex(
 
 /// `int ibv_cmd_modify_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask, struct ibv_modify_srq *cmd, size_t cmd_size)`
 ///
-/// Write command MODIFY_SRQ (`max_wr` and `srq_limit` with the mask, in the provider's request;
-/// the older layout on a kernel of uverbs ABI 3). 0, or the positive errno.
+/// The C form of [`srq::cmd_modify`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_modify_srq(
     srq: Srq,
@@ -115,8 +106,7 @@ fn ibv_cmd_modify_srq(
 
 /// `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
 ///
-/// Write command QUERY_SRQ: fills `srq_attr` (`max_wr`, `max_sge`, `srq_limit`). 0, or the
-/// positive errno.
+/// The C form of [`srq::cmd_query`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_query_srq(
     srq: Srq,
@@ -128,10 +118,7 @@ fn ibv_cmd_query_srq(
 
 /// `int ibv_cmd_destroy_srq(struct ibv_srq *srq)`
 ///
-/// SRQ_DESTROY (ioctl, else the write command), then waits, under `srq->mutex`/`srq->cond`,
-/// until `srq->events_completed` reaches the kernel's `events_reported` (every async event of
-/// the SRQ acknowledged). 0, or the positive errno; a forgiven EIO (disassociated device,
-/// RDMAV_ALLOW_DISASSOC_DESTROY) is success without the wait.
+/// The C form of [`srq::cmd_destroy`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_srq(srq: Srq) -> Errno {
     srq::cmd_destroy(srq)
@@ -139,10 +126,7 @@ fn ibv_cmd_destroy_srq(srq: Srq) -> Errno {
 
 /// `int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)`
 ///
-/// Posts the receive work request list to the SRQ through the kernel (write command
-/// POST_SRQ_RECV). 0, or the positive errno with `*bad_wr` the WR the kernel named (the first
-/// one when it named none). Divergence: a WR with a negative SGE count or a NULL SGE list fails
-/// EINVAL before anything is sent, naming that WR; a NULL `bad_wr` is not written.
+/// The C form of [`srq::cmd_post_recv`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_post_srq_recv(
     srq: Srq,

@@ -15,11 +15,7 @@ use crate::verbs::wq;
 
 /// `int ibv_cmd_create_wq(struct ibv_context *context, struct ibv_wq_init_attr *wq_init_attr, struct ibv_wq *wq, struct ibv_create_wq *cmd, size_t cmd_size, struct ib_uverbs_ex_create_wq_resp *resp, size_t resp_size)`
 ///
-/// Creates a work queue (WQ_CREATE ioctl with the provider's driver data, else the extended
-/// write command): sets `wq`'s context, CQ, PD, type, handle and number, and stores the granted
-/// `max_wr`/`max_sge` into `wq_init_attr`. 0, or the positive errno: comp_mask bits from
-/// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL, unknown create flags EOPNOTSUPP. Divergence: a NULL
-/// PD or CQ in the attributes gives EINVAL.
+/// The C form of [`wq::cmd_create`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_wq(
     context: Ctx,
@@ -33,10 +29,7 @@ fn ibv_cmd_create_wq(
 
 /// `int ibv_cmd_modify_wq(struct ibv_wq *wq, struct ibv_wq_attr *attr, struct ibv_modify_wq *cmd, size_t cmd_size)`
 ///
-/// Extended write command MODIFY_WQ (the provider's request, its core zeroed first); on
-/// success with IBV_WQ_ATTR_STATE sets `wq->state`. 0, or the positive errno: attr_mask bits
-/// from IBV_WQ_ATTR_RESERVED up EINVAL, unknown flags EOPNOTSUPP (both with errno left alone,
-/// as rdma-core).
+/// The C form of [`wq::cmd_modify`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_modify_wq(wq: Wq, attr: Ptr<ibv_wq_attr>, (cmd, cmd_size): Buf<ibv_modify_wq>) -> Errno {
     wq::cmd_modify(wq, attr, cmd.bytes())
@@ -44,10 +37,7 @@ fn ibv_cmd_modify_wq(wq: Wq, attr: Ptr<ibv_wq_attr>, (cmd, cmd_size): Buf<ibv_mo
 
 /// `int ibv_cmd_destroy_wq(struct ibv_wq *wq)`
 ///
-/// WQ_DESTROY (ioctl, else the extended write command), then waits, under
-/// `wq->mutex`/`wq->cond`, until `wq->events_completed` reaches the kernel's `events_reported`.
-/// 0, or the positive errno; a forgiven EIO (disassociated device) is success without the
-/// wait.
+/// The C form of [`wq::cmd_destroy`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_wq(wq: Wq) -> Errno {
     wq::cmd_destroy(wq)
@@ -55,13 +45,7 @@ fn ibv_cmd_destroy_wq(wq: Wq) -> Errno {
 
 /// `int ibv_cmd_create_rwq_ind_table(struct ibv_context *context, struct ibv_rwq_ind_table_init_attr *init_attr, struct ibv_rwq_ind_table *rwq_ind_table, struct ib_uverbs_ex_create_rwq_ind_table_resp *resp, size_t resp_size)`
 ///
-/// Creates an RSS indirection table over the `1 << log_ind_tbl_size` WQs of
-/// `init_attr->ind_tbl` (extended write command CREATE_RWQ_IND_TBL): sets the table's handle,
-/// number and context. 0, or the positive errno: comp_mask bits from
-/// IBV_CREATE_IND_TABLE_RESERVED up EINVAL (errno left alone, as rdma-core), a response
-/// shorter than the core one EINVAL. Divergence: NULL WQs give EINVAL; so does a log size above
-/// the kernel's maximum (13) without reading the table (rdma-core reads it, then the kernel
-/// refuses the size).
+/// The C form of [`wq::cmd_create_rwq_ind_table`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_rwq_ind_table(
     context: Ctx,
@@ -74,8 +58,7 @@ fn ibv_cmd_create_rwq_ind_table(
 
 /// `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
 ///
-/// RWQ_IND_TBL_DESTROY (ioctl, else the extended write command). 0, or the positive errno; a
-/// forgiven EIO (disassociated device) is success.
+/// The C form of [`wq::cmd_destroy_rwq_ind_table`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_rwq_ind_table(rwq_ind_table: RwqIndTable) -> Errno {
     wq::cmd_destroy_rwq_ind_table(rwq_ind_table)

@@ -39,8 +39,8 @@ pub(crate) fn create(pd: Pd, attr: *mut ibv_ah_attr) -> Result<*mut ibv_ah> {
     Ok(ah)
 }
 
-/// `ibv_destroy_ah`: the provider's status, errno as the provider left it; a missing op
-/// answers EOPNOTSUPP with errno untouched, as rdma-core's default op does.
+/// `ibv_destroy_ah`: the provider's `destroy_ah` status, errno as the provider left it; a missing
+/// op answers EOPNOTSUPP with errno untouched, as rdma-core's default op does.
 #[inline]
 pub(crate) fn destroy(ah: Ah) -> c_int {
     match ah.ops().destroy_ah {
@@ -138,13 +138,14 @@ fn find_gid_index(ctx: Ctx, port: u8, gid: &[u8; 16], gid_type: u32) -> Result<u
 }
 
 /// `ibv_init_ah_from_wc`: the address vector that answers the sender of a received completion,
-/// written into `attr` (zeroed first): dlid (the source LID), sl, src_path_bits, port and the GRH
-/// flow label; with `IBV_WC_GRH` also `is_global`, the destination GID (the packet's source
+/// written into `ah_attr` (zeroed first): dlid (the source LID), sl, src_path_bits, port and the
+/// GRH flow label; with `IBV_WC_GRH` also `is_global`, the destination GID (the packet's source
 /// address), hop limit, traffic class and the source GID index (the local GID the packet was sent
 /// to: RoCE v2 for UDP/IPv4, IB/RoCE v1 for an IB next header). The local GID the packet was sent
-/// to is looked up on `ctx`, which is needed only for a completion with a GRH (else EINVAL). EINVAL
-/// for a multicast destination, EPROTONOSUPPORT for an unknown header, or the failing GID query's
-/// errno when no local GID matches.
+/// to is looked up on `context`, which is needed only for a completion with a GRH (a NULL one is
+/// then EINVAL, a divergence: rdma-core crashes). EINVAL for a multicast destination,
+/// EPROTONOSUPPORT for an unknown header, or the failing GID query's errno when no local GID
+/// matches.
 pub(crate) fn init_from_wc(
     ctx: Option<Ctx>,
     port: u8,
@@ -218,7 +219,8 @@ fn fill_from_wc(
     Ok(())
 }
 
-/// `ibv_create_ah_from_wc`: [`init_from_wc`] on the PD's context, then [`create`].
+/// `ibv_create_ah_from_wc`: [`ibv_init_ah_from_wc`](init_from_wc) on the PD's context, then
+/// [`ibv_create_ah`](create); the errno of the step that fails.
 pub(crate) fn create_from_wc(
     pd: Pd,
     wc: Ptr<ibv_wc>,
@@ -238,15 +240,17 @@ fn neg_errno(e: Errno) -> c_int {
     -e.0
 }
 
-/// `ibv_resolve_eth_l2_from_gid`, computing its C value, for the MAC (and, when `vid` is not NULL,
-/// the VLAN id: 0xffff without VLAN) that reaches `attr->grh.dgid` from the net device holding the
-/// GID at `attr->grh.sgid_index` of `attr->port_num`, from the kernel's route and neighbour tables
-/// ([`crate::device::neigh`]; blocks up to 3 s while a neighbour resolves): 0; -1 (errno from the
-/// query) when the source GID cannot be read; -EINVAL when no interface holds the source address;
+/// `ibv_resolve_eth_l2_from_gid`: its C value, computed here, for the MAC (and, when `vid` is not
+/// NULL, the VLAN id: 0xffff without VLAN) that reaches `attr->grh.dgid` from the net device
+/// holding the GID at `attr->grh.sgid_index` of `attr->port_num`, from the kernel's route and
+/// neighbour tables (asked over NETLINK_ROUTE: [`neigh`]; blocks up to 3 s
+/// while a neighbour resolves). rdma-core's values: 0; -1 (errno from the query) when the source
+/// GID cannot be read; -EINVAL when no interface holds the source address (an empty GID slot too);
 /// -EHOSTUNREACH when there is no route or the neighbour does not resolve; errno as rdma-core
 /// leaves it (often untouched; ENODATA after an empty slot; the failing call's errno; EDESTADDRREQ
 /// after a timeout). Divergences: NULL `context`, `attr` or `eth_mac` give -EINVAL with errno
-/// EINVAL; a NETLINK_ROUTE socket that cannot be opened gives the negated errno of socket(2).
+/// EINVAL (rdma-core crashes); a NETLINK_ROUTE socket that cannot be opened gives the negated errno
+/// of socket(2) (rdma-core: a libnl error code).
 ///
 /// # Safety
 /// The C contract of `ibv_resolve_eth_l2_from_gid`: each pointer NULL or valid (`context` an
@@ -306,9 +310,10 @@ pub(crate) unsafe fn resolve_eth_l2(
     out.ret
 }
 
-/// `ibv_cmd_create_ah`: CREATE_AH ([`cmd::ah::create_ah`](crate::cmd::ah::create_ah)) on the PD
-/// with the caller's attributes (the AH's address as its user handle) and the provider's response;
-/// sets the AH's `handle` and `context` (the public verb sets `pd`).
+/// `ibv_cmd_create_ah`: CREATE_AH (write command:
+/// [`cmd::ah::create_ah`](crate::cmd::ah::create_ah), the core request built here) on the PD with
+/// the caller's attributes (the AH's address as its user handle) and the provider's response; sets
+/// the AH's `handle` and `context` (the public verb sets `pd`).
 pub(crate) fn cmd_create(
     pd: Pd,
     ah: Ptr<ibv_ah>,
@@ -325,9 +330,10 @@ pub(crate) fn cmd_create(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_ah`: the AH destroyed by handle
-/// ([`cmd::ah::destroy_ah`](crate::cmd::ah::destroy_ah)); EIO counts as done on a disassociated
-/// device when [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
+/// `ibv_cmd_destroy_ah`: the AH destroyed by handle (AH_DESTROY ioctl, else the DESTROY_AH write
+/// command: [`cmd::ah::destroy_ah`](crate::cmd::ah::destroy_ah)); EIO counts as done on a
+/// disassociated device when allowed
+/// ([`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_destroy(ah: Ah) -> Result<()> {
     // SAFETY: a live AH (the handle's contract).
     let h = unsafe { (*ah.raw()).handle };

@@ -26,12 +26,12 @@ use crate::errno::{Errno, Result};
 use crate::verbs::cmdbuf::Chain;
 use crate::verbs::handle::{Cq, Ctx, Ptr};
 
+// Always inlined into both versions of the export: bench row ibv_create_cq.
 /// `ibv_create_cq`: a CQ of at least `cqe` entries from the provider's `create_cq`, its completion
 /// events going to `channel` (optional; its use count goes up) on vector `comp_vector`, then the
-/// core fields ([`init_cq`]). When it fails, the provider's NULL (and the provider's or kernel's
-/// errno: EINVAL for a `cqe` below 1 or above the device's `max_cqe` on rxe) as it is; EOPNOTSUPP
-/// without the op.
-// Always inlined into both versions of the export: bench row ibv_create_cq.
+/// core fields ([`verbs_init_cq`](init_cq)). When it fails, the provider's NULL (and the provider's
+/// or kernel's errno: EINVAL for a `cqe` below 1 or above the device's `max_cqe` on rxe) as it is;
+/// EOPNOTSUPP without the op.
 #[inline(always)]
 pub(crate) fn create(
     ctx: Ctx,
@@ -61,10 +61,10 @@ pub(crate) fn resize(cq: Cq, cqe: c_int) -> Result<c_int> {
     Ok(unsafe { op(cq.raw(), cqe) })
 }
 
+// Always inlined into both versions of the export: bench row ibv_destroy_cq.
 /// `ibv_destroy_cq`: the provider's `destroy_cq` status (it waits until every completion and
 /// asynchronous event the kernel reported for the CQ was acknowledged; on failure the CQ stays); on
 /// success the CQ's completion channel, if any, is used by one CQ less. EOPNOTSUPP without the op.
-// Always inlined into both versions of the export: bench row ibv_destroy_cq.
 #[inline(always)]
 pub(crate) fn destroy(cq: Cq) -> Result<c_int> {
     let op = cq.ops().destroy_cq.ok_or(Errno::EOPNOTSUPP)?;
@@ -187,10 +187,11 @@ fn store_created(cq: *mut ibv_cq, c: CqCreated) {
     unsafe { (*cq).cqe = c.cqe as c_int };
 }
 
-/// `ibv_cmd_create_cq`: CQ_CREATE ([`cmd::cq::create_cq`](crate::cmd::cq::create_cq)) with the
-/// provider's request and response (either may be empty: no driver data); sets the CQ's `context`,
-/// then on success its handle and size.
 // Always inlined into the export: bench row ibv_create_cq (rxe's create_cq calls it).
+/// `ibv_cmd_create_cq`: CQ_CREATE (ioctl, else the write command:
+/// [`cmd::cq::create_cq`](crate::cmd::cq::create_cq)) with the provider's request and response as
+/// driver data (a `cmd` or `resp` no longer than its core part, or NULL, carries none: rxe passes
+/// `NULL, 0`); sets `cq->context`, then on success `cq->handle` and `cq->cqe`.
 #[inline(always)]
 pub(crate) fn cmd_create(
     ctx: Ctx,
@@ -211,12 +212,15 @@ pub(crate) fn cmd_create(
     Ok(())
 }
 
-/// `ibv_cmd_create_cq_ex` and `_ex2` of every provider ABI: CQ_CREATE
-/// ([`cmd::cq::create_cq_ex`](crate::cmd::cq::create_cq_ex)) from extended attributes (their mask
-/// checked first by [`cq_ex_flags`](crate::cmd::cq::cq_ex_flags), errno untouched: the export
-/// returns it quietly), with the provider's `driver` chain after its driver data (and written
-/// back), and the provider's own CQ ring (`buffer`, provider ABI 59 on); sets the CQ's `context`,
-/// then on success its handle and size.
+/// `ibv_cmd_create_cq_ex`, `ibv_cmd_create_cq_ex2`: CQ_CREATE
+/// ([`cmd::cq::create_cq_ex`](crate::cmd::cq::create_cq_ex)) from extended attributes (completion
+/// timestamps and IGNORE_OVERRUN become kernel flags; the extended write command when the kernel
+/// must see them). comp_mask bits other than FLAGS and PD are EOPNOTSUPP, checked first with errno
+/// untouched as in rdma-core ([`cq_ex_flags`](crate::cmd::cq::cq_ex_flags); the export returns it
+/// quietly). `cmd`/`resp` as for `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain (NULL:
+/// none) is linked after the driver data (and written back), and the provider's own CQ ring
+/// (`buffer`) goes with it from provider ABI 59 on. Sets `cq->context`, then on success
+/// `cq->handle` and `cq->cqe`. The forms of every provider ABI come here.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn cmd_create_ex(
     ctx: Ctx,
@@ -296,7 +300,7 @@ pub(crate) fn prov_buffer(
     }))
 }
 
-/// `ibv_cmd_poll_cq`: up to `ne` completions through the kernel (POLL_CQ:
+/// `ibv_cmd_poll_cq`: up to `ne` completions through the kernel (write command POLL_CQ:
 /// [`cmd::cq::poll_cq_into`](crate::cmd::cq::poll_cq_into)) into `wc` (room for `ne` entries, the C
 /// contract); their number. The response buffer comes first, as in rdma-core: a count no memory
 /// holds is ENOMEM before the command. Divergence: a negative `ne`, or a NULL `wc` with `ne` > 0,
@@ -317,7 +321,7 @@ pub(crate) fn cmd_poll(cq: Cq, ne: c_int, wc: Option<Ptr<ibv_wc>>) -> Result<c_i
     Ok(v.len() as c_int)
 }
 
-/// `ibv_cmd_req_notify_cq`: arms the CQ (REQ_NOTIFY_CQ:
+/// `ibv_cmd_req_notify_cq`: arms the CQ (write command REQ_NOTIFY_CQ:
 /// [`cmd::cq::req_notify_cq`](crate::cmd::cq::req_notify_cq)): its next completion (or next
 /// solicited one) sends a completion event to its channel.
 pub(crate) fn cmd_req_notify(cq: Cq, solicited_only: c_int) -> Result<()> {
@@ -326,8 +330,8 @@ pub(crate) fn cmd_req_notify(cq: Cq, solicited_only: c_int) -> Result<()> {
     crate::cmd::cq::req_notify_cq(cq.ctx().channel().cmd(), h, solicited_only != 0)
 }
 
-/// `ibv_cmd_resize_cq`: RESIZE_CQ ([`cmd::cq::resize_cq`](crate::cmd::cq::resize_cq)) with the
-/// provider's request and response; on success the CQ's `cqe` is the new size.
+/// `ibv_cmd_resize_cq`: write command RESIZE_CQ ([`cmd::cq::resize_cq`](crate::cmd::cq::resize_cq))
+/// with the provider's request and response; on success the CQ's `cqe` is the new size.
 pub(crate) fn cmd_resize(cq: Cq, cqe: c_int, req: &mut [u8], resp: &mut [u8]) -> Result<()> {
     let c = cq.raw();
     // SAFETY: a live CQ (the handle's contract).
@@ -353,12 +357,14 @@ pub(crate) fn cmd_modify(cq: Cq, attr: Ptr<ibv_modify_cq_attr>, req: &mut [u8]) 
     crate::cmd::cq::modify_cq(c.cmd(), h, a.attr_mask, count, period, req)
 }
 
-/// `ibv_cmd_destroy_cq`: CQ_DESTROY ([`cmd::cq::destroy_cq`](crate::cmd::cq::destroy_cq)), then
-/// wait, under the CQ's event lock (`cq->mutex`/`cq->cond`), until `ibv_ack_cq_events` and
-/// `ibv_ack_async_event` have acknowledged as many completion and asynchronous events as the kernel
-/// says it reported (no wait after an error, or after an EIO on a disassociated device forgiven by
-/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 // Always inlined into the export: bench row ibv_destroy_cq (rxe's destroy_cq calls it).
+/// `ibv_cmd_destroy_cq`: CQ_DESTROY (ioctl, else the write command:
+/// [`cmd::cq::destroy_cq`](crate::cmd::cq::destroy_cq)), then wait, under the CQ's event lock
+/// (`cq->mutex`/`cq->cond`), until `ibv_ack_cq_events` and `ibv_ack_async_event` have acknowledged
+/// as many completion and asynchronous events as the kernel says it reported (no wait after an
+/// error, or after an EIO on a disassociated device forgiven when allowed,
+/// `verbs_allow_disassociate_destroy`:
+/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 #[inline(always)]
 pub(crate) fn cmd_destroy(cq: Cq) -> Result<()> {
     let c = cq.raw();

@@ -11,7 +11,7 @@ use crate::abi::verbs::ibv_gid;
 use crate::verbs::handle::{Ptr, Qp};
 
 /// `ibv_attach_mcast`: the provider's `attach_mcast` for UD QP `qp` and group `gid`/`lid`: its
-/// status (0 or the positive errno, errno as it left it).
+/// status (0 or the positive errno, errno as it left it); EOPNOTSUPP without the op.
 #[inline]
 pub(crate) fn attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     match qp.ops().attach_mcast {
@@ -21,7 +21,8 @@ pub(crate) fn attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     }
 }
 
-/// `ibv_detach_mcast`: the provider's `detach_mcast`, as [`attach`].
+/// `ibv_detach_mcast`: the provider's `detach_mcast`, which takes `qp` out of group `gid`/`lid`:
+/// its status (0 or the positive errno, errno as it left it); EOPNOTSUPP without the op.
 #[inline]
 pub(crate) fn detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     match qp.ops().detach_mcast {
@@ -31,8 +32,8 @@ pub(crate) fn detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> c_int {
     }
 }
 
-/// `ibv_cmd_attach_mcast`: ATTACH_MCAST
-/// ([`cmd::mcast::attach_mcast`](crate::cmd::mcast::attach_mcast)) for the QP's handle: joins it (a
+/// `ibv_cmd_attach_mcast`: ATTACH_MCAST (write command:
+/// [`cmd::mcast::attach_mcast`](crate::cmd::mcast::attach_mcast)) for the QP's handle: joins it (a
 /// UD QP) to multicast group `gid`/`lid`.
 pub(crate) fn cmd_attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::Result<()> {
     // SAFETY: a live QP (the handle's contract).
@@ -41,10 +42,10 @@ pub(crate) fn cmd_attach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::R
     crate::cmd::mcast::attach_mcast(c.cmd(), h, &gid.read(), lid)
 }
 
-/// `ibv_cmd_detach_mcast`: DETACH_MCAST
-/// ([`cmd::mcast::detach_mcast`](crate::cmd::mcast::detach_mcast)) for the QP's handle, which
-/// leaves group `gid`/`lid`; EIO counts as done on a disassociated device when
-/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
+/// `ibv_cmd_detach_mcast`: DETACH_MCAST (write command:
+/// [`cmd::mcast::detach_mcast`](crate::cmd::mcast::detach_mcast)) for the QP's handle, which
+/// leaves group `gid`/`lid`; EIO counts as done on a disassociated device when allowed
+/// ([`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_detach(qp: Qp, gid: Ptr<ibv_gid>, lid: u16) -> crate::errno::Result<()> {
     // SAFETY: a live QP (the handle's contract).
     let h = unsafe { (*qp.raw()).handle };

@@ -16,11 +16,12 @@ use crate::cret::CRet;
 use crate::errno::{Errno, Result};
 use crate::verbs::handle::{Ptr, Qp};
 
-/// `ibv_cmd_post_send`: the send list `wr` (None: empty) through the kernel (POST_SEND:
-/// [`cmd::post::post_send`](crate::cmd::post::post_send), for providers without a user-space send
-/// queue); on failure `*bad_wr` (when given) names the WR the kernel named (the first one when it
-/// named none), or the one that could not be taken: a negative SGE count, a NULL SGE list or (UD) a
-/// NULL AH is EINVAL before anything is sent.
+/// `ibv_cmd_post_send`: the send list `wr` (NULL: empty) through the kernel (write command
+/// POST_SEND: [`cmd::post::post_send`](crate::cmd::post::post_send), for providers without a
+/// user-space send queue); on failure `*bad_wr` (when given: a NULL `bad_wr` is not written) names
+/// the WR the kernel named (the first one when it named none), or the one that could not be taken
+/// (a divergence: a negative SGE count, a NULL SGE list or (UD) a NULL AH is EINVAL before anything
+/// is sent).
 pub(crate) fn cmd_post_send(
     qp: Qp,
     wr: Option<Ptr<ibv_send_wr>>,
@@ -36,9 +37,10 @@ pub(crate) fn cmd_post_send(
     unsafe { post_send_on(c.cmd(), qp.raw(), wr, bad_wr) }
 }
 
-/// `ibv_cmd_post_recv`: the receive list `wr` (None: empty) through the kernel (POST_RECV:
-/// [`cmd::post::post_recv`](crate::cmd::post::post_recv)); `*bad_wr` as for [`cmd_post_send`] (a
-/// negative SGE count or a NULL SGE list is EINVAL before anything is sent).
+/// `ibv_cmd_post_recv`: the receive list `wr` (NULL: empty) through the kernel (write command
+/// POST_RECV: [`cmd::post::post_recv`](crate::cmd::post::post_recv)); `*bad_wr` as for
+/// [`ibv_cmd_post_send`](cmd_post_send) (a divergence: a negative SGE count or a NULL SGE list is
+/// EINVAL before anything is sent).
 pub(crate) fn cmd_post_recv(
     qp: Qp,
     wr: Option<Ptr<ibv_recv_wr>>,

@@ -66,8 +66,8 @@ fn keep_state(qp: Qp, attr: Ptr<ibv_qp_attr>) {
     unsafe { (*qp.raw()).state = state };
 }
 
-/// `ibv_query_qp`: the provider's status; on success with IBV_QP_STATE asked, `qp->state`
-/// follows the answer.
+/// `ibv_query_qp`: the provider's `query_qp` status; on success with IBV_QP_STATE asked,
+/// `qp->state` follows the answer.
 #[inline]
 pub(crate) fn query(
     qp: Qp,
@@ -86,7 +86,7 @@ pub(crate) fn query(
     ret
 }
 
-/// `ibv_modify_qp`: the provider's status; on success with IBV_QP_STATE in the mask,
+/// `ibv_modify_qp`: the provider's `modify_qp` status; on success with IBV_QP_STATE in the mask,
 /// `qp->state` becomes `attr->qp_state`.
 #[inline]
 pub(crate) fn modify(qp: Qp, attr: Ptr<ibv_qp_attr>, mask: c_int) -> c_int {
@@ -114,8 +114,8 @@ pub(crate) fn destroy(qp: Qp) -> c_int {
 
 /// `ibv_qp_to_qp_ex`: the QP itself (its extended view) when its provider created it with the
 /// extended interface (its `verbs_qp` carries VERBS_QP_EX), else NULL, errno untouched (the QP's
-/// `context` is not looked at). Within provider ABI 34 `verbs_qp` has two layouts (see
-/// [`vqp_is_ex`]).
+/// `context` is not looked at). Within provider ABI 34 `verbs_qp` has two layouts; both are
+/// understood ([`vqp_is_ex`]).
 pub(crate) fn to_qp_ex(qp: Ptr<ibv_qp>) -> *mut ibv_qp_ex {
     let base = qp.as_ptr().cast::<u8>();
     let at_352 = base
@@ -152,7 +152,8 @@ fn vqp_is_ex(at_352: u32, at_360: u32) -> bool {
     }
 }
 
-/// `ibv_query_qp_data_in_order` (rdma-core v65 semantics): unknown flags give 0; otherwise the
+/// `ibv_query_qp_data_in_order`: whether data of operation `op` lands in memory in order
+/// (rdma-core v65 semantics): flags other than RETURN_CAPS and DEVICE_ONLY give 0; otherwise the
 /// provider's answer (0 without the op), where a whole-message guarantee implies the 128-byte
 /// one, as capability bits with RETURN_CAPS, else 1 (whole message in order) or 0.
 pub(crate) fn data_in_order(qp: Qp, op: u32, flags: u32) -> c_int {
@@ -178,7 +179,7 @@ pub(crate) fn data_in_order(qp: Qp, op: u32, flags: u32) -> c_int {
 }
 
 /// `ibv_set_ece`: a zero `vendor_id` is EOPNOTSUPP (errno set) without asking the provider;
-/// else the provider's status.
+/// else the provider's `set_ece` status.
 pub(crate) fn set_ece(qp: Qp, ece: Ptr<ibv_ece>) -> c_int {
     if ece.read().vendor_id == 0 {
         return Errno::EOPNOTSUPP.ret_errno();
@@ -190,8 +191,8 @@ pub(crate) fn set_ece(qp: Qp, ece: Ptr<ibv_ece>) -> c_int {
     }
 }
 
-/// `ibv_query_ece`: the provider's status (EOPNOTSUPP, errno untouched, from a provider without
-/// ECE).
+/// `ibv_query_ece`: the provider's `query_ece` status (EOPNOTSUPP, errno untouched, from a provider
+/// without ECE).
 pub(crate) fn query_ece(qp: Qp, ece: Ptr<ibv_ece>) -> c_int {
     match qp.ops().query_ece {
         // SAFETY: the provider's op on its own QP and the caller's record.
@@ -210,9 +211,10 @@ fn mask_below_rate_limit(attr_mask: c_int) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_query_qp`: QUERY_QP; `attr` filled, and in `init` the capabilities and `sq_sig_all`
-/// from the kernel, the user context, CQs, SRQ and type from the QP. A mask from IBV_QP_RATE_LIMIT
-/// up is refused first ([`mask_below_rate_limit`], before the QP's context is looked at), quietly.
+/// `ibv_cmd_query_qp`: write command QUERY_QP; `qp_attr` filled, and in `qp_init_attr` the
+/// capabilities and `sq_sig_all` from the kernel, the user context, CQs, SRQ and type from the QP.
+/// A mask from IBV_QP_RATE_LIMIT up is EOPNOTSUPP, refused first (before the QP's context is looked
+/// at, as rdma-core: [`mask_below_rate_limit`]) with errno left alone.
 pub(crate) fn cmd_query(
     qp: Qp,
     attr: Ptr<ibv_qp_attr>,
@@ -282,9 +284,10 @@ pub unsafe fn query_qp_with(
     unsafe { query_qp_on(c, qp, attr, attr_mask, init, req) }.ret_errno()
 }
 
-/// `ibv_cmd_modify_qp`: MODIFY_QP with the masked attributes in the provider's request; a mask from
-/// IBV_QP_RATE_LIMIT up is refused first ([`mask_below_rate_limit`], before the QP's context is
-/// looked at), quietly. `qp->state` is `ibv_modify_qp`'s to update.
+/// `ibv_cmd_modify_qp`: write command MODIFY_QP with the masked attributes in the provider's
+/// request; a mask from IBV_QP_RATE_LIMIT up is EOPNOTSUPP, refused first (before the QP's context
+/// is looked at, as rdma-core: [`mask_below_rate_limit`]) with errno left alone. `qp->state` is
+/// `ibv_modify_qp`'s to update.
 #[inline]
 pub(crate) fn cmd_modify(
     qp: Qp,
@@ -332,8 +335,8 @@ pub unsafe fn modify_qp_with(
     unsafe { modify_qp_on(c, qp, attr, attr_mask, req) }.ret_errno()
 }
 
-/// `ibv_cmd_modify_qp_ex`: the extended MODIFY_QP (any mask); IBV_QP_RATE_LIMIT needs a request
-/// with room for `rate_limit` (else EINVAL, quietly, as rdma-core).
+/// `ibv_cmd_modify_qp_ex`: the extended write command MODIFY_QP (any mask); IBV_QP_RATE_LIMIT
+/// needs a request with room for `rate_limit` (else EINVAL with errno left alone, as rdma-core).
 pub(crate) fn cmd_modify_ex(
     qp: Qp,
     attr: Ptr<ibv_qp_attr>,
@@ -390,7 +393,8 @@ pub unsafe fn modify_qp_ex_with(
 /// [`cmd::qp::destroy_qp`](crate::cmd::qp::destroy_qp)), then the wait (under the QP's event lock,
 /// `qp->mutex`/`qp->cond`) until every async event the kernel reported for it was acknowledged
 /// (`events_completed` reaching the kernel's `events_reported`); an EIO on a disassociated device
-/// forgiven by [`allow_disassociate`] counts as success and does not wait.
+/// counts as success and does not wait when allowed, `RDMAV_ALLOW_DISASSOC_DESTROY`
+/// ([`allow_disassociate`]).
 pub(crate) fn cmd_destroy(qp: Qp) -> Result<()> {
     let c = qp.ctx().channel();
     // SAFETY: a live QP whose event lock was initialised when it was created (`Qp`).

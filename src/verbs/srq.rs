@@ -134,10 +134,10 @@ fn icmd_create(
     Ok(())
 }
 
-/// `ibv_cmd_create_srq`: a basic SRQ on `pd` (SRQ_CREATE with the provider's driver data, else the
-/// write command of the kernel's ABI: [`cmd::srq::create_srq`](crate::cmd::srq::create_srq)); sets
-/// the SRQ's PD, context, event lock and handle, and the granted `max_wr`/`max_sge` in
-/// `attr->attr`.
+/// `ibv_cmd_create_srq`: a basic SRQ on `pd` (SRQ_CREATE ioctl with the provider's driver data,
+/// else the write command of the kernel's ABI:
+/// [`cmd::srq::create_srq`](crate::cmd::srq::create_srq)); sets the SRQ's PD, context, event lock
+/// and handle, and the granted `max_wr`/`max_sge` in `attr->attr`.
 pub(crate) fn cmd_create(
     pd: Pd,
     srq: Ptr<ibv_srq>,
@@ -185,11 +185,13 @@ fn pd_of(a: &ibv_srq_init_attr_ex) -> Result<Pd> {
     unsafe { Pd::from_raw(a.pd) }
 }
 
-/// `ibv_cmd_create_srq_ex`: a basic, XRC or tag-matching SRQ on `attr_ex->pd` (see [`pd_of`]; XRC
-/// needs XRCD and CQ, TM needs CQ, TM and tags; the command:
-/// [`cmd::srq::create_srq_ex`](crate::cmd::srq::create_srq_ex)): as [`cmd_create`], plus the
-/// `verbs_srq` type, XRC number and domain, and CQ (set on the write fallback for a basic SRQ too,
-/// where rdma-core sets them only on its other paths).
+/// `ibv_cmd_create_srq_ex`: a basic, XRC or tag-matching SRQ from `attr_ex` on `attr_ex->pd` and
+/// its context's command channel, as rdma-core (unknown comp_mask bits are EOPNOTSUPP, no PD
+/// EINVAL; XRC needs XRCD and CQ, TM needs CQ, TM and tags; the command:
+/// [`cmd::srq::create_srq_ex`](crate::cmd::srq::create_srq_ex)): as
+/// [`ibv_cmd_create_srq`](cmd_create), plus the `verbs_srq` type, XRC number and domain, and CQ.
+/// Divergence: a NULL object the type needs is EINVAL; the `verbs_srq` fields are set on the write
+/// fallback for a basic SRQ too (rdma-core sets them only on its other paths).
 pub(crate) fn cmd_create_ex(
     srq: Ptr<verbs_srq>,
     attr_ex: Ptr<ibv_srq_init_attr_ex>,
@@ -218,9 +220,9 @@ fn create_ex_on(
     })
 }
 
-/// `ibv_cmd_modify_srq`: MODIFY_SRQ ([`cmd::srq::modify_srq`](crate::cmd::srq::modify_srq):
-/// `max_wr` and `srq_limit` with the mask, in the provider's request; the older layout on a kernel
-/// of uverbs ABI 3).
+/// `ibv_cmd_modify_srq`: write command MODIFY_SRQ
+/// ([`cmd::srq::modify_srq`](crate::cmd::srq::modify_srq): `max_wr` and `srq_limit` with the mask,
+/// in the provider's request; the older layout on a kernel of uverbs ABI 3).
 pub(crate) fn cmd_modify(
     srq: Srq,
     attr: Ptr<ibv_srq_attr>,
@@ -234,8 +236,9 @@ pub(crate) fn cmd_modify(
     crate::cmd::srq::modify_srq(c.cmd(), h, mask, a.max_wr, a.srq_limit, req)
 }
 
-/// `ibv_cmd_query_srq`: QUERY_SRQ ([`cmd::srq::query_srq`](crate::cmd::srq::query_srq)) into `attr`
-/// (`max_wr`, `max_sge`, `srq_limit`).
+/// `ibv_cmd_query_srq`: write command QUERY_SRQ
+/// ([`cmd::srq::query_srq`](crate::cmd::srq::query_srq)) into `srq_attr` (`max_wr`, `max_sge`,
+/// `srq_limit`).
 pub(crate) fn cmd_query(srq: Srq, attr: Ptr<ibv_srq_attr>, req: &mut [u8]) -> Result<()> {
     query_on(srq.ctx().channel().cmd(), srq.into(), attr, req)
 }
@@ -258,10 +261,11 @@ fn query_on(
     Ok(())
 }
 
-/// `ibv_cmd_destroy_srq`: SRQ_DESTROY ([`cmd::srq::destroy_srq`](crate::cmd::srq::destroy_srq)),
-/// then wait, under the SRQ's event lock (`srq->mutex`/`srq->cond`), until its acknowledged events
-/// (`srq->events_completed`) reach the kernel's `events_reported` (no wait after an error, or after
-/// an EIO on a disassociated device forgiven by
+/// `ibv_cmd_destroy_srq`: SRQ_DESTROY (ioctl, else the write command:
+/// [`cmd::srq::destroy_srq`](crate::cmd::srq::destroy_srq)), then wait, under the SRQ's event lock
+/// (`srq->mutex`/`srq->cond`), until its acknowledged events (`srq->events_completed`) reach the
+/// kernel's `events_reported`, every async event of the SRQ acknowledged (no wait after an error,
+/// or after an EIO on a disassociated device forgiven when allowed, `RDMAV_ALLOW_DISASSOC_DESTROY`:
 /// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_destroy(srq: Srq) -> Result<()> {
     destroy_on(srq.ctx().channel().cmd(), srq.into())
@@ -283,10 +287,11 @@ fn destroy_on(c: crate::cmd::Ctx<'_>, srq: Ptr<ibv_srq>) -> Result<()> {
     unsafe { destroy_and_wait(destroyed, m, cv, reached) }
 }
 
-/// `ibv_cmd_post_srq_recv`: the receive work request list posted through the kernel (POST_SRQ_RECV:
-/// [`cmd::post::post_srq_recv`](crate::cmd::post::post_srq_recv)); on failure `*bad_wr` (when
-/// given) is the WR the kernel named, or the one that could not be taken (a negative SGE count or a
-/// NULL SGE list: EINVAL before anything is sent).
+/// `ibv_cmd_post_srq_recv`: the receive work request list posted through the kernel (write command
+/// POST_SRQ_RECV: [`cmd::post::post_srq_recv`](crate::cmd::post::post_srq_recv)); on failure
+/// `*bad_wr` (when given: a NULL `bad_wr` is not written) is the WR the kernel named (the first one
+/// when it named none), or the one that could not be taken (a divergence: a negative SGE count or a
+/// NULL SGE list is EINVAL before anything is sent).
 pub(crate) fn cmd_post_recv(
     srq: Srq,
     wr: Option<Ptr<ibv_recv_wr>>,

@@ -29,8 +29,9 @@ use crate::verbs::handle::{Ctx, Ptr, RwqIndTable, Wq, get, place, set};
 /// `ibv_cmd_create_wq`: a work queue (WQ_CREATE with the provider's driver data, else the extended
 /// write command: [`cmd::wq::create_wq`](crate::cmd::wq::create_wq)): comp_mask bits from
 /// IBV_WQ_INIT_ATTR_RESERVED up are EINVAL before anything is touched; sets the WQ's context, CQ,
-/// PD and type (EINVAL then without a PD or CQ), and on success its handle and number, and the
-/// granted `max_wr`/`max_sge` in `attr`. Unknown create flags are EOPNOTSUPP.
+/// PD and type (EINVAL then without a PD or CQ, a divergence: rdma-core crashes), and on success
+/// its handle and number, and the granted `max_wr`/`max_sge` in `wq_init_attr`. Unknown create
+/// flags are EOPNOTSUPP.
 pub(crate) fn cmd_create(
     ctx: Ctx,
     attr: Ptr<ibv_wq_init_attr>,
@@ -106,8 +107,10 @@ fn check_modify(a: &ibv_wq_attr) -> Result<()> {
 }
 
 /// `ibv_cmd_modify_wq`: extended MODIFY_WQ ([`cmd::wq::modify_wq`](crate::cmd::wq::modify_wq): the
-/// provider's request, its core zeroed first), the attributes checked before the WQ is looked at
-/// ([`check_modify`]); on success with IBV_WQ_ATTR_STATE the WQ's `state` follows.
+/// provider's request, its core zeroed first); on success with IBV_WQ_ATTR_STATE the WQ's `state`
+/// follows. The attributes are checked before the WQ is looked at:
+/// attr_mask bits from IBV_WQ_ATTR_RESERVED up are EINVAL, unknown flags EOPNOTSUPP (both with
+/// errno left alone, as rdma-core).
 pub(crate) fn cmd_modify(wq: Wq, attr: Ptr<ibv_wq_attr>, req: &mut [u8]) -> Result<()> {
     // rdma-core checks the attributes before it looks at the WQ's context.
     check_modify(&attr.read())?;
@@ -136,7 +139,7 @@ fn modify_on(
 /// [`cmd::wq::destroy_wq`](crate::cmd::wq::destroy_wq)), then wait, under the WQ's event lock
 /// (`wq->mutex`/`wq->cond`), until its acknowledged events (`wq->events_completed`) reach the
 /// kernel's `events_reported` (no wait after an error, or after an EIO on a disassociated device
-/// forgiven by [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
+/// forgiven when allowed: [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_destroy(wq: Wq) -> Result<()> {
     destroy_on(wq.ctx().channel().cmd(), wq.into())
 }
@@ -162,8 +165,9 @@ fn destroy_on(c: crate::cmd::Ctx<'_>, wq: Ptr<ibv_wq>) -> Result<()> {
 /// [`cmd::wq::create_rwq_ind_table`](crate::cmd::wq::create_rwq_ind_table)); sets the table's
 /// handle, number and context. comp_mask bits from IBV_CREATE_IND_TABLE_RESERVED up are EINVAL with
 /// errno left alone (as rdma-core); a response shorter than the core one is EINVAL. Divergence: a
-/// NULL table or WQ is EINVAL; so is a log size above the kernel's maximum, without reading the
-/// table (rdma-core reads it, then the kernel refuses).
+/// NULL table or WQ is EINVAL; so is a log size above the kernel's maximum
+/// (`IB_USER_VERBS_MAX_LOG_IND_TBL_SIZE`, 13), without reading the table (rdma-core reads it,
+/// then the kernel refuses the size).
 pub(crate) fn cmd_create_rwq_ind_table(
     ctx: Ctx,
     attr: Ptr<ibv_rwq_ind_table_init_attr>,
@@ -213,8 +217,8 @@ fn create_rwq_ind_table_on(
 
 /// `ibv_cmd_destroy_rwq_ind_table`: RWQ_IND_TBL_DESTROY (ioctl, else the extended write command:
 /// [`cmd::wq::destroy_rwq_ind_table`](crate::cmd::wq::destroy_rwq_ind_table)); an EIO on a
-/// disassociated device forgiven by
-/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate) is success.
+/// disassociated device is success when allowed
+/// ([`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_destroy_rwq_ind_table(table: RwqIndTable) -> Result<()> {
     // SAFETY: a live table (the handle's contract).
     let h = unsafe { (*table.raw()).ind_tbl_handle } as u32;

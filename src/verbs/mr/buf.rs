@@ -55,10 +55,11 @@ pub(super) fn attr_from_buf(pd: Pd, a: &mut ibv_mr_init_attr) -> Result<()> {
 /// The `ibv_buf` handles [`alloc_buf`] handed out and [`free_buf`] has not freed.
 static BUFS: crate::verbs::handed::Handed = crate::verbs::handed::Handed::new("ibv_buf");
 
-/// `ibv_alloc_buf`: the provider's `alloc_buf` (ABI 65), else rdma-core's default: `size` bytes of
-/// page-aligned memory and a handle of ours (malloc'd, as rdma-core's: a provider's `free_buf` may
-/// be handed it) in `*buf`, for [`reg_buf`](super::reg_buf) and [`free_buf`]. ENOMEM when there is
-/// no memory.
+/// `ibv_alloc_buf`: the provider's `alloc_buf` (ABI 65; mlx5 may place the buffer in a dma-buf
+/// heap), else (every ABI-34 provider) rdma-core's default: `size` bytes of page-aligned memory for
+/// registering on `pd`, and a handle of ours (malloc'd, as rdma-core's: a provider's `free_buf` may
+/// be handed it) in `*buf`, for [`ibv_reg_buf_mr`](super::reg_buf) and
+/// [`ibv_free_buf`](free_buf). ENOMEM when there is no memory.
 pub(crate) fn alloc_buf(pd: Pd, size: usize, buf: Ptr<*mut ibv_buf>) -> Result<*mut c_void> {
     if let Some(f) = pd.ops().alloc_buf {
         // SAFETY: the provider's op on its own PD; on success it stored its handle into `*buf`.
@@ -89,9 +90,10 @@ pub(crate) fn alloc_buf(pd: Pd, size: usize, buf: Ptr<*mut ibv_buf>) -> Result<*
     Ok(p)
 }
 
-/// `ibv_free_buf`: a buffer [`alloc_buf`] handed out (others, NULL among them, are ignored:
-/// rdma-core would free them) and its handle, by the provider's `free_buf` where its `alloc_buf`
-/// made it. Its MRs are to be deregistered first.
+/// `ibv_free_buf`: frees a buffer [`ibv_alloc_buf`](alloc_buf) handed out and its handle, by the
+/// provider's `free_buf` where its `alloc_buf` made it (ABI 65). Its MRs are to be deregistered
+/// first. NULL is ignored. Divergence: so is a handle `ibv_alloc_buf` did not hand out (rdma-core
+/// frees it: libc aborts the process).
 pub(crate) fn free_buf(buf: Ptr<ibv_buf>) {
     let b = buf.as_ptr();
     if !BUFS.take(b) {
@@ -115,8 +117,8 @@ pub(crate) fn free_buf(buf: Ptr<ibv_buf>) {
     unsafe { libc::free(b.cast()) };
 }
 
-/// `ibv_export_buf_dmabuf_fd`: a close-on-exec duplicate of a dma-buf backed buffer's fd
-/// (fcntl's -1 and errno passed on); ENODATA for plain memory.
+/// `ibv_export_buf_dmabuf_fd`: a new close-on-exec duplicate of a dma-buf backed buffer's fd
+/// (fcntl's -1 and errno passed on); ENODATA for plain memory (every buffer at provider ABI 34).
 pub(crate) fn export_buf_dmabuf_fd(buf: Ptr<ibv_buf>) -> Result<c_int> {
     // SAFETY: a handle from alloc_buf (the C contract).
     let fd = unsafe { (*buf.as_ptr().cast::<Buf>()).dmabuf_fd };

@@ -56,9 +56,11 @@ pub(crate) fn store(vmr: Ptr<verbs_mr>, s: MrStore) {
     v.mr_type = CEnum::new(s.mr_type);
 }
 
-/// `ibv_cmd_reg_mr`: REG_MR ([`cmd::mr::reg_mr`](crate::cmd::mr::reg_mr)) with the provider's
-/// request and response (the implicit ODP MR with an address is EINVAL, nothing sent); stores the
-/// handle, keys, context, type MR and `access` (the public verb sets pd, addr and length).
+/// `ibv_cmd_reg_mr`: write command REG_MR ([`cmd::mr::reg_mr`](crate::cmd::mr::reg_mr)) with the
+/// provider's request and response. An on-demand (ODP) MR of length `SIZE_MAX` is the implicit
+/// whole-address-space MR and must have a NULL `addr` (else EINVAL, nothing sent). On success
+/// stores the handle, lkey, rkey and context, `vmr->mr_type = IBV_MR_TYPE_MR` and
+/// `vmr->access = access` (the public verb sets pd, addr and length).
 #[inline(always)] // the `ibv_reg_mr` rows of `make bench-vm` (rxe's reg_mr calls the export)
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn reg(
@@ -122,10 +124,12 @@ unsafe fn dmabuf_chain_of(layout: u32, driver: *mut ibv_command_buffer) -> Chain
     }
 }
 
-/// `ibv_cmd_reg_dmabuf_mr` of every provider ABI: REG_DMABUF_MR
-/// ([`cmd::mr::reg_dmabuf_mr`](crate::cmd::mr::reg_dmabuf_mr)) with the provider's `driver` chain
-/// (none for the ABI-34 form); stores the handle, keys, context, pd, `addr = offset`, length and
-/// type DMABUF_MR.
+/// `ibv_cmd_reg_dmabuf_mr`: REG_DMABUF_MR (ioctl only:
+/// [`cmd::mr::reg_dmabuf_mr`](crate::cmd::mr::reg_dmabuf_mr)) of `length` bytes at `offset` of
+/// dma-buf `fd`, with the provider's `driver` attribute chain linked after the command's own
+/// attributes (and written back; none for the ABI-34 form of v36-v53); on success stores the
+/// handle, lkey, rkey, context, pd, `addr = offset`, `length` and
+/// `vmr->mr_type = IBV_MR_TYPE_DMABUF_MR`. The forms of every provider ABI come here.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn reg_dmabuf(
     pd: Pd,
@@ -154,10 +158,10 @@ pub(crate) fn reg_dmabuf(
     Ok(())
 }
 
-/// `ibv_cmd_rereg_mr`: REREG_MR ([`cmd::mr::rereg_mr`](crate::cmd::mr::rereg_mr)) with the
-/// provider's request and response (`pd` sent only with CHANGE_PD, which needs one: EINVAL); stores
-/// the new keys, and with CHANGE_PD the new PD's context (the public verb updates pd, addr and
-/// length).
+/// `ibv_cmd_rereg_mr`: write command REREG_MR ([`cmd::mr::rereg_mr`](crate::cmd::mr::rereg_mr))
+/// with the provider's request and response (`pd` read only with `IBV_REREG_MR_CHANGE_PD`, which
+/// needs one: EINVAL, a divergence: rdma-core crashes); stores the new lkey and rkey, and with
+/// CHANGE_PD the new PD's context (the public verb updates pd, addr and length).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn rereg(
     vmr: VerbsMr,
@@ -202,9 +206,9 @@ pub(crate) fn rereg(
     Ok(())
 }
 
-/// `ibv_cmd_dereg_mr`: the MR destroyed by handle
-/// ([`cmd::mr::dereg_mr`](crate::cmd::mr::dereg_mr)); EBUSY while a memory window is bound to it;
-/// EIO counts as done on a disassociated device when [`allow_disassociate`].
+/// `ibv_cmd_dereg_mr`: the MR destroyed by handle (MR_DESTROY ioctl, else the DEREG_MR write
+/// command: [`cmd::mr::dereg_mr`](crate::cmd::mr::dereg_mr)); EBUSY while a memory window is bound
+/// to it; EIO counts as done on a disassociated device when allowed ([`allow_disassociate`]).
 #[inline(always)] // the `ibv_dereg_mr` rows of `make bench-vm` (rxe's dereg_mr calls the export)
 pub(crate) fn dereg(vmr: VerbsMr) -> Result<()> {
     let c = vmr.ctx().channel();
@@ -213,9 +217,10 @@ pub(crate) fn dereg(vmr: VerbsMr) -> Result<()> {
     crate::cmd::mr::dereg_mr(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_query_mr`: QUERY_MR ([`cmd::mr::query_mr`](crate::cmd::mr::query_mr)) of `handle` (an
-/// imported MR); stores its keys and length, and on success the handle, pd, context, `addr = NULL`
-/// and type IMPORTED_MR.
+/// `ibv_cmd_query_mr`: QUERY_MR (ioctl only: [`cmd::mr::query_mr`](crate::cmd::mr::query_mr)) of
+/// the MR with `mr_handle` (one imported from another process); stores its lkey, rkey and length,
+/// and on success its handle, `pd`, `pd`'s context, `addr = NULL` and
+/// `vmr->mr_type = IBV_MR_TYPE_IMPORTED_MR`.
 pub(crate) fn query(pd: Pd, vmr: Ptr<verbs_mr>, handle: u32) -> Result<()> {
     let c = pd.ctx().channel();
     let (lkey, rkey, length) = crate::cmd::mr::query_mr(c.cmd(), handle)?;
@@ -231,8 +236,9 @@ pub(crate) fn query(pd: Pd, vmr: Ptr<verbs_mr>, handle: u32) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_advise_mr`: ADVISE_MR ([`cmd::mr::advise_mr`](crate::cmd::mr::advise_mr)): `advice`
-/// (e.g. prefetch) for the ranges of `sges` (an `ibv_sge` array's bytes).
+/// `ibv_cmd_advise_mr`: ADVISE_MR (ioctl only: [`cmd::mr::advise_mr`](crate::cmd::mr::advise_mr)):
+/// `advice` (e.g. prefetch) for the `num_sge` ranges of `sg_list` (here `sges`, the array's
+/// bytes).
 pub(crate) fn advise(pd: Pd, advice: u32, flags: u32, sges: &[u8]) -> Result<()> {
     // SAFETY: a live PD (the handle's contract).
     let h = unsafe { (*pd.raw()).handle };
@@ -240,8 +246,9 @@ pub(crate) fn advise(pd: Pd, advice: u32, flags: u32, sges: &[u8]) -> Result<()>
     crate::cmd::mr::advise_mr(c.cmd(), h, advice, flags, sges)
 }
 
-/// `ibv_cmd_alloc_mw`: ALLOC_MW ([`cmd::mr::alloc_mw`](crate::cmd::mr::alloc_mw)) of `mw_type` with
-/// the provider's request and response; sets the MW's context, pd, rkey, handle and type.
+/// `ibv_cmd_alloc_mw`: write command ALLOC_MW ([`cmd::mr::alloc_mw`](crate::cmd::mr::alloc_mw)) of
+/// `type` with the provider's request and response; on success sets the MW's context, pd, rkey,
+/// handle and type.
 pub(crate) fn alloc_mw(
     pd: Pd,
     mw_type: u32,
@@ -263,9 +270,9 @@ pub(crate) fn alloc_mw(
     Ok(())
 }
 
-/// `ibv_cmd_dealloc_mw`: the MW destroyed by handle
-/// ([`cmd::mr::dealloc_mw`](crate::cmd::mr::dealloc_mw)); EIO counts as done on a disassociated
-/// device when [`allow_disassociate`].
+/// `ibv_cmd_dealloc_mw`: the MW destroyed by handle (MW_DESTROY ioctl, else the DEALLOC_MW write
+/// command: [`cmd::mr::dealloc_mw`](crate::cmd::mr::dealloc_mw)); EIO counts as done on a
+/// disassociated device when allowed ([`allow_disassociate`]).
 pub(crate) fn dealloc_mw(mw: Mw) -> Result<()> {
     // SAFETY: a live MW (the handle's contract).
     let h = unsafe { (*mw.raw()).handle };
@@ -273,9 +280,13 @@ pub(crate) fn dealloc_mw(mw: Mw) -> Result<()> {
     crate::cmd::mr::dealloc_mw(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_reg_mr_ex`: MR_REG (see [`cmd::mr::reg_mr_ex`](crate::cmd::mr::reg_mr_ex); DMAH with a
-/// NULL `dmah` is EINVAL); stores the handle, context, keys, type (DMABUF_MR for a dma-buf) and
-/// `access`.
+/// `ibv_cmd_reg_mr_ex`: `UVERBS_METHOD_REG_MR` ([`cmd::mr::reg_mr_ex`](crate::cmd::mr::reg_mr_ex))
+/// from an address (`IBV_REG_MR_MASK_ADDR`) or a dma-buf (`IBV_REG_MR_MASK_FD` with `_FD_OFFSET`
+/// and `_IOVA`), any other `comp_mask` combination EINVAL; a kernel without the method gets the
+/// legacy REG_MR write command for an address-based request (EOPNOTSUPP for a dma-buf or DMA handle
+/// one). On success stores the handle, context, lkey and rkey, `vmr->mr_type`
+/// (`IBV_MR_TYPE_DMABUF_MR` for a dma-buf, else `IBV_MR_TYPE_MR`) and `vmr->access`. Divergence:
+/// DMAH with a NULL `dmah` is EINVAL.
 pub(crate) fn reg_ex(pd: Pd, vmr: Ptr<verbs_mr>, attr: ibv_mr_init_attr) -> Result<()> {
     let dmah = if attr.comp_mask & DMAH != 0 {
         if attr.dmah.is_null() {

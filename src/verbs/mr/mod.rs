@@ -95,11 +95,10 @@ fn fill(mr: *mut ibv_mr, pd: Pd, addr: *mut c_void, length: usize) {
     m.length = length;
 }
 
-/// `ibv_reg_mr_iova2` (and `ibv_reg_mr`, `ibv_reg_mr_iova`): the provider's `reg_mr` of `length`
+/// `ibv_reg_mr_iova2`, `ibv_reg_mr`, `ibv_reg_mr_iova`: the provider's `reg_mr` of `length`
 /// bytes at `addr` seen at `iova`, the optional-access bits dropped unless the kernel takes them;
 /// unless on-demand, the range is marked don't-fork first (its failure: that errno) and released if
-/// the provider fails (its errno kept). On success the MR's context, pd, addr and length are set
-/// ([`fill`]).
+/// the provider fails (its errno kept). On success the MR's context, pd, addr and length are set.
 #[inline(always)] // the `ibv_reg_mr` rows of `make bench-vm` (the export is this body)
 pub(crate) fn reg(
     pd: Pd,
@@ -157,9 +156,9 @@ pub(crate) fn reg_dmabuf(
     Ok(mr)
 }
 
-/// `ibv_dereg_mr`: the provider's status (errno as it left it; a missing op answers EOPNOTSUPP,
-/// errno untouched); after success an address-registered, non-ODP MR's range is released from
-/// fork protection.
+/// `ibv_dereg_mr`: the provider's `dereg_mr` status (errno as it left it; a missing op answers
+/// EOPNOTSUPP, errno untouched); after success an address-registered, non-ODP MR's range is
+/// released from fork protection.
 #[inline(always)] // the `ibv_dereg_mr` rows of `make bench-vm` (the export is this body)
 pub(crate) fn dereg(mr: Mr) -> c_int {
     let vmr = mr.raw().cast::<verbs_mr>();
@@ -181,10 +180,11 @@ pub(crate) fn dereg(mr: Mr) -> c_int {
 }
 
 /// `ibv_rereg_mr`: changes an MR's translation (`addr`, `length`), PD and/or access through the
-/// provider's `rereg_mr`. `Err` is `IBV_REREG_MR_ERR_INPUT` (-1) with EINVAL: an MR not registered
-/// by address, unknown flags, a translation change with no address or length, access bits without
-/// CHANGE_ACCESS, CHANGE_PD with a NULL `pd`. The other results are `Ok` of 0 or a negative
-/// `ibv_rereg_mr_err_code`, errno set (here, or by the provider for `_CMD`): `_DONT_FORK_NEW` (-2)
+/// provider's `rereg_mr`. `IBV_REREG_MR_ERR_INPUT` (-1) with EINVAL: an MR not
+/// registered by address, unknown flags, a translation change with no address or length, access
+/// bits without CHANGE_ACCESS, CHANGE_PD with a NULL `pd` (a divergence: rdma-core crashes). The
+/// other results are 0 or a negative `enum ibv_rereg_mr_err_code`, errno set (here, or by
+/// the provider for `_CMD`): `_DONT_FORK_NEW` (-2)
 /// when the new range cannot be marked don't-fork; `_CMD` (-4) when the provider fails (without a
 /// `rereg_mr`: EOPNOTSUPP), `_CMD_AND_DO_FORK_NEW` (-5) if the new range's mark could not be undone
 /// then; `_DO_FORK_OLD` (-3) when the old range's mark cannot be released after success. On success
@@ -276,8 +276,14 @@ pub(crate) fn unimport(mr: Mr) {
     }
 }
 
-/// `ibv_reg_mr_ex`: the attributes `comp_mask` names (only those are read), then
-/// [`reg_attr`].
+/// `ibv_reg_mr_ex`: registers the memory `mr_init_attr` describes (read only; its `comp_mask` says
+/// which of iova, addr, fd, fd_offset, dmah and buf are given, and only those are read): a `buf`
+/// from `ibv_alloc_buf` is checked to belong to `pd` and to contain the range (BUF with a NULL
+/// `buf` is EINVAL, a divergence: rdma-core crashes); address-based, non-ODP ranges get fork
+/// protection as in `ibv_reg_mr_iova2`; then the provider's `reg_mr_ex` (ABI 65), or without one
+/// (every ABI-34 provider), as in rdma-core, its `reg_mr` or `reg_dmabuf_mr` (a DMA handle is
+/// EOPNOTSUPP). On success sets the MR's context, pd, length, and addr (the address, or
+/// `fd_offset` for a dma-buf).
 pub(crate) fn reg_ex(pd: Pd, attr: Ptr<ibv_mr_init_attr>) -> Result<*mut ibv_mr> {
     // SAFETY: the caller's attributes (`Ptr`); only the members `comp_mask` names are read.
     let src = unsafe { &*attr.as_ptr() };
@@ -308,8 +314,8 @@ pub(crate) fn reg_ex(pd: Pd, attr: Ptr<ibv_mr_init_attr>) -> Result<*mut ibv_mr>
     reg_attr(pd, a)
 }
 
-/// `ibv_reg_buf_mr`: [`reg_attr`] of `length` bytes at `addr` inside `buf` (BUF and ADDR given):
-/// EINVAL unless `buf` belongs to `pd` and holds the whole range.
+/// `ibv_reg_buf_mr`: [`ibv_reg_mr_ex`](reg_attr) of `length` bytes at `addr` inside `buf` (BUF and
+/// ADDR given): EINVAL unless `buf` belongs to `pd` and holds the whole range.
 pub(crate) fn reg_buf(
     pd: Pd,
     buf: *mut ibv_buf,

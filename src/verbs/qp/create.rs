@@ -221,12 +221,12 @@ unsafe fn set_qp(
     }
 }
 
+// Inlined into each entry point: see `cmd_create` (bench row `create_qp`).
 /// rdma-core's `ibv_icmd_create_qp` around one of the command layer's entry points: the
 /// context first, then the command, then on success [`set_qp`].
 ///
 /// # Safety
 /// As for [`qp_init`] and [`set_qp`]; `ctx` is the QP's live context.
-// Inlined into each entry point: see `cmd_create` (bench row `create_qp`).
 #[inline(always)]
 unsafe fn icmd_create_qp(
     ctx: *mut ibv_context,
@@ -244,12 +244,12 @@ unsafe fn icmd_create_qp(
     unsafe { icmd_create_qp_init(ctx, imported, vqp, qp, a, &mut init, run) }
 }
 
+// Inlined into each entry point: see `cmd_create` (bench row `create_qp`).
 /// [`icmd_create_qp`] with `a` already read into `init` (`qp->context` set): the context's part
 /// of the attributes, the command, then on success [`set_qp`].
 ///
 /// # Safety
 /// As for [`icmd_create_qp`]; `init` is `qp_init(qp, a)`.
-// Inlined into each entry point: see `cmd_create` (bench row `create_qp`).
 #[inline(always)]
 unsafe fn icmd_create_qp_init(
     ctx: *mut ibv_context,
@@ -269,13 +269,14 @@ unsafe fn icmd_create_qp_init(
     Ok(())
 }
 
+// Inlined into the export (bench row `create_qp`: one frame, as before the declarations).
 /// `ibv_cmd_create_qp`: CREATE_QP for an `ibv_qp_init_attr` on `pd` (QP_CREATE ioctl with the
 /// provider's driver data, else the legacy write command of the kernel's ABI:
 /// [`cmd::qp::create_qp`](crate::cmd::qp::create_qp)); sets the QP's context, handle, number,
 /// objects, type, state RESET and event lock ([`set_qp`]), the granted capabilities stored into
-/// `attr->cap`. A NULL CQ where the type needs one is EINVAL
-/// ([`check_objects`](crate::cmd::qp::check_objects)).
-// Inlined into the export (bench row `create_qp`: one frame, as before the declarations).
+/// `attr->cap`. A NULL CQ where the type needs one, or a request or response shorter than its
+/// core struct, is EINVAL (a divergence: rdma-core crashes or overruns;
+/// [`check_objects`](crate::cmd::qp::check_objects)).
 #[inline(always)]
 pub(crate) fn cmd_create(
     pd: Pd,
@@ -300,11 +301,11 @@ pub(crate) fn cmd_create(
     }
 }
 
+// Inlined into the export: see `cmd_create` (a plain hint is not taken: the seam calls it too).
 /// [`cmd_create`] on a given command channel.
 ///
 /// # Safety
 /// `pd` is a live PD whose context is the QP's; `qp` the provider's QP; `attr` the caller's.
-// Inlined into the export: see `cmd_create` (a plain hint is not taken: the seam calls it too).
 #[inline(always)]
 unsafe fn create_qp_on(
     c: Channel<'_>,
@@ -362,11 +363,14 @@ pub unsafe fn create_qp_with(
 /// ([`cmd::qp::create_qp_ex`](crate::cmd::qp::create_qp_ex), `_ex2`).
 pub(crate) type CreateQp = fn(Channel<'_>, &QpInit, &mut [u8], &mut [u8]) -> Result<QpCreated>;
 
-/// `ibv_cmd_create_qp_ex` and `ibv_cmd_create_qp_ex2` (of every provider ABI): rdma-core's
-/// checks of `attr` against the entry's mask `allowed`, then `send` (the entry's command), the
-/// `verbs_qp` and the granted capabilities stored.
 // Inlined into each export, so that `send` is a direct call there (bench row create_qp: through
 // the pointer, the command's arguments went by the stack and its own frame stayed).
+/// `ibv_cmd_create_qp_ex`, `ibv_cmd_create_qp_ex2`: as `ibv_cmd_create_qp`, from an
+/// `ibv_qp_init_attr_ex` (`attr_ex`) checked as rdma-core does against the entry's comp_mask
+/// (`allowed`; XRC receive QPs on their XRCD), then the entry's command (`send`), the `verbs_qp`
+/// XRCD fields and the granted capabilities (into `attr_ex->cap`) stored. The forms of every
+/// provider ABI come here. A NULL CQ where the type needs one, or a request or response shorter
+/// than its core struct, is EINVAL (a divergence: rdma-core crashes or overruns).
 #[inline(always)]
 pub(crate) fn cmd_create_ex(
     ctx: Ctx,
@@ -424,13 +428,13 @@ pub unsafe fn create_qp_ex2_with(
     .ret_errno()
 }
 
-/// `ibv_cmd_open_qp`: opens a shareable XRC QP by number on its XRCD (OPEN_QP:
+/// `ibv_cmd_open_qp`: opens a shareable XRC QP by number on its XRCD (write command OPEN_QP:
 /// [`cmd::qp::open_qp`](crate::cmd::qp::open_qp)) and fills in `qp`: handle, context, number, type
 /// and user context from `attr`, no PD/CQs/SRQ, state UNKNOWN, event lock, and the `verbs_qp` XRCD
 /// when `vqp_sz` covers it (`vqp_sz` also tells the v44 from the v45-v56 `verbs_qp` layout:
 /// [`VqpLayout`]). Unknown comp_mask bits are EOPNOTSUPP and a missing XRCD, NUM or TYPE EINVAL
-/// (errno left alone, as rdma-core); a NULL XRCD or a short response is EINVAL; `comp_mask` is
-/// written only when `vqp_sz` covers it.
+/// (errno left alone, as rdma-core). Divergence: a NULL XRCD or a short response is EINVAL;
+/// `comp_mask` is written only when `vqp_sz` covers it.
 pub(crate) fn cmd_open(
     ctx: Ctx,
     qp: Ptr<verbs_qp>,
