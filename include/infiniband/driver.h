@@ -700,8 +700,8 @@ int ibv_cmd_alloc_dmah(struct ibv_context *ctx,
 
 // `int ibv_cmd_alloc_mw(struct ibv_pd *pd, enum ibv_mw_type type, struct ibv_mw *mw, struct ibv_alloc_mw *cmd, size_t cmd_size, struct ib_uverbs_alloc_mw_resp *resp, size_t resp_size)`
 //
-// Write command ALLOC_MW (`cmd::mr::alloc_mw`) of `type` with the provider's request and response;
-// on success sets the MW's context, pd, rkey, handle and type.
+// Write command ALLOC_MW of `type` with the provider's request and response; on success sets the
+// MW's context, pd, rkey, handle and type.
 //
 // 0, or the positive errno.
 //
@@ -716,8 +716,7 @@ int ibv_cmd_alloc_mw(struct ibv_pd *pd,
 
 // `int ibv_cmd_alloc_pd(struct ibv_context *context, struct ibv_pd *pd, struct ibv_alloc_pd *cmd, size_t cmd_size, struct ib_uverbs_alloc_pd_resp *resp, size_t resp_size)`
 //
-// ALLOC_PD (`cmd::pd::alloc_pd`) with the provider's request and response; sets the PD's `handle`
-// and `context`.
+// ALLOC_PD with the provider's request and response; sets the PD's `handle` and `context`.
 //
 // 0, or the positive errno.
 //
@@ -739,8 +738,7 @@ int ibv_cmd_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t l
 
 // `int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd)`
 //
-// The XRCD destroyed by handle (`cmd::pd::close_xrcd`); EIO counts as done on a disassociated
-// device when `allow_disassociate`.
+// The XRCD destroyed by handle; EIO counts as done on a disassociated device when allowed.
 //
 // 0, or the positive errno.
 int ibv_cmd_close_xrcd(struct verbs_xrcd *xrcd);
@@ -801,14 +799,13 @@ int ibv_cmd_create_cq(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 59  /* ibv_cmd_create_cq_ex, provider ABIs 34, 57 */
 // `int ibv_cmd_create_cq_ex(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags)`
 //
-// CQ_CREATE (`cmd::cq::create_cq_ex`) from extended attributes (completion timestamps and
-// IGNORE_OVERRUN become kernel flags; the extended write command when the kernel must see them).
-// comp_mask bits other than FLAGS and PD are EOPNOTSUPP, checked first with errno untouched as in
-// rdma-core (`cq_ex_flags`; the export returns it quietly). `cmd`/`resp` as for
-// `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain (NULL: none) is linked after the driver
-// data (and written back), and the provider's own CQ ring (`buffer`) goes with it from provider ABI
-// 59 on. Sets `cq->context`, then on success `cq->handle` and `cq->cqe`. The forms of every
-// provider ABI come here.
+// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel flags;
+// the extended write command when the kernel must see them). comp_mask bits other than FLAGS and PD
+// are EOPNOTSUPP, checked first with errno untouched as in rdma-core (`cq_ex_flags`; the export
+// returns it quietly). `cmd`/`resp` as for `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain
+// (NULL: none) is linked after the driver data (and written back), and the provider's own CQ ring
+// (`buffer`) goes with it from provider ABI 59 on. Sets `cq->context`, then on success `cq->handle`
+// and `cq->cqe`. The forms of every provider ABI come here.
 //
 // 0, or the positive errno.
 //
@@ -842,14 +839,13 @@ int ibv_cmd_create_cq_ex(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION < 59  /* ibv_cmd_create_cq_ex2, provider ABIs 34, 57 */
 // `int ibv_cmd_create_cq_ex2(struct ibv_context *context, const struct ibv_cq_init_attr_ex *cq_attr, struct verbs_cq *cq, struct ibv_create_cq_ex *cmd, size_t cmd_size, struct ib_uverbs_ex_create_cq_resp *resp, size_t resp_size, uint32_t cmd_flags, struct ibv_command_buffer *driver)`
 //
-// CQ_CREATE (`cmd::cq::create_cq_ex`) from extended attributes (completion timestamps and
-// IGNORE_OVERRUN become kernel flags; the extended write command when the kernel must see them).
-// comp_mask bits other than FLAGS and PD are EOPNOTSUPP, checked first with errno untouched as in
-// rdma-core (`cq_ex_flags`; the export returns it quietly). `cmd`/`resp` as for
-// `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain (NULL: none) is linked after the driver
-// data (and written back), and the provider's own CQ ring (`buffer`) goes with it from provider ABI
-// 59 on. Sets `cq->context`, then on success `cq->handle` and `cq->cqe`. The forms of every
-// provider ABI come here.
+// CQ_CREATE from extended attributes (completion timestamps and IGNORE_OVERRUN become kernel flags;
+// the extended write command when the kernel must see them). comp_mask bits other than FLAGS and PD
+// are EOPNOTSUPP, checked first with errno untouched as in rdma-core (`cq_ex_flags`; the export
+// returns it quietly). `cmd`/`resp` as for `ibv_cmd_create_cq`; `_ex2`'s `driver` attribute chain
+// (NULL: none) is linked after the driver data (and written back), and the provider's own CQ ring
+// (`buffer`) goes with it from provider ABI 59 on. Sets `cq->context`, then on success `cq->handle`
+// and `cq->cqe`. The forms of every provider ABI come here.
 //
 // 0, or the positive errno.
 //
@@ -1068,8 +1064,8 @@ int ibv_cmd_dealloc_mw(struct ibv_mw *mw);
 
 // `int ibv_cmd_dealloc_pd(struct ibv_pd *pd)`
 //
-// The PD destroyed by handle (`cmd::pd::dealloc_pd`); EBUSY while MRs, AHs, QPs… still use it;
-// EIO counts as done on a disassociated device when `allow_disassociate`.
+// The PD destroyed by handle; EBUSY while MRs, AHs, QPs… still use it; EIO counts as done on a
+// disassociated device when allowed.
 //
 // 0, or the positive errno.
 int ibv_cmd_dealloc_pd(struct ibv_pd *pd);
@@ -1086,8 +1082,7 @@ int ibv_cmd_dereg_mr(struct verbs_mr *vmr);
 // `int ibv_cmd_destroy_ah(struct ibv_ah *ah)`
 //
 // The AH destroyed by handle (AH_DESTROY ioctl, else the DESTROY_AH write command:
-// `cmd::ah::destroy_ah`); EIO counts as done on a disassociated device when allowed
-// (`allow_disassociate`).
+// `cmd::ah::destroy_ah`); EIO counts as done on a disassociated device when allowed.
 //
 // 0, or the positive errno.
 int ibv_cmd_destroy_ah(struct ibv_ah *ah);
@@ -1143,7 +1138,7 @@ int ibv_cmd_destroy_qp(struct ibv_qp *qp);
 // `int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table)`
 //
 // RWQ_IND_TBL_DESTROY (ioctl, else the extended write command: `cmd::wq::destroy_rwq_ind_table`);
-// an EIO on a disassociated device is success when allowed (`allow_disassociate`).
+// an EIO on a disassociated device is success when allowed.
 //
 // 0, or the positive errno.
 int ibv_cmd_destroy_rwq_ind_table(struct ibv_rwq_ind_table *rwq_ind_table);
@@ -1172,7 +1167,7 @@ int ibv_cmd_destroy_wq(struct ibv_wq *wq);
 // `int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid)`
 //
 // DETACH_MCAST (write command: `cmd::mcast::detach_mcast`) for the QP's handle, which leaves group
-// `gid`/`lid`; EIO counts as done on a disassociated device when allowed (`allow_disassociate`).
+// `gid`/`lid`; EIO counts as done on a disassociated device when allowed.
 //
 // 0, or the positive errno (also left in errno).
 int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
@@ -1340,10 +1335,9 @@ int ibv_cmd_open_qp(struct ibv_context *context,
 
 // `int ibv_cmd_open_xrcd(struct ibv_context *context, struct verbs_xrcd *xrcd, int vxrcd_size, struct ibv_xrcd_init_attr *attr, struct ibv_open_xrcd *cmd, size_t cmd_size, struct ib_uverbs_open_xrcd_resp *resp, size_t resp_size)`
 //
-// OPEN_XRCD (`cmd::pd::open_xrcd`) with the attributes' fd and flags, the mask checked first
-// (`check_xrcd_mask`; nothing sent and errno untouched when it refuses); sets the XRCD's
-// `xrcd.context`, and `comp_mask` to `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size` reaches
-// the handle (else `comp_mask` 0).
+// OPEN_XRCD with the attributes' fd and flags, the mask checked first (`check_xrcd_mask`; nothing
+// sent and errno untouched when it refuses); sets the XRCD's `xrcd.context`, and `comp_mask` to
+// `VERBS_XRCD_HANDLE` with `handle` when `vxrcd_size` reaches the handle (else `comp_mask` 0).
 //
 // 0, or the positive errno.
 //
@@ -1484,8 +1478,7 @@ int ibv_cmd_query_qp(struct ibv_qp *qp,
 
 // `int ibv_cmd_query_srq(struct ibv_srq *srq, struct ibv_srq_attr *srq_attr, struct ibv_query_srq *cmd, size_t cmd_size)`
 //
-// Write command QUERY_SRQ (`cmd::srq::query_srq`) into `srq_attr` (`max_wr`, `max_sge`,
-// `srq_limit`).
+// Write command QUERY_SRQ into `srq_attr` (`max_wr`, `max_sge`, `srq_limit`).
 //
 // 0, or the positive errno.
 int ibv_cmd_query_srq(struct ibv_srq *srq,
@@ -1582,10 +1575,10 @@ int ibv_cmd_reg_dmabuf_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_reg_mr(struct ibv_pd *pd, void *addr, size_t length, uint64_t hca_va, int access, struct verbs_mr *vmr, struct ibv_reg_mr *cmd, size_t cmd_size, struct ib_uverbs_reg_mr_resp *resp, size_t resp_size)`
 //
-// Write command REG_MR (`cmd::mr::reg_mr`) with the provider's request and response. An on-demand
-// (ODP) MR of length `SIZE_MAX` is the implicit whole-address-space MR and must have a NULL `addr`
-// (else EINVAL, nothing sent). On success stores the handle, lkey, rkey and context, `vmr->mr_type
-// = IBV_MR_TYPE_MR` and `vmr->access = access` (the public verb sets pd, addr and length).
+// Write command REG_MR with the provider's request and response. An on-demand (ODP) MR of length
+// `SIZE_MAX` is the implicit whole-address-space MR and must have a NULL `addr` (else EINVAL,
+// nothing sent). On success stores the handle, lkey, rkey and context, `vmr->mr_type =
+// IBV_MR_TYPE_MR` and `vmr->access = access` (the public verb sets pd, addr and length).
 //
 // 0, or the positive errno.
 //
@@ -1604,11 +1597,11 @@ int ibv_cmd_reg_mr(struct ibv_pd *pd,
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_reg_mr_ex, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_reg_mr_ex(struct ibv_pd *pd, struct verbs_mr *vmr, struct ibv_mr_init_attr *mr_init_attr)`
 //
-// `UVERBS_METHOD_REG_MR` (`cmd::mr::reg_mr_ex`) from an address (`IBV_REG_MR_MASK_ADDR`) or a
-// dma-buf (`IBV_REG_MR_MASK_FD` with `_FD_OFFSET` and `_IOVA`), any other `comp_mask` combination
-// EINVAL; a kernel without the method gets the legacy REG_MR write command for an address-based
-// request (EOPNOTSUPP for a dma-buf or DMA handle one). On success stores the handle, context, lkey
-// and rkey, `vmr->mr_type` (`IBV_MR_TYPE_DMABUF_MR` for a dma-buf, else `IBV_MR_TYPE_MR`) and
+// `UVERBS_METHOD_REG_MR` from an address (`IBV_REG_MR_MASK_ADDR`) or a dma-buf
+// (`IBV_REG_MR_MASK_FD` with `_FD_OFFSET` and `_IOVA`), any other `comp_mask` combination EINVAL; a
+// kernel without the method gets the legacy REG_MR write command for an address-based request
+// (EOPNOTSUPP for a dma-buf or DMA handle one). On success stores the handle, context, lkey and
+// rkey, `vmr->mr_type` (`IBV_MR_TYPE_DMABUF_MR` for a dma-buf, else `IBV_MR_TYPE_MR`) and
 // `vmr->access`. Divergence: DMAH with a NULL `dmah` is EINVAL.
 //
 // 0, or the positive errno (errno set too).
@@ -1627,10 +1620,10 @@ int ibv_cmd_req_notify_cq(struct ibv_cq *cq, int solicited_only);
 
 // `int ibv_cmd_rereg_mr(struct verbs_mr *vmr, uint32_t flags, void *addr, size_t length, uint64_t hca_va, int access, struct ibv_pd *pd, struct ibv_rereg_mr *cmd, size_t cmd_sz, struct ib_uverbs_rereg_mr_resp *resp, size_t resp_sz)`
 //
-// Write command REREG_MR (`cmd::mr::rereg_mr`) with the provider's request and response (`pd` read
-// only with `IBV_REREG_MR_CHANGE_PD`, which needs one: EINVAL, a divergence: rdma-core crashes);
-// stores the new lkey and rkey, and with CHANGE_PD the new PD's context (the public verb updates
-// pd, addr and length).
+// Write command REREG_MR with the provider's request and response (`pd` read only with
+// `IBV_REREG_MR_CHANGE_PD`, which needs one: EINVAL, a divergence: rdma-core crashes); stores the
+// new lkey and rkey, and with CHANGE_PD the new PD's context (the public verb updates pd, addr and
+// length).
 //
 // 0, or the positive errno.
 //
@@ -1649,8 +1642,8 @@ int ibv_cmd_rereg_mr(struct verbs_mr *vmr,
 
 // `int ibv_cmd_resize_cq(struct ibv_cq *cq, int cqe, struct ibv_resize_cq *cmd, size_t cmd_size, struct ib_uverbs_resize_cq_resp *resp, size_t resp_size)`
 //
-// Write command RESIZE_CQ (`cmd::cq::resize_cq`) with the provider's request and response; on
-// success the CQ's `cqe` is the new size.
+// Write command RESIZE_CQ with the provider's request and response; on success the CQ's `cqe` is
+// the new size.
 //
 // 0, or the positive errno.
 //

@@ -73,8 +73,8 @@ pub(crate) fn cmd_alloc(ctx: Ctx, pd: Ptr<ibv_pd>, req: &mut [u8], resp: &mut [u
 
 /// `ibv_cmd_dealloc_pd`: the PD destroyed by handle
 /// ([`cmd::pd::dealloc_pd`](crate::cmd::pd::dealloc_pd)); EBUSY while MRs, AHs, QPs… still use it;
-/// EIO counts as done on a disassociated device when
-/// [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
+/// EIO counts as done on a disassociated device when allowed
+/// ([`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_dealloc(pd: Pd) -> Result<()> {
     // SAFETY: a live PD (the handle's contract).
     let h = unsafe { (*pd.raw()).handle };
@@ -118,7 +118,7 @@ pub(crate) fn cmd_open_xrcd(
 
 /// `ibv_cmd_close_xrcd`: the XRCD destroyed by handle
 /// ([`cmd::pd::close_xrcd`](crate::cmd::pd::close_xrcd)); EIO counts as done on a disassociated
-/// device when [`allow_disassociate`](crate::verbs::disassoc::allow_disassociate).
+/// device when allowed ([`allow_disassociate`](crate::verbs::disassoc::allow_disassociate)).
 pub(crate) fn cmd_close_xrcd(xrcd: Xrcd) -> Result<()> {
     let v = xrcd.raw().cast::<verbs_xrcd>();
     // SAFETY: a live XRCD of this library's provider: the `xrcd` member of a `verbs_xrcd`.

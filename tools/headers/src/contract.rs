@@ -70,13 +70,25 @@ fn flatten(line: &str) -> String {
     while let Some(i) = rest.find("[`") {
         let Some(j) = rest[i..].find("`]") else { break };
         let (code, mut tail) = (&rest[i + 1..i + j + 1], &rest[i + j + 2..]);
+        let mut target = "";
         if tail.starts_with('(') {
             if let Some(k) = tail.find(')') {
+                target = &tail[1..k];
                 tail = &tail[k + 1..];
             }
         }
+        let rust =
+            code.contains("::") || (target.starts_with("crate::") && !code.starts_with("`ibv"));
         out.push_str(&rest[..i]);
-        out.push_str(code);
+        // A Rust item alone in parentheses (`([`cmd::pd::dealloc_pd`](...))`) says where the
+        // Rust code is: nothing for a C reader, so the parenthesis goes.
+        if rust && out.ends_with('(') && tail.starts_with(')') {
+            out.pop();
+            out.truncate(out.trim_end().len());
+            tail = &tail[1..];
+        } else {
+            out.push_str(code);
+        }
         rest = tail;
     }
     out.push_str(rest);
@@ -186,7 +198,11 @@ fn fn_doc(body: &str, name: &str) -> Option<Vec<String>> {
         })
     })?;
     let mut i = at;
-    while i > 0 && lines[i - 1].trim_start().starts_with("#[") {
+    // Attributes, and plain comments, between the doc and the `fn`.
+    while i > 0 && {
+        let t = lines[i - 1].trim_start();
+        t.starts_with("#[") || (t.starts_with("//") && !t.starts_with("///"))
+    } {
         i -= 1;
     }
     let end = i;
