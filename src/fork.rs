@@ -418,7 +418,9 @@ fn with_state<R>(f: impl FnOnce(&mut Fork<RealMem>) -> R) -> R {
     f(&mut g)
 }
 
-/// `ibv_fork_init` for the process.
+/// `ibv_fork_init`: turns on fork protection of registered memory for the process. EINVAL when a
+/// range call (`ibv_dontfork_range`, `ibv_dofork_range`, a registration) came first, ENOMEM, ENOSYS
+/// when the kernel lacks MADV_DONTFORK.
 pub fn fork_init() -> Result<(), Errno> {
     let huge = crate::env::hugepages_safe(|k| std::env::var_os(k));
     with_state(|s| {
@@ -433,7 +435,8 @@ pub fn fork_init() -> Result<(), Errno> {
     })
 }
 
-/// `ibv_is_fork_initialized` for the process.
+/// `ibv_is_fork_initialized`: UNNEEDED when the kernel copies pinned pages on fork, else ENABLED
+/// after a successful `ibv_fork_init`, else DISABLED.
 pub fn fork_status() -> u32 {
     with_state(|s| s.status())
 }

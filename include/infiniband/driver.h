@@ -645,11 +645,15 @@ void __verbs_log(struct verbs_context *ctx, uint32_t level, const char *fmt, ...
 
 // `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`
 //
-// Allocates the provider's context wrapper (`alloc_size` zeroed bytes from libc, so the provider
-// may free it) and initialises the `verbs_context` of the provider's ABI at byte offset
-// `context_offset` inside it. Owns `cmd_fd` from here: closed on failure. NULL with errno on
-// failure (ENOMEM; EINVAL for a NULL device or an offset that does not fit — Divergence:
-// rdma-core would write out of bounds).
+// `_verbs_init_and_alloc_context` for a provider of ABI `abi`: `alloc_size` zeroed bytes from libc
+// (the provider frees them), the `verbs_context` at byte `offset` inside initialised, in the layout
+// of the device's driver (ABIs 34 and 59 have several: `verbs::ctxlayout`, which records them).
+// Owns `cmd_fd` (closed on failure). EINVAL for a NULL device or a context that does not fit
+// (Divergence: rdma-core would write out of bounds); ENOMEM.
+//
+// The C caller's contract: `device` is NULL or listed.
+//
+// (`context_offset` is the byte offset): NULL with errno on failure.
 void *_verbs_init_and_alloc_context(struct ibv_device *device,
                                     int cmd_fd,
                                     size_t alloc_size,
@@ -659,8 +663,11 @@ void *_verbs_init_and_alloc_context(struct ibv_device *device,
 // `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`
 //
 // Sends a provider-built ioctl command chain (links linearised into the head, driver id in the
-// header) and copies the kernel's answers back into each buffer. 0, or the positive errno
-// (EINVAL for a buffer error or a chain longer than the head's room; the ioctl's errno).
+// header) on the context's command channel (`execute_c`) and copies the kernel's answers back into
+// each buffer. EINVAL for a buffer error or a chain longer than the head's room, else the ioctl's
+// errno. The C caller's contract: `cmd` heads a live chain.
+//
+// 0, or the positive errno.
 int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd);
 
 // `int ibv_cmd_advise_mr(struct ibv_pd *pd, enum ibv_advise_mr_advice advice, uint32_t flags, struct ibv_sge *sg_list, uint32_t num_sge)`
@@ -1671,8 +1678,12 @@ int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
 //
-// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
-// failure. Divergence: NULL arguments give -1 with errno EINVAL.
+// The sysfs-style type of GID `index` of `port` (0: IB/RoCE v1, 1: RoCE v2); an empty slot
+// (ENODATA) reads as v1; the failing query's errno otherwise.
+//
+// 0 with the type in `*type`, or -1 with errno.
+//
+// Divergence: NULL arguments give -1 with errno EINVAL.
 int ibv_query_gid_type(struct ibv_context *context,
                        uint8_t port_num,
                        unsigned int index,
@@ -1699,8 +1710,9 @@ extern bool verbs_allow_disassociate_destroy;
 
 // `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel, void *cq_context)`
 //
-// The core fields of a CQ a provider made: owner, channel (its use count raised under the
-// context mutex), user context, event counters, and the mutex/condvar the acks use.
+// Rdma-core's `verbs_init_cq`: the core fields of a CQ a provider made: owner, channel (its use
+// count raised under the context mutex), user context, event counters, and the mutex/condvar the
+// acks use. A NULL `cq` is ignored.
 void verbs_init_cq(struct ibv_cq *cq,
                    struct ibv_context *context,
                    struct ibv_comp_channel *channel,
@@ -1708,22 +1720,31 @@ void verbs_init_cq(struct ibv_cq *cq,
 
 // `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`
 //
-// Opens the device's uverbs node, lets the provider build its context, installs the library's
-// own entry points, and gets the async event fd if the provider did not. NULL with errno on
-// failure (the open's errno, e.g. EACCES; the provider's; EINVAL for NULL — Divergence).
+// The body of `verbs_open_device` / `ibv_open_device`: opens the device's uverbs node, lets the
+// provider build its context, installs the library's own entry points and gets the async event fd
+// if the provider did not (`finish_open`). The errno when it fails: the open's (e.g. EACCES), the
+// provider's, or EINVAL for a NULL device (Divergence). The C caller's contract: `device` is NULL
+// or a listed device.
+//
+// NULL with errno on failure.
 struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data);
 
 // `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
 //
-// Installs the provider's ops (its provider ABI's table): each non-NULL op goes into the
-// context's private table and, per rdma-core's rules, into its public slot. NULL arguments are
-// ignored.
+// `verbs_set_ops` of a provider of ABI `ABI`: its table `ops` into the context whose
+// `verbs_context` starts at `vctx`, each non-NULL op into the context's private table and, per
+// rdma-core's rules, into its public slot (NULL arguments are ignored). The C caller's contract:
+// `vctx` is a context `_verbs_init_and_alloc_context` of this ABI made; `ops` the provider's table
+// of its ABI.
 void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops);
 
 // `void verbs_uninit_context(struct verbs_context *context)`
 //
-// The core half of a provider's free_context: drops the private part, closes the command and
-// async fds, releases the device. The provider frees its wrapper afterwards.
+// `verbs_uninit_context` of a provider of ABI `abi` (`context`: the start of its `verbs_context`;
+// NULL is ignored): the core half of the provider's free_context, as `uninit_context` (drops the
+// private part, closes the command and async fds, releases the device); the provider frees its
+// wrapper afterwards. The C caller's contract: `context` is a context
+// `_verbs_init_and_alloc_context` made, used by no one else.
 void verbs_uninit_context(struct verbs_context *context);
 
 /* A provider built for a provider ABI after 34 binds its calls into the library to that

@@ -2451,7 +2451,8 @@ void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_att
 
 // `void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src)`
 //
-// The kernel's SA path record into the verbs one, field by field (`mtu` narrowed to 8 bits).
+// The kernel's SA path record (`struct ib_user_path_rec`) into the verbs one (`struct
+// ibv_sa_path_rec`), field by field (`mtu` narrowed to 8 bits).
 //
 // `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
 // the generated headers: `void *` here.
@@ -2467,9 +2468,9 @@ void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_
 
 // `void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src)`
 //
-// The kernel's QP attributes into the verbs ones: everything the two share except `qp_state`
-// (as rdma-core: only `cur_qp_state` is copied); `cap` from the five `max_*` fields, both
-// address vectors as `ibv_copy_ah_attr_from_kern`. `rate_limit` is left alone.
+// The kernel's QP attributes into the verbs ones: everything the two share except `qp_state` (as
+// rdma-core: only `cur_qp_state` is copied); `cap` from the five `max_*` fields, both address
+// vectors as `ibv_copy_ah_attr_from_kern`. `rate_limit` is left alone.
 void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src);
 
 // `struct ibv_ah *ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *attr)`
@@ -2652,8 +2653,11 @@ int ibv_export_buf_dmabuf_fd(struct ibv_buf *buf);
 
 // `int ibv_fork_init(void)`
 //
-// 0, or a positive errno with errno untouched (EINVAL when a range call came first, ENOMEM,
-// ENOSYS when the kernel lacks MADV_DONTFORK).
+// Turns on fork protection of registered memory for the process. EINVAL when a range call
+// (`ibv_dontfork_range`, `ibv_dofork_range`, a registration) came first, ENOMEM, ENOSYS when the
+// kernel lacks MADV_DONTFORK.
+//
+// 0, or the positive errno, errno untouched.
 int ibv_fork_init(void);
 
 // `void ibv_free_buf(struct ibv_buf *buf)`
@@ -2722,10 +2726,11 @@ int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pke
 
 // `const char *ibv_get_sysfs_path(void)`
 //
-// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
-// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
+// The sysfs root (`sysfs_path`): `SYSFS_PATH` (trailing slashes dropped) outside secure execution
+// (set-uid, set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Made once;
+// never NULL ("/sys" also when the root cannot be a C string).
 //
-// `Raw`: a plain value, no failure.
+// A plain value, no failure.
 const char *ibv_get_sysfs_path(void);
 
 // `struct ibv_context *ibv_import_device(int cmd_fd)`
@@ -2794,7 +2799,7 @@ int ibv_init_ah_from_wc(struct ibv_context *context,
 // UNNEEDED when the kernel copies pinned pages on fork, else ENABLED after a successful
 // `ibv_fork_init`, else DISABLED.
 //
-// `Raw`: a plain value, no failure.
+// A plain value, no failure.
 enum ibv_fork_status ibv_is_fork_initialized(void);
 
 // `int ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int attr_mask)`
@@ -2931,9 +2936,13 @@ int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
 //
-// Reads `<dir>/<file>` into `buf` (one read of at most `size` bytes, a trailing newline replaced
-// by the NUL). The length, or -1 with errno (EFAULT for a buffer the kernel cannot write, such
-// as a `size` past the address space); -1 with errno untouched when the value fills the buffer.
+// `<dir>/<file>` read into `buf` (`read_into`): one read of at most `size` bytes, a trailing
+// newline replaced by the NUL. The length, or the errno (EFAULT for a buffer the kernel cannot
+// write, such as a `size` past the address space); a quiet error (errno untouched) when the value
+// fills the buffer.
+//
+// The length, or -1 with errno.
+//
 // Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size);
 

@@ -14,10 +14,8 @@ use crate::verbs::handle::{Ctx, Dev, Ptr};
 
 /// `void verbs_register_driver_{ABI}(const struct verbs_device_ops *ops)`
 ///
-/// Called by a provider's ELF constructor, from inside our dlopen (or at program start for a
-/// provider linked into the program): records the provider, and the provider ABI it was built
-/// for (the entry point it calls: `verbs_register_driver_34`, `_57`, ...), for device matching.
-/// NULL is ignored.
+/// The C form of [`crate::verbs::devlist::register::register_driver`], with the provider ABI of
+/// the entry point called (`verbs_register_driver_34`, `_57`, ...).
 #[export(PRIVATE 34.. as "verbs_register_driver_{ABI}")]
 fn verbs_register_driver<const ABI: u32>(ops: *const verbs_device_ops) -> Void {
     crate::verbs::devlist::register_driver(ops, ABI)
@@ -25,9 +23,7 @@ fn verbs_register_driver<const ABI: u32>(ops: *const verbs_device_ops) -> Void {
 
 /// `void verbs_set_ops(struct verbs_context *vctx, const struct verbs_context_ops *ops)`
 ///
-/// Installs the provider's ops (its provider ABI's table): each non-NULL op goes into the
-/// context's private table and, per rdma-core's rules, into its public slot. NULL arguments are
-/// ignored.
+/// The C form of [`crate::verbs::ops::verbs_set_ops`].
 #[export(PRIVATE 34..)]
 fn verbs_set_ops<const ABI: u32>(vctx: *mut c_void, ops: *const c_void) -> Void {
     crate::verbs::ops::verbs_set_ops::<ABI>(vctx, ops)
@@ -35,11 +31,8 @@ fn verbs_set_ops<const ABI: u32>(vctx: *mut c_void, ops: *const c_void) -> Void 
 
 /// `void *_verbs_init_and_alloc_context(struct ibv_device *device, int cmd_fd, size_t alloc_size, struct verbs_context *context_offset, uint32_t driver_id)`
 ///
-/// Allocates the provider's context wrapper (`alloc_size` zeroed bytes from libc, so the provider
-/// may free it) and initialises the `verbs_context` of the provider's ABI at byte offset
-/// `context_offset` inside it. Owns `cmd_fd` from here: closed on failure. NULL with errno on
-/// failure (ENOMEM; EINVAL for a NULL device or an offset that does not fit — Divergence:
-/// rdma-core would write out of bounds).
+/// The C form of [`context::alloc_context`] (`context_offset` is the byte offset): NULL with
+/// errno on failure.
 #[export(PRIVATE 34..)]
 fn _verbs_init_and_alloc_context<const ABI: u32>(
     device: *mut ibv_device,
@@ -54,8 +47,7 @@ fn _verbs_init_and_alloc_context<const ABI: u32>(
 
 /// `void verbs_init_cq(struct ibv_cq *cq, struct ibv_context *context, struct ibv_comp_channel *channel, void *cq_context)`
 ///
-/// The core fields of a CQ a provider made: owner, channel (its use count raised under the
-/// context mutex), user context, event counters, and the mutex/condvar the acks use.
+/// The C form of [`crate::verbs::cq::init_cq`].
 #[export(PRIVATE 34..)]
 fn verbs_init_cq(
     cq: *mut ibv_cq,
@@ -70,8 +62,7 @@ fn verbs_init_cq(
 
 /// `void verbs_uninit_context(struct verbs_context *context)`
 ///
-/// The core half of a provider's free_context: drops the private part, closes the command and
-/// async fds, releases the device. The provider frees its wrapper afterwards.
+/// The C form of [`context::uninit`].
 #[export(PRIVATE 34..)]
 fn verbs_uninit_context<const ABI: u32>(context: *mut c_void) -> Void {
     context::uninit(context, ABI)
@@ -79,9 +70,7 @@ fn verbs_uninit_context<const ABI: u32>(context: *mut c_void) -> Void {
 
 /// `struct ibv_context *verbs_open_device(struct ibv_device *device, void *private_data)`
 ///
-/// Opens the device's uverbs node, lets the provider build its context, installs the library's
-/// own entry points, and gets the async event fd if the provider did not. NULL with errno on
-/// failure (the open's errno, e.g. EACCES; the provider's; EINVAL for NULL — Divergence).
+/// The C form of [`context::open_device`]: NULL with errno on failure.
 #[export(PRIVATE 34..)]
 fn verbs_open_device(device: Dev, private_data: *mut c_void) -> Null<*mut ibv_context> {
     context::open_device(device.raw(), private_data)
@@ -89,8 +78,10 @@ fn verbs_open_device(device: Dev, private_data: *mut c_void) -> Null<*mut ibv_co
 
 /// `int ibv_query_gid_type(struct ibv_context *context, uint8_t port_num, unsigned int index, enum ibv_gid_type_sysfs *type)`
 ///
-/// The sysfs-style GID type (IB/RoCE v1 or RoCE v2); an empty slot reads as v1. -1 with errno on
-/// failure. Divergence: NULL arguments give -1 with errno EINVAL.
+/// The C form of [`crate::verbs::gid::gid_type`]: 0 with the type in `*type`, or -1 with
+/// errno.
+///
+/// Divergence: NULL arguments give -1 with errno EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_query_gid_type(
     context: Ctx,
@@ -106,9 +97,7 @@ fn ibv_query_gid_type(
 
 /// `int execute_ioctl(struct ibv_context *context, struct ibv_command_buffer *cmd)`
 ///
-/// Sends a provider-built ioctl command chain (links linearised into the head, driver id in the
-/// header) and copies the kernel's answers back into each buffer. 0, or the positive errno
-/// (EINVAL for a buffer error or a chain longer than the head's room; the ioctl's errno).
+/// The C form of [`crate::verbs::cmdbuf::execute`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn execute_ioctl(context: Ctx, cmd: Ptr<ibv_command_buffer>) -> Errno {
     crate::verbs::cmdbuf::execute(context, cmd)

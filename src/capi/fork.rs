@@ -10,8 +10,7 @@ use crate::fork::{ForkAdvice, fork_init, fork_range_tracked, fork_status, range_
 
 /// `int ibv_fork_init(void)`
 ///
-/// 0, or a positive errno with errno untouched (EINVAL when a range call came first, ENOMEM,
-/// ENOSYS when the kernel lacks MADV_DONTFORK).
+/// The C form of [`crate::fork::fork_init`]: 0, or the positive errno, errno untouched.
 #[export("IBVERBS_1.1")]
 fn ibv_fork_init() -> Quiet {
     fork_init()
@@ -19,10 +18,7 @@ fn ibv_fork_init() -> Quiet {
 
 /// `enum ibv_fork_status ibv_is_fork_initialized(void)`
 ///
-/// UNNEEDED when the kernel copies pinned pages on fork, else ENABLED after a successful
-/// `ibv_fork_init`, else DISABLED.
-///
-/// `Raw`: a plain value, no failure.
+/// The C form of [`crate::fork::fork_status`]: a plain value, no failure.
 #[export("IBVERBS_1.13")]
 fn ibv_is_fork_initialized() -> Raw<CEnum<ibv_fork_status>> {
     CEnum::new(fork_status())

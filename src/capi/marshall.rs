@@ -12,7 +12,7 @@ use crate::verbs::marshall;
 
 /// `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
 ///
-/// The kernel's address vector into the verbs one (every field but the reserved bytes).
+/// The C form of [`marshall::copy_ah_attr_from_kern`].
 #[export("IBVERBS_1.1")]
 fn ibv_copy_ah_attr_from_kern(dst: Ptr<ibv_ah_attr>, src: Ptr<ib_uverbs_ah_attr>) -> Void {
     marshall::copy_ah_attr_from_kern(dst, src)
@@ -20,9 +20,7 @@ fn ibv_copy_ah_attr_from_kern(dst: Ptr<ibv_ah_attr>, src: Ptr<ib_uverbs_ah_attr>
 
 /// `void ibv_copy_qp_attr_from_kern(struct ibv_qp_attr *dst, struct ib_uverbs_qp_attr *src)`
 ///
-/// The kernel's QP attributes into the verbs ones: everything the two share except `qp_state`
-/// (as rdma-core: only `cur_qp_state` is copied); `cap` from the five `max_*` fields, both
-/// address vectors as [`ibv_copy_ah_attr_from_kern`]. `rate_limit` is left alone.
+/// The C form of [`marshall::copy_qp_attr_from_kern`].
 #[export("IBVERBS_1.0")]
 fn ibv_copy_qp_attr_from_kern(dst: Ptr<ibv_qp_attr>, src: Ptr<ib_uverbs_qp_attr>) -> Void {
     marshall::copy_qp_attr_from_kern(dst, src)
@@ -30,7 +28,7 @@ fn ibv_copy_qp_attr_from_kern(dst: Ptr<ibv_qp_attr>, src: Ptr<ib_uverbs_qp_attr>
 
 /// `void ibv_copy_path_rec_from_kern(struct ibv_sa_path_rec *dst, struct ib_user_path_rec *src)`
 ///
-/// The kernel's SA path record into the verbs one, field by field (`mtu` narrowed to 8 bits).
+/// The C form of [`marshall::copy_path_rec_from_kern`].
 ///
 /// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
 /// the generated headers: `void *` here.
@@ -41,7 +39,7 @@ fn ibv_copy_path_rec_from_kern(dst: Ptr<c_void>, src: Ptr<c_void>) -> Void {
 
 /// `void ibv_copy_path_rec_to_kern(struct ib_user_path_rec *dst, struct ibv_sa_path_rec *src)`
 ///
-/// The verbs SA path record into the kernel's, field by field (reserved space untouched).
+/// The C form of [`marshall::copy_path_rec_to_kern`].
 ///
 /// `struct ibv_sa_path_rec` (sa.h) and `struct ib_user_path_rec` (ib_user_sa.h) are not part of
 /// the generated headers: `void *` here.

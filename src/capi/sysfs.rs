@@ -8,10 +8,7 @@ use crate::verbs::sysfs::{self, ReadBuf};
 
 /// `const char *ibv_get_sysfs_path(void)`
 ///
-/// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
-/// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Never NULL.
-///
-/// `Raw`: a plain value, no failure.
+/// The C form of [`sysfs::path`]: a plain value, no failure.
 #[export("IBVERBS_1.0")]
 fn ibv_get_sysfs_path() -> Raw<*const c_char> {
     sysfs::path().as_ptr()
@@ -19,9 +16,8 @@ fn ibv_get_sysfs_path() -> Raw<*const c_char> {
 
 /// `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
 ///
-/// Reads `<dir>/<file>` into `buf` (one read of at most `size` bytes, a trailing newline replaced
-/// by the NUL). The length, or -1 with errno (EFAULT for a buffer the kernel cannot write, such
-/// as a `size` past the address space); -1 with errno untouched when the value fills the buffer.
+/// The C form of [`sysfs::read_file`]: the length, or -1 with errno.
+///
 /// Divergence: NULL `dir`/`file` give -1 with errno EINVAL.
 #[export("IBVERBS_1.0")]
 fn ibv_read_sysfs_file(
@@ -36,8 +32,7 @@ fn ibv_read_sysfs_file(
 ///
 /// Not exported (hidden by the version script): the body of the variadic
 /// `ibv_read_ibdev_sysfs_file`, whose C shim (src/shim/verbs_log.c) formats the relative path.
-/// As [`ibv_read_sysfs_file`] on the device's sysfs directory; NULL `sysfs_dev` or `path` give
-/// -1 with errno EINVAL.
+/// The C form of [`sysfs::read_ibdev_file`]: the length, or -1 with errno.
 ///
 /// # Safety
 /// The shim passes the provider's buffer of `size` bytes, its sysfs record and the path it

@@ -157,8 +157,10 @@ impl Driver for Chain {
     }
 }
 
-/// `execute_ioctl(context, cmd)` of a provider: [`execute_c`] on the context's command channel.
-/// The C caller's contract: `cmd` heads a live chain.
+/// `execute_ioctl`: sends a provider-built ioctl command chain (links linearised into the head,
+/// driver id in the header) on the context's command channel ([`execute_c`]) and copies the
+/// kernel's answers back into each buffer. EINVAL for a buffer error or a chain longer than the
+/// head's room, else the ioctl's errno. The C caller's contract: `cmd` heads a live chain.
 pub(crate) fn execute(
     ctx: crate::verbs::handle::Ctx,
     cmd: crate::verbs::handle::Ptr<ibv_command_buffer>,

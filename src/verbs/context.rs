@@ -63,7 +63,8 @@ pub(crate) unsafe fn init_context(
 /// libc (the provider frees them), the `verbs_context` at byte `offset` inside initialised, in
 /// the layout of the device's driver (ABIs 34 and 59 have several:
 /// [`verbs::ctxlayout`](crate::verbs::ctxlayout), which records them). Owns `cmd_fd` (closed on
-/// failure). EINVAL for a NULL device or a context that does not fit; ENOMEM.
+/// failure). EINVAL for a NULL device or a context that does not fit (Divergence: rdma-core would
+/// write out of bounds); ENOMEM.
 ///
 /// The C caller's contract: `device` is NULL or listed.
 pub(crate) fn alloc_context(
@@ -137,7 +138,7 @@ fn device_layout(abi: u32, device: *mut ibv_device) -> u32 {
 /// The body of `verbs_open_device` / `ibv_open_device`: opens the device's uverbs node, lets the
 /// provider build its context, installs the library's own entry points and gets the async event fd
 /// if the provider did not ([`finish_open`]). The errno when it fails: the open's (e.g. EACCES),
-/// the provider's, or EINVAL for a NULL device. The C caller's contract: `device` is NULL or a
+/// the provider's, or EINVAL for a NULL device (Divergence). The C caller's contract: `device` is NULL or a
 /// listed device.
 pub(crate) fn open_device(
     device: *mut ibv_device,
@@ -260,7 +261,10 @@ unsafe fn set_lib_ops(vctx: *mut verbs_context) {
 }
 
 /// `verbs_uninit_context` of a provider of ABI `abi` (`context`: the start of its
-/// `verbs_context`; NULL is ignored). The C caller's contract: as for [`uninit_context`].
+/// `verbs_context`; NULL is ignored): the core half of the provider's free_context, as
+/// [`uninit_context`] (drops the private part, closes the command and async fds, releases the
+/// device); the provider frees its wrapper afterwards. The C caller's contract: `context` is a
+/// context `_verbs_init_and_alloc_context` made, used by no one else.
 pub(crate) fn uninit(context: *mut c_void, abi: u32) {
     if context.is_null() {
         return;

@@ -84,7 +84,8 @@ fn copy_ah(d: &mut ibv_ah_attr, s: &ib_uverbs_ah_attr) {
     d.port_num = s.port_num;
 }
 
-/// `ibv_copy_ah_attr_from_kern`: the kernel's address vector into the verbs one.
+/// `ibv_copy_ah_attr_from_kern`: the kernel's address vector into the verbs one (every field but
+/// the reserved bytes).
 pub(crate) fn copy_ah_attr_from_kern(dst: Ptr<ibv_ah_attr>, src: Ptr<ib_uverbs_ah_attr>) {
     let s = src.read();
     // SAFETY: the caller's struct (`Ptr`: valid for writes for the call).
@@ -93,7 +94,8 @@ pub(crate) fn copy_ah_attr_from_kern(dst: Ptr<ibv_ah_attr>, src: Ptr<ib_uverbs_a
 
 /// `ibv_copy_qp_attr_from_kern`: the kernel's QP attributes into the verbs ones: everything
 /// the two share except `qp_state` (as rdma-core: only `cur_qp_state` is copied); `cap` from the
-/// five `max_*` fields, both address vectors as [`copy_ah_attr_from_kern`]. `rate_limit` is left
+/// five `max_*` fields, both address vectors as
+/// [`ibv_copy_ah_attr_from_kern`](copy_ah_attr_from_kern). `rate_limit` is left
 /// alone.
 pub(crate) fn copy_qp_attr_from_kern(dst: Ptr<ibv_qp_attr>, src: Ptr<ib_uverbs_qp_attr>) {
     let s = src.read();

@@ -11,8 +11,10 @@ use std::ffi::CString;
 use crate::abi::driver::verbs_sysfs_dev;
 use crate::errno::{Errno, Result};
 
-/// `ibv_get_sysfs_path`: the sysfs root as a C string, made once (never NULL: "/sys" if the
-/// root cannot be one).
+/// `ibv_get_sysfs_path`: the sysfs root ([`sysfs_path`](crate::device::sysfs::sysfs_path)):
+/// `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid, set-gid, file
+/// capabilities: rdma-core checks set-uid only), else "/sys". Made once; never NULL ("/sys" also
+/// when the root cannot be a C string).
 pub(crate) fn path() -> &'static CStr {
     static PATH: OnceLock<CString> = OnceLock::new();
     PATH.get_or_init(|| {
@@ -85,13 +87,17 @@ fn join(dir: &CStr, file: &CStr) -> Result<CString> {
     CString::new(v).map_err(|_| Errno::EINVAL)
 }
 
-/// `ibv_read_sysfs_file`: `<dir>/<file>` read into `buf` (see [`read_into`]).
+/// `ibv_read_sysfs_file`: `<dir>/<file>` read into `buf` ([`read_into`]): one read of at most
+/// `size` bytes, a trailing newline replaced by the NUL. The length, or the errno (EFAULT for a
+/// buffer the kernel cannot write, such as a `size` past the address space); a quiet error (errno
+/// untouched) when the value fills the buffer.
 pub(crate) fn read_file(dir: &CStr, file: &CStr, buf: ReadBuf) -> Result<c_int> {
     read_into(&join(dir, file)?, buf)
 }
 
 /// `ibv_read_ibdev_sysfs_file`'s body: `path` (formatted by the C shim) under the device's
-/// sysfs directory, read into `buf`. EINVAL for a NULL record or path.
+/// sysfs directory, read into `buf` as `ibv_read_sysfs_file` ([`read_file`]). EINVAL for a NULL
+/// record or path.
 ///
 /// # Safety
 /// `sysfs_dev` is NULL or a provider's (or our own) live sysfs record; `path` is NULL or a

@@ -30,9 +30,7 @@ mod tests;
 
 /// `struct ibv_device_1_0 **ibv_get_device_list(int *num)`
 ///
-/// The devices `ibv_get_device_list` would list, each wrapped (each wrapper holds a reference on
-/// its device, given back by `ibv_free_device_list@IBVERBS_1.0`). NULL with errno on failure,
-/// `*num` then untouched.
+/// The C form of [`compat::get_device_list`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_get_device_list)]
 fn ibv_get_device_list_1_0(num: Option<Ptr<c_int>>) -> Null<*mut *mut ibv_device_1_0> {
     compat::get_device_list(num)
@@ -40,9 +38,7 @@ fn ibv_get_device_list_1_0(num: Option<Ptr<c_int>>) -> Null<*mut *mut ibv_device
 
 /// `void ibv_free_device_list(struct ibv_device_1_0 **list)`
 ///
-/// Frees the wrappers and the array, giving back each device's reference.
-/// Divergence: NULL, or an array that is not a live 1.0 list, is ignored (rdma-core crashes, or
-/// libc aborts the process).
+/// The C form of [`compat::free_device_list`].
 #[export("IBVERBS_1.0" as ibv_free_device_list)]
 fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) -> Void {
     compat::free_device_list(list)
@@ -50,7 +46,7 @@ fn ibv_free_device_list_1_0(list: *mut *mut ibv_device_1_0) -> Void {
 
 /// `const char *ibv_get_device_name(struct ibv_device_1_0 *device)`
 ///
-/// The real device's name (`ibv_get_device_name`).
+/// The C form of [`device::name`], on the real device: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_get_device_name)]
 fn ibv_get_device_name_1_0(device: Dev10) -> Null<*const c_char> {
     Ok(device::name(device.real()))
@@ -58,7 +54,7 @@ fn ibv_get_device_name_1_0(device: Dev10) -> Null<*const c_char> {
 
 /// `__be64 ibv_get_device_guid(struct ibv_device_1_0 *device)`
 ///
-/// The real device's node GUID (`ibv_get_device_guid`), network order; 0 with errno EINVAL for a
+/// The C form of [`device::guid`], on the real device, in network order; 0 with errno EINVAL for a
 /// NULL device.
 #[export("IBVERBS_1.0" as ibv_get_device_guid)]
 fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> Raw<u64> {
@@ -70,10 +66,7 @@ fn ibv_get_device_guid_1_0(device: *mut ibv_device_1_0) -> Raw<u64> {
 
 /// `struct ibv_context_1_0 *ibv_open_device(struct ibv_device_1_0 *device)`
 ///
-/// Opens the real device and wraps the context; its table's data-path slots unwrap 1.0 objects
-/// and work requests. NULL with errno on failure (ENOMEM, or `ibv_open_device`'s).
-/// Divergence: `cmd_fd`, `async_fd` and `num_comp_vectors` are the real context's, and the other
-/// table slots NULL (rdma-core leaves them unset).
+/// The C form of [`compat::open_device`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_open_device)]
 fn ibv_open_device_1_0(device: Dev10) -> Null<*mut ibv_context_1_0> {
     compat::open_device(device)
@@ -81,7 +74,7 @@ fn ibv_open_device_1_0(device: Dev10) -> Null<*mut ibv_context_1_0> {
 
 /// `int ibv_close_device(struct ibv_context_1_0 *context)`
 ///
-/// Closes the real context, then frees the wrapper: 0, as rdma-core always returns.
+/// The C form of [`compat::close_device`]: 0, as rdma-core always returns.
 #[export("IBVERBS_1.0" as ibv_close_device)]
 fn ibv_close_device_1_0(context: Ctx10) -> MinusOne<c_int> {
     compat::close_device(context);
@@ -90,8 +83,7 @@ fn ibv_close_device_1_0(context: Ctx10) -> MinusOne<c_int> {
 
 /// `int ibv_get_async_event(struct ibv_context_1_0 *context, struct ibv_async_event *event)`
 ///
-/// `ibv_get_async_event` on the real context; a CQ, QP or SRQ in the event is replaced by its 1.0
-/// wrapper. 0, or -1 with errno.
+/// The C form of [`compat::get_async_event`]: 0, or -1 with errno.
 #[export("IBVERBS_1.0" as ibv_get_async_event)]
 fn ibv_get_async_event_1_0(context: Ctx10, event: Ptr<ibv_async_event>) -> MinusOne<c_int> {
     compat::get_async_event(context, event)
@@ -99,7 +91,8 @@ fn ibv_get_async_event_1_0(context: Ctx10, event: Ptr<ibv_async_event>) -> Minus
 
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
 ///
-/// `ibv_ack_async_event` on a copy of the event whose 1.0 wrapper is replaced by the real object.
+/// The C form of [`compat::ack_async_event`].
+///
 /// Divergence: a NULL event is ignored (rdma-core crashes).
 #[export("IBVERBS_1.0" as ibv_ack_async_event)]
 fn ibv_ack_async_event_1_0(event: Ptr<ibv_async_event>) -> Void {
@@ -108,7 +101,7 @@ fn ibv_ack_async_event_1_0(event: Ptr<ibv_async_event>) -> Void {
 
 /// `int ibv_query_device(struct ibv_context_1_0 *context, struct ibv_device_attr *device_attr)`
 ///
-/// `ibv_query_device` on the real context: 0, or the positive errno.
+/// The C form of [`query::device`], on the real context: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_query_device)]
 fn ibv_query_device_1_0(context: Ctx10, device_attr: Ptr<ibv_device_attr>) -> Status {
     query::device(context.real(), device_attr)
@@ -116,9 +109,7 @@ fn ibv_query_device_1_0(context: Ctx10, device_attr: Ptr<ibv_device_attr>) -> St
 
 /// `int ibv_query_port(struct ibv_context_1_0 *context, uint8_t port_num, struct ibv_port_attr *port_attr)`
 ///
-/// verbs.h's inline `ibv_query_port` on the real context, as rdma-core builds this symbol: the
-/// context's `query_port` slot fills a whole `struct ibv_port_attr` of this library's headers
-/// (56 bytes; rdma-core 44's was 52). 0, or the positive errno.
+/// The C form of [`compat::query_port`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_query_port)]
 fn ibv_query_port_1_0(context: Ctx10, port_num: u8, port_attr: Ptr<ibv_port_attr>) -> Status {
     Ok(compat::query_port(context, port_num, port_attr))
@@ -126,7 +117,7 @@ fn ibv_query_port_1_0(context: Ctx10, port_num: u8, port_attr: Ptr<ibv_port_attr
 
 /// `int ibv_query_gid(struct ibv_context_1_0 *context, uint8_t port_num, int index, union ibv_gid *gid)`
 ///
-/// `ibv_query_gid` on the real context: 0, or -1 with errno.
+/// The C form of [`gid::gid`], on the real context: 0, or -1 with errno.
 #[export("IBVERBS_1.0" as ibv_query_gid)]
 fn ibv_query_gid_1_0(
     context: Ctx10,
@@ -139,7 +130,7 @@ fn ibv_query_gid_1_0(
 
 /// `int ibv_query_pkey(struct ibv_context_1_0 *context, uint8_t port_num, int index, __be16 *pkey)`
 ///
-/// `ibv_query_pkey` on the real context: 0, or -1 with errno.
+/// The C form of [`gid::pkey`], on the real context: 0, or -1 with errno.
 #[export("IBVERBS_1.0" as ibv_query_pkey)]
 fn ibv_query_pkey_1_0(
     context: Ctx10,

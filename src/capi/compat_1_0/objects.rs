@@ -19,7 +19,7 @@ use crate::verbs::handle::{Ah10, Cq10, Ctx10, Mr10, Pd10, Ptr, Qp10, Srq10};
 
 /// `struct ibv_pd_1_0 *ibv_alloc_pd(struct ibv_context_1_0 *context)`
 ///
-/// `ibv_alloc_pd` on the real context, wrapped. NULL with errno on failure.
+/// The C form of [`compat::alloc_pd`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_alloc_pd)]
 fn ibv_alloc_pd_1_0(context: Ctx10) -> Null<*mut ibv_pd_1_0> {
     compat::alloc_pd(context)
@@ -27,7 +27,7 @@ fn ibv_alloc_pd_1_0(context: Ctx10) -> Null<*mut ibv_pd_1_0> {
 
 /// `int ibv_dealloc_pd(struct ibv_pd_1_0 *pd)`
 ///
-/// `ibv_dealloc_pd` on the real PD, then frees the wrapper: 0, or the positive errno.
+/// The C form of [`compat::dealloc_pd`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_dealloc_pd)]
 fn ibv_dealloc_pd_1_0(pd: Pd10) -> Status {
     Ok(compat::dealloc_pd(pd))
@@ -35,7 +35,7 @@ fn ibv_dealloc_pd_1_0(pd: Pd10) -> Status {
 
 /// `struct ibv_mr_1_0 *ibv_reg_mr(struct ibv_pd_1_0 *pd, void *addr, size_t length, int access)`
 ///
-/// `ibv_reg_mr` on the real PD, wrapped with its keys. NULL with errno on failure.
+/// The C form of [`compat::reg_mr`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_reg_mr)]
 fn ibv_reg_mr_1_0(
     pd: Pd10,
@@ -48,7 +48,7 @@ fn ibv_reg_mr_1_0(
 
 /// `int ibv_dereg_mr(struct ibv_mr_1_0 *mr)`
 ///
-/// `ibv_dereg_mr` on the real MR, then frees the wrapper: 0, or the positive errno.
+/// The C form of [`compat::dereg_mr`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_dereg_mr)]
 fn ibv_dereg_mr_1_0(mr: Mr10) -> Status {
     Ok(compat::dereg_mr(mr))
@@ -56,8 +56,7 @@ fn ibv_dereg_mr_1_0(mr: Mr10) -> Status {
 
 /// `struct ibv_cq_1_0 *ibv_create_cq(struct ibv_context_1_0 *context, int cqe, void *cq_context, struct ibv_comp_channel *channel, int comp_vector)`
 ///
-/// `ibv_create_cq` on the real context, wrapped; the wrapper keeps `cq_context` and the `cqe`
-/// asked for (as rdma-core), the real CQ's `cq_context` becomes the wrapper. NULL with errno.
+/// The C form of [`compat::create_cq`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_create_cq)]
 fn ibv_create_cq_1_0(
     context: Ctx10,
@@ -71,8 +70,7 @@ fn ibv_create_cq_1_0(
 
 /// `int ibv_resize_cq(struct ibv_cq_1_0 *cq, int cqe)`
 ///
-/// `ibv_resize_cq` on the real CQ: 0, or the positive errno. The wrapper's `cqe` is left alone
-/// (as rdma-core).
+/// The C form of [`compat::resize_cq`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_resize_cq)]
 fn ibv_resize_cq_1_0(cq: Cq10, cqe: c_int) -> Status {
     compat::resize_cq(cq, cqe)
@@ -80,7 +78,7 @@ fn ibv_resize_cq_1_0(cq: Cq10, cqe: c_int) -> Status {
 
 /// `int ibv_destroy_cq(struct ibv_cq_1_0 *cq)`
 ///
-/// `ibv_destroy_cq` on the real CQ, then frees the wrapper: 0, or the positive errno.
+/// The C form of [`compat::destroy_cq`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_destroy_cq)]
 fn ibv_destroy_cq_1_0(cq: Cq10) -> Status {
     compat::destroy_cq(cq)
@@ -88,9 +86,10 @@ fn ibv_destroy_cq_1_0(cq: Cq10) -> Status {
 
 /// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq_1_0 **cq, void **cq_context)`
 ///
-/// `ibv_get_cq_event`; the CQ handed back is the real CQ's wrapper and `*cq_context` the
-/// wrapper's. 0, or -1 with errno. Divergence: NULL `cq` or `cq_context` gives -1 with errno
-/// EINVAL before anything is read (rdma-core crashes after consuming the event).
+/// The C form of [`compat::get_cq_event`]: 0, or -1 with errno.
+///
+/// Divergence: NULL `cq` or `cq_context` gives -1 with errno EINVAL before anything is read
+/// (rdma-core crashes after consuming the event).
 #[export("IBVERBS_1.0" as ibv_get_cq_event)]
 fn ibv_get_cq_event_1_0(
     channel: Ptr<ibv_comp_channel>,
@@ -102,7 +101,7 @@ fn ibv_get_cq_event_1_0(
 
 /// `void ibv_ack_cq_events(struct ibv_cq_1_0 *cq, unsigned int nevents)`
 ///
-/// `ibv_ack_cq_events` on the real CQ.
+/// The C form of [`compat::ack_cq_events`].
 #[export("IBVERBS_1.0" as ibv_ack_cq_events)]
 fn ibv_ack_cq_events_1_0(cq: Ptr<ibv_cq_1_0>, nevents: c_uint) -> Void {
     compat::ack_cq_events(cq, nevents)
@@ -110,8 +109,7 @@ fn ibv_ack_cq_events_1_0(cq: Ptr<ibv_cq_1_0>, nevents: c_uint) -> Void {
 
 /// `struct ibv_srq_1_0 *ibv_create_srq(struct ibv_pd_1_0 *pd, struct ibv_srq_init_attr *srq_init_attr)`
 ///
-/// `ibv_create_srq` on the real PD, wrapped; the real SRQ's `srq_context` becomes the wrapper.
-/// NULL with errno on failure.
+/// The C form of [`compat::create_srq`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_create_srq)]
 fn ibv_create_srq_1_0(pd: Pd10, srq_init_attr: Ptr<ibv_srq_init_attr>) -> Null<*mut ibv_srq_1_0> {
     compat::create_srq(pd, srq_init_attr)
@@ -119,7 +117,7 @@ fn ibv_create_srq_1_0(pd: Pd10, srq_init_attr: Ptr<ibv_srq_init_attr>) -> Null<*
 
 /// `int ibv_modify_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr, int srq_attr_mask)`
 ///
-/// `ibv_modify_srq` on the real SRQ: 0, or the positive errno.
+/// The C form of [`compat::modify_srq`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_modify_srq)]
 fn ibv_modify_srq_1_0(srq: Srq10, srq_attr: Ptr<ibv_srq_attr>, srq_attr_mask: c_int) -> Status {
     compat::modify_srq(srq, srq_attr, srq_attr_mask)
@@ -127,7 +125,7 @@ fn ibv_modify_srq_1_0(srq: Srq10, srq_attr: Ptr<ibv_srq_attr>, srq_attr_mask: c_
 
 /// `int ibv_query_srq(struct ibv_srq_1_0 *srq, struct ibv_srq_attr *srq_attr)`
 ///
-/// `ibv_query_srq` on the real SRQ: 0, or the positive errno.
+/// The C form of [`compat::query_srq`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_query_srq)]
 fn ibv_query_srq_1_0(srq: Srq10, srq_attr: Ptr<ibv_srq_attr>) -> Status {
     compat::query_srq(srq, srq_attr)
@@ -135,7 +133,7 @@ fn ibv_query_srq_1_0(srq: Srq10, srq_attr: Ptr<ibv_srq_attr>) -> Status {
 
 /// `int ibv_destroy_srq(struct ibv_srq_1_0 *srq)`
 ///
-/// `ibv_destroy_srq` on the real SRQ, then frees the wrapper: 0, or the positive errno.
+/// The C form of [`compat::destroy_srq`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_destroy_srq)]
 fn ibv_destroy_srq_1_0(srq: Srq10) -> Status {
     compat::destroy_srq(srq)
@@ -143,10 +141,7 @@ fn ibv_destroy_srq_1_0(srq: Srq10) -> Status {
 
 /// `struct ibv_qp_1_0 *ibv_create_qp(struct ibv_pd_1_0 *pd, struct ibv_qp_init_attr_1_0 *qp_init_attr)`
 ///
-/// `ibv_create_qp` on the real PD with the CQs and SRQ unwrapped; the granted capabilities are
-/// written back to `qp_init_attr->cap` and the real QP's `qp_context` becomes the wrapper. NULL
-/// with errno on failure. Divergence: a NULL CQ is passed on as NULL (the 1.1 export decides;
-/// rdma-core crashes).
+/// The C form of [`compat::create_qp`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_create_qp)]
 fn ibv_create_qp_1_0(pd: Pd10, qp_init_attr: Ptr<ibv_qp_init_attr_1_0>) -> Null<*mut ibv_qp_1_0> {
     compat::create_qp(pd, qp_init_attr)
@@ -154,9 +149,7 @@ fn ibv_create_qp_1_0(pd: Pd10, qp_init_attr: Ptr<ibv_qp_init_attr_1_0>) -> Null<
 
 /// `int ibv_query_qp(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr, int attr_mask, struct ibv_qp_init_attr_1_0 *init_attr)`
 ///
-/// `ibv_query_qp` on the real QP; `init_attr` gets the 1.0 wrappers of its CQs and SRQ.
-/// 0, or the positive errno. Divergence: a QP without an SRQ reports `srq` NULL (rdma-core
-/// crashes on it); the wrapper's `state` follows the real QP's.
+/// The C form of [`compat::query_qp`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_query_qp)]
 fn ibv_query_qp_1_0(
     qp: Qp10,
@@ -169,8 +162,7 @@ fn ibv_query_qp_1_0(
 
 /// `int ibv_modify_qp(struct ibv_qp_1_0 *qp, struct ibv_qp_attr *attr, int attr_mask)`
 ///
-/// `ibv_modify_qp` on the real QP: 0, or the positive errno. Divergence: the wrapper's `state`
-/// follows the real QP's (rdma-core never sets it).
+/// The C form of [`compat::modify_qp`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_modify_qp)]
 fn ibv_modify_qp_1_0(qp: Qp10, attr: Ptr<ibv_qp_attr>, attr_mask: c_int) -> Status {
     Ok(compat::modify_qp(qp, attr, attr_mask))
@@ -178,7 +170,7 @@ fn ibv_modify_qp_1_0(qp: Qp10, attr: Ptr<ibv_qp_attr>, attr_mask: c_int) -> Stat
 
 /// `int ibv_destroy_qp(struct ibv_qp_1_0 *qp)`
 ///
-/// `ibv_destroy_qp` on the real QP, then frees the wrapper: 0, or the positive errno.
+/// The C form of [`compat::destroy_qp`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_destroy_qp)]
 fn ibv_destroy_qp_1_0(qp: Qp10) -> Status {
     Ok(compat::destroy_qp(qp))
@@ -186,7 +178,7 @@ fn ibv_destroy_qp_1_0(qp: Qp10) -> Status {
 
 /// `struct ibv_ah_1_0 *ibv_create_ah(struct ibv_pd_1_0 *pd, struct ibv_ah_attr *attr)`
 ///
-/// `ibv_create_ah` on the real PD, wrapped. NULL with errno on failure.
+/// The C form of [`compat::create_ah`]: NULL with errno on failure.
 #[export("IBVERBS_1.0" as ibv_create_ah)]
 fn ibv_create_ah_1_0(pd: Pd10, attr: *mut ibv_ah_attr) -> Null<*mut ibv_ah_1_0> {
     compat::create_ah(pd, attr)
@@ -194,7 +186,7 @@ fn ibv_create_ah_1_0(pd: Pd10, attr: *mut ibv_ah_attr) -> Null<*mut ibv_ah_1_0> 
 
 /// `int ibv_destroy_ah(struct ibv_ah_1_0 *ah)`
 ///
-/// `ibv_destroy_ah` on the real AH, then frees the wrapper: 0, or the positive errno.
+/// The C form of [`compat::destroy_ah`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_destroy_ah)]
 fn ibv_destroy_ah_1_0(ah: Ah10) -> Status {
     Ok(compat::destroy_ah(ah))
@@ -202,7 +194,7 @@ fn ibv_destroy_ah_1_0(ah: Ah10) -> Status {
 
 /// `int ibv_attach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
-/// `ibv_attach_mcast` on the real QP: 0, or the positive errno.
+/// The C form of [`compat::attach_mcast`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_attach_mcast)]
 fn ibv_attach_mcast_1_0(qp: Qp10, gid: Ptr<ibv_gid>, lid: u16) -> Status {
     Ok(compat::attach_mcast(qp, gid, lid))
@@ -210,7 +202,7 @@ fn ibv_attach_mcast_1_0(qp: Qp10, gid: Ptr<ibv_gid>, lid: u16) -> Status {
 
 /// `int ibv_detach_mcast(struct ibv_qp_1_0 *qp, union ibv_gid *gid, uint16_t lid)`
 ///
-/// `ibv_detach_mcast` on the real QP: 0, or the positive errno.
+/// The C form of [`compat::detach_mcast`]: 0, or the positive errno.
 #[export("IBVERBS_1.0" as ibv_detach_mcast)]
 fn ibv_detach_mcast_1_0(qp: Qp10, gid: Ptr<ibv_gid>, lid: u16) -> Status {
     Ok(compat::detach_mcast(qp, gid, lid))

@@ -195,7 +195,8 @@ fn mirror_state(qp: Qp10) {
 
 /// `ibv_create_qp@IBVERBS_1.0`: [`qp::create`] on the real PD with the CQs and SRQ unwrapped; the
 /// granted capabilities are written back to `attr.cap` and the real QP's `qp_context` becomes the
-/// wrapper. A NULL CQ or SRQ is passed on as NULL (the 1.1 function decides).
+/// wrapper. Divergence: a NULL CQ or SRQ is passed on as NULL (the 1.1 function decides;
+/// rdma-core crashes on a NULL CQ).
 pub(crate) fn create_qp(pd: Pd10, attr: Ptr<ibv_qp_init_attr_1_0>) -> Result<*mut ibv_qp_1_0> {
     let a = attr.read();
     let mut ra = ibv_qp_init_attr {
