@@ -2726,9 +2726,9 @@ int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pke
 
 // `const char *ibv_get_sysfs_path(void)`
 //
-// The sysfs root (`sysfs_path`): `SYSFS_PATH` (trailing slashes dropped) outside secure execution
-// (set-uid, set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Made once;
-// never NULL ("/sys" also when the root cannot be a C string).
+// The sysfs root: `SYSFS_PATH` (trailing slashes dropped) outside secure execution (set-uid,
+// set-gid, file capabilities: rdma-core checks set-uid only), else "/sys". Made once; never NULL
+// ("/sys" also when the root cannot be a C string).
 //
 // A plain value, no failure.
 const char *ibv_get_sysfs_path(void);
