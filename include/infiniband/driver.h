@@ -686,9 +686,11 @@ int ibv_cmd_advise_mr(struct ibv_pd *pd,
 
 // `int ibv_cmd_alloc_dm(struct ibv_context *ctx, const struct ibv_alloc_dm_attr *dm_attr, struct verbs_dm *dm, struct ibv_command_buffer *link)`
 //
-// DM_ALLOC (ioctl only, with the provider's `link` chain) of `dm_attr->length` bytes at
-// alignment `2^log_align_req`. On success sets `dm->handle`, `dm->dm.handle`,
-// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`. 0, or the positive errno.
+// DM_ALLOC (ioctl only: `cmd::dm::alloc_dm`) of `dm_attr->length` bytes at alignment
+// `2^log_align_req`, with the provider's `link` chain; on success sets `dm->handle`,
+// `dm->dm.handle`, `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`.
+//
+// 0, or the positive errno.
 int ibv_cmd_alloc_dm(struct ibv_context *ctx,
                      const struct ibv_alloc_dm_attr *dm_attr,
                      struct verbs_dm *dm,
@@ -697,9 +699,10 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_alloc_dmah, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_alloc_dmah(struct ibv_context *ctx, struct verbs_dmah *st, struct ibv_dmah_init_attr *attr)`
 //
-// UVERBS_METHOD_DMAH_ALLOC (ioctl only) with the CPU id, TPH memory type and processing hint
-// that `attr->comp_mask` names: sets `st->handle` and `st->dmah.context`. 0, or the positive
-// errno (errno set too).
+// DMAH_ALLOC (`cmd::dm::alloc_dmah`) with the CPU id, TPH memory type and processing hint that
+// `attr->comp_mask` names; sets `st->handle` and `st->dmah.context`.
+//
+// 0, or the positive errno (errno set too).
 int ibv_cmd_alloc_dmah(struct ibv_context *ctx,
                        struct verbs_dmah *st,
                        struct ibv_dmah_init_attr *attr);
@@ -768,9 +771,11 @@ int ibv_cmd_create_ah(struct ibv_pd *pd,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_create_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr *comp_cntr, struct ibv_command_buffer *link)`
 //
-// UVERBS_METHOD_COMP_CNTR_CREATE (ioctl only) with the provider's `link` chain: sets
-// `comp_cntr->context` (first, as rdma-core, whatever the outcome) and, on success,
-// `comp_cntr->handle`. 0, or the positive errno.
+// Sets the counter's context first (as rdma-core, whatever the outcome), then COMP_CNTR_CREATE
+// (ioctl only: `cmd::counters::create_comp_cntr`) with the provider's `link` chain; on success sets
+// the handle.
+//
+// 0, or the positive errno.
 int ibv_cmd_create_comp_cntr(struct ibv_context *context,
                              struct ibv_comp_cntr *comp_cntr,
                              struct ibv_command_buffer *link);
@@ -778,9 +783,13 @@ int ibv_cmd_create_comp_cntr(struct ibv_context *context,
 
 // `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
 //
-// UVERBS_METHOD_COUNTERS_CREATE (ioctl only) with the provider's `link` chain: sets the
-// counters' context and handle. Any `comp_mask` bit is EOPNOTSUPP (errno left alone, as
-// rdma-core).
+// New counters (ioctl only: `cmd::dm::create_counters`) with the provider's `link` chain, after the
+// `comp_mask` check (`check_counters_attr`); sets their context and handle.
+//
+// 0, or the positive errno.
+//
+// First, any `init_attr->comp_mask` bit is EOPNOTSUPP with errno left alone, as rdma-core
+// (`flow::check_counters_attr`, made quiet here).
 int ibv_cmd_create_counters(struct ibv_context *context,
                             struct ibv_counters_init_attr *init_attr,
                             struct verbs_counters *vcounters,
@@ -885,12 +894,14 @@ int ibv_cmd_create_cq_ex2(struct ibv_context *context,
 
 // `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
 //
-// Creates a steering rule on `qp` (extended write command CREATE_FLOW): the application's
-// specs, which follow `flow_attr` in memory, converted to the kernel's layout (action specs
-// name their flow action or counters by handle), then the provider's `ucmd`. Sets `flow_id`'s
-// context and handle. An unknown spec type or a too-short filter is EINVAL, mask bits the
-// kernel cannot take EOPNOTSUPP. Divergence: a NULL object in an action spec gives EINVAL; a
-// NULL `ucmd` counts as empty whatever `ucmd_size`.
+// The rule on the QP (extended CREATE_FLOW: `cmd::flow::create_flow`): the specs that follow
+// `flow_attr` in memory, converted to the kernel's layout (action specs name their flow action or
+// counters by handle), then the provider's `ucmd` (NULL counts as empty whatever its size); sets
+// the flow's context and handle. The specs are converted (and refused) before the QP's context is
+// looked at, as rdma-core does: an unknown spec type or a too-short filter is EINVAL, mask bits the
+// kernel cannot take EOPNOTSUPP. Divergence: a NULL object in an action spec is EINVAL.
+//
+// 0, or the positive errno.
 int ibv_cmd_create_flow(struct ibv_qp *qp,
                         struct ibv_flow *flow_id,
                         struct ibv_flow_attr *flow_attr,
@@ -899,8 +910,10 @@ int ibv_cmd_create_flow(struct ibv_qp *qp,
 
 // `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
 //
-// UVERBS_METHOD_FLOW_ACTION_ESP_CREATE (ioctl only) with the present ESP attributes and the
-// provider's `driver` chain: sets the action's context, type ESP and handle.
+// An ESP flow action (ioctl only: `cmd::flow::create_flow_action_esp`) with the present attributes
+// and the provider's `driver` chain; sets the action's context, type ESP and handle.
+//
+// 0, or the positive errno.
 int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx,
                                    struct ibv_flow_action_esp_attr *attr,
                                    struct verbs_flow_action *flow_action,
@@ -1097,15 +1110,20 @@ int ibv_cmd_destroy_ah(struct ibv_ah *ah);
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_destroy_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 //
-// UVERBS_METHOD_COMP_CNTR_DESTROY (ioctl only) by handle. 0, or the positive errno; EIO counts
-// as success on a disassociated device when allowed.
+// The counter destroyed by handle (COMP_CNTR_DESTROY: `cmd::counters::destroy_comp_cntr`); EIO
+// counts as done on a disassociated device when allowed (`allow_disassociate`:
+// `RDMAV_ALLOW_DISASSOC_DESTROY` set).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 #endif
 
 // `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
 //
-// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). A forgiven EIO (disassociated device) is
-// success.
+// The counters destroyed by handle (ioctl only: `cmd::dm::destroy_counters`); EIO counts as done on
+// a disassociated device when allowed (`allow_disassociate`: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_counters(struct verbs_counters *vcounters);
 
 // `int ibv_cmd_destroy_cq(struct ibv_cq *cq)`
@@ -1121,14 +1139,20 @@ int ibv_cmd_destroy_cq(struct ibv_cq *cq);
 
 // `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
 //
-// FLOW_DESTROY (ioctl, else the extended write command). A forgiven EIO (disassociated
-// device) is success.
+// The rule destroyed by handle (FLOW_DESTROY ioctl, else the extended write command:
+// `cmd::flow::destroy_flow`); EIO counts as done on a disassociated device when allowed
+// (`allow_disassociate`: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_flow(struct ibv_flow *flow_id);
 
 // `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
 //
-// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). A forgiven EIO (disassociated device) is
-// success.
+// The action destroyed by handle (ioctl only: `cmd::flow::destroy_flow_action`); EIO counts as done
+// on a disassociated device when allowed (`allow_disassociate`: `RDMAV_ALLOW_DISASSOC_DESTROY`
+// set).
+//
+// 0, or the positive errno.
 int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action);
 
 // `int ibv_cmd_destroy_qp(struct ibv_qp *qp)`
@@ -1182,32 +1206,45 @@ int ibv_cmd_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t l
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_export_dmabuf_fd, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
 //
-// UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
-// page offset `pg_off` of the command fd. The fd, or -1 with errno. In `IBVERBS_PRIVATE_59` as
-// rdma-core v62/v63 put it there (without a new provider ABI; v59-v61's node lacks it).
+// A new dma-buf fd for the device memory mapped at page offset `pg_off` of the command fd
+// (DMABUF_ALLOC, ioctl only: `cmd::dm::export_dmabuf_fd`).
+//
+// The fd, or -1 with errno.
+//
+// In `IBVERBS_PRIVATE_59` as rdma-core v62/v63 put it there (without a new provider ABI; v59-v61's
+// node lacks it).
 int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off);
 #endif
 
 // `int ibv_cmd_free_dm(struct verbs_dm *dm)`
 //
-// DM_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as success on a
-// disassociated device when allowed.
+// The DM destroyed by handle (DM_FREE: `cmd::dm::free_dm`); EIO counts as done on a disassociated
+// device when allowed (`allow_disassociate`: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
+//
+// 0, or the positive errno.
 int ibv_cmd_free_dm(struct verbs_dm *dm);
 
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_free_dmah, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_free_dmah(struct verbs_dmah *dmah)`
 //
-// UVERBS_METHOD_DMAH_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as
-// success on a disassociated device when allowed.
+// The DMA handle destroyed by handle (DMAH_FREE: `cmd::dm::free_dmah`); EIO counts as done on a
+// disassociated device when allowed (`allow_disassociate`: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
+//
+// 0, or the positive errno.
 int ibv_cmd_free_dmah(struct verbs_dmah *dmah);
 #endif
 
 #if IBVERBS_PABI_VERSION < 57  /* ibv_cmd_get_context, provider ABI 34 */
 // `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 //
-// GET_CONTEXT with the provider's driver data (ioctl, else write): sets the context's
-// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
-// path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
+// GET_CONTEXT, for every provider ABI on the context's common part, with the provider's driver data
+// (and, ABI 57 on, the file descriptors `fds` as bytes); sets the context's `num_comp_vectors`, and
+// its `async_fd` (write path) or the device's `core_support` (ioctl path). The command:
+// `cmd::device::get_context`.
+//
+// With no file descriptors: 0, or the positive errno.
+//
+// Divergence: NULL or short buffers give EINVAL.
 //
 // Provider ABI 34 signature (v44-v56); provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
 // before `resp`.
@@ -1234,14 +1271,20 @@ int ibv_cmd_get_context(struct verbs_context *context,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_inc_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// Adds to the completion count (entry COMP, op INC). 0, or the positive errno.
+// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
+// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+//
+// On the completion count (entry COMP) by op INC: 0, or the positive errno.
 int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 #endif
 
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_inc_err_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// Adds to the error count (entry ERR, op INC). 0, or the positive errno.
+// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
+// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+//
+// On the error count (entry ERR) by op INC: 0, or the positive errno.
 int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 #endif
 
@@ -1260,8 +1303,10 @@ int ibv_cmd_modify_cq(struct ibv_cq *cq,
 
 // `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
 //
-// UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY (ioctl only) of the action, with the present ESP
-// attributes and the provider's `driver` chain.
+// The action modified (ioctl only: `cmd::flow::modify_flow_action_esp`) with the present attributes
+// and the provider's `driver` chain.
+//
+// 0, or the positive errno.
 int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action,
                                    struct ibv_flow_action_esp_attr *attr,
                                    struct ibv_command_buffer *driver);
@@ -1401,8 +1446,9 @@ int ibv_cmd_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ib
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_qp_attach_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 //
-// UVERBS_METHOD_QP_ATTACH_COMP_CNTR (ioctl only): count the QP's operations of
+// QP_ATTACH_COMP_CNTR (ioctl only: `cmd::counters::qp_attach_comp_cntr`) of the QP's operations in
 // `attr->op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the counter.
+//
 // 0, or the positive errno.
 int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp,
                                 struct ibv_comp_cntr *comp_cntr,
@@ -1412,10 +1458,15 @@ int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_query_comp_cntr_caps, provider ABI 65 */
 // `int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 //
-// UVERBS_METHOD_QUERY_COMP_CNTR_CAPS (ioctl only) into `caps`: the maximum number of counters,
-// their maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. 0, or the positive
-// errno; a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is EINVAL with errno left
-// alone (as rdma-core, before it looks at anything else).
+// After the size check (`check_caps_size`), QUERY_COMP_CNTR_CAPS
+// (`cmd::counters::query_comp_cntr_caps`) into `caps`: the maximum number of counters, their
+// maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. Divergence: NULL `caps` or
+// context gives EINVAL.
+//
+// 0, or the positive errno.
+//
+// Before it looks at anything else, a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is
+// EINVAL with errno left alone, as rdma-core (`counters::check_caps_size`, made quiet here).
 int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context,
                                  struct ibv_comp_cntr_caps *caps,
                                  size_t caps_size);
@@ -1423,15 +1474,21 @@ int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context,
 
 // `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
 //
-// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
-// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
+// QUERY_CONTEXT (ioctl only: `cmd::device::query_context`) with the provider's `driver` chain (read
+// from and written back to C); sets `num_comp_vectors` and the device's `core_support`.
+//
+// 0, or the positive errno.
 int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver);
 
 // `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
 //
 // The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
-// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`, with
-// errno untouched as in rdma-core).
+// fallback: `cmd::device::query_device_any`); the response's length into `*resp_size` when the
+// provider gave a response buffer. An input `comp_mask` or an `attr` shorter than the legacy
+// attributes is EINVAL with errno untouched (rdma-core refuses them before the context); a response
+// without its size is EINVAL.
+//
+// 0, or the positive errno.
 int ibv_cmd_query_device_any(struct ibv_context *context,
                              const struct ibv_query_device_ex_input *input,
                              struct ibv_device_attr_ex *attr,
@@ -1450,8 +1507,12 @@ int ibv_cmd_query_mr(struct ibv_pd *pd, struct verbs_mr *vmr, uint32_t mr_handle
 
 // `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
 //
-// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
-// the positive errno. Divergence: NULL or short buffers give EINVAL.
+// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command:
+// `cmd::device::query_port`) into the caller's full `ibv_port_attr`.
+//
+// 0, or the positive errno.
+//
+// Divergence: NULL or short buffers give EINVAL.
 int ibv_cmd_query_port(struct ibv_context *context,
                        uint8_t port_num,
                        struct ibv_port_attr *port_attr,
@@ -1461,10 +1522,14 @@ int ibv_cmd_query_port(struct ibv_context *context,
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_query_port_speed, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
 //
-// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only; rdma-core v62 on, so in `IBVERBS_PRIVATE_59` as
-// v62/v63 put it there without a new provider ABI): stores the port's speed in `*speed`. 0, or
-// the positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context`
-// or `speed` gives EINVAL.
+// QUERY_PORT_SPEED (ioctl only: `cmd::device::query_port_speed`; rdma-core v62 on): the port's
+// speed; EOPNOTSUPP from a kernel without the method.
+//
+// With the speed stored in `*speed`: 0, or the positive errno.
+//
+// In `IBVERBS_PRIVATE_59` as rdma-core v62/v63 put it there, without a new provider ABI.
+//
+// Divergence: NULL `context` or `speed` gives EINVAL.
 int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed);
 #endif
 
@@ -1496,16 +1561,22 @@ int ibv_cmd_query_srq(struct ibv_srq *srq,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_read_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// The completion count into `*value` (COMP_CNTR_READ, entry COMP). 0, or the positive errno.
+// COMP_CNTR_READ (`cmd::counters::read_comp_cntr`) of one entry (COMP or ERR) into `*value`.
+//
+// Of the completion count (entry COMP): 0, or the positive errno.
+//
 // Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
 int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 #endif
 
 // `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
 //
-// UVERBS_METHOD_COUNTERS_READ (ioctl only) into `ncounters` values at `counters_value`, with
-// `flags` and the provider's `link` chain. Divergence: a NULL `counters_value` with a nonzero
-// count gives EINVAL.
+// The counters' values into the `ncounters` values at `counters_value` (ioctl only:
+// `cmd::dm::read_counters`), with `flags` and the provider's `link` chain.
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `counters_value` with a nonzero count gives EINVAL.
 int ibv_cmd_read_counters(struct verbs_counters *vcounters,
                           uint64_t *counters_value,
                           uint32_t ncounters,
@@ -1515,17 +1586,22 @@ int ibv_cmd_read_counters(struct verbs_counters *vcounters,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_read_err_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// The error count into `*value` (entry ERR). 0, or the positive errno. Divergence: a NULL
-// `value` gives EINVAL.
+// COMP_CNTR_READ (`cmd::counters::read_comp_cntr`) of one entry (COMP or ERR) into `*value`.
+//
+// Of the error count (entry ERR): 0, or the positive errno.
+//
+// Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
 int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 #endif
 
 // `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
 //
-// DM_MR_REG (ioctl only, with the provider's `link` chain): registers `length` bytes at `offset`
-// of device memory `dm`. `access` must include `IBV_ACCESS_ZERO_BASED` (else EINVAL, nothing
-// sent). On success sets the MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and
-// `vmr->mr_type = IBV_MR_TYPE_MR`. 0, or the positive errno.
+// DM_MR_REG (`cmd::dm::reg_dm_mr`) of `length` bytes at `offset` of `dm` with the provider's `link`
+// chain (`access` without `IBV_ACCESS_ZERO_BASED` is EINVAL, nothing sent); on success sets the
+// MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and `vmr->mr_type =
+// IBV_MR_TYPE_MR`.
+//
+// 0, or the positive errno.
 int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
                       struct verbs_dm *dm,
                       uint64_t offset,
@@ -1665,14 +1741,20 @@ int ibv_cmd_resize_cq(struct ibv_cq *cq,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_set_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// Sets the completion count (COMP_CNTR_MODIFY, entry COMP, op SET). 0, or the positive errno.
+// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
+// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+//
+// On the completion count (entry COMP) by op SET: 0, or the positive errno.
 int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 #endif
 
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_set_err_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// Sets the error count (entry ERR, op SET). 0, or the positive errno.
+// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
+// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+//
+// On the error count (entry ERR) by op SET: 0, or the positive errno.
 int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 #endif
 

@@ -2359,18 +2359,24 @@ extern "C" {
 
 // `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 //
-// Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
-// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, a NULL `caps` with a non-zero size,
-// or a size past isize::MAX, gives EINVAL (rdma-core's memset crashes).
+// `caps` (its first `caps_size` bytes) zeroed, then the provider's `query_comp_cntr_caps` (ABI 65),
+// else EOPNOTSUPP.
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `context`, a NULL `caps` with a non-zero size, or a size past isize::MAX,
+// gives EINVAL (rdma-core's memset crashes).
 int _ibv_query_comp_cntr_caps(struct ibv_context *context,
                               struct ibv_comp_cntr_caps *caps,
                               size_t caps_size);
 
 // `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 //
-// One GID table entry (GID, type, net device): the kernel's answer, or sysfs's on kernels
-// without the ioctl. 0, or the positive errno (ENODATA for an empty slot; EINVAL for an entry
-// shorter than `struct ibv_gid_entry`).
+// One GID table entry (GID, type, net device) into `entry_size` bytes at `entry` (at least an
+// `ibv_gid_entry`, else EINVAL): the kernel's answer, or sysfs's on kernels without the ioctl
+// (`query_gid_entry`: ENODATA for an empty slot).
+//
+// 0, or the positive errno.
 int _ibv_query_gid_ex(struct ibv_context *context,
                       uint32_t port_num,
                       uint32_t gid_index,
@@ -2380,8 +2386,10 @@ int _ibv_query_gid_ex(struct ibv_context *context,
 
 // `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
 //
-// Every non-empty GID of every port, as entries `entry_size` bytes apart. The count, or the
-// negated errno (EINVAL when more than `max_entries` exist).
+// Every non-empty GID of every port, as entries `entry_size` bytes apart in `entries` (NULL only
+// with `max_entries` 0, else EINVAL); the count (EINVAL when more than `max_entries` exist).
+//
+// The count, or the negated errno.
 ssize_t _ibv_query_gid_table(struct ibv_context *context,
                              struct ibv_gid_entry *entries,
                              size_t max_entries,
@@ -2391,16 +2399,16 @@ ssize_t _ibv_query_gid_table(struct ibv_context *context,
 // `void ibv_ack_async_event(struct ibv_async_event *event)`
 //
 // Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
-// acknowledged event on that object (its destroy waits for these); port and device events need
-// nothing. No return value. Divergence: a NULL object in the event is ignored too.
+// acknowledged event on that object (its destroy waits for these); port and device events, and a
+// NULL object, need nothing.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_async_event(struct ibv_async_event *event);
 
 // `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
 //
-// Acknowledges `nevents` completion events of `cq` (from `ibv_get_cq_event`), under the CQ's
-// mutex; its destroy waits until all reported events are acknowledged. No return value.
+// `nevents` (`n`) more acknowledged completion events (from `ibv_get_cq_event`) on `cq`, under its
+// mutex (its destroy waits for them).
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents);
@@ -2419,8 +2427,12 @@ void *ibv_alloc_buf(struct ibv_pd *pd, size_t size, struct ibv_buf **buf);
 
 // `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
 //
-// A DMA handle (TPH steering hints): the provider's `alloc_dmah` (ABI 65), else NULL with
-// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
+// A DMA handle (TPH steering hints) from the provider's `alloc_dmah` (ABI 65), `attr` handed over
+// as given; EOPNOTSUPP without the op, as rdma-core's default.
+//
+// NULL with errno on failure.
+//
+// Divergence: a NULL `context` gives EINVAL.
 struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr);
 
 // `struct ibv_pd *ibv_alloc_pd(struct ibv_context *context)`
@@ -2441,7 +2453,9 @@ int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_close_device(struct ibv_context *context)`
 //
-// The provider's free_context. 0, as rdma-core always returns.
+// The provider's free_context (`context::close_context`); rdma-core always returns 0.
+//
+// Always 0.
 int ibv_close_device(struct ibv_context *context);
 
 // `void ibv_copy_ah_attr_from_kern(struct ibv_ah_attr *dst, struct ib_uverbs_ah_attr *src)`
@@ -2494,14 +2508,20 @@ struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
 
 // `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 //
-// A new completion channel: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
-// it yet. NULL with errno on failure (the command's, e.g. EMFILE).
+// The kernel's CREATE_COMP_CHANNEL command (`cmd::cq::create_comp_channel`) gives its fd; no CQ
+// uses it yet. The command's errno (e.g. EMFILE) when it fails.
+//
+// NULL with errno on failure.
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context);
 
 // `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
 //
-// The provider's `create_comp_cntr` (ABI 65), else NULL with errno EOPNOTSUPP. Divergence: a NULL
-// `context` gives EINVAL.
+// A counter from the provider's `create_comp_cntr` (ABI 65), `attr` handed over as given;
+// EOPNOTSUPP without the op.
+//
+// NULL with errno on failure.
+//
+// Divergence: a NULL `context` gives EINVAL.
 struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context,
                                            struct ibv_comp_cntr_init_attr *cc_attr);
 
@@ -2543,8 +2563,12 @@ struct ibv_srq *ibv_create_srq(struct ibv_pd *pd, struct ibv_srq_init_attr *srq_
 
 // `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
 //
-// The provider's `dealloc_dmah` (ABI 65), else EOPNOTSUPP (positive, errno untouched), as
-// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
+// The provider's `dealloc_dmah` (ABI 65), its status as it is; EOPNOTSUPP without the op (errno
+// untouched), as rdma-core's default.
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `dmah` gives EINVAL (errno set).
 int ibv_dealloc_dmah(struct ibv_dmah *dmah);
 
 // `int ibv_dealloc_pd(struct ibv_pd *pd)`
@@ -2576,13 +2600,20 @@ int ibv_destroy_ah(struct ibv_ah *ah);
 
 // `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
 //
-// Closes and frees a channel that no CQ uses (checked under the context's mutex). 0, or EBUSY
-// while a CQ still uses it. Divergence: a channel whose `context` is NULL gives EINVAL too.
+// Closes and frees a channel no CQ uses (checked under its context's mutex); EBUSY while a CQ still
+// uses it.
+//
+// 0, or the positive errno.
+//
+// Divergence: a channel whose `context` is NULL gives EINVAL too.
 int ibv_destroy_comp_channel(struct ibv_comp_channel *channel);
 
 // `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 //
-// The provider's `destroy_comp_cntr` (ABI 65), else EOPNOTSUPP.
+// The provider's `destroy_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP without the op
+// (errno untouched).
+//
+// 0, or the positive errno.
 int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr);
 
 // `int ibv_destroy_cq(struct ibv_cq *cq)`
@@ -2622,9 +2653,12 @@ int ibv_detach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 //
-// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), its answer as
-// it is, else -1 with errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives
-// -1 with EINVAL.
+// The provider's `dm_export_dmabuf_fd` (ABI 65), its answer as it is (an fd, or -1 with its errno);
+// EOPNOTSUPP without the op, as rdma-core's default.
+//
+// The fd, or -1 with errno.
+//
+// Divergence: a NULL `dm` gives -1 with EINVAL.
 int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm);
 
 // `int ibv_dofork_range(void *base, size_t size)`
@@ -2669,49 +2703,59 @@ void ibv_free_buf(struct ibv_buf *buf);
 
 // `void ibv_free_device_list(struct ibv_device **list)`
 //
-// Releases each device once and frees the array. Divergence: NULL, or an array that is not a
-// live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
+// Each device released once and the array freed. Divergence: NULL, or an array that is not a live
+// list of `ibv_get_device_list` (`get_list`), is ignored (rdma-core crashes, or libc aborts the
+// process).
 void ibv_free_device_list(struct ibv_device **list);
 
 // `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
 //
-// Reads the next asynchronous event from the context's `async_fd` (blocking unless the caller
-// made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
-// back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
-// errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
-// queued).
+// The next record of the context's `async_fd` (blocking unless the caller made the fd non-blocking)
+// into `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes back, else the port number),
+// then the provider's `async_event` op sees it. On failure the read's errno (e.g. EAGAIN on a
+// non-blocking fd with nothing queued; the event stays queued).
+//
+// 0, or -1 with errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event);
 
 // `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
 //
-// Reads the next completion event from the channel's fd (blocking unless the caller made it
-// non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
-// context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
-// with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
-// with nothing queued; the event stays queued).
+// The next record of the channel's fd (blocking unless the caller made it non-blocking): `*cq` is
+// the CQ the kernel echoes (the address given at its creation, armed with `ibv_req_notify_cq`),
+// `*cq_context` its user context; then the provider's `cq_event` op sees it. Every event must later
+// be acknowledged (`ibv_ack_cq_events`: `ack_cq_events`). On failure the read's errno (e.g. EAGAIN
+// on a non-blocking fd with nothing queued; the event stays queued).
+//
+// 0, or -1 with errno.
 //
 // Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context);
 
 // `__be64 ibv_get_device_guid(struct ibv_device *device)`
 //
-// The node GUID in network order: the value discovery read, else `node_guid` read from sysfs
-// now (and kept); 0 when it cannot be read (and for NULL, errno EINVAL: no error channel).
+// The node GUID in host order: the value discovery read, else `node_guid` read from sysfs now (and
+// kept); 0 when it cannot be read.
+//
+// Returned in network order.
+//
+// A NULL `device` gives 0 too, with errno EINVAL (no error channel).
 __be64 ibv_get_device_guid(struct ibv_device *device);
 
 // `int ibv_get_device_index(struct ibv_device *device)`
 //
-// The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
+// The kernel's device index, or -1 when discovery had none (sysfs walk), without errno, as
 // rdma-core.
 int ibv_get_device_index(struct ibv_device *device);
 
 // `struct ibv_device **ibv_get_device_list(int *num_devices)`
 //
 // A NULL-terminated array from libc's allocator, every device in it held once (released by
-// `ibv_free_device_list`). On error: NULL with errno (ENOSYS without uverbs support, ENOMEM),
-// `*num_devices` left 0.
+// `ibv_free_device_list`: `free_list`); `*num_devices` (if given) its length, 0 on failure (ENOSYS
+// without uverbs, ENOMEM).
+//
+// NULL with errno on failure.
 struct ibv_device **ibv_get_device_list(int *num_devices);
 
 // `const char *ibv_get_device_name(struct ibv_device *device)`
@@ -2735,16 +2779,19 @@ const char *ibv_get_sysfs_path(void);
 
 // `struct ibv_context *ibv_import_device(int cmd_fd)`
 //
-// A context for a uverbs fd shared by another process: the listed device whose character device
-// is the fd's, rebuilt by its provider's `import_context`. NULL with errno: EINVAL (not a char
-// device), ENODEV (no such device), EOPNOTSUPP (the provider cannot import), or the provider's.
+// A context for a uverbs fd shared by another process: the listed device whose character device is
+// the fd's, rebuilt by its provider's `import_context`. EINVAL (not a char device), ENODEV (no such
+// device), EOPNOTSUPP (the provider cannot import), or the provider's errno.
+//
+// NULL with errno on failure.
 struct ibv_context *ibv_import_device(int cmd_fd);
 
 // `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 //
-// The device memory with `dm_handle` of another process sharing the command fd, from the
-// provider's `import_dm`. NULL with errno on failure (EOPNOTSUPP when the provider cannot
-// import).
+// The device memory `dm_handle` (`handle`) of another process sharing the command fd, from the
+// provider's `import_dm`; EOPNOTSUPP when the provider cannot import, else its errno.
+//
+// NULL with errno on failure.
 struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle);
 
 // `struct ibv_mr *ibv_import_mr(struct ibv_pd *pd, uint32_t mr_handle)`
@@ -2766,12 +2813,18 @@ struct ibv_pd *ibv_import_pd(struct ibv_context *context, uint32_t pd_handle);
 
 // `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// The provider's `inc_comp_cntr` (ABI 65), else EOPNOTSUPP.
+// The provider's `inc_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP without the op (errno
+// untouched).
+//
+// 0, or the positive errno.
 int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// The provider's `inc_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
+// The provider's `inc_err_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP without the op
+// (errno untouched).
+//
+// 0, or the positive errno.
 int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 
 // `int ibv_init_ah_from_wc(struct ibv_context *context, uint8_t port_num, struct ibv_wc *wc, struct ibv_grh *grh, struct ibv_ah_attr *ah_attr)`
@@ -2824,7 +2877,9 @@ const char *ibv_node_type_str(enum ibv_node_type node_type);
 
 // `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 //
-// `verbs_open_device(device, NULL)`. NULL with errno on failure.
+// `verbs_open_device(device, NULL)` (`context::open_device`); its errno when it fails.
+//
+// NULL with errno on failure.
 struct ibv_context *ibv_open_device(struct ibv_device *device);
 
 // `const char *ibv_port_state_str(enum ibv_port_state port_state)`
@@ -2832,8 +2887,12 @@ const char *ibv_port_state_str(enum ibv_port_state port_state);
 
 // `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 //
-// The provider's `qp_attach_comp_cntr` (ABI 65), else EOPNOTSUPP. Divergence: a NULL `qp` or QP
-// context gives EINVAL.
+// The provider's `qp_attach_comp_cntr` (ABI 65), its status as it is (counter and attributes handed
+// over as given); EOPNOTSUPP without the op (errno untouched).
+//
+// 0, or the positive errno.
+//
+// Divergence: a NULL `qp` or QP context gives EINVAL.
 int ibv_qp_attach_comp_cntr(struct ibv_qp *qp,
                             struct ibv_comp_cntr *comp_cntr,
                             struct ibv_qp_attach_comp_cntr_attr *attr);
@@ -2849,7 +2908,10 @@ struct ibv_qp_ex *ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 // `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 //
-// The provider's `query_device_ex` with the legacy attribute size. 0, or the positive errno.
+// The provider's `query_device_ex` with the legacy attribute size (on failure its errno, and errno
+// as it left it).
+//
+// 0, or the positive errno.
 int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr);
 
 // `int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
@@ -2861,20 +2923,28 @@ int ibv_query_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 //
-// One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
+// One GID; an empty table slot reads as the zero GID with success, errno left at ENODATA as
+// rdma-core's failed kernel query leaves it.
+//
+// 0, or -1 with errno.
 int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid);
 
 // `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
 //
-// `ports/<port>/pkeys/<index>` from sysfs, in network order. -1 on failure (errno from the
-// read).
+// `ports/<port>/pkeys/<index>` from sysfs into `*pkey`, network order; -1 when sysfs has no such
+// entry (errno as the failed read left it, as rdma-core), EINVAL for a context without a sysfs
+// record.
+//
+// 0, or -1 with errno.
 int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey);
 
 // `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 //
 // The exported symbol behind verbs.h's inline `ibv_query_port` for contexts without the
 // `query_port` slot, and for old binaries: fills the pre-`port_cap_flags2` attribute layout
-// (52 bytes). 0, or the positive errno.
+// (`struct _compat_ibv_port_attr`, `COMPAT_PORT_ATTR_SIZE` bytes).
+//
+// 0, or the positive errno.
 int ibv_query_port(struct ibv_context *context,
                    uint8_t port_num,
                    struct _compat_ibv_port_attr *port_attr);
@@ -2926,12 +2996,18 @@ int ibv_rate_to_mult(enum ibv_rate rate);
 
 // `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// The provider's `read_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
+// The provider's `read_comp_cntr` (ABI 65), its status as it is, `value` handed over as given;
+// EOPNOTSUPP without the op (errno untouched), `*value` untouched.
+//
+// 0, or the positive errno.
 int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// The provider's `read_err_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
+// The provider's `read_err_comp_cntr` (ABI 65), its status as it is, `value` handed over as given;
+// EOPNOTSUPP without the op (errno untouched), `*value` untouched.
+//
+// 0, or the positive errno.
 int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value);
 
 // `int ibv_read_sysfs_file(const char *dir, const char *file, char *buf, size_t size)`
@@ -3081,7 +3157,10 @@ int ibv_resolve_eth_l2_from_gid(struct ibv_context *context,
 
 // `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// The provider's `set_comp_cntr` (ABI 65), else EOPNOTSUPP.
+// The provider's `set_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP without the op (errno
+// untouched).
+//
+// 0, or the positive errno.
 int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece)`
@@ -3094,12 +3173,15 @@ int ibv_set_ece(struct ibv_qp *qp, struct ibv_ece *ece);
 
 // `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// The provider's `set_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
+// The provider's `set_err_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP without the op
+// (errno untouched).
+//
+// 0, or the positive errno.
 int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 
 // `void ibv_unimport_dm(struct ibv_dm *dm)`
 //
-// Forgets imported device memory (the provider's `unimport_dm`) without freeing the kernel
+// The provider forgets imported device memory (its `unimport_dm`) without freeing the kernel
 // object.
 void ibv_unimport_dm(struct ibv_dm *dm);
 

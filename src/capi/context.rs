@@ -13,7 +13,7 @@ use crate::verbs::{gid, query};
 
 /// `int ibv_query_device(struct ibv_context *context, struct ibv_device_attr *device_attr)`
 ///
-/// The provider's `query_device_ex` with the legacy attribute size. 0, or the positive errno.
+/// The C form of [`query::device`]: 0, or the positive errno.
 #[export("IBVERBS_1.1")]
 fn ibv_query_device(context: Ctx, device_attr: Ptr<ibv_device_attr>) -> Status {
     query::device(context, device_attr)
@@ -21,9 +21,7 @@ fn ibv_query_device(context: Ctx, device_attr: Ptr<ibv_device_attr>) -> Status {
 
 /// `int ibv_query_port(struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr)`
 ///
-/// The exported symbol behind verbs.h's inline `ibv_query_port` for contexts without the
-/// `query_port` slot, and for old binaries: fills the pre-`port_cap_flags2` attribute layout
-/// (52 bytes). 0, or the positive errno.
+/// The C form of [`query::port_compat`]: 0, or the positive errno.
 #[export("IBVERBS_1.1")]
 fn ibv_query_port(context: Ctx, port_num: u8, port_attr: Ptr<_compat_ibv_port_attr>) -> Status {
     Ok(query::port_compat(context, port_num, port_attr))
@@ -44,7 +42,7 @@ fn ibv_query_port_speed(context: Ctx, port_num: u32, port_speed: *mut u64) -> St
 
 /// `int ibv_query_gid(struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)`
 ///
-/// One GID; an empty table slot reads as the zero GID with success. -1 with errno on failure.
+/// The C form of [`gid::gid`]: 0, or -1 with errno.
 #[export("IBVERBS_1.1")]
 fn ibv_query_gid(context: Ctx, port_num: u8, index: c_int, gid: Ptr<ibv_gid>) -> MinusOne<c_int> {
     gid::gid(context, port_num, index, gid).map(|()| 0)
@@ -52,9 +50,7 @@ fn ibv_query_gid(context: Ctx, port_num: u8, index: c_int, gid: Ptr<ibv_gid>) ->
 
 /// `int _ibv_query_gid_ex(struct ibv_context *context, uint32_t port_num, uint32_t gid_index, struct ibv_gid_entry *entry, uint32_t flags, size_t entry_size)`
 ///
-/// One GID table entry (GID, type, net device): the kernel's answer, or sysfs's on kernels
-/// without the ioctl. 0, or the positive errno (ENODATA for an empty slot; EINVAL for an entry
-/// shorter than `struct ibv_gid_entry`).
+/// The C form of [`gid::gid_ex`]: 0, or the positive errno.
 #[export("IBVERBS_1.11")]
 fn _ibv_query_gid_ex(
     context: Ctx,
@@ -69,8 +65,7 @@ fn _ibv_query_gid_ex(
 
 /// `ssize_t _ibv_query_gid_table(struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags, size_t entry_size)`
 ///
-/// Every non-empty GID of every port, as entries `entry_size` bytes apart. The count, or the
-/// negated errno (EINVAL when more than `max_entries` exist).
+/// The C form of [`gid::gid_table`]: the count, or the negated errno.
 #[export("IBVERBS_1.11")]
 fn _ibv_query_gid_table(
     context: *mut crate::abi::verbs::ibv_context,
@@ -88,8 +83,7 @@ fn _ibv_query_gid_table(
 
 /// `int ibv_query_pkey(struct ibv_context *context, uint8_t port_num, int index, __be16 *pkey)`
 ///
-/// `ports/<port>/pkeys/<index>` from sysfs, in network order. -1 on failure (errno from the
-/// read).
+/// The C form of [`gid::pkey`]: 0, or -1 with errno.
 #[export("IBVERBS_1.1")]
 fn ibv_query_pkey(context: Ctx, port_num: u8, index: c_int, pkey: Ptr<u16>) -> MinusOne<c_int> {
     gid::pkey(context, port_num, index, pkey)
@@ -97,7 +91,7 @@ fn ibv_query_pkey(context: Ctx, port_num: u8, index: c_int, pkey: Ptr<u16>) -> M
 
 /// `int ibv_get_pkey_index(struct ibv_context *context, uint8_t port_num, __be16 pkey)`
 ///
-/// The first table index holding `pkey` (network order), or -1 when the table ends first.
+/// The C form of [`gid::pkey_index`].
 #[export("IBVERBS_1.5")]
 fn ibv_get_pkey_index(context: Ctx, port_num: u8, pkey: u16) -> MinusOne<c_int> {
     gid::pkey_index(context, port_num, pkey)

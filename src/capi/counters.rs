@@ -27,9 +27,10 @@ use crate::verbs::handle::{CompCntr, Ctx, Ptr, Qp, Region};
 
 /// `int _ibv_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 ///
-/// Zeroes the first `caps_size` bytes of `caps`, then the provider's `query_comp_cntr_caps`
-/// (ABI 65), else EOPNOTSUPP. Divergence: a NULL `context`, a NULL `caps` with a non-zero size,
-/// or a size past isize::MAX, gives EINVAL (rdma-core's memset crashes).
+/// The C form of [`counters::query_caps`]: 0, or the positive errno.
+///
+/// Divergence: a NULL `context`, a NULL `caps` with a non-zero size, or a size past isize::MAX,
+/// gives EINVAL (rdma-core's memset crashes).
 #[export("IBVERBS_1.18")]
 fn _ibv_query_comp_cntr_caps(
     context: Ctx,
@@ -40,8 +41,9 @@ fn _ibv_query_comp_cntr_caps(
 
 /// `struct ibv_comp_cntr *ibv_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *cc_attr)`
 ///
-/// The provider's `create_comp_cntr` (ABI 65), else NULL with errno EOPNOTSUPP. Divergence: a NULL
-/// `context` gives EINVAL.
+/// The C form of [`counters::create`]: NULL with errno on failure.
+///
+/// Divergence: a NULL `context` gives EINVAL.
 #[export("IBVERBS_1.18")]
 fn ibv_create_comp_cntr(
     context: Ctx,
@@ -52,7 +54,7 @@ fn ibv_create_comp_cntr(
 
 /// `int ibv_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 ///
-/// The provider's `destroy_comp_cntr` (ABI 65), else EOPNOTSUPP.
+/// The C form of [`counters::destroy`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_destroy_comp_cntr(comp_cntr: CompCntr) -> Status {
     Ok(counters::destroy(comp_cntr))
@@ -60,7 +62,7 @@ fn ibv_destroy_comp_cntr(comp_cntr: CompCntr) -> Status {
 
 /// `int ibv_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
-/// The provider's `set_comp_cntr` (ABI 65), else EOPNOTSUPP.
+/// The C form of [`counters::set`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_set_comp_cntr(comp_cntr: CompCntr, value: u64) -> Status {
     Ok(counters::set(comp_cntr, value))
@@ -68,7 +70,7 @@ fn ibv_set_comp_cntr(comp_cntr: CompCntr, value: u64) -> Status {
 
 /// `int ibv_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
-/// The provider's `set_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
+/// The C form of [`counters::set_err`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_set_err_comp_cntr(comp_cntr: CompCntr, value: u64) -> Status {
     Ok(counters::set_err(comp_cntr, value))
@@ -76,7 +78,7 @@ fn ibv_set_err_comp_cntr(comp_cntr: CompCntr, value: u64) -> Status {
 
 /// `int ibv_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
-/// The provider's `inc_comp_cntr` (ABI 65), else EOPNOTSUPP.
+/// The C form of [`counters::inc`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_inc_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Status {
     Ok(counters::inc(comp_cntr, amount))
@@ -84,7 +86,7 @@ fn ibv_inc_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Status {
 
 /// `int ibv_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
-/// The provider's `inc_err_comp_cntr` (ABI 65), else EOPNOTSUPP.
+/// The C form of [`counters::inc_err`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_inc_err_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Status {
     Ok(counters::inc_err(comp_cntr, amount))
@@ -92,7 +94,7 @@ fn ibv_inc_err_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Status {
 
 /// `int ibv_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
-/// The provider's `read_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
+/// The C form of [`counters::read`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_read_comp_cntr(comp_cntr: CompCntr, value: *mut u64) -> Status {
     Ok(counters::read(comp_cntr, value))
@@ -100,7 +102,7 @@ fn ibv_read_comp_cntr(comp_cntr: CompCntr, value: *mut u64) -> Status {
 
 /// `int ibv_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
-/// The provider's `read_err_comp_cntr` (ABI 65), else EOPNOTSUPP; `*value` untouched.
+/// The C form of [`counters::read_err`]: 0, or the positive errno.
 #[export("IBVERBS_1.18")]
 fn ibv_read_err_comp_cntr(comp_cntr: CompCntr, value: *mut u64) -> Status {
     Ok(counters::read_err(comp_cntr, value))
@@ -108,8 +110,9 @@ fn ibv_read_err_comp_cntr(comp_cntr: CompCntr, value: *mut u64) -> Status {
 
 /// `int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 ///
-/// The provider's `qp_attach_comp_cntr` (ABI 65), else EOPNOTSUPP. Divergence: a NULL `qp` or QP
-/// context gives EINVAL.
+/// The C form of [`counters::qp_attach`]: 0, or the positive errno.
+///
+/// Divergence: a NULL `qp` or QP context gives EINVAL.
 #[export("IBVERBS_1.18")]
 fn ibv_qp_attach_comp_cntr(
     qp: Qp,
@@ -121,9 +124,7 @@ fn ibv_qp_attach_comp_cntr(
 
 /// `int ibv_cmd_create_comp_cntr(struct ibv_context *context, struct ibv_comp_cntr *comp_cntr, struct ibv_command_buffer *link)`
 ///
-/// UVERBS_METHOD_COMP_CNTR_CREATE (ioctl only) with the provider's `link` chain: sets
-/// `comp_cntr->context` (first, as rdma-core, whatever the outcome) and, on success,
-/// `comp_cntr->handle`. 0, or the positive errno.
+/// The C form of [`counters::cmd_create`]: 0, or the positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_create_comp_cntr(context: Ctx, comp_cntr: Ptr<ibv_comp_cntr>, link: Chain) -> Errno {
     counters::cmd_create(context, comp_cntr, link)
@@ -131,8 +132,7 @@ fn ibv_cmd_create_comp_cntr(context: Ctx, comp_cntr: Ptr<ibv_comp_cntr>, link: C
 
 /// `int ibv_cmd_destroy_comp_cntr(struct ibv_comp_cntr *comp_cntr)`
 ///
-/// UVERBS_METHOD_COMP_CNTR_DESTROY (ioctl only) by handle. 0, or the positive errno; EIO counts
-/// as success on a disassociated device when allowed.
+/// The C form of [`counters::cmd_destroy`]: 0, or the positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_destroy_comp_cntr(comp_cntr: CompCntr) -> Errno {
     counters::cmd_destroy(comp_cntr)
@@ -140,7 +140,8 @@ fn ibv_cmd_destroy_comp_cntr(comp_cntr: CompCntr) -> Errno {
 
 /// `int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
-/// Sets the completion count (COMP_CNTR_MODIFY, entry COMP, op SET). 0, or the positive errno.
+/// The C form of [`counters::cmd_modify`] on the completion count (entry COMP) by op SET: 0, or the
+/// positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_set_comp_cntr(comp_cntr: CompCntr, value: u64) -> Errno {
     counters::cmd_modify(comp_cntr, COMP as u32, SET as u32, value)
@@ -148,7 +149,8 @@ fn ibv_cmd_set_comp_cntr(comp_cntr: CompCntr, value: u64) -> Errno {
 
 /// `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 ///
-/// Sets the error count (entry ERR, op SET). 0, or the positive errno.
+/// The C form of [`counters::cmd_modify`] on the error count (entry ERR) by op SET: 0, or the
+/// positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_set_err_comp_cntr(comp_cntr: CompCntr, value: u64) -> Errno {
     counters::cmd_modify(comp_cntr, ERR as u32, SET as u32, value)
@@ -156,7 +158,8 @@ fn ibv_cmd_set_err_comp_cntr(comp_cntr: CompCntr, value: u64) -> Errno {
 
 /// `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
-/// Adds to the completion count (entry COMP, op INC). 0, or the positive errno.
+/// The C form of [`counters::cmd_modify`] on the completion count (entry COMP) by op INC: 0, or the
+/// positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_inc_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Errno {
     counters::cmd_modify(comp_cntr, COMP as u32, INC as u32, amount)
@@ -164,7 +167,8 @@ fn ibv_cmd_inc_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Errno {
 
 /// `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 ///
-/// Adds to the error count (entry ERR, op INC). 0, or the positive errno.
+/// The C form of [`counters::cmd_modify`] on the error count (entry ERR) by op INC: 0, or the
+/// positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_inc_err_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Errno {
     counters::cmd_modify(comp_cntr, ERR as u32, INC as u32, amount)
@@ -172,7 +176,9 @@ fn ibv_cmd_inc_err_comp_cntr(comp_cntr: CompCntr, amount: u64) -> Errno {
 
 /// `int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
-/// The completion count into `*value` (COMP_CNTR_READ, entry COMP). 0, or the positive errno.
+/// The C form of [`counters::cmd_read`] of the completion count (entry COMP): 0, or the positive
+/// errno.
+///
 /// Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
 #[export(PRIVATE 65..)]
 fn ibv_cmd_read_comp_cntr(comp_cntr: CompCntr, value: Ptr<u64>) -> Errno {
@@ -181,8 +187,9 @@ fn ibv_cmd_read_comp_cntr(comp_cntr: CompCntr, value: Ptr<u64>) -> Errno {
 
 /// `int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 ///
-/// The error count into `*value` (entry ERR). 0, or the positive errno. Divergence: a NULL
-/// `value` gives EINVAL.
+/// The C form of [`counters::cmd_read`] of the error count (entry ERR): 0, or the positive errno.
+///
+/// Divergence: a NULL `value` gives EINVAL (rdma-core lets the kernel fail with EFAULT).
 #[export(PRIVATE 65..)]
 fn ibv_cmd_read_err_comp_cntr(comp_cntr: CompCntr, value: Ptr<u64>) -> Errno {
     counters::cmd_read(comp_cntr, ERR as u32, value)
@@ -190,9 +197,7 @@ fn ibv_cmd_read_err_comp_cntr(comp_cntr: CompCntr, value: Ptr<u64>) -> Errno {
 
 /// `int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr, struct ibv_qp_attach_comp_cntr_attr *attr)`
 ///
-/// UVERBS_METHOD_QP_ATTACH_COMP_CNTR (ioctl only): count the QP's operations of
-/// `attr->op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the counter.
-/// 0, or the positive errno.
+/// The C form of [`counters::cmd_qp_attach`]: 0, or the positive errno.
 #[export(PRIVATE 65..)]
 fn ibv_cmd_qp_attach_comp_cntr(
     qp: Qp,
@@ -204,10 +209,10 @@ fn ibv_cmd_qp_attach_comp_cntr(
 
 /// `int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 ///
-/// UVERBS_METHOD_QUERY_COMP_CNTR_CAPS (ioctl only) into `caps`: the maximum number of counters,
-/// their maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. 0, or the positive
-/// errno; a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is EINVAL with errno left
-/// alone (as rdma-core, before it looks at anything else).
+/// The C form of [`counters::cmd_query_caps`]: 0, or the positive errno.
+///
+/// Before it looks at anything else, a `caps_size` below `sizeof(struct ibv_comp_cntr_caps)` is
+/// EINVAL with errno left alone, as rdma-core ([`counters::check_caps_size`], made quiet here).
 #[export(PRIVATE 65..)]
 fn ibv_cmd_query_comp_cntr_caps(
     context: Option<Ctx>,

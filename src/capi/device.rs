@@ -18,9 +18,7 @@ use crate::verbs::handle::{Ctx, Dev, Ptr};
 
 /// `struct ibv_device **ibv_get_device_list(int *num_devices)`
 ///
-/// A NULL-terminated array from libc's allocator, every device in it held once (released by
-/// `ibv_free_device_list`). On error: NULL with errno (ENOSYS without uverbs support, ENOMEM),
-/// `*num_devices` left 0.
+/// The C form of [`device::get_list`]: NULL with errno on failure.
 #[export("IBVERBS_1.1")]
 fn ibv_get_device_list(num_devices: Option<Ptr<c_int>>) -> Null<*mut *mut ibv_device> {
     device::get_list(num_devices)
@@ -28,8 +26,7 @@ fn ibv_get_device_list(num_devices: Option<Ptr<c_int>>) -> Null<*mut *mut ibv_de
 
 /// `void ibv_free_device_list(struct ibv_device **list)`
 ///
-/// Releases each device once and frees the array. Divergence: NULL, or an array that is not a
-/// live list of `ibv_get_device_list`, is ignored (rdma-core crashes, or libc aborts the process).
+/// The C form of [`device::free_list`].
 #[export("IBVERBS_1.1")]
 fn ibv_free_device_list(list: *mut *mut ibv_device) -> Void {
     device::free_list(list)
@@ -37,7 +34,7 @@ fn ibv_free_device_list(list: *mut *mut ibv_device) -> Void {
 
 /// `const char *ibv_get_device_name(struct ibv_device *device)`
 ///
-/// `device->name`.
+/// The C form of [`device::name`].
 #[export("IBVERBS_1.1")]
 fn ibv_get_device_name(device: Dev) -> Null<*const c_char> {
     Ok(device::name(device))
@@ -45,8 +42,9 @@ fn ibv_get_device_name(device: Dev) -> Null<*const c_char> {
 
 /// `__be64 ibv_get_device_guid(struct ibv_device *device)`
 ///
-/// The node GUID in network order: the value discovery read, else `node_guid` read from sysfs
-/// now (and kept); 0 when it cannot be read (and for NULL, errno EINVAL: no error channel).
+/// The C form of [`device::guid`], returned in network order.
+///
+/// A NULL `device` gives 0 too, with errno EINVAL (no error channel).
 #[export("IBVERBS_1.1")]
 fn ibv_get_device_guid(device: *mut ibv_device) -> Raw<Be64> {
     // Raw: the error value is 0, which no convention names.
@@ -57,8 +55,7 @@ fn ibv_get_device_guid(device: *mut ibv_device) -> Raw<Be64> {
 
 /// `int ibv_get_device_index(struct ibv_device *device)`
 ///
-/// The kernel's device index, or -1 when discovery had none (sysfs walk) — without errno, as
-/// rdma-core.
+/// The C form of [`device::index`].
 #[export("IBVERBS_1.9")]
 fn ibv_get_device_index(device: Dev) -> MinusOne<c_int> {
     Ok(device::index(device))
@@ -66,7 +63,7 @@ fn ibv_get_device_index(device: Dev) -> MinusOne<c_int> {
 
 /// `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 ///
-/// `verbs_open_device(device, NULL)`. NULL with errno on failure.
+/// The C form of [`device::open`]: NULL with errno on failure.
 #[export("IBVERBS_1.1")]
 fn ibv_open_device(device: Dev) -> Null<*mut ibv_context> {
     device::open(device)
@@ -74,7 +71,7 @@ fn ibv_open_device(device: Dev) -> Null<*mut ibv_context> {
 
 /// `int ibv_close_device(struct ibv_context *context)`
 ///
-/// The provider's free_context. 0, as rdma-core always returns.
+/// The C form of [`device::close`]: always 0.
 #[export("IBVERBS_1.1")]
 fn ibv_close_device(context: Ctx) -> MinusOne<c_int> {
     device::close(context);
@@ -83,9 +80,7 @@ fn ibv_close_device(context: Ctx) -> MinusOne<c_int> {
 
 /// `struct ibv_context *ibv_import_device(int cmd_fd)`
 ///
-/// A context for a uverbs fd shared by another process: the listed device whose character device
-/// is the fd's, rebuilt by its provider's `import_context`. NULL with errno: EINVAL (not a char
-/// device), ENODEV (no such device), EOPNOTSUPP (the provider cannot import), or the provider's.
+/// The C form of [`device::import`]: NULL with errno on failure.
 #[export("IBVERBS_1.10")]
 fn ibv_import_device(cmd_fd: c_int) -> Null<*mut ibv_context> {
     device::import(cmd_fd)
@@ -93,9 +88,9 @@ fn ibv_import_device(cmd_fd: c_int) -> Null<*mut ibv_context> {
 
 /// `int ibv_cmd_get_context(struct verbs_context *context, struct ibv_get_context *cmd, size_t cmd_size, struct ib_uverbs_get_context_resp *resp, size_t resp_size)`
 ///
-/// GET_CONTEXT with the provider's driver data (ioctl, else write): sets the context's
-/// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl
-/// path). 0, or the positive errno. Divergence: NULL or short buffers give EINVAL.
+/// The C form of [`device::cmd_get_context`] with no file descriptors: 0, or the positive errno.
+///
+/// Divergence: NULL or short buffers give EINVAL.
 ///
 /// Provider ABI 34 signature (v44-v56); provider ABI 57 (v57) inserted `struct ibv_fd_arr *fd_arr`
 /// before `resp`.
@@ -110,8 +105,7 @@ fn ibv_cmd_get_context(
 
 /// `int ibv_cmd_query_context(struct ibv_context *ctx, struct ibv_command_buffer *driver)`
 ///
-/// UVERBS_METHOD_QUERY_CONTEXT (ioctl only) with the provider's `driver` chain linked: sets
-/// `num_comp_vectors` and the device's `core_support`. 0, or the positive errno.
+/// The C form of [`device::cmd_query_context`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Errno {
     device::cmd_query_context(ctx, driver)
@@ -119,9 +113,7 @@ fn ibv_cmd_query_context(ctx: Ctx, driver: *mut ibv_command_buffer) -> Errno {
 
 /// `int ibv_cmd_query_device_any(struct ibv_context *context, const struct ibv_query_device_ex_input *input, struct ibv_device_attr_ex *attr, size_t attr_size, struct ib_uverbs_ex_query_device_resp *resp, size_t *resp_size)`
 ///
-/// The device attributes, legacy or extended as `attr_size` asks (extended write command, legacy
-/// fallback). 0, or the positive errno (EINVAL for an input comp_mask, or a short `attr`, with
-/// errno untouched as in rdma-core).
+/// The C form of [`device::cmd_query_device_any`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_query_device_any(
     context: Ctx,
@@ -136,8 +128,9 @@ fn ibv_cmd_query_device_any(
 
 /// `int ibv_cmd_query_port(struct ibv_context *context, uint8_t port_num, struct ibv_port_attr *port_attr, struct ibv_query_port *cmd, size_t cmd_size)`
 ///
-/// The port attributes (QUERY_PORT ioctl with the extended fields, else the write command). 0, or
-/// the positive errno. Divergence: NULL or short buffers give EINVAL.
+/// The C form of [`device::cmd_query_port`]: 0, or the positive errno.
+///
+/// Divergence: NULL or short buffers give EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_query_port(
     context: Ctx,
@@ -150,10 +143,12 @@ fn ibv_cmd_query_port(
 
 /// `int ibv_cmd_query_port_speed(struct ibv_context *context, uint32_t port_num, uint64_t *speed)`
 ///
-/// UVERBS_METHOD_QUERY_PORT_SPEED (ioctl only; rdma-core v62 on, so in `IBVERBS_PRIVATE_59` as
-/// v62/v63 put it there without a new provider ABI): stores the port's speed in `*speed`. 0, or
-/// the positive errno (EOPNOTSUPP from a kernel without the method). Divergence: NULL `context`
-/// or `speed` gives EINVAL.
+/// The C form of [`crate::verbs::query::cmd_port_speed`], with the speed stored in `*speed`:
+/// 0, or the positive errno.
+///
+/// In `IBVERBS_PRIVATE_59` as rdma-core v62/v63 put it there, without a new provider ABI.
+///
+/// Divergence: NULL `context` or `speed` gives EINVAL.
 #[export(PRIVATE 59..)]
 fn ibv_cmd_query_port_speed(context: Ctx, port_num: u32, speed: Ptr<u64>) -> Errno {
     crate::verbs::query::cmd_port_speed(context, port_num).map(|v| speed.write(v))

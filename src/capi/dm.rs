@@ -22,9 +22,7 @@ use crate::verbs::handle::{Ctx, Dm, Dmah, Pd, Ptr, VerbsDm, VerbsDmah};
 
 /// `struct ibv_dm *ibv_import_dm(struct ibv_context *context, uint32_t dm_handle)`
 ///
-/// The device memory with `dm_handle` of another process sharing the command fd, from the
-/// provider's `import_dm`. NULL with errno on failure (EOPNOTSUPP when the provider cannot
-/// import).
+/// The C form of [`dm::import`]: NULL with errno on failure.
 #[export("IBVERBS_1.13")]
 fn ibv_import_dm(context: Ctx, dm_handle: u32) -> Null<*mut ibv_dm> {
     dm::import(context, dm_handle)
@@ -32,8 +30,7 @@ fn ibv_import_dm(context: Ctx, dm_handle: u32) -> Null<*mut ibv_dm> {
 
 /// `void ibv_unimport_dm(struct ibv_dm *dm)`
 ///
-/// Forgets imported device memory (the provider's `unimport_dm`) without freeing the kernel
-/// object.
+/// The C form of [`dm::unimport`].
 #[export("IBVERBS_1.13")]
 fn ibv_unimport_dm(dm: Dm) -> Void {
     dm::unimport(dm)
@@ -41,9 +38,9 @@ fn ibv_unimport_dm(dm: Dm) -> Void {
 
 /// `int ibv_dm_export_dmabuf_fd(struct ibv_dm *dm)`
 ///
-/// A dma-buf fd for device memory: the provider's `dm_export_dmabuf_fd` (ABI 65), its answer as
-/// it is, else -1 with errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `dm` gives
-/// -1 with EINVAL.
+/// The C form of [`dm::export_dmabuf_fd`]: the fd, or -1 with errno.
+///
+/// Divergence: a NULL `dm` gives -1 with EINVAL.
 #[export("IBVERBS_1.16")]
 fn ibv_dm_export_dmabuf_fd(dm: Dm) -> MinusOne<c_int> {
     dm::export_dmabuf_fd(dm)
@@ -51,8 +48,9 @@ fn ibv_dm_export_dmabuf_fd(dm: Dm) -> MinusOne<c_int> {
 
 /// `struct ibv_dmah *ibv_alloc_dmah(struct ibv_context *context, struct ibv_dmah_init_attr *attr)`
 ///
-/// A DMA handle (TPH steering hints): the provider's `alloc_dmah` (ABI 65), else NULL with
-/// errno EOPNOTSUPP, as rdma-core's default. Divergence: a NULL `context` gives EINVAL.
+/// The C form of [`dm::alloc_dmah`]: NULL with errno on failure.
+///
+/// Divergence: a NULL `context` gives EINVAL.
 #[export("IBVERBS_1.15")]
 fn ibv_alloc_dmah(context: Ctx, attr: *mut ibv_dmah_init_attr) -> Null<*mut ibv_dmah> {
     dm::alloc_dmah(context, attr)
@@ -60,8 +58,9 @@ fn ibv_alloc_dmah(context: Ctx, attr: *mut ibv_dmah_init_attr) -> Null<*mut ibv_
 
 /// `int ibv_dealloc_dmah(struct ibv_dmah *dmah)`
 ///
-/// The provider's `dealloc_dmah` (ABI 65), else EOPNOTSUPP (positive, errno untouched), as
-/// rdma-core's default. Divergence: a NULL `dmah` gives EINVAL (errno set).
+/// The C form of [`dm::dealloc_dmah`]: 0, or the positive errno.
+///
+/// Divergence: a NULL `dmah` gives EINVAL (errno set).
 #[export("IBVERBS_1.15")]
 fn ibv_dealloc_dmah(dmah: Dmah) -> Status {
     Ok(dm::dealloc_dmah(dmah))
@@ -69,9 +68,7 @@ fn ibv_dealloc_dmah(dmah: Dmah) -> Status {
 
 /// `int ibv_cmd_alloc_dm(struct ibv_context *ctx, const struct ibv_alloc_dm_attr *dm_attr, struct verbs_dm *dm, struct ibv_command_buffer *link)`
 ///
-/// DM_ALLOC (ioctl only, with the provider's `link` chain) of `dm_attr->length` bytes at
-/// alignment `2^log_align_req`. On success sets `dm->handle`, `dm->dm.handle`,
-/// `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and `dm->dm.context`. 0, or the positive errno.
+/// The C form of [`dm::cmd_alloc`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_alloc_dm(
     ctx: Ctx,
@@ -84,8 +81,7 @@ fn ibv_cmd_alloc_dm(
 
 /// `int ibv_cmd_free_dm(struct verbs_dm *dm)`
 ///
-/// DM_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as success on a
-/// disassociated device when allowed.
+/// The C form of [`dm::cmd_free`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_free_dm(dm: VerbsDm) -> Errno {
     dm::cmd_free(dm)
@@ -93,10 +89,7 @@ fn ibv_cmd_free_dm(dm: VerbsDm) -> Errno {
 
 /// `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
 ///
-/// DM_MR_REG (ioctl only, with the provider's `link` chain): registers `length` bytes at `offset`
-/// of device memory `dm`. `access` must include `IBV_ACCESS_ZERO_BASED` (else EINVAL, nothing
-/// sent). On success sets the MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and
-/// `vmr->mr_type = IBV_MR_TYPE_MR`. 0, or the positive errno.
+/// The C form of [`dm::cmd_reg_mr`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_reg_dm_mr(
     pd: Pd,
@@ -112,9 +105,7 @@ fn ibv_cmd_reg_dm_mr(
 
 /// `int ibv_cmd_alloc_dmah(struct ibv_context *ctx, struct verbs_dmah *st, struct ibv_dmah_init_attr *attr)`
 ///
-/// UVERBS_METHOD_DMAH_ALLOC (ioctl only) with the CPU id, TPH memory type and processing hint
-/// that `attr->comp_mask` names: sets `st->handle` and `st->dmah.context`. 0, or the positive
-/// errno (errno set too).
+/// The C form of [`dm::cmd_alloc_dmah`]: 0, or the positive errno (errno set too).
 #[export(PRIVATE 59..)]
 fn ibv_cmd_alloc_dmah(ctx: Ctx, st: Ptr<verbs_dmah>, attr: Ptr<ibv_dmah_init_attr>) -> Errno {
     dm::cmd_alloc_dmah(ctx, st, attr.read())
@@ -122,8 +113,7 @@ fn ibv_cmd_alloc_dmah(ctx: Ctx, st: Ptr<verbs_dmah>, attr: Ptr<ibv_dmah_init_att
 
 /// `int ibv_cmd_free_dmah(struct verbs_dmah *dmah)`
 ///
-/// UVERBS_METHOD_DMAH_FREE (ioctl only) by handle. 0, or the positive errno; EIO counts as
-/// success on a disassociated device when allowed.
+/// The C form of [`dm::cmd_free_dmah`]: 0, or the positive errno.
 #[export(PRIVATE 59..)]
 fn ibv_cmd_free_dmah(dmah: VerbsDmah) -> Errno {
     dm::cmd_free_dmah(dmah)
@@ -131,9 +121,10 @@ fn ibv_cmd_free_dmah(dmah: VerbsDmah) -> Errno {
 
 /// `int ibv_cmd_export_dmabuf_fd(struct ibv_context *ctx, off_t pg_off)`
 ///
-/// UVERBS_METHOD_DMABUF_ALLOC (ioctl only): a new dma-buf fd for the device memory mapped at
-/// page offset `pg_off` of the command fd. The fd, or -1 with errno. In `IBVERBS_PRIVATE_59` as
-/// rdma-core v62/v63 put it there (without a new provider ABI; v59-v61's node lacks it).
+/// The C form of [`dm::cmd_export_dmabuf_fd`]: the fd, or -1 with errno.
+///
+/// In `IBVERBS_PRIVATE_59` as rdma-core v62/v63 put it there (without a new provider ABI; v59-v61's
+/// node lacks it).
 #[export(PRIVATE 59..)]
 fn ibv_cmd_export_dmabuf_fd(ctx: Ctx, pg_off: libc::off_t) -> MinusOne<c_int> {
     dm::cmd_export_dmabuf_fd(ctx, pg_off)
@@ -141,8 +132,7 @@ fn ibv_cmd_export_dmabuf_fd(ctx: Ctx, pg_off: libc::off_t) -> MinusOne<c_int> {
 
 /// `struct ibv_dmabuf_heap *ibv_dmabuf_heap_cc_shared_init(void)`
 ///
-/// Opens the confidential-computing shared heap `/dev/dma_heap/system_cc_shared`. The heap, or
-/// NULL with errno (open()'s: ENOENT on a kernel without that heap).
+/// The C form of [`dm::heap_cc_shared_init`]: the heap, or NULL with errno.
 #[export(PRIVATE 64..)]
 fn ibv_dmabuf_heap_cc_shared_init() -> Null<*mut ibv_dmabuf_heap> {
     dm::heap_cc_shared_init()
@@ -150,9 +140,10 @@ fn ibv_dmabuf_heap_cc_shared_init() -> Null<*mut ibv_dmabuf_heap> {
 
 /// `void ibv_dmabuf_heap_destroy(struct ibv_dmabuf_heap *heap)`
 ///
-/// Closes the heap and frees its handle (buffers already allocated stay valid until freed).
-/// NULL is ignored. Divergence: so is a heap this library did not hand out (rdma-core frees it:
-/// libc aborts the process).
+/// The C form of [`dm::heap_destroy`].
+///
+/// Divergence: a heap this library did not hand out is ignored too (rdma-core frees it: libc aborts
+/// the process).
 #[export(PRIVATE 64..)]
 fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) -> Void {
     dm::heap_destroy(heap)
@@ -160,9 +151,9 @@ fn ibv_dmabuf_heap_destroy(heap: *mut ibv_dmabuf_heap) -> Void {
 
 /// `void *ibv_dmabuf_heap_alloc(struct ibv_dmabuf_heap *heap, size_t size, int *dmabuf_fd)`
 ///
-/// `size` bytes from the heap, mapped read-write and shared; `*dmabuf_fd` receives the buffer's
-/// dma-buf fd (close-on-exec). The address, or NULL with errno (the ioctl's or mmap's), with
-/// nothing left open. Divergence: a NULL `dmabuf_fd` gives EINVAL.
+/// The C form of [`dm::heap_alloc_buf`]: the address, or NULL with errno.
+///
+/// Divergence: a NULL `dmabuf_fd` gives EINVAL.
 #[export(PRIVATE 64..)]
 fn ibv_dmabuf_heap_alloc(
     heap: Ptr<ibv_dmabuf_heap>,
@@ -174,11 +165,12 @@ fn ibv_dmabuf_heap_alloc(
 
 /// `void ibv_dmabuf_heap_free(void *buf, size_t size, int dmabuf_fd)`
 ///
-/// Unmaps a buffer from [`ibv_dmabuf_heap_alloc`] and closes its dma-buf fd. Divergence: an
-/// address this library did not map (or already unmapped) is not unmapped (logged at debug
-/// level), and a buffer is unmapped by the length it was mapped with (a different `size` is
-/// logged); rdma-core unmaps whatever range it is given (a wrong address or a huge size unmaps
-/// the process's own memory). The fd is closed either way, as rdma-core closes it.
+/// The C form of [`dm::heap_free`].
+///
+/// Divergence: an address this library did not map (or already unmapped) is not unmapped (logged at
+/// debug level), and a buffer is unmapped by the length it was mapped with (a different `size` is
+/// logged); rdma-core unmaps whatever range it is given (a wrong address or a huge size unmaps the
+/// process's own memory). The fd is closed either way, as rdma-core closes it.
 #[export(PRIVATE 64..)]
 fn ibv_dmabuf_heap_free(buf: *mut c_void, size: usize, dmabuf_fd: c_int) -> Void {
     dm::heap_free(buf, size, dmabuf_fd)

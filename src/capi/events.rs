@@ -19,11 +19,7 @@ use crate::verbs::handle::{Channel, Ctx, Ptr};
 
 /// `int ibv_get_async_event(struct ibv_context *context, struct ibv_async_event *event)`
 ///
-/// Reads the next asynchronous event from the context's `async_fd` (blocking unless the caller
-/// made the fd non-blocking), fills `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes
-/// back, else the port number), then lets the provider see it (`async_event` op). 0, or -1 with
-/// errno (the read's, e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays
-/// queued).
+/// The C form of [`events::get_async_event`]: 0, or -1 with errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -33,9 +29,7 @@ fn ibv_get_async_event(context: Ctx, event: Ptr<ibv_async_event>) -> MinusOne<c_
 
 /// `void ibv_ack_async_event(struct ibv_async_event *event)`
 ///
-/// Acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ event, one more
-/// acknowledged event on that object (its destroy waits for these); port and device events need
-/// nothing. No return value. Divergence: a NULL object in the event is ignored too.
+/// The C form of [`events::ack_async_event`].
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -45,8 +39,7 @@ fn ibv_ack_async_event(event: Ptr<ibv_async_event>) -> Void {
 
 /// `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 ///
-/// A new completion channel: the kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses
-/// it yet. NULL with errno on failure (the command's, e.g. EMFILE).
+/// The C form of [`events::create_comp_channel`]: NULL with errno on failure.
 #[export("IBVERBS_1.0")]
 fn ibv_create_comp_channel(context: Ctx) -> Null<*mut ibv_comp_channel> {
     events::create_comp_channel(context)
@@ -54,8 +47,9 @@ fn ibv_create_comp_channel(context: Ctx) -> Null<*mut ibv_comp_channel> {
 
 /// `int ibv_destroy_comp_channel(struct ibv_comp_channel *channel)`
 ///
-/// Closes and frees a channel that no CQ uses (checked under the context's mutex). 0, or EBUSY
-/// while a CQ still uses it. Divergence: a channel whose `context` is NULL gives EINVAL too.
+/// The C form of [`events::destroy_comp_channel`]: 0, or the positive errno.
+///
+/// Divergence: a channel whose `context` is NULL gives EINVAL too.
 #[export("IBVERBS_1.0")]
 fn ibv_destroy_comp_channel(channel: Channel) -> Errno {
     events::destroy_comp_channel(channel)
@@ -63,11 +57,7 @@ fn ibv_destroy_comp_channel(channel: Channel) -> Errno {
 
 /// `int ibv_get_cq_event(struct ibv_comp_channel *channel, struct ibv_cq **cq, void **cq_context)`
 ///
-/// Reads the next completion event from the channel's fd (blocking unless the caller made it
-/// non-blocking): `*cq` is the CQ that was armed with `ibv_req_notify_cq`, `*cq_context` its user
-/// context; the provider then sees it (`cq_event` op). Every event must later be acknowledged
-/// with `ibv_ack_cq_events`. 0, or -1 with errno (the read's, e.g. EAGAIN on a non-blocking fd
-/// with nothing queued; the event stays queued).
+/// The C form of [`events::get_cq_event`]: 0, or -1 with errno.
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]
@@ -81,8 +71,7 @@ fn ibv_get_cq_event(
 
 /// `void ibv_ack_cq_events(struct ibv_cq *cq, unsigned int nevents)`
 ///
-/// Acknowledges `nevents` completion events of `cq` (from `ibv_get_cq_event`), under the CQ's
-/// mutex; its destroy waits until all reported events are acknowledged. No return value.
+/// The C form of [`events::ack_cq_events`].
 ///
 /// Default version IBVERBS_1.1; the IBVERBS_1.0 half is in `compat_1_0`.
 #[export("IBVERBS_1.1")]

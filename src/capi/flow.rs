@@ -20,12 +20,7 @@ use crate::verbs::handle::{Counters, Ctx, Flow, FlowAction, Ptr, Qp};
 
 /// `int ibv_cmd_create_flow(struct ibv_qp *qp, struct ibv_flow *flow_id, struct ibv_flow_attr *flow_attr, void *ucmd, size_t ucmd_size)`
 ///
-/// Creates a steering rule on `qp` (extended write command CREATE_FLOW): the application's
-/// specs, which follow `flow_attr` in memory, converted to the kernel's layout (action specs
-/// name their flow action or counters by handle), then the provider's `ucmd`. Sets `flow_id`'s
-/// context and handle. An unknown spec type or a too-short filter is EINVAL, mask bits the
-/// kernel cannot take EOPNOTSUPP. Divergence: a NULL object in an action spec gives EINVAL; a
-/// NULL `ucmd` counts as empty whatever `ucmd_size`.
+/// The C form of [`flow::cmd_create_flow`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_flow(
     qp: Qp,
@@ -60,8 +55,7 @@ pub unsafe fn create_flow_with(
 
 /// `int ibv_cmd_destroy_flow(struct ibv_flow *flow_id)`
 ///
-/// FLOW_DESTROY (ioctl, else the extended write command). A forgiven EIO (disassociated
-/// device) is success.
+/// The C form of [`flow::cmd_destroy_flow`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_flow(flow_id: Flow) -> Errno {
     flow::cmd_destroy_flow(flow_id)
@@ -69,8 +63,7 @@ fn ibv_cmd_destroy_flow(flow_id: Flow) -> Errno {
 
 /// `int ibv_cmd_create_flow_action_esp(struct ibv_context *ctx, struct ibv_flow_action_esp_attr *attr, struct verbs_flow_action *flow_action, struct ibv_command_buffer *driver)`
 ///
-/// UVERBS_METHOD_FLOW_ACTION_ESP_CREATE (ioctl only) with the present ESP attributes and the
-/// provider's `driver` chain: sets the action's context, type ESP and handle.
+/// The C form of [`flow::cmd_create_flow_action_esp`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_flow_action_esp(
     ctx: Ctx,
@@ -83,8 +76,7 @@ fn ibv_cmd_create_flow_action_esp(
 
 /// `int ibv_cmd_modify_flow_action_esp(struct verbs_flow_action *flow_action, struct ibv_flow_action_esp_attr *attr, struct ibv_command_buffer *driver)`
 ///
-/// UVERBS_METHOD_FLOW_ACTION_ESP_MODIFY (ioctl only) of the action, with the present ESP
-/// attributes and the provider's `driver` chain.
+/// The C form of [`flow::cmd_modify_flow_action_esp`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_modify_flow_action_esp(
     flow_action: FlowAction,
@@ -96,8 +88,7 @@ fn ibv_cmd_modify_flow_action_esp(
 
 /// `int ibv_cmd_destroy_flow_action(struct verbs_flow_action *action)`
 ///
-/// UVERBS_METHOD_FLOW_ACTION_DESTROY (ioctl only). A forgiven EIO (disassociated device) is
-/// success.
+/// The C form of [`flow::cmd_destroy_flow_action`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_flow_action(action: FlowAction) -> Errno {
     flow::cmd_destroy_flow_action(action)
@@ -105,9 +96,10 @@ fn ibv_cmd_destroy_flow_action(action: FlowAction) -> Errno {
 
 /// `int ibv_cmd_create_counters(struct ibv_context *context, struct ibv_counters_init_attr *init_attr, struct verbs_counters *vcounters, struct ibv_command_buffer *link)`
 ///
-/// UVERBS_METHOD_COUNTERS_CREATE (ioctl only) with the provider's `link` chain: sets the
-/// counters' context and handle. Any `comp_mask` bit is EOPNOTSUPP (errno left alone, as
-/// rdma-core).
+/// The C form of [`flow::cmd_create_counters`]: 0, or the positive errno.
+///
+/// First, any `init_attr->comp_mask` bit is EOPNOTSUPP with errno left alone, as rdma-core
+/// ([`flow::check_counters_attr`], made quiet here).
 #[export(PRIVATE 34..)]
 fn ibv_cmd_create_counters(
     context: Ctx,
@@ -121,8 +113,7 @@ fn ibv_cmd_create_counters(
 
 /// `int ibv_cmd_destroy_counters(struct verbs_counters *vcounters)`
 ///
-/// UVERBS_METHOD_COUNTERS_DESTROY (ioctl only). A forgiven EIO (disassociated device) is
-/// success.
+/// The C form of [`flow::cmd_destroy_counters`]: 0, or the positive errno.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_destroy_counters(vcounters: Counters) -> Errno {
     flow::cmd_destroy_counters(vcounters)
@@ -130,9 +121,9 @@ fn ibv_cmd_destroy_counters(vcounters: Counters) -> Errno {
 
 /// `int ibv_cmd_read_counters(struct verbs_counters *vcounters, uint64_t *counters_value, uint32_t ncounters, uint32_t flags, struct ibv_command_buffer *link)`
 ///
-/// UVERBS_METHOD_COUNTERS_READ (ioctl only) into `ncounters` values at `counters_value`, with
-/// `flags` and the provider's `link` chain. Divergence: a NULL `counters_value` with a nonzero
-/// count gives EINVAL.
+/// The C form of [`flow::cmd_read_counters`]: 0, or the positive errno.
+///
+/// Divergence: a NULL `counters_value` with a nonzero count gives EINVAL.
 #[export(PRIVATE 34..)]
 fn ibv_cmd_read_counters(
     vcounters: Counters,

@@ -40,7 +40,8 @@ pub(crate) fn create(ctx: Ctx, attr: *mut ibv_comp_cntr_init_attr) -> Result<*mu
     Ok(c)
 }
 
-/// `ibv_destroy_comp_cntr`: the provider's status.
+/// `ibv_destroy_comp_cntr`: the provider's `destroy_comp_cntr` (ABI 65), its status as it is;
+/// EOPNOTSUPP without the op (errno untouched).
 pub(crate) fn destroy(c: CompCntr) -> c_int {
     match c.ops().destroy_comp_cntr {
         // SAFETY: the provider's op on its own counter.
@@ -49,7 +50,8 @@ pub(crate) fn destroy(c: CompCntr) -> c_int {
     }
 }
 
-/// `ibv_set_comp_cntr`: the provider's status.
+/// `ibv_set_comp_cntr`: the provider's `set_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP
+/// without the op (errno untouched).
 pub(crate) fn set(c: CompCntr, value: u64) -> c_int {
     match c.ops().set_comp_cntr {
         // SAFETY: the provider's op on its own counter.
@@ -58,7 +60,8 @@ pub(crate) fn set(c: CompCntr, value: u64) -> c_int {
     }
 }
 
-/// `ibv_set_err_comp_cntr`: the provider's status.
+/// `ibv_set_err_comp_cntr`: the provider's `set_err_comp_cntr` (ABI 65), its status as it is;
+/// EOPNOTSUPP without the op (errno untouched).
 pub(crate) fn set_err(c: CompCntr, value: u64) -> c_int {
     match c.ops().set_err_comp_cntr {
         // SAFETY: the provider's op on its own counter.
@@ -67,7 +70,8 @@ pub(crate) fn set_err(c: CompCntr, value: u64) -> c_int {
     }
 }
 
-/// `ibv_inc_comp_cntr`: the provider's status.
+/// `ibv_inc_comp_cntr`: the provider's `inc_comp_cntr` (ABI 65), its status as it is; EOPNOTSUPP
+/// without the op (errno untouched).
 pub(crate) fn inc(c: CompCntr, amount: u64) -> c_int {
     match c.ops().inc_comp_cntr {
         // SAFETY: the provider's op on its own counter.
@@ -76,7 +80,8 @@ pub(crate) fn inc(c: CompCntr, amount: u64) -> c_int {
     }
 }
 
-/// `ibv_inc_err_comp_cntr`: the provider's status.
+/// `ibv_inc_err_comp_cntr`: the provider's `inc_err_comp_cntr` (ABI 65), its status as it is;
+/// EOPNOTSUPP without the op (errno untouched).
 pub(crate) fn inc_err(c: CompCntr, amount: u64) -> c_int {
     match c.ops().inc_err_comp_cntr {
         // SAFETY: the provider's op on its own counter.
@@ -85,8 +90,8 @@ pub(crate) fn inc_err(c: CompCntr, amount: u64) -> c_int {
     }
 }
 
-/// `ibv_read_comp_cntr`: the provider's status (`value` handed over as given; untouched without the
-/// op).
+/// `ibv_read_comp_cntr`: the provider's `read_comp_cntr` (ABI 65), its status as it is, `value`
+/// handed over as given; EOPNOTSUPP without the op (errno untouched), `*value` untouched.
 pub(crate) fn read(c: CompCntr, value: *mut u64) -> c_int {
     match c.ops().read_comp_cntr {
         // SAFETY: the provider's op on its own counter; `value` is the caller's.
@@ -95,8 +100,8 @@ pub(crate) fn read(c: CompCntr, value: *mut u64) -> c_int {
     }
 }
 
-/// `ibv_read_err_comp_cntr`: the provider's status (`value` handed over as given; untouched without
-/// the op).
+/// `ibv_read_err_comp_cntr`: the provider's `read_err_comp_cntr` (ABI 65), its status as it is,
+/// `value` handed over as given; EOPNOTSUPP without the op (errno untouched), `*value` untouched.
 pub(crate) fn read_err(c: CompCntr, value: *mut u64) -> c_int {
     match c.ops().read_err_comp_cntr {
         // SAFETY: the provider's op on its own counter; `value` is the caller's.
@@ -105,8 +110,8 @@ pub(crate) fn read_err(c: CompCntr, value: *mut u64) -> c_int {
     }
 }
 
-/// `ibv_qp_attach_comp_cntr`: the provider's status (counter and attributes handed over as
-/// given).
+/// `ibv_qp_attach_comp_cntr`: the provider's `qp_attach_comp_cntr` (ABI 65), its status as it is
+/// (counter and attributes handed over as given); EOPNOTSUPP without the op (errno untouched).
 pub(crate) fn qp_attach(
     qp: Qp,
     c: *mut ibv_comp_cntr,
@@ -132,7 +137,8 @@ pub(crate) fn cmd_create(ctx: Ctx, cntr: Ptr<ibv_comp_cntr>, mut link: Chain) ->
 
 /// `ibv_cmd_destroy_comp_cntr`: the counter destroyed by handle (COMP_CNTR_DESTROY:
 /// [`cmd::counters::destroy_comp_cntr`](crate::cmd::counters::destroy_comp_cntr)); EIO counts as
-/// done on a disassociated device when [`allow_disassociate`].
+/// done on a disassociated device when allowed
+/// ([`allow_disassociate`]: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
 pub(crate) fn cmd_destroy(c: CompCntr) -> Result<()> {
     // SAFETY: the provider's live counter (the handle's contract).
     let h = unsafe { (*c.raw()).handle };
@@ -166,7 +172,7 @@ pub(crate) fn cmd_read(c: CompCntr, entry: u32, value: Ptr<u64>) -> Result<()> {
 
 /// `ibv_cmd_qp_attach_comp_cntr`: QP_ATTACH_COMP_CNTR (ioctl only:
 /// [`cmd::counters::qp_attach_comp_cntr`](crate::cmd::counters::qp_attach_comp_cntr)) of the QP's
-/// operations in `attr.op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the
+/// operations in `attr->op_mask` (`IBV_QP_ATTACH_COMP_CNTR_OP_*`; unknown bits are not sent) on the
 /// counter.
 pub(crate) fn cmd_qp_attach(
     qp: Qp,
@@ -191,7 +197,7 @@ pub(crate) fn check_caps_size(caps_size: usize) -> Result<()> {
     Ok(())
 }
 
-/// `ibv_cmd_query_comp_cntr_caps` after [`check_caps_size`]: QUERY_COMP_CNTR_CAPS
+/// `ibv_cmd_query_comp_cntr_caps`: after the size check ([`check_caps_size`]), QUERY_COMP_CNTR_CAPS
 /// ([`cmd::counters::query_comp_cntr_caps`](crate::cmd::counters::query_comp_cntr_caps)) into
 /// `caps`: the maximum number of counters, their maximum value and the
 /// `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. Divergence: NULL `caps` or context gives EINVAL.

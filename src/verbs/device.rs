@@ -25,8 +25,8 @@ pub(crate) static LISTS: crate::verbs::handed::Handed =
     crate::verbs::handed::Handed::new("device list");
 
 /// `ibv_get_device_list`: a NULL-terminated array from libc's allocator, every device in it held
-/// once (released by [`free_list`]); `*num_devices` (if given) its length, 0 on failure (ENOSYS
-/// without uverbs, ENOMEM).
+/// once (released by `ibv_free_device_list`: [`free_list`]); `*num_devices` (if given) its length,
+/// 0 on failure (ENOSYS without uverbs, ENOMEM).
 pub(crate) fn get_list(num_devices: Option<Ptr<c_int>>) -> Result<*mut *mut ibv_device> {
     if let Some(n) = num_devices {
         n.write(0);
@@ -52,9 +52,9 @@ pub(crate) fn get_list(num_devices: Option<Ptr<c_int>>) -> Result<*mut *mut ibv_
     Ok(LISTS.give(arr))
 }
 
-/// `ibv_free_device_list`: each device released once and the array freed. Divergence: NULL, or
-/// an array that is not a live list of [`get_list`], is ignored (rdma-core crashes, or libc
-/// aborts the process).
+/// `ibv_free_device_list`: each device released once and the array freed. Divergence: NULL, or an
+/// array that is not a live list of `ibv_get_device_list` ([`get_list`]), is ignored (rdma-core
+/// crashes, or libc aborts the process).
 pub(crate) fn free_list(list: *mut *mut ibv_device) {
     if list.is_null() || !LISTS.take(list) {
         return;
@@ -157,10 +157,10 @@ fn import_from(devs: &[*mut ibv_device], rdev: u64, cmd_fd: c_int) -> Result<*mu
     unsafe { crate::verbs::context::finish_open(vctx, true) }
 }
 
-/// `ibv_cmd_get_context` (every provider ABI, on the context's common part): GET_CONTEXT with the
-/// provider's driver data (and, ABI 57 on, the file descriptors `fds` as bytes); sets the context's
-/// `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support` (ioctl path).
-/// The command: [`cmd::device::get_context`](crate::cmd::device::get_context).
+/// `ibv_cmd_get_context`: GET_CONTEXT, for every provider ABI on the context's common part, with
+/// the provider's driver data (and, ABI 57 on, the file descriptors `fds` as bytes); sets the
+/// context's `num_comp_vectors`, and its `async_fd` (write path) or the device's `core_support`
+/// (ioctl path). The command: [`cmd::device::get_context`](crate::cmd::device::get_context).
 pub(crate) fn cmd_get_context(
     vctx: Ptr<verbs_context_pabi34>,
     req: &mut [u8],

@@ -33,8 +33,8 @@ use crate::verbs::disassoc::allow_disassociate;
 use crate::verbs::handle::{Ctx, Dm, Dmah, Pd, Ptr, VerbsDm, VerbsDmah};
 use crate::verbs::mr::cmd::{MrStore, store};
 
-/// `ibv_import_dm`: the device memory `handle` of another process sharing the command fd, from the
-/// provider's `import_dm`; EOPNOTSUPP when the provider cannot import, else its errno.
+/// `ibv_import_dm`: the device memory `dm_handle` (`handle`) of another process sharing the command
+/// fd, from the provider's `import_dm`; EOPNOTSUPP when the provider cannot import, else its errno.
 pub(crate) fn import(ctx: Ctx, handle: u32) -> Result<*mut ibv_dm> {
     let op = ctx.ops().import_dm.ok_or(Errno::EOPNOTSUPP)?;
     // SAFETY: the provider's op on its own open context.
@@ -74,7 +74,8 @@ pub(crate) fn alloc_dmah(ctx: Ctx, attr: *mut ibv_dmah_init_attr) -> Result<*mut
     Ok(d)
 }
 
-/// `ibv_dealloc_dmah`: the provider's status; a missing op answers EOPNOTSUPP, errno untouched.
+/// `ibv_dealloc_dmah`: the provider's `dealloc_dmah` (ABI 65), its status as it is; EOPNOTSUPP
+/// without the op (errno untouched), as rdma-core's default.
 pub(crate) fn dealloc_dmah(dmah: Dmah) -> c_int {
     match dmah.ops().dealloc_dmah {
         // SAFETY: the provider's op on its own DMA handle.
@@ -84,8 +85,9 @@ pub(crate) fn dealloc_dmah(dmah: Dmah) -> c_int {
 }
 
 /// `ibv_cmd_alloc_dm`: DM_ALLOC (ioctl only: [`cmd::dm::alloc_dm`](crate::cmd::dm::alloc_dm)) of
-/// `attr`'s length and alignment `2^log_align_req` with the provider's `link` chain; sets the
-/// handle (both), `IBV_DM_MASK_HANDLE` and the context.
+/// `dm_attr->length` bytes at alignment `2^log_align_req`, with the provider's `link` chain; on
+/// success sets `dm->handle`, `dm->dm.handle`, `dm->dm.comp_mask = IBV_DM_MASK_HANDLE` and
+/// `dm->dm.context`.
 pub(crate) fn cmd_alloc(
     ctx: Ctx,
     attr: &ibv_alloc_dm_attr,
@@ -106,7 +108,8 @@ pub(crate) fn cmd_alloc(
 
 /// `ibv_cmd_free_dm`: the DM destroyed by handle (DM_FREE:
 /// [`cmd::dm::free_dm`](crate::cmd::dm::free_dm)); EIO counts as done on a disassociated device
-/// when [`allow_disassociate`].
+/// when allowed
+/// ([`allow_disassociate`]: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
 pub(crate) fn cmd_free(dm: VerbsDm) -> Result<()> {
     // SAFETY: the provider's live DM (the handle's contract).
     let h = unsafe { (*dm.raw()).handle };
@@ -115,8 +118,9 @@ pub(crate) fn cmd_free(dm: VerbsDm) -> Result<()> {
 }
 
 /// `ibv_cmd_reg_dm_mr`: DM_MR_REG ([`cmd::dm::reg_dm_mr`](crate::cmd::dm::reg_dm_mr)) of `length`
-/// bytes at `offset` of `dm` with the provider's `link` chain (`access` without ZERO_BASED is
-/// EINVAL, nothing sent); stores the handle, keys, context, pd, `addr = NULL`, length and type MR.
+/// bytes at `offset` of `dm` with the provider's `link` chain (`access` without
+/// `IBV_ACCESS_ZERO_BASED` is EINVAL, nothing sent); on success sets the MR's handle, context,
+/// lkey, rkey, length and pd, `addr = NULL` and `vmr->mr_type = IBV_MR_TYPE_MR`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn cmd_reg_mr(
     pd: Pd,
@@ -146,8 +150,8 @@ pub(crate) fn cmd_reg_mr(
 }
 
 /// `ibv_cmd_alloc_dmah`: DMAH_ALLOC ([`cmd::dm::alloc_dmah`](crate::cmd::dm::alloc_dmah)) with the
-/// CPU id, TPH memory type and processing hint that `attr.comp_mask` names; sets the handle and the
-/// context.
+/// CPU id, TPH memory type and processing hint that `attr->comp_mask` names; sets `st->handle` and
+/// `st->dmah.context`.
 pub(crate) fn cmd_alloc_dmah(
     ctx: Ctx,
     st: Ptr<verbs_dmah>,
@@ -169,7 +173,8 @@ pub(crate) fn cmd_alloc_dmah(
 
 /// `ibv_cmd_free_dmah`: the DMA handle destroyed by handle (DMAH_FREE:
 /// [`cmd::dm::free_dmah`](crate::cmd::dm::free_dmah)); EIO counts as done on a disassociated device
-/// when [`allow_disassociate`].
+/// when allowed
+/// ([`allow_disassociate`]: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
 pub(crate) fn cmd_free_dmah(dmah: VerbsDmah) -> Result<()> {
     // SAFETY: the provider's live DMA handle (the handle's contract).
     let h = unsafe { (*dmah.raw()).handle };

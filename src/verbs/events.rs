@@ -77,11 +77,11 @@ const OBJECT_EVENTS: u32 = {
     mask
 };
 
+// Always inlined into both versions of the export: bench row ibv_get_async_event+ibv_ack_async_event.
 /// `ibv_get_async_event`: the next record of the context's `async_fd` (blocking unless the caller
 /// made the fd non-blocking) into `event` (the affiliated CQ, QP, SRQ or WQ the kernel echoes back,
-/// else the port number), then the provider's `async_event` op sees it. `Ok(0)`, or the read's
+/// else the port number), then the provider's `async_event` op sees it. On failure the read's
 /// errno (e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays queued).
-// Always inlined into both versions of the export: bench row ibv_get_async_event+ibv_ack_async_event.
 #[inline(always)]
 pub(crate) fn get_async_event(ctx: Ctx, event: Ptr<ibv_async_event>) -> Result<c_int> {
     // SAFETY: an open context (the handle's contract).
@@ -187,10 +187,10 @@ unsafe fn count_events<T: EventLock>(
     unsafe { libc::pthread_mutex_unlock(mutex) };
 }
 
-/// `ibv_ack_async_event`: for a CQ, QP, SRQ or WQ event, one more acknowledged event on that
-/// object (its destroy waits for these); port and device events, and a NULL object, need
-/// nothing.
 // Always inlined into both versions of the export: bench row ibv_get_async_event+ibv_ack_async_event.
+/// `ibv_ack_async_event`: acknowledges an event from `ibv_get_async_event`: for a CQ, QP, SRQ or WQ
+/// event, one more acknowledged event on that object (its destroy waits for these); port and device
+/// events, and a NULL object, need nothing.
 #[inline(always)]
 pub(crate) fn ack_async_event(event: Ptr<ibv_async_event>) {
     let e = event.as_ptr();
@@ -282,12 +282,12 @@ pub(crate) fn destroy_comp_channel(channel: Channel) -> Result<()> {
     r
 }
 
+// Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
 /// `ibv_get_cq_event`: the next record of the channel's fd (blocking unless the caller made it
 /// non-blocking): `*cq` is the CQ the kernel echoes (the address given at its creation, armed with
 /// `ibv_req_notify_cq`), `*cq_context` its user context; then the provider's `cq_event` op sees it.
-/// Every event must later be acknowledged ([`ack_cq_events`]). `Ok(0)`, or the read's errno (e.g.
-/// EAGAIN on a non-blocking fd with nothing queued; the event stays queued).
-// Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
+/// Every event must later be acknowledged (`ibv_ack_cq_events`: [`ack_cq_events`]). On failure the
+/// read's errno (e.g. EAGAIN on a non-blocking fd with nothing queued; the event stays queued).
 #[inline(always)]
 pub(crate) fn get_cq_event(
     channel: Ptr<ibv_comp_channel>,
@@ -321,9 +321,9 @@ pub(crate) fn get_cq_event(
     Ok(0)
 }
 
-/// `ibv_ack_cq_events`: `n` more acknowledged completion events on `cq`, under its mutex (its
-/// destroy waits for them).
 // Always inlined into both versions of the export: bench row ibv_get_cq_event+ibv_ack_cq_events.
+/// `ibv_ack_cq_events`: `nevents` (`n`) more acknowledged completion events (from
+/// `ibv_get_cq_event`) on `cq`, under its mutex (its destroy waits for them).
 #[inline(always)]
 pub(crate) fn ack_cq_events(cq: Ptr<ibv_cq>, n: u32) {
     let c = cq.as_ptr();

@@ -72,7 +72,8 @@ fn flow_specs(flow_attr: Ptr<ibv_flow_attr>) -> Result<(FlowAttr, Vec<Vec<u8>>)>
 /// memory, converted to the kernel's layout (action specs name their flow action or counters by
 /// handle), then the provider's `ucmd` (NULL counts as empty whatever its size); sets the flow's
 /// context and handle. The specs are converted (and refused) before the QP's context is looked at,
-/// as rdma-core does.
+/// as rdma-core does: an unknown spec type or a too-short filter is EINVAL, mask bits the kernel
+/// cannot take EOPNOTSUPP. Divergence: a NULL object in an action spec is EINVAL.
 pub(crate) fn cmd_create_flow(
     qp: Qp,
     flow_id: Ptr<ibv_flow>,
@@ -115,7 +116,8 @@ fn create_flow_run(
 
 /// `ibv_cmd_destroy_flow`: the rule destroyed by handle (FLOW_DESTROY ioctl, else the extended
 /// write command: [`cmd::flow::destroy_flow`](crate::cmd::flow::destroy_flow)); EIO counts as done
-/// on a disassociated device when [`allow_disassociate`].
+/// on a disassociated device when allowed
+/// ([`allow_disassociate`]: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
 pub(crate) fn cmd_destroy_flow(flow: Flow) -> Result<()> {
     // SAFETY: a live flow (the handle's contract).
     let h = unsafe { (*flow.raw()).handle };
@@ -200,7 +202,8 @@ pub(crate) fn cmd_modify_flow_action_esp(
 
 /// `ibv_cmd_destroy_flow_action`: the action destroyed by handle (ioctl only:
 /// [`cmd::flow::destroy_flow_action`](crate::cmd::flow::destroy_flow_action)); EIO counts as done
-/// on a disassociated device when [`allow_disassociate`].
+/// on a disassociated device when allowed
+/// ([`allow_disassociate`]: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
 pub(crate) fn cmd_destroy_flow_action(action: FlowAction) -> Result<()> {
     let c = action.ctx().channel();
     let h = action_handle(action);
@@ -218,7 +221,7 @@ pub(crate) fn check_counters_attr(attr: Ptr<ibv_counters_init_attr>) -> Result<(
 
 /// `ibv_cmd_create_counters`: new counters (ioctl only:
 /// [`cmd::dm::create_counters`](crate::cmd::dm::create_counters)) with the provider's `link` chain,
-/// after [`check_counters_attr`]; sets their context and handle.
+/// after the `comp_mask` check ([`check_counters_attr`]); sets their context and handle.
 pub(crate) fn cmd_create_counters(
     ctx: Ctx,
     vcounters: Ptr<verbs_counters>,
@@ -241,16 +244,17 @@ fn counters_handle(counters: Counters) -> u32 {
 
 /// `ibv_cmd_destroy_counters`: the counters destroyed by handle (ioctl only:
 /// [`cmd::dm::destroy_counters`](crate::cmd::dm::destroy_counters)); EIO counts as done on a
-/// disassociated device when [`allow_disassociate`].
+/// disassociated device when allowed
+/// ([`allow_disassociate`]: `RDMAV_ALLOW_DISASSOC_DESTROY` set).
 pub(crate) fn cmd_destroy_counters(counters: Counters) -> Result<()> {
     let c = counters.ctx().channel();
     let h = counters_handle(counters);
     crate::cmd::dm::destroy_counters(c.cmd(), h, allow_disassociate())
 }
 
-/// `ibv_cmd_read_counters`: the counters' values into `values` (ioctl only:
-/// [`cmd::dm::read_counters`](crate::cmd::dm::read_counters)), with `flags` and the provider's
-/// `link` chain.
+/// `ibv_cmd_read_counters`: the counters' values into the `ncounters` values at `counters_value`
+/// (ioctl only: [`cmd::dm::read_counters`](crate::cmd::dm::read_counters)), with `flags` and the
+/// provider's `link` chain.
 pub(crate) fn cmd_read_counters(
     counters: Counters,
     values: &mut [u64],

@@ -289,9 +289,9 @@ pub(crate) fn gid_table(
     unsafe { query_gid_table(ctx.raw(), entries, max_entries, flags, entry_size) }
 }
 
-/// `ibv_query_pkey`: `ports/<port>/pkeys/<index>` from sysfs into `*pkey`, network order: `Ok(0)`,
-/// or `Ok(-1)` when sysfs has no such entry (errno as the failed read left it, as rdma-core).
-/// EINVAL for a context without a sysfs record.
+/// `ibv_query_pkey`: `ports/<port>/pkeys/<index>` from sysfs into `*pkey`, network order; -1 when
+/// sysfs has no such entry (errno as the failed read left it, as rdma-core), EINVAL for a context
+/// without a sysfs record.
 pub(crate) fn pkey(ctx: Ctx, port_num: u8, index: c_int, pkey: Ptr<u16>) -> Result<c_int> {
     // SAFETY: an open context (Ctx's contract).
     let dir = unsafe { ibdev_path(ctx.raw()) }.ok_or(Errno::EINVAL)?;

@@ -18,8 +18,8 @@ use crate::errno::Errno;
 use crate::verbs::ctxpriv::ops_of;
 use crate::verbs::handle::{Ctx, Ptr};
 
-/// `ibv_query_device` on typed arguments: the provider's `query_device_ex` with the legacy
-/// attribute size; 0, or the positive errno (the provider's, errno as it left it).
+/// `ibv_query_device`: the provider's `query_device_ex` with the legacy attribute size (on failure
+/// its errno, and errno as it left it).
 #[inline]
 pub(crate) fn device(ctx: Ctx, attr: Ptr<ibv_device_attr>) -> Result<c_int> {
     let q = ctx.ops().query_device_ex.ok_or(Errno::EOPNOTSUPP)?;
@@ -36,10 +36,9 @@ pub(crate) fn device(ctx: Ctx, attr: Ptr<ibv_device_attr>) -> Result<c_int> {
     })
 }
 
-/// `ibv_query_port` (the exported, compat-layout one: the symbol behind verbs.h's inline
-/// `ibv_query_port` for contexts without the `query_port` slot, and for old binaries) on typed
-/// arguments: fills the pre-`port_cap_flags2` attribute layout ([`COMPAT_PORT_ATTR_SIZE`] bytes);
-/// 0, or the positive errno.
+/// `ibv_query_port`: the exported symbol behind verbs.h's inline `ibv_query_port` for contexts
+/// without the `query_port` slot, and for old binaries: fills the pre-`port_cap_flags2` attribute
+/// layout (`struct _compat_ibv_port_attr`, [`COMPAT_PORT_ATTR_SIZE`] bytes).
 #[inline]
 pub(crate) fn port_compat(ctx: Ctx, port_num: u8, attr: Ptr<_compat_ibv_port_attr>) -> c_int {
     // SAFETY: an open context and the caller's compat-sized attribute (the handles' contract).
@@ -136,7 +135,7 @@ pub(crate) unsafe extern "C" fn lib_query_port(
 
 /// `ibv_cmd_query_port_speed`: QUERY_PORT_SPEED (ioctl only:
 /// [`cmd::device::query_port_speed`](crate::cmd::device::query_port_speed); rdma-core v62 on): the
-/// port's speed (which the export stores in `*speed`); EOPNOTSUPP from a kernel without the method.
+/// port's speed; EOPNOTSUPP from a kernel without the method.
 pub(crate) fn cmd_port_speed(
     ctx: crate::verbs::handle::Ctx,
     port_num: u32,
