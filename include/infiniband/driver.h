@@ -699,8 +699,8 @@ int ibv_cmd_alloc_dm(struct ibv_context *ctx,
 #if IBVERBS_PABI_VERSION >= 59  /* ibv_cmd_alloc_dmah, provider ABIs 59, 64, 65 */
 // `int ibv_cmd_alloc_dmah(struct ibv_context *ctx, struct verbs_dmah *st, struct ibv_dmah_init_attr *attr)`
 //
-// DMAH_ALLOC (`cmd::dm::alloc_dmah`) with the CPU id, TPH memory type and processing hint that
-// `attr->comp_mask` names; sets `st->handle` and `st->dmah.context`.
+// DMAH_ALLOC with the CPU id, TPH memory type and processing hint that `attr->comp_mask` names;
+// sets `st->handle` and `st->dmah.context`.
 //
 // 0, or the positive errno (errno set too).
 int ibv_cmd_alloc_dmah(struct ibv_context *ctx,
@@ -1271,8 +1271,8 @@ int ibv_cmd_get_context(struct verbs_context *context,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_inc_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
-// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+// COMP_CNTR_MODIFY of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`: COMP or ERR) by one operation
+// (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
 //
 // On the completion count (entry COMP) by op INC: 0, or the positive errno.
 int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
@@ -1281,8 +1281,8 @@ int ibv_cmd_inc_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_inc_err_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount)`
 //
-// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
-// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+// COMP_CNTR_MODIFY of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`: COMP or ERR) by one operation
+// (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
 //
 // On the error count (entry ERR) by op INC: 0, or the positive errno.
 int ibv_cmd_inc_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t amount);
@@ -1458,10 +1458,9 @@ int ibv_cmd_qp_attach_comp_cntr(struct ibv_qp *qp,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_query_comp_cntr_caps, provider ABI 65 */
 // `int ibv_cmd_query_comp_cntr_caps(struct ibv_context *context, struct ibv_comp_cntr_caps *caps, size_t caps_size)`
 //
-// After the size check (`check_caps_size`), QUERY_COMP_CNTR_CAPS
-// (`cmd::counters::query_comp_cntr_caps`) into `caps`: the maximum number of counters, their
-// maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. Divergence: NULL `caps` or
-// context gives EINVAL.
+// After the size check (`check_caps_size`), QUERY_COMP_CNTR_CAPS into `caps`: the maximum number of
+// counters, their maximum value and the `IBV_QP_ATTACH_COMP_CNTR_OP_*` a QP can count. Divergence:
+// NULL `caps` or context gives EINVAL.
 //
 // 0, or the positive errno.
 //
@@ -1561,7 +1560,7 @@ int ibv_cmd_query_srq(struct ibv_srq *srq,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_read_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_read_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// COMP_CNTR_READ (`cmd::counters::read_comp_cntr`) of one entry (COMP or ERR) into `*value`.
+// COMP_CNTR_READ of one entry (COMP or ERR) into `*value`.
 //
 // Of the completion count (entry COMP): 0, or the positive errno.
 //
@@ -1586,7 +1585,7 @@ int ibv_cmd_read_counters(struct verbs_counters *vcounters,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_read_err_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)`
 //
-// COMP_CNTR_READ (`cmd::counters::read_comp_cntr`) of one entry (COMP or ERR) into `*value`.
+// COMP_CNTR_READ of one entry (COMP or ERR) into `*value`.
 //
 // Of the error count (entry ERR): 0, or the positive errno.
 //
@@ -1596,10 +1595,9 @@ int ibv_cmd_read_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t *value)
 
 // `int ibv_cmd_reg_dm_mr(struct ibv_pd *pd, struct verbs_dm *dm, uint64_t offset, size_t length, unsigned int access, struct verbs_mr *vmr, struct ibv_command_buffer *link)`
 //
-// DM_MR_REG (`cmd::dm::reg_dm_mr`) of `length` bytes at `offset` of `dm` with the provider's `link`
-// chain (`access` without `IBV_ACCESS_ZERO_BASED` is EINVAL, nothing sent); on success sets the
-// MR's handle, context, lkey, rkey, length and pd, `addr = NULL` and `vmr->mr_type =
-// IBV_MR_TYPE_MR`.
+// DM_MR_REG of `length` bytes at `offset` of `dm` with the provider's `link` chain (`access`
+// without `IBV_ACCESS_ZERO_BASED` is EINVAL, nothing sent); on success sets the MR's handle,
+// context, lkey, rkey, length and pd, `addr = NULL` and `vmr->mr_type = IBV_MR_TYPE_MR`.
 //
 // 0, or the positive errno.
 int ibv_cmd_reg_dm_mr(struct ibv_pd *pd,
@@ -1741,8 +1739,8 @@ int ibv_cmd_resize_cq(struct ibv_cq *cq,
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_set_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
-// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+// COMP_CNTR_MODIFY of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`: COMP or ERR) by one operation
+// (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
 //
 // On the completion count (entry COMP) by op SET: 0, or the positive errno.
 int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
@@ -1751,8 +1749,8 @@ int ibv_cmd_set_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);
 #if IBVERBS_PABI_VERSION >= 65  /* ibv_cmd_set_err_comp_cntr, provider ABI 65 */
 // `int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value)`
 //
-// COMP_CNTR_MODIFY (`cmd::counters::modify_comp_cntr`) of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`:
-// COMP or ERR) by one operation (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
+// COMP_CNTR_MODIFY of one entry (`IB_UVERBS_COMP_CNTR_ENTRY_*`: COMP or ERR) by one operation
+// (`IB_UVERBS_COMP_CNTR_MODIFY_OP_*`: SET or INC).
 //
 // On the error count (entry ERR) by op SET: 0, or the positive errno.
 int ibv_cmd_set_err_comp_cntr(struct ibv_comp_cntr *comp_cntr, uint64_t value);

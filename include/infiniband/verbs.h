@@ -2453,7 +2453,7 @@ int ibv_attach_mcast(struct ibv_qp *qp, const union ibv_gid *gid, uint16_t lid);
 
 // `int ibv_close_device(struct ibv_context *context)`
 //
-// The provider's free_context (`context::close_context`); rdma-core always returns 0.
+// The provider's free_context; rdma-core always returns 0.
 //
 // Always 0.
 int ibv_close_device(struct ibv_context *context);
@@ -2508,8 +2508,8 @@ struct ibv_ah *ibv_create_ah_from_wc(struct ibv_pd *pd,
 
 // `struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context)`
 //
-// The kernel's CREATE_COMP_CHANNEL command (`cmd::cq::create_comp_channel`) gives its fd; no CQ
-// uses it yet. The command's errno (e.g. EMFILE) when it fails.
+// The kernel's CREATE_COMP_CHANNEL command gives its fd; no CQ uses it yet. The command's errno
+// (e.g. EMFILE) when it fails.
 //
 // NULL with errno on failure.
 struct ibv_comp_channel *ibv_create_comp_channel(struct ibv_context *context);
@@ -2877,7 +2877,7 @@ const char *ibv_node_type_str(enum ibv_node_type node_type);
 
 // `struct ibv_context *ibv_open_device(struct ibv_device *device)`
 //
-// `verbs_open_device(device, NULL)` (`context::open_device`); its errno when it fails.
+// `verbs_open_device(device, NULL)`; its errno when it fails.
 //
 // NULL with errno on failure.
 struct ibv_context *ibv_open_device(struct ibv_device *device);
