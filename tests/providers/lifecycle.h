@@ -56,5 +56,7 @@ void family_ex(struct ibv_context *ctx);
  * path): receives and sends refused in the wrong state or with too many entries, sends completed
  * and polled, more than one command's worth of sends, an SRQ's receives. */
 void family_kpost(struct ibv_context *ctx);
+/* family_dv.c, only in lifecycle-dv (linked with libmlx5): mlx5's direct verbs and DEVX. */
+void family_dv(struct ibv_context *ctx) __attribute__((weak));
 
 #endif

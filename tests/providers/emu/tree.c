@@ -31,6 +31,8 @@ int main(int argc, char **argv)
 			printf("ex\n");
 		if (d && d->kpost)
 			printf("kpost\n");
+		if (d && d->devx)
+			printf("dv\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

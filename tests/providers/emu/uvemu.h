@@ -68,6 +68,8 @@ struct emu_dev {
 	bool wq;               /* the driver has receive WQs, indirection tables, RSS QPs, flows, counters */
 	bool kpost;            /* its provider posts and polls through the kernel (POST_SEND, POST_RECV,
 				* POST_SRQ_RECV, POLL_CQ: hfi1verbs at uverbs ABI 1): the family kpost */
+	bool devx;             /* mlx5's DEVX methods (drv_mlx5_devx.c), with firmware behind them when
+				* UVEMU_DEVX=1: the family dv (lifecycle-dv) */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
