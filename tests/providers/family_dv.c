@@ -146,6 +146,66 @@ static void devx(struct ibv_context *dctx)
 	(void)u2;
 }
 
+/* mlx5dv_create_cq (128-byte CQEs; compressed CQEs, which the device does not offer: the
+ * provider's refusal) and mlx5dv_create_qp (a DCI and a DCT on an SRQ; the provider decides from
+ * the device's DC capabilities whether a command is sent). */
+static void queues(struct ibv_context *ctx)
+{
+	struct ibv_cq_init_attr_ex ca = { .cqe = 16, .wc_flags = IBV_WC_EX_WITH_BYTE_LEN };
+	struct mlx5dv_cq_init_attr dca = { .comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_CQE_SIZE, .cqe_size = 128 };
+	struct ibv_srq_init_attr sa = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct mlx5dv_qp_init_attr dqa = { .comp_mask = MLX5DV_QP_INIT_ATTR_MASK_DC };
+	struct ibv_qp_init_attr_ex qa = {
+		.qp_type = IBV_QPT_DRIVER, .comp_mask = IBV_QP_INIT_ATTR_PD,
+		.cap = { .max_send_wr = 8, .max_send_sge = 1 },
+	};
+	struct ibv_cq_ex *cq, *cq2;
+	struct ibv_srq *srq = NULL;
+	struct ibv_qp *qp;
+	struct ibv_pd *pd;
+
+	errno = 0;
+	pd = ibv_alloc_pd(ctx);
+	made("alloc_pd", pd);
+	errno = 0;
+	cq = mlx5dv_create_cq(ctx, &ca, &dca);
+	if (made("dv_create_cq", cq))
+		SHOW("cqe=%d", cq->cqe);
+	dca.comp_mask = MLX5DV_CQ_INIT_ATTR_MASK_COMPRESSED_CQE;
+	dca.cqe_comp_res_format = MLX5DV_CQE_RES_FORMAT_HASH;
+	errno = 0;
+	cq2 = mlx5dv_create_cq(ctx, &ca, &dca);
+	made("dv_create_cq compressed", cq2);
+	if (cq2)
+		ibv_destroy_cq(ibv_cq_ex_to_cq(cq2));
+	if (pd && cq) {
+		qa.pd = pd;
+		qa.send_cq = qa.recv_cq = ibv_cq_ex_to_cq(cq);
+		dqa.dc_init_attr.dc_type = MLX5DV_DCTYPE_DCI;
+		errno = 0;
+		qp = mlx5dv_create_qp(ctx, &qa, &dqa);
+		if (made("dv_create_qp dci", qp))
+			result("destroy_qp dci", ibv_destroy_qp(qp));
+		errno = 0;
+		srq = ibv_create_srq(pd, &sa);
+		made("create_srq", srq);
+		qa.srq = srq;
+		qa.cap.max_send_wr = 0;
+		dqa.dc_init_attr.dc_type = MLX5DV_DCTYPE_DCT;
+		dqa.dc_init_attr.dct_access_key = 0x1234;
+		errno = 0;
+		qp = srq ? mlx5dv_create_qp(ctx, &qa, &dqa) : NULL;
+		if (made("dv_create_qp dct", qp))
+			result("destroy_qp dct", ibv_destroy_qp(qp));
+	}
+	if (srq)
+		result("destroy_srq", ibv_destroy_srq(srq));
+	if (cq)
+		result("destroy_cq", ibv_destroy_cq(ibv_cq_ex_to_cq(cq)));
+	if (pd)
+		result("dealloc_pd", ibv_dealloc_pd(pd));
+}
+
 void family_dv(struct ibv_context *ctx)
 {
 	struct mlx5dv_context attr = {
@@ -175,5 +235,6 @@ void family_dv(struct ibv_context *ctx)
 	if (!made("open_device devx", dctx))
 		return;
 	devx(dctx);
+	queues(dctx);
 	result("close_device devx", ibv_close_device(dctx));
 }
