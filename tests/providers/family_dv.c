@@ -23,17 +23,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emu/mlx5_ops.h"
 #include "lifecycle.h"
 
-/* mlx5 command opcodes (the PRM's, as mlx5_ifc.h names them). */
-#define OP_QUERY_HCA_CAP 0x100
-#define OP_ALLOC_PD 0x800
-#define OP_CREATE_TIS 0x912
-#define OP_MODIFY_TIS 0x913
-#define OP_QUERY_TIS 0x915
-#define OUT_HDR 16         /* status, syndrome, two reserved words */
-#define TIS_IN 0xc0        /* create_tis_in, modify_tis_in */
-#define HCA_CAP_OUT 0x1010 /* query_hca_cap_out */
+#define OP_QUERY_HCA_CAP MLX5_OP_QUERY_HCA_CAP
+#define OP_ALLOC_PD MLX5_OP_ALLOC_PD
+#define OP_CREATE_TIS MLX5_OP_CREATE_TIS
+#define OP_MODIFY_TIS MLX5_OP_MODIFY_TIS
+#define OP_QUERY_TIS MLX5_OP_QUERY_TIS
+#define OUT_HDR MLX5_MBOX_HDR
+#define TIS_IN MLX5_TIS_IN
+#define HCA_CAP_OUT MLX5_HCA_CAP_OUT
 
 static void __attribute__((constructor)) devx_firmware(void)
 {

@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "uvemu.h"
+#include "mlx5_ops.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -22,18 +23,18 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* mlx5 command opcodes (the PRM's): each object kind by its create, modify, query and destroy. */
+/* Each object kind by its create, modify, query and destroy opcodes (0: none). */
 static const struct kind {
 	uint16_t create, modify, query, destroy;
 } kinds[] = {
-	{ 0x800, 0, 0, 0x801 },         /* ALLOC_PD, DEALLOC_PD */
-	{ 0x816, 0, 0, 0x817 },         /* ALLOC_TRANSPORT_DOMAIN */
-	{ 0x912, 0x913, 0x915, 0x914 }, /* TIS */
-	{ 0x902, 0x905, 0x907, 0x904 }, /* TIR: CREATE, MODIFY, QUERY, DESTROY */
-	{ 0x400, 0x403, 0x402, 0x401 }, /* CQ */
+	{ MLX5_OP_ALLOC_PD, 0, 0, MLX5_OP_DEALLOC_PD },
+	{ MLX5_OP_ALLOC_TRANSPORT_DOMAIN, 0, 0, MLX5_OP_DEALLOC_TRANSPORT_DOMAIN },
+	{ MLX5_OP_CREATE_TIS, MLX5_OP_MODIFY_TIS, MLX5_OP_QUERY_TIS, MLX5_OP_DESTROY_TIS },
+	{ MLX5_OP_CREATE_TIR, MLX5_OP_MODIFY_TIR, MLX5_OP_QUERY_TIR, MLX5_OP_DESTROY_TIR },
+	{ MLX5_OP_CREATE_CQ, MLX5_OP_MODIFY_CQ, MLX5_OP_QUERY_CQ, MLX5_OP_DESTROY_CQ },
 };
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
-#define HDR 16
+#define HDR MLX5_MBOX_HDR
 #define MAX_OUT 8192
 #define COMP_VECTORS 2 /* the device's num_comp_vectors (LIMITS in device.c) */
 
