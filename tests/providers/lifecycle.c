@@ -6,7 +6,7 @@
  *
  *   lifecycle [-q] [FAMILY]   -q: print only the step results, not the attributes; FAMILY: instead
  *                             of the lifecycle, one family's (family_*.c: xrc, dm, mr,
- *                             mcast, cqmod, wq, flow, ex, kpost, import)
+ *                             mcast, cqmod, wq, flow, ex, kpost, import; dv in lifecycle-dv)
  *
  * The memory registered lives at a fixed address (FIXED_BASE), so the command stream shows the
  * same start address under both libraries.
@@ -415,6 +415,8 @@ int main(int argc, char **argv)
 			family_kpost(ctx);
 		else if (!strcmp(family, "import"))
 			family_import(ctx);
+		else if (!strcmp(family, "dv") && family_dv)
+			family_dv(ctx);
 		else
 			printf("family %s: unknown\n", family);
 		result("close_device", ibv_close_device(ctx));

@@ -59,5 +59,7 @@ void family_kpost(struct ibv_context *ctx);
 /* family_import.c: a context imported by its command fd (ibv_import_device), a PD and an MR
  * imported into it by handle. */
 void family_import(struct ibv_context *ctx);
+/* family_dv.c, only in lifecycle-dv (linked with libmlx5): mlx5's direct verbs and DEVX. */
+void family_dv(struct ibv_context *ctx) __attribute__((weak));
 
 #endif

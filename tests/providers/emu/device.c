@@ -37,7 +37,7 @@ static const struct emu_dev devices[] = {
 		      EMU_QPT(IB_UVERBS_QPT_RAW_PACKET), .wq = true,
 	  .cq_flags = IB_UVERBS_CQ_FLAGS_TIMESTAMP_COMPLETION | IB_UVERBS_CQ_FLAGS_IGNORE_OVERRUN,
 	  .rate_limit = true, .import = true, .port_speed = 1000 /* 4X EDR: 100 Gb/s */,
-	  .dmah = true },
+	  .dmah = true, .devx = true },
 	{ .provider = "mlx4", .ibdev = "mlx4_0", .driver_id = RDMA_DRIVER_MLX4, .abi_ver = 4, .node_type = 1,
 	  .pci_vendor = 0x15b3, .pci_device = 0x1003, .protocol = "ib", IB, .vendor_id = 0x02c9,
 	  .vendor_part_id = 4099, .node_guid = 0x0002c90300a1b2c0ull, LIMITS, .mcast = true,

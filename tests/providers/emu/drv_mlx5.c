@@ -1,7 +1,7 @@
 /* uvemu: mlx5's kernel driver (drivers/infiniband/hw/mlx5) as a ConnectX-5 on a 6.x kernel answers
  * the provider: a ucontext with dynamic UARs (the provider asks for MLX5_LIB_CAP_DYN_UAR, so no
  * static blue-flame registers are mapped: tot_bfregs 0), CQE version 1, the core clock page, DEVX
- * accepted but no firmware behind it (its general commands are not supported), UAR objects
+ * accepted (its methods: drv_mlx5_devx.c, with firmware behind them only for the family dv), UAR objects
  * (MLX5_IB_METHOD_UAR_OBJ_ALLOC) whose pages are mapped at offsets from the kernel's mmap entry range,
  * and cqn/qpn/srqn/pdn for every object.
  */
@@ -31,7 +31,7 @@ static void decode(uint64_t off, unsigned *cmd, unsigned *idx)
 }
 
 /* The ucontext's description (the kernel's set_ucontext_resp), from what GET_CONTEXT settled:
- * tot_bfregs in drv[0], cqe_version in drv[2]. */
+ * tot_bfregs in drv[0], cqe_version in drv[2] (drv[3..5]: DEVX, drv_mlx5_devx.c). */
 static void ucontext_resp(struct emu_req *r, struct mlx5_ib_alloc_ucontext_resp *resp)
 {
 	memset(resp, 0, sizeof(*resp));
@@ -81,6 +81,7 @@ static int get_context(struct emu_req *r)
 	r->ctx->drv[2] = req.max_cqe_version < 1 ? req.max_cqe_version : 1;
 	r->ctx->next_key = ENTRY_BASE;
 	ucontext_resp(r, &resp);
+	r->ctx->drv[5] = req.flags & MLX5_IB_ALLOC_UCTX_DEVX; /* a DEVX uid (drv_mlx5_devx.c) */
 	emu_udata_out(r, &resp, sizeof(resp));
 	return 0;
 }
@@ -166,6 +167,9 @@ int emu_mlx5_modify_wq(struct emu_req *r, struct emu_obj *wq);
 int emu_mlx5_create_rwq_ind_tbl(struct emu_req *r, struct emu_obj *tbl);
 int emu_mlx5_rss_qp(struct emu_req *r, struct emu_obj *qp);
 int emu_mlx5_create_flow(struct emu_req *r, struct emu_obj *flow);
+/* drv_mlx5_devx.c: the DEVX objects' methods and their attributes' kinds. */
+int emu_mlx5_devx_ioctl(struct emu_req *r);
+char emu_mlx5_devx_attr_kind(uint16_t obj, uint16_t meth, uint16_t attr);
 
 static int create_qp(struct emu_req *r, struct emu_obj *qp, struct emu_qp_init *init)
 {
@@ -298,7 +302,8 @@ static int ioctl(struct emu_req *r)
 		return uar_ioctl(r);
 	if (r->hdr->object_id == UVERBS_OBJECT_PD && r->hdr->method_id == MLX5_IB_METHOD_PD_QUERY)
 		return pd_query(r);
-	/* DEVX and the rest: no firmware behind this device. */
+	if (r->hdr->object_id >= MLX5_IB_OBJECT_DEVX && r->hdr->object_id <= MLX5_IB_OBJECT_DEVX_UMEM)
+		return emu_mlx5_devx_ioctl(r);
 	return EPROTONOSUPPORT;
 }
 
@@ -313,8 +318,8 @@ static char attr_kind(uint16_t obj, uint16_t meth, uint16_t attr)
 	}
 	if (obj == MLX5_IB_OBJECT_UAR && meth == MLX5_IB_METHOD_UAR_OBJ_DESTROY)
 		return 'h';
-	if (obj == MLX5_IB_OBJECT_DEVX && meth == MLX5_IB_METHOD_DEVX_OTHER)
-		return attr == MLX5_IB_ATTR_DEVX_OTHER_CMD_IN ? 'i' : 'o';
+	if (obj >= MLX5_IB_OBJECT_DEVX && obj <= MLX5_IB_OBJECT_DEVX_UMEM)
+		return emu_mlx5_devx_attr_kind(obj, meth, attr);
 	if (obj == UVERBS_OBJECT_DM && meth == UVERBS_METHOD_DM_ALLOC)
 		return attr == MLX5_IB_ATTR_ALLOC_DM_REQ_TYPE ? 'c' : 'o';
 	if (obj == UVERBS_OBJECT_PD && meth == MLX5_IB_METHOD_PD_QUERY)

@@ -33,6 +33,8 @@ int main(int argc, char **argv)
 			printf("kpost\n");
 		if (d && d->import)
 			printf("import\n");
+		if (d && d->devx)
+			printf("dv\n");
 		return d ? 0 : 2;
 	}
 	if (!d) {

@@ -72,6 +72,8 @@ struct emu_dev {
 	bool dmah;             /* DMA handles (alloc_dmah: TPH steering tags; core_newer.c) */
 	bool import;           /* its provider imports contexts, PDs and MRs (QUERY_CONTEXT with the
 				* driver's answer; mlx5's PD_QUERY): the family import */
+	bool devx;             /* mlx5's DEVX methods (drv_mlx5_devx.c), with firmware behind them when
+				* UVEMU_DEVX=1: the family dv (lifecycle-dv) */
 };
 #define EMU_DM_MAX (128u * 1024) /* max_dm_size of a device with dm */
 #define EMU_QPT(t) ((t) == IB_UVERBS_QPT_DRIVER ? 1u << 31 : 1u << (t))
