@@ -78,22 +78,24 @@ static void dmah(struct ibv_context *ctx, struct ibv_pd *pd)
 	};
 	struct ibv_dmah_init_attr none = { .comp_mask = IBV_DMAH_INIT_ATTR_MASK_CPU_ID };
 	struct ibv_dmah_init_attr far = st;
+	const struct {
+		const char *what;
+		struct ibv_dmah_init_attr *attr;
+	} tries[] = {
+		{ "alloc_dmah (no hint)", &none },
+		{ "alloc_dmah (a CPU that is none)", &far },
+		{ "alloc_dmah (steering tag)", &st },
+	};
 	struct ibv_dmah *d, *e;
 	struct ibv_mr *mr;
 
 	far.cpu_id = 1u << 20;
-	errno = 0;
-	e = ibv_alloc_dmah(ctx, &none);
-	if (made("alloc_dmah (no hint)", e))
-		result("dealloc_dmah", ibv_dealloc_dmah(e));
-	errno = 0;
-	e = ibv_alloc_dmah(ctx, &far);
-	if (made("alloc_dmah (a CPU that is none)", e))
-		result("dealloc_dmah", ibv_dealloc_dmah(e));
-	errno = 0;
-	e = ibv_alloc_dmah(ctx, &st);
-	if (made("alloc_dmah (steering tag)", e))
-		result("dealloc_dmah", ibv_dealloc_dmah(e));
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		errno = 0;
+		e = ibv_alloc_dmah(ctx, tries[i].attr);
+		if (made(tries[i].what, e))
+			result("dealloc_dmah", ibv_dealloc_dmah(e));
+	}
 	errno = 0;
 	d = ibv_alloc_dmah(ctx, &ph);
 	if (!made("alloc_dmah", d))

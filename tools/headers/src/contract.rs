@@ -205,18 +205,23 @@ fn fn_doc(body: &str, name: &str) -> Option<Vec<String>> {
     } {
         i -= 1;
     }
-    let end = i;
-    while i > 0 && lines[i - 1].trim_start().starts_with("///") {
-        i -= 1;
+    let doc = doc_above(&lines, i);
+    (!doc.is_empty()).then_some(doc)
+}
+
+/// The `///` lines directly above line `end`, each without its `///` (and one space).
+pub(crate) fn doc_above(lines: &[&str], end: usize) -> Vec<String> {
+    let mut first = end;
+    while first > 0 && lines[first - 1].trim_start().starts_with("///") {
+        first -= 1;
     }
-    let doc: Vec<String> = lines[i..end]
+    lines[first..end]
         .iter()
         .map(|d| {
             let d = d.trim_start().trim_start_matches("///");
             d.strip_prefix(' ').unwrap_or(d).to_string()
         })
-        .collect();
-    (!doc.is_empty()).then_some(doc)
+        .collect()
 }
 
 /// Drops a leading list of C names and its colon: `` `ibv_a`, `ibv_b`: text `` -> `text`.

@@ -48,17 +48,7 @@ pub(crate) fn declarations(root: &Path) -> Vec<Decl> {
             else {
                 continue;
             };
-            let mut first = i;
-            while first > 0 && lines[first - 1].trim_start().starts_with("///") {
-                first -= 1;
-            }
-            let doc: Vec<String> = lines[first..i]
-                .iter()
-                .map(|d| {
-                    let d = d.trim_start().trim_start_matches("///");
-                    d.strip_prefix(' ').unwrap_or(d).to_string()
-                })
-                .collect();
+            let doc = crate::contract::doc_above(&lines, i);
             let proto = doc
                 .first()
                 .and_then(|d| d.strip_prefix('`'))
